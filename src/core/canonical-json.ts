@@ -1,0 +1,89 @@
+import { CanonryError } from './errors.js';
+
+/** A JSON value as canonry stores, hashes and signs it. */
+export type JsonValue =
+  | null
+  | boolean
+  | number
+  | string
+  | JsonValue[]
+  | { [key: string]: JsonValue };
+
+/** A JSON object. */
+export type JsonObject = { [key: string]: JsonValue };
+
+/** Nesting beyond this is refused rather than risking the stack. */
+export const MAX_CANONICAL_DEPTH = 512;
+
+/**
+ * RFC 8785 (JCS) canonical JSON: object members sorted by UTF-16 code units, no whitespace, strings and
+ * numbers serialised as ECMAScript does. Anything that is not JSON (undefined in an array, NaN, a Date,
+ * a lone surrogate, a cycle) is refused with NOT_CANONICALIZABLE rather than silently changed, because
+ * a changed value would hash to something the caller never sent. Object members whose value is
+ * `undefined` are omitted, as `JSON.stringify` omits them.
+ *
+ * @example canonicalize({ b: 1, a: [true, null] }) // '{"a":[true,null],"b":1}'
+ */
+export function canonicalize(value: unknown): string {
+  return write(value, 0);
+}
+
+/** The UTF-8 bytes of {@link canonicalize}. */
+export function canonicalBytes(value: unknown): Buffer {
+  return Buffer.from(canonicalize(value), 'utf8');
+}
+
+function write(value: unknown, depth: number): string {
+  switch (typeof value) {
+    case 'string':
+      return writeString(value);
+    case 'number':
+      if (!Number.isFinite(value)) refuse('a number that is not finite');
+      return JSON.stringify(value);
+    case 'boolean':
+      return value ? 'true' : 'false';
+    case 'object':
+      if (value === null) return 'null';
+      if (depth >= MAX_CANONICAL_DEPTH) refuse(`nesting deeper than ${MAX_CANONICAL_DEPTH}`);
+      return Array.isArray(value) ? writeArray(value, depth) : writeObject(value, depth);
+    default:
+      return refuse(`a value of type ${typeof value}`);
+  }
+}
+
+function writeString(value: string): string {
+  if (!value.isWellFormed()) refuse('a string with a lone surrogate');
+  return JSON.stringify(value);
+}
+
+function writeArray(items: readonly unknown[], depth: number): string {
+  let out = '[';
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i];
+    if (item === undefined) refuse('undefined inside an array');
+    if (i > 0) out += ',';
+    out += write(item, depth + 1);
+  }
+  return `${out}]`;
+}
+
+function writeObject(value: object, depth: number): string {
+  const proto = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) refuse('an object that is not a plain object');
+  const record = value as Record<string, unknown>;
+  const keys = Object.keys(record).sort();
+  let out = '{';
+  let first = true;
+  for (const key of keys) {
+    const member = record[key];
+    if (member === undefined) continue;
+    if (!first) out += ',';
+    first = false;
+    out += `${writeString(key)}:${write(member, depth + 1)}`;
+  }
+  return `${out}}`;
+}
+
+function refuse(what: string): never {
+  throw new CanonryError('NOT_CANONICALIZABLE', `cannot canonicalize ${what}`);
+}

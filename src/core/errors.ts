@@ -1,0 +1,97 @@
+/**
+ * Typed errors. Every failure canonry reports outside the process carries one stable code from
+ * {@link ERROR_CODES}; callers `switch (err.code)` and never parse messages. The table below is the one
+ * place that maps a code to its HTTP status; `docs/errors.md` documents every code (a test checks).
+ */
+
+/** Each code with its HTTP status and a generic, secret-free description. */
+export const ERROR_CODES = {
+  // The TCP/AP verdict classes (§5, §6).
+  INVALID_REQUEST: {
+    status: 400,
+    message: 'the artifact did not satisfy the protocol constraints',
+  },
+  INTERPRETATION_DRIFT: {
+    status: 422,
+    message: 'the artifact did not resolve to a single admissible outcome',
+  },
+  // Request shape and transport.
+  MALFORMED_BODY: { status: 400, message: 'the request body is not valid JSON' },
+  INVALID_BODY: { status: 400, message: 'the request body does not have the expected shape' },
+  NESTING_TOO_DEEP: { status: 400, message: 'the request body is nested too deeply' },
+  PAYLOAD_TOO_LARGE: { status: 413, message: 'the request body is too large' },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'the request body must be application/json' },
+  NOT_FOUND: { status: 404, message: 'no such route' },
+  METHOD_NOT_ALLOWED: { status: 405, message: 'method not allowed on this route' },
+  // Values and hashes.
+  NOT_CANONICALIZABLE: {
+    status: 400,
+    message: 'the value cannot be represented as canonical JSON',
+  },
+  INVALID_HASH: { status: 400, message: 'expected a content hash of the form sha256:<64 hex>' },
+  // Protocols.
+  INVALID_PROTOCOL: { status: 400, message: 'the agentic protocol is not valid' },
+  UNKNOWN_PROTOCOL: { status: 404, message: 'no agentic protocol is registered under that hash' },
+  INVALID_SWITCHBOARD: { status: 400, message: 'the switchboard is not valid' },
+  // Trust and verification.
+  KEYRING_MISSING: { status: 500, message: 'the keyring has not been initialised' },
+  KEYRING_EXISTS: { status: 409, message: 'a keyring already exists in this data directory' },
+  KEYRING_CORRUPT: { status: 500, message: 'the keyring files are unreadable or inconsistent' },
+  UNKNOWN_ISSUER: { status: 404, message: 'no issuer with that fingerprint' },
+  INVALID_EVENT: { status: 400, message: 'the conformance event is malformed' },
+  SIGNATURE_INVALID: { status: 400, message: 'the signature does not verify' },
+  CHAIN_INVALID: { status: 400, message: 'the certificate does not chain to the pinned root' },
+  ISSUER_REVOKED: { status: 400, message: 'the issuing certificate has been revoked' },
+  HASH_MISMATCH: { status: 400, message: 'a bound hash does not match the supplied content' },
+  INVALID_CERTIFICATE: { status: 400, message: 'the certificate or revocation list is malformed' },
+  // Inputs to commands and files.
+  INVALID_ARGUMENT: { status: 400, message: 'an argument is missing or invalid' },
+  FILE_UNREADABLE: { status: 400, message: 'a file could not be read' },
+  // Anything else is a bug, wrapped once at the edge.
+  INTERNAL: { status: 500, message: 'internal error' },
+} as const satisfies Record<string, { status: number; message: string }>;
+
+/** The closed union of error codes. */
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+/** Public, secret-free details attached to an error (field names, limits, current heads). */
+export type ErrorDetails = Readonly<Record<string, unknown>>;
+
+/**
+ * The one error class canonry throws for expected failures.
+ *
+ * @example
+ * throw new CanonryError('UNKNOWN_PROTOCOL', 'no protocol sha256:ab…', { hash });
+ */
+export class CanonryError extends Error {
+  readonly code: ErrorCode;
+  readonly details: ErrorDetails | undefined;
+
+  constructor(code: ErrorCode, message?: string, details?: ErrorDetails, options?: ErrorOptions) {
+    super(message ?? ERROR_CODES[code].message, options);
+    this.name = 'CanonryError';
+    this.code = code;
+    this.details = details;
+  }
+
+  /** The HTTP status the code maps to. */
+  get status(): number {
+    return ERROR_CODES[this.code].status;
+  }
+}
+
+/** True when `value` is a {@link CanonryError}, optionally with the given code. */
+export function isCanonryError(value: unknown, code?: ErrorCode): value is CanonryError {
+  return value instanceof CanonryError && (code === undefined || value.code === code);
+}
+
+/** Wraps any throwable once: a CanonryError passes through, anything else becomes INTERNAL. */
+export function toCanonryError(value: unknown): CanonryError {
+  if (value instanceof CanonryError) return value;
+  return new CanonryError('INTERNAL', undefined, undefined, { cause: value });
+}
+
+/** The HTTP status for a code. */
+export function httpStatusOf(code: ErrorCode): number {
+  return ERROR_CODES[code].status;
+}

@@ -1,0 +1,41 @@
+import { createHash } from 'node:crypto';
+import { canonicalize } from './canonical-json.js';
+import { CanonryError } from './errors.js';
+
+/** A content hash: `sha256:` and 64 lowercase hex digits of SHA-256 over canonical bytes. */
+export type ContentHash = `sha256:${string}`;
+
+const CONTENT_HASH = /^sha256:[0-9a-f]{64}$/;
+
+/** Lowercase hex SHA-256 of a string (as UTF-8) or bytes. */
+export function sha256Hex(data: string | Uint8Array): string {
+  return createHash('sha256').update(data).digest('hex');
+}
+
+/** The content hash of raw bytes or a string taken as UTF-8. */
+export function hashBytes(data: string | Uint8Array): ContentHash {
+  return `sha256:${sha256Hex(data)}`;
+}
+
+/**
+ * The content hash of a JSON value: SHA-256 over its RFC 8785 canonical form, so key order and
+ * whitespace never change it.
+ *
+ * @example contentHash({ amount: 20 }) === contentHash(JSON.parse('{ "amount" : 20 }'))
+ */
+export function contentHash(value: unknown): ContentHash {
+  return hashBytes(canonicalize(value));
+}
+
+/** True when `value` is a well-formed content hash. */
+export function isContentHash(value: unknown): value is ContentHash {
+  return typeof value === 'string' && CONTENT_HASH.test(value);
+}
+
+/** Returns `value` as a content hash or throws INVALID_HASH. */
+export function parseContentHash(value: unknown, what = 'hash'): ContentHash {
+  if (!isContentHash(value)) {
+    throw new CanonryError('INVALID_HASH', `${what} must be sha256:<64 lowercase hex>`);
+  }
+  return value;
+}

@@ -1,0 +1,26 @@
+export {
+  canonicalBytes,
+  canonicalize,
+  type JsonObject,
+  type JsonValue,
+  MAX_CANONICAL_DEPTH,
+} from './canonical-json.js';
+export {
+  CanonryError,
+  ERROR_CODES,
+  type ErrorCode,
+  type ErrorDetails,
+  httpStatusOf,
+  isCanonryError,
+  toCanonryError,
+} from './errors.js';
+export {
+  type ContentHash,
+  contentHash,
+  hashBytes,
+  isContentHash,
+  parseContentHash,
+  sha256Hex,
+} from './hash.js';
+export { DEFAULT_MAX_JSON_DEPTH, jsonTextDepth, parseJsonText } from './json-text.js';
+export { fail, ok, type Result } from './result.js';

@@ -1,0 +1,107 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { CanonryError, canonicalize, contentHash } from '../../src/core/index.js';
+import { conformanceDir } from '../conformance-path.js';
+
+const jcs = conformanceDir('jcs-rfc8785');
+
+describe('RFC 8785 vectors (cyberphone/json-canonicalization)', () => {
+  const names = readdirSync(join(jcs, 'testdata/input')).filter((f) => f.endsWith('.json'));
+
+  it('has the six vector files', () => {
+    expect(names.sort()).toEqual([
+      'arrays.json',
+      'french.json',
+      'structures.json',
+      'unicode.json',
+      'values.json',
+      'weird.json',
+    ]);
+  });
+
+  for (const name of names) {
+    it(`canonicalizes ${name} to the exact expected bytes`, () => {
+      const input = JSON.parse(readFileSync(join(jcs, 'testdata/input', name), 'utf8'));
+      const expected = readFileSync(join(jcs, 'testdata/output', name));
+      const hex = readFileSync(join(jcs, 'testdata/outhex', name.replace('.json', '.txt')), 'utf8')
+        .replace(/\s+/g, '')
+        .toLowerCase();
+      const actual = Buffer.from(canonicalize(input), 'utf8');
+      expect(actual.equals(expected)).toBe(true);
+      expect(actual.toString('hex')).toBe(hex);
+    });
+  }
+
+  it('serialises the 10,000 ES6 number vectors exactly', () => {
+    const lines = readFileSync(join(jcs, 'es6-numbers/es6testfile10k.txt'), 'utf8')
+      .split('\n')
+      .filter(Boolean);
+    expect(lines).toHaveLength(10_000);
+    const bits = new BigUint64Array(1);
+    const double = new Float64Array(bits.buffer);
+    let failures = 0;
+    for (const line of lines) {
+      const [hex, expected] = line.split(',');
+      bits[0] = BigInt(`0x${hex}`);
+      if (canonicalize(double[0]) !== expected) failures++;
+    }
+    expect(failures).toBe(0);
+  });
+});
+
+describe('canonicalize refuses what is not JSON', () => {
+  const refused: Array<[string, unknown]> = [
+    ['NaN', Number.NaN],
+    ['Infinity', [Number.POSITIVE_INFINITY]],
+    ['undefined', undefined],
+    ['undefined in an array', [1, undefined]],
+    ['a function', { f: () => 1 }],
+    ['a bigint', 1n],
+    ['a Date', new Date(0)],
+    ['a Map', new Map()],
+    ['a lone surrogate', 'a\ud800b'],
+    ['a lone surrogate key', { '\udc00': 1 }],
+  ];
+  for (const [what, value] of refused) {
+    it(`refuses ${what}`, () => {
+      try {
+        canonicalize(value);
+        expect.unreachable();
+      } catch (err) {
+        expect(err).toBeInstanceOf(CanonryError);
+        expect((err as CanonryError).code).toBe('NOT_CANONICALIZABLE');
+      }
+    });
+  }
+
+  it('refuses nesting past the bound instead of overflowing the stack', () => {
+    let deep: unknown = 1;
+    for (let i = 0; i < 10_000; i++) deep = [deep];
+    expect(() => canonicalize(deep)).toThrowError(CanonryError);
+  });
+
+  it('omits object members whose value is undefined, as JSON does', () => {
+    expect(canonicalize({ b: undefined, a: 1 })).toBe('{"a":1}');
+  });
+});
+
+describe('canonical form properties', () => {
+  it('round-trips through JSON.parse and ignores key order', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => {
+        const text = canonicalize(value);
+        expect(canonicalize(JSON.parse(text))).toBe(text);
+        const shuffled = JSON.parse(JSON.stringify(value, (_k, v) => reverseKeys(v)));
+        expect(contentHash(shuffled)).toBe(contentHash(value));
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+function reverseKeys(v: unknown): unknown {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return v;
+  return Object.fromEntries(Object.entries(v).reverse());
+}
