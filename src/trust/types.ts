@@ -1,0 +1,69 @@
+import type { KeyObject } from 'node:crypto';
+import type { ContentHash } from '../core/index.js';
+
+/** One issuer certificate in a keyring, as the keyring reports it (public material only). */
+export interface IssuerRecord {
+  /** `sha256:` over the certificate's DER. */
+  fingerprint: ContentHash;
+  /** The certificate serial number, lowercase hex. */
+  serialNumber: string;
+  certificatePem: string;
+  /** When the issuer was created (ISO 8601). */
+  createdAt: string;
+  /** True for the one issuer whose key signs now. */
+  active: boolean;
+  /** True when the root-signed revocation list names this issuer. */
+  revoked: boolean;
+}
+
+/** The public trust material a relying party pins and uses to verify events offline. */
+export interface TrustBundle {
+  /** The root certificate (PEM) to pin. */
+  root: string;
+  root_fingerprint: ContentHash;
+  issuers: { fingerprint: ContentHash; certificate: string; active: boolean; revoked: boolean }[];
+  /** The current root-signed X.509 CRL (PEM). */
+  revocation_list: string;
+}
+
+/** What the kernel gets: it can sign, it cannot read the key. */
+export interface Signer {
+  /** The fingerprint of the issuer certificate whose key signs. */
+  readonly fingerprint: ContentHash;
+  readonly certificatePem: string;
+  /** Signs `message` with Ed25519 and returns the 64-byte signature. */
+  sign(message: Uint8Array): Buffer;
+}
+
+/** Why an issuer certificate or revocation list was not accepted. */
+export interface TrustIssue {
+  code: 'CHAIN_INVALID' | 'ISSUER_REVOKED' | 'INVALID_CERTIFICATE';
+  message: string;
+}
+
+/** A verified issuer: its fingerprint and the Ed25519 public key that checks its signatures. */
+export interface TrustedIssuer {
+  fingerprint: ContentHash;
+  publicKey: KeyObject;
+}
+
+/** Options for {@link checkIssuer}. */
+export interface CheckIssuerOptions {
+  /** When given, root and issuer must both be valid at this instant; no clock is read otherwise. */
+  at?: Date;
+}
+
+/** A root-signed revocation list after its signature has been checked. */
+export interface RevocationList {
+  /** The CRL number; each new list has a larger one. */
+  number: bigint;
+  thisUpdate: Date;
+  entries: RevokedCertificate[];
+}
+
+/** One entry of a revocation list. */
+export interface RevokedCertificate {
+  /** The revoked certificate's serial number, lowercase hex. */
+  serialNumber: string;
+  revokedAt: Date;
+}
