@@ -22,7 +22,6 @@ export const ERROR_CODES = {
   PAYLOAD_TOO_LARGE: { status: 413, message: 'the request body is too large' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'the request body must be application/json' },
   NOT_FOUND: { status: 404, message: 'no such route' },
-  METHOD_NOT_ALLOWED: { status: 405, message: 'method not allowed on this route' },
   // Values and hashes.
   NOT_CANONICALIZABLE: {
     status: 400,
@@ -44,9 +43,21 @@ export const ERROR_CODES = {
   ISSUER_REVOKED: { status: 400, message: 'the issuing certificate has been revoked' },
   HASH_MISMATCH: { status: 400, message: 'a bound hash does not match the supplied content' },
   INVALID_CERTIFICATE: { status: 400, message: 'the certificate or revocation list is malformed' },
+  // Storage and the journal.
+  STORE_CORRUPT: { status: 500, message: 'stored data does not match its hash or cannot be read' },
+  STORE_BUSY: { status: 503, message: 'the database is locked by another writer; retry' },
+  STORE_UNAVAILABLE: { status: 503, message: 'the database is unreachable' },
+  CONFLICT: { status: 409, message: 'the head moved since the caller read it' },
+  INVALID_PROJECT: { status: 400, message: 'project names are 1-64 of a-z 0-9 _ -' },
+  UNKNOWN_PROJECT: { status: 404, message: 'no such project' },
+  INVALID_ENTRY: { status: 400, message: 'the journal entry is malformed' },
+  CHAIN_BROKEN: { status: 409, message: 'the journal chain does not verify' },
+  INVALID_CHECKPOINT: { status: 400, message: 'a journal checkpoint is malformed' },
+  INVALID_SEGMENT: { status: 400, message: 'an exported journal segment is malformed' },
   // Inputs to commands and files.
   INVALID_ARGUMENT: { status: 400, message: 'an argument is missing or invalid' },
   FILE_UNREADABLE: { status: 400, message: 'a file could not be read' },
+  MALFORMED_FILE: { status: 400, message: 'a file is not valid JSON or PEM' },
   // Anything else is a bug, wrapped once at the edge.
   INTERNAL: { status: 500, message: 'internal error' },
 } as const satisfies Record<string, { status: number; message: string }>;

@@ -23,4 +23,5 @@ export {
   sha256Hex,
 } from './hash.js';
 export { DEFAULT_MAX_JSON_DEPTH, jsonTextDepth, parseJsonText } from './json-text.js';
+export { LruCache } from './lru.js';
 export { fail, ok, type Result } from './result.js';

@@ -1,0 +1,81 @@
+export { type AuditRecord, type AuditSink, FileAuditSink, MemoryAuditSink } from './audit.js';
+export {
+  CONSTRAINT_LIMITS,
+  type ConstraintCheck,
+  type ConstraintEngine,
+  type ConstraintOptions,
+  type ConstraintResult,
+  compileConstraints,
+  JSON_SCHEMA_DIALECT,
+} from './constraints.js';
+export {
+  rejectionEnvelope,
+  type ValidateEnvelope,
+  VERDICT_STATUS,
+  verdictEnvelope,
+} from './envelope.js';
+export {
+  CONFORMANCE_EVENT_TYPE,
+  type ConformanceEvent,
+  type ConformanceEventClaims,
+  EMPTY_METADATA_HASH,
+  signConformanceEvent,
+} from './event.js';
+export { type Evaluation, Kernel, type KernelOptions } from './kernel.js';
+export {
+  type Objective,
+  type ObjectiveContext,
+  type ObjectiveOutput,
+  Operator,
+  type OperatorOptions,
+  type RunResult,
+  type StepRecord,
+} from './operator.js';
+export {
+  type AgenticProtocol,
+  COMPILE_CACHE_SIZE,
+  type CompiledProtocol,
+  compileProtocol,
+  PROTOCOL_LIMITS,
+  type ProtocolIssue,
+  type ProtocolRule,
+  protocolHash,
+  type Resolution,
+  validateProtocol,
+} from './protocol.js';
+export {
+  FileProtocolStore,
+  MemoryProtocolStore,
+  ProtocolRegistry,
+  type ProtocolStore,
+} from './registry.js';
+export { resolve } from './resolve.js';
+export {
+  ALLOWED_OPERATORS,
+  compileRule,
+  EXCLUDED_OPERATORS,
+  isTruthy,
+  RULE_LIMITS,
+} from './rules.js';
+export {
+  type RouteDecision,
+  type RouteStatus,
+  Switchboard,
+  type SwitchboardIssue,
+  type SwitchboardRoute,
+  type SwitchboardSpec,
+  validateSwitchboard,
+} from './switchboard.js';
+export {
+  type ConstraintError,
+  VERDICT_CLASSES,
+  type Verdict,
+  type VerdictClass,
+  type VerdictDetail,
+  type VerdictReason,
+} from './verdict.js';
+export {
+  type EventIssue,
+  type VerifyEventOptions,
+  verifyConformanceEvent,
+} from './verify-event.js';

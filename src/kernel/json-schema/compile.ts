@@ -1,0 +1,152 @@
+import { isObject } from './equal.js';
+import type { KeywordContext, KeywordDefinition } from './keyword.js';
+import { ARRAY_KEYWORDS } from './keywords-array.js';
+import { CORE_KEYWORDS } from './keywords-core.js';
+import { PROPERTY_SET_KEYWORDS } from './keywords-dependent.js';
+import { LOGIC_KEYWORDS } from './keywords-logic.js';
+import { OBJECT_KEYWORDS } from './keywords-object.js';
+import { SCALAR_KEYWORDS } from './keywords-scalar.js';
+import { errorPath, type Registry } from './resources.js';
+import { SchemaError } from './schema-error.js';
+import type { Compiled, NodeInfo, Resource, SchemaNode } from './types.js';
+import { appendPointer } from './uri.js';
+import { vocabulariesOf } from './vocabulary.js';
+
+// Evaluation order; unevaluated* must come last, after every keyword that annotates.
+const DEFINITIONS: readonly KeywordDefinition[] = [
+  ...SCALAR_KEYWORDS,
+  ...CORE_KEYWORDS,
+  ...LOGIC_KEYWORDS,
+  ...ARRAY_KEYWORDS,
+  ...PROPERTY_SET_KEYWORDS,
+  ...OBJECT_KEYWORDS,
+].sort((a, b) => Number(isUnevaluated(a)) - Number(isUnevaluated(b)));
+
+function isUnevaluated(definition: KeywordDefinition): boolean {
+  return definition.vocabularies.includes('unevaluated');
+}
+
+/**
+ * Compiles schema objects into {@link SchemaNode}s from a work list (no recursion, so long `$ref`
+ * chains cannot overflow the stack); each object is compiled once, so `$ref` cycles simply link up.
+ */
+export class Compiler {
+  private readonly shells = new Map<object, SchemaNode>();
+  private readonly pending: [SchemaNode, Record<string, unknown>, NodeInfo][] = [];
+  private readonly dynamicNames = new Set<string>();
+  /** Resources holding compiled schemas (the only ones a dynamic scope can contain). */
+  readonly resources = new Set<Resource>();
+  /** Meta-schemas whose `$vocabulary` was consulted. */
+  readonly metaSchemas = new Set<Resource>();
+
+  constructor(
+    private readonly registry: Registry,
+    private readonly formatAssertion: boolean,
+  ) {}
+
+  /** Every compiled schema object. */
+  nodes(): IterableIterator<SchemaNode> {
+    return this.shells.values();
+  }
+
+  /** The compiled form of a schema (filled in by {@link drain}). */
+  node(value: unknown, info: NodeInfo): Compiled {
+    if (typeof value === 'boolean') return value;
+    if (!isObject(value))
+      throw new SchemaError(errorPath(info), 'a schema must be an object or a boolean');
+    let shell = this.shells.get(value);
+    if (shell === undefined) {
+      const path = `${info.resource.document.label}#${info.pointer}`;
+      shell = { checks: [], inPlace: [], resource: info.resource, path, ownMarks: false };
+      this.shells.set(value, shell);
+      this.pending.push([shell, value, info]);
+      this.resources.add(info.resource);
+    }
+    return shell;
+  }
+
+  /** Compiles everything reachable, including `$dynamicAnchor`s a `$dynamicRef` may land on. */
+  drain(): void {
+    for (;;) {
+      while (this.pending.length > 0) this.fill(...this.pending.pop()!);
+      for (const resource of this.resources) {
+        for (const name of this.dynamicNames) {
+          const anchor = resource.dynamicAnchors.get(name);
+          if (anchor === undefined || resource.dynamic.has(name)) continue;
+          resource.dynamic.set(name, this.node(anchor, this.registry.info(anchor)!));
+        }
+      }
+      if (this.pending.length === 0) return;
+    }
+  }
+
+  private fill(shell: SchemaNode, schema: Record<string, unknown>, info: NodeInfo): void {
+    const vocabularies = vocabulariesOf(info.resource, this.registry, (meta) =>
+      this.metaSchemas.add(meta),
+    );
+    for (const definition of DEFINITIONS) {
+      if (!Object.hasOwn(schema, definition.name)) continue;
+      if (!definition.vocabularies.some((name) => vocabularies.has(name))) continue;
+      const check = definition.compile(
+        this.context(schema, definition.name, info, vocabularies, shell),
+      );
+      if (check !== null) shell.checks.push({ keyword: definition.name, check });
+      if (isUnevaluated(definition)) shell.ownMarks = true;
+    }
+  }
+
+  private context(
+    schema: Record<string, unknown>,
+    keyword: string,
+    info: NodeInfo,
+    vocabularies: ReadonlySet<string>,
+    shell: SchemaNode,
+  ): KeywordContext {
+    const here = appendPointer(info.pointer, keyword);
+    const locate = (pointer: string, value: unknown): NodeInfo => {
+      if (typeof value !== 'object' || value === null) return { ...info, pointer };
+      const document = info.resource.document;
+      const known = this.registry.info(value);
+      if (known !== undefined) return known;
+      this.registry.index(value, info.base, info.resource, pointer, document);
+      return this.registry.info(value) ?? { ...info, pointer };
+    };
+    // Located at the schema object (as a `$ref` that resolves nowhere is); the message names the keyword.
+    const fail = (message: string, ...tokens: (string | number)[]): never => {
+      const document = info.resource.document;
+      const where = document.isRoot ? '' : ` (in ${document.uri})`;
+      const what = keyword + tokens.map((token) => `[${JSON.stringify(token)}]`).join('');
+      throw new SchemaError(errorPath(info), `${what}: ${message}${where}`);
+    };
+    return {
+      schema,
+      value: schema[keyword],
+      keyword,
+      info,
+      vocabularies,
+      formatAssertion: this.formatAssertion,
+      sub: (value, ...tokens) =>
+        this.node(value, locate(tokens.reduce<string>(appendPointer, here), value)),
+      sibling: (name) =>
+        this.node(schema[name], locate(appendPointer(info.pointer, name), schema[name])),
+      ref: (reference) => {
+        const target = this.registry.resolve(reference, info.base, info);
+        return this.node(target.value, target.info);
+      },
+      dynamicRef: (reference) => {
+        const found = this.registry.resolve(reference, info.base, info);
+        const target = this.node(found.value, found.info);
+        const name = found.anchor;
+        if (name === null || found.info.resource.dynamicAnchors.get(name) !== found.value)
+          return { target, dynamic: null };
+        this.dynamicNames.add(name);
+        return { target, dynamic: name };
+      },
+      inPlace: (schema) => {
+        shell.inPlace.push(schema);
+        return schema;
+      },
+      fail,
+    };
+  }
+}

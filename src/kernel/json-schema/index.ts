@@ -1,0 +1,93 @@
+import { Compiler } from './compile.js';
+import { assertNoInPlaceCycle } from './cycles.js';
+import { evaluate } from './evaluate.js';
+import { DIALECT_2020_12 } from './meta.js';
+import { Registry } from './resources.js';
+import { SchemaError } from './schema-error.js';
+import type {
+  DocumentRef,
+  Run,
+  Scope,
+  ValidationResult,
+  Validator,
+  ValidatorOptions,
+} from './types.js';
+import { isAbsoluteUri, splitFragment } from './uri.js';
+
+export { MAX_EVALUATION_DEPTH } from './evaluate.js';
+export { ajvUnsafeFeatures } from './features.js';
+export { DIALECT_2020_12 } from './meta.js';
+export { SchemaError } from './schema-error.js';
+export type {
+  DocumentRef,
+  ValidationError,
+  ValidationResult,
+  Validator,
+  ValidatorOptions,
+} from './types.js';
+
+/** The base URI of a root schema without an absolute `$id`. */
+export const DEFAULT_BASE_URI = 'canonry:/root';
+
+/** A private copy, so later changes by the caller cannot reach the compiled schema. */
+function copyJson(value: unknown, what: string): unknown {
+  try {
+    return JSON.parse(JSON.stringify(value) ?? 'undefined');
+  } catch {
+    throw new SchemaError('', `${what} is not JSON`);
+  }
+}
+
+/**
+ * Compiles a JSON Schema 2020-12 (with `$ref`s into `options.remotes` and the built-in meta-schemas)
+ * into a {@link Validator}. Throws SchemaError for anything it cannot give a meaning to: unresolvable
+ * references, invalid patterns, malformed keyword values, unknown `$schema`, `$ref` cycles.
+ */
+export function compileSchema(schema: unknown, options: ValidatorOptions = {}): Validator {
+  const registry = new Registry();
+  const root = copyJson(schema, 'the schema');
+  const rootResource = registry.addDocument(root, DEFAULT_BASE_URI, true);
+  for (const [uri, remote] of Object.entries(options.remotes ?? {})) {
+    if (!isAbsoluteUri(uri)) throw new SchemaError('', `remote URI ${uri} is not absolute`);
+    registry.addDocument(copyJson(remote, `remote ${uri}`), splitFragment(uri)[0], false);
+  }
+  const compiler = new Compiler(registry, options.formatAssertion === true);
+  const info = (typeof root === 'object' && root !== null && registry.info(root)) || {
+    base: rootResource.uri,
+    resource: rootResource,
+    pointer: '',
+  };
+  const compiled = compiler.node(root, info);
+  compiler.drain();
+  assertNoInPlaceCycle(compiler.nodes());
+
+  const documents = new Map<string, DocumentRef>();
+  // The standard meta-schema as `$schema` only names the default vocabularies: not a dependency.
+  const metas = [...compiler.metaSchemas].filter((meta) => meta.uri !== DIALECT_2020_12);
+  for (const { document } of [...compiler.resources, ...metas]) {
+    if (!document.isRoot) documents.set(document.uri, { uri: document.uri, schema: document.root });
+  }
+  const scope: Scope = { resource: info.resource, outer: null };
+  return {
+    documents: Object.freeze([...documents.values()]),
+    validate(value: unknown): ValidationResult {
+      const run: Run = { error: null, depth: 0, exhausted: null };
+      let valid: boolean;
+      try {
+        valid = evaluate(compiled, run, value, null, scope, null);
+      } catch {
+        // Not reachable for JSON values; a non-JSON value (a throwing getter…) fails closed.
+        return {
+          valid: false,
+          errors: [{ instancePath: '', schemaPath: '#', keyword: 'exception' }],
+        };
+      }
+      if (run.exhausted !== null) return { valid: false, errors: [run.exhausted] };
+      if (valid) return { valid: true, errors: [] };
+      return {
+        valid: false,
+        errors: [run.error ?? { instancePath: '', schemaPath: '#', keyword: 'false schema' }],
+      };
+    },
+  };
+}

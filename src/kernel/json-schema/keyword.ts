@@ -1,0 +1,77 @@
+import { isObject } from './equal.js';
+import type { Check, Compiled, NodeInfo, Vocabularies } from './types.js';
+
+/** What a keyword's compiler sees of its schema, and how it compiles subschemas and references. */
+export interface KeywordContext {
+  /** The schema object holding the keyword. */
+  readonly schema: Readonly<Record<string, unknown>>;
+  /** The keyword's value. */
+  readonly value: unknown;
+  readonly keyword: string;
+  /** Where the schema object sits. */
+  readonly info: NodeInfo;
+  /** The vocabularies in force for the schema object. */
+  readonly vocabularies: Vocabularies;
+  /** Whether `format` asserts. */
+  readonly formatAssertion: boolean;
+  /** Compiles a subschema found at `keyword/...tokens`. */
+  sub(value: unknown, ...tokens: (string | number)[]): Compiled;
+  /** Compiles the schema under another keyword of the same schema object (`then` beside `if`). */
+  sibling(keyword: string): Compiled;
+  /** Compiles the schema a `$ref` value resolves to. */
+  ref(reference: string): Compiled;
+  /**
+   * Compiles a `$dynamicRef`'s initial target; `dynamic` is the anchor name to look up in the dynamic
+   * scope, or null when the reference behaves like `$ref`.
+   */
+  dynamicRef(reference: string): { target: Compiled; dynamic: string | null };
+  /** Notes a subschema applied to the same instance location (for `$ref` cycle detection). */
+  inPlace(schema: Compiled): Compiled;
+  /** Throws a SchemaError about `keyword/...tokens`, located at the schema object. */
+  fail(message: string, ...tokens: (string | number)[]): never;
+}
+
+/** How one keyword compiles: null means it asserts nothing (e.g. `format` as an annotation). */
+export interface KeywordDefinition {
+  readonly name: string;
+  /** The keyword applies when any of these vocabularies is in force. */
+  readonly vocabularies: readonly string[];
+  readonly compile: (context: KeywordContext) => Check | null;
+}
+
+/** Reads an object keyword value (a map from names to schemas or lists). */
+export function objectValue(context: KeywordContext): Record<string, unknown> {
+  if (!isObject(context.value)) context.fail('must be an object');
+  return context.value;
+}
+
+/** Reads a non-negative integer keyword value (1.0 counts as 1). */
+export function nonNegativeInteger(context: KeywordContext, value = context.value): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0)
+    context.fail('must be a non-negative integer');
+  return value;
+}
+
+/** Reads a finite number keyword value. */
+export function finiteNumber(context: KeywordContext): number {
+  if (typeof context.value !== 'number' || !Number.isFinite(context.value))
+    context.fail('must be a number');
+  return context.value;
+}
+
+/** Reads an array of strings (property names). */
+export function stringList(context: KeywordContext, value = context.value): string[] {
+  if (!Array.isArray(value) || value.some((item) => typeof item !== 'string'))
+    context.fail('must be an array of strings');
+  return value as string[];
+}
+
+/** Compiles a pattern as an ECMAScript regular expression with Unicode semantics. */
+export function unicodeRegExp(context: KeywordContext, source: unknown, ...at: string[]): RegExp {
+  if (typeof source !== 'string') context.fail('must be a string', ...at);
+  try {
+    return new RegExp(source, 'u');
+  } catch {
+    return context.fail(`${JSON.stringify(source)} is not a valid regular expression`, ...at);
+  }
+}

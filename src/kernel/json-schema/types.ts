@@ -1,0 +1,132 @@
+import type { Marks } from './annotations.js';
+
+/** One reason a value failed validation, located by JSON pointers (values are never echoed). */
+export interface ValidationError {
+  /** RFC 6901 pointer to the failing part of the instance ('' is the instance itself). */
+  instancePath: string;
+  /** Where the failing keyword sits: the schema document ('' for the root) and a `#` pointer. */
+  schemaPath: string;
+  /** The keyword that failed. */
+  keyword: string;
+}
+
+/** The outcome of validating one value; `errors` holds the first error found when invalid. */
+export interface ValidationResult {
+  valid: boolean;
+  errors: ValidationError[];
+}
+
+/** Options for {@link compileSchema}. */
+export interface ValidatorOptions {
+  /** Treat `format` as an assertion (ajv-formats' checks) rather than an annotation. */
+  formatAssertion?: boolean;
+  /** Extra schema documents by absolute URI that `$ref` and `$schema` may reach; nothing is fetched. */
+  remotes?: Readonly<Record<string, unknown>>;
+}
+
+/** A schema document other than the root that a compiled schema depends on. */
+export interface DocumentRef {
+  /** The URI the document was registered under. */
+  readonly uri: string;
+  /** The document as registered (read-only). */
+  readonly schema: unknown;
+}
+
+/** A compiled JSON Schema 2020-12: a pure, synchronous, deterministic check. */
+export interface Validator {
+  /** Validates any value; never throws. */
+  validate(value: unknown): ValidationResult;
+  /** Remote or built-in documents whose schemas evaluation can reach, or whose `$vocabulary` applies. */
+  readonly documents: readonly DocumentRef[];
+}
+
+/** The vocabularies of 2020-12 a schema resource uses, by short name (`applicator`, `validation`…). */
+export type Vocabularies = ReadonlySet<string>;
+
+/** A schema resource: a document root or a subschema with `$id`, with its anchors. */
+export interface Resource {
+  /** Absolute URI without fragment. */
+  readonly uri: string;
+  /** The resource's root schema. */
+  readonly root: unknown;
+  /** The enclosing resource (vocabularies are inherited from it), if any. */
+  readonly parent: Resource | null;
+  /** `$schema` of the resource root, resolved; null when absent. */
+  readonly dialect: string | null;
+  /** The document the resource lives in. */
+  readonly document: SchemaDocument;
+  /** `$anchor` and `$dynamicAnchor` names to their schemas. */
+  readonly anchors: Map<string, object>;
+  /** `$dynamicAnchor` names to their schemas. */
+  readonly dynamicAnchors: Map<string, object>;
+  /** Compiled `$dynamicAnchor` schemas that some `$dynamicRef` may land on (filled by the compiler). */
+  readonly dynamic: Map<string, Compiled>;
+  /** Vocabularies, computed on first use. */
+  vocabularies: Vocabularies | null;
+}
+
+/** A registered JSON document holding schemas. */
+export interface SchemaDocument {
+  /** The URI it was registered under. */
+  readonly uri: string;
+  /** Prefix of schema paths into it: '' for the root schema, else the URI. */
+  readonly label: string;
+  /** The whole document. */
+  readonly root: unknown;
+  /** Whether it is the schema being compiled (as opposed to a remote or built-in one). */
+  readonly isRoot: boolean;
+}
+
+/** Where a schema object sits: its base URI, resource and pointer within its document. */
+export interface NodeInfo {
+  readonly base: string;
+  readonly resource: Resource;
+  readonly pointer: string;
+}
+
+/** The instance location being validated, as a linked list of reference tokens (null is the root). */
+export interface Location {
+  readonly parent: Location | null;
+  readonly token: string | number;
+}
+
+/** The dynamic scope: the schema resources entered so far, innermost first. */
+export interface Scope {
+  readonly resource: Resource;
+  readonly outer: Scope | null;
+}
+
+/** Mutable state of one validation run. */
+export interface Run {
+  /** The first error recorded on the current failure path; reset when a failure is tolerated. */
+  error: ValidationError | null;
+  /** Nested schema evaluations in progress. */
+  depth: number;
+  /** Set once the depth bound is hit: the whole run is then invalid, whatever `not` makes of it. */
+  exhausted: ValidationError | null;
+}
+
+/** A compiled keyword: true when the instance satisfies it (annotations go into `marks`, if given). */
+export type Check = (
+  run: Run,
+  instance: unknown,
+  at: Location | null,
+  scope: Scope,
+  marks: Marks | null,
+) => boolean;
+
+/** A compiled schema object. */
+export interface SchemaNode {
+  /** Keyword checks in evaluation order (`unevaluated*` last). */
+  readonly checks: { readonly keyword: string; readonly check: Check }[];
+  /** Schemas applied to the same instance location (for `$ref` cycle detection). */
+  readonly inPlace: Compiled[];
+  resource: Resource;
+  /** `label#pointer` of the schema object, for error reports. */
+  readonly path: string;
+  /** Whether the node collects its own annotations (it has `unevaluated*`). */
+  ownMarks: boolean;
+}
+
+/** A compiled schema: a boolean schema or a schema object. */
+export type Compiled = boolean | SchemaNode;

@@ -1,0 +1,180 @@
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { canonicalize, contentHash } from '../../src/core/index.js';
+import {
+  type ConformanceEvent,
+  compileProtocol,
+  EMPTY_METADATA_HASH,
+  Kernel,
+  verifyConformanceEvent,
+} from '../../src/kernel/index.js';
+import { Keyring } from '../../src/trust/index.js';
+import { refundProtocol, tempDir } from '../helpers/runtime.js';
+
+let keyring: Keyring;
+let other: Keyring;
+const dirs: Array<() => void> = [];
+
+beforeAll(async () => {
+  const a = tempDir();
+  const b = tempDir();
+  dirs.push(a.cleanup, b.cleanup);
+  keyring = await Keyring.init(a.dir);
+  other = await Keyring.init(b.dir);
+});
+afterAll(() => {
+  for (const cleanup of dirs) cleanup();
+});
+
+function sign(
+  artifact: unknown,
+  protocol: unknown = refundProtocol(),
+  k = keyring,
+): ConformanceEvent {
+  const kernel = new Kernel({ signer: k.signer() });
+  const { event } = kernel.evaluate(artifact, compileProtocol(protocol), EMPTY_METADATA_HASH);
+  if (!event) throw new Error('expected a conformant verdict');
+  return event;
+}
+
+const pinned = () => ({
+  root: keyring.rootCertificatePem,
+  revocationList: keyring.revocationListPem(),
+});
+
+describe('conformance events', () => {
+  it('are byte-identical for the same inputs and carry no clock', () => {
+    const a = canonicalize(sign({ amount: 20 }));
+    const b = canonicalize(sign(JSON.parse('{ "amount": 20 }')));
+    expect(a).toBe(b);
+    expect(a).not.toMatch(/20\d\d-\d\d-\d\dT/);
+  });
+
+  it('bind the protocol, artifact and metadata hashes, the label and the issuer certificate', () => {
+    const event = sign({ amount: 20 });
+    expect(event.protocol.hash).toBe(contentHash(refundProtocol()));
+    expect(event.artifact_hash).toBe(contentHash({ amount: 20 }));
+    expect(event.generation_metadata_hash).toBe(EMPTY_METADATA_HASH);
+    expect(event.label).toBe('AUTO_APPROVE');
+    expect(event.issuer.certificate).toBe(keyring.activeIssuer().certificatePem);
+    expect(event.issuer.fingerprint).toBe(keyring.activeIssuer().fingerprint);
+  });
+
+  it('verify offline with the pinned root and every binding', () => {
+    const result = verifyConformanceEvent(sign({ amount: 75 }), {
+      ...pinned(),
+      artifact: { amount: 75 },
+      protocol: refundProtocol(),
+      generationMetadataHash: EMPTY_METADATA_HASH,
+    });
+    expect(result.ok).toBe(true);
+  });
+
+  it('fail against another root', () => {
+    const result = verifyConformanceEvent(sign({ amount: 20 }), { root: other.rootCertificatePem });
+    expect(result.ok ? null : result.issues[0]!.code).toBe('CHAIN_INVALID');
+  });
+
+  it('fail when a bound hash or the re-derived verdict does not match', () => {
+    const event = sign({ amount: 20 });
+    const code = (opts: Record<string, unknown>) => {
+      const r = verifyConformanceEvent(event, { ...pinned(), ...opts });
+      return r.ok ? 'OK' : r.issues[0]!.code;
+    };
+    expect(code({ artifact: { amount: 21 } })).toBe('HASH_MISMATCH');
+    expect(code({ protocol: { ...refundProtocol(), version: '1.1' } })).toBe('HASH_MISMATCH');
+    expect(code({ generationMetadataHash: contentHash({ model: 'x' }) })).toBe('HASH_MISMATCH');
+    expect(code({ artifact: { amount: 20 }, protocol: refundProtocol() })).toBe('OK');
+  });
+
+  it('a flipped byte in any field fails verification', () => {
+    const event = sign({ amount: 640 });
+    const fields = flatten(event);
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: fields.length - 1 }),
+        fc.nat(),
+        fc.integer({ min: 1, max: 255 }),
+        (which, at, xor) => {
+          const [path, value] = fields[which]!;
+          const bytes = Buffer.from(String(value), 'utf8');
+          const i = at % bytes.length;
+          bytes[i] = bytes[i]! ^ xor;
+          const flipped = bytes.toString('utf8');
+          if (flipped === String(value)) return;
+          const tampered = structuredClone(event) as unknown as Record<string, unknown>;
+          setPath(tampered, path, typeof value === 'number' ? Number(flipped) : flipped);
+          expect(verifyConformanceEvent(tampered, pinned()).ok).toBe(false);
+        },
+      ),
+      { numRuns: 600 },
+    );
+  });
+
+  it('from a rotated-out issuer still verify; from a revoked issuer they fail', async () => {
+    const { dir, cleanup } = tempDir();
+    try {
+      const ring = await Keyring.init(dir);
+      const before = sign({ amount: 20 }, refundProtocol(), ring);
+      await ring.rotate();
+      const after = sign({ amount: 20 }, refundProtocol(), ring);
+      expect(after.issuer.fingerprint).not.toBe(before.issuer.fingerprint);
+      const trust = () => ({
+        root: ring.rootCertificatePem,
+        revocationList: ring.revocationListPem(),
+      });
+      expect(verifyConformanceEvent(before, trust()).ok).toBe(true);
+      await ring.revoke(before.issuer.fingerprint);
+      const revoked = verifyConformanceEvent(before, trust());
+      expect(revoked.ok ? 'OK' : revoked.issues[0]!.code).toBe('ISSUER_REVOKED');
+      expect(verifyConformanceEvent(after, trust()).ok).toBe(true);
+    } finally {
+      cleanup();
+    }
+  });
+
+  it('reject hostile shapes without throwing', () => {
+    const event = sign({ amount: 20 }) as unknown as Record<string, unknown>;
+    const hostile: unknown[] = [
+      null,
+      [],
+      'event',
+      { ...event, extra: 1 },
+      {
+        ...event,
+        signature: { alg: 'RS256', value: (event.signature as { value: string }).value },
+      },
+      {
+        ...event,
+        signature: { alg: 'Ed25519', value: `${(event.signature as { value: string }).value}A` },
+      },
+      { ...event, v: 2 },
+      { ...event, conformant: false },
+      {
+        ...event,
+        issuer: {
+          fingerprint: (event.issuer as { fingerprint: string }).fingerprint,
+          certificate: 'junk',
+        },
+      },
+    ];
+    for (const input of hostile) {
+      const result = verifyConformanceEvent(input, pinned());
+      expect(result.ok).toBe(false);
+    }
+  });
+});
+
+function flatten(value: unknown, path: string[] = []): Array<[string[], string | number]> {
+  if (typeof value === 'string' || typeof value === 'number') return [[path, value]];
+  if (value && typeof value === 'object') {
+    return Object.entries(value).flatMap(([k, v]) => flatten(v, [...path, k]));
+  }
+  return [];
+}
+
+function setPath(target: Record<string, unknown>, path: string[], value: unknown): void {
+  let node = target;
+  for (const key of path.slice(0, -1)) node = node[key] as Record<string, unknown>;
+  node[path.at(-1)!] = value;
+}
