@@ -7,6 +7,16 @@ export { isCanonicalPointEncoding, verifyEd25519 } from './ed25519.js';
 export { Keyring } from './keyring.js';
 export { keyringIndexPath } from './keyring-files.js';
 export { certificateFingerprint } from './parsed-certificate.js';
+export {
+  type DocumentIssue,
+  documentBytes,
+  type IssuerBlock,
+  type SignatureBlock,
+  type SignedDocument,
+  signDocument,
+  type TrustAnchor,
+  verifyDocumentSignature,
+} from './signed-document.js';
 export type {
   CheckIssuerOptions,
   IssuerRecord,
