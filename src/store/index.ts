@@ -1,0 +1,12 @@
+export { MIGRATIONS, type Migration, migrate, schemaVersion } from './migrations.js';
+export { defaultDatabasePath, openStore } from './open-store.js';
+export { type PostgresOptions, PostgresStore } from './postgres/postgres-store.js';
+export { SqliteStore } from './sqlite/sqlite-store.js';
+export type {
+  Capabilities,
+  Queryable,
+  Row,
+  SqlValue,
+  Store,
+  TransactionOptions,
+} from './types.js';

@@ -1,0 +1,144 @@
+import pg from 'pg';
+import { CanonryError } from '../../core/index.js';
+import type {
+  Capabilities,
+  Queryable,
+  Row,
+  SqlValue,
+  Store,
+  TransactionOptions,
+} from '../types.js';
+
+/** The few driver methods canonry calls, so the rest of the code never sees driver types. */
+interface Client {
+  query(sql: string, params?: unknown[]): Promise<{ rows: unknown[]; rowCount: number | null }>;
+  release(err?: Error | boolean): void;
+}
+interface Pool {
+  query(sql: string, params?: unknown[]): Promise<{ rows: unknown[]; rowCount: number | null }>;
+  connect(): Promise<Client>;
+  end(): Promise<void>;
+  on(event: 'error', listener: (err: Error) => void): unknown;
+}
+
+const CAPABILITIES: Capabilities = {
+  dialect: 'postgres',
+  singleWriter: false,
+  rowLocks: true,
+  shared: true,
+};
+
+/** SQLSTATEs worth retrying: serialisation failure, deadlock, unique violation on a racing insert. */
+const TRANSIENT = new Set(['40001', '40P01']);
+const MAX_ATTEMPTS = 5;
+/** Any constant: the key of the advisory lock exclusive transactions (migrations) take. */
+const EXCLUSIVE_LOCK_KEY = 7_070_001;
+
+/** Options for {@link PostgresStore}. */
+export interface PostgresOptions {
+  readonly connectionString: string;
+  /** Connections in the pool (default 10). */
+  readonly max?: number;
+}
+
+/**
+ * The scale-out store: PostgreSQL through a `pg` pool. Many canonry processes share one database;
+ * the journal serialises appends per project by locking the project's head row, so projects never
+ * wait on each other. BIGINT columns come back as numbers (seq stays far below 2^53).
+ */
+export class PostgresStore implements Store {
+  readonly capabilities = CAPABILITIES;
+  readonly description: string;
+  readonly #pool: Pool;
+
+  constructor({ connectionString, max = 10 }: PostgresOptions) {
+    this.description = redact(connectionString);
+    const types = {
+      getTypeParser: (oid: number, format?: string) =>
+        oid === 20 ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format as 'text'),
+    };
+    this.#pool = new pg.Pool({ connectionString, max, types }) as unknown as Pool;
+    // An idle client losing its connection must not crash the process; the next query reconnects.
+    this.#pool.on('error', () => undefined);
+  }
+
+  async all<T extends object = Row>(sql: string, params: readonly SqlValue[] = []): Promise<T[]> {
+    return (await guard(() => this.#pool.query(sql, [...params]))).rows as T[];
+  }
+
+  async run(sql: string, params: readonly SqlValue[] = []): Promise<number> {
+    return (await guard(() => this.#pool.query(sql, [...params]))).rowCount ?? 0;
+  }
+
+  async exec(sql: string): Promise<void> {
+    await guard(() => this.#pool.query(sql));
+  }
+
+  async transaction<T>(
+    work: (tx: Queryable) => Promise<T>,
+    options: TransactionOptions = {},
+  ): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      const client = await guard(() => this.#pool.connect());
+      try {
+        await client.query('BEGIN');
+        if (options.exclusive)
+          await client.query('SELECT pg_advisory_xact_lock($1)', [EXCLUSIVE_LOCK_KEY]);
+        const result = await work(queryable(client));
+        await client.query('COMMIT');
+        client.release();
+        return result;
+      } catch (err) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        client.release();
+        const code = (err as { code?: string }).code;
+        if (code && TRANSIENT.has(code) && attempt < MAX_ATTEMPTS) continue;
+        throw asStoreError(err);
+      }
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.#pool.end();
+  }
+}
+
+function queryable(client: Client): Queryable {
+  return {
+    all: async <T extends object>(sql: string, params: readonly SqlValue[] = []) =>
+      (await client.query(sql, [...params])).rows as T[],
+    run: async (sql, params = []) => (await client.query(sql, [...params])).rowCount ?? 0,
+    exec: async (sql) => {
+      await client.query(sql);
+    },
+  };
+}
+
+async function guard<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    throw asStoreError(err);
+  }
+}
+
+/** Connection failures become STORE_UNAVAILABLE; everything else passes through unchanged. */
+function asStoreError(err: unknown): unknown {
+  const code = (err as { code?: string }).code;
+  if (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === '57P01' || code === '57P03') {
+    return new CanonryError('STORE_UNAVAILABLE', 'the database is unreachable', undefined, {
+      cause: err,
+    });
+  }
+  return err;
+}
+
+function redact(connectionString: string): string {
+  try {
+    const url = new URL(connectionString);
+    if (url.password) url.password = '***';
+    return url.toString();
+  } catch {
+    return 'postgres://(unparseable)';
+  }
+}

@@ -1,0 +1,197 @@
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve as resolvePath } from 'node:path';
+import Database from 'better-sqlite3';
+import { CanonryError } from '../../core/index.js';
+import type {
+  Capabilities,
+  Queryable,
+  Row,
+  SqlValue,
+  Store,
+  TransactionOptions,
+} from '../types.js';
+import { type PositionalSql, toPositional } from './placeholders.js';
+
+/** The few driver methods canonry calls, so the rest of the code never sees driver types. */
+interface Statement {
+  readonly reader: boolean;
+  all(...params: unknown[]): unknown[];
+  run(...params: unknown[]): { changes: number };
+}
+interface Connection {
+  prepare(sql: string): Statement;
+  exec(sql: string): void;
+  pragma(sql: string): unknown;
+  close(): void;
+}
+
+const CAPABILITIES: Capabilities = {
+  dialect: 'sqlite',
+  singleWriter: true,
+  rowLocks: false,
+  shared: false,
+};
+
+/** How long a writer waits for another process's write lock before giving up. */
+const BUSY_TIMEOUT_MS = 30_000;
+
+/** One open file shared by every store on it in this process, with its operation queue. */
+interface Shared {
+  readonly db: Connection;
+  readonly statements: Map<string, { statement: Statement; order: readonly number[] }>;
+  queue: Promise<unknown>;
+  users: number;
+}
+
+/**
+ * Stores on the same file in one process share one connection and one queue. Two connections would
+ * deadlock: the driver waits for a lock synchronously, blocking the very event loop that would let
+ * the other connection's transaction finish.
+ */
+const SHARED = new Map<string, Shared>();
+
+function acquire(path: string): { key: string; shared: Shared } {
+  const key = path === ':memory:' ? `:memory:${SHARED.size}:${Math.random()}` : resolvePath(path);
+  let shared = SHARED.get(key);
+  if (!shared) {
+    if (path !== ':memory:') mkdirSync(dirname(key), { recursive: true, mode: 0o700 });
+    const db = new Database(path) as unknown as Connection;
+    db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = FULL');
+    shared = { db, statements: new Map(), queue: Promise.resolve(), users: 0 };
+    SHARED.set(key, shared);
+  }
+  shared.users++;
+  return { key, shared };
+}
+
+/**
+ * The embedded default: one SQLite file in WAL mode with `synchronous=FULL`, so an acknowledged commit
+ * survives power loss. Several processes may share the file; `BEGIN IMMEDIATE` makes writers queue.
+ * Within a process every operation is serialised, so a transaction never sees another's statements.
+ */
+export class SqliteStore implements Store {
+  readonly capabilities = CAPABILITIES;
+  readonly description: string;
+  readonly #key: string;
+  readonly #shared: Shared;
+  readonly #db: Connection;
+  readonly #statements: Shared['statements'];
+  #closed = false;
+
+  constructor(path: string) {
+    this.description = `sqlite:${path}`;
+    const { key, shared } = acquire(path);
+    this.#key = key;
+    this.#shared = shared;
+    this.#db = this.#shared.db;
+    this.#statements = this.#shared.statements;
+  }
+
+  all<T extends object = Row>(sql: string, params: readonly SqlValue[] = []): Promise<T[]> {
+    return this.#serial(() => this.#all<T>(sql, params));
+  }
+
+  run(sql: string, params: readonly SqlValue[] = []): Promise<number> {
+    return this.#serial(() => this.#run(sql, params));
+  }
+
+  exec(sql: string): Promise<void> {
+    return this.#serial(() => this.#exec(sql));
+  }
+
+  transaction<T>(work: (tx: Queryable) => Promise<T>, _options?: TransactionOptions): Promise<T> {
+    return this.#serial(async () => {
+      this.#exec('BEGIN IMMEDIATE');
+      const tx: Queryable = {
+        all: async <R extends object>(sql: string, params: readonly SqlValue[] = []) =>
+          this.#all<R>(sql, params),
+        run: async (sql, params = []) => this.#run(sql, params),
+        exec: async (sql) => this.#exec(sql),
+      };
+      try {
+        const result = await work(tx);
+        this.#exec('COMMIT');
+        return result;
+      } catch (err) {
+        // SQLite may already have rolled back (e.g. on SQLITE_FULL); the original error matters.
+        try {
+          this.#exec('ROLLBACK');
+        } catch {}
+        throw err;
+      }
+    });
+  }
+
+  async close(): Promise<void> {
+    await this.#serial(async () => {
+      this.#closed = true;
+      if (--this.#shared.users === 0) {
+        SHARED.delete(this.#key);
+        this.#db.close();
+      }
+    });
+  }
+
+  #serial<T>(task: () => T | Promise<T>): Promise<T> {
+    const run = this.#shared.queue.then(() => {
+      if (this.#closed) throw new CanonryError('STORE_UNAVAILABLE', 'the store is closed');
+      return task();
+    });
+    this.#shared.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  #prepare(sql: string): { statement: Statement; order: readonly number[] } {
+    let cached = this.#statements.get(sql);
+    if (!cached) {
+      const positional: PositionalSql = toPositional(sql);
+      cached = {
+        statement: this.#guard(() => this.#db.prepare(positional.sql)),
+        order: positional.order,
+      };
+      this.#statements.set(sql, cached);
+    }
+    return cached;
+  }
+
+  #all<T>(sql: string, params: readonly SqlValue[]): T[] {
+    const { statement, order } = this.#prepare(sql);
+    const args = order.map((i) => params[i]);
+    return this.#guard(() => {
+      if (statement.reader) return statement.all(...args) as T[];
+      statement.run(...args);
+      return [];
+    });
+  }
+
+  #run(sql: string, params: readonly SqlValue[]): number {
+    const { statement, order } = this.#prepare(sql);
+    return this.#guard(() => statement.run(...order.map((i) => params[i])).changes);
+  }
+
+  #exec(sql: string): void {
+    this.#guard(() => this.#db.exec(sql));
+  }
+
+  /** SQLITE_BUSY after the timeout is the one expected failure; it becomes STORE_BUSY. */
+  #guard<T>(work: () => T): T {
+    try {
+      return work();
+    } catch (err) {
+      const code = (err as { code?: string }).code;
+      if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED') {
+        throw new CanonryError(
+          'STORE_BUSY',
+          'the database is locked by another writer',
+          undefined,
+          {
+            cause: err,
+          },
+        );
+      }
+      throw err;
+    }
+  }
+}

@@ -1,0 +1,106 @@
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import pg from 'pg';
+import { migrate, PostgresStore, SqliteStore, type Store } from '../../src/store/index.js';
+import { tempDir } from './runtime.js';
+
+/** The PostgreSQL the tests use: CANONRY_TEST_PG, else the machine's local server. */
+export const PG_URL = process.env.CANONRY_TEST_PG ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+async function probe(): Promise<boolean> {
+  const client = new pg.Client({ connectionString: PG_URL, connectionTimeoutMillis: 2_000 });
+  try {
+    await client.connect();
+    await client.query('SELECT 1');
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+/**
+ * Whether PostgreSQL tests run. Under CI=true a missing PostgreSQL is a failure, never a skip; on a
+ * developer machine without one they are skipped with a note.
+ */
+export const postgresAvailable: boolean = await (async () => {
+  const up = await probe();
+  if (!up && process.env.CI === 'true') {
+    throw new Error(`PostgreSQL is required in CI but ${PG_URL} is unreachable`);
+  }
+  if (!up) console.warn(`PostgreSQL tests skipped: ${PG_URL} is unreachable`);
+  return up;
+})();
+
+/** A PostgreSQL URL whose connections use a fresh schema of their own; `drop` removes it. */
+export async function freshPostgresSchema(): Promise<{
+  url: string;
+  schema: string;
+  drop: () => Promise<void>;
+}> {
+  const schema = `t_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: PG_URL });
+  await admin.connect();
+  await admin.query(`CREATE SCHEMA ${schema}`);
+  await admin.end();
+  const url = `${PG_URL}${PG_URL.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
+  return {
+    url,
+    schema,
+    drop: async () => {
+      const c = new pg.Client({ connectionString: PG_URL });
+      await c.connect();
+      await c.query(`DROP SCHEMA ${schema} CASCADE`);
+      await c.end();
+    },
+  };
+}
+
+/** One engine the shared suites run against. */
+export interface Engine {
+  readonly name: 'sqlite' | 'postgres';
+  readonly available: boolean;
+  /** A fresh, migrated store and its location (file path or URL); `cleanup` removes it. */
+  fresh(): Promise<{
+    store: Store;
+    location: string;
+    reopen: () => Store;
+    cleanup: () => Promise<void>;
+  }>;
+}
+
+/** The engines every store-backed suite loops over. */
+export const ENGINES: readonly Engine[] = [
+  {
+    name: 'sqlite',
+    available: true,
+    async fresh() {
+      const { dir, cleanup } = tempDir('canonry-store-');
+      const location = join(dir, 'canonry.db');
+      const store = new SqliteStore(location);
+      await migrate(store);
+      return {
+        store,
+        location,
+        reopen: () => new SqliteStore(location),
+        cleanup: async () => cleanup(),
+      };
+    },
+  },
+  {
+    name: 'postgres',
+    available: postgresAvailable,
+    async fresh() {
+      const { url, drop } = await freshPostgresSchema();
+      const store = new PostgresStore({ connectionString: url });
+      await migrate(store);
+      return {
+        store,
+        location: url,
+        reopen: () => new PostgresStore({ connectionString: url }),
+        cleanup: drop,
+      };
+    },
+  },
+];
