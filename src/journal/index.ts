@@ -1,0 +1,27 @@
+export {
+  CHECKPOINT_TYPE,
+  type Checkpoint,
+  type CheckpointClaims,
+  signCheckpoint,
+  verifyCheckpoint,
+} from './checkpoint.js';
+export { entryHash, genesisHash, parseProject } from './entry.js';
+export { Journal, type JournalOptions } from './journal.js';
+export { rebuildProject, verifyProject } from './maintenance.js';
+export { RECEIPTS } from './projections.js';
+export { receiptFor } from './receipt.js';
+export { exportSegment, SEGMENT_TYPE, type SegmentHeader, verifySegment } from './segment.js';
+export {
+  type AppendOptions,
+  type AppendResult,
+  type BreakReason,
+  ENTRY_FORMAT,
+  type EntryInput,
+  type Head,
+  type JournalEntry,
+  type Projection,
+  type Receipt,
+  type ReceiptCheck,
+  type ReceiptInput,
+  type VerifyReport,
+} from './types.js';

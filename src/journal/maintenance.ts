@@ -1,0 +1,98 @@
+import { CanonryError, type ContentHash } from '../core/index.js';
+import type { TrustAnchor } from '../trust/index.js';
+import { verifyCheckpoint } from './checkpoint.js';
+import { parseProject } from './entry.js';
+import type { Journal } from './journal.js';
+import { applyProjections } from './projections.js';
+import { scanEntries } from './scan.js';
+import type { VerifyReport } from './types.js';
+import { verifyChain } from './verify-chain.js';
+
+/**
+ * Verifies a project's chain in the live store: every entry's hash and link, the recorded head, and
+ * every signed checkpoint (its signature against the pinned root when an anchor is given, and the
+ * entry it names). The report names the first broken seq and why.
+ */
+export async function verifyProject(
+  journal: Journal,
+  project: string,
+  anchor?: TrustAnchor,
+): Promise<VerifyReport> {
+  const name = parseProject(project);
+  const { store } = journal;
+  const heads = await store.all<{ seq: number; hash: string }>(
+    'SELECT seq, hash FROM journal_heads WHERE project = $1',
+    [name],
+  );
+  const head = heads[0] ? { seq: Number(heads[0].seq), hash: heads[0].hash as ContentHash } : null;
+  const checkpoints: { seq: number; head_hash: ContentHash }[] = [];
+  for (const stored of await journal.checkpoints(name)) {
+    const checked = anchor ? verifyCheckpoint(stored, anchor) : null;
+    const c = stored as { seq?: unknown; head_hash?: unknown; project?: unknown } | null;
+    if ((checked && !checked.ok) || !c || c.project !== name) {
+      const seq = typeof c?.seq === 'number' ? c.seq : 0;
+      return {
+        project: name,
+        ok: false,
+        checked: 0,
+        head: head ?? { seq: 0, hash: '' as ContentHash },
+        broken: {
+          seq,
+          reason: 'checkpoint-mismatch',
+          detail: `the checkpoint at seq ${seq} does not verify`,
+        },
+        checkpoints: 0,
+      };
+    }
+    checkpoints.push({ seq: Number(c.seq), head_hash: c.head_hash as ContentHash });
+  }
+  return verifyChain(scanEntries(store, name), {
+    project: name,
+    head,
+    checkpoints,
+    findByHash: async (hash) => {
+      const rows = await store.all<{ seq: number }>(
+        'SELECT seq FROM journal_entries WHERE project = $1 AND hash = $2',
+        [name, hash],
+      );
+      return rows[0] ? Number(rows[0].seq) : null;
+    },
+  });
+}
+
+/**
+ * Rebuilds every projection of a project from the journal alone, in one transaction: its rows are
+ * deleted and every entry replayed from seq 1. Afterwards the tables equal what live appends made;
+ * a corrupted projection is repaired. Refuses (CHAIN_BROKEN) to rebuild from an unreadable entry.
+ */
+export async function rebuildProject(
+  journal: Journal,
+  project: string,
+  onProgress?: (seq: number) => void,
+): Promise<{ project: string; entries: number; projections: string[] }> {
+  const name = parseProject(project);
+  const tables = [...new Set(journal.projections.flatMap((p) => p.tables))];
+  const lock = journal.store.capabilities.rowLocks ? ' FOR UPDATE' : '';
+  return journal.store.transaction(async (tx) => {
+    // Appends to this project wait until the rebuild commits, so none can slip between scan and commit.
+    await tx.all(`SELECT seq FROM journal_heads WHERE project = $1${lock}`, [name]);
+    for (const table of tables) await tx.run(`DELETE FROM ${table} WHERE project = $1`, [name]);
+    let entries = 0;
+    for await (const item of scanEntries(tx, name)) {
+      if ('unreadable' in item) {
+        throw new CanonryError(
+          'CHAIN_BROKEN',
+          `entry ${item.unreadable} of ${name} is unreadable`,
+          {
+            seq: item.unreadable,
+            reason: 'unreadable',
+          },
+        );
+      }
+      await applyProjections(tx, journal.projections, item);
+      entries++;
+      if (onProgress && entries % 10_000 === 0) onProgress(item.seq);
+    }
+    return { project: name, entries, projections: journal.projections.map((p) => p.name) };
+  });
+}

@@ -1,0 +1,138 @@
+import { CanonryError, type ContentHash, canonicalize, isContentHash } from '../core/index.js';
+import type { TrustAnchor } from '../trust/index.js';
+import { verifyCheckpoint } from './checkpoint.js';
+import { genesisHash, parseProject } from './entry.js';
+import type { Journal } from './journal.js';
+import { scanEntries } from './scan.js';
+import type { JournalEntry, VerifyReport } from './types.js';
+import { type ChainItem, verifyChain } from './verify-chain.js';
+
+/** The type tag of a segment's first line. */
+export const SEGMENT_TYPE = 'canonry/journal-segment';
+
+/** The first line of an exported segment. */
+export interface SegmentHeader {
+  readonly type: typeof SEGMENT_TYPE;
+  readonly v: 1;
+  readonly project: string;
+  readonly from_seq: number;
+  readonly to_seq: number;
+  readonly start_prev_hash: ContentHash;
+}
+
+/**
+ * Exports a project as JSONL, one canonical JSON value per line: a header, every entry after `after`,
+ * and a checkpoint signed at the head (made now if the head has none). With the pinned root alone the
+ * segment verifies offline, and any changed character in any line fails it.
+ */
+export async function* exportSegment(
+  journal: Journal,
+  project: string,
+  after = 0,
+): AsyncGenerator<string> {
+  const name = parseProject(project);
+  const checkpoint = await journal.checkpoint(name);
+  if (checkpoint.seq === 0)
+    throw new CanonryError('UNKNOWN_PROJECT', `project ${name} has no entries`);
+  const first = after === 0 ? null : (await journal.read(name, { after: after - 1, limit: 1 }))[0];
+  const header: SegmentHeader = {
+    type: SEGMENT_TYPE,
+    v: 1,
+    project: name,
+    from_seq: after + 1,
+    to_seq: checkpoint.seq,
+    start_prev_hash: first ? first.prev_hash : genesisHash(name),
+  };
+  yield `${canonicalize(header)}\n`;
+  for await (const item of scanEntries(journal.store, name, after)) {
+    if ('unreadable' in item)
+      throw new CanonryError('STORE_CORRUPT', `entry ${item.unreadable} is unreadable`);
+    if (item.seq > checkpoint.seq) break;
+    yield `${canonicalize(item)}\n`;
+  }
+  yield `${canonicalize(checkpoint)}\n`;
+}
+
+/**
+ * Verifies an exported segment offline against the pinned root: every line must be exactly the
+ * canonical JSON of its value, the checkpoint's signature must chain to the root, and the entries
+ * must chain from the header's start to the signed head. Throws INVALID_SEGMENT for a text that is
+ * not a segment at all; otherwise reports the first broken seq.
+ */
+export async function verifySegment(text: string, anchor: TrustAnchor): Promise<VerifyReport> {
+  const lines = text.split('\n');
+  if (lines.at(-1) === '') lines.pop();
+  if (lines.length < 2) throw bad('a segment has a header, entries and a checkpoint');
+  const values = lines.map((line, i) => {
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+      if (canonicalize(value) === line) return value;
+    } catch {}
+    throw bad(`line ${i + 1} is not canonical JSON`);
+  });
+  const header = readHeader(values[0]);
+  const checked = verifyCheckpoint(values.at(-1), anchor);
+  if (!checked.ok) {
+    const issue = checked.issues[0]!;
+    throw new CanonryError(
+      issue.code === 'INVALID_CHECKPOINT' ? 'INVALID_SEGMENT' : issue.code,
+      issue.message,
+    );
+  }
+  const checkpoint = checked.value;
+  if (checkpoint.project !== header.project || checkpoint.seq !== header.to_seq) {
+    throw bad('the header does not match the signed checkpoint');
+  }
+  const entries = values.slice(1, -1) as JournalEntry[];
+  const byHash = new Map(
+    entries.map((e) => [(e as { hash?: string }).hash, (e as { seq?: number }).seq]),
+  );
+  return verifyChain(asItems(entries), {
+    project: header.project,
+    start: { seq: header.from_seq, prevHash: header.start_prev_hash },
+    head: { seq: checkpoint.seq, hash: checkpoint.head_hash },
+    checkpoints: [{ seq: checkpoint.seq, head_hash: checkpoint.head_hash }],
+    findByHash: async (hash) => byHash.get(hash) ?? null,
+  });
+}
+
+function readHeader(value: unknown): SegmentHeader {
+  const h = value as Record<string, unknown>;
+  const ok =
+    typeof h === 'object' &&
+    h !== null &&
+    Object.keys(h).sort().join(',') === 'from_seq,project,start_prev_hash,to_seq,type,v' &&
+    h.type === SEGMENT_TYPE &&
+    h.v === 1 &&
+    typeof h.project === 'string' &&
+    Number.isSafeInteger(h.from_seq) &&
+    Number.isSafeInteger(h.to_seq) &&
+    (h.from_seq as number) >= 1 &&
+    isContentHash(h.start_prev_hash);
+  if (!ok) throw bad('the first line is not a segment header');
+  parseProject(h.project);
+  if (h.from_seq === 1 && h.start_prev_hash !== genesisHash(h.project as string)) {
+    throw bad('a segment from seq 1 must start at the project genesis hash');
+  }
+  return h as unknown as SegmentHeader;
+}
+
+async function* asItems(entries: readonly JournalEntry[]): AsyncGenerator<ChainItem> {
+  for (const entry of entries) {
+    const e = entry as unknown as Record<string, unknown>;
+    if (
+      !Number.isSafeInteger(e.seq) ||
+      typeof e.hash !== 'string' ||
+      typeof e.prev_hash !== 'string'
+    ) {
+      yield { unreadable: Number.isSafeInteger(e.seq) ? (e.seq as number) : 0 };
+      return;
+    }
+    yield entry;
+  }
+}
+
+function bad(message: string): CanonryError {
+  return new CanonryError('INVALID_SEGMENT', message);
+}

@@ -1,0 +1,133 @@
+import type { ContentHash, JsonValue } from '../core/index.js';
+import type { Queryable } from '../store/index.js';
+
+/** The record format written today; older formats are upgraded when read. */
+export const ENTRY_FORMAT = 1;
+
+/** What a caller supplies to append one entry. */
+export interface EntryInput {
+  /** Dotted lowercase name of what happened (`kernel.verdict`, `canon.commit`, …). */
+  readonly kind: string;
+  readonly body: JsonValue;
+  /** Who caused it (a principal id, `kernel`, a model route). */
+  readonly actor: string;
+  /** The authority it was done under, taken from the authenticated principal — never the payload. */
+  readonly authority?: JsonValue;
+  readonly correlation_id?: string | null;
+  /** A repeat of a key already in the project returns the first result and appends nothing. */
+  readonly idempotency_key?: string | null;
+  /** What the receipt should carry besides the chain facts (LCSM §7). */
+  readonly receipt?: ReceiptInput | null;
+}
+
+/** The caller's part of a receipt: its checks, warnings and what it affects. */
+export interface ReceiptInput {
+  readonly checks?: readonly ReceiptCheck[];
+  readonly warnings?: readonly string[];
+  readonly uncertainty?: string | null;
+  readonly affected_dependents?: readonly string[];
+  readonly rollback_route?: string | null;
+  readonly acceptance_state?: 'accepted' | 'provisional' | 'rejected';
+}
+
+/** One named check and its result. */
+export interface ReceiptCheck {
+  readonly name: string;
+  readonly result: 'pass' | 'fail' | 'warn' | 'skip';
+  readonly detail?: string;
+}
+
+/** One entry of a project's chain. `hash = sha256(JCS(entry without hash))`. */
+export interface JournalEntry {
+  readonly project: string;
+  readonly seq: number;
+  readonly format: number;
+  readonly at: string;
+  readonly kind: string;
+  readonly body: JsonValue;
+  readonly actor: string;
+  readonly authority: JsonValue;
+  readonly correlation_id: string | null;
+  readonly idempotency_key: string | null;
+  readonly receipt: ReceiptInput | null;
+  readonly prev_hash: ContentHash;
+  readonly hash: ContentHash;
+}
+
+/** A project's head: the last seq and its hash (seq 0 and the genesis hash when empty). */
+export interface Head {
+  readonly project: string;
+  readonly seq: number;
+  readonly hash: ContentHash;
+}
+
+/** The LCSM §7 receipt for one entry, derived from the entry alone so `rebuild` reproduces it. */
+export interface Receipt {
+  readonly receipt_id: string;
+  readonly request_ref: string;
+  readonly prior_state_ref: { readonly seq: number; readonly hash: ContentHash };
+  readonly result_state_ref: { readonly seq: number; readonly hash: ContentHash };
+  readonly checks: readonly ReceiptCheck[];
+  readonly warnings: readonly string[];
+  readonly uncertainty: string | null;
+  readonly affected_dependents: readonly string[];
+  readonly rollback_route: string;
+  readonly acceptance_state: 'accepted' | 'provisional' | 'rejected';
+  readonly hash_chain_parent: ContentHash;
+  readonly receipt_hash: ContentHash;
+}
+
+/** The outcome of one append. */
+export interface AppendResult {
+  readonly entry: JournalEntry;
+  readonly receipt: Receipt;
+  /** True when the idempotency key had been seen: nothing was appended. */
+  readonly duplicate: boolean;
+}
+
+/** Options for an append. */
+export interface AppendOptions {
+  /** The head seq the caller read; CONFLICT (409, with the current head) if it moved. */
+  readonly expectedSeq?: number;
+}
+
+/**
+ * A projection: tables derived from the journal. It declares the entry kinds it consumes and the
+ * tables it owns, and applies one entry inside the append transaction. `rebuild` clears its tables
+ * for the project and replays every entry, which must give exactly the live rows.
+ */
+export interface Projection {
+  readonly name: string;
+  /** The kinds it consumes, or `'*'` for every entry. */
+  readonly kinds: readonly string[] | '*';
+  /** The tables it owns; each has a `project` column. */
+  readonly tables: readonly string[];
+  apply(tx: Queryable, entry: JournalEntry): Promise<void>;
+}
+
+/** Why a chain does not verify, at the first seq that breaks it. */
+export type BreakReason =
+  | 'missing-entry'
+  | 'reordered'
+  | 'body-changed'
+  | 'hash-rewritten'
+  | 'link-broken'
+  | 'head-mismatch'
+  | 'checkpoint-mismatch'
+  | 'unreadable';
+
+/** The result of walking a chain. */
+export interface VerifyReport {
+  readonly project: string;
+  readonly ok: boolean;
+  /** Entries walked. */
+  readonly checked: number;
+  readonly head: { readonly seq: number; readonly hash: ContentHash };
+  readonly broken: {
+    readonly seq: number;
+    readonly reason: BreakReason;
+    readonly detail: string;
+  } | null;
+  /** Signed checkpoints that were checked against the chain. */
+  readonly checkpoints: number;
+}

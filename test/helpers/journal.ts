@@ -1,0 +1,49 @@
+import type { Projection } from '../../src/journal/index.js';
+import type { Store } from '../../src/store/index.js';
+
+/** A small projection used by the journal suites: named counters per project. */
+export const COUNTERS: Projection = {
+  name: 'test-counters',
+  kinds: ['test.count'],
+  tables: ['test_counters'],
+  async apply(tx, entry) {
+    const { name, by } = entry.body as { name: string; by: number };
+    await tx.run(
+      `INSERT INTO test_counters (project, name, value, last_seq) VALUES ($1, $2, $3, $4)
+       ON CONFLICT (project, name) DO UPDATE SET value = test_counters.value + $3, last_seq = $4`,
+      [entry.project, name, by, entry.seq],
+    );
+  },
+};
+
+/** Creates the counters table. */
+export async function createCounters(store: Store): Promise<void> {
+  await store.exec(
+    'CREATE TABLE IF NOT EXISTS test_counters (project TEXT NOT NULL, name TEXT NOT NULL, value BIGINT NOT NULL, last_seq BIGINT NOT NULL, PRIMARY KEY (project, name))',
+  );
+}
+
+/** Every row of the projection tables for a project, in a stable order, for equality checks. */
+export async function projectionRows(store: Store, project: string): Promise<unknown> {
+  return {
+    counters: await store.all(
+      'SELECT name, value, last_seq FROM test_counters WHERE project = $1 ORDER BY name',
+      [project],
+    ),
+    receipts: await store.all(
+      'SELECT seq, receipt_hash, receipt FROM journal_receipts WHERE project = $1 ORDER BY seq',
+      [project],
+    ),
+  };
+}
+
+/** An entry for the counters projection. */
+export function count(name: string, by = 1, extra: Record<string, unknown> = {}) {
+  return {
+    kind: 'test.count',
+    body: { name, by },
+    actor: 'tester',
+    authority: { role: 'owner' },
+    ...extra,
+  };
+}
