@@ -1,0 +1,9 @@
+export {
+  type CanonryConfig,
+  type ConfigInput,
+  DEFAULT_CONFIG,
+  resolveConfig,
+} from './config.js';
+export { type CanonryRuntime, createCanonry, type RuntimeOptions } from './create-canonry.js';
+export { JournalAuditSink, KERNEL_AUDIT_PROJECT } from './journal-audit-sink.js';
+export { dataPaths } from './paths.js';

@@ -1,0 +1,158 @@
+import type { Command } from 'commander';
+import { CanonryError } from '../../core/index.js';
+import {
+  exportSegment,
+  rebuildProject,
+  verifyProject,
+  verifySegment,
+} from '../../journal/index.js';
+import { EXIT, emit, readPem, readText } from '../io.js';
+import { DATA_FLAG, DB_FLAG, type RuntimeFlags, withRuntime } from '../runtime.js';
+import { revocationListFor } from '../trust-anchor.js';
+
+interface JournalFlags extends RuntimeFlags {
+  project?: string;
+  file?: string;
+  root?: string;
+  revocations?: string;
+  revocation?: boolean;
+  after?: string;
+  limit?: string;
+  json?: boolean;
+}
+
+function count(value: string | undefined, name: string, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!/^\d{1,15}$/.test(value))
+    throw new CanonryError('INVALID_ARGUMENT', `${name} must be an integer ≥ 0`);
+  return Number(value);
+}
+
+function requireProject(flags: JournalFlags): string {
+  if (!flags.project) throw new CanonryError('INVALID_ARGUMENT', '--project is required');
+  return flags.project;
+}
+
+/** `canonry journal export | verify | rebuild | read | checkpoint`. */
+export function journalCommand(program: Command): void {
+  const journal = program.command('journal').description('the hash-chained journal of a project');
+
+  journal
+    .command('export')
+    .description('write a project as a signed JSONL segment to stdout')
+    .requiredOption('--project <name>', 'project')
+    .option('--after <seq>', 'start after this seq', '0')
+    .option(...DATA_FLAG)
+    .option(...DB_FLAG)
+    .action(async (flags: JournalFlags) => {
+      await withRuntime(flags, async ({ journal: j }) => {
+        for await (const line of exportSegment(
+          j,
+          requireProject(flags),
+          count(flags.after, '--after', 0),
+        )) {
+          if (!process.stdout.write(line))
+            await new Promise((r) => process.stdout.once('drain', r));
+        }
+      });
+    });
+
+  journal
+    .command('verify')
+    .description('verify a segment offline (--file, --root) or a live project (--project)')
+    .option('--file <segment>', 'an exported segment (JSONL)')
+    .option('--root <pem>', 'the pinned root certificate (PEM)')
+    .option('--revocations <pem>', 'the root-signed revocation list (PEM)')
+    .option('--no-revocation', 'do not check revocation')
+    .option('--project <name>', 'verify this project in the live store')
+    .option(...DATA_FLAG)
+    .option(...DB_FLAG)
+    .option('--json', 'print the report as JSON')
+    .action(async (flags: JournalFlags) => {
+      let report: Awaited<ReturnType<typeof verifySegment>>;
+      if (flags.file !== undefined) {
+        if (flags.root === undefined)
+          throw new CanonryError('INVALID_ARGUMENT', '--file needs --root <pem>');
+        const revocationList = await revocationListFor(flags);
+        report = await verifySegment(readText(flags.file, '--file'), {
+          root: readPem(flags.root, '--root'),
+          ...(revocationList ? { revocationList } : {}),
+        });
+      } else {
+        report = await withRuntime(flags, ({ journal: j, keyring }) =>
+          verifyProject(j, requireProject(flags), {
+            root: keyring.rootCertificatePem,
+            revocationList: keyring.revocationListPem(),
+          }),
+        );
+      }
+      emit(flags.json === true, report, () =>
+        report.ok
+          ? [
+              `VERIFIED ${report.project}: ${report.checked} entries, head seq ${report.head.seq}, ${report.checkpoints} signed checkpoint(s)`,
+            ]
+          : [
+              `BROKEN ${report.project} at seq ${report.broken!.seq}: ${report.broken!.reason} (${report.broken!.detail})`,
+            ],
+      );
+      if (!report.ok) process.exitCode = EXIT.FAILED;
+    });
+
+  journal
+    .command('rebuild')
+    .description('rebuild every projection of a project from its journal')
+    .requiredOption('--project <name>', 'project')
+    .option(...DATA_FLAG)
+    .option(...DB_FLAG)
+    .option('--json', 'print the result as JSON')
+    .action(async (flags: JournalFlags) => {
+      const result = await withRuntime(flags, ({ journal: j }) =>
+        rebuildProject(j, requireProject(flags), (seq) =>
+          process.stderr.write(`rebuild: replayed through seq ${seq}\n`),
+        ),
+      );
+      emit(flags.json === true, result, () => [
+        `rebuilt ${result.project}: ${result.entries} entries into ${result.projections.join(', ')}`,
+      ]);
+    });
+
+  journal
+    .command('read')
+    .description('print entries of a project')
+    .requiredOption('--project <name>', 'project')
+    .option('--after <seq>', 'entries after this seq', '0')
+    .option('--limit <n>', 'at most this many (1–1000)', '20')
+    .option(...DATA_FLAG)
+    .option(...DB_FLAG)
+    .option('--json', 'print JSON')
+    .action(async (flags: JournalFlags) => {
+      const entries = await withRuntime(flags, ({ journal: j }) =>
+        j.read(requireProject(flags), {
+          after: count(flags.after, '--after', 0),
+          limit: count(flags.limit, '--limit', 20),
+        }),
+      );
+      emit(flags.json === true, entries, () =>
+        entries.map(
+          (e) =>
+            `${String(e.seq).padStart(6)} ${e.at} ${e.kind.padEnd(18)} ${e.actor.padEnd(12)} ${e.hash.slice(0, 19)}…`,
+        ),
+      );
+    });
+
+  journal
+    .command('checkpoint')
+    .description('sign a checkpoint at the current head')
+    .requiredOption('--project <name>', 'project')
+    .option(...DATA_FLAG)
+    .option(...DB_FLAG)
+    .option('--json', 'print JSON')
+    .action(async (flags: JournalFlags) => {
+      const checkpoint = await withRuntime(flags, ({ journal: j }) =>
+        j.checkpoint(requireProject(flags)),
+      );
+      emit(flags.json === true, checkpoint, () => [
+        `checkpoint ${checkpoint.project} seq ${checkpoint.seq} head ${checkpoint.head_hash} (issuer ${checkpoint.issuer.fingerprint})`,
+      ]);
+    });
+}

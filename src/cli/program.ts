@@ -1,0 +1,24 @@
+import { Command } from 'commander';
+import { demoCommand } from './commands/demo.js';
+import { journalCommand } from './commands/journal.js';
+import { keysCommand } from './commands/keys.js';
+import { serveCommand } from './commands/serve.js';
+import { validateCommand } from './commands/validate.js';
+import { verifyCommand } from './commands/verify.js';
+
+/** Builds the `canonry` command; exported so tests can drive it without a child process. */
+export function buildProgram(): Command {
+  const program = new Command()
+    .name('canonry')
+    .description('governed state for LLM systems: the model proposes, the kernel decides')
+    .version('0.1.0')
+    .exitOverride()
+    .showHelpAfterError(false);
+  serveCommand(program);
+  validateCommand(program);
+  verifyCommand(program);
+  keysCommand(program);
+  journalCommand(program);
+  demoCommand(program);
+  return program;
+}

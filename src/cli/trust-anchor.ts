@@ -1,0 +1,31 @@
+import { resolveConfig } from '../app/index.js';
+import { CanonryError, isCanonryError } from '../core/index.js';
+import { Keyring } from '../trust/index.js';
+import { readPem } from './io.js';
+
+/** The flags that say where a revocation list comes from. */
+export interface RevocationFlags {
+  revocations?: string;
+  /** False when `--no-revocation` was given. */
+  revocation?: boolean;
+  data?: string;
+}
+
+/**
+ * The revocation list to check against: `--revocations`, else the data directory's own list (its
+ * signature is still checked against the pinned root), else a clear error unless `--no-revocation`.
+ */
+export async function revocationListFor(flags: RevocationFlags): Promise<string | undefined> {
+  if (flags.revocation === false) return undefined;
+  if (flags.revocations !== undefined) return readPem(flags.revocations, '--revocations');
+  try {
+    const keyring = await Keyring.open(resolveConfig({ dataDir: flags.data }).dataDir);
+    return keyring.revocationListPem();
+  } catch (err) {
+    if (!isCanonryError(err, 'KEYRING_MISSING')) throw err;
+  }
+  throw new CanonryError(
+    'INVALID_ARGUMENT',
+    'no revocation list: pass --revocations <file> (`canonry keys crl`), --data <dir>, or --no-revocation',
+  );
+}

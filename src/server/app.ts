@@ -1,0 +1,63 @@
+import Fastify, { type FastifyInstance, LogController } from 'fastify';
+import type { CanonryRuntime } from '../app/index.js';
+import { CanonryError } from '../core/index.js';
+import { rejectionEnvelope } from '../kernel/index.js';
+import { edgeError, errorBody } from './errors.js';
+import { useJsonBodies } from './json-body.js';
+import { journalRoutes } from './routes/journal.js';
+import { protocolRoutes } from './routes/protocols.js';
+import { trustRoutes } from './routes/trust.js';
+import { VALIDATE_PATH, validateRoutes } from './routes/validate.js';
+
+/** Largest request body accepted: 1 MiB. */
+export const BODY_LIMIT = 1024 * 1024;
+
+/** Options for {@link buildServer}. */
+export interface ServerOptions {
+  /** Override the runtime's log level (tests pass 'silent'). */
+  readonly logLevel?: string;
+}
+
+/**
+ * Builds the HTTP face over a built runtime; listening is the caller's job (see `listen`). Every
+ * error leaves as a typed 4xx with a machine-readable code; only bugs become 500s.
+ */
+export function buildServer(runtime: CanonryRuntime, options: ServerOptions = {}): FastifyInstance {
+  const level = options.logLevel ?? runtime.config.logLevel;
+  const app = Fastify({
+    bodyLimit: BODY_LIMIT,
+    logger: level === 'silent' ? false : { level, redact: ['req.headers.authorization'] },
+    logController: new LogController({
+      disableRequestLogging: level !== 'debug' && level !== 'trace',
+    }),
+  });
+  useJsonBodies(app);
+
+  app.setErrorHandler((err, request, reply) => {
+    const typed = edgeError(err);
+    if (typed.code === 'INTERNAL') request.log.error({ err }, 'unhandled error');
+    if (request.routeOptions.url === VALIDATE_PATH) {
+      return reply.code(typed.status).send(rejectionEnvelope(typed.code, typed.message));
+    }
+    return reply.code(typed.status).send(errorBody(typed));
+  });
+  app.setNotFoundHandler((request, reply) => {
+    const typed = new CanonryError(
+      'NOT_FOUND',
+      `no route ${request.method} ${request.url.split('?')[0]}`,
+    );
+    return reply.code(404).send(errorBody(typed));
+  });
+
+  app.get('/healthz', async () => ({ ok: true }));
+  validateRoutes(app, runtime);
+  trustRoutes(app, runtime);
+  protocolRoutes(app, runtime);
+  journalRoutes(app, runtime);
+  return app;
+}
+
+/** Starts listening on the runtime's host and port; resolves to the bound address. */
+export async function listen(app: FastifyInstance, runtime: CanonryRuntime): Promise<string> {
+  return app.listen({ port: runtime.config.port, host: runtime.config.host });
+}

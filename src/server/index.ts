@@ -1,0 +1,1 @@
+export { BODY_LIMIT, buildServer, listen, type ServerOptions } from './app.js';

@@ -1,0 +1,82 @@
+import type { FastifyInstance } from 'fastify';
+import type { CanonryRuntime } from '../../app/index.js';
+import { CanonryError } from '../../core/index.js';
+import { parseProject, verifyProject } from '../../journal/index.js';
+
+interface ProjectParams {
+  project: string;
+}
+
+/** Reads a non-negative integer query value; anything else is INVALID_ARGUMENT. */
+function integer(
+  value: unknown,
+  name: string,
+  fallback: number,
+  max = Number.MAX_SAFE_INTEGER,
+): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'string' || !/^\d{1,15}$/.test(value) || Number(value) > max) {
+    throw new CanonryError('INVALID_ARGUMENT', `${name} must be an integer 0–${max}`, {
+      field: name,
+    });
+  }
+  return Number(value);
+}
+
+function onlyQuery(query: unknown, allowed: readonly string[]): Record<string, unknown> {
+  const q = (query ?? {}) as Record<string, unknown>;
+  const unknown = Object.keys(q).find((k) => !allowed.includes(k));
+  if (unknown !== undefined) {
+    throw new CanonryError(
+      'INVALID_ARGUMENT',
+      `unknown query parameter ${JSON.stringify(unknown.slice(0, 64))}`,
+    );
+  }
+  return q;
+}
+
+/** The journal of a project: paged entries, chain verification, receipts. */
+export function journalRoutes(app: FastifyInstance, runtime: CanonryRuntime): void {
+  const { journal } = runtime;
+
+  app.get<{ Params: ProjectParams }>('/v1/projects/:project/journal', async (request) => {
+    const project = parseProject(request.params.project);
+    const q = onlyQuery(request.query, ['after', 'limit']);
+    const after = integer(q.after, 'after', 0);
+    const limit = integer(q.limit, 'limit', 100, 1_000);
+    if (limit === 0)
+      throw new CanonryError('INVALID_ARGUMENT', 'limit must be 1–1000', { field: 'limit' });
+    const [head, entries] = await Promise.all([
+      journal.head(project),
+      journal.read(project, { after, limit }),
+    ]);
+    const last = entries.at(-1)?.seq;
+    return {
+      project,
+      head,
+      entries,
+      next_after: last !== undefined && last < head.seq ? last : null,
+    };
+  });
+
+  app.get<{ Params: ProjectParams }>('/v1/projects/:project/journal/verify', async (request) => {
+    const project = parseProject(request.params.project);
+    onlyQuery(request.query, []);
+    const keyring = runtime.keyring;
+    return verifyProject(journal, project, {
+      root: keyring.rootCertificatePem,
+      revocationList: keyring.revocationListPem(),
+    });
+  });
+
+  app.get<{ Params: ProjectParams & { seq: string } }>(
+    '/v1/projects/:project/journal/:seq/receipt',
+    async (request) => {
+      const project = parseProject(request.params.project);
+      const seq = integer(request.params.seq, 'seq', 0);
+      const receipt = await journal.receipt(project, seq);
+      if (!receipt) throw new CanonryError('NOT_FOUND', `no entry ${seq} in ${project}`);
+      return receipt;
+    },
+  );
+}

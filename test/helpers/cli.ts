@@ -1,0 +1,33 @@
+import { type SpawnOptions, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROOT } from './runtime.js';
+
+/** The built CLI; `npm test` builds it first. */
+export const CLI = join(ROOT, 'dist/cli/main.js');
+
+/** Runs `canonry …` as a child process and collects its exit code and output. */
+export function runCli(
+  args: string[],
+  options: { env?: Record<string, string>; cwd?: string; input?: string } = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run npm run build`);
+  const spawnOptions: SpawnOptions = {
+    cwd: options.cwd ?? ROOT,
+    env: { ...process.env, ...options.env },
+  };
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], spawnOptions);
+    let stdout = '';
+    let stderr = '';
+    child.stdout!.on('data', (d) => {
+      stdout += d;
+    });
+    child.stderr!.on('data', (d) => {
+      stderr += d;
+    });
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+    child.stdin!.end(options.input ?? '');
+  });
+}
