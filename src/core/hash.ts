@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { canonicalize } from './canonical-json.js';
 import { CanonryError } from './errors.js';
 
@@ -9,7 +9,7 @@ const CONTENT_HASH = /^sha256:[0-9a-f]{64}$/;
 
 /** Lowercase hex SHA-256 of a string (as UTF-8) or bytes. */
 export function sha256Hex(data: string | Uint8Array): string {
-  return createHash('sha256').update(data).digest('hex');
+  return hash('sha256', data, 'hex');
 }
 
 /** The content hash of raw bytes or a string taken as UTF-8. */

@@ -55,7 +55,7 @@ export class FileAuditSink implements AuditSink {
   }
 }
 
-/** An audit sink that keeps the most recent records in memory (tests, embedding, benchmarks). */
+/** An audit sink that keeps at least the most recent `limit` records in memory (tests, embedding). */
 export class MemoryAuditSink implements AuditSink {
   readonly records: AuditRecord[] = [];
 
@@ -63,7 +63,9 @@ export class MemoryAuditSink implements AuditSink {
 
   record(entry: AuditRecord): void {
     this.records.push(entry);
-    if (this.records.length > this.limit) this.records.splice(0, this.records.length - this.limit);
+    // Trim in bulk once the buffer doubles, so recording stays O(1) amortised.
+    if (this.records.length >= this.limit * 2)
+      this.records.splice(0, this.records.length - this.limit);
   }
 
   async flush(): Promise<void> {}

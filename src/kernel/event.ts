@@ -31,7 +31,10 @@ export type ConformanceEvent = SignedDocument<ConformanceEventClaims>;
 /** The metadata hash used when a caller supplies none: the content hash of `{}`. */
 export const EMPTY_METADATA_HASH: ContentHash = contentHash({});
 
-/** Builds and signs the event for a conformant verdict; refuses any other verdict. */
+/**
+ * Builds and signs the event for a conformant verdict with the general signed-document path; refuses
+ * any other verdict. The kernel's hot path uses `EventEncoder`, which writes the same bytes.
+ */
 export function signConformanceEvent(
   verdict: Verdict,
   protocol: { readonly slug: string; readonly version: string },

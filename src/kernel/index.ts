@@ -21,6 +21,7 @@ export {
   EMPTY_METADATA_HASH,
   signConformanceEvent,
 } from './event.js';
+export { EventEncoder } from './event-encoder.js';
 export { type Evaluation, Kernel, type KernelOptions } from './kernel.js';
 export {
   type Objective,

@@ -2,7 +2,8 @@ import { CanonryError, type ContentHash, parseContentHash } from '../core/index.
 import type { Signer } from '../trust/index.js';
 import type { AuditSink } from './audit.js';
 import { type ValidateEnvelope, VERDICT_STATUS, verdictEnvelope } from './envelope.js';
-import { type ConformanceEvent, signConformanceEvent } from './event.js';
+import type { ConformanceEvent } from './event.js';
+import { EventEncoder } from './event-encoder.js';
 import type { CompiledProtocol } from './protocol.js';
 import { ProtocolRegistry } from './registry.js';
 import { resolve } from './resolve.js';
@@ -39,6 +40,7 @@ export class Kernel {
   readonly #signer: () => Signer;
   readonly #audit: AuditSink | undefined;
   readonly #now: () => Date;
+  readonly #encoder = new EventEncoder();
 
   constructor({
     signer,
@@ -71,8 +73,18 @@ export class Kernel {
     const verdict = resolve(artifact, protocol);
     const signer = this.#signer();
     const event =
-      verdict.class === 'CONFORMANT'
-        ? signConformanceEvent(verdict, protocol.protocol, generationMetadataHash, signer)
+      verdict.class === 'CONFORMANT' && verdict.label !== null && verdict.artifactHash !== null
+        ? this.#encoder.sign(
+            signer,
+            {
+              hash: protocol.hash,
+              slug: protocol.protocol.slug,
+              version: protocol.protocol.version,
+            },
+            verdict.artifactHash,
+            parseContentHash(generationMetadataHash, 'generation_metadata_hash'),
+            verdict.label,
+          )
         : null;
     this.#audit?.record({
       at: this.#now().toISOString(),

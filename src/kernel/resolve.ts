@@ -26,6 +26,8 @@ function evaluate(
  */
 function resolveRules(parts: CompiledParts, data: unknown, make: Make): Verdict {
   const matched: { rule: number; label: string }[] = [];
+  let first: string | undefined;
+  let ambiguous = false;
   for (let rule = 0; rule < parts.rules.length; rule++) {
     const outcome = evaluate(parts.rules[rule] as (data: unknown) => unknown, data);
     if ('error' in outcome) {
@@ -35,13 +37,13 @@ function resolveRules(parts: CompiledParts, data: unknown, make: Make): Verdict 
     const label = parts.ruleLabels[rule];
     if (!outcome.matched || label === undefined || !parts.labels.has(label)) continue;
     matched.push({ rule, label });
+    if (first === undefined) first = label;
+    else if (label !== first) ambiguous = true;
     if (parts.resolution === 'first-match') break;
   }
-  const distinct = new Set(matched.map((m) => m.label));
-  if (distinct.size === 0) return make('INTERPRETATION_DRIFT', null, { reason: 'no-match' });
-  if (distinct.size > 1)
-    return make('INTERPRETATION_DRIFT', null, { reason: 'ambiguous', matched });
-  return make('CONFORMANT', [...distinct][0] as string, { reason: 'matched', matched });
+  if (first === undefined) return make('INTERPRETATION_DRIFT', null, { reason: 'no-match' });
+  if (ambiguous) return make('INTERPRETATION_DRIFT', null, { reason: 'ambiguous', matched });
+  return make('CONFORMANT', first, { reason: 'matched', matched });
 }
 
 /**
