@@ -10,6 +10,7 @@ export { Journal, type JournalOptions } from './journal.js';
 export { rebuildProject, verifyProject } from './maintenance.js';
 export { RECEIPTS } from './projections.js';
 export { receiptFor } from './receipt.js';
+export { JOURNAL_MIGRATIONS } from './schema.js';
 export { exportSegment, SEGMENT_TYPE, type SegmentHeader, verifySegment } from './segment.js';
 export {
   type AppendOptions,

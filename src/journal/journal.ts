@@ -90,7 +90,7 @@ export class Journal {
       throw new CanonryError('INVALID_ENTRY', 'expected_seq must be a non-negative integer');
     }
     return this.#queue.push({
-      check: (tx) => this.#prepare(tx, name, checked, options.expectedSeq),
+      check: (tx) => this.#prepare(tx, name, checked, options.expectedSeq, options.precondition),
     });
   }
 
@@ -99,6 +99,7 @@ export class Journal {
     project: string,
     inputs: readonly EntryInput[],
     expectedSeq: number | undefined,
+    precondition: ((tx: Queryable) => Promise<void>) | undefined,
   ): Promise<() => Promise<AppendResult[]>> {
     let head = await this.#lockHead(tx, project);
     const duplicates = new Map<number, AppendResult>();
@@ -120,11 +121,10 @@ export class Journal {
       throw new CanonryError(
         'CONFLICT',
         `the head of ${project} is seq ${head.seq}, not ${expectedSeq}`,
-        {
-          head,
-        },
+        { head },
       );
     }
+    if (precondition) await precondition(tx);
     return async () => {
       const results: AppendResult[] = [];
       const at = this.#now().toISOString();

@@ -89,6 +89,12 @@ export interface AppendResult {
 export interface AppendOptions {
   /** The head seq the caller read; CONFLICT (409, with the current head) if it moved. */
   readonly expectedSeq?: number;
+  /**
+   * Runs inside the append transaction, after the head lock and before anything is written; a
+   * CanonryError it throws refuses this append alone. Projections use it for optimistic concurrency
+   * on their own rows (an object's `base_version`).
+   */
+  readonly precondition?: (tx: Queryable) => Promise<void>;
 }
 
 /**

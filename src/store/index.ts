@@ -1,4 +1,4 @@
-export { MIGRATIONS, type Migration, migrate, schemaVersion } from './migrations.js';
+export { type Migration, type MigrationSets, migrate, schemaVersion } from './migrations.js';
 export { defaultDatabasePath, openStore } from './open-store.js';
 export { type PostgresOptions, PostgresStore } from './postgres/postgres-store.js';
 export { SqliteStore } from './sqlite/sqlite-store.js';

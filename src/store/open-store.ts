@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { CanonryError } from '../core/index.js';
-import { migrate } from './migrations.js';
+import { type MigrationSets, migrate } from './migrations.js';
 import { PostgresStore } from './postgres/postgres-store.js';
 import { SqliteStore } from './sqlite/sqlite-store.js';
 import type { Store } from './types.js';
@@ -11,14 +11,18 @@ export function defaultDatabasePath(dataDir: string): string {
 }
 
 /**
- * Opens the store a URL names and brings its schema up to date: `postgres://…` or `postgresql://…`
- * for PostgreSQL, `sqlite:<path>` or a plain path for SQLite, and nothing for the embedded default in
- * the data directory.
+ * Opens the store a URL names and brings each module's schema up to date: `postgres://…` or
+ * `postgresql://…` for PostgreSQL, `sqlite:<path>` or a plain path for SQLite, and nothing for the
+ * embedded default in the data directory.
  */
-export async function openStore(url: string | undefined, dataDir: string): Promise<Store> {
+export async function openStore(
+  url: string | undefined,
+  dataDir: string,
+  migrations: MigrationSets,
+): Promise<Store> {
   const store = createStore(url, dataDir);
   try {
-    await migrate(store);
+    await migrate(store, migrations);
   } catch (err) {
     await store.close().catch(() => undefined);
     throw err;

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import pg from 'pg';
+import { JOURNAL_MIGRATIONS } from '../../src/journal/index.js';
 import { migrate, PostgresStore, SqliteStore, type Store } from '../../src/store/index.js';
 import { tempDir } from './runtime.js';
 
@@ -57,6 +58,9 @@ export async function freshPostgresSchema(): Promise<{
   };
 }
 
+/** The migrations the shared suites apply: the journal's tables. */
+export const STORE_MIGRATIONS = { journal: JOURNAL_MIGRATIONS };
+
 /** One engine the shared suites run against. */
 export interface Engine {
   readonly name: 'sqlite' | 'postgres';
@@ -79,7 +83,7 @@ export const ENGINES: readonly Engine[] = [
       const { dir, cleanup } = tempDir('canonry-store-');
       const location = join(dir, 'canonry.db');
       const store = new SqliteStore(location);
-      await migrate(store);
+      await migrate(store, STORE_MIGRATIONS);
       return {
         store,
         location,
@@ -94,7 +98,7 @@ export const ENGINES: readonly Engine[] = [
     async fresh() {
       const { url, drop } = await freshPostgresSchema();
       const store = new PostgresStore({ connectionString: url });
-      await migrate(store);
+      await migrate(store, STORE_MIGRATIONS);
       return {
         store,
         location: url,

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { MIGRATIONS, migrate, type Store, schemaVersion } from '../../src/store/index.js';
+import { migrate, type Store, schemaVersion } from '../../src/store/index.js';
 import { ENGINES } from '../helpers/stores.js';
 
 for (const engine of ENGINES) {
@@ -17,14 +17,35 @@ for (const engine of ENGINES) {
       return f;
     };
 
-    it('migrates to the latest version, idempotently, from several openers at once', async () => {
+    it('migrates each module to its latest version, idempotently, from several openers at once', async () => {
       const { store, reopen } = await fresh();
-      expect(await schemaVersion(store)).toBe(MIGRATIONS.length);
+      const sets = {
+        alpha: [
+          { name: 'a1', up: 'CREATE TABLE alpha_one (project TEXT NOT NULL, n BIGINT)' },
+          { name: 'a2', up: 'CREATE TABLE alpha_two (project TEXT NOT NULL)' },
+        ],
+        beta: [
+          {
+            name: 'b1',
+            up: {
+              sqlite: 'CREATE TABLE beta_one (x BLOB)',
+              postgres: 'CREATE TABLE beta_one (x BYTEA)',
+            },
+          },
+        ],
+      };
       const others = [reopen(), reopen(), reopen()];
-      const applied = await Promise.all(others.map((s) => migrate(s)));
-      expect(applied).toEqual([0, 0, 0]);
+      const applied = await Promise.all([store, ...others].map((s) => migrate(s, sets)));
+      expect(applied.reduce((a, b) => a + b, 0)).toBe(3);
       for (const s of others) await s.close();
-      expect(await schemaVersion(store)).toBe(MIGRATIONS.length);
+      expect(await schemaVersion(store, 'alpha')).toBe(2);
+      expect(await schemaVersion(store, 'beta')).toBe(1);
+      expect(await schemaVersion(store, 'journal')).toBe(1);
+      expect(await migrate(store, sets)).toBe(0);
+      await expect(
+        migrate(store, { gamma: [{ name: 'bad', up: 'CREATE TABLE alpha_one (x INT)' }] }),
+      ).rejects.toThrow();
+      expect(await schemaVersion(store, 'gamma')).toBe(0);
     });
 
     it('binds $n placeholders, including one used twice, and returns numbers for BIGINT', async () => {
