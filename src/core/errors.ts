@@ -54,6 +54,35 @@ export const ERROR_CODES = {
   CHAIN_BROKEN: { status: 409, message: 'the journal chain does not verify' },
   INVALID_CHECKPOINT: { status: 400, message: 'a journal checkpoint is malformed' },
   INVALID_SEGMENT: { status: 400, message: 'an exported journal segment is malformed' },
+  // Models.
+  MODEL_UNAVAILABLE: { status: 502, message: 'the model could not be reached' },
+  MODEL_OUTPUT_INVALID: { status: 422, message: 'the model output is not valid' },
+  // Authentication and authority.
+  UNAUTHENTICATED: { status: 401, message: 'a valid bearer token is required' },
+  FORBIDDEN: { status: 403, message: 'the principal may not do this in this project' },
+  AUTHORITY_FROM_PAYLOAD: {
+    status: 400,
+    message: 'authority comes from the authenticated principal, never from the payload',
+  },
+  // Canon.
+  INVALID_PROPOSAL: { status: 400, message: 'the proposal is malformed' },
+  UNKNOWN_OBJECT: { status: 404, message: 'no such canonical object' },
+  UNKNOWN_PROPOSAL: { status: 404, message: 'no such proposal' },
+  UNKNOWN_MESSAGE: { status: 404, message: 'no such archived message' },
+  UNKNOWN_VERSION: { status: 404, message: 'no such version of the object' },
+  PROPOSAL_CLOSED: { status: 409, message: 'the proposal was already committed or rejected' },
+  STALE_APPROVAL: {
+    status: 409,
+    message: 'canon moved since the comparison; the proposal was compared again',
+  },
+  SOURCE_MISSING: { status: 422, message: 'a source reference does not match the archive' },
+  GATE_REFUSED: { status: 403, message: 'the stakes gate refused the mutation' },
+  CLASSIFIER_FAILED: {
+    status: 422,
+    message: 'the classifier output was rejected; nothing was committed',
+  },
+  INVALID_ARTIFACT: { status: 400, message: 'the artifact manifest is malformed' },
+  UNKNOWN_ARTIFACT: { status: 404, message: 'no such artifact' },
   // Inputs to commands and files.
   INVALID_ARGUMENT: { status: 400, message: 'an argument is missing or invalid' },
   FILE_UNREADABLE: { status: 400, message: 'a file could not be read' },

@@ -25,3 +25,4 @@ export {
 export { DEFAULT_MAX_JSON_DEPTH, jsonTextDepth, parseJsonText } from './json-text.js';
 export { LruCache } from './lru.js';
 export { fail, ok, type Result } from './result.js';
+export { countTokens, TOKEN_ENCODING } from './tokens.js';

@@ -1,0 +1,216 @@
+import { inspect } from 'node:util';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { CanonryError, ERROR_CODES } from '../../src/core/index.js';
+import {
+  type ModelErrorCode,
+  modelConfigFromEnv,
+  modelErrorCode,
+  OpenAIModel,
+} from '../../src/models/index.js';
+import {
+  apiError,
+  completion,
+  type FakeOpenAI,
+  startFakeOpenAI,
+} from '../fixtures/models/fake-openai-server.js';
+
+const KEY = 'sk-test-0123456789abcdefSECRET';
+const SCHEMA = {
+  name: 'answer',
+  schema: {
+    type: 'object',
+    properties: { ok: { type: 'boolean' } },
+    required: ['ok'],
+    additionalProperties: false,
+  },
+};
+const ASK = { messages: [{ role: 'user' as const, content: 'hello' }] };
+
+let server: FakeOpenAI;
+beforeEach(async () => {
+  server = await startFakeOpenAI();
+});
+afterEach(async () => {
+  await server.close();
+});
+
+function model(extra: Partial<ConstructorParameters<typeof OpenAIModel>[0]> = {}): OpenAIModel {
+  return new OpenAIModel({
+    baseURL: server.baseURL,
+    apiKey: KEY,
+    model: 'm-1',
+    maxRetries: 0,
+    ...extra,
+  });
+}
+
+async function failure(promise: Promise<unknown>, code: ModelErrorCode): Promise<CanonryError> {
+  const error = await promise.then(
+    () => expect.unreachable('expected a failure'),
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(CanonryError);
+  expect(modelErrorCode(error)).toBe(code);
+  const core = Object.hasOwn(ERROR_CODES, code) ? code : 'INVALID_ARGUMENT';
+  expect((error as CanonryError).code).toBe(core);
+  expect(String((error as Error).message)).not.toContain(KEY);
+  expect(inspect(error, { depth: 10 })).not.toContain(KEY);
+  return error as CanonryError;
+}
+
+describe('OpenAIModel against a real HTTP server', () => {
+  it('sends the model, the messages and the schema as strict json_schema, with the key', async () => {
+    server.enqueue(completion('{"ok":true}', 'served-model'));
+    const response = await model().complete({
+      messages: [
+        { role: 'system', content: 'be brief' },
+        { role: 'user', content: 'hello' },
+      ],
+      schema: SCHEMA,
+      temperature: 0,
+      maxTokens: 64,
+    });
+    expect(response).toEqual({
+      text: '{"ok":true}',
+      model: 'served-model',
+      usage: { prompt_tokens: 11, completion_tokens: 7 },
+    });
+    const [request] = server.requests;
+    expect(request?.method).toBe('POST');
+    expect(request?.path).toBe('/v1/chat/completions');
+    expect(request?.headers.authorization).toBe(`Bearer ${KEY}`);
+    expect(request?.body).toMatchObject({
+      model: 'm-1',
+      messages: [
+        { role: 'system', content: 'be brief' },
+        { role: 'user', content: 'hello' },
+      ],
+      response_format: {
+        type: 'json_schema',
+        json_schema: { name: 'answer', schema: SCHEMA.schema, strict: true },
+      },
+      temperature: 0,
+      max_tokens: 64,
+    });
+  });
+
+  it('sends no response_format without a schema, and no env key without a configured key', async () => {
+    server.enqueue(completion('plain'));
+    const previous = process.env.OPENAI_API_KEY;
+    process.env.OPENAI_API_KEY = 'sk-from-env-must-not-leak';
+    try {
+      const response = await model({ apiKey: undefined }).complete(ASK);
+      expect(response.text).toBe('plain');
+    } finally {
+      if (previous === undefined) delete process.env.OPENAI_API_KEY;
+      else process.env.OPENAI_API_KEY = previous;
+    }
+    const body = server.requests[0]?.body;
+    expect(body.response_format).toBeUndefined();
+    expect(String(server.requests[0]?.headers.authorization)).not.toContain('sk-from-env');
+  });
+
+  it('a 500 is MODEL_UNAVAILABLE naming the status', async () => {
+    server.enqueue(apiError(500, 'boom'));
+    const error = await failure(model().complete(ASK), 'MODEL_UNAVAILABLE');
+    expect(error.message).toContain('HTTP 500');
+    expect(error.details).toMatchObject({ route: 'openai:m-1' });
+  });
+
+  it('retries a 500 when retries are allowed', async () => {
+    server.enqueue(apiError(500, 'transient'), completion('{"ok":true}'));
+    const response = await model({ maxRetries: 1 }).complete(ASK);
+    expect(response.text).toBe('{"ok":true}');
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('a key echoed back by the server is redacted from the error', async () => {
+    server.enqueue((req) => apiError(401, `bad key ${String(req.headers.authorization)}`));
+    const error = await failure(model().complete(ASK), 'MODEL_UNAVAILABLE');
+    expect(error.message).toContain('HTTP 401');
+    expect(error.message).toContain('[redacted]');
+  });
+
+  it('connection refused (server closed) is MODEL_UNAVAILABLE', async () => {
+    const closed = model();
+    await server.close();
+    const error = await failure(closed.complete(ASK), 'MODEL_UNAVAILABLE');
+    expect(error.message).toMatch(/connection failed/);
+    server = await startFakeOpenAI(); // for afterEach
+  });
+
+  it('a dropped connection is MODEL_UNAVAILABLE', async () => {
+    server.enqueue({ kind: 'drop' });
+    await failure(model().complete(ASK), 'MODEL_UNAVAILABLE');
+  });
+
+  it('a timeout is MODEL_UNAVAILABLE', async () => {
+    server.enqueue({ kind: 'hang' });
+    const error = await failure(model({ timeoutMs: 200 }).complete(ASK), 'MODEL_UNAVAILABLE');
+    expect(error.message).toContain('timed out');
+  });
+
+  it('empty choices, null content and a refusal are MODEL_OUTPUT_INVALID', async () => {
+    const empty = completion('x');
+    (empty as { body: { choices: unknown[] } }).body.choices = [];
+    server.enqueue(empty, completion(null), completion(''));
+    for (let i = 0; i < 3; i++) {
+      const error = await failure(model().complete(ASK), 'MODEL_OUTPUT_INVALID');
+      expect(error.message).toContain('no content');
+    }
+    server.enqueue(() => {
+      const reply = completion(null) as { kind: 'json'; body: any };
+      reply.body.choices[0].message.refusal = 'I cannot';
+      return reply;
+    });
+    expect((await failure(model().complete(ASK), 'MODEL_OUTPUT_INVALID')).message).toContain(
+      'refused',
+    );
+  });
+
+  it('garbage bodies are MODEL_OUTPUT_INVALID', async () => {
+    server.enqueue(
+      { kind: 'raw', contentType: 'text/plain', text: 'not a completion' },
+      { kind: 'raw', contentType: 'application/json', text: '{"choices": [' },
+      { kind: 'json', body: { unexpected: true } },
+    );
+    for (let i = 0; i < 3; i++) await failure(model().complete(ASK), 'MODEL_OUTPUT_INVALID');
+  });
+
+  it('the key never appears in util.inspect or JSON.stringify of the model', () => {
+    const m = model();
+    expect(inspect(m, { depth: 10, showHidden: true })).not.toContain(KEY);
+    expect(JSON.stringify(m)).not.toContain(KEY);
+    expect(JSON.parse(JSON.stringify(m))).toEqual({
+      route: 'openai:m-1',
+      model: 'm-1',
+      baseURL: server.baseURL,
+    });
+  });
+});
+
+describe('modelConfigFromEnv', () => {
+  it('reads the three variables, or null without a URL', () => {
+    expect(modelConfigFromEnv({})).toBeNull();
+    expect(
+      modelConfigFromEnv({
+        CANONRY_MODEL_URL: 'http://127.0.0.1:11434/v1',
+        CANONRY_MODEL: 'llama3',
+        CANONRY_MODEL_KEY: 'k',
+      }),
+    ).toEqual({ baseURL: 'http://127.0.0.1:11434/v1', model: 'llama3', apiKey: 'k' });
+    expect(modelConfigFromEnv({ CANONRY_MODEL_URL: 'http://h/v1', CANONRY_MODEL: 'm' })).toEqual({
+      baseURL: 'http://h/v1',
+      model: 'm',
+    });
+  });
+
+  it('refuses a bad URL or a missing model name', () => {
+    expect(() =>
+      modelConfigFromEnv({ CANONRY_MODEL_URL: 'not a url', CANONRY_MODEL: 'm' }),
+    ).toThrow(/CANONRY_MODEL_URL/);
+    expect(() => modelConfigFromEnv({ CANONRY_MODEL_URL: 'http://h/v1' })).toThrow(
+      /CANONRY_MODEL /,
+    );
+  });
+});
