@@ -1,0 +1,8 @@
+export { AUTH_MIGRATIONS } from './schema.js';
+export {
+  type AuthPrincipal,
+  TOKEN_ROLES,
+  type TokenInfo,
+  type TokenRole,
+  TokenStore,
+} from './tokens.js';

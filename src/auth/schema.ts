@@ -1,0 +1,22 @@
+import type { Migration } from '../store/index.js';
+
+/**
+ * Credentials are not canon: tokens live in their own table, stored as SHA-256 hashes, and only their
+ * issuance and revocation (never the secret) are journaled.
+ */
+export const AUTH_MIGRATIONS: readonly Migration[] = [
+  {
+    name: 'tokens',
+    up: `
+      CREATE TABLE auth_tokens (
+        token_id TEXT PRIMARY KEY,
+        token_hash TEXT NOT NULL UNIQUE,
+        project TEXT NOT NULL,
+        principal TEXT NOT NULL,
+        role TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        revoked_at TEXT
+      );
+    `,
+  },
+];

@@ -1,0 +1,101 @@
+import { randomBytes } from 'node:crypto';
+import { CanonryError, sha256Hex } from '../core/index.js';
+import type { Store } from '../store/index.js';
+
+/** Roles a token can carry, from most to least powerful. */
+export const TOKEN_ROLES = ['owner', 'editor', 'agent', 'viewer'] as const;
+export type TokenRole = (typeof TOKEN_ROLES)[number];
+
+/** The authenticated identity behind a token: all authority derives from this, never a payload. */
+export interface AuthPrincipal {
+  readonly id: string;
+  readonly project: string;
+  readonly role: TokenRole;
+  readonly token_id: string;
+}
+
+/** A token's public description (never the secret). */
+export interface TokenInfo {
+  readonly token_id: string;
+  readonly project: string;
+  readonly principal: string;
+  readonly role: TokenRole;
+  readonly created_at: string;
+  readonly revoked_at: string | null;
+}
+
+const PROJECT = /^[a-z0-9][a-z0-9_-]{0,63}$/;
+const PRINCIPAL = /^[A-Za-z0-9][A-Za-z0-9_.@-]{0,99}$/;
+const TOKEN = /^cnr_[A-Za-z0-9_-]{43}$/;
+
+/**
+ * Bearer tokens scoped to one project and one role. The secret is shown once, at creation; the store
+ * keeps only its SHA-256, so a database dump does not yield usable tokens.
+ */
+export class TokenStore {
+  constructor(private readonly store: Store) {}
+
+  /** Issues a token; the returned `token` is the only copy of the secret. */
+  async create(
+    project: string,
+    principal: string,
+    role: string,
+  ): Promise<{ token: string; info: TokenInfo }> {
+    if (!PROJECT.test(project)) throw new CanonryError('INVALID_PROJECT');
+    if (!PRINCIPAL.test(principal)) {
+      throw new CanonryError('INVALID_ARGUMENT', 'principal is 1–100 of letters, digits, _ . @ -');
+    }
+    if (!TOKEN_ROLES.includes(role as TokenRole)) {
+      throw new CanonryError('INVALID_ARGUMENT', `role must be one of ${TOKEN_ROLES.join(', ')}`);
+    }
+    const token = `cnr_${randomBytes(32).toString('base64url')}`;
+    const info: TokenInfo = {
+      token_id: `tok_${randomBytes(6).toString('hex')}`,
+      project,
+      principal,
+      role: role as TokenRole,
+      created_at: new Date().toISOString(),
+      revoked_at: null,
+    };
+    await this.store.run(
+      'INSERT INTO auth_tokens (token_id, token_hash, project, principal, role, created_at) VALUES ($1, $2, $3, $4, $5, $6)',
+      [info.token_id, sha256Hex(token), project, principal, info.role, info.created_at],
+    );
+    return { token, info };
+  }
+
+  /** The principal a bearer token stands for, or null for a malformed, unknown or revoked token. */
+  async authenticate(token: string): Promise<AuthPrincipal | null> {
+    if (!TOKEN.test(token)) return null;
+    const rows = await this.store.all<{
+      token_id: string;
+      project: string;
+      principal: string;
+      role: TokenRole;
+      revoked_at: string | null;
+    }>(
+      'SELECT token_id, project, principal, role, revoked_at FROM auth_tokens WHERE token_hash = $1',
+      [sha256Hex(token)],
+    );
+    const row = rows[0];
+    if (!row || row.revoked_at !== null) return null;
+    return { id: row.principal, project: row.project, role: row.role, token_id: row.token_id };
+  }
+
+  /** Revokes a token of a project; true when it was live. */
+  async revoke(project: string, tokenId: string): Promise<boolean> {
+    const changed = await this.store.run(
+      'UPDATE auth_tokens SET revoked_at = $3 WHERE project = $1 AND token_id = $2 AND revoked_at IS NULL',
+      [project, tokenId, new Date().toISOString()],
+    );
+    return changed > 0;
+  }
+
+  /** The tokens of a project (descriptions only). */
+  list(project: string): Promise<TokenInfo[]> {
+    return this.store.all<TokenInfo>(
+      'SELECT token_id, project, principal, role, created_at, revoked_at FROM auth_tokens WHERE project = $1 ORDER BY created_at, token_id',
+      [project],
+    );
+  }
+}

@@ -1,0 +1,92 @@
+import { CanonryError } from '../core/index.js';
+import {
+  type AcceptanceState,
+  type ArtifactManifest,
+  type ArtifactStatus,
+  artifactInput,
+  artifactState,
+} from './artifacts.js';
+import type { Canon } from './canon.js';
+import type { Principal } from './types.js';
+
+function authority(principal: Principal) {
+  return { principal: principal.id, role: principal.role, project: principal.project };
+}
+
+/**
+ * Registers (or re-registers, as a new artifact_version) an artifact manifest (§10). Every canonical
+ * version it names must exist; an agent may register artifacts but never accept them.
+ */
+export async function registerArtifact(
+  canon: Canon,
+  principal: Principal,
+  input: unknown,
+): Promise<ArtifactManifest> {
+  if (principal.role === 'viewer')
+    throw new CanonryError('FORBIDDEN', 'viewers cannot register artifacts');
+  const manifest = artifactInput(input);
+  if (principal.role === 'agent' && manifest.acceptance_state === 'accepted') {
+    throw new CanonryError('FORBIDDEN', 'an agent cannot accept an artifact');
+  }
+  const reader = canon.reader(principal.project);
+  for (const note of manifest.canonical_note_versions) {
+    const version = await reader.version(note.version_hash);
+    if (!version || version.note_id !== note.object_id) {
+      throw new CanonryError(
+        'UNKNOWN_VERSION',
+        `${note.object_id} has no version ${note.version_hash}`,
+      );
+    }
+  }
+  const previous = await reader.artifact(manifest.artifact_id);
+  const next: ArtifactManifest = {
+    ...manifest,
+    artifact_version: (previous?.artifact_version ?? 0) + 1,
+  };
+  await canon.journal.append(principal.project, {
+    kind: 'canon.artifact',
+    body: { manifest: next, by: principal } as never,
+    actor: principal.id,
+    authority: authority(principal),
+  });
+  return next;
+}
+
+/** Records a person's review of an artifact: accepted or rejected (owners and editors only). */
+export async function reviewArtifact(
+  canon: Canon,
+  principal: Principal,
+  artifactId: string,
+  acceptance: unknown,
+): Promise<ArtifactManifest> {
+  if (principal.role !== 'owner' && principal.role !== 'editor') {
+    throw new CanonryError('FORBIDDEN', 'only an owner or an editor reviews artifacts');
+  }
+  if (!['proposed', 'accepted', 'rejected'].includes(acceptance as string)) {
+    throw new CanonryError(
+      'INVALID_ARTIFACT',
+      'acceptance_state is proposed, accepted or rejected',
+    );
+  }
+  const previous = await canon.reader(principal.project).artifact(artifactId);
+  if (!previous) throw new CanonryError('UNKNOWN_ARTIFACT', `no artifact ${artifactId}`);
+  const next: ArtifactManifest = {
+    ...previous,
+    artifact_version: previous.artifact_version + 1,
+    acceptance_state: acceptance as AcceptanceState,
+  };
+  await canon.journal.append(principal.project, {
+    kind: 'canon.artifact',
+    body: { manifest: next, by: principal } as never,
+    actor: principal.id,
+    authority: authority(principal),
+  });
+  return next;
+}
+
+/** Every artifact of a project with its §10 state against current canon. */
+export async function artifactStatuses(canon: Canon, project: string): Promise<ArtifactStatus[]> {
+  const reader = canon.reader(project);
+  const lookup = await reader.lookup();
+  return (await reader.artifacts()).map((m) => artifactState(m, lookup));
+}

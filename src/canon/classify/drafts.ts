@@ -1,0 +1,112 @@
+import type { ProposalDraft } from '../classification.js';
+import type {
+  CanonObject,
+  ConfidenceState,
+  ObjectStatus,
+  ObjectType,
+  ProposalIntent,
+} from '../types.js';
+import type { SubjectConfig } from './config.js';
+import type { CueHit, CueTier } from './cues.js';
+
+/** A configured subject, compiled: its id, config and keyword pattern. */
+export interface Subject {
+  readonly id: string;
+  readonly config: SubjectConfig;
+  readonly pattern: RegExp | null;
+}
+
+/** Everything a draft is made from. */
+export interface DraftContext {
+  readonly tier: CueTier;
+  readonly hits: readonly CueHit[];
+  /** Assistant, agent or tool: drafts are provisional and inferred. */
+  readonly machine: boolean;
+  readonly role: string;
+  readonly canon: ReadonlyMap<string, CanonObject>;
+  /** All touched ids (subjects and canon objects), sorted. */
+  readonly touched: readonly string[];
+}
+
+function confidence(ctx: DraftContext): ConfidenceState {
+  if (ctx.tier.kind === 'fact') return 'sourced';
+  if (ctx.tier.kind === 'uncertainty') return 'uncertain';
+  return ctx.machine ? 'inferred' : 'asserted';
+}
+
+function status(ctx: DraftContext): ObjectStatus {
+  if (ctx.tier.kind === 'contradiction') return 'disputed';
+  return ctx.machine ? 'provisional' : 'active';
+}
+
+/** The touched current objects a new subject's draft supersedes: those of the subject's type. */
+function supersededBy(subject: Subject, ctx: DraftContext): string[] {
+  return ctx.touched.filter(
+    (id) => id !== subject.id && ctx.canon.get(id)?.object_type === subject.config.object_type,
+  );
+}
+
+/** One draft for a touched subject, or null when the tier makes none for it. */
+function draftFor(
+  subject: Subject,
+  ctx: DraftContext,
+  superseded: ReadonlySet<string>,
+): ProposalDraft | null {
+  const current = ctx.canon.get(subject.id);
+  let intent: ProposalIntent = current === undefined ? 'create' : 'update';
+  let supersedes: string[] = [];
+  switch (ctx.tier.kind) {
+    case 'restore':
+      intent = 'restore';
+      break;
+    case 'contradiction':
+      if (current?.status !== 'active') return null;
+      intent = 'dispute';
+      break;
+    case 'supersede':
+      if (current !== undefined && superseded.has(subject.id)) return null;
+      if (current === undefined) supersedes = supersededBy(subject, ctx);
+      if (supersedes.length > 0) intent = 'supersede';
+      break;
+  }
+  const hit = ctx.hits.find((h) => subject.pattern?.test(h.sentence.text)) ?? ctx.hits[0]!;
+  let objectType: ObjectType =
+    ctx.tier.object_type ?? current?.object_type ?? subject.config.object_type;
+  if (ctx.tier.kind === 'uncertainty' && hit.sentence.text.endsWith('?')) objectType = 'question';
+  return {
+    object_id: subject.id,
+    intent,
+    candidate: {
+      object_type: objectType,
+      title: subject.config.title,
+      text: hit.sentence.text,
+      shape: null,
+      confidence_state: confidence(ctx),
+      status: status(ctx),
+      visibility: 'project',
+      sources: [{ span: [hit.sentence.start, hit.sentence.end] }],
+      dependency_refs: [],
+      effective_from: null,
+      effective_until: null,
+      tags: [...(subject.config.tags ?? [])],
+    },
+    ...(intent === 'supersede' ? { supersedes } : {}),
+    rationale: `${intent} ${subject.id}: ${ctx.tier.kind} cue "${hit.cue}" in a message from ${ctx.role}`,
+  };
+}
+
+/** The drafts for the touched subjects (sorted by id), per the documented rules. */
+export function makeDrafts(subjects: readonly Subject[], ctx: DraftContext): ProposalDraft[] {
+  const superseded = new Set<string>();
+  if (ctx.tier.kind === 'supersede') {
+    for (const s of subjects) {
+      if (!ctx.canon.has(s.id)) for (const id of supersededBy(s, ctx)) superseded.add(id);
+    }
+  }
+  const drafts: ProposalDraft[] = [];
+  for (const subject of subjects) {
+    const draft = draftFor(subject, ctx, superseded);
+    if (draft !== null) drafts.push(draft);
+  }
+  return drafts;
+}

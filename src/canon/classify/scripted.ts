@@ -1,0 +1,117 @@
+import { fail, LruCache, ok, type Result } from '../../core/index.js';
+import type { Classification, Classifier, ClassifierInput } from '../classification.js';
+import type { CanonObject } from '../types.js';
+import { DEFAULT_SCRIPTED_CONFIG, parseScriptedConfig, type ScriptedConfig } from './config.js';
+import {
+  BUILTIN_TIERS,
+  type CueHit,
+  type CueTier,
+  compileTier,
+  ruleTiers,
+  SUGGESTION_TIER,
+} from './cues.js';
+import { makeDrafts, type Subject } from './drafts.js';
+import { phraseRegExp, type Sentence, splitSentences, titleWords } from './text.js';
+
+type CompiledTier = { tier: CueTier; find: (sentences: readonly Sentence[]) => CueHit[] };
+
+/** Roles whose messages are suggestions at most: assistants, agents and tools. */
+const MACHINE_ROLES: ReadonlySet<string> = new Set(['assistant', 'agent', 'tool']);
+
+/** Title-word patterns by title, shared by every instance (compiling them dominates otherwise). */
+const TITLE_PATTERNS = new LruCache<string, RegExp | null>(4096);
+
+function titlePattern(title: string): RegExp | null {
+  let pattern = TITLE_PATTERNS.get(title);
+  if (pattern === undefined) {
+    pattern = phraseRegExp(titleWords(title));
+    TITLE_PATTERNS.set(title, pattern);
+  }
+  return pattern;
+}
+
+/**
+ * The embedded default classifier: deterministic cue rules over sentences (documented in
+ * `src/canon/classify/README.md`). Same input, same output; it never mutates canon.
+ */
+export class ScriptedClassifier implements Classifier {
+  readonly name = 'scripted';
+  readonly config: ScriptedConfig;
+  readonly #subjects: readonly Subject[];
+  readonly #human: readonly CompiledTier[];
+  readonly #machine: readonly CompiledTier[];
+
+  /** Validates the config (INVALID_ARGUMENT when it is not a {@link ScriptedConfig}). */
+  constructor(config: unknown = DEFAULT_SCRIPTED_CONFIG) {
+    this.config = structuredClone(parseScriptedConfig(config));
+    this.#subjects = Object.keys(this.config.subjects)
+      .sort()
+      .map((id) => {
+        const subject = this.config.subjects[id]!;
+        return { id, config: subject, pattern: phraseRegExp(subject.keywords) };
+      });
+    const compile = (tier: CueTier): CompiledTier => ({ tier, find: compileTier(tier) });
+    this.#human = [...ruleTiers(this.config.rules ?? []), ...BUILTIN_TIERS].map(compile);
+    this.#machine = [compile(SUGGESTION_TIER), ...this.#human];
+  }
+
+  /** Classifies one message; fails only when the input is not a message. */
+  async classify(input: ClassifierInput): Promise<Result<Classification, string>> {
+    if (typeof input?.message?.text !== 'string' || !Array.isArray(input.canon)) {
+      return fail('bad_input: expected { message: { text, role, … }, canon: [] }');
+    }
+    try {
+      return ok(this.classifySync(input));
+    } catch (error) {
+      return fail(`internal: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  /** The synchronous core of {@link classify}. */
+  classifySync({ message, canon }: ClassifierInput): Classification {
+    const text = message.text;
+    const subjects = this.#subjects.filter((s) => s.pattern?.test(text) === true);
+    const byId = new Map<string, CanonObject>(canon.map((o) => [o.object_id, o]));
+    const touched = [
+      ...new Set([
+        ...subjects.map((s) => s.id),
+        ...canon.filter((o) => titlePattern(o.title)?.test(text) === true).map((o) => o.object_id),
+      ]),
+    ].sort();
+    const machine = MACHINE_ROLES.has(message.role) || message.actor_role === 'agent';
+    const sentences = splitSentences(text);
+    const result = (
+      outcome: Classification['outcome'],
+      rationale: string,
+      drafts: Classification['drafts'] = [],
+    ) => ({
+      outcome,
+      touched,
+      drafts,
+      rationale: `scripted: ${rationale}`,
+      classifier: this.name,
+    });
+    const active = subjects.filter((s) => byId.get(s.id)?.status === 'active');
+    for (const { tier, find } of machine ? this.#machine : this.#human) {
+      const hits = find(sentences);
+      if (hits.length === 0) continue;
+      if (tier.kind === 'contradiction' && active.length === 0) continue;
+      const first = hits[0]!;
+      const why = `${tier.kind} cue "${first.cue}" in sentence ${sentences.indexOf(first.sentence) + 1} of a message from ${message.role}`;
+      if (tier.kind === 'quiet') return result('no_effect', `${why} (a quiet rule)`);
+      if (tier.kind === 'source' || (tier.kind === 'fact' && subjects.length === 0)) {
+        return result('source', `${why}; no subject touched, kept as a source`);
+      }
+      let outcome = tier.outcome;
+      if (tier.kind === 'supersede') {
+        outcome = touched.some((id) => byId.has(id)) ? 'supersede_request' : 'proposed_decision';
+      }
+      const ctx = { tier, hits, machine, role: message.role, canon: byId, touched };
+      const drafts = makeDrafts(tier.kind === 'contradiction' ? active : subjects, ctx);
+      return result(outcome, `${why}; ${drafts.length} draft(s)`, drafts);
+    }
+    if (message.role === 'tool')
+      return result('source', 'a tool result with no cue, kept as a source');
+    return result('no_effect', touched.length > 0 ? 'no cue; touched objects listed' : 'no cue');
+  }
+}

@@ -1,0 +1,162 @@
+import { randomBytes } from 'node:crypto';
+import { type ContentHash, contentHash } from '../core/index.js';
+import type { EntryInput, ReceiptCheck, ReceiptInput } from '../journal/index.js';
+import type { Comparison } from './compare.js';
+import type { CommitBody, ProposalRecord } from './records.js';
+import type { NoteVersion, Principal } from './types.js';
+
+/** A short random id with a prefix (`prop_…`, `msg_…`, `op_…`). */
+export function newId(prefix: string): string {
+  return `${prefix}_${randomBytes(8).toString('hex')}`;
+}
+
+/** The version a commit appends: immutable, hashed over everything but the receipt it will get. */
+export function buildVersion(
+  proposal: Omit<ProposalRecord, 'seq'>,
+  current: NoteVersion | null,
+  approver: Principal | null,
+  timestamp: string,
+): Omit<NoteVersion, 'receipt_ref'> {
+  const unhashed = {
+    note_id: proposal.object_id,
+    version_id: (current?.version_id ?? 0) + 1,
+    parent_version_hash: current?.version_hash ?? null,
+    content: proposal.candidate,
+    shape: proposal.candidate.shape,
+    sources: proposal.candidate.sources,
+    actor: (approver ?? proposal.proposer).id,
+    authority: {
+      proposer: { id: proposal.proposer.id, role: proposal.proposer.role },
+      approver: approver ? { id: approver.id, role: approver.role } : null,
+      gate: proposal.gate.label,
+      gate_event: proposal.gate.event_hash,
+      proposal_id: proposal.proposal_id,
+    },
+    timestamp,
+  };
+  return { ...unhashed, version_hash: contentHash(unhashed) };
+}
+
+function checksOf(comparison: Comparison): ReceiptCheck[] {
+  const c = comparison.checks;
+  const flag = (
+    name: string,
+    raised: boolean,
+    detail: string,
+    worry: 'warn' | 'fail' = 'warn',
+  ): ReceiptCheck => ({
+    name,
+    result: raised ? worry : 'pass',
+    detail,
+  });
+  return [
+    flag('information_removed', c.information_removed.result, c.information_removed.detail),
+    flag(
+      'source_or_authority_change',
+      c.source_or_authority_change.result,
+      c.source_or_authority_change.detail,
+    ),
+    flag(
+      'certainty_raised_without_evidence',
+      c.certainty_raised_without_evidence.result,
+      c.certainty_raised_without_evidence.detail,
+    ),
+    flag(
+      'suggestion_to_directive',
+      c.suggestion_to_directive.result,
+      c.suggestion_to_directive.detail,
+    ),
+    flag('dispute_collapsed', c.dispute_collapsed.result, c.dispute_collapsed.detail),
+    flag('dependents_made_stale', c.dependents_made_stale.result, c.dependents_made_stale.detail),
+    {
+      name: 'reversible',
+      result: c.reversible.result ? 'pass' : 'warn',
+      detail: c.reversible.detail,
+    },
+    {
+      name: 'within_authority',
+      result: c.within_authority.result ? 'pass' : 'warn',
+      detail: c.within_authority.detail,
+    },
+  ];
+}
+
+/** The receipt input of a commit: the §5 checks, the gate, warnings and what became stale. */
+function receiptOf(
+  proposal: Omit<ProposalRecord, 'seq'>,
+  approver: Principal | null,
+  stale: readonly string[],
+): ReceiptInput {
+  const c = proposal.comparison.checks;
+  const warnings = [
+    ...(c.information_removed.result
+      ? [`removed: ${(c.information_removed.items ?? []).join('; ')}`]
+      : []),
+    ...(c.dependents_made_stale.result
+      ? [`stale: ${(c.dependents_made_stale.items ?? []).join(', ')}`]
+      : []),
+  ];
+  const uncertain = ['uncertain', 'inferred'].includes(proposal.candidate.confidence_state);
+  return {
+    checks: [
+      ...checksOf(proposal.comparison),
+      {
+        name: 'stakes_gate',
+        result: 'pass',
+        detail: `${proposal.comparison.stakes} → ${proposal.gate.label}${approver ? `, approved by ${approver.id} (${approver.role})` : ''}; signed verdict ${proposal.gate.event_hash}`,
+      },
+    ],
+    warnings,
+    uncertainty: uncertain ? `held as ${proposal.candidate.confidence_state}` : null,
+    affected_dependents: [...stale],
+    rollback_route: proposal.base_version
+      ? `restore ${proposal.object_id} to version ${proposal.base_version} (appends; history is kept)`
+      : `retire ${proposal.object_id} (appends; history is kept)`,
+    acceptance_state: proposal.candidate.status === 'provisional' ? 'provisional' : 'accepted',
+  };
+}
+
+/** The `canon.commit` entry for a proposal: version, §7 operation, receipt input, stale dependents. */
+export function commitEntry(
+  proposal: Omit<ProposalRecord, 'seq'>,
+  current: NoteVersion | null,
+  approver: Principal | null,
+  stale: readonly string[],
+  timestamp: string,
+): EntryInput {
+  const version = buildVersion(proposal, current, approver, timestamp);
+  const actor = approver ?? proposal.proposer;
+  const body: CommitBody = {
+    proposal_id: proposal.proposal_id,
+    version,
+    supersedes: proposal.supersedes,
+    stale_artifacts: stale,
+    operation: {
+      operation_id: newId('op'),
+      operation_type: proposal.intent,
+      target_object: proposal.object_id,
+      prior_version: (current?.version_hash as ContentHash | undefined) ?? null,
+      candidate_version: version.version_hash,
+      acting_actor: actor.id,
+      authority_basis: { proposer: proposal.proposer, approver },
+      source_refs: proposal.candidate.sources.map(
+        (s) => `${s.message_id}[${s.span[0]}:${s.span[1]}]`,
+      ),
+      policy_result: {
+        label: proposal.gate.label,
+        event_hash: proposal.gate.event_hash,
+        protocol_hash: proposal.gate.protocol_hash,
+      },
+      timestamp,
+      correlation_id: proposal.proposal_id,
+    },
+  };
+  return {
+    kind: 'canon.commit',
+    body: body as never,
+    actor: actor.id,
+    authority: { principal: actor.id, role: actor.role, project: actor.project },
+    correlation_id: proposal.proposal_id,
+    receipt: receiptOf(proposal, approver, stale),
+  };
+}

@@ -1,0 +1,149 @@
+import { type ContentHash, contentHash } from '../core/index.js';
+import type {
+  AgenticProtocol,
+  CompiledProtocol,
+  ConformanceEvent,
+  Kernel,
+} from '../kernel/index.js';
+import type { Comparison } from './compare.js';
+import type { ObjectType, ProposalIntent, Role, Stakes } from './types.js';
+
+/** What the gate can answer (§6). */
+export type GateLabel = 'AUTO_COMMIT' | 'REQUIRE_CONFIRMATION' | 'HARD_STOP' | 'REJECT';
+
+/** The artifact the gate protocol judges: the facts of one mutation, all computed by canon. */
+export interface GateInput {
+  readonly stakes: Stakes;
+  readonly role: Role;
+  readonly intent: ProposalIntent;
+  readonly object_type: ObjectType;
+  readonly information_removed: boolean;
+  readonly source_or_authority_change: boolean;
+  readonly certainty_raised_without_evidence: boolean;
+  readonly suggestion_to_directive: boolean;
+  readonly dispute_collapsed: boolean;
+  readonly dependents_made_stale: boolean;
+  readonly reversible: boolean;
+  readonly within_authority: boolean;
+}
+
+/** The signed outcome of the gate, kept with the proposal and referenced from the receipt. */
+export interface GateVerdict {
+  readonly label: GateLabel;
+  readonly protocol_hash: ContentHash;
+  readonly input_hash: ContentHash;
+  /** The kernel's signed conformance event (null only if the input failed the gate's constraints). */
+  readonly event: ConformanceEvent | null;
+  readonly event_hash: ContentHash | null;
+}
+
+const FLAGS = [
+  'information_removed',
+  'source_or_authority_change',
+  'certainty_raised_without_evidence',
+  'suggestion_to_directive',
+  'dispute_collapsed',
+  'dependents_made_stale',
+  'reversible',
+  'within_authority',
+] as const;
+
+const v = (name: string) => ({ var: name });
+
+/**
+ * The default stakes-and-authority gate, an agentic protocol evaluated by the kernel (first match):
+ * a viewer is refused; S3 always hard-stops for the owner; a mutation beyond the proposer's authority
+ * (an agent at S2+, an editor at S3) needs confirmation; so does anything an agent proposes that
+ * removes information, changes source or authority, or turns a suggestion into a directive; raising
+ * certainty without evidence or collapsing a dispute needs confirmation from anyone; the rest commits.
+ */
+export const DEFAULT_GATE_PROTOCOL: AgenticProtocol = {
+  slug: 'canonry.canon.stakes-gate',
+  version: '1.0',
+  description: 'LCSM §6 stakes and authority gate: S0–S3 by actor role and the two-note checks.',
+  constraints: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['stakes', 'role', 'intent', 'object_type', ...FLAGS],
+    properties: {
+      stakes: { enum: ['S0', 'S1', 'S2', 'S3'] },
+      role: { enum: ['owner', 'editor', 'agent', 'viewer'] },
+      intent: { enum: ['create', 'update', 'supersede', 'retire', 'restore', 'dispute'] },
+      object_type: { type: 'string', minLength: 1 },
+      ...Object.fromEntries(FLAGS.map((f) => [f, { type: 'boolean' }])),
+    },
+  },
+  labels: ['AUTO_COMMIT', 'REQUIRE_CONFIRMATION', 'HARD_STOP', 'REJECT'],
+  rules: [
+    { label: 'REJECT', condition: { '==': [v('role'), 'viewer'] } },
+    { label: 'HARD_STOP', condition: { '==': [v('stakes'), 'S3'] } },
+    { label: 'REQUIRE_CONFIRMATION', condition: { '!': v('within_authority') } },
+    {
+      label: 'REQUIRE_CONFIRMATION',
+      condition: {
+        and: [
+          { '==': [v('role'), 'agent'] },
+          {
+            or: [
+              v('information_removed'),
+              v('source_or_authority_change'),
+              v('suggestion_to_directive'),
+            ],
+          },
+        ],
+      },
+    },
+    {
+      label: 'REQUIRE_CONFIRMATION',
+      condition: {
+        or: [
+          v('certainty_raised_without_evidence'),
+          v('dispute_collapsed'),
+          { '!': v('reversible') },
+        ],
+      },
+    },
+    { label: 'AUTO_COMMIT', condition: true },
+  ],
+};
+
+/** The gate input for a comparison made by `role`. */
+export function gateInput(
+  comparison: Comparison,
+  role: Role,
+  intent: ProposalIntent,
+  objectType: ObjectType,
+): GateInput {
+  const c = comparison.checks;
+  return {
+    stakes: comparison.stakes,
+    role,
+    intent,
+    object_type: objectType,
+    information_removed: c.information_removed.result,
+    source_or_authority_change: c.source_or_authority_change.result,
+    certainty_raised_without_evidence: c.certainty_raised_without_evidence.result,
+    suggestion_to_directive: c.suggestion_to_directive.result,
+    dispute_collapsed: c.dispute_collapsed.result,
+    dependents_made_stale: c.dependents_made_stale.result,
+    reversible: c.reversible.result,
+    within_authority: c.within_authority.result,
+  };
+}
+
+/**
+ * Runs the gate: the kernel resolves the input against the gate protocol and signs the verdict.
+ * Anything but a conformant verdict (the input failed the gate's own constraints, or drifted) is
+ * treated as REJECT: the gate fails closed.
+ */
+export function runGate(kernel: Kernel, gate: CompiledProtocol, input: GateInput): GateVerdict {
+  const { verdict, event } = kernel.evaluate(input, gate, contentHash({ gate: 'canon' }));
+  const label = verdict.class === 'CONFORMANT' ? (verdict.label as GateLabel) : 'REJECT';
+  return {
+    label,
+    protocol_hash: gate.hash,
+    input_hash: contentHash(input),
+    event,
+    event_hash: event ? contentHash(event) : null,
+  };
+}

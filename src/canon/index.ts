@@ -1,0 +1,71 @@
+export { artifactStatuses, registerArtifact, reviewArtifact } from './artifact-ops.js';
+export {
+  type AcceptanceState,
+  type ArtifactManifest,
+  type ArtifactState,
+  type ArtifactStatus,
+  artifactInput,
+  artifactState,
+} from './artifacts.js';
+export { Canon, type CanonOptions, type ProposalOutcome } from './canon.js';
+export {
+  type ArchivedMessage,
+  CLASSIFICATION_OUTCOMES,
+  type Classification,
+  type ClassificationOutcome,
+  type Classifier,
+  type ClassifierInput,
+  type MessageRole,
+  type ProposalDraft,
+} from './classification.js';
+export {
+  DEFAULT_SCRIPTED_CONFIG,
+  ModelClassifier,
+  type ModelClassifierOptions,
+  parseScriptedConfig,
+  ScriptedClassifier,
+  type ScriptedConfig,
+} from './classify/index.js';
+export {
+  type CheckResult,
+  type Comparison,
+  type ComparisonChecks,
+  compareNotes,
+} from './compare.js';
+export { DEFAULT_GATE_PROTOCOL, type GateInput, type GateLabel, type GateVerdict } from './gate.js';
+export { archiveMessage, type IntakeResult, intake, type MessageInput } from './intake.js';
+export { CANON_KINDS, CANON_PROJECTION } from './projection.js';
+export { type Epistemic, type Provenance, provenance } from './provenance.js';
+export { CanonReader } from './read.js';
+export type { CommitBody, JournalOperation, ProposalRecord, ProposalStatus } from './records.js';
+export { CANON_MIGRATIONS } from './schema.js';
+export { AUTHORITY, classifyStakes, withinAuthority } from './stakes.js';
+export {
+  type CanonObject,
+  CONFIDENCE_STATES,
+  type ConfidenceState,
+  type NoteContent,
+  type NoteVersion,
+  OBJECT_STATUSES,
+  OBJECT_TYPES,
+  type ObjectStatus,
+  type ObjectType,
+  type Principal,
+  type ProposalInput,
+  type ProposalIntent,
+  ROLES,
+  type Role,
+  type SourceRef,
+  STAKES,
+  type Stakes,
+  VISIBILITIES,
+  type Visibility,
+} from './types.js';
+export { noteContent, objectId, proposalInput } from './validate.js';
+export {
+  renderCapsule,
+  type WorkingNote,
+  type WorkingSet,
+  type WorkingSetRequest,
+  workingSet,
+} from './working-set.js';

@@ -1,0 +1,169 @@
+import { CanonryError, isCanonryError } from '../core/index.js';
+import type { Canon, ProposalOutcome } from './canon.js';
+import type { ArchivedMessage, Classification, Classifier, MessageRole } from './classification.js';
+import { newId } from './commit.js';
+import type { Principal } from './types.js';
+import { proposalInput, refuseAuthorityClaims } from './validate.js';
+
+/** A message as submitted for the archive. */
+export interface MessageInput {
+  readonly text: string;
+  /** Who spoke; defaults from the principal's role (owner/editor → user, agent → agent). */
+  readonly role?: MessageRole;
+  /** A client-chosen id; re-sending the same id returns the archived message instead of a copy. */
+  readonly message_id?: string;
+}
+
+/** What intake did with one message. */
+export interface IntakeResult {
+  readonly message: ArchivedMessage;
+  readonly classification: Classification;
+  /** One per draft: the outcome, or the typed error that stopped it. */
+  readonly proposals: readonly (
+    | { readonly ok: true; readonly outcome: ProposalOutcome }
+    | {
+        readonly ok: false;
+        readonly object_id: string;
+        readonly code: string;
+        readonly message: string;
+      }
+  )[];
+}
+
+const ROLES: readonly MessageRole[] = ['user', 'assistant', 'agent', 'tool', 'system'];
+const MESSAGE_ID = /^[A-Za-z0-9_.:-]{1,100}$/;
+
+/** Checks a message from outside; an agent may not speak as the user. */
+export function messageInput(
+  value: unknown,
+  principal: Principal,
+): Required<Pick<MessageInput, 'text' | 'role'>> & { message_id: string | null } {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new CanonryError('INVALID_BODY', 'the message must be an object');
+  }
+  const m = value as Record<string, unknown>;
+  refuseAuthorityClaims(m, ['role']);
+  const unknown = Object.keys(m).find((k) => !['text', 'role', 'message_id'].includes(k));
+  if (unknown !== undefined)
+    throw new CanonryError('INVALID_BODY', `unknown field ${JSON.stringify(unknown.slice(0, 64))}`);
+  if (
+    typeof m.text !== 'string' ||
+    m.text.length === 0 ||
+    m.text.length > 20_000 ||
+    !m.text.isWellFormed()
+  ) {
+    throw new CanonryError('INVALID_BODY', 'text must be a string of 1–20,000 characters');
+  }
+  const role = (m.role ?? (principal.role === 'agent' ? 'agent' : 'user')) as MessageRole;
+  if (!ROLES.includes(role))
+    throw new CanonryError('INVALID_BODY', `role must be one of ${ROLES.join(', ')}`);
+  if (principal.role === 'agent' && (role === 'user' || role === 'system')) {
+    throw new CanonryError(
+      'AUTHORITY_FROM_PAYLOAD',
+      'an agent cannot submit messages as the user or the system',
+    );
+  }
+  if (
+    m.message_id !== undefined &&
+    (typeof m.message_id !== 'string' || !MESSAGE_ID.test(m.message_id))
+  ) {
+    throw new CanonryError('INVALID_BODY', 'message_id is 1–100 of letters, digits, _ . : -');
+  }
+  return { text: m.text, role, message_id: (m.message_id as string | undefined) ?? null };
+}
+
+/** Archives a message exactly as captured (§4). Idempotent on `message_id`. */
+export async function archiveMessage(
+  canon: Canon,
+  principal: Principal,
+  input: unknown,
+): Promise<ArchivedMessage> {
+  const checked = messageInput(input, principal);
+  const messageId = checked.message_id ?? newId('msg');
+  const message: Omit<ArchivedMessage, 'seq'> = {
+    message_id: messageId,
+    project: principal.project,
+    text: checked.text,
+    role: checked.role,
+    actor: principal.id,
+    actor_role: principal.role,
+    captured_at: new Date().toISOString(),
+  };
+  const { entry } = await canon.journal.append(principal.project, {
+    kind: 'canon.message',
+    body: { message } as never,
+    actor: principal.id,
+    authority: { principal: principal.id, role: principal.role, project: principal.project },
+    idempotency_key: `message:${messageId}`,
+  });
+  const archived = (entry.body as unknown as { message: ArchivedMessage }).message;
+  return { ...archived, seq: entry.seq };
+}
+
+/**
+ * The intake loop of §4: archive the message, classify it (the classifier never mutates canon),
+ * and turn each draft into a proposal that goes through comparison and the gate. Invalid classifier
+ * output (a model is untrusted) is CLASSIFIER_FAILED: the message stays archived, nothing else is
+ * written.
+ */
+export async function intake(
+  canon: Canon,
+  classifier: Classifier,
+  principal: Principal,
+  input: unknown,
+): Promise<IntakeResult> {
+  const message = await archiveMessage(canon, principal, input);
+  const reader = canon.reader(principal.project);
+  const current = await reader.objects(['active', 'provisional', 'disputed']);
+  const classified = await classifier.classify({ message, canon: current });
+  if (!classified.ok) {
+    throw new CanonryError(
+      'CLASSIFIER_FAILED',
+      `the ${classifier.name} classifier output was rejected: ${classified.issues.join('; ')}`,
+      {
+        message_id: message.message_id,
+        issues: classified.issues,
+      },
+    );
+  }
+  const classification = classified.value;
+  const proposals: IntakeResult['proposals'][number][] = [];
+  for (const draft of classification.drafts) {
+    const object = await reader.object(draft.object_id);
+    const raw = {
+      object_id: draft.object_id,
+      intent: draft.intent,
+      base_version: object?.current_version_ref ?? null,
+      candidate: {
+        ...draft.candidate,
+        sources: draft.candidate.sources.map((s) => ({
+          message_id: message.message_id,
+          span: [s.span[0], s.span[1]] as const,
+          quote: message.text.slice(s.span[0], s.span[1]),
+        })),
+      },
+      ...(draft.supersedes ? { supersedes: draft.supersedes } : {}),
+      message_id: message.message_id,
+      rationale: draft.rationale,
+    };
+    try {
+      // Drafts are untrusted (a model may have written them): they pass the same checks as any proposal.
+      const input = proposalInput(raw);
+      const fromSuggestion = message.role === 'assistant' || message.role === 'agent';
+      const outcome = await canon.propose(principal, input, {
+        classifier: classification.classifier,
+        fromSuggestion,
+      });
+      proposals.push({ ok: true, outcome });
+    } catch (err) {
+      if (!isCanonryError(err)) throw err;
+      proposals.push({
+        ok: false,
+        object_id: draft.object_id,
+        code: err.code,
+        message: err.message,
+      });
+    }
+  }
+  return { message, classification, proposals };
+}

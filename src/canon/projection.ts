@@ -1,0 +1,215 @@
+import type { JournalEntry, Projection } from '../journal/index.js';
+import type { Queryable } from '../store/index.js';
+import type { CanonEntryBodies, ProposalRecord } from './records.js';
+import type { CanonObject, NoteVersion } from './types.js';
+
+/** The entry kinds canon writes. */
+export const CANON_KINDS = [
+  'canon.message',
+  'canon.proposal',
+  'canon.recompare',
+  'canon.commit',
+  'canon.reject',
+  'canon.artifact',
+] as const;
+
+type Kind = (typeof CANON_KINDS)[number];
+
+async function updateProposal(
+  tx: Queryable,
+  project: string,
+  id: string,
+  change: (p: ProposalRecord) => ProposalRecord,
+): Promise<void> {
+  const rows = await tx.all<{ record: string }>(
+    'SELECT record FROM canon_proposals WHERE project = $1 AND proposal_id = $2',
+    [project, id],
+  );
+  if (!rows[0]) return;
+  const next = change(JSON.parse(rows[0].record) as ProposalRecord);
+  await tx.run(
+    'UPDATE canon_proposals SET status = $3, record = $4 WHERE project = $1 AND proposal_id = $2',
+    [project, id, next.status, JSON.stringify(next)],
+  );
+}
+
+async function objectRecord(
+  tx: Queryable,
+  project: string,
+  id: string,
+): Promise<CanonObject | null> {
+  const rows = await tx.all<{ record: string }>(
+    'SELECT record FROM canon_objects WHERE project = $1 AND object_id = $2',
+    [project, id],
+  );
+  return rows[0] ? (JSON.parse(rows[0].record) as CanonObject) : null;
+}
+
+async function putObject(
+  tx: Queryable,
+  project: string,
+  object: CanonObject,
+  seq: number,
+): Promise<void> {
+  await tx.run(
+    `INSERT INTO canon_objects (project, object_id, object_type, status, current_version, version_id, seq, record)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+     ON CONFLICT (project, object_id) DO UPDATE SET object_type = $3, status = $4, current_version = $5,
+       version_id = $6, seq = $7, record = $8`,
+    [
+      project,
+      object.object_id,
+      object.object_type,
+      object.status,
+      object.current_version_ref,
+      object.version_id,
+      seq,
+      JSON.stringify(object),
+    ],
+  );
+}
+
+async function applyCommit(
+  tx: Queryable,
+  entry: JournalEntry,
+  body: CanonEntryBodies['canon.commit'],
+): Promise<void> {
+  const { project, seq } = entry;
+  const version: NoteVersion = { ...body.version, receipt_ref: `${project}#${seq}` };
+  await tx.run(
+    'INSERT INTO canon_versions (project, object_id, version_id, version_hash, seq, record) VALUES ($1, $2, $3, $4, $5, $6)',
+    [
+      project,
+      version.note_id,
+      version.version_id,
+      version.version_hash,
+      seq,
+      JSON.stringify(version),
+    ],
+  );
+  const before = await objectRecord(tx, project, version.note_id);
+  const c = version.content;
+  const object: CanonObject = {
+    object_id: version.note_id,
+    object_type: c.object_type,
+    schema_version: 1,
+    current_version_ref: version.version_hash,
+    version_id: version.version_id,
+    authority_basis: version.authority,
+    confidence_state: c.confidence_state,
+    visibility: c.visibility,
+    source_refs: c.sources,
+    dependency_refs: c.dependency_refs,
+    created_at: before?.created_at ?? version.timestamp,
+    effective_from: c.effective_from,
+    effective_until: c.effective_until,
+    status: body.operation.operation_type === 'retire' ? 'retired' : c.status,
+    title: c.title,
+    text: c.text,
+    superseded_by: null,
+  };
+  await putObject(tx, project, object, seq);
+  for (const replaced of body.supersedes) {
+    const old = await objectRecord(tx, project, replaced);
+    if (old)
+      await putObject(
+        tx,
+        project,
+        { ...old, status: 'superseded', superseded_by: version.note_id },
+        seq,
+      );
+  }
+  await updateProposal(tx, project, body.proposal_id, (p) => ({
+    ...p,
+    status: 'committed',
+    decided_by: body.operation.authority_basis.approver,
+  }));
+}
+
+/**
+ * Canon's projection: messages, objects (the current pointers), versions, proposals and artifacts,
+ * all derived from `canon.*` journal entries inside the append transaction and rebuilt by replay.
+ */
+export const CANON_PROJECTION: Projection = {
+  name: 'canon',
+  kinds: CANON_KINDS,
+  tables: [
+    'canon_messages',
+    'canon_objects',
+    'canon_versions',
+    'canon_proposals',
+    'canon_artifacts',
+    'canon_artifact_inputs',
+  ],
+  async apply(tx, entry) {
+    const { project, seq } = entry;
+    switch (entry.kind as Kind) {
+      case 'canon.message': {
+        const { message } = entry.body as unknown as CanonEntryBodies['canon.message'];
+        await tx.run(
+          'INSERT INTO canon_messages (project, message_id, seq, record) VALUES ($1, $2, $3, $4)',
+          [project, message.message_id, seq, JSON.stringify({ ...message, seq })],
+        );
+        return;
+      }
+      case 'canon.proposal': {
+        const { proposal } = entry.body as unknown as CanonEntryBodies['canon.proposal'];
+        await tx.run(
+          'INSERT INTO canon_proposals (project, proposal_id, object_id, status, seq, record) VALUES ($1, $2, $3, $4, $5, $6)',
+          [
+            project,
+            proposal.proposal_id,
+            proposal.object_id,
+            proposal.status,
+            seq,
+            JSON.stringify({ ...proposal, seq }),
+          ],
+        );
+        return;
+      }
+      case 'canon.recompare': {
+        const b = entry.body as unknown as CanonEntryBodies['canon.recompare'];
+        await updateProposal(tx, project, b.proposal_id, (p) => ({
+          ...p,
+          base_version: b.base_version,
+          comparison: b.comparison,
+          gate: b.gate,
+          required_role: b.required_role,
+          status: 'pending',
+        }));
+        return;
+      }
+      case 'canon.commit':
+        return applyCommit(tx, entry, entry.body as unknown as CanonEntryBodies['canon.commit']);
+      case 'canon.reject': {
+        const b = entry.body as unknown as CanonEntryBodies['canon.reject'];
+        await updateProposal(tx, project, b.proposal_id, (p) => ({
+          ...p,
+          status: 'rejected',
+          decided_by: b.by,
+          reason: b.reason,
+        }));
+        return;
+      }
+      case 'canon.artifact': {
+        const { manifest } = entry.body as unknown as CanonEntryBodies['canon.artifact'];
+        await tx.run(
+          `INSERT INTO canon_artifacts (project, artifact_id, seq, record) VALUES ($1, $2, $3, $4)
+           ON CONFLICT (project, artifact_id) DO UPDATE SET seq = $3, record = $4`,
+          [project, manifest.artifact_id, seq, JSON.stringify(manifest)],
+        );
+        await tx.run('DELETE FROM canon_artifact_inputs WHERE project = $1 AND artifact_id = $2', [
+          project,
+          manifest.artifact_id,
+        ]);
+        for (const note of manifest.canonical_note_versions) {
+          await tx.run(
+            'INSERT INTO canon_artifact_inputs (project, artifact_id, object_id, version_hash) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING',
+            [project, manifest.artifact_id, note.object_id, note.version_hash],
+          );
+        }
+        return;
+      }
+    }
+  },
+};

@@ -1,0 +1,167 @@
+import { CanonryError, type ContentHash } from '../core/index.js';
+import type { Receipt } from '../journal/index.js';
+import { type ArtifactStatus, artifactState } from './artifacts.js';
+import type { Canon } from './canon.js';
+import type { ProposalRecord } from './records.js';
+import type { CanonObject, NoteVersion, ObjectType } from './types.js';
+
+/** What kind of knowing an object is (§8 last question). */
+export type Epistemic =
+  | 'fact'
+  | 'preference'
+  | 'policy'
+  | 'decision'
+  | 'inference'
+  | 'uncertainty'
+  | 'dispute'
+  | 'other';
+
+/** The answers of a provenance walk (§8), one field per question. */
+export interface Provenance {
+  readonly object: CanonObject;
+  /** Why does the project believe this? Which source supports it? */
+  readonly why: {
+    readonly statement: string;
+    readonly confidence: string;
+    readonly sources: readonly {
+      message_id: string;
+      span: readonly [number, number];
+      quote: string;
+      speaker: string;
+      actor: string;
+    }[];
+  };
+  /** When did this become current? */
+  readonly current_since: {
+    readonly version_id: number;
+    readonly timestamp: string;
+    readonly receipt_ref: string;
+    readonly receipt: Receipt | null;
+  };
+  /** Who authorized it? */
+  readonly authorized_by: {
+    readonly proposer: { id: string; role: string } | null;
+    readonly approver: { id: string; role: string } | null;
+    readonly gate: string | null;
+    readonly stakes: string | null;
+    readonly gate_event: ContentHash | null;
+    readonly gate_protocol: ContentHash | null;
+  };
+  /** What did it replace? */
+  readonly replaced: {
+    readonly previous_version: NoteVersion | null;
+    readonly superseded_objects: readonly CanonObject[];
+  };
+  /** Which artifact was built from the old version? */
+  readonly built_from_old: readonly { artifact_id: string; version_id: number }[];
+  /** What becomes stale if this changes? */
+  readonly stale_if_changed: {
+    readonly artifacts: readonly ArtifactStatus[];
+    readonly objects: readonly string[];
+  };
+  /** Can it be restored, and to what? */
+  readonly restorable: readonly {
+    version_id: number;
+    version_hash: ContentHash;
+    timestamp: string;
+    text: string;
+  }[];
+  /** Is it fact, preference, policy, inference, or unresolved uncertainty? */
+  readonly epistemic: Epistemic;
+  readonly history: readonly NoteVersion[];
+}
+
+function epistemic(type: ObjectType, confidence: string, status: string): Epistemic {
+  if (status === 'disputed' || type === 'dispute') return 'dispute';
+  if (type === 'uncertainty' || type === 'question' || confidence === 'uncertain')
+    return 'uncertainty';
+  if (confidence === 'inferred') return 'inference';
+  if (type === 'fact') return 'fact';
+  if (type === 'preference') return 'preference';
+  if (type === 'policy' || type === 'constraint' || type === 'permission' || type === 'instruction')
+    return 'policy';
+  if (type === 'decision' || type === 'plan') return 'decision';
+  return 'other';
+}
+
+/**
+ * Walks an object's provenance (§8) through its versions, their sources in the archive, the proposals
+ * and signed gate verdicts that authorized them, the journal receipts, and the artifacts built on them.
+ */
+export async function provenance(
+  canon: Canon,
+  project: string,
+  objectId: string,
+): Promise<Provenance> {
+  const reader = canon.reader(project);
+  const object = await reader.object(objectId);
+  if (!object) throw new CanonryError('UNKNOWN_OBJECT', `no object ${objectId}`);
+  const history = await reader.versions(objectId);
+  const current = history.find((v) => v.version_hash === object.current_version_ref)!;
+  const previous = history.find((v) => v.version_hash === current.parent_version_hash) ?? null;
+  const authority = current.authority as {
+    proposer?: { id: string; role: string };
+    approver?: { id: string; role: string } | null;
+    gate?: string;
+    gate_event?: ContentHash | null;
+    proposal_id?: string;
+  };
+  const authorizing: ProposalRecord | null = authority.proposal_id
+    ? await reader.proposal(authority.proposal_id)
+    : null;
+  const seq = Number(current.receipt_ref.split('#')[1]);
+  const sources = [];
+  for (const s of current.sources) {
+    const message = await reader.message(s.message_id);
+    sources.push({ ...s, speaker: message?.role ?? 'unknown', actor: message?.actor ?? 'unknown' });
+  }
+  const lookup = await reader.lookup();
+  const built = await reader.artifactsBuiltFrom(objectId);
+  const stale: ArtifactStatus[] = [];
+  for (const id of await reader.artifactsBuiltFrom(objectId, current.version_hash)) {
+    const manifest = await reader.artifact(id);
+    if (manifest) stale.push(artifactState(manifest, lookup));
+  }
+  const oldBuilds = [];
+  for (const id of built) {
+    const manifest = await reader.artifact(id);
+    const dep = manifest?.canonical_note_versions.find((n) => n.object_id === objectId);
+    const version = history.find((v) => v.version_hash === dep?.version_hash);
+    if (version && version.version_hash !== current.version_hash)
+      oldBuilds.push({ artifact_id: id, version_id: version.version_id });
+  }
+  return {
+    object,
+    why: { statement: current.content.text, confidence: current.content.confidence_state, sources },
+    current_since: {
+      version_id: current.version_id,
+      timestamp: current.timestamp,
+      receipt_ref: current.receipt_ref,
+      receipt: Number.isSafeInteger(seq) ? await canon.journal.receipt(project, seq) : null,
+    },
+    authorized_by: {
+      proposer: authority.proposer ?? null,
+      approver: authority.approver ?? null,
+      gate: authority.gate ?? null,
+      stakes: authorizing?.comparison.stakes ?? null,
+      gate_event: authority.gate_event ?? null,
+      gate_protocol: authorizing?.gate.protocol_hash ?? null,
+    },
+    replaced: {
+      previous_version: previous,
+      superseded_objects: lookup.objects.filter((o) => o.superseded_by === objectId),
+    },
+    built_from_old: oldBuilds,
+    stale_if_changed: { artifacts: stale, objects: await reader.dependents(objectId) },
+    restorable: history
+      .filter((v) => v.version_hash !== current.version_hash)
+      .map((v) => ({
+        version_id: v.version_id,
+        version_hash: v.version_hash,
+        timestamp: v.timestamp,
+        text: v.content.text,
+      })),
+    epistemic: epistemic(object.object_type, object.confidence_state, object.status),
+    history,
+  };
+}

@@ -1,0 +1,78 @@
+import type { ContentHash } from '../core/index.js';
+import type { ArchivedMessage } from './classification.js';
+import type { Comparison } from './compare.js';
+import type { GateVerdict } from './gate.js';
+import type { NoteContent, NoteVersion, Principal, ProposalIntent, Role } from './types.js';
+
+/** Where a proposal stands. */
+export type ProposalStatus = 'pending' | 'committed' | 'rejected';
+
+/** A proposal as canon keeps it: the request, its two-note comparison and the signed gate verdict. */
+export interface ProposalRecord {
+  readonly proposal_id: string;
+  readonly object_id: string;
+  readonly intent: ProposalIntent;
+  readonly base_version: ContentHash | null;
+  readonly candidate: NoteContent;
+  readonly supersedes: readonly string[];
+  readonly restore_version: ContentHash | null;
+  readonly message_id: string | null;
+  readonly rationale: string | null;
+  readonly classifier: string | null;
+  readonly proposer: Principal;
+  readonly comparison: Comparison;
+  readonly gate: GateVerdict;
+  /** Who must approve before it can commit (null when it committed on its own or was refused). */
+  readonly required_role: Role | null;
+  readonly status: ProposalStatus;
+  readonly decided_by: Principal | null;
+  readonly reason: string | null;
+  readonly seq: number;
+}
+
+/** The §7 journal-operation fields carried by every commit. */
+export interface JournalOperation {
+  readonly operation_id: string;
+  readonly operation_type: ProposalIntent;
+  readonly target_object: string;
+  readonly prior_version: ContentHash | null;
+  readonly candidate_version: ContentHash;
+  readonly acting_actor: string;
+  readonly authority_basis: { readonly proposer: Principal; readonly approver: Principal | null };
+  readonly source_refs: readonly string[];
+  readonly policy_result: {
+    readonly label: string;
+    readonly event_hash: ContentHash | null;
+    readonly protocol_hash: ContentHash;
+  };
+  readonly timestamp: string;
+  readonly correlation_id: string;
+}
+
+/** The body of a `canon.commit` entry. */
+export interface CommitBody {
+  readonly proposal_id: string;
+  readonly version: Omit<NoteVersion, 'receipt_ref'>;
+  readonly supersedes: readonly string[];
+  readonly operation: JournalOperation;
+  readonly stale_artifacts: readonly string[];
+}
+
+/** Entry bodies by kind. */
+export interface CanonEntryBodies {
+  'canon.message': { readonly message: Omit<ArchivedMessage, 'seq'> };
+  'canon.proposal': { readonly proposal: Omit<ProposalRecord, 'seq'> };
+  'canon.recompare': {
+    readonly proposal_id: string;
+    readonly base_version: ContentHash | null;
+    readonly comparison: Comparison;
+    readonly gate: GateVerdict;
+    readonly required_role: Role | null;
+  };
+  'canon.commit': CommitBody;
+  'canon.reject': { readonly proposal_id: string; readonly by: Principal; readonly reason: string };
+  'canon.artifact': {
+    readonly manifest: import('./artifacts.js').ArtifactManifest;
+    readonly by: Principal;
+  };
+}

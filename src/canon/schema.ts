@@ -1,0 +1,64 @@
+import type { Migration } from '../store/index.js';
+
+/**
+ * Canon's projection tables. Each row is derived from journal entries and rebuilt by replaying them;
+ * `record` holds the full canonical JSON of what the row describes, the other columns are for lookup.
+ */
+export const CANON_MIGRATIONS: readonly Migration[] = [
+  {
+    name: 'canon',
+    up: `
+      CREATE TABLE canon_messages (
+        project TEXT NOT NULL,
+        message_id TEXT NOT NULL,
+        seq BIGINT NOT NULL,
+        record TEXT NOT NULL,
+        PRIMARY KEY (project, message_id)
+      );
+      CREATE TABLE canon_objects (
+        project TEXT NOT NULL,
+        object_id TEXT NOT NULL,
+        object_type TEXT NOT NULL,
+        status TEXT NOT NULL,
+        current_version TEXT NOT NULL,
+        version_id BIGINT NOT NULL,
+        seq BIGINT NOT NULL,
+        record TEXT NOT NULL,
+        PRIMARY KEY (project, object_id)
+      );
+      CREATE TABLE canon_versions (
+        project TEXT NOT NULL,
+        object_id TEXT NOT NULL,
+        version_id BIGINT NOT NULL,
+        version_hash TEXT NOT NULL,
+        seq BIGINT NOT NULL,
+        record TEXT NOT NULL,
+        PRIMARY KEY (project, object_id, version_id)
+      );
+      CREATE UNIQUE INDEX canon_versions_hash ON canon_versions (project, version_hash);
+      CREATE TABLE canon_proposals (
+        project TEXT NOT NULL,
+        proposal_id TEXT NOT NULL,
+        object_id TEXT NOT NULL,
+        status TEXT NOT NULL,
+        seq BIGINT NOT NULL,
+        record TEXT NOT NULL,
+        PRIMARY KEY (project, proposal_id)
+      );
+      CREATE TABLE canon_artifacts (
+        project TEXT NOT NULL,
+        artifact_id TEXT NOT NULL,
+        seq BIGINT NOT NULL,
+        record TEXT NOT NULL,
+        PRIMARY KEY (project, artifact_id)
+      );
+      CREATE TABLE canon_artifact_inputs (
+        project TEXT NOT NULL,
+        artifact_id TEXT NOT NULL,
+        object_id TEXT NOT NULL,
+        version_hash TEXT NOT NULL,
+        PRIMARY KEY (project, artifact_id, object_id)
+      );
+    `,
+  },
+];

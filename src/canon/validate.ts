@@ -1,0 +1,241 @@
+import { CanonryError, canonicalize, isContentHash, type JsonValue } from '../core/index.js';
+import {
+  CONFIDENCE_STATES,
+  type NoteContent,
+  OBJECT_STATUSES,
+  OBJECT_TYPES,
+  type ProposalInput,
+  type ProposalIntent,
+  type SourceRef,
+  VISIBILITIES,
+} from './types.js';
+
+/** Object ids: lowercase, dotted or dashed, e.g. `ui.colour` or `design.identity`. */
+export const OBJECT_ID = /^[a-z0-9][a-z0-9._-]{0,99}$/;
+const TAG = /^[a-z][a-z0-9_-]{0,31}$/;
+const INTENTS: readonly ProposalIntent[] = [
+  'create',
+  'update',
+  'supersede',
+  'retire',
+  'restore',
+  'dispute',
+];
+/** Payload fields that would claim authority; authority comes from the token (§6). */
+const AUTHORITY_FIELDS = [
+  'actor',
+  'authority',
+  'role',
+  'principal',
+  'approved_by',
+  'approver',
+  'authorized_by',
+];
+
+type Raw = Record<string, unknown>;
+
+function bad(message: string, field?: string): never {
+  throw new CanonryError('INVALID_PROPOSAL', message, field ? { field } : undefined);
+}
+
+function record(value: unknown, what: string): Raw {
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    bad(`${what} must be an object`, what);
+  return value as Raw;
+}
+
+/** Refuses payloads that claim an actor or authority at their top level (`allowed` fields excepted). */
+export function refuseAuthorityClaims(value: Raw, allowed: readonly string[] = []): void {
+  const claimed = AUTHORITY_FIELDS.find((f) => Object.hasOwn(value, f) && !allowed.includes(f));
+  if (claimed !== undefined) {
+    throw new CanonryError('AUTHORITY_FROM_PAYLOAD', `the payload may not set ${claimed}`, {
+      field: claimed,
+    });
+  }
+}
+
+function only(value: Raw, allowed: readonly string[], what: string): void {
+  refuseAuthorityClaims(value);
+  const unknown = Object.keys(value).find((k) => !allowed.includes(k));
+  if (unknown !== undefined)
+    bad(`${what} has an unknown field ${JSON.stringify(unknown.slice(0, 64))}`, unknown);
+}
+
+function text(value: unknown, field: string, max: number, min = 1): string {
+  if (
+    typeof value !== 'string' ||
+    value.length < min ||
+    value.length > max ||
+    !value.isWellFormed()
+  ) {
+    bad(`${field} must be a string of ${min}–${max} characters`, field);
+  }
+  return value;
+}
+
+function oneOf<T extends string>(
+  value: unknown,
+  allowed: readonly T[],
+  field: string,
+  fallback: T,
+): T {
+  if (value === undefined) return fallback;
+  if (!allowed.includes(value as T)) bad(`${field} must be one of ${allowed.join(', ')}`, field);
+  return value as T;
+}
+
+function list<T>(
+  value: unknown,
+  field: string,
+  max: number,
+  item: (v: unknown, i: number) => T,
+): T[] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value) || value.length > max)
+    bad(`${field} must be a list of at most ${max}`, field);
+  return value.map(item);
+}
+
+/** Checks an object id. */
+export function objectId(value: unknown, field = 'object_id'): string {
+  if (typeof value !== 'string' || !OBJECT_ID.test(value)) {
+    bad(`${field} must be lowercase letters, digits, . _ - (max 100)`, field);
+  }
+  return value;
+}
+
+function date(value: unknown, field: string): string | null {
+  if (value === undefined || value === null) return null;
+  if (typeof value !== 'string' || value.length > 40 || Number.isNaN(Date.parse(value))) {
+    bad(`${field} must be an ISO 8601 date-time or null`, field);
+  }
+  return value;
+}
+
+function source(value: unknown, i: number): SourceRef {
+  const s = record(value, `sources[${i}]`);
+  only(s, ['message_id', 'span', 'quote'], `sources[${i}]`);
+  const span = s.span;
+  if (
+    !Array.isArray(span) ||
+    span.length !== 2 ||
+    !span.every((n) => Number.isSafeInteger(n) && n >= 0 && n <= 1_000_000) ||
+    span[0] >= span[1]
+  ) {
+    bad(`sources[${i}].span must be [start, end) with 0 ≤ start < end`, 'span');
+  }
+  return {
+    message_id: text(s.message_id, `sources[${i}].message_id`, 100),
+    span: [span[0], span[1]],
+    quote: text(s.quote, `sources[${i}].quote`, 10_000),
+  };
+}
+
+/** Checks a candidate note and fills the optional fields with their defaults. */
+export function noteContent(value: unknown): NoteContent {
+  const c = record(value, 'candidate');
+  only(
+    c,
+    [
+      'object_type',
+      'title',
+      'text',
+      'shape',
+      'confidence_state',
+      'status',
+      'visibility',
+      'sources',
+      'dependency_refs',
+      'effective_from',
+      'effective_until',
+      'tags',
+    ],
+    'candidate',
+  );
+  let shape: JsonValue = null;
+  if (c.shape !== undefined) {
+    try {
+      if (canonicalize(c.shape).length > 65_536) bad('candidate.shape is over 64 KiB', 'shape');
+    } catch (err) {
+      if (err instanceof CanonryError && err.code === 'INVALID_PROPOSAL') throw err;
+      bad('candidate.shape must be JSON', 'shape');
+    }
+    shape = c.shape as JsonValue;
+  }
+  if (!OBJECT_TYPES.includes(c.object_type as never))
+    bad(`object_type must be one of ${OBJECT_TYPES.join(', ')}`, 'object_type');
+  return {
+    object_type: c.object_type as NoteContent['object_type'],
+    title: text(c.title, 'title', 200),
+    text: text(c.text, 'text', 10_000),
+    shape,
+    confidence_state: oneOf(c.confidence_state, CONFIDENCE_STATES, 'confidence_state', 'asserted'),
+    status: oneOf(c.status, OBJECT_STATUSES, 'status', 'active'),
+    visibility: oneOf(c.visibility, VISIBILITIES, 'visibility', 'project'),
+    sources: list(c.sources, 'sources', 50, source),
+    dependency_refs: [
+      ...new Set(
+        list(c.dependency_refs, 'dependency_refs', 100, (v) => objectId(v, 'dependency_refs')),
+      ),
+    ].sort(),
+    effective_from: date(c.effective_from, 'effective_from'),
+    effective_until: date(c.effective_until, 'effective_until'),
+    tags: [
+      ...new Set(
+        list(c.tags, 'tags', 20, (v) => {
+          if (typeof v !== 'string' || !TAG.test(v))
+            bad('tags are lowercase words (max 32)', 'tags');
+          return v;
+        }),
+      ),
+    ].sort(),
+  };
+}
+
+/** Checks a proposal from outside: every field hostile, authority claims refused. */
+export function proposalInput(value: unknown): ProposalInput {
+  const p = record(value, 'proposal');
+  only(
+    p,
+    [
+      'object_id',
+      'intent',
+      'base_version',
+      'candidate',
+      'supersedes',
+      'restore_version',
+      'message_id',
+      'rationale',
+    ],
+    'proposal',
+  );
+  const intent = oneOf(p.intent, INTENTS, 'intent', 'update');
+  if (p.base_version !== null && p.base_version !== undefined && !isContentHash(p.base_version)) {
+    bad('base_version must be a sha256: hash or null', 'base_version');
+  }
+  if (p.supersedes !== undefined && intent !== 'supersede')
+    bad('supersedes is only for intent supersede', 'supersedes');
+  if (
+    p.restore_version !== undefined &&
+    (intent !== 'restore' || !isContentHash(p.restore_version))
+  ) {
+    bad('restore_version is a sha256: hash, only for intent restore', 'restore_version');
+  }
+  return {
+    object_id: objectId(p.object_id),
+    intent,
+    base_version: (p.base_version as ProposalInput['base_version']) ?? null,
+    candidate: noteContent(p.candidate),
+    ...(intent === 'supersede'
+      ? { supersedes: list(p.supersedes, 'supersedes', 20, (v) => objectId(v, 'supersedes')) }
+      : {}),
+    ...(p.restore_version !== undefined
+      ? { restore_version: p.restore_version as ProposalInput['restore_version'] }
+      : {}),
+    message_id:
+      p.message_id === undefined || p.message_id === null
+        ? null
+        : text(p.message_id, 'message_id', 100),
+    ...(p.rationale !== undefined ? { rationale: text(p.rationale, 'rationale', 2_000, 0) } : {}),
+  };
+}

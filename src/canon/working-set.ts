@@ -1,0 +1,285 @@
+import { CanonryError, countTokens } from '../core/index.js';
+import { type ArtifactStatus, artifactState } from './artifacts.js';
+import type { Canon } from './canon.js';
+import type { ProposalRecord } from './records.js';
+import type { CanonObject, ObjectType, SourceRef } from './types.js';
+
+/** What a working set is compiled for. */
+export interface WorkingSetRequest {
+  /** A task in words; objects are chosen by relevance to it. */
+  readonly objective?: string;
+  /** One object to work on; it, its dependencies and its dependents are included. */
+  readonly object_id?: string;
+  /** The most objects chosen by relevance (default 12); applicable policy is always included. */
+  readonly limit?: number;
+}
+
+/** One current note as a working set carries it. */
+export interface WorkingNote {
+  readonly object_id: string;
+  readonly object_type: ObjectType;
+  readonly version_id: number;
+  readonly status: string;
+  readonly confidence: string;
+  readonly title: string;
+  readonly text: string;
+  readonly authority: string;
+  readonly sources: readonly SourceRef[];
+}
+
+/**
+ * A scoped working set (§8, §9): current canonical notes, the relevant prior mutation and the rule
+ * that authorized it, exact source spans, active dependencies, open contradictions and uncertainty,
+ * applicable policy and dependent artifacts — and nothing superseded. Derived, disposable.
+ */
+export interface WorkingSet {
+  readonly project: string;
+  readonly objective: string | null;
+  readonly notes: readonly WorkingNote[];
+  readonly policies: readonly WorkingNote[];
+  readonly dependencies: readonly WorkingNote[];
+  readonly prior_mutations: readonly {
+    object_id: string;
+    from_version: number | null;
+    to_version: number;
+    intent: string;
+    gate: string;
+    stakes: string;
+    authorized_by: string;
+  }[];
+  readonly contradictions: readonly {
+    proposal_id: string;
+    object_id: string;
+    status: string;
+    text: string;
+    needs: string | null;
+  }[];
+  readonly uncertainty: readonly WorkingNote[];
+  readonly artifacts: readonly {
+    artifact_id: string;
+    title: string;
+    state: string;
+    acceptance: string;
+    reasons: readonly string[];
+  }[];
+  /** How many superseded or retired objects were left out. */
+  readonly excluded: number;
+  readonly capsule: string;
+  readonly tokens: number;
+}
+
+const STOP = new Set([
+  'the',
+  'a',
+  'an',
+  'and',
+  'or',
+  'of',
+  'to',
+  'in',
+  'on',
+  'for',
+  'is',
+  'are',
+  'be',
+  'it',
+  'this',
+  'that',
+  'with',
+  'we',
+  'our',
+  'what',
+  'which',
+  'how',
+  'now',
+  'current',
+]);
+const POLICY_TYPES: readonly ObjectType[] = ['constraint', 'policy', 'instruction', 'permission'];
+const UNCERTAIN_TYPES: readonly ObjectType[] = ['question', 'uncertainty', 'dispute'];
+
+function words(text: string): string[] {
+  return (text.toLowerCase().match(/[a-z0-9]+/g) ?? []).filter((w) => w.length > 1 && !STOP.has(w));
+}
+
+function note(o: CanonObject): WorkingNote {
+  const a = o.authority_basis as {
+    proposer?: { id: string; role: string };
+    approver?: { id: string; role: string } | null;
+    gate?: string;
+  };
+  const by = a.approver
+    ? `${a.approver.id} (${a.approver.role}) approving ${a.proposer?.id}`
+    : `${a.proposer?.id} (${a.proposer?.role})`;
+  return {
+    object_id: o.object_id,
+    object_type: o.object_type,
+    version_id: o.version_id,
+    status: o.status,
+    confidence: o.confidence_state,
+    title: o.title,
+    text: o.text,
+    authority: `${by}, gate ${a.gate ?? 'n/a'}`,
+    sources: o.source_refs,
+  };
+}
+
+/** Compiles a working set for an objective or an object from current canon. */
+export async function workingSet(
+  canon: Canon,
+  project: string,
+  request: WorkingSetRequest,
+): Promise<WorkingSet> {
+  const reader = canon.reader(project);
+  const lookup = await reader.lookup();
+  const live = lookup.objects.filter((o) => o.status !== 'superseded' && o.status !== 'retired');
+  const byId = new Map(live.map((o) => [o.object_id, o]));
+  let focus: CanonObject[];
+  if (request.object_id !== undefined) {
+    const object = byId.get(request.object_id);
+    if (!object) throw new CanonryError('UNKNOWN_OBJECT', `no current object ${request.object_id}`);
+    const related = new Set([
+      ...object.dependency_refs,
+      ...live.filter((o) => o.dependency_refs.includes(object.object_id)).map((o) => o.object_id),
+    ]);
+    focus = [object, ...live.filter((o) => related.has(o.object_id))];
+  } else {
+    const wanted = new Set(words(request.objective ?? ''));
+    const scored = live
+      .map((o) => ({
+        o,
+        score: words(`${o.title} ${o.text} ${o.object_id}`).filter((w) => wanted.has(w)).length,
+      }))
+      .filter((s) => wanted.size === 0 || s.score > 0)
+      .sort((a, b) => b.score - a.score || a.o.object_id.localeCompare(b.o.object_id));
+    focus = scored.slice(0, request.limit ?? 12).map((s) => s.o);
+  }
+  const focusIds = new Set(focus.map((o) => o.object_id));
+  const policies = live.filter(
+    (o) => POLICY_TYPES.includes(o.object_type) && !focusIds.has(o.object_id),
+  );
+  const deps = [...new Set(focus.flatMap((o) => o.dependency_refs))]
+    .filter((id) => !focusIds.has(id))
+    .flatMap((id) => byId.get(id) ?? []);
+  const proposals = await reader.proposals();
+  const touched = new Set([...focusIds, ...deps.map((d) => d.object_id)]);
+  const prior = lastCommits(proposals, focus, lookup.version);
+  const contradictions = proposals
+    .filter(
+      (p) =>
+        p.status === 'pending' && (touched.has(p.object_id) || request.object_id === undefined),
+    )
+    .map((p) => ({
+      proposal_id: p.proposal_id,
+      object_id: p.object_id,
+      status: p.status,
+      text: p.candidate.text,
+      needs: p.required_role,
+    }));
+  const disputed = live.filter((o) => o.status === 'disputed' && touched.has(o.object_id));
+  const artifacts: ArtifactStatus[] = (await reader.artifacts())
+    .filter((m) =>
+      m.canonical_note_versions.some((n) => touched.has(n.object_id) || !byId.has(n.object_id)),
+    )
+    .map((m) => artifactState(m, lookup));
+  const set = {
+    project,
+    objective: request.objective ?? null,
+    notes: focus.map(note),
+    policies: policies.map(note),
+    dependencies: deps.map(note),
+    prior_mutations: prior,
+    contradictions: [
+      ...contradictions,
+      ...disputed.map((o) => ({
+        proposal_id: '',
+        object_id: o.object_id,
+        status: 'disputed',
+        text: o.text,
+        needs: null,
+      })),
+    ],
+    uncertainty: live
+      .filter((o) => UNCERTAIN_TYPES.includes(o.object_type) && !focusIds.has(o.object_id))
+      .map(note),
+    artifacts: artifacts.map((a) => ({
+      artifact_id: a.manifest.artifact_id,
+      title: a.manifest.title,
+      state: a.state,
+      acceptance: a.manifest.acceptance_state,
+      reasons: a.reasons,
+    })),
+    excluded: lookup.objects.length - live.length,
+  };
+  const capsule = renderCapsule(set);
+  return { ...set, capsule, tokens: countTokens(capsule) };
+}
+
+function lastCommits(
+  proposals: readonly ProposalRecord[],
+  focus: readonly CanonObject[],
+  version: (hash: ProposalRecord['base_version'] & string) => { version_id: number } | undefined,
+): WorkingSet['prior_mutations'] {
+  return focus.flatMap((o) => {
+    const last = [...proposals]
+      .reverse()
+      .find((p) => p.object_id === o.object_id && p.status === 'committed');
+    if (!last) return [];
+    const who = last.decided_by
+      ? `${last.decided_by.id} (${last.decided_by.role})`
+      : `${last.proposer.id} (${last.proposer.role})`;
+    return [
+      {
+        object_id: o.object_id,
+        from_version: last.base_version ? (version(last.base_version)?.version_id ?? null) : null,
+        to_version: o.version_id,
+        intent: last.intent,
+        gate: last.gate.label,
+        stakes: last.comparison.stakes,
+        authorized_by: who,
+      },
+    ];
+  });
+}
+
+function line(n: WorkingNote): string {
+  const cite = n.sources.map((s) => `"${s.quote}" (${s.message_id})`).join('; ');
+  return `- [${n.object_type}] ${n.object_id} v${n.version_id} (${n.status}, ${n.confidence}; ${n.authority}): ${n.text}${cite ? `\n  source: ${cite}` : ''}`;
+}
+
+/** The prompt capsule: the working set as text a model reads instead of the transcript. */
+export function renderCapsule(set: Omit<WorkingSet, 'capsule' | 'tokens'>): string {
+  const out = [
+    `# Working set for project ${set.project}${set.objective ? ` — objective: ${set.objective}` : ''}`,
+  ];
+  out.push(
+    'Current canon is authoritative. Superseded positions are not listed; do not revive them.',
+  );
+  const section = (title: string, rows: readonly string[]) => {
+    if (rows.length > 0) out.push('', `## ${title}`, ...rows);
+  };
+  section('Current notes', set.notes.map(line));
+  section('Applicable policy and constraints', set.policies.map(line));
+  section('Active dependencies', set.dependencies.map(line));
+  section(
+    'How they became current',
+    set.prior_mutations.map(
+      (m) =>
+        `- ${m.object_id}: ${m.intent} v${m.from_version ?? '∅'} → v${m.to_version}, ${m.stakes} ${m.gate}, authorized by ${m.authorized_by}`,
+    ),
+  );
+  section(
+    'Open contradictions and pending proposals (not canon)',
+    set.contradictions.map(
+      (c) => `- ${c.object_id}: ${c.status}${c.needs ? ` (needs ${c.needs})` : ''}: ${c.text}`,
+    ),
+  );
+  section('Open uncertainty', set.uncertainty.map(line));
+  section(
+    'Artifacts',
+    set.artifacts.map(
+      (a) =>
+        `- ${a.artifact_id} "${a.title}": ${a.state}, ${a.acceptance}${a.reasons.length ? ` — ${a.reasons.join('; ')}` : ''}`,
+    ),
+  );
+  return out.join('\n');
+}
