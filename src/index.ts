@@ -4,9 +4,12 @@
  * `canonry/app`, `canonry/server`).
  */
 export * from './app/index.js';
+export * from './auth/index.js';
+export * from './canon/index.js';
 export * from './core/index.js';
 export * from './journal/index.js';
 export * from './kernel/index.js';
+export * from './models/index.js';
 export * from './server/index.js';
 export * from './store/index.js';
 export * from './trust/index.js';

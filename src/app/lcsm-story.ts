@@ -5,6 +5,7 @@ import {
   type CanonObject,
   intake,
   type Principal,
+  type ProposalRecord,
   type Provenance,
   provenance,
   registerArtifact,
@@ -30,8 +31,13 @@ export interface StoryStep {
 
 /** The story's result: its steps, the final board, a provenance walk and the new agent's working set. */
 export interface StoryResult {
+  /** The steps run now; empty when the project already held the story (the journal is append-only). */
   readonly steps: readonly StoryStep[];
+  /** True when the story had run into this data directory before and was only read back. */
+  readonly existing: boolean;
   readonly board: Readonly<Record<string, readonly CanonObject[]>>;
+  /** Every proposal, including the rejected colour position. */
+  readonly proposals: readonly ProposalRecord[];
   readonly artifacts: readonly ArtifactStatus[];
   readonly provenance: Provenance;
   readonly workingSet: WorkingSet;
@@ -68,6 +74,8 @@ export async function runLcsmStory(
 ): Promise<StoryResult> {
   const { canon } = runtime;
   const steps: StoryStep[] = [];
+  const existing = (await runtime.journal.head(STORY_PROJECT)).seq > 0;
+  if (existing) return summarize(runtime, steps, true);
   const record = (event: string, outcome: string, receipts: Receipt[]) => {
     const step = { n: steps.length + 1, event, outcome, receipts };
     steps.push(step);
@@ -175,25 +183,36 @@ export async function runLcsmStory(
     [],
   );
 
-  const set = await workingSet(canon, STORY_PROJECT, {
-    objective: 'Build the settings page in the current visual identity and interface colour',
-  });
+  const set = await workingSet(canon, STORY_PROJECT, { objective: OBJECTIVE });
   record(
     '7. A new agent resumes the project.',
     `working set: ${set.notes.length} current note(s), ${set.excluded} superseded left out, ${set.tokens} tokens`,
     [],
   );
+  return summarize(runtime, steps, false);
+}
 
-  const objects = await canon.reader(STORY_PROJECT).objects();
+/** What the new agent of event 7 is asked to do. */
+const OBJECTIVE = 'Build the settings page in the current visual identity and interface colour';
+
+async function summarize(
+  runtime: CanonryRuntime,
+  steps: StoryStep[],
+  existing: boolean,
+): Promise<StoryResult> {
+  const { canon } = runtime;
+  const reader = canon.reader(STORY_PROJECT);
   const board: Record<string, CanonObject[]> = {};
-  for (const o of objects) {
+  for (const o of await reader.objects()) {
     board[o.status] = [...(board[o.status] ?? []), o];
   }
   return {
     steps,
+    existing,
     board,
+    proposals: await reader.proposals(),
     artifacts: await artifactStatuses(canon, STORY_PROJECT),
     provenance: await provenance(canon, STORY_PROJECT, 'design.identity'),
-    workingSet: set,
+    workingSet: await workingSet(canon, STORY_PROJECT, { objective: OBJECTIVE }),
   };
 }

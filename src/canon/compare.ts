@@ -169,7 +169,8 @@ export function compareNotes(
         items: removed,
       },
       source_or_authority_change: {
-        result: newSources.length > 0 || lostSources.length > 0 || roleChanged,
+        // A creation has no current note whose source or authority could change.
+        result: now !== null && (newSources.length > 0 || lostSources.length > 0 || roleChanged),
         detail: roleChanged
           ? `authority changes from ${currentAuthority?.role} to ${context.proposer.role}`
           : newSources.length + lostSources.length > 0

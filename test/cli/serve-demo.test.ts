@@ -71,7 +71,7 @@ describe('canonry serve', () => {
 
 describe('canonry demo', () => {
   it('runs the refund loop: one refund moves, injection and large amounts never reach it', async () => {
-    const res = await runCli(['demo', '--data', join(dir, 'demo'), '--json']);
+    const res = await runCli(['demo', 'refund', '--data', join(dir, 'demo'), '--json']);
     expect(res.code).toBe(0);
     const out = JSON.parse(res.stdout);
     expect(out.results.map((r: { terminal: string }) => r.terminal)).toEqual([
@@ -82,8 +82,45 @@ describe('canonry demo', () => {
     ]);
     expect(out.ledger).toEqual([{ refund_id: 'rf_1', amount: 20, currency: 'USD' }]);
     expect(out.verified_event.result).toBe('VERIFIED');
-    const human = await runCli(['demo', '--data', join(dir, 'demo')]);
+    const human = await runCli(['demo', 'refund', '--data', join(dir, 'demo')]);
     expect(human.stdout).toContain('extract_refund');
     expect(human.stdout).toMatch(/INVALID_REQUEST → HUMAN_REVIEW/);
+  });
+});
+
+describe('canonry demo (the LCSM §1 story)', () => {
+  it('ends with the violet identity current, the colour positions superseded or rejected, the component stale', async () => {
+    const res = await runCli(['demo', '--data', join(dir, 'story'), '--json']);
+    expect(res.code).toBe(0);
+    const out = JSON.parse(res.stdout);
+    expect(out.steps).toHaveLength(7);
+    expect(out.board.active.map((o: { object_id: string }) => o.object_id)).toEqual([
+      'design.identity',
+    ]);
+    expect(
+      out.board.superseded.map((o: { object_id: string; superseded_by: string }) => [
+        o.object_id,
+        o.superseded_by,
+      ]),
+    ).toEqual([['ui.colour', 'design.identity']]);
+    const blue = out.proposals.find((p: { candidate: { text: string } }) =>
+      p.candidate.text.includes('blue'),
+    );
+    expect(blue.status).toBe('rejected');
+    expect(out.artifacts[0].manifest.acceptance_state).toBe('rejected');
+    expect(out.artifacts[0].state).toBe('definitely_stale');
+    expect(out.provenance.authorized_by.gate).toBe('HARD_STOP');
+    expect(out.workingSet.capsule).toContain('violet');
+    expect(out.workingSet.capsule).not.toMatch(/red is still preferred|I propose blue/i);
+    const human = await runCli(['demo', '--data', join(dir, 'story2')]);
+    expect(human.code).toBe(0);
+    expect(human.stdout).toContain('Provenance of design.identity');
+    expect(human.stdout).toMatch(/receipt rcpt:demo:\d+/);
+  });
+
+  it('refuses an unknown demo', async () => {
+    const res = await runCli(['demo', 'nope', '--data', join(dir, 'x')]);
+    expect(res.code).toBe(1);
+    expect(res.stderr).toContain('INVALID_ARGUMENT');
   });
 });

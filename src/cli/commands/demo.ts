@@ -1,8 +1,10 @@
 import type { Command } from 'commander';
+import { CanonryError } from '../../core/index.js';
 import type { ConformanceEvent, Kernel, StepRecord } from '../../kernel/index.js';
 import { verifyConformanceEvent } from '../../kernel/index.js';
 import { emit } from '../io.js';
 import { DATA_FLAG, DB_FLAG, withRuntime } from '../runtime.js';
+import { lcsmDemo } from './demo-lcsm.js';
 
 interface DemoOptions {
   data?: string;
@@ -21,17 +23,25 @@ interface RefundExample {
 }
 
 /**
- * `canonry demo`: the TCP/AP refund loop (examples/refund) on the embedded default: four customer
- * messages, each judged by the kernel before any refund moves, one event verified offline.
+ * `canonry demo [lcsm|refund]`: the LCSM §1 story (the default) or the TCP/AP refund loop, on the
+ * embedded default with no service to start.
  */
 export function demoCommand(program: Command): void {
   program
     .command('demo')
-    .description('run the governed refund loop (TCP/AP Appendix A) on the embedded default')
+    .argument(
+      '[story]',
+      'lcsm (the §1 seven-event story, default) or refund (TCP/AP Appendix A)',
+      'lcsm',
+    )
+    .description('run a demo end to end on the embedded default')
     .option(...DATA_FLAG)
     .option(...DB_FLAG)
-    .option('--json', 'print the runs as JSON')
-    .action(async (opts: DemoOptions) => {
+    .option('--json', 'print the result as JSON')
+    .action(async (story: string, opts: DemoOptions) => {
+      if (story === 'lcsm') return lcsmDemo(opts);
+      if (story !== 'refund')
+        throw new CanonryError('INVALID_ARGUMENT', 'the demo is lcsm or refund');
       const example = (await import(
         new URL('../../../examples/refund/refund.js', import.meta.url).href
       )) as RefundExample;
