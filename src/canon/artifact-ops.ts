@@ -39,6 +39,12 @@ export async function registerArtifact(
     }
   }
   const previous = await reader.artifact(manifest.artifact_id);
+  if (principal.role === 'agent' && previous && previous.acceptance_state !== 'proposed') {
+    throw new CanonryError(
+      'FORBIDDEN',
+      `a person reviewed ${manifest.artifact_id}; an agent cannot replace that review`,
+    );
+  }
   const next: ArtifactManifest = {
     ...manifest,
     artifact_version: (previous?.artifact_version ?? 0) + 1,

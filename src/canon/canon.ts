@@ -7,7 +7,16 @@ import { compareNotes } from './compare.js';
 import { DEFAULT_GATE_PROTOCOL, type GateLabel, gateInput, runGate } from './gate.js';
 import { CanonReader } from './read.js';
 import type { ProposalRecord } from './records.js';
-import type { NoteVersion, ObjectType, Principal, ProposalInput, Role } from './types.js';
+import type {
+  CanonObject,
+  NoteContent,
+  NoteVersion,
+  ObjectType,
+  Principal,
+  ProposalInput,
+  ProposalIntent,
+  Role,
+} from './types.js';
 
 /** What a proposal came to. */
 export interface ProposalOutcome {
@@ -27,6 +36,16 @@ export interface CanonOptions {
   readonly now?: () => Date;
 }
 
+/** The canon a proposal was compared against; a commit must find it unchanged. */
+interface Expected {
+  readonly objectId: string;
+  readonly base: ContentHash | null;
+  /** The target must still be current (not superseded or retired); false only for a restore. */
+  readonly live: boolean;
+  /** Objects the proposal replaces, which must all still be current. */
+  readonly supersedes: readonly string[];
+}
+
 /** Who must approve a proposal the gate held back. */
 function requiredRole(label: GateLabel): Role | null {
   if (label === 'HARD_STOP') return 'owner';
@@ -40,10 +59,40 @@ function mayApprove(role: Role, required: Role | null): boolean {
   return false;
 }
 
+const isLive = (o: CanonObject | null) =>
+  o !== null && o.status !== 'superseded' && o.status !== 'retired';
+
+function expectedOf(p: {
+  object_id: string;
+  base_version: ContentHash | null;
+  intent: ProposalIntent;
+  supersedes?: readonly string[];
+}): Expected {
+  return {
+    objectId: p.object_id,
+    base: p.base_version,
+    live: p.intent !== 'restore',
+    supersedes: p.supersedes ?? [],
+  };
+}
+
+function restored(content: NoteContent): NoteContent {
+  return {
+    ...content,
+    status:
+      content.status === 'superseded' || content.status === 'retired' ? 'active' : content.status,
+  };
+}
+
+function authorityOf(principal: Principal) {
+  return { principal: principal.id, role: principal.role, project: principal.project };
+}
+
 /**
  * The LCSM governed-mutation loop over the journal: proposals are compared (§5), gated by the kernel
  * (§6), and committed as one journal entry that appends the version, writes the receipt, moves the
  * pointer and marks dependents stale (§7). Authority always comes from the principal passed in.
+ * Every commit re-checks, inside its transaction, that canon is still what the comparison saw.
  */
 export class Canon {
   readonly journal: Journal;
@@ -75,7 +124,8 @@ export class Canon {
   ): Promise<ProposalOutcome> {
     if (principal.role === 'viewer') throw new CanonryError('FORBIDDEN', 'viewers cannot propose');
     const reader = this.reader(principal.project);
-    const prepared = await this.#prepare(reader, principal, input, origin.fromSuggestion === true);
+    const fromSuggestion = origin.fromSuggestion === true;
+    const prepared = await this.#prepare(reader, principal, input, fromSuggestion);
     const gate = runGate(
       this.kernel,
       this.gate,
@@ -92,6 +142,7 @@ export class Canon {
       message_id: input.message_id ?? null,
       rationale: input.rationale ?? null,
       classifier: origin.classifier ?? null,
+      from_suggestion: fromSuggestion,
       proposer: principal,
       comparison: prepared.comparison,
       gate,
@@ -105,7 +156,7 @@ export class Canon {
         kind: 'canon.proposal',
         body: { proposal } as never,
         actor: principal.id,
-        authority: { principal: principal.id, role: principal.role, project: principal.project },
+        authority: authorityOf(principal),
         correlation_id: proposal.proposal_id,
       },
       ...(gate.label === 'AUTO_COMMIT'
@@ -113,8 +164,7 @@ export class Canon {
         : []),
     ];
     const results = await this.journal.appendAll(principal.project, entries, {
-      precondition: (tx) =>
-        this.#unmoved(tx, principal.project, input.object_id, input.base_version),
+      precondition: (tx) => this.#guard(tx, principal.project, expectedOf(input)),
     });
     if (gate.label === 'REJECT') {
       throw new CanonryError('GATE_REFUSED', 'the stakes gate refused the mutation', {
@@ -128,7 +178,8 @@ export class Canon {
   /**
    * Approves a pending proposal. The approver must hold the role the gate asked for; an agent never
    * can. If canon moved since the comparison, the approval is stale: the proposal is compared again
-   * (journaled) and STALE_APPROVAL asks for a fresh approval.
+   * (journaled) — or closed, when its target or what it replaces is no longer current — and
+   * STALE_APPROVAL asks for a fresh look.
    */
   async approve(principal: Principal, proposalId: string): Promise<ProposalOutcome> {
     const reader = this.reader(principal.project);
@@ -142,33 +193,31 @@ export class Canon {
         },
       );
     }
-    const object = await reader.object(proposal.object_id);
-    const currentHash = (object?.current_version_ref as ContentHash | undefined) ?? null;
-    if (currentHash !== proposal.base_version) {
-      await this.#recompare(reader, proposal, currentHash);
-      throw new CanonryError(
-        'STALE_APPROVAL',
-        'canon moved since the comparison; review the new comparison',
-        {
-          proposal_id: proposal.proposal_id,
-          base_version: currentHash,
-        },
-      );
+    const expected = expectedOf(proposal);
+    const moved = await this.#moved(reader, expected);
+    if (moved !== null) {
+      const { closed, base } = await this.#stale(reader, proposal, moved);
+      throw new CanonryError('STALE_APPROVAL', `canon moved since the comparison: ${moved}`, {
+        proposal_id: proposal.proposal_id,
+        closed,
+        base_version: base,
+      });
     }
-    const current = currentHash ? await reader.version(currentHash) : null;
-    const stale = await this.#staleDependents(reader, proposal.object_id, currentHash);
+    const current = proposal.base_version ? await reader.version(proposal.base_version) : null;
+    const stale = await this.#staleDependents(
+      reader,
+      proposal.object_id,
+      proposal.base_version,
+      proposal.supersedes,
+    );
     const [result] = await this.journal.appendAll(
       principal.project,
       [commitEntry(proposal, current, principal, stale, this.#now().toISOString())],
       {
-        precondition: (tx) =>
-          this.#unmoved(
-            tx,
-            principal.project,
-            proposal.object_id,
-            proposal.base_version,
-            proposalId,
-          ),
+        precondition: async (tx) => {
+          await this.#stillPending(tx, principal.project, proposalId);
+          await this.#guard(tx, principal.project, expected);
+        },
       },
     );
     return this.#outcome(principal.project, proposalId, result!);
@@ -182,23 +231,13 @@ export class Canon {
     if (!own && principal.role !== 'owner' && principal.role !== 'editor') {
       throw new CanonryError('FORBIDDEN', 'only an owner, an editor or the proposer may reject');
     }
-    if (typeof reason !== 'string' || reason.length > 2_000) {
+    if (typeof reason !== 'string' || reason.length > 2_000 || !reason.isWellFormed()) {
       throw new CanonryError(
         'INVALID_PROPOSAL',
         'reason must be a string of at most 2,000 characters',
       );
     }
-    await this.journal.append(
-      principal.project,
-      {
-        kind: 'canon.reject',
-        body: { proposal_id: proposalId, by: principal, reason } as never,
-        actor: principal.id,
-        authority: { principal: principal.id, role: principal.role, project: principal.project },
-        correlation_id: proposalId,
-      },
-      { precondition: (tx) => this.#stillPending(tx, principal.project, proposalId) },
-    );
+    await this.#close(principal.project, proposalId, principal, reason);
     return (await reader.proposal(proposalId))!;
   }
 
@@ -219,10 +258,7 @@ export class Canon {
       object_id: objectId,
       intent: 'restore',
       base_version: object.current_version_ref,
-      candidate: {
-        ...old.content,
-        status: old.content.status === 'superseded' ? 'active' : old.content.status,
-      },
+      candidate: restored(old.content),
       restore_version: versionHash,
       rationale: rationale ?? `restore version ${old.version_id}`,
     });
@@ -247,6 +283,18 @@ export class Canon {
     if (input.intent !== 'create' && input.intent !== 'supersede' && !object) {
       throw new CanonryError('UNKNOWN_OBJECT', `no object ${input.object_id}`);
     }
+    if (object && input.intent !== 'restore' && !isLive(object)) {
+      throw new CanonryError(
+        'CONFLICT',
+        `${input.object_id} is ${object.status}; restore it to change it`,
+        {
+          status: object.status,
+        },
+      );
+    }
+    if ((input.supersedes ?? []).includes(input.object_id)) {
+      throw new CanonryError('INVALID_PROPOSAL', 'an object cannot supersede itself');
+    }
     const currentHash = (object?.current_version_ref as ContentHash | undefined) ?? null;
     if (input.base_version !== currentHash) {
       throw new CanonryError(
@@ -260,37 +308,16 @@ export class Canon {
     let candidate = input.candidate;
     if (input.intent === 'restore') {
       const old = input.restore_version ? await reader.version(input.restore_version) : null;
-      if (!old || old.note_id !== input.object_id)
+      if (!old || old.note_id !== input.object_id) {
         throw new CanonryError(
           'UNKNOWN_VERSION',
           'restore_version is not a version of this object',
         );
-      candidate = {
-        ...old.content,
-        status: old.content.status === 'superseded' ? 'active' : old.content.status,
-      };
-    }
-    for (const source of candidate.sources) {
-      const message = await reader.message(source.message_id);
-      if (!message || message.text.slice(source.span[0], source.span[1]) !== source.quote) {
-        throw new CanonryError(
-          'SOURCE_MISSING',
-          `source ${source.message_id}[${source.span[0]}:${source.span[1]}] does not match the archive`,
-        );
       }
+      candidate = restored(old.content);
     }
-    for (const dep of candidate.dependency_refs) {
-      if (!(await reader.object(dep)))
-        throw new CanonryError('UNKNOWN_OBJECT', `dependency ${dep} does not exist`);
-    }
-    const supersededTypes: ObjectType[] = [];
-    for (const id of input.supersedes ?? []) {
-      const old = await reader.object(id);
-      if (!old || old.status === 'superseded' || old.status === 'retired') {
-        throw new CanonryError('UNKNOWN_OBJECT', `${id} is not a current object to supersede`);
-      }
-      supersededTypes.push(old.object_type);
-    }
+    await this.#checkReferences(reader, candidate);
+    const supersededTypes = await this.#supersededTypes(reader, input.supersedes ?? []);
     const current = currentHash ? await reader.version(currentHash) : null;
     const stale = await this.#staleDependents(
       reader,
@@ -309,6 +336,39 @@ export class Canon {
     return { current, candidate, comparison, stale };
   }
 
+  /** Sources must quote the archive exactly; dependencies must exist. */
+  async #checkReferences(reader: CanonReader, candidate: NoteContent): Promise<void> {
+    for (const source of candidate.sources) {
+      const message = await reader.message(source.message_id);
+      const [start, end] = source.span;
+      if (
+        !message ||
+        end > message.text.length ||
+        message.text.slice(start, end) !== source.quote
+      ) {
+        throw new CanonryError(
+          'SOURCE_MISSING',
+          `source ${source.message_id}[${start}:${end}] does not match the archive`,
+        );
+      }
+    }
+    for (const dep of candidate.dependency_refs) {
+      if (!(await reader.object(dep)))
+        throw new CanonryError('UNKNOWN_OBJECT', `dependency ${dep} does not exist`);
+    }
+  }
+
+  async #supersededTypes(reader: CanonReader, ids: readonly string[]): Promise<ObjectType[]> {
+    const types: ObjectType[] = [];
+    for (const id of ids) {
+      const old = await reader.object(id);
+      if (!old || !isLive(old))
+        throw new CanonryError('UNKNOWN_OBJECT', `${id} is not a current object to supersede`);
+      types.push(old.object_type);
+    }
+    return types;
+  }
+
   async #staleDependents(
     reader: CanonReader,
     objectId: string,
@@ -320,11 +380,45 @@ export class Canon {
     return [...new Set(built)].sort();
   }
 
-  async #recompare(
+  /** Why canon is no longer what a proposal was compared against, or null when it still is. */
+  async #moved(reader: CanonReader, expected: Expected): Promise<string | null> {
+    const object = await reader.object(expected.objectId);
+    const now = object?.current_version_ref ?? null;
+    if (now !== expected.base) return `${expected.objectId} moved to ${now ?? 'nothing'}`;
+    if (expected.live && object && !isLive(object))
+      return `${expected.objectId} is ${object.status}`;
+    for (const id of expected.supersedes) {
+      if (!isLive(await reader.object(id))) return `${id} is no longer current`;
+    }
+    return null;
+  }
+
+  /** Inside an append transaction: refuse with CONFLICT if canon moved since the comparison. */
+  async #guard(tx: Queryable, project: string, expected: Expected): Promise<void> {
+    const moved = await this.#moved(this.reader(project, tx), expected);
+    if (moved !== null)
+      throw new CanonryError('CONFLICT', `${moved} during the commit; compare again`);
+  }
+
+  /**
+   * A stale approval: when the target and what it replaces are still current, the proposal is
+   * compared again against the new version (journaled, for a fresh approval); otherwise it can no
+   * longer apply and is closed. Returns whether it was closed and the version it now compares against.
+   */
+  async #stale(
     reader: CanonReader,
     proposal: ProposalRecord,
-    currentHash: ContentHash | null,
-  ): Promise<void> {
+    why: string,
+  ): Promise<{ closed: boolean; base: ContentHash | null }> {
+    const object = await reader.object(proposal.object_id);
+    const targetGone = proposal.intent !== 'restore' && object !== null && !isLive(object);
+    let replacedGone = false;
+    for (const id of proposal.supersedes) replacedGone ||= !isLive(await reader.object(id));
+    if (targetGone || replacedGone) {
+      await this.#close(reader.project, proposal.proposal_id, null, `no longer applies: ${why}`);
+      return { closed: true, base: proposal.base_version };
+    }
+    const currentHash = (object?.current_version_ref as ContentHash | undefined) ?? null;
     const current = currentHash ? await reader.version(currentHash) : null;
     const comparison = compareNotes(current, proposal.candidate, {
       intent: proposal.intent,
@@ -336,6 +430,8 @@ export class Canon {
         proposal.supersedes,
       ),
       dependentObjects: await reader.dependents(proposal.object_id),
+      supersededTypes: await this.#supersededTypes(reader, proposal.supersedes),
+      fromSuggestion: proposal.from_suggestion,
     });
     const gate = runGate(
       this.kernel,
@@ -347,53 +443,66 @@ export class Canon {
         proposal.candidate.object_type,
       ),
     );
-    await this.journal.append(reader.project, {
-      kind: 'canon.recompare',
-      body: {
-        proposal_id: proposal.proposal_id,
-        base_version: currentHash,
-        comparison,
-        gate,
-        required_role: requiredRole(gate.label) ?? 'editor',
-      } as never,
-      actor: 'canon',
-      authority: { system: 'canon' },
-      correlation_id: proposal.proposal_id,
-    });
+    const expected = { ...expectedOf(proposal), base: currentHash };
+    await this.journal.append(
+      reader.project,
+      {
+        kind: 'canon.recompare',
+        body: {
+          proposal_id: proposal.proposal_id,
+          base_version: currentHash,
+          comparison,
+          gate,
+          required_role: requiredRole(gate.label) ?? 'editor',
+        } as never,
+        actor: 'canon',
+        authority: { system: 'canon' },
+        correlation_id: proposal.proposal_id,
+      },
+      {
+        precondition: async (tx) => {
+          await this.#stillPending(tx, reader.project, proposal.proposal_id);
+          await this.#guard(tx, reader.project, expected);
+        },
+      },
+    );
+    return { closed: false, base: currentHash };
+  }
+
+  /** Journals the rejection of a pending proposal (by a principal, or by canon itself). */
+  async #close(
+    project: string,
+    proposalId: string,
+    by: Principal | null,
+    reason: string,
+  ): Promise<void> {
+    await this.journal.append(
+      project,
+      {
+        kind: 'canon.reject',
+        body: { proposal_id: proposalId, by, reason } as never,
+        actor: by?.id ?? 'canon',
+        authority: by ? authorityOf(by) : { system: 'canon' },
+        correlation_id: proposalId,
+      },
+      { precondition: (tx) => this.#stillPending(tx, project, proposalId) },
+    );
   }
 
   async #pending(reader: CanonReader, proposalId: string): Promise<ProposalRecord> {
     const proposal = await reader.proposal(proposalId);
     if (!proposal) throw new CanonryError('UNKNOWN_PROPOSAL', `no proposal ${proposalId}`);
-    if (proposal.status !== 'pending')
+    if (proposal.status !== 'pending') {
       throw new CanonryError('PROPOSAL_CLOSED', `proposal ${proposalId} is ${proposal.status}`);
-    return proposal;
-  }
-
-  /** Inside the append transaction: the object is still at the version the comparison used. */
-  async #unmoved(
-    tx: Queryable,
-    project: string,
-    objectId: string,
-    base: ContentHash | null,
-    proposalId?: string,
-  ): Promise<void> {
-    const object = await this.reader(project, tx).object(objectId);
-    const now = object?.current_version_ref ?? null;
-    if (now !== base) {
-      throw new CanonryError(
-        'CONFLICT',
-        `${objectId} moved to ${now ?? 'nothing'} during the commit`,
-        { current_version: now },
-      );
     }
-    if (proposalId) await this.#stillPending(tx, project, proposalId);
+    return proposal;
   }
 
   async #stillPending(tx: Queryable, project: string, proposalId: string): Promise<void> {
     const proposal = await this.reader(project, tx).proposal(proposalId);
-    if (proposal?.status !== 'pending')
+    if (proposal?.status !== 'pending') {
       throw new CanonryError('PROPOSAL_CLOSED', `proposal ${proposalId} is ${proposal?.status}`);
+    }
   }
 
   async #outcome(

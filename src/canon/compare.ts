@@ -68,6 +68,16 @@ const DIRECTIVE: readonly ObjectType[] = [
 ];
 const MODAL_DIRECTIVE = /\b(must|shall|always|never|required|will use|is decided)\b/i;
 
+/** Who a version stands on: its approver if it had one, else its proposer. */
+function standingAuthority(version: NoteVersion): { principal: string; role: string } | null {
+  const a = version.authority as {
+    proposer?: { id: string; role: string };
+    approver?: { id: string; role: string } | null;
+  } | null;
+  const who = a?.approver ?? a?.proposer;
+  return who ? { principal: who.id, role: who.role } : null;
+}
+
 function rank(state: NoteContent['confidence_state']): number {
   return CONFIDENCE_STATES.indexOf(state);
 }
@@ -113,9 +123,7 @@ export function compareNotes(
   context: CompareContext,
 ): Comparison {
   const now = current?.content ?? null;
-  const currentAuthority = current
-    ? (current.authority as { principal: string; role: string })
-    : null;
+  const currentAuthority = current ? standingAuthority(current) : null;
   const stakes = classifyStakes(candidate, now, context.intent, context.supersededTypes);
   const removed = removedInformation(now, candidate, context.intent);
 

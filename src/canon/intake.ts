@@ -78,6 +78,14 @@ export async function archiveMessage(
   principal: Principal,
   input: unknown,
 ): Promise<ArchivedMessage> {
+  return (await archive(canon, principal, input)).message;
+}
+
+async function archive(
+  canon: Canon,
+  principal: Principal,
+  input: unknown,
+): Promise<{ message: ArchivedMessage; duplicate: boolean }> {
   const checked = messageInput(input, principal);
   const messageId = checked.message_id ?? newId('msg');
   const message: Omit<ArchivedMessage, 'seq'> = {
@@ -89,7 +97,7 @@ export async function archiveMessage(
     actor_role: principal.role,
     captured_at: new Date().toISOString(),
   };
-  const { entry } = await canon.journal.append(principal.project, {
+  const { entry, duplicate } = await canon.journal.append(principal.project, {
     kind: 'canon.message',
     body: { message } as never,
     actor: principal.id,
@@ -97,7 +105,7 @@ export async function archiveMessage(
     idempotency_key: `message:${messageId}`,
   });
   const archived = (entry.body as unknown as { message: ArchivedMessage }).message;
-  return { ...archived, seq: entry.seq };
+  return { message: { ...archived, seq: entry.seq }, duplicate };
 }
 
 /**
@@ -112,8 +120,10 @@ export async function intake(
   principal: Principal,
   input: unknown,
 ): Promise<IntakeResult> {
-  const message = await archiveMessage(canon, principal, input);
+  const { message, duplicate } = await archive(canon, principal, input);
   const reader = canon.reader(principal.project);
+  // A retried message (same message_id) is the same operation: report what it did the first time.
+  if (duplicate) return repeated(canon, classifier, message);
   const current = await reader.objects(['active', 'provisional', 'disputed']);
   const classified = await classifier.classify({ message, canon: current });
   if (!classified.ok) {
@@ -165,5 +175,37 @@ export async function intake(
       });
     }
   }
+  return { message, classification, proposals };
+}
+
+/** The result of a message already taken in: its classification again (pure) and its proposals. */
+async function repeated(
+  canon: Canon,
+  classifier: Classifier,
+  message: ArchivedMessage,
+): Promise<IntakeResult> {
+  const reader = canon.reader(message.project);
+  const proposals: IntakeResult['proposals'][number][] = [];
+  for (const proposal of (await reader.proposals()).filter(
+    (p) => p.message_id === message.message_id,
+  )) {
+    const receipt = await canon.journal.receipt(message.project, proposal.seq);
+    const committed =
+      proposal.status === 'committed' ? await reader.current(proposal.object_id) : null;
+    if (receipt) proposals.push({ ok: true, outcome: { proposal, committed, receipt } });
+  }
+  const classified = await classifier.classify({
+    message,
+    canon: await reader.objects(['active', 'provisional', 'disputed']),
+  });
+  const classification = classified.ok
+    ? classified.value
+    : {
+        outcome: 'no_effect' as const,
+        touched: [],
+        drafts: [],
+        rationale: 'already taken in',
+        classifier: classifier.name,
+      };
   return { message, classification, proposals };
 }

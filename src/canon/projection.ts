@@ -1,3 +1,4 @@
+import { canonicalize } from '../core/index.js';
 import type { JournalEntry, Projection } from '../journal/index.js';
 import type { Queryable } from '../store/index.js';
 import type { CanonEntryBodies, ProposalRecord } from './records.js';
@@ -29,7 +30,7 @@ async function updateProposal(
   const next = change(JSON.parse(rows[0].record) as ProposalRecord);
   await tx.run(
     'UPDATE canon_proposals SET status = $3, record = $4 WHERE project = $1 AND proposal_id = $2',
-    [project, id, next.status, JSON.stringify(next)],
+    [project, id, next.status, canonicalize(next)],
   );
 }
 
@@ -64,7 +65,7 @@ async function putObject(
       object.current_version_ref,
       object.version_id,
       seq,
-      JSON.stringify(object),
+      canonicalize(object),
     ],
   );
 }
@@ -84,7 +85,7 @@ async function applyCommit(
       version.version_id,
       version.version_hash,
       seq,
-      JSON.stringify(version),
+      canonicalize(version),
     ],
   );
   const before = await objectRecord(tx, project, version.note_id);
@@ -148,7 +149,7 @@ export const CANON_PROJECTION: Projection = {
         const { message } = entry.body as unknown as CanonEntryBodies['canon.message'];
         await tx.run(
           'INSERT INTO canon_messages (project, message_id, seq, record) VALUES ($1, $2, $3, $4)',
-          [project, message.message_id, seq, JSON.stringify({ ...message, seq })],
+          [project, message.message_id, seq, canonicalize({ ...message, seq })],
         );
         return;
       }
@@ -162,21 +163,25 @@ export const CANON_PROJECTION: Projection = {
             proposal.object_id,
             proposal.status,
             seq,
-            JSON.stringify({ ...proposal, seq }),
+            canonicalize({ ...proposal, seq }),
           ],
         );
         return;
       }
       case 'canon.recompare': {
         const b = entry.body as unknown as CanonEntryBodies['canon.recompare'];
-        await updateProposal(tx, project, b.proposal_id, (p) => ({
-          ...p,
-          base_version: b.base_version,
-          comparison: b.comparison,
-          gate: b.gate,
-          required_role: b.required_role,
-          status: 'pending',
-        }));
+        await updateProposal(tx, project, b.proposal_id, (p) =>
+          p.status !== 'pending'
+            ? p
+            : {
+                ...p,
+                base_version: b.base_version,
+                comparison: b.comparison,
+                gate: b.gate,
+                required_role: b.required_role,
+                status: 'pending',
+              },
+        );
         return;
       }
       case 'canon.commit':
@@ -196,7 +201,7 @@ export const CANON_PROJECTION: Projection = {
         await tx.run(
           `INSERT INTO canon_artifacts (project, artifact_id, seq, record) VALUES ($1, $2, $3, $4)
            ON CONFLICT (project, artifact_id) DO UPDATE SET seq = $3, record = $4`,
-          [project, manifest.artifact_id, seq, JSON.stringify(manifest)],
+          [project, manifest.artifact_id, seq, canonicalize(manifest)],
         );
         await tx.run('DELETE FROM canon_artifact_inputs WHERE project = $1 AND artifact_id = $2', [
           project,

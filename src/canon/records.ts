@@ -19,6 +19,8 @@ export interface ProposalRecord {
   readonly message_id: string | null;
   readonly rationale: string | null;
   readonly classifier: string | null;
+  /** Whether it came from a suggestion (an assistant's or agent's message); kept for recomparison. */
+  readonly from_suggestion: boolean;
   readonly proposer: Principal;
   readonly comparison: Comparison;
   readonly gate: GateVerdict;
@@ -70,7 +72,11 @@ export interface CanonEntryBodies {
     readonly required_role: Role | null;
   };
   'canon.commit': CommitBody;
-  'canon.reject': { readonly proposal_id: string; readonly by: Principal; readonly reason: string };
+  'canon.reject': {
+    readonly proposal_id: string;
+    readonly by: Principal | null;
+    readonly reason: string;
+  };
   'canon.artifact': {
     readonly manifest: import('./artifacts.js').ArtifactManifest;
     readonly by: Principal;

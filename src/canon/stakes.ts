@@ -44,7 +44,8 @@ export function withinAuthority(role: Role, stakes: Stakes): boolean {
 /**
  * Classifies a mutation's stakes (§6), deterministically from what it changes: S3 for identity,
  * publication, external, legal, medical, financial or irreversible state; S2 for consequential types
- * and budget/permission state; S0 for a presentation-only edit (title or visibility); S1 otherwise.
+ * and budget/permission state, and for promoting a personal or working note to the project (§14: no
+ * automatic promotion of private state); S0 for a title-only edit; S1 otherwise.
  */
 export function classifyStakes(
   candidate: NoteContent,
@@ -57,11 +58,14 @@ export function classifyStakes(
   const types = [candidate.object_type, current?.object_type, ...supersededTypes];
   if (S2_TAGS.some((t) => tags.has(t)) || types.some((t) => t && CONSEQUENTIAL_TYPES.includes(t)))
     return 'S2';
+  const promoted =
+    current !== null && current.visibility !== 'project' && candidate.visibility === 'project';
+  if (promoted) return 'S2';
   if (current && intent === 'update' && presentationOnly(current, candidate)) return 'S0';
   return 'S1';
 }
 
 function presentationOnly(current: NoteContent, candidate: NoteContent): boolean {
-  const strip = (c: NoteContent) => JSON.stringify({ ...c, title: '', visibility: '' });
+  const strip = (c: NoteContent) => JSON.stringify({ ...c, title: '' });
   return strip(current) === strip(candidate);
 }

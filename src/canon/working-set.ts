@@ -1,5 +1,5 @@
 import { CanonryError, countTokens } from '../core/index.js';
-import { type ArtifactStatus, artifactState } from './artifacts.js';
+import { type ArtifactStatus, artifactState, type CanonLookup } from './artifacts.js';
 import type { Canon } from './canon.js';
 import type { ProposalRecord } from './records.js';
 import type { CanonObject, ObjectType, SourceRef } from './types.js';
@@ -214,15 +214,16 @@ export async function workingSet(
   return { ...set, capsule, tokens: countTokens(capsule) };
 }
 
+/** For each object, the mutation that made its current version, found through that version's authority. */
 function lastCommits(
   proposals: readonly ProposalRecord[],
   focus: readonly CanonObject[],
-  version: (hash: ProposalRecord['base_version'] & string) => { version_id: number } | undefined,
+  version: CanonLookup['version'],
 ): WorkingSet['prior_mutations'] {
+  const byId = new Map(proposals.map((p) => [p.proposal_id, p]));
   return focus.flatMap((o) => {
-    const last = [...proposals]
-      .reverse()
-      .find((p) => p.object_id === o.object_id && p.status === 'committed');
+    const authority = version(o.current_version_ref)?.authority as { proposal_id?: string } | null;
+    const last = authority?.proposal_id ? byId.get(authority.proposal_id) : undefined;
     if (!last) return [];
     const who = last.decided_by
       ? `${last.decided_by.id} (${last.decided_by.role})`

@@ -32,6 +32,12 @@ export function genesisHash(project: string): ContentHash {
 /** An entry exactly as it is hashed: every field but `hash`, absent values as null. */
 export type UnhashedEntry = Omit<JournalEntry, 'hash'>;
 
+/** The entry without its hash: what the hash covers. */
+export function withoutHash(entry: JournalEntry): UnhashedEntry {
+  const { hash: _hash, ...rest } = entry;
+  return rest;
+}
+
 /** `sha256(JCS(entry without hash))`. */
 export function entryHash(entry: UnhashedEntry): ContentHash {
   return contentHash(entry);

@@ -1,7 +1,7 @@
 import { CanonryError, type ContentHash } from '../core/index.js';
 import type { TrustAnchor } from '../trust/index.js';
 import { verifyCheckpoint } from './checkpoint.js';
-import { parseProject } from './entry.js';
+import { entryHash, genesisHash, parseProject, withoutHash } from './entry.js';
 import type { Journal } from './journal.js';
 import { applyProjections } from './projections.js';
 import { scanEntries } from './scan.js';
@@ -63,7 +63,8 @@ export async function verifyProject(
 /**
  * Rebuilds every projection of a project from the journal alone, in one transaction: its rows are
  * deleted and every entry replayed from seq 1. Afterwards the tables equal what live appends made;
- * a corrupted projection is repaired. Refuses (CHAIN_BROKEN) to rebuild from an unreadable entry.
+ * a corrupted projection is repaired. Every entry's hash and link are checked as it is replayed; a
+ * chain that does not verify is refused (CHAIN_BROKEN) and nothing changes.
  */
 export async function rebuildProject(
   journal: Journal,
@@ -78,18 +79,28 @@ export async function rebuildProject(
     await tx.all(`SELECT seq FROM journal_heads WHERE project = $1${lock}`, [name]);
     for (const table of tables) await tx.run(`DELETE FROM ${table} WHERE project = $1`, [name]);
     let entries = 0;
+    let prev = genesisHash(name);
     for await (const item of scanEntries(tx, name)) {
-      if ('unreadable' in item) {
+      // Replay only what verifies: a forged entry must never become projected truth.
+      const broken =
+        'unreadable' in item
+          ? { seq: item.unreadable, reason: 'unreadable' }
+          : item.seq !== entries + 1
+            ? { seq: entries + 1, reason: 'missing-entry' }
+            : item.prev_hash !== prev || entryHash(withoutHash(item)) !== item.hash
+              ? { seq: item.seq, reason: 'hash-mismatch' }
+              : null;
+      if (broken || 'unreadable' in item) {
         throw new CanonryError(
           'CHAIN_BROKEN',
-          `entry ${item.unreadable} of ${name} is unreadable`,
+          `entry ${broken?.seq} of ${name} does not verify; nothing rebuilt`,
           {
-            seq: item.unreadable,
-            reason: 'unreadable',
+            ...broken,
           },
         );
       }
       await applyProjections(tx, journal.projections, item);
+      prev = item.hash;
       entries++;
       if (onProgress && entries % 10_000 === 0) onProgress(item.seq);
     }

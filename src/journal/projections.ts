@@ -1,3 +1,4 @@
+import { canonicalize } from '../core/index.js';
 import type { Queryable } from '../store/index.js';
 import { receiptFor } from './receipt.js';
 import type { JournalEntry, Projection } from './types.js';
@@ -11,7 +12,7 @@ export const RECEIPTS: Projection = {
     const receipt = receiptFor(entry);
     await tx.run(
       'INSERT INTO journal_receipts (project, seq, receipt_hash, receipt) VALUES ($1, $2, $3, $4)',
-      [entry.project, entry.seq, receipt.receipt_hash, JSON.stringify(receipt)],
+      [entry.project, entry.seq, receipt.receipt_hash, canonicalize(receipt)],
     );
   },
 };

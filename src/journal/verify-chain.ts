@@ -1,5 +1,5 @@
 import type { ContentHash } from '../core/index.js';
-import { entryHash, genesisHash } from './entry.js';
+import { entryHash, genesisHash, withoutHash } from './entry.js';
 import type { BreakReason, JournalEntry, VerifyReport } from './types.js';
 
 /** An entry, or the seq of a row that could not be read back. */
@@ -136,9 +136,4 @@ async function explain(
     ];
   }
   return [item.seq, 'body-changed', `the content of seq ${item.seq} no longer matches its hash`];
-}
-
-function withoutHash(entry: JournalEntry): Omit<JournalEntry, 'hash'> {
-  const { hash: _hash, ...rest } = entry;
-  return rest;
 }

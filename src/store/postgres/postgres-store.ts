@@ -50,6 +50,8 @@ export class PostgresStore implements Store {
   readonly capabilities = CAPABILITIES;
   readonly description: string;
   readonly #pool: Pool;
+  readonly #inFlight = new Set<Promise<unknown>>();
+  #closed = false;
 
   constructor({ connectionString, max = 10 }: PostgresOptions) {
     this.description = redact(connectionString);
@@ -63,20 +65,41 @@ export class PostgresStore implements Store {
   }
 
   async all<T extends object = Row>(sql: string, params: readonly SqlValue[] = []): Promise<T[]> {
-    return (await guard(() => this.#pool.query(sql, [...params]))).rows as T[];
+    return (await this.#track(() => this.#pool.query(sql, [...params]))).rows as T[];
   }
 
   async run(sql: string, params: readonly SqlValue[] = []): Promise<number> {
-    return (await guard(() => this.#pool.query(sql, [...params]))).rowCount ?? 0;
+    return (await this.#track(() => this.#pool.query(sql, [...params]))).rowCount ?? 0;
   }
 
   async exec(sql: string): Promise<void> {
-    await guard(() => this.#pool.query(sql));
+    await this.#track(() => this.#pool.query(sql));
   }
 
-  async transaction<T>(
+  /**
+   * Runs one operation, refusing it once the store is closing. `pool.end()` would silently drop
+   * queued requests, leaving their callers waiting forever; `close` waits for these instead.
+   */
+  #track<T>(work: () => Promise<T>): Promise<T> {
+    if (this.#closed)
+      return Promise.reject(new CanonryError('STORE_UNAVAILABLE', 'the store is closed'));
+    const running = guard(work);
+    this.#inFlight.add(running);
+    const done = () => this.#inFlight.delete(running);
+    running.then(done, done);
+    return running;
+  }
+
+  transaction<T>(
     work: (tx: Queryable) => Promise<T>,
     options: TransactionOptions = {},
+  ): Promise<T> {
+    return this.#track(() => this.#transaction(work, options));
+  }
+
+  async #transaction<T>(
+    work: (tx: Queryable) => Promise<T>,
+    options: TransactionOptions,
   ): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       const client = await guard(() => this.#pool.connect());
@@ -99,6 +122,9 @@ export class PostgresStore implements Store {
   }
 
   async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    while (this.#inFlight.size > 0) await Promise.allSettled([...this.#inFlight]);
     await this.#pool.end();
   }
 }
