@@ -2,13 +2,21 @@ import { isCanonryError } from '../core/index.js';
 import type { Queryable, Store } from '../store/index.js';
 
 /** A unit of work for one transaction; `check` may refuse before anything is written. */
-export interface CommitJob<T> {
+export interface CommitJob<T, B> {
   /** Reads and validates; a CanonryError thrown here fails this job only (nothing was written). */
-  check(tx: Queryable): Promise<() => Promise<T>>;
+  check(tx: Queryable, batch: B): Promise<() => Promise<T>>;
 }
 
-interface Pending {
-  readonly job: CommitJob<unknown>;
+/** How a queue's owner follows its transactions. */
+export interface BatchHooks<B> {
+  /** State shared by the jobs of one transaction. */
+  begin(): B;
+  /** Called once the transaction committed. */
+  committed(batch: B): void;
+}
+
+interface Pending<B> {
+  readonly job: CommitJob<unknown, B>;
   readonly resolve: (value: unknown) => void;
   readonly reject: (reason: unknown) => void;
 }
@@ -17,19 +25,21 @@ interface Pending {
  * Group commit: appends that arrive while a transaction is in flight are committed together in the
  * next one, so concurrent producers share one fsync. A job refused by its own checks fails alone; an
  * unexpected failure rolls the batch back and each job is retried in a transaction of its own, so one
- * bad job never costs another its write.
+ * bad job never costs another its write — unless the commit's outcome is unknown (the connection
+ * dropped while COMMIT was in flight): then nothing is retried, since it may have committed.
  */
-export class CommitQueue {
-  #pending: Pending[] = [];
+export class CommitQueue<B> {
+  #pending: Pending<B>[] = [];
   #draining = false;
 
   constructor(
     private readonly store: Store,
+    private readonly hooks: BatchHooks<B>,
     private readonly maxBatch = 256,
   ) {}
 
   /** Queues a job; resolves once its transaction commits. */
-  push<T>(job: CommitJob<T>): Promise<T> {
+  push<T>(job: CommitJob<T, B>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       this.#pending.push({ job, resolve: resolve as (v: unknown) => void, reject });
       if (!this.#draining) {
@@ -43,40 +53,52 @@ export class CommitQueue {
     while (this.#pending.length > 0) {
       const batch = this.#pending.splice(0, this.maxBatch);
       try {
-        const outcomes = await this.store.transaction((tx) => runBatch(tx, batch));
-        outcomes.forEach((outcome, i) => {
-          const { resolve, reject } = batch[i]!;
-          if (outcome.ok) resolve(outcome.value);
-          else reject(outcome.error);
-        });
-      } catch {
-        for (const pending of batch) await this.#alone(pending);
+        this.#settle(batch, await this.#commit(batch));
+      } catch (err) {
+        if (isCanonryError(err) && err.details?.outcome === 'unknown') {
+          for (const { reject } of batch) reject(err);
+          continue;
+        }
+        for (const pending of batch) {
+          try {
+            this.#settle([pending], await this.#commit([pending]));
+          } catch (alone) {
+            pending.reject(alone);
+          }
+        }
       }
     }
     this.#draining = false;
   }
 
-  async #alone({ job, resolve, reject }: Pending): Promise<void> {
-    try {
-      const outcome = await this.store.transaction(
-        async (tx) => (await runBatch(tx, [{ job, resolve, reject }]))[0]!,
-      );
+  async #commit(batch: readonly Pending<B>[]): Promise<Outcome[]> {
+    const state = this.hooks.begin();
+    const outcomes = await this.store.transaction((tx) => runBatch(tx, batch, state));
+    this.hooks.committed(state);
+    return outcomes;
+  }
+
+  #settle(batch: readonly Pending<B>[], outcomes: readonly Outcome[]): void {
+    outcomes.forEach((outcome, i) => {
+      const { resolve, reject } = batch[i]!;
       if (outcome.ok) resolve(outcome.value);
       else reject(outcome.error);
-    } catch (err) {
-      reject(err);
-    }
+    });
   }
 }
 
 type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
 
-async function runBatch(tx: Queryable, batch: readonly Pending[]): Promise<Outcome[]> {
+async function runBatch<B>(
+  tx: Queryable,
+  batch: readonly Pending<B>[],
+  state: B,
+): Promise<Outcome[]> {
   const outcomes: Outcome[] = [];
   for (const { job } of batch) {
     let write: () => Promise<unknown>;
     try {
-      write = await job.check(tx);
+      write = await job.check(tx, state);
     } catch (error) {
       if (!isCanonryError(error)) throw error;
       outcomes.push({ ok: false, error });

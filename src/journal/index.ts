@@ -5,10 +5,9 @@ export {
   signCheckpoint,
   verifyCheckpoint,
 } from './checkpoint.js';
-export { entryHash, genesisHash, parseProject } from './entry.js';
+export { entryHash, genesisHash, parseProject, withoutHash } from './entry.js';
 export { Journal, type JournalOptions } from './journal.js';
 export { rebuildProject, verifyProject } from './maintenance.js';
-export { RECEIPTS } from './projections.js';
 export { receiptFor } from './receipt.js';
 export { JOURNAL_MIGRATIONS } from './schema.js';
 export { exportSegment, SEGMENT_TYPE, type SegmentHeader, verifySegment } from './segment.js';

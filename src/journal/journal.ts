@@ -4,16 +4,17 @@ import type { Signer } from '../trust/index.js';
 import { type Checkpoint, signCheckpoint } from './checkpoint.js';
 import { CommitQueue } from './commit-queue.js';
 import {
+  type BuiltEntry,
   buildEntry,
   checkInput,
   type EntryRow,
-  entryParams,
   genesisHash,
   INSERT_ENTRY,
+  type PreparedInput,
   parseProject,
   rowToEntry,
 } from './entry.js';
-import { applyProjections, RECEIPTS } from './projections.js';
+import { applyProjections } from './projections.js';
 import { receiptFor } from './receipt.js';
 import type {
   AppendOptions,
@@ -27,7 +28,7 @@ import type {
 
 /** Options for a {@link Journal}. */
 export interface JournalOptions {
-  /** Projections updated in the append transaction (receipts are built in). */
+  /** Projections updated in the append transaction. */
   readonly projections?: readonly Projection[];
   /** The issuer that signs checkpoints; without one no checkpoint is written. */
   readonly signer?: () => Signer;
@@ -39,23 +40,42 @@ export interface JournalOptions {
   readonly maxBatch?: number;
 }
 
+/** Heads written by the jobs of one transaction, not yet committed. */
+interface Batch {
+  readonly heads: Map<string, Head>;
+}
+
 /**
  * The journal: per-project, append-only, hash-chained entries and the projections derived from them.
  * Appending and updating projections happen in one transaction; concurrent appends are group-committed.
- * Every read and write is scoped by project: no method reads another project's rows.
+ * The head of each project moves by compare-and-set from the last head this process committed, so a
+ * plain append reads nothing first; appends that must decide on the current state (an expected seq,
+ * an idempotency key, a precondition) lock the head row and decide under the lock. Every read and
+ * write is scoped by project: no method reads another project's rows.
  */
 export class Journal {
   readonly store: Store;
   readonly projections: readonly Projection[];
-  readonly #queue: CommitQueue;
+  readonly #queue: CommitQueue<Batch>;
+  /** The last committed head per project, as far as this process knows (it may be stale). */
+  readonly #heads = new Map<string, Head>();
   readonly #signer: (() => Signer) | undefined;
   readonly #checkpointEvery: number;
   readonly #now: () => Date;
 
   constructor(store: Store, options: JournalOptions = {}) {
     this.store = store;
-    this.projections = [RECEIPTS, ...(options.projections ?? [])];
-    this.#queue = new CommitQueue(store, options.maxBatch);
+    this.projections = options.projections ?? [];
+    this.#queue = new CommitQueue<Batch>(
+      store,
+      {
+        begin: () => ({ heads: new Map() }),
+        committed: (batch) => {
+          for (const [project, head] of batch.heads) this.#heads.set(project, head);
+        },
+      },
+      options.maxBatch,
+    );
     this.#signer = options.signer;
     this.#checkpointEvery = options.checkpointEvery ?? 1_000;
     this.#now = options.now ?? (() => new Date());
@@ -81,101 +101,153 @@ export class Journal {
     options: AppendOptions = {},
   ): Promise<AppendResult[]> {
     const name = parseProject(project);
-    const checked = inputs.map((input) => checkInput(input));
-    if (checked.length === 0) throw new CanonryError('INVALID_ENTRY', 'nothing to append');
-    if (
-      options.expectedSeq !== undefined &&
-      !(Number.isSafeInteger(options.expectedSeq) && options.expectedSeq >= 0)
-    ) {
+    const prepared = inputs.map((input) => checkInput(input));
+    if (prepared.length === 0) throw new CanonryError('INVALID_ENTRY', 'nothing to append');
+    const { expectedSeq, precondition } = options;
+    if (expectedSeq !== undefined && !(Number.isSafeInteger(expectedSeq) && expectedSeq >= 0)) {
       throw new CanonryError('INVALID_ENTRY', 'expected_seq must be a non-negative integer');
     }
+    const decides =
+      expectedSeq !== undefined ||
+      precondition !== undefined ||
+      prepared.some((p) => p.idempotency_key !== null);
     return this.#queue.push({
-      check: (tx) => this.#prepare(tx, name, checked, options.expectedSeq, options.precondition),
+      check: async (tx, batch) => {
+        if (!decides) return () => this.#write(tx, batch, name, prepared, new Map(), false);
+        const head = await this.#readHead(tx, name, true);
+        batch.heads.set(name, head);
+        const duplicates = await this.#duplicates(tx, name, prepared);
+        if (duplicates.size === prepared.length)
+          return async () => prepared.map((_, i) => duplicates.get(i)!);
+        if (expectedSeq !== undefined && expectedSeq !== head.seq) {
+          throw new CanonryError(
+            'CONFLICT',
+            `the head of ${name} is seq ${head.seq}, not ${expectedSeq}`,
+            { head },
+          );
+        }
+        if (precondition) await precondition(tx);
+        return () => this.#write(tx, batch, name, prepared, duplicates, true);
+      },
     });
   }
 
-  async #prepare(
+  async #duplicates(
     tx: Queryable,
     project: string,
-    inputs: readonly EntryInput[],
-    expectedSeq: number | undefined,
-    precondition: ((tx: Queryable) => Promise<void>) | undefined,
-  ): Promise<() => Promise<AppendResult[]>> {
-    let head = await this.#lockHead(tx, project);
-    const duplicates = new Map<number, AppendResult>();
+    inputs: readonly PreparedInput[],
+  ): Promise<Map<number, AppendResult>> {
+    const found = new Map<number, AppendResult>();
     for (let i = 0; i < inputs.length; i++) {
       const key = inputs[i]!.idempotency_key;
-      if (key == null) continue;
+      if (key === null) continue;
       const rows = await tx.all<EntryRow>(
         'SELECT * FROM journal_entries WHERE project = $1 AND idempotency_key = $2',
         [project, key],
       );
       if (rows[0]) {
         const entry = rowToEntry(rows[0]);
-        duplicates.set(i, { entry, receipt: receiptFor(entry), duplicate: true });
+        found.set(i, { entry, receipt: receiptFor(entry), duplicate: true });
       }
     }
-    if (duplicates.size === inputs.length)
-      return async () => inputs.map((_, i) => duplicates.get(i)!);
-    if (expectedSeq !== undefined && expectedSeq !== head.seq) {
-      throw new CanonryError(
-        'CONFLICT',
-        `the head of ${project} is seq ${head.seq}, not ${expectedSeq}`,
-        { head },
-      );
-    }
-    if (precondition) await precondition(tx);
-    return async () => {
-      const results: AppendResult[] = [];
-      const at = this.#now().toISOString();
-      for (let i = 0; i < inputs.length; i++) {
-        const duplicate = duplicates.get(i);
-        if (duplicate) {
-          results.push(duplicate);
-          continue;
-        }
-        const entry = buildEntry(project, head.seq + 1, head.hash, at, inputs[i]!);
-        await tx.run(INSERT_ENTRY, entryParams(entry));
-        await applyProjections(tx, this.projections, entry);
-        head = { project, seq: entry.seq, hash: entry.hash };
-        if (this.#signer && entry.seq % this.#checkpointEvery === 0) {
-          await storeCheckpoint(tx, signCheckpoint(project, entry.seq, entry.hash, this.#signer()));
-        }
-        results.push({ entry, receipt: receiptFor(entry), duplicate: false });
-      }
-      await tx.run('UPDATE journal_heads SET seq = $2, hash = $3 WHERE project = $1', [
-        project,
-        head.seq,
-        head.hash,
-      ]);
-      return results;
-    };
+    return found;
   }
 
-  /** Reads the head inside a transaction, creating it for a new project, and locks it for the rest. */
-  async #lockHead(tx: Queryable, project: string): Promise<Head> {
-    const lock = this.store.capabilities.rowLocks ? ' FOR UPDATE' : '';
-    const select = `SELECT seq, hash FROM journal_heads WHERE project = $1${lock}`;
-    let rows = await tx.all<{ seq: number; hash: string }>(select, [project]);
-    if (rows.length === 0) {
-      await tx.run(
-        'INSERT INTO journal_heads (project, seq, hash) VALUES ($1, 0, $2) ON CONFLICT (project) DO NOTHING',
-        [project, genesisHash(project)],
-      );
-      rows = await tx.all(select, [project]);
+  async #write(
+    tx: Queryable,
+    batch: Batch,
+    project: string,
+    inputs: readonly PreparedInput[],
+    duplicates: ReadonlyMap<number, AppendResult>,
+    locked: boolean,
+  ): Promise<AppendResult[]> {
+    const at = this.#now().toISOString();
+    let from =
+      batch.heads.get(project) ??
+      this.#heads.get(project) ??
+      (await this.#readHead(tx, project, true));
+    let built = this.#build(project, from, at, inputs, duplicates);
+    if (!(await this.#advance(tx, from, built))) {
+      // Another writer moved the head since this process last saw it. A decision taken under a lock
+      // that turned out stale must be taken again: refuse, and the queue retries the job alone.
+      if (locked) throw new CanonryError('CONFLICT', `the head of ${project} moved; retrying`);
+      from = await this.#readHead(tx, project, true);
+      built = this.#build(project, from, at, inputs, duplicates);
+      if (!(await this.#advance(tx, from, built)))
+        throw new CanonryError('CONFLICT', `the head of ${project} moved`);
     }
-    return { project, seq: Number(rows[0]!.seq), hash: rows[0]!.hash as ContentHash };
+    const results: AppendResult[] = [];
+    let i = 0;
+    for (let n = 0; n < inputs.length; n++) {
+      const duplicate = duplicates.get(n);
+      if (duplicate) {
+        results.push(duplicate);
+        continue;
+      }
+      const { entry, params } = built[i++]!;
+      await tx.run(INSERT_ENTRY, params);
+      await applyProjections(tx, this.projections, entry);
+      if (this.#signer && entry.seq % this.#checkpointEvery === 0) {
+        await storeCheckpoint(tx, signCheckpoint(project, entry.seq, entry.hash, this.#signer()));
+      }
+      results.push({ entry, receipt: receiptFor(entry), duplicate: false });
+    }
+    const last = built.at(-1);
+    if (last) batch.heads.set(project, { project, seq: last.entry.seq, hash: last.entry.hash });
+    return results;
+  }
+
+  #build(
+    project: string,
+    from: Head,
+    at: string,
+    inputs: readonly PreparedInput[],
+    duplicates: ReadonlyMap<number, AppendResult>,
+  ): BuiltEntry[] {
+    const built: BuiltEntry[] = [];
+    let seq = from.seq;
+    let prev = from.hash;
+    inputs.forEach((input, n) => {
+      if (duplicates.has(n)) return;
+      const next = buildEntry(project, ++seq, prev, at, input);
+      prev = next.entry.hash;
+      built.push(next);
+    });
+    return built;
+  }
+
+  /** Moves the head from `from` to the last built entry if it is still at `from` (compare-and-set). */
+  async #advance(tx: Queryable, from: Head, built: readonly BuiltEntry[]): Promise<boolean> {
+    const last = built.at(-1);
+    if (!last) return true;
+    if (from.seq === 0) {
+      const created = await tx.run(
+        'INSERT INTO journal_heads (project, seq, hash) VALUES ($1, $2, $3) ON CONFLICT (project) DO NOTHING',
+        [from.project, last.entry.seq, last.entry.hash],
+      );
+      return created === 1;
+    }
+    const moved = await tx.run(
+      'UPDATE journal_heads SET seq = $2, hash = $3 WHERE project = $1 AND seq = $4',
+      [from.project, last.entry.seq, last.entry.hash, from.seq],
+    );
+    return moved === 1;
+  }
+
+  /** The head as stored (seq 0 and the genesis hash when none), locked for the transaction if asked. */
+  async #readHead(db: Pick<Queryable, 'all'>, project: string, lock: boolean): Promise<Head> {
+    const suffix = lock && this.store.capabilities.rowLocks ? ' FOR UPDATE' : '';
+    const rows = await db.all<{ seq: number; hash: string }>(
+      `SELECT seq, hash FROM journal_heads WHERE project = $1${suffix}`,
+      [project],
+    );
+    if (!rows[0]) return { project, seq: 0, hash: genesisHash(project) };
+    return { project, seq: Number(rows[0].seq), hash: rows[0].hash as ContentHash };
   }
 
   /** The project's head; seq 0 and the genesis hash for a project with no entries. */
-  async head(project: string): Promise<Head> {
-    const name = parseProject(project);
-    const rows = await this.store.all<{ seq: number; hash: string }>(
-      'SELECT seq, hash FROM journal_heads WHERE project = $1',
-      [name],
-    );
-    if (!rows[0]) return { project: name, seq: 0, hash: genesisHash(name) };
-    return { project: name, seq: Number(rows[0].seq), hash: rows[0].hash as ContentHash };
+  head(project: string): Promise<Head> {
+    return this.#readHead(this.store, parseProject(project), false);
   }
 
   /** Entries after `after`, in seq order, at most `limit` (1–1,000). */
@@ -196,23 +268,29 @@ export class Journal {
     return rows.map(rowToEntry);
   }
 
-  /** The stored receipt of an entry, or null. */
+  /**
+   * The LCSM §7 receipt of an entry, or null. Receipts are a function of the entry alone, so they are
+   * derived when asked for rather than stored twice.
+   */
   async receipt(project: string, seq: number): Promise<Receipt | null> {
-    const rows = await this.store.all<{ receipt: string }>(
-      'SELECT receipt FROM journal_receipts WHERE project = $1 AND seq = $2',
+    if (!Number.isSafeInteger(seq) || seq < 1) return null;
+    const rows = await this.store.all<EntryRow>(
+      'SELECT * FROM journal_entries WHERE project = $1 AND seq = $2',
       [parseProject(project), seq],
     );
-    return rows[0] ? (JSON.parse(rows[0].receipt) as Receipt) : null;
+    return rows[0] ? receiptFor(rowToEntry(rows[0])) : null;
   }
 
   /** Signs a checkpoint at the current head now (or returns the one already there). */
   async checkpoint(project: string): Promise<Checkpoint> {
     const name = parseProject(project);
-    if (!this.#signer)
-      throw new CanonryError('KEYRING_MISSING', 'the journal has no signer for checkpoints');
     const signer = this.#signer;
+    if (!signer)
+      throw new CanonryError('KEYRING_MISSING', 'the journal has no signer for checkpoints');
     return this.store.transaction(async (tx) => {
-      const head = await this.#lockHead(tx, name);
+      const head = await this.#readHead(tx, name, true);
+      if (head.seq === 0)
+        throw new CanonryError('UNKNOWN_PROJECT', `project ${name} has no entries`);
       const existing = await tx.all<{ checkpoint: string }>(
         'SELECT checkpoint FROM journal_checkpoints WHERE project = $1 AND seq = $2',
         [name, head.seq],
@@ -224,11 +302,11 @@ export class Journal {
     });
   }
 
-  /** Every stored checkpoint of a project, as stored (hostile until verified). */
-  async checkpoints(project: string): Promise<unknown[]> {
+  /** Every stored checkpoint of a project up to `upTo`, as stored (hostile until verified). */
+  async checkpoints(project: string, upTo = Number.MAX_SAFE_INTEGER): Promise<unknown[]> {
     const rows = await this.store.all<{ checkpoint: string }>(
-      'SELECT checkpoint FROM journal_checkpoints WHERE project = $1 ORDER BY seq',
-      [parseProject(project)],
+      'SELECT checkpoint FROM journal_checkpoints WHERE project = $1 AND seq <= $2 ORDER BY seq',
+      [parseProject(project), upTo],
     );
     return rows.map((r) => {
       try {

@@ -1,11 +1,11 @@
 import { CanonryError, type ContentHash } from '../core/index.js';
 import type { TrustAnchor } from '../trust/index.js';
 import { verifyCheckpoint } from './checkpoint.js';
-import { entryHash, genesisHash, parseProject, withoutHash } from './entry.js';
+import { genesisHash, parseProject, rowHash, rowToEntry } from './entry.js';
 import type { Journal } from './journal.js';
 import { applyProjections } from './projections.js';
-import { scanEntries } from './scan.js';
-import type { VerifyReport } from './types.js';
+import { scanEntries, scanRows } from './scan.js';
+import type { JournalEntry, VerifyReport } from './types.js';
 import { verifyChain } from './verify-chain.js';
 
 /**
@@ -26,7 +26,10 @@ export async function verifyProject(
   );
   const head = heads[0] ? { seq: Number(heads[0].seq), hash: heads[0].hash as ContentHash } : null;
   const checkpoints: { seq: number; head_hash: ContentHash }[] = [];
-  for (const stored of await journal.checkpoints(name)) {
+  // A snapshot: the head first, then only what it covers. Appends commit entries and head together,
+  // so entries past the head read here belong to appends made after it, not to this chain.
+  const upTo = head?.seq ?? 0;
+  for (const stored of await journal.checkpoints(name, upTo)) {
     const checked = anchor ? verifyCheckpoint(stored, anchor) : null;
     const c = stored as { seq?: unknown; head_hash?: unknown; project?: unknown } | null;
     if ((checked && !checked.ok) || !c || c.project !== name) {
@@ -46,7 +49,7 @@ export async function verifyProject(
     }
     checkpoints.push({ seq: Number(c.seq), head_hash: c.head_hash as ContentHash });
   }
-  return verifyChain(scanEntries(store, name), {
+  const report = await verifyChain(scanEntries(store, name, 0, upTo), {
     project: name,
     head,
     checkpoints,
@@ -58,6 +61,32 @@ export async function verifyProject(
       return rows[0] ? Number(rows[0].seq) : null;
     },
   });
+  return report.ok ? beyondHead(journal, name, upTo, report) : report;
+}
+
+/** Rows past a head that has not moved were not appended: they were inserted behind the journal. */
+async function beyondHead(
+  journal: Journal,
+  project: string,
+  upTo: number,
+  report: VerifyReport,
+): Promise<VerifyReport> {
+  const rows = await journal.store.all<{ s: number | null }>(
+    'SELECT MIN(seq) AS s FROM journal_entries WHERE project = $1 AND seq > $2',
+    [project, upTo],
+  );
+  const extra = rows[0]?.s;
+  if (extra === null || extra === undefined) return report;
+  if ((await journal.head(project)).seq !== upTo) return report;
+  return {
+    ...report,
+    ok: false,
+    broken: {
+      seq: Number(extra),
+      reason: 'head-mismatch',
+      detail: `seq ${extra} is stored past the recorded head ${upTo}`,
+    },
+  };
 }
 
 /**
@@ -74,35 +103,48 @@ export async function rebuildProject(
   const name = parseProject(project);
   const tables = [...new Set(journal.projections.flatMap((p) => p.tables))];
   const lock = journal.store.capabilities.rowLocks ? ' FOR UPDATE' : '';
+  const consumes = (kind: string) =>
+    journal.projections.some((p) => p.kinds === '*' || p.kinds.includes(kind));
   return journal.store.transaction(async (tx) => {
     // Appends to this project wait until the rebuild commits, so none can slip between scan and commit.
     await tx.all(`SELECT seq FROM journal_heads WHERE project = $1${lock}`, [name]);
     for (const table of tables) await tx.run(`DELETE FROM ${table} WHERE project = $1`, [name]);
     let entries = 0;
-    let prev = genesisHash(name);
-    for await (const item of scanEntries(tx, name)) {
-      // Replay only what verifies: a forged entry must never become projected truth.
-      const broken =
-        'unreadable' in item
-          ? { seq: item.unreadable, reason: 'unreadable' }
-          : item.seq !== entries + 1
-            ? { seq: entries + 1, reason: 'missing-entry' }
-            : item.prev_hash !== prev || entryHash(withoutHash(item)) !== item.hash
-              ? { seq: item.seq, reason: 'hash-mismatch' }
-              : null;
-      if (broken || 'unreadable' in item) {
+    let prev: string = genesisHash(name);
+    for await (const row of scanRows(tx, name)) {
+      // Replay only what verifies: a forged entry must never become projected truth. The hash is
+      // recomputed from the stored canonical texts, without parsing entries no projection reads.
+      const seq = Number(row.seq);
+      const reason =
+        seq !== entries + 1
+          ? 'missing-entry'
+          : row.prev_hash !== prev || rowHash(row) !== row.hash
+            ? 'hash-mismatch'
+            : null;
+      if (reason) {
+        const at = reason === 'missing-entry' ? entries + 1 : seq;
         throw new CanonryError(
           'CHAIN_BROKEN',
-          `entry ${broken?.seq} of ${name} does not verify; nothing rebuilt`,
-          {
-            ...broken,
-          },
+          `entry ${at} of ${name} does not verify; nothing rebuilt`,
+          { seq: at, reason },
         );
       }
-      await applyProjections(tx, journal.projections, item);
-      prev = item.hash;
+      if (consumes(row.kind)) {
+        let entry: JournalEntry;
+        try {
+          entry = rowToEntry(row);
+        } catch {
+          throw new CanonryError(
+            'CHAIN_BROKEN',
+            `entry ${seq} of ${name} is unreadable; nothing rebuilt`,
+            { seq, reason: 'unreadable' },
+          );
+        }
+        await applyProjections(tx, journal.projections, entry);
+      }
+      prev = row.hash;
       entries++;
-      if (onProgress && entries % 10_000 === 0) onProgress(item.seq);
+      if (onProgress && entries % 10_000 === 0) onProgress(seq);
     }
     return { project: name, entries, projections: journal.projections.map((p) => p.name) };
   });

@@ -6,28 +6,39 @@ import type { ChainItem } from './verify-chain.js';
 export const PAGE = 5_000;
 
 /**
- * Every entry of a project in seq order, paged so a million-entry project never sits in memory at
- * once. A row that does not parse is yielded as `{ unreadable: seq }` rather than thrown.
+ * Every stored row of a project with `after < seq ≤ upTo`, in seq order, paged so a million-entry
+ * project never sits in memory at once.
  */
+export async function* scanRows(
+  store: Pick<Store, 'all'>,
+  project: string,
+  after = 0,
+  upTo = Number.MAX_SAFE_INTEGER,
+): AsyncGenerator<EntryRow> {
+  let cursor = after;
+  for (;;) {
+    const rows = await store.all<EntryRow>(
+      'SELECT * FROM journal_entries WHERE project = $1 AND seq > $2 AND seq <= $3 ORDER BY seq LIMIT $4',
+      [project, cursor, upTo, PAGE],
+    );
+    yield* rows;
+    if (rows.length < PAGE) return;
+    cursor = Number(rows[rows.length - 1]!.seq);
+  }
+}
+
+/** Every entry in that range; a row that does not parse is yielded as `{ unreadable: seq }`. */
 export async function* scanEntries(
   store: Pick<Store, 'all'>,
   project: string,
   after = 0,
+  upTo = Number.MAX_SAFE_INTEGER,
 ): AsyncGenerator<ChainItem> {
-  let cursor = after;
-  for (;;) {
-    const rows = await store.all<EntryRow>(
-      'SELECT * FROM journal_entries WHERE project = $1 AND seq > $2 ORDER BY seq LIMIT $3',
-      [project, cursor, PAGE],
-    );
-    for (const row of rows) {
-      try {
-        yield rowToEntry(row);
-      } catch {
-        yield { unreadable: Number(row.seq) };
-      }
+  for await (const row of scanRows(store, project, after, upTo)) {
+    try {
+      yield rowToEntry(row);
+    } catch {
+      yield { unreadable: Number(row.seq) };
     }
-    if (rows.length < PAGE) return;
-    cursor = Number(rows[rows.length - 1]!.seq);
   }
 }

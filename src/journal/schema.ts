@@ -34,13 +34,6 @@ export const JOURNAL_MIGRATIONS: readonly Migration[] = [
         checkpoint TEXT NOT NULL,
         PRIMARY KEY (project, seq)
       );
-      CREATE TABLE journal_receipts (
-        project TEXT NOT NULL,
-        seq BIGINT NOT NULL,
-        receipt_hash TEXT NOT NULL,
-        receipt TEXT NOT NULL,
-        PRIMARY KEY (project, seq)
-      );
     `,
   },
 ];

@@ -9,7 +9,7 @@ describe('error codes', () => {
     const docs = readFileSync(join(ROOT, 'docs/errors.md'), 'utf8');
     for (const [code, { status }] of Object.entries(ERROR_CODES)) {
       expect(docs, `docs/errors.md is missing ${code}`).toMatch(
-        new RegExp(`\\| \`${code}\` \\| ${status} \\|`),
+        new RegExp(`\\|\\s*\`${code}\`\\s*\\|\\s*${status}\\s*\\|`),
       );
     }
   });

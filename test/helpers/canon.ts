@@ -161,10 +161,6 @@ export async function canonTables(
       project,
     ]);
   }
-  out.journal_receipts = await store.all(
-    'SELECT * FROM journal_receipts WHERE project = $1 ORDER BY seq',
-    [project],
-  );
   return out;
 }
 

@@ -30,10 +30,6 @@ export async function projectionRows(store: Store, project: string): Promise<unk
       'SELECT name, value, last_seq FROM test_counters WHERE project = $1 ORDER BY name',
       [project],
     ),
-    receipts: await store.all(
-      'SELECT seq, receipt_hash, receipt FROM journal_receipts WHERE project = $1 ORDER BY seq',
-      [project],
-    ),
   };
 }
 

@@ -13,6 +13,8 @@ import type {
 interface Client {
   query(sql: string, params?: unknown[]): Promise<{ rows: unknown[]; rowCount: number | null }>;
   release(err?: Error | boolean): void;
+  on(event: 'error', listener: (err: Error) => void): unknown;
+  off(event: 'error', listener: (err: Error) => void): unknown;
 }
 interface Pool {
   query(sql: string, params?: unknown[]): Promise<{ rows: unknown[]; rowCount: number | null }>;
@@ -103,17 +105,34 @@ export class PostgresStore implements Store {
   ): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       const client = await guard(() => this.#pool.connect());
+      // While checked out, a client has no pool listener: a dropped connection would emit an
+      // unhandled 'error' and end the process. The failed query reports it instead.
+      const onError = () => undefined;
+      client.on('error', onError);
+      let committing = false;
       try {
         await client.query('BEGIN');
         if (options.exclusive)
           await client.query('SELECT pg_advisory_xact_lock($1)', [EXCLUSIVE_LOCK_KEY]);
         const result = await work(queryable(client));
+        committing = true;
         await client.query('COMMIT');
+        client.off('error', onError);
         client.release();
         return result;
       } catch (err) {
         await client.query('ROLLBACK').catch(() => undefined);
-        client.release();
+        client.off('error', onError);
+        client.release(isConnectionError(err) ? (err as Error) : undefined);
+        if (committing && isConnectionError(err)) {
+          // COMMIT was sent and no answer came back: it may have committed. Never retry blindly.
+          throw new CanonryError(
+            'STORE_UNAVAILABLE',
+            'the connection dropped during COMMIT; the outcome is unknown',
+            { outcome: 'unknown' },
+            { cause: err },
+          );
+        }
         const code = (err as { code?: string }).code;
         if (code && TRANSIENT.has(code) && attempt < MAX_ATTEMPTS) continue;
         throw asStoreError(err);
@@ -148,10 +167,26 @@ async function guard<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
+/** True for failures of the connection itself (refused, reset, terminated by the server). */
+function isConnectionError(err: unknown): boolean {
+  const code = (err as { code?: string }).code;
+  const message = err instanceof Error ? err.message : '';
+  return (
+    code === 'ECONNREFUSED' ||
+    code === 'ECONNRESET' ||
+    code === 'ENOTFOUND' ||
+    code === 'EPIPE' ||
+    code === '57P01' ||
+    code === '57P03' ||
+    /Connection terminated|connection is closed|Client has encountered a connection error/i.test(
+      message,
+    )
+  );
+}
+
 /** Connection failures become STORE_UNAVAILABLE; everything else passes through unchanged. */
 function asStoreError(err: unknown): unknown {
-  const code = (err as { code?: string }).code;
-  if (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === '57P01' || code === '57P03') {
+  if (isConnectionError(err)) {
     return new CanonryError('STORE_UNAVAILABLE', 'the database is unreachable', undefined, {
       cause: err,
     });
