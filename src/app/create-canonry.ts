@@ -79,7 +79,15 @@ export async function createCanonry(
     kernel,
     canon,
     classifierFor: classifierSource(config.dataDir),
-    tokens: new TokenStore(store),
+    // Issuance and revocation are journaled in the token's project, never with the secret.
+    tokens: new TokenStore(store, async ({ action, info }) => {
+      await journal.append(info.project, {
+        kind: `auth.token.${action}`,
+        body: { token_id: info.token_id, principal: info.principal, role: info.role },
+        actor: 'operator',
+        authority: { system: 'auth' },
+      });
+    }),
     close: async () => {
       trust.stop();
       await audit.close();

@@ -32,8 +32,18 @@ const TOKEN = /^cnr_[A-Za-z0-9_-]{43}$/;
  * Bearer tokens scoped to one project and one role. The secret is shown once, at creation; the store
  * keeps only its SHA-256, so a database dump does not yield usable tokens.
  */
+/** What happened to a token, without its secret: what the app journals. */
+export interface TokenEvent {
+  readonly action: 'issued' | 'revoked';
+  readonly info: TokenInfo;
+}
+
 export class TokenStore {
-  constructor(private readonly store: Store) {}
+  constructor(
+    private readonly store: Store,
+    /** Told of every issuance and revocation after it is stored (the app journals them). */
+    private readonly onChange: (event: TokenEvent) => Promise<void> = async () => undefined,
+  ) {}
 
   /** Issues a token; the returned `token` is the only copy of the secret. */
   async create(
@@ -61,6 +71,7 @@ export class TokenStore {
       'INSERT INTO auth_tokens (token_id, token_hash, project, principal, role, created_at) VALUES ($1, $2, $3, $4, $5, $6)',
       [info.token_id, sha256Hex(token), project, principal, info.role, info.created_at],
     );
+    await this.onChange({ action: 'issued', info });
     return { token, info };
   }
 
@@ -84,11 +95,15 @@ export class TokenStore {
 
   /** Revokes a token of a project; true when it was live. */
   async revoke(project: string, tokenId: string): Promise<boolean> {
+    const revokedAt = new Date().toISOString();
     const changed = await this.store.run(
       'UPDATE auth_tokens SET revoked_at = $3 WHERE project = $1 AND token_id = $2 AND revoked_at IS NULL',
-      [project, tokenId, new Date().toISOString()],
+      [project, tokenId, revokedAt],
     );
-    return changed > 0;
+    if (changed === 0) return false;
+    const [info] = (await this.list(project)).filter((t) => t.token_id === tokenId);
+    if (info) await this.onChange({ action: 'revoked', info });
+    return true;
   }
 
   /** The tokens of a project (descriptions only). */

@@ -1,6 +1,6 @@
 import { CanonryError, type ContentHash, isContentHash } from '../core/index.js';
 import type { CanonObject, NoteVersion } from './types.js';
-import { objectId } from './validate.js';
+import { OBJECT_ID, refuseAuthorityClaims } from './validate.js';
 
 /** How far a person has taken an artifact. */
 export type AcceptanceState = 'proposed' | 'accepted' | 'rejected';
@@ -40,13 +40,13 @@ export interface ArtifactStatus {
 
 const ARTIFACT_ID = /^[a-z0-9][a-z0-9._-]{0,99}$/;
 
+function wellFormed(v: unknown, max: number): v is string {
+  return typeof v === 'string' && v.length > 0 && v.length <= max && v.isWellFormed();
+}
+
 function strings(value: unknown, field: string): string[] {
   if (value === undefined) return [];
-  if (
-    !Array.isArray(value) ||
-    value.length > 100 ||
-    !value.every((v) => typeof v === 'string' && v.length > 0 && v.length <= 500)
-  ) {
+  if (!Array.isArray(value) || value.length > 100 || !value.every((v) => wellFormed(v, 500))) {
     throw new CanonryError('INVALID_ARTIFACT', `${field} must be a list of at most 100 strings`, {
       field,
     });
@@ -60,6 +60,7 @@ export function artifactInput(value: unknown): Omit<ArtifactManifest, 'artifact_
     throw new CanonryError('INVALID_ARTIFACT', 'the manifest must be an object');
   }
   const m = value as Record<string, unknown>;
+  refuseAuthorityClaims(m);
   const allowed = [
     'artifact_id',
     'title',
@@ -91,6 +92,11 @@ export function artifactInput(value: unknown): Omit<ArtifactManifest, 'artifact_
       'canonical_note_versions must list 1–100 { object_id, version_hash }',
     );
   }
+  if (m.title !== undefined && !wellFormed(m.title, 200)) {
+    throw new CanonryError('INVALID_ARTIFACT', 'title must be a string of 1–200 characters', {
+      field: 'title',
+    });
+  }
   const acceptance = m.acceptance_state ?? 'proposed';
   if (!['proposed', 'accepted', 'rejected'].includes(acceptance as string)) {
     throw new CanonryError(
@@ -100,17 +106,28 @@ export function artifactInput(value: unknown): Omit<ArtifactManifest, 'artifact_
   }
   return {
     artifact_id: m.artifact_id,
-    title: typeof m.title === 'string' && m.title.length <= 200 ? m.title : m.artifact_id,
+    title: (m.title as string | undefined) ?? m.artifact_id,
     input_refs: strings(m.input_refs, 'input_refs'),
     canonical_note_versions: notes.map((n, i) => {
       const note = n as Record<string, unknown>;
-      if (typeof n !== 'object' || n === null || !isContentHash(note.version_hash)) {
+      const exact =
+        typeof n === 'object' &&
+        n !== null &&
+        !Array.isArray(n) &&
+        Object.keys(note).sort().join(',') === 'object_id,version_hash' &&
+        isContentHash(note.version_hash) &&
+        typeof note.object_id === 'string' &&
+        OBJECT_ID.test(note.object_id);
+      if (!exact) {
         throw new CanonryError(
           'INVALID_ARTIFACT',
-          `canonical_note_versions[${i}] needs object_id and version_hash`,
+          `canonical_note_versions[${i}] must be exactly { object_id, version_hash }`,
         );
       }
-      return { object_id: objectId(note.object_id), version_hash: note.version_hash };
+      return {
+        object_id: note.object_id as string,
+        version_hash: note.version_hash as ContentHash,
+      };
     }),
     tool_or_model_refs: strings(m.tool_or_model_refs, 'tool_or_model_refs'),
     output_digest: m.output_digest,
@@ -164,7 +181,7 @@ export function artifactState(
       );
       if (worst === 'current') worst = 'possibly_stale';
     } else {
-      reasons.push(`${dep.object_id} changed to version ${now.version_id}: ${now.text}`);
+      reasons.push(`${dep.object_id} changed to version ${now.version_id}`);
       worst = 'definitely_stale';
     }
   }

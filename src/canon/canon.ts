@@ -316,6 +316,9 @@ export class Canon {
       }
       candidate = restored(old.content);
     }
+    if (input.message_id && !(await reader.message(input.message_id))) {
+      throw new CanonryError('UNKNOWN_MESSAGE', `no archived message ${input.message_id}`);
+    }
     await this.#checkReferences(reader, candidate);
     const supersededTypes = await this.#supersededTypes(reader, input.supersedes ?? []);
     const current = currentHash ? await reader.version(currentHash) : null;

@@ -25,6 +25,8 @@ export interface GateInput {
   readonly dependents_made_stale: boolean;
   readonly reversible: boolean;
   readonly within_authority: boolean;
+  /** The mutation changes what kind of object it is (a constraint becoming a question, …). */
+  readonly type_changed: boolean;
 }
 
 /** The signed outcome of the gate, kept with the proposal and referenced from the receipt. */
@@ -46,6 +48,7 @@ const FLAGS = [
   'dependents_made_stale',
   'reversible',
   'within_authority',
+  'type_changed',
 ] as const;
 
 const v = (name: string) => ({ var: name });
@@ -55,7 +58,8 @@ const v = (name: string) => ({ var: name });
  * a viewer is refused; S3 always hard-stops for the owner; a mutation beyond the proposer's authority
  * (an agent at S2+, an editor at S3) needs confirmation; so does anything an agent proposes that
  * removes information, changes source or authority, or turns a suggestion into a directive; raising
- * certainty without evidence or collapsing a dispute needs confirmation from anyone; the rest commits.
+ * certainty without evidence, collapsing a dispute, or changing an object's type (a constraint
+ * turned into a question) needs confirmation from anyone; the rest commits.
  */
 export const DEFAULT_GATE_PROTOCOL: AgenticProtocol = {
   slug: 'canonry.canon.stakes-gate',
@@ -100,6 +104,7 @@ export const DEFAULT_GATE_PROTOCOL: AgenticProtocol = {
           v('certainty_raised_without_evidence'),
           v('dispute_collapsed'),
           { '!': v('reversible') },
+          v('type_changed'),
         ],
       },
     },
@@ -128,6 +133,8 @@ export function gateInput(
     dependents_made_stale: c.dependents_made_stale.result,
     reversible: c.reversible.result,
     within_authority: c.within_authority.result,
+    type_changed:
+      comparison.current.content !== null && comparison.current.content.object_type !== objectType,
   };
 }
 

@@ -33,7 +33,13 @@ export {
   compareNotes,
 } from './compare.js';
 export { DEFAULT_GATE_PROTOCOL, type GateInput, type GateLabel, type GateVerdict } from './gate.js';
-export { archiveMessage, type IntakeResult, intake, type MessageInput } from './intake.js';
+export {
+  archiveMessage,
+  type IntakeResult,
+  intake,
+  type MessageInput,
+  messageInput,
+} from './intake.js';
 export { CANON_KINDS, CANON_PROJECTION } from './projection.js';
 export { type Epistemic, type Provenance, provenance } from './provenance.js';
 export { CanonReader } from './read.js';
@@ -61,7 +67,13 @@ export {
   VISIBILITIES,
   type Visibility,
 } from './types.js';
-export { noteContent, objectId, proposalInput } from './validate.js';
+export {
+  noteContent,
+  OBJECT_ID,
+  objectId,
+  proposalInput,
+  refuseAuthorityClaims,
+} from './validate.js';
 export {
   renderCapsule,
   type WorkingNote,

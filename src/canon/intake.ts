@@ -105,6 +105,16 @@ async function archive(
     idempotency_key: `message:${messageId}`,
   });
   const archived = (entry.body as unknown as { message: ArchivedMessage }).message;
+  if (
+    duplicate &&
+    (archived.text !== message.text ||
+      archived.role !== message.role ||
+      archived.actor !== message.actor)
+  ) {
+    throw new CanonryError('CONFLICT', `message ${messageId} was archived with other content`, {
+      message_id: messageId,
+    });
+  }
   return { message: { ...archived, seq: entry.seq }, duplicate };
 }
 
@@ -140,6 +150,10 @@ export async function intake(
   const proposals: IntakeResult['proposals'][number][] = [];
   for (const draft of classification.drafts) {
     const object = await reader.object(draft.object_id);
+    const previous =
+      draft.intent === 'restore' && object
+        ? (await reader.version(object.current_version_ref))?.parent_version_hash
+        : undefined;
     const raw = {
       object_id: draft.object_id,
       intent: draft.intent,
@@ -153,6 +167,8 @@ export async function intake(
         })),
       },
       ...(draft.supersedes ? { supersedes: draft.supersedes } : {}),
+      // "Restore", said in conversation, means the version before the current one.
+      ...(previous ? { restore_version: previous } : {}),
       message_id: message.message_id,
       rationale: draft.rationale,
     };

@@ -107,9 +107,8 @@ function note(o: CanonObject): WorkingNote {
     approver?: { id: string; role: string } | null;
     gate?: string;
   };
-  const by = a.approver
-    ? `${a.approver.id} (${a.approver.role}) approving ${a.proposer?.id}`
-    : `${a.proposer?.id} (${a.proposer?.role})`;
+  const proposer = `${a.proposer?.id}/${a.proposer?.role}`;
+  const by = a.approver ? `${proposer}, approved ${a.approver.id}/${a.approver.role}` : proposer;
   return {
     object_id: o.object_id,
     object_type: o.object_type,
@@ -149,9 +148,16 @@ export async function workingSet(
         o,
         score: words(`${o.title} ${o.text} ${o.object_id}`).filter((w) => wanted.has(w)).length,
       }))
-      .filter((s) => wanted.size === 0 || s.score > 0)
-      .sort((a, b) => b.score - a.score || a.o.object_id.localeCompare(b.o.object_id));
-    focus = scored.slice(0, request.limit ?? 12).map((s) => s.o);
+      .sort(
+        (a, b) =>
+          b.score - a.score ||
+          b.o.version_id - a.o.version_id ||
+          a.o.object_id.localeCompare(b.o.object_id),
+      );
+    // An objective that names nothing in canon ("resume where we left off") gets all of it, within
+    // the limit; otherwise only what it is about.
+    const matched = scored.filter((s) => s.score > 0);
+    focus = (matched.length > 0 ? matched : scored).slice(0, request.limit ?? 12).map((s) => s.o);
   }
   const focusIds = new Set(focus.map((o) => o.object_id));
   const policies = live.filter(
@@ -163,10 +169,17 @@ export async function workingSet(
   const proposals = await reader.proposals();
   const touched = new Set([...focusIds, ...deps.map((d) => d.object_id)]);
   const prior = lastCommits(proposals, focus, lookup.version);
+  // A pending proposal compared against a version that is no longer current is not an open
+  // contradiction of current canon: it waits for a fresh comparison and is left out.
+  const compareable = (p: ProposalRecord) =>
+    p.base_version === (byId.get(p.object_id)?.current_version_ref ?? null) &&
+    p.supersedes.every((id) => byId.has(id));
   const contradictions = proposals
     .filter(
       (p) =>
-        p.status === 'pending' && (touched.has(p.object_id) || request.object_id === undefined),
+        p.status === 'pending' &&
+        compareable(p) &&
+        (touched.has(p.object_id) || request.object_id === undefined),
     )
     .map((p) => ({
       proposal_id: p.proposal_id,
@@ -242,39 +255,44 @@ function lastCommits(
   });
 }
 
-function line(n: WorkingNote): string {
-  const cite = n.sources.map((s) => `"${s.quote}" (${s.message_id})`).join('; ');
-  return `- [${n.object_type}] ${n.object_id} v${n.version_id} (${n.status}, ${n.confidence}; ${n.authority}): ${n.text}${cite ? `\n  source: ${cite}` : ''}`;
+type Mutation = WorkingSet['prior_mutations'][number];
+
+/** One note: its statement, then who stands behind it, how it became current, and its exact source. */
+function line(n: WorkingNote, how: Mutation | undefined): string {
+  const cites = n.sources.map((s) => {
+    const span = `${s.message_id}[${s.span[0]}:${s.span[1]}]`;
+    return s.quote === n.text ? span : `${span} "${s.quote}"`;
+  });
+  const change = how
+    ? `; ${how.intent} v${how.from_version ?? '∅'}→v${how.to_version}, ${how.stakes}`
+    : '';
+  return [
+    `- [${n.object_type}] ${n.object_id} v${n.version_id} (${n.status}, ${n.confidence}): ${n.text}`,
+    `  by ${n.authority}${change}${cites.length ? `; source ${cites.join(', ')}` : ''}`,
+  ].join('\n');
 }
 
 /** The prompt capsule: the working set as text a model reads instead of the transcript. */
 export function renderCapsule(set: Omit<WorkingSet, 'capsule' | 'tokens'>): string {
   const out = [
     `# Working set for project ${set.project}${set.objective ? ` — objective: ${set.objective}` : ''}`,
-  ];
-  out.push(
     'Current canon is authoritative. Superseded positions are not listed; do not revive them.',
-  );
+  ];
+  const how = new Map(set.prior_mutations.map((m) => [m.object_id, m]));
+  const notes = (rows: readonly WorkingNote[]) => rows.map((n) => line(n, how.get(n.object_id)));
   const section = (title: string, rows: readonly string[]) => {
     if (rows.length > 0) out.push('', `## ${title}`, ...rows);
   };
-  section('Current notes', set.notes.map(line));
-  section('Applicable policy and constraints', set.policies.map(line));
-  section('Active dependencies', set.dependencies.map(line));
-  section(
-    'How they became current',
-    set.prior_mutations.map(
-      (m) =>
-        `- ${m.object_id}: ${m.intent} v${m.from_version ?? '∅'} → v${m.to_version}, ${m.stakes} ${m.gate}, authorized by ${m.authorized_by}`,
-    ),
-  );
+  section('Current notes', notes(set.notes));
+  section('Applicable policy and constraints', notes(set.policies));
+  section('Active dependencies', notes(set.dependencies));
   section(
     'Open contradictions and pending proposals (not canon)',
     set.contradictions.map(
       (c) => `- ${c.object_id}: ${c.status}${c.needs ? ` (needs ${c.needs})` : ''}: ${c.text}`,
     ),
   );
-  section('Open uncertainty', set.uncertainty.map(line));
+  section('Open uncertainty', notes(set.uncertainty));
   section(
     'Artifacts',
     set.artifacts.map(

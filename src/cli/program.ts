@@ -1,8 +1,10 @@
 import { Command } from 'commander';
+import { canonCommand } from './commands/canon.js';
 import { demoCommand } from './commands/demo.js';
 import { journalCommand } from './commands/journal.js';
 import { keysCommand } from './commands/keys.js';
 import { serveCommand } from './commands/serve.js';
+import { tokensCommand } from './commands/tokens.js';
 import { validateCommand } from './commands/validate.js';
 import { verifyCommand } from './commands/verify.js';
 
@@ -20,5 +22,7 @@ export function buildProgram(): Command {
   keysCommand(program);
   journalCommand(program);
   demoCommand(program);
+  tokensCommand(program);
+  canonCommand(program);
   return program;
 }

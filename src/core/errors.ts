@@ -60,6 +60,7 @@ export const ERROR_CODES = {
   // Authentication and authority.
   UNAUTHENTICATED: { status: 401, message: 'a valid bearer token is required' },
   FORBIDDEN: { status: 403, message: 'the principal may not do this in this project' },
+  UNKNOWN_TOKEN: { status: 404, message: 'no live token with that id in this project' },
   AUTHORITY_FROM_PAYLOAD: {
     status: 400,
     message: 'authority comes from the authenticated principal, never from the payload',

@@ -1,9 +1,13 @@
-import Fastify, { type FastifyInstance, LogController } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, LogController } from 'fastify';
 import type { CanonryRuntime } from '../app/index.js';
 import { CanonryError } from '../core/index.js';
 import { rejectionEnvelope } from '../kernel/index.js';
+import { useProjectAuth } from './auth.js';
 import { edgeError, errorBody } from './errors.js';
 import { useJsonBodies } from './json-body.js';
+import { openApiRoute } from './openapi.js';
+import { recordRoutes } from './route-table.js';
+import { canonRoutes } from './routes/canon.js';
 import { journalRoutes } from './routes/journal.js';
 import { protocolRoutes } from './routes/protocols.js';
 import { trustRoutes } from './routes/trust.js';
@@ -30,8 +34,16 @@ export function buildServer(runtime: CanonryRuntime, options: ServerOptions = {}
     logController: new LogController({
       disableRequestLogging: level !== 'debug' && level !== 'trace',
     }),
+    // Router failures (bad percent-escapes, over-long path parameters) answer in the error envelope too.
+    frameworkErrors: (err, _request, reply) => {
+      const typed = edgeError(err);
+      (reply as FastifyReply).code(typed.status).send(errorBody(typed));
+    },
   });
+  recordRoutes(app);
   useJsonBodies(app);
+  // Before any route: every route under /v1/projects/:project/ needs that project's bearer token.
+  useProjectAuth(app, runtime);
 
   app.setErrorHandler((err, request, reply) => {
     const typed = edgeError(err);
@@ -54,6 +66,8 @@ export function buildServer(runtime: CanonryRuntime, options: ServerOptions = {}
   trustRoutes(app, runtime);
   protocolRoutes(app, runtime);
   journalRoutes(app, runtime);
+  canonRoutes(app, runtime);
+  openApiRoute(app);
   return app;
 }
 

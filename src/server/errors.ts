@@ -9,6 +9,9 @@ const FASTIFY_CODES: Readonly<Record<string, ErrorCode>> = {
   FST_ERR_CTP_EMPTY_JSON_BODY: 'MALFORMED_BODY',
   FST_ERR_CTP_INVALID_JSON_BODY: 'MALFORMED_BODY',
   FST_ERR_VALIDATION: 'INVALID_BODY',
+  // Router failures: a malformed percent-escape, or a path parameter over 100 characters.
+  FST_ERR_BAD_URL: 'INVALID_ARGUMENT',
+  FST_ERR_MAX_PARAM_LENGTH: 'INVALID_ARGUMENT',
 };
 
 /**

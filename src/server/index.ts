@@ -1,1 +1,6 @@
 export { BODY_LIMIT, buildServer, listen, type ServerOptions } from './app.js';
+export { isProjectRoute, PROJECT_PREFIX, principalOf } from './auth.js';
+export { authorizeToken, bearerToken, roleAtLeast } from './authorize.js';
+export { OPENAPI_PATH, openApiDocument } from './openapi.js';
+export { type RegisteredRoute, registeredRoutes } from './route-table.js';
+export { CANON_ROUTES } from './routes/canon.js';

@@ -105,7 +105,7 @@ for (const engine of CANON_ENGINES) {
       await update(runtime, owner, id, { text: 'The header is short.' });
       const status = await stateOf(artifact);
       expect(status.state).toBe('definitely_stale');
-      expect(status.reasons).toEqual([`${id} changed to version 2: The header is short.`]);
+      expect(status.reasons).toEqual([`${id} changed to version 2`]);
     });
 
     it('definitely stale: the object was superseded, or retired', async () => {
@@ -417,7 +417,9 @@ for (const engine of CANON_ENGINES) {
       ]);
       // The capsule: the current palette with its exact quote; orange only as a pending proposal.
       expect(section(set.capsule, 'Current notes')).toContain('The palette is ink and violet.');
-      expect(set.capsule).toContain(`"${paletteSource.quote}" (${paletteSource.message_id})`);
+      expect(set.capsule).toContain(
+        `${paletteSource.message_id}[${paletteSource.span[0]}:${paletteSource.span[1]}] "${paletteSource.quote}"`,
+      );
       expect(section(set.capsule, 'Current notes')).not.toContain('orange');
       expect(
         section(set.capsule, 'Open contradictions and pending proposals (not canon)'),

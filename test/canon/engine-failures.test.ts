@@ -506,11 +506,16 @@ for (const engine of CANON_ENGINES) {
         const id = fresh('dup-msg');
         const first = await archiveMessage(runtime.canon, owner, { text: 'Once.', message_id: id });
         const head = await runtime.journal.head(PROJECT);
-        const again = await archiveMessage(runtime.canon, owner, {
-          text: 'A different text under the same id.',
-          message_id: id,
-        });
+        const again = await archiveMessage(runtime.canon, owner, { text: 'Once.', message_id: id });
         expect(again).toEqual(first);
+        // The same id with other content is a client error, not a silent drop of the new text.
+        await expectCode(
+          archiveMessage(runtime.canon, owner, {
+            text: 'A different text under the same id.',
+            message_id: id,
+          }),
+          'CONFLICT',
+        );
         expect(await runtime.journal.head(PROJECT)).toEqual(head);
         const concurrent = await Promise.all(
           Array.from({ length: 6 }, () =>

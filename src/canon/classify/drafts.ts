@@ -69,7 +69,10 @@ function draftFor(
       if (supersedes.length > 0) intent = 'supersede';
       break;
   }
-  const hit = ctx.hits.find((h) => subject.pattern?.test(h.sentence.text)) ?? ctx.hits[0]!;
+  // Only a sentence that both carries the cue and names the subject may change it: a subject merely
+  // mentioned elsewhere in the message is not rewritten with another subject's sentence.
+  const hit = ctx.hits.find((h) => subject.pattern?.test(h.sentence.text));
+  if (hit === undefined) return null;
   let objectType: ObjectType =
     ctx.tier.object_type ?? current?.object_type ?? subject.config.object_type;
   if (ctx.tier.kind === 'uncertainty' && hit.sentence.text.endsWith('?')) objectType = 'question';

@@ -1,0 +1,87 @@
+import type { Command } from 'commander';
+import type { TokenInfo } from '../../auth/index.js';
+import { CanonryError } from '../../core/index.js';
+import { parseProject } from '../../journal/index.js';
+import { tokenIdArg } from '../../server/input.js';
+import { emit } from '../io.js';
+import { DATA_FLAG, DB_FLAG, type RuntimeFlags, withRuntime } from '../runtime.js';
+
+interface TokenFlags extends RuntimeFlags {
+  project: string;
+  principal?: string;
+  role?: string;
+  id?: string;
+  json?: boolean;
+}
+
+function line(t: TokenInfo): string {
+  return `${t.token_id}  ${t.role.padEnd(6)}  ${t.principal.padEnd(20)}  created ${t.created_at}${t.revoked_at ? `  REVOKED ${t.revoked_at}` : ''}`;
+}
+
+/**
+ * `canonry tokens create | list | revoke`: local bootstrap of a project's bearer tokens. Whoever can
+ * read the data directory is the operator, so these act without a token; the secret is printed once.
+ */
+export function tokensCommand(program: Command): void {
+  const tokens = program
+    .command('tokens')
+    .description('issue, list and revoke the bearer tokens of a project (local operator)');
+
+  tokens
+    .command('create')
+    .description('issue a token for a principal and role; the secret is printed once')
+    .requiredOption('--project <name>', 'project')
+    .requiredOption('--principal <name>', 'who the token stands for')
+    .requiredOption('--role <role>', 'owner | editor | agent | viewer')
+    .option(...DATA_FLAG)
+    .option(...DB_FLAG)
+    .option('--json', 'print JSON')
+    .action(async (flags: TokenFlags) => {
+      const { token, info } = await withRuntime(flags, (runtime) =>
+        runtime.tokens.create(parseProject(flags.project), flags.principal!, flags.role!),
+      );
+      emit(flags.json === true, { token, info }, () => [
+        token,
+        `${info.token_id}: ${info.principal} is ${info.role} of ${info.project}`,
+      ]);
+      if (flags.json !== true) {
+        process.stderr.write(
+          'canonry: keep this token now; only its hash is stored and it is not shown again\n',
+        );
+      }
+    });
+
+  tokens
+    .command('list')
+    .description('list the tokens of a project (never their secrets)')
+    .requiredOption('--project <name>', 'project')
+    .option(...DATA_FLAG)
+    .option(...DB_FLAG)
+    .option('--json', 'print JSON')
+    .action(async (flags: TokenFlags) => {
+      const list = await withRuntime(flags, (runtime) =>
+        runtime.tokens.list(parseProject(flags.project)),
+      );
+      emit(flags.json === true, { tokens: list }, () =>
+        list.length > 0 ? list.map(line) : [`no tokens in ${flags.project}`],
+      );
+    });
+
+  tokens
+    .command('revoke')
+    .description('revoke a token of a project')
+    .requiredOption('--project <name>', 'project')
+    .requiredOption('--id <token_id>', 'the token id (tok_…), from `tokens list`')
+    .option(...DATA_FLAG)
+    .option(...DB_FLAG)
+    .option('--json', 'print JSON')
+    .action(async (flags: TokenFlags) => {
+      const project = parseProject(flags.project);
+      const id = tokenIdArg(flags.id);
+      const revoked = await withRuntime(flags, (runtime) => runtime.tokens.revoke(project, id));
+      if (!revoked) {
+        throw new CanonryError('NOT_FOUND', `no live token ${id} in ${project}`, { token_id: id });
+      }
+      emit(flags.json === true, { token_id: id, revoked: true }, () => [`revoked ${id}`]);
+    });
+}

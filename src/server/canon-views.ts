@@ -1,0 +1,171 @@
+import type { CanonryRuntime } from '../app/index.js';
+import {
+  type ArchivedMessage,
+  type ArtifactStatus,
+  artifactStatuses,
+  type CanonObject,
+  type Comparison,
+  type NoteVersion,
+  OBJECT_STATUSES,
+  type ObjectStatus,
+  type ProposalRecord,
+} from '../canon/index.js';
+import { CanonryError, type ContentHash } from '../core/index.js';
+import { verifyConformanceEvent } from '../kernel/index.js';
+
+/**
+ * Read views of a project's canon, shared by the HTTP routes and the CLI so both faces answer alike.
+ * Each takes the project from the authenticated principal.
+ */
+
+/** An object with its current version. */
+export interface ObjectView {
+  readonly object: CanonObject;
+  readonly current: NoteVersion;
+  readonly versions: number;
+}
+
+export async function objectView(
+  runtime: CanonryRuntime,
+  project: string,
+  id: string,
+): Promise<ObjectView> {
+  const reader = runtime.canon.reader(project);
+  const object = await reader.object(id);
+  if (!object) throw new CanonryError('UNKNOWN_OBJECT', `no object ${id}`);
+  const versions = await reader.versions(id);
+  const current = versions.find((v) => v.version_hash === object.current_version_ref)!;
+  return { object, current, versions: versions.length };
+}
+
+/** Every version of an object, oldest first. */
+export async function versionsView(runtime: CanonryRuntime, project: string, id: string) {
+  const reader = runtime.canon.reader(project);
+  const object = await reader.object(id);
+  if (!object) throw new CanonryError('UNKNOWN_OBJECT', `no object ${id}`);
+  return {
+    object_id: id,
+    current_version_ref: object.current_version_ref,
+    versions: await reader.versions(id),
+  };
+}
+
+export async function messageView(
+  runtime: CanonryRuntime,
+  project: string,
+  id: string,
+): Promise<ArchivedMessage> {
+  const message = await runtime.canon.reader(project).message(id);
+  if (!message) throw new CanonryError('UNKNOWN_MESSAGE', `no message ${id}`);
+  return message;
+}
+
+/** The two-note view of a proposal (§5): current vs candidate, the computed checks, the gate. */
+export interface ProposalView {
+  readonly proposal_id: string;
+  readonly object_id: string;
+  readonly intent: ProposalRecord['intent'];
+  readonly status: ProposalRecord['status'];
+  readonly proposer: ProposalRecord['proposer'];
+  readonly required_role: ProposalRecord['required_role'];
+  readonly decided_by: ProposalRecord['decided_by'];
+  readonly reason: string | null;
+  readonly rationale: string | null;
+  readonly message_id: string | null;
+  readonly classifier: string | null;
+  /** The version the comparison was made against. */
+  readonly base_version: ContentHash | null;
+  /** Where the object is now; differs from `base_version` when an approval would be stale. */
+  readonly current_version_now: string | null;
+  readonly stale: boolean;
+  readonly current: Comparison['current'];
+  readonly candidate: Comparison['candidate'];
+  readonly stakes: Comparison['stakes'];
+  readonly checks: Comparison['checks'];
+  readonly gate: ProposalRecord['gate'] & {
+    /** The signed verdict checked against this server's trust root and revocation list. */
+    readonly verification: { readonly ok: boolean; readonly issue: string | null };
+  };
+}
+
+export async function proposalView(
+  runtime: CanonryRuntime,
+  project: string,
+  id: string,
+): Promise<ProposalView> {
+  const reader = runtime.canon.reader(project);
+  const p = await reader.proposal(id);
+  if (!p) throw new CanonryError('UNKNOWN_PROPOSAL', `no proposal ${id}`);
+  const object = await reader.object(p.object_id);
+  const now = object?.current_version_ref ?? null;
+  return {
+    proposal_id: p.proposal_id,
+    object_id: p.object_id,
+    intent: p.intent,
+    status: p.status,
+    proposer: p.proposer,
+    required_role: p.required_role,
+    decided_by: p.decided_by,
+    reason: p.reason,
+    rationale: p.rationale,
+    message_id: p.message_id,
+    classifier: p.classifier,
+    base_version: p.base_version,
+    current_version_now: now,
+    stale: p.status === 'pending' && now !== p.base_version,
+    current: p.comparison.current,
+    candidate: p.comparison.candidate,
+    stakes: p.comparison.stakes,
+    checks: p.comparison.checks,
+    gate: { ...p.gate, verification: verifyGate(runtime, p) },
+  };
+}
+
+function verifyGate(runtime: CanonryRuntime, p: ProposalRecord) {
+  if (!p.gate.event) return { ok: false, issue: 'no signed event (the gate failed closed)' };
+  const keyring = runtime.keyring;
+  const result = verifyConformanceEvent(p.gate.event, {
+    root: keyring.rootCertificatePem,
+    revocationList: keyring.revocationListPem(),
+  });
+  if (!result.ok) return { ok: false, issue: `${result.issues[0]!.code}` };
+  if (result.value.label !== p.gate.label || result.value.artifact_hash !== p.gate.input_hash) {
+    return { ok: false, issue: 'HASH_MISMATCH' };
+  }
+  return { ok: true, issue: null };
+}
+
+/** The board (§9): objects grouped by status, pending proposals, artifacts with their §10 states. */
+export interface Board {
+  readonly project: string;
+  readonly objects: Readonly<Record<ObjectStatus, readonly CanonObject[]>>;
+  readonly pending: readonly ProposalRecord[];
+  readonly artifacts: readonly ArtifactStatus[];
+}
+
+export async function boardView(runtime: CanonryRuntime, project: string): Promise<Board> {
+  const reader = runtime.canon.reader(project);
+  const objects = Object.fromEntries(
+    OBJECT_STATUSES.map((s) => [s, [] as CanonObject[]]),
+  ) as Record<ObjectStatus, CanonObject[]>;
+  for (const o of await reader.objects()) objects[o.status].push(o);
+  return {
+    project,
+    objects,
+    pending: await reader.proposals('pending'),
+    artifacts: await artifactStatuses(runtime.canon, project),
+  };
+}
+
+/** One artifact with its §10 state. */
+export async function artifactView(
+  runtime: CanonryRuntime,
+  project: string,
+  id: string,
+): Promise<ArtifactStatus> {
+  const status = (await artifactStatuses(runtime.canon, project)).find(
+    (a) => a.manifest.artifact_id === id,
+  );
+  if (!status) throw new CanonryError('UNKNOWN_ARTIFACT', `no artifact ${id}`);
+  return status;
+}

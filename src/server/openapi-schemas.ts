@@ -1,0 +1,534 @@
+import {
+  CONFIDENCE_STATES,
+  OBJECT_STATUSES,
+  OBJECT_TYPES,
+  ROLES,
+  STAKES,
+  VISIBILITIES,
+} from '../canon/index.js';
+import { ERROR_CODES, type JsonObject } from '../core/index.js';
+
+/**
+ * JSON Schemas (2020-12, as OpenAPI 3.1 uses them) of what canonry's routes take and answer. They
+ * document; the routes validate by hand so every refusal carries canon's own typed code.
+ */
+
+/** A well-formed hash for examples. */
+export const EXAMPLE_HASH = `sha256:${'0'.repeat(64)}`;
+
+/** A reference to a component schema. */
+export const ref = (name: string): JsonObject => ({ $ref: `#/components/schemas/${name}` });
+
+const str = (extra: JsonObject = {}): JsonObject => ({ type: 'string', ...extra });
+const arr = (items: JsonObject, extra: JsonObject = {}): JsonObject => ({
+  type: 'array',
+  items,
+  ...extra,
+});
+const obj = (
+  properties: Record<string, JsonObject>,
+  required: readonly string[] = [],
+  extra: JsonObject = {},
+): JsonObject => ({ type: 'object', properties, required: [...required], ...extra });
+const hash = str({ pattern: '^sha256:[0-9a-f]{64}$' });
+const nullable = (schema: JsonObject): JsonObject => ({ oneOf: [schema, { type: 'null' }] });
+const closed = { additionalProperties: false };
+
+const principal = obj({ id: str(), project: str(), role: { enum: [...ROLES] } }, [
+  'id',
+  'project',
+  'role',
+]);
+
+const sourceRef = obj(
+  {
+    message_id: str({ maxLength: 100 }),
+    span: arr({ type: 'integer', minimum: 0 }, { minItems: 2, maxItems: 2 }),
+    quote: str({ maxLength: 10_000 }),
+  },
+  ['message_id', 'span', 'quote'],
+  closed,
+);
+
+const noteContent = obj(
+  {
+    object_type: { enum: [...OBJECT_TYPES] },
+    title: str({ minLength: 1, maxLength: 200 }),
+    text: str({ minLength: 1, maxLength: 10_000 }),
+    shape: {},
+    confidence_state: { enum: [...CONFIDENCE_STATES], default: 'asserted' },
+    status: { enum: [...OBJECT_STATUSES], default: 'active' },
+    visibility: { enum: [...VISIBILITIES], default: 'project' },
+    sources: arr(ref('SourceRef'), { maxItems: 50 }),
+    dependency_refs: arr(str(), { maxItems: 100 }),
+    effective_from: nullable(str({ format: 'date-time' })),
+    effective_until: nullable(str({ format: 'date-time' })),
+    tags: arr(str({ pattern: '^[a-z][a-z0-9_-]{0,31}$' }), { maxItems: 20 }),
+  },
+  ['object_type', 'title', 'text'],
+  closed,
+);
+
+const checkResult = obj({ result: { type: 'boolean' }, detail: str(), items: arr(str()) }, [
+  'result',
+  'detail',
+]);
+
+const checks = obj(
+  Object.fromEntries(
+    [
+      'information_removed',
+      'source_or_authority_change',
+      'certainty_raised_without_evidence',
+      'suggestion_to_directive',
+      'dispute_collapsed',
+      'dependents_made_stale',
+      'reversible',
+      'within_authority',
+    ].map((k) => [k, ref('CheckResult')]),
+  ),
+);
+
+const noteSide = obj({
+  version_hash: nullable(str()),
+  content: nullable(ref('NoteContent')),
+  authority: nullable(obj({ principal: str(), role: str() })),
+});
+
+const gateVerdict = obj(
+  {
+    label: { enum: ['AUTO_COMMIT', 'REQUIRE_CONFIRMATION', 'HARD_STOP', 'REJECT'] },
+    protocol_hash: hash,
+    input_hash: hash,
+    event: { description: 'the signed TCP/AP conformance event', type: ['object', 'null'] },
+    event_hash: nullable(hash),
+  },
+  ['label', 'protocol_hash', 'input_hash', 'event', 'event_hash'],
+);
+
+const proposalRecord = obj(
+  {
+    proposal_id: str(),
+    object_id: str(),
+    intent: { enum: ['create', 'update', 'supersede', 'retire', 'restore', 'dispute'] },
+    base_version: nullable(hash),
+    candidate: ref('NoteContent'),
+    supersedes: arr(str()),
+    restore_version: nullable(hash),
+    message_id: nullable(str()),
+    rationale: nullable(str()),
+    classifier: nullable(str()),
+    proposer: ref('Principal'),
+    comparison: obj(
+      {
+        current: ref('NoteSide'),
+        candidate: ref('NoteSide'),
+        checks: ref('ComparisonChecks'),
+        stakes: { enum: [...STAKES] },
+      },
+      ['current', 'candidate', 'checks', 'stakes'],
+    ),
+    gate: ref('GateVerdict'),
+    required_role: nullable({ enum: [...ROLES] }),
+    status: { enum: ['pending', 'committed', 'rejected'] },
+    decided_by: nullable(ref('Principal')),
+    reason: nullable(str()),
+    seq: { type: 'integer' },
+  },
+  ['proposal_id', 'object_id', 'intent', 'status', 'comparison', 'gate', 'proposer'],
+);
+
+const noteVersion = obj(
+  {
+    note_id: str(),
+    version_id: { type: 'integer', minimum: 1 },
+    parent_version_hash: nullable(hash),
+    content: ref('NoteContent'),
+    shape: {},
+    sources: arr(ref('SourceRef')),
+    actor: str(),
+    authority: { type: 'object' },
+    timestamp: str({ format: 'date-time' }),
+    receipt_ref: str(),
+    version_hash: hash,
+  },
+  ['note_id', 'version_id', 'parent_version_hash', 'content', 'actor', 'authority', 'version_hash'],
+);
+
+const canonObject = obj(
+  {
+    object_id: str(),
+    object_type: { enum: [...OBJECT_TYPES] },
+    schema_version: { const: 1 },
+    current_version_ref: hash,
+    version_id: { type: 'integer' },
+    authority_basis: { type: 'object' },
+    confidence_state: { enum: [...CONFIDENCE_STATES] },
+    visibility: { enum: [...VISIBILITIES] },
+    source_refs: arr(ref('SourceRef')),
+    dependency_refs: arr(str()),
+    created_at: str(),
+    effective_from: nullable(str()),
+    effective_until: nullable(str()),
+    status: { enum: [...OBJECT_STATUSES] },
+    title: str(),
+    text: str(),
+    superseded_by: nullable(str()),
+  },
+  ['object_id', 'object_type', 'current_version_ref', 'version_id', 'status', 'text'],
+);
+
+const receipt = obj(
+  {
+    receipt_id: str(),
+    request_ref: str(),
+    prior_state_ref: obj({ seq: { type: 'integer' }, hash }),
+    result_state_ref: obj({ seq: { type: 'integer' }, hash }),
+    checks: arr(obj({ name: str(), result: str(), detail: str() })),
+    warnings: arr(str()),
+    uncertainty: nullable(str()),
+    affected_dependents: arr(str()),
+    rollback_route: str(),
+    acceptance_state: { enum: ['accepted', 'provisional', 'rejected'] },
+    hash_chain_parent: hash,
+    receipt_hash: hash,
+  },
+  ['receipt_id', 'checks', 'acceptance_state', 'receipt_hash'],
+);
+
+const archivedMessage = obj(
+  {
+    message_id: str(),
+    project: str(),
+    text: str(),
+    role: { enum: ['user', 'assistant', 'agent', 'tool', 'system'] },
+    actor: str(),
+    actor_role: { enum: [...ROLES] },
+    captured_at: str(),
+    seq: { type: 'integer' },
+  },
+  ['message_id', 'text', 'role', 'actor', 'actor_role', 'seq'],
+);
+
+const classification = obj(
+  {
+    outcome: str(),
+    touched: arr(str()),
+    drafts: arr({ type: 'object' }),
+    rationale: str(),
+    classifier: str(),
+  },
+  ['outcome', 'touched', 'drafts', 'rationale', 'classifier'],
+);
+
+const proposalOutcome = obj(
+  {
+    proposal: ref('ProposalRecord'),
+    committed: nullable(ref('NoteVersion')),
+    receipt: ref('Receipt'),
+  },
+  ['proposal', 'committed', 'receipt'],
+);
+
+const artifactManifest = obj(
+  {
+    artifact_id: str({ pattern: '^[a-z0-9][a-z0-9._-]{0,99}$' }),
+    artifact_version: { type: 'integer', minimum: 1 },
+    title: str({ maxLength: 200 }),
+    input_refs: arr(str(), { maxItems: 100 }),
+    canonical_note_versions: arr(
+      obj({ object_id: str(), version_hash: hash }, ['object_id', 'version_hash'], closed),
+      { minItems: 1, maxItems: 100 },
+    ),
+    tool_or_model_refs: arr(str(), { maxItems: 100 }),
+    output_digest: hash,
+    verification_refs: arr(str(), { maxItems: 100 }),
+    acceptance_state: { enum: ['proposed', 'accepted', 'rejected'] },
+  },
+  [
+    'artifact_id',
+    'artifact_version',
+    'canonical_note_versions',
+    'output_digest',
+    'acceptance_state',
+  ],
+);
+
+const artifactStatus = obj(
+  {
+    manifest: ref('ArtifactManifest'),
+    state: {
+      enum: [
+        'current',
+        'possibly_stale',
+        'definitely_stale',
+        'unaffected',
+        'requires_regeneration',
+        'requires_human_review',
+      ],
+    },
+    reasons: arr(str()),
+  },
+  ['manifest', 'state', 'reasons'],
+);
+
+const workingNote = obj({
+  object_id: str(),
+  object_type: str(),
+  version_id: { type: 'integer' },
+  status: str(),
+  confidence: str(),
+  title: str(),
+  text: str(),
+  authority: str(),
+  sources: arr(ref('SourceRef')),
+});
+
+const workingSet = obj(
+  {
+    project: str(),
+    objective: nullable(str()),
+    notes: arr(ref('WorkingNote')),
+    policies: arr(ref('WorkingNote')),
+    dependencies: arr(ref('WorkingNote')),
+    prior_mutations: arr({ type: 'object' }),
+    contradictions: arr({ type: 'object' }),
+    uncertainty: arr(ref('WorkingNote')),
+    artifacts: arr({ type: 'object' }),
+    excluded: { type: 'integer', description: 'superseded or retired objects left out' },
+    capsule: str({ description: 'the prompt capsule a model reads instead of the transcript' }),
+    tokens: { type: 'integer', description: 'tokens in the capsule' },
+  },
+  ['project', 'notes', 'excluded', 'capsule', 'tokens'],
+);
+
+const provenance = obj(
+  {
+    object: ref('CanonObject'),
+    why: obj({ statement: str(), confidence: str(), sources: arr({ type: 'object' }) }),
+    current_since: obj({
+      version_id: { type: 'integer' },
+      timestamp: str(),
+      receipt_ref: str(),
+      receipt: nullable(ref('Receipt')),
+    }),
+    authorized_by: obj({
+      proposer: nullable({ type: 'object' }),
+      approver: nullable({ type: 'object' }),
+      gate: nullable(str()),
+      stakes: nullable(str()),
+      gate_event: nullable(hash),
+      gate_protocol: nullable(hash),
+    }),
+    replaced: obj({
+      previous_version: nullable(ref('NoteVersion')),
+      superseded_objects: arr(ref('CanonObject')),
+    }),
+    built_from_old: arr(obj({ artifact_id: str(), version_id: { type: 'integer' } })),
+    stale_if_changed: obj({ artifacts: arr(ref('ArtifactStatus')), objects: arr(str()) }),
+    restorable: arr(
+      obj({ version_id: { type: 'integer' }, version_hash: hash, timestamp: str(), text: str() }),
+    ),
+    epistemic: {
+      enum: [
+        'fact',
+        'preference',
+        'policy',
+        'decision',
+        'inference',
+        'uncertainty',
+        'dispute',
+        'other',
+      ],
+    },
+    history: arr(ref('NoteVersion')),
+  },
+  [
+    'object',
+    'why',
+    'current_since',
+    'authorized_by',
+    'replaced',
+    'built_from_old',
+    'stale_if_changed',
+    'restorable',
+    'epistemic',
+    'history',
+  ],
+);
+
+const proposalView = obj(
+  {
+    proposal_id: str(),
+    object_id: str(),
+    intent: str(),
+    status: { enum: ['pending', 'committed', 'rejected'] },
+    proposer: ref('Principal'),
+    required_role: nullable({ enum: [...ROLES] }),
+    decided_by: nullable(ref('Principal')),
+    reason: nullable(str()),
+    rationale: nullable(str()),
+    message_id: nullable(str()),
+    classifier: nullable(str()),
+    base_version: nullable(hash),
+    current_version_now: nullable(hash),
+    stale: { type: 'boolean', description: 'canon moved since the comparison' },
+    current: ref('NoteSide'),
+    candidate: ref('NoteSide'),
+    stakes: { enum: [...STAKES] },
+    checks: ref('ComparisonChecks'),
+    gate: {
+      allOf: [
+        ref('GateVerdict'),
+        obj({ verification: obj({ ok: { type: 'boolean' }, issue: nullable(str()) }) }),
+      ],
+    },
+  },
+  ['proposal_id', 'object_id', 'status', 'current', 'candidate', 'stakes', 'checks', 'gate'],
+);
+
+const tokenInfo = obj(
+  {
+    token_id: str(),
+    project: str(),
+    principal: str(),
+    role: { enum: [...ROLES] },
+    created_at: str(),
+    revoked_at: nullable(str()),
+  },
+  ['token_id', 'project', 'principal', 'role', 'created_at', 'revoked_at'],
+);
+
+/** The error envelope every route but `POST /v1/validate` answers with. */
+const errorEnvelope = obj(
+  {
+    error: obj(
+      {
+        code: { enum: Object.keys(ERROR_CODES) },
+        message: str(),
+        details: { type: 'object' },
+      },
+      ['code', 'message'],
+    ),
+  },
+  ['error'],
+);
+
+/** Every component schema, by name. */
+export const SCHEMAS: Readonly<Record<string, JsonObject>> = {
+  Error: errorEnvelope,
+  Principal: principal,
+  SourceRef: sourceRef,
+  NoteContent: noteContent,
+  CheckResult: checkResult,
+  ComparisonChecks: checks,
+  NoteSide: noteSide,
+  GateVerdict: gateVerdict,
+  ProposalRecord: proposalRecord,
+  ProposalOutcome: proposalOutcome,
+  ProposalView: proposalView,
+  NoteVersion: noteVersion,
+  CanonObject: canonObject,
+  Receipt: receipt,
+  ArchivedMessage: archivedMessage,
+  Classification: classification,
+  ArtifactManifest: artifactManifest,
+  ArtifactStatus: artifactStatus,
+  WorkingNote: workingNote,
+  WorkingSet: workingSet,
+  Provenance: provenance,
+  TokenInfo: tokenInfo,
+};
+
+/** Request bodies. */
+export const BODIES = {
+  message: obj(
+    {
+      text: str({ minLength: 1, maxLength: 20_000 }),
+      role: {
+        enum: ['user', 'assistant', 'agent', 'tool', 'system'],
+        description: 'who spoke (an agent may not speak as user or system); never authority',
+      },
+      message_id: str({ pattern: '^[A-Za-z0-9_.:-]{1,100}$' }),
+    },
+    ['text'],
+    closed,
+  ),
+  proposal: obj(
+    {
+      object_id: str({ pattern: '^[a-z0-9][a-z0-9._-]{0,99}$' }),
+      intent: {
+        enum: ['create', 'update', 'supersede', 'retire', 'restore', 'dispute'],
+        default: 'update',
+      },
+      base_version: nullable(hash),
+      candidate: ref('NoteContent'),
+      supersedes: arr(str(), { maxItems: 20 }),
+      restore_version: hash,
+      message_id: nullable(str({ maxLength: 100 })),
+      rationale: str({ maxLength: 2_000 }),
+    },
+    ['object_id', 'candidate'],
+    {
+      ...closed,
+      description:
+        'A ProposalInput. Authority fields (actor, authority, role, principal, approved_by, approver, authorized_by) are refused with AUTHORITY_FROM_PAYLOAD.',
+    },
+  ),
+  empty: obj({}, [], closed),
+  reject: obj({ reason: str({ minLength: 1, maxLength: 2_000 }) }, ['reason'], closed),
+  restore: obj(
+    { version_hash: hash, rationale: str({ minLength: 1, maxLength: 2_000 }) },
+    ['version_hash'],
+    closed,
+  ),
+  artifact: obj(
+    {
+      artifact_id: str({ pattern: '^[a-z0-9][a-z0-9._-]{0,99}$' }),
+      title: str({ maxLength: 200 }),
+      input_refs: arr(str(), { maxItems: 100 }),
+      canonical_note_versions: arr(
+        obj({ object_id: str(), version_hash: hash }, ['object_id', 'version_hash'], closed),
+        { minItems: 1, maxItems: 100 },
+      ),
+      tool_or_model_refs: arr(str(), { maxItems: 100 }),
+      output_digest: hash,
+      verification_refs: arr(str(), { maxItems: 100 }),
+      acceptance_state: { enum: ['proposed', 'accepted', 'rejected'], default: 'proposed' },
+    },
+    ['artifact_id', 'canonical_note_versions', 'output_digest'],
+    closed,
+  ),
+  review: obj(
+    { acceptance_state: { enum: ['proposed', 'accepted', 'rejected'] } },
+    ['acceptance_state'],
+    closed,
+  ),
+  workingSet: obj(
+    {
+      objective: str({ minLength: 1, maxLength: 2_000 }),
+      object_id: str({ pattern: '^[a-z0-9][a-z0-9._-]{0,99}$' }),
+      limit: { type: 'integer', minimum: 1, maximum: 100, default: 12 },
+    },
+    [],
+    closed,
+  ),
+  token: obj(
+    {
+      principal: str({ pattern: '^[A-Za-z0-9][A-Za-z0-9_.@-]{0,99}$' }),
+      role: { enum: [...ROLES] },
+    },
+    ['principal', 'role'],
+    { ...closed, description: "the new token's principal and role (not the caller's)" },
+  ),
+} satisfies Record<string, JsonObject>;
+
+/** Response shapes built from the components. */
+export const RESPONSES = {
+  list: (key: string, item: string): JsonObject => obj({ [key]: arr(ref(item)) }, [key]),
+  obj,
+  arr,
+  str,
+  hash,
+  nullable,
+};

@@ -1,0 +1,309 @@
+import type { FastifyInstance } from 'fastify';
+import type { TokenRole } from '../auth/index.js';
+import { ERROR_CODES, type ErrorCode, type JsonObject } from '../core/index.js';
+import { RESPONSES, ref, SCHEMAS } from './openapi-schemas.js';
+import { CANON_ROUTES } from './routes/canon.js';
+import type { CanonRoute, QueryDoc } from './routes/canon-route.js';
+
+/** Where the document is served. */
+export const OPENAPI_PATH = '/openapi.json';
+
+const { obj, arr, str, hash } = RESPONSES;
+
+/** One operation as the document needs it; canon routes carry theirs, the others are listed here. */
+interface OperationDoc {
+  readonly method: 'GET' | 'POST' | 'DELETE';
+  readonly url: string;
+  readonly operationId: string;
+  readonly summary: string;
+  readonly tag: string;
+  /** Absent: public. */
+  readonly minRole?: TokenRole;
+  readonly params?: Readonly<Record<string, string>>;
+  readonly query?: readonly QueryDoc[];
+  readonly body?: {
+    readonly schema: JsonObject;
+    readonly required: boolean;
+    readonly example?: unknown;
+  };
+  readonly status: number;
+  readonly response: JsonObject;
+  readonly errors: readonly ErrorCode[];
+  /** For `/v1/validate`, whose errors use the TCP/AP envelope instead. */
+  readonly errorSchema?: JsonObject;
+}
+
+/** The routes registered outside canon's route table: public ones and the journal's. */
+const OTHER_ROUTES: readonly OperationDoc[] = [
+  {
+    method: 'GET',
+    url: '/healthz',
+    operationId: 'health',
+    summary: 'Liveness',
+    tag: 'service',
+    status: 200,
+    response: obj({ ok: { const: true } }, ['ok']),
+    errors: [],
+  },
+  {
+    method: 'GET',
+    url: OPENAPI_PATH,
+    operationId: 'openapi',
+    summary: 'This OpenAPI 3.1 document',
+    tag: 'service',
+    status: 200,
+    response: { type: 'object' },
+    errors: [],
+  },
+  {
+    method: 'POST',
+    url: '/v1/validate',
+    operationId: 'validate',
+    summary: 'TCP/AP §6: evaluate an artifact against a registered agentic protocol',
+    tag: 'tcp-ap',
+    body: { schema: { type: 'object' }, required: true },
+    status: 200,
+    response: { type: 'object', description: 'the TCP/AP §6 envelope' },
+    errors: ['INVALID_REQUEST', 'INTERPRETATION_DRIFT', 'UNKNOWN_PROTOCOL', 'MALFORMED_BODY'],
+    errorSchema: { type: 'object', description: 'the TCP/AP §6 rejection envelope (failure_code)' },
+  },
+  {
+    method: 'GET',
+    url: '/v1/trust',
+    operationId: 'trust',
+    summary: 'The root and issuer certificates and the revocation list (never a private key)',
+    tag: 'tcp-ap',
+    status: 200,
+    response: obj({ root: str(), issuers: arr({ type: 'object' }), revocation_list: str() }, [
+      'root',
+      'issuers',
+      'revocation_list',
+    ]),
+    errors: [],
+  },
+  {
+    method: 'POST',
+    url: '/v1/protocols',
+    operationId: 'registerProtocol',
+    summary: 'Register an agentic protocol by content hash (201 new, 200 already known)',
+    tag: 'tcp-ap',
+    body: { schema: { type: 'object' }, required: true },
+    status: 201,
+    response: obj({ hash, slug: str(), version: str(), labels: arr(str()) }, ['hash']),
+    errors: ['INVALID_PROTOCOL'],
+  },
+  {
+    method: 'GET',
+    url: '/v1/protocols/:hash',
+    operationId: 'getProtocol',
+    summary: 'A registered agentic protocol',
+    tag: 'tcp-ap',
+    params: { hash: 'the protocol content hash' },
+    status: 200,
+    response: obj({ hash, protocol: { type: 'object' } }, ['hash', 'protocol']),
+    errors: ['INVALID_HASH', 'UNKNOWN_PROTOCOL'],
+  },
+  {
+    method: 'GET',
+    url: '/v1/projects/:project/journal',
+    operationId: 'readJournal',
+    summary: "Page through a project's journal entries",
+    tag: 'journal',
+    minRole: 'viewer',
+    query: [
+      { name: 'after', description: 'entries after this seq', schema: { type: 'integer' } },
+      { name: 'limit', description: '1–1000 (default 100)', schema: { type: 'integer' } },
+    ],
+    status: 200,
+    response: obj(
+      {
+        project: str(),
+        head: { type: 'object' },
+        entries: arr({ type: 'object' }),
+        next_after: { type: ['integer', 'null'] },
+      },
+      ['project', 'head', 'entries', 'next_after'],
+    ),
+    errors: ['INVALID_ARGUMENT', 'INVALID_PROJECT'],
+  },
+  {
+    method: 'GET',
+    url: '/v1/projects/:project/journal/verify',
+    operationId: 'verifyJournal',
+    summary: "Verify a project's hash chain and signed checkpoints",
+    tag: 'journal',
+    minRole: 'viewer',
+    status: 200,
+    response: obj({ ok: { type: 'boolean' }, project: str(), checked: { type: 'integer' } }, [
+      'ok',
+    ]),
+    errors: ['INVALID_PROJECT', 'INVALID_ARGUMENT'],
+  },
+  {
+    method: 'GET',
+    url: '/v1/projects/:project/journal/:seq/receipt',
+    operationId: 'getReceipt',
+    summary: 'The §7 receipt of one journal entry',
+    tag: 'journal',
+    minRole: 'viewer',
+    params: { seq: 'the entry seq' },
+    status: 200,
+    response: ref('Receipt'),
+    errors: ['NOT_FOUND', 'INVALID_ARGUMENT', 'INVALID_PROJECT'],
+  },
+];
+
+/** `/v1/projects/:project/x/:id` → `/v1/projects/{project}/x/{id}`. */
+export function openApiPath(url: string): string {
+  return url.replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, '{$1}');
+}
+
+function parameters(op: OperationDoc): JsonObject[] {
+  const names = [...op.url.matchAll(/:([A-Za-z_][A-Za-z0-9_]*)/g)].map((m) => m[1]!);
+  const path = names.map(
+    (name): JsonObject => ({
+      name,
+      in: 'path',
+      required: true,
+      description:
+        name === 'project'
+          ? 'the project; must be the bearer token’s'
+          : (op.params?.[name] ?? name),
+      schema:
+        name === 'project'
+          ? { type: 'string', pattern: '^[a-z0-9][a-z0-9_-]{0,63}$' }
+          : { type: 'string', maxLength: 100 },
+    }),
+  );
+  const query = (op.query ?? []).map(
+    (q): JsonObject => ({
+      name: q.name,
+      in: 'query',
+      required: false,
+      description: q.description,
+      schema: q.schema,
+    }),
+  );
+  return [...path, ...query];
+}
+
+/** What the JSON body parser answers before any route runs. */
+const BODY_ERRORS: readonly ErrorCode[] = [
+  'MALFORMED_BODY',
+  'PAYLOAD_TOO_LARGE',
+  'UNSUPPORTED_MEDIA_TYPE',
+  'NESTING_TOO_DEEP',
+];
+
+function responses(op: OperationDoc): JsonObject {
+  const out: Record<string, JsonObject> = {
+    [String(op.status)]: {
+      description: 'success',
+      content: { 'application/json': { schema: op.response } },
+    },
+  };
+  const codes = new Set<ErrorCode>(op.errors);
+  if (op.body) for (const code of BODY_ERRORS) codes.add(code);
+  if (op.minRole) {
+    // The auth hook, unknown query parameters, and (on writes) bodies that claim authority.
+    codes.add('UNAUTHENTICATED');
+    codes.add('FORBIDDEN');
+    codes.add('INVALID_ARGUMENT');
+    if (op.method !== 'GET') {
+      codes.add('INVALID_BODY');
+      codes.add('AUTHORITY_FROM_PAYLOAD');
+    }
+  }
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of codes) {
+    const status = ERROR_CODES[code].status;
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  for (const [status, list] of [...byStatus].sort((a, b) => a[0] - b[0])) {
+    out[String(status)] = {
+      description: list.sort().join(', '),
+      content: { 'application/json': { schema: op.errorSchema ?? ref('Error') } },
+    };
+  }
+  return out;
+}
+
+function operation(op: OperationDoc): JsonObject {
+  const doc: Record<string, unknown> = {
+    operationId: op.operationId,
+    summary: op.summary,
+    tags: [op.tag],
+    parameters: parameters(op),
+    responses: responses(op),
+    security: op.minRole ? [{ bearer: [] }] : [],
+  };
+  if (op.minRole) doc['x-min-role'] = op.minRole;
+  if (op.body) {
+    doc.requestBody = {
+      required: op.body.required,
+      content: {
+        'application/json': {
+          schema: op.body.schema,
+          ...(op.body.example !== undefined ? { example: op.body.example } : {}),
+        },
+      },
+    };
+  }
+  return doc as JsonObject;
+}
+
+/** Every documented operation: canon's route table and the routes registered elsewhere. */
+export function documentedRoutes(): readonly OperationDoc[] {
+  return [...OTHER_ROUTES, ...CANON_ROUTES.map((r: CanonRoute): OperationDoc => r)];
+}
+
+let cached: JsonObject | undefined;
+
+/** The OpenAPI 3.1 document of the HTTP API. */
+export function openApiDocument(): JsonObject {
+  if (cached) return cached;
+  const paths: Record<string, Record<string, JsonObject>> = {};
+  for (const op of documentedRoutes()) {
+    const path = openApiPath(op.url);
+    paths[path] = { ...paths[path], [op.method.toLowerCase()]: operation(op) };
+  }
+  cached = {
+    openapi: '3.1.0',
+    info: {
+      title: 'canonry',
+      version: '0.1.0',
+      description:
+        'Governed state for LLM systems. Project routes need `Authorization: Bearer <token>` of that project; the principal (id, role) comes from the token, never the body. Errors are `{ error: { code, message, details? } }` with the codes of docs/errors.md.',
+    },
+    servers: [{ url: '/' }],
+    tags: [
+      'service',
+      'tcp-ap',
+      'journal',
+      'messages',
+      'proposals',
+      'objects',
+      'board',
+      'artifacts',
+      'working-set',
+      'tokens',
+    ].map((name) => ({ name })),
+    paths,
+    components: {
+      securitySchemes: {
+        bearer: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'a project token (cnr_…) from `canonry tokens create` or POST …/tokens',
+        },
+      },
+      schemas: { ...SCHEMAS },
+    },
+  } as JsonObject;
+  return cached;
+}
+
+/** Serves the document at {@link OPENAPI_PATH} (public). */
+export function openApiRoute(app: FastifyInstance): void {
+  app.get(OPENAPI_PATH, async () => openApiDocument());
+}

@@ -1,0 +1,93 @@
+import { artifactStatuses, registerArtifact, reviewArtifact } from '../../canon/index.js';
+import { artifactView } from '../canon-views.js';
+import { objectIdArg, refuseClaims, reviewRequest } from '../input.js';
+import { BODIES, EXAMPLE_HASH, RESPONSES, ref } from '../openapi-schemas.js';
+import type { CanonRoute } from './canon-route.js';
+
+const { list } = RESPONSES;
+
+/** Artifacts (§10): manifests of what was built from which canonical versions, and their staleness. */
+export const ARTIFACT_ROUTES: readonly CanonRoute[] = [
+  {
+    method: 'POST',
+    url: '/v1/projects/:project/artifacts',
+    operationId: 'registerArtifact',
+    summary:
+      'Register an artifact manifest (re-registering makes a new artifact_version); an agent may not accept one',
+    tag: 'artifacts',
+    minRole: 'agent',
+    body: {
+      schema: BODIES.artifact,
+      required: true,
+      example: {
+        artifact_id: 'settings-screen',
+        title: 'Settings screen',
+        canonical_note_versions: [{ object_id: 'ui.colour', version_hash: EXAMPLE_HASH }],
+        tool_or_model_refs: ['coding-agent'],
+        output_digest: EXAMPLE_HASH,
+      },
+    },
+    status: 201,
+    response: ref('ArtifactStatus'),
+    errors: [
+      'INVALID_ARTIFACT',
+      'INVALID_PROPOSAL',
+      'AUTHORITY_FROM_PAYLOAD',
+      'UNKNOWN_VERSION',
+      'FORBIDDEN',
+    ],
+    handler: async ({ runtime, principal, project, body }) => {
+      // artifactInput reports claimed authority only as an unknown field; say what it is.
+      refuseClaims(body);
+      const manifest = await registerArtifact(runtime.canon, principal, body);
+      return artifactView(runtime, project, manifest.artifact_id);
+    },
+  },
+  {
+    method: 'GET',
+    url: '/v1/projects/:project/artifacts',
+    operationId: 'listArtifacts',
+    summary: 'Every artifact with its §10 state against current canon',
+    tag: 'artifacts',
+    minRole: 'viewer',
+    status: 200,
+    response: list('artifacts', 'ArtifactStatus'),
+    errors: [],
+    handler: async ({ runtime, project }) => ({
+      artifacts: await artifactStatuses(runtime.canon, project),
+    }),
+  },
+  {
+    method: 'GET',
+    url: '/v1/projects/:project/artifacts/:id',
+    operationId: 'getArtifact',
+    summary: 'One artifact with its §10 state and the reasons',
+    tag: 'artifacts',
+    minRole: 'viewer',
+    params: { id: 'artifact id' },
+    status: 200,
+    response: ref('ArtifactStatus'),
+    errors: ['UNKNOWN_ARTIFACT', 'INVALID_ARGUMENT'],
+    handler: async ({ runtime, project, params }) =>
+      artifactView(runtime, project, objectIdArg(params.id, 'artifact_id')),
+  },
+  {
+    method: 'POST',
+    url: '/v1/projects/:project/artifacts/:id/review',
+    operationId: 'reviewArtifact',
+    summary: "Record a person's review of an artifact (owners and editors)",
+    tag: 'artifacts',
+    minRole: 'agent',
+    params: { id: 'artifact id' },
+    body: { schema: BODIES.review, required: true, example: { acceptance_state: 'rejected' } },
+    status: 200,
+    response: ref('ArtifactStatus'),
+    errors: ['FORBIDDEN', 'UNKNOWN_ARTIFACT', 'INVALID_ARTIFACT', 'INVALID_BODY'],
+    handler: async ({ runtime, principal, project, params, body }) => {
+      const id = objectIdArg(params.id, 'artifact_id');
+      const { acceptance_state } = reviewRequest(body);
+      await reviewArtifact(runtime.canon, principal, id, acceptance_state);
+      return artifactView(runtime, project, id);
+    },
+  },
+];

@@ -1,0 +1,32 @@
+import { OBJECT_STATUSES } from '../../canon/index.js';
+import { boardView } from '../canon-views.js';
+import { RESPONSES, ref } from '../openapi-schemas.js';
+import type { CanonRoute } from './canon-route.js';
+
+const { obj, arr, str } = RESPONSES;
+
+/** The board (§9): an operational view of canon, derived and disposable. */
+export const BOARD_ROUTES: readonly CanonRoute[] = [
+  {
+    method: 'GET',
+    url: '/v1/projects/:project/board',
+    operationId: 'getBoard',
+    summary: 'Objects grouped by status, pending proposals, and artifacts with their §10 states',
+    tag: 'board',
+    minRole: 'viewer',
+    status: 200,
+    response: obj(
+      {
+        project: str(),
+        objects: obj(Object.fromEntries(OBJECT_STATUSES.map((s) => [s, arr(ref('CanonObject'))])), [
+          ...OBJECT_STATUSES,
+        ]),
+        pending: arr(ref('ProposalRecord')),
+        artifacts: arr(ref('ArtifactStatus')),
+      },
+      ['project', 'objects', 'pending', 'artifacts'],
+    ),
+    errors: [],
+    handler: async ({ runtime, project }) => boardView(runtime, project),
+  },
+];

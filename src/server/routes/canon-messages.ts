@@ -1,0 +1,116 @@
+import type { CanonryRuntime } from '../../app/index.js';
+import { archiveMessage, intake, messageInput, type Principal } from '../../canon/index.js';
+import { CanonryError } from '../../core/index.js';
+import { messageView } from '../canon-views.js';
+import { messageIdArg, oneOfQuery } from '../input.js';
+import { BODIES, RESPONSES, ref } from '../openapi-schemas.js';
+import type { CanonRoute } from './canon-route.js';
+
+const { obj, list, arr } = RESPONSES;
+
+/**
+ * A client-chosen `message_id` names one archived message. Canon treats a re-sent id as a retry and
+ * reports its first intake; a different message (speaker, role or text) under an archived id is a
+ * CONFLICT here, so the archive never answers one message with another.
+ */
+async function refuseReuse(
+  runtime: CanonryRuntime,
+  principal: Principal,
+  body: unknown,
+): Promise<void> {
+  const checked = messageInput(body, principal);
+  if (checked.message_id === null) return;
+  const existing = await runtime.canon.reader(principal.project).message(checked.message_id);
+  if (
+    existing &&
+    (existing.actor !== principal.id ||
+      existing.role !== checked.role ||
+      existing.text !== checked.text)
+  ) {
+    throw new CanonryError(
+      'CONFLICT',
+      `message ${checked.message_id} is already archived with other content`,
+      { message_id: checked.message_id },
+    );
+  }
+}
+
+/** The archive (§4): messages are captured exactly, then classified into proposals. */
+export const MESSAGE_ROUTES: readonly CanonRoute[] = [
+  {
+    method: 'POST',
+    url: '/v1/projects/:project/messages',
+    operationId: 'postMessage',
+    summary:
+      'Archive a message and run intake: classify it and turn each draft into a gated proposal (classify=false archives only)',
+    tag: 'messages',
+    minRole: 'agent',
+    query: [
+      {
+        name: 'classify',
+        description: 'false: archive only, no classification or proposals',
+        schema: { enum: ['true', 'false'], default: 'true' },
+      },
+    ],
+    body: {
+      schema: BODIES.message,
+      required: true,
+      example: { text: 'I would like a red interface for the app.' },
+    },
+    status: 201,
+    response: obj(
+      {
+        message: ref('ArchivedMessage'),
+        classification: ref('Classification'),
+        proposals: arr({
+          description:
+            '{ ok: true, outcome: ProposalOutcome } or { ok: false, object_id, code, message }; a retried message_id reports its first intake',
+          type: 'object',
+        }),
+      },
+      ['message'],
+    ),
+    errors: [
+      'INVALID_BODY',
+      'AUTHORITY_FROM_PAYLOAD',
+      'CLASSIFIER_FAILED',
+      'CONFLICT',
+      'INVALID_ARGUMENT',
+    ],
+    handler: async ({ runtime, principal, project, query, body }) => {
+      const classify = oneOfQuery(query.classify, ['true', 'false'] as const, 'classify');
+      await refuseReuse(runtime, principal, body);
+      if (classify === 'false')
+        return { message: await archiveMessage(runtime.canon, principal, body) };
+      return intake(runtime.canon, runtime.classifierFor(project), principal, body);
+    },
+  },
+  {
+    method: 'GET',
+    url: '/v1/projects/:project/messages',
+    operationId: 'listMessages',
+    summary: 'The archive of the project, in capture order',
+    tag: 'messages',
+    minRole: 'viewer',
+    status: 200,
+    response: list('messages', 'ArchivedMessage'),
+    errors: [],
+    handler: async ({ runtime, project }) => ({
+      messages: await runtime.canon.reader(project).messages(),
+    }),
+  },
+  {
+    method: 'GET',
+    url: '/v1/projects/:project/messages/:id',
+    operationId: 'getMessage',
+    summary: 'One archived message, exactly as captured',
+    tag: 'messages',
+    minRole: 'viewer',
+    params: { id: 'message id' },
+    status: 200,
+    response: ref('ArchivedMessage'),
+    errors: ['UNKNOWN_MESSAGE', 'INVALID_ARGUMENT'],
+    handler: async ({ runtime, project, params }) =>
+      messageView(runtime, project, messageIdArg(params.id)),
+  },
+];

@@ -1,0 +1,128 @@
+import { OBJECT_STATUSES, type ObjectStatus, provenance } from '../../canon/index.js';
+import { CanonryError } from '../../core/index.js';
+import { objectView, versionsView } from '../canon-views.js';
+import { objectIdArg, restoreRequest } from '../input.js';
+import { BODIES, EXAMPLE_HASH, RESPONSES, ref } from '../openapi-schemas.js';
+import type { CanonRoute } from './canon-route.js';
+
+const { obj, arr, list, str } = RESPONSES;
+
+/** `?status=active,provisional` → the listed statuses. */
+function statuses(value: string | undefined): ObjectStatus[] | undefined {
+  if (value === undefined) return undefined;
+  const wanted = value.split(',');
+  const bad = wanted.find((s) => !OBJECT_STATUSES.includes(s as ObjectStatus));
+  if (bad !== undefined) {
+    throw new CanonryError(
+      'INVALID_ARGUMENT',
+      `status must be a comma-separated list of ${OBJECT_STATUSES.join(', ')}`,
+      { field: 'status' },
+    );
+  }
+  return wanted as ObjectStatus[];
+}
+
+/** Canonical objects (§2), their immutable versions (§3), provenance (§8) and restore. */
+export const OBJECT_ROUTES: readonly CanonRoute[] = [
+  {
+    method: 'GET',
+    url: '/v1/projects/:project/objects',
+    operationId: 'listObjects',
+    summary: 'Canonical objects in id order, optionally only those with the given statuses',
+    tag: 'objects',
+    minRole: 'viewer',
+    query: [
+      {
+        name: 'status',
+        description: `comma-separated statuses (${OBJECT_STATUSES.join(', ')})`,
+        schema: { type: 'string' },
+      },
+    ],
+    status: 200,
+    response: list('objects', 'CanonObject'),
+    errors: ['INVALID_ARGUMENT'],
+    handler: async ({ runtime, project, query }) => ({
+      objects: await runtime.canon.reader(project).objects(statuses(query.status)),
+    }),
+  },
+  {
+    method: 'GET',
+    url: '/v1/projects/:project/objects/:id',
+    operationId: 'getObject',
+    summary: 'An object with its current version',
+    tag: 'objects',
+    minRole: 'viewer',
+    params: { id: 'object id' },
+    status: 200,
+    response: obj(
+      { object: ref('CanonObject'), current: ref('NoteVersion'), versions: { type: 'integer' } },
+      ['object', 'current', 'versions'],
+    ),
+    errors: ['UNKNOWN_OBJECT', 'INVALID_ARGUMENT'],
+    handler: async ({ runtime, project, params }) =>
+      objectView(runtime, project, objectIdArg(params.id)),
+  },
+  {
+    method: 'GET',
+    url: '/v1/projects/:project/objects/:id/versions',
+    operationId: 'listVersions',
+    summary: 'Every immutable version of an object, oldest first (restores append, never rewind)',
+    tag: 'objects',
+    minRole: 'viewer',
+    params: { id: 'object id' },
+    status: 200,
+    response: obj(
+      { object_id: str(), current_version_ref: RESPONSES.hash, versions: arr(ref('NoteVersion')) },
+      ['object_id', 'current_version_ref', 'versions'],
+    ),
+    errors: ['UNKNOWN_OBJECT', 'INVALID_ARGUMENT'],
+    handler: async ({ runtime, project, params }) =>
+      versionsView(runtime, project, objectIdArg(params.id)),
+  },
+  {
+    method: 'GET',
+    url: '/v1/projects/:project/objects/:id/provenance',
+    operationId: 'getProvenance',
+    summary:
+      'The provenance walk (§8): why, since when, who authorized it, sources, what it replaced, stale dependents, restorable versions',
+    tag: 'objects',
+    minRole: 'viewer',
+    params: { id: 'object id' },
+    status: 200,
+    response: ref('Provenance'),
+    errors: ['UNKNOWN_OBJECT', 'INVALID_ARGUMENT'],
+    handler: async ({ runtime, project, params }) =>
+      provenance(runtime.canon, project, objectIdArg(params.id)),
+  },
+  {
+    method: 'POST',
+    url: '/v1/projects/:project/objects/:id/restore',
+    operationId: 'restoreObject',
+    summary:
+      'Restore an earlier version by proposing a new version with its content (gated like any proposal)',
+    tag: 'objects',
+    minRole: 'agent',
+    params: { id: 'object id' },
+    body: {
+      schema: BODIES.restore,
+      required: true,
+      example: { version_hash: EXAMPLE_HASH, rationale: 'back to the first version' },
+    },
+    status: 201,
+    response: ref('ProposalOutcome'),
+    errors: [
+      'UNKNOWN_OBJECT',
+      'UNKNOWN_VERSION',
+      'INVALID_HASH',
+      'INVALID_BODY',
+      'AUTHORITY_FROM_PAYLOAD',
+      'GATE_REFUSED',
+      'CONFLICT',
+    ],
+    handler: async ({ runtime, principal, params, body }) => {
+      const id = objectIdArg(params.id);
+      const { version_hash, rationale } = restoreRequest(body);
+      return runtime.canon.restore(principal, id, version_hash, rationale);
+    },
+  },
+];

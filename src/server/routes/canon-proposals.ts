@@ -1,0 +1,151 @@
+import { proposalInput } from '../../canon/index.js';
+import { CanonryError } from '../../core/index.js';
+import { proposalView } from '../canon-views.js';
+import {
+  bodyObject,
+  oneOfQuery,
+  PROPOSAL_STATUSES,
+  proposalIdArg,
+  rejectRequest,
+} from '../input.js';
+import { BODIES, RESPONSES, ref } from '../openapi-schemas.js';
+import type { CanonRoute } from './canon-route.js';
+
+const { obj, list } = RESPONSES;
+
+/** Proposals (§5, §6): submitted, compared, gated, and approved or rejected by people. */
+export const PROPOSAL_ROUTES: readonly CanonRoute[] = [
+  {
+    method: 'POST',
+    url: '/v1/projects/:project/proposals',
+    operationId: 'postProposal',
+    summary:
+      'Propose a mutation: it is compared with current canon, gated, and committed when the gate answers AUTO_COMMIT',
+    tag: 'proposals',
+    minRole: 'agent',
+    body: {
+      schema: BODIES.proposal,
+      required: true,
+      example: {
+        object_id: 'ui.colour',
+        intent: 'create',
+        base_version: null,
+        candidate: {
+          object_type: 'preference',
+          title: 'Interface colour',
+          text: 'The interface is red.',
+        },
+      },
+    },
+    status: 201,
+    response: ref('ProposalOutcome'),
+    errors: [
+      'INVALID_PROPOSAL',
+      'AUTHORITY_FROM_PAYLOAD',
+      'GATE_REFUSED',
+      'CONFLICT',
+      'SOURCE_MISSING',
+      'UNKNOWN_OBJECT',
+      'UNKNOWN_VERSION',
+      'UNKNOWN_MESSAGE',
+    ],
+    handler: async ({ runtime, principal, project, body }) => {
+      const input = proposalInput(body);
+      if (input.message_id && !(await runtime.canon.reader(project).message(input.message_id))) {
+        throw new CanonryError('UNKNOWN_MESSAGE', `no message ${input.message_id}`, {
+          field: 'message_id',
+        });
+      }
+      return runtime.canon.propose(principal, input);
+    },
+  },
+  {
+    method: 'GET',
+    url: '/v1/projects/:project/proposals',
+    operationId: 'listProposals',
+    summary: 'Proposals in journal order, optionally only those with one status',
+    tag: 'proposals',
+    minRole: 'viewer',
+    query: [
+      {
+        name: 'status',
+        description: 'only proposals with this status',
+        schema: { enum: [...PROPOSAL_STATUSES] },
+      },
+    ],
+    status: 200,
+    response: list('proposals', 'ProposalRecord'),
+    errors: ['INVALID_ARGUMENT'],
+    handler: async ({ runtime, project, query }) => ({
+      proposals: await runtime.canon
+        .reader(project)
+        .proposals(oneOfQuery(query.status, PROPOSAL_STATUSES, 'status')),
+    }),
+  },
+  {
+    method: 'GET',
+    url: '/v1/projects/:project/proposals/:id',
+    operationId: 'getProposal',
+    summary:
+      'The two-note view: current vs candidate, the computed checks, and the gate verdict with its signed event',
+    tag: 'proposals',
+    minRole: 'viewer',
+    params: { id: 'proposal id' },
+    status: 200,
+    response: ref('ProposalView'),
+    errors: ['UNKNOWN_PROPOSAL', 'INVALID_ARGUMENT'],
+    handler: async ({ runtime, project, params }) =>
+      proposalView(runtime, project, proposalIdArg(params.id)),
+  },
+  {
+    method: 'POST',
+    url: '/v1/projects/:project/proposals/:id/approve',
+    operationId: 'approveProposal',
+    summary:
+      'Approve a pending proposal (the role the gate asked for: editor for REQUIRE_CONFIRMATION, owner for HARD_STOP); stale → 409 and a new comparison',
+    tag: 'proposals',
+    minRole: 'agent',
+    params: { id: 'proposal id' },
+    body: { schema: BODIES.empty, required: false, example: {} },
+    status: 200,
+    response: ref('ProposalOutcome'),
+    errors: [
+      'FORBIDDEN',
+      'STALE_APPROVAL',
+      'PROPOSAL_CLOSED',
+      'UNKNOWN_PROPOSAL',
+      'CONFLICT',
+      'INVALID_BODY',
+      'AUTHORITY_FROM_PAYLOAD',
+    ],
+    handler: async ({ runtime, principal, params, body }) => {
+      const id = proposalIdArg(params.id);
+      bodyObject(body, [], { optional: true });
+      return runtime.canon.approve(principal, id);
+    },
+  },
+  {
+    method: 'POST',
+    url: '/v1/projects/:project/proposals/:id/reject',
+    operationId: 'rejectProposal',
+    summary: 'Reject a pending proposal (owner, editor, or its proposer withdrawing it)',
+    tag: 'proposals',
+    minRole: 'agent',
+    params: { id: 'proposal id' },
+    body: { schema: BODIES.reject, required: true, example: { reason: 'not what we want' } },
+    status: 200,
+    response: obj({ proposal: ref('ProposalRecord') }, ['proposal']),
+    errors: [
+      'FORBIDDEN',
+      'PROPOSAL_CLOSED',
+      'UNKNOWN_PROPOSAL',
+      'INVALID_BODY',
+      'AUTHORITY_FROM_PAYLOAD',
+    ],
+    handler: async ({ runtime, principal, params, body }) => {
+      const id = proposalIdArg(params.id);
+      const { reason } = rejectRequest(body);
+      return { proposal: await runtime.canon.reject(principal, id, reason) };
+    },
+  },
+];

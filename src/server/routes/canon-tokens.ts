@@ -1,0 +1,64 @@
+import { CanonryError } from '../../core/index.js';
+import { tokenIdArg, tokenRequest } from '../input.js';
+import { BODIES, RESPONSES, ref } from '../openapi-schemas.js';
+import type { CanonRoute } from './canon-route.js';
+
+const { obj, list, str } = RESPONSES;
+
+/** Bearer tokens of the project (owners only). The secret is in the creation response, once. */
+export const TOKEN_ROUTES: readonly CanonRoute[] = [
+  {
+    method: 'POST',
+    url: '/v1/projects/:project/tokens',
+    operationId: 'createToken',
+    summary:
+      'Issue a token for a principal and role in this project; the secret is shown only here',
+    tag: 'tokens',
+    minRole: 'owner',
+    body: {
+      schema: BODIES.token,
+      required: true,
+      example: { principal: 'assistant', role: 'agent' },
+    },
+    status: 201,
+    response: obj({ token: str({ pattern: '^cnr_' }), info: ref('TokenInfo') }, ['token', 'info']),
+    errors: ['INVALID_BODY', 'INVALID_ARGUMENT'],
+    handler: async ({ runtime, project, body }) => {
+      const { principal, role } = tokenRequest(body);
+      return runtime.tokens.create(project, principal, role);
+    },
+  },
+  {
+    method: 'GET',
+    url: '/v1/projects/:project/tokens',
+    operationId: 'listTokens',
+    summary: 'The tokens of this project (descriptions, never secrets)',
+    tag: 'tokens',
+    minRole: 'owner',
+    status: 200,
+    response: list('tokens', 'TokenInfo'),
+    errors: [],
+    handler: async ({ runtime, project }) => ({ tokens: await runtime.tokens.list(project) }),
+  },
+  {
+    method: 'DELETE',
+    url: '/v1/projects/:project/tokens/:id',
+    operationId: 'revokeToken',
+    summary: 'Revoke a live token of this project',
+    tag: 'tokens',
+    minRole: 'owner',
+    params: { id: 'token id' },
+    status: 200,
+    response: obj({ token_id: str(), revoked: { const: true } }, ['token_id', 'revoked']),
+    errors: ['UNKNOWN_TOKEN', 'INVALID_ARGUMENT'],
+    handler: async ({ runtime, project, params }) => {
+      const id = tokenIdArg(params.id);
+      if (!(await runtime.tokens.revoke(project, id))) {
+        throw new CanonryError('UNKNOWN_TOKEN', `no live token ${id} in ${project}`, {
+          token_id: id,
+        });
+      }
+      return { token_id: id, revoked: true };
+    },
+  },
+];

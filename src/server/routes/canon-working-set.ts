@@ -1,0 +1,27 @@
+import { workingSet } from '../../canon/index.js';
+import { workingSetRequest } from '../input.js';
+import { BODIES, ref } from '../openapi-schemas.js';
+import type { CanonRoute } from './canon-route.js';
+
+/** Working sets (§8, §9): what a model reads instead of the transcript. */
+export const WORKING_SET_ROUTES: readonly CanonRoute[] = [
+  {
+    method: 'POST',
+    url: '/v1/projects/:project/working-set',
+    operationId: 'compileWorkingSet',
+    summary:
+      'Compile a scoped working set from current canon (nothing superseded) with its prompt capsule and token count; writes nothing',
+    tag: 'working-set',
+    minRole: 'viewer',
+    body: {
+      schema: BODIES.workingSet,
+      required: false,
+      example: { objective: 'Build the settings page in the current visual identity' },
+    },
+    status: 200,
+    response: ref('WorkingSet'),
+    errors: ['INVALID_BODY', 'INVALID_ARGUMENT', 'UNKNOWN_OBJECT'],
+    handler: async ({ runtime, project, body }) =>
+      workingSet(runtime.canon, project, workingSetRequest(body)),
+  },
+];
