@@ -5,6 +5,8 @@ import type { Queryable, Store } from '../store/index.js';
 export interface CommitJob<T, B> {
   /** Reads and validates; a CanonryError thrown here fails this job only (nothing was written). */
   check(tx: Queryable, batch: B): Promise<() => Promise<T>>;
+  /** Running it again after an unknown commit outcome cannot write it twice (idempotency keys). */
+  readonly retrySafe?: boolean;
 }
 
 /** How a queue's owner follows its transactions. */
@@ -26,7 +28,8 @@ interface Pending<B> {
  * next one, so concurrent producers share one fsync. A job refused by its own checks fails alone; an
  * unexpected failure rolls the batch back and each job is retried in a transaction of its own, so one
  * bad job never costs another its write — unless the commit's outcome is unknown (the connection
- * dropped while COMMIT was in flight): then nothing is retried, since it may have committed.
+ * dropped while COMMIT was in flight): then only jobs with idempotency keys are retried, since the
+ * batch may have committed.
  */
 export class CommitQueue<B> {
   #pending: Pending<B>[] = [];
@@ -55,11 +58,13 @@ export class CommitQueue<B> {
       try {
         this.#settle(batch, await this.#commit(batch));
       } catch (err) {
-        if (isCanonryError(err) && err.details?.outcome === 'unknown') {
-          for (const { reject } of batch) reject(err);
-          continue;
-        }
+        const unknown = isCanonryError(err) && err.details?.outcome === 'unknown';
         for (const pending of batch) {
+          // The batch may have committed: only jobs whose retry finds their first result may run again.
+          if (unknown && !pending.job.retrySafe) {
+            pending.reject(err);
+            continue;
+          }
           try {
             this.#settle([pending], await this.#commit([pending]));
           } catch (alone) {

@@ -112,6 +112,7 @@ export class Journal {
       precondition !== undefined ||
       prepared.some((p) => p.idempotency_key !== null);
     return this.#queue.push({
+      retrySafe: prepared.every((p) => p.idempotency_key !== null),
       check: async (tx, batch) => {
         if (!decides) return () => this.#write(tx, batch, name, prepared, new Map(), false);
         const head = await this.#readHead(tx, name, true);
