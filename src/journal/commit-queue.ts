@@ -13,6 +13,8 @@ export interface CommitJob<T, B> {
 export interface BatchHooks<B> {
   /** State shared by the jobs of one transaction. */
   begin(): B;
+  /** Runs inside the transaction after its last job, before COMMIT. */
+  beforeCommit?(tx: Queryable, batch: B): Promise<void>;
   /** Called once the transaction committed. */
   committed(batch: B): void;
 }
@@ -78,7 +80,11 @@ export class CommitQueue<B> {
 
   async #commit(batch: readonly Pending<B>[]): Promise<Outcome[]> {
     const state = this.hooks.begin();
-    const outcomes = await this.store.transaction((tx) => runBatch(tx, batch, state));
+    const outcomes = await this.store.transaction(async (tx) => {
+      const done = await runBatch(tx, batch, state);
+      await this.hooks.beforeCommit?.(tx, state);
+      return done;
+    });
     this.hooks.committed(state);
     return outcomes;
   }

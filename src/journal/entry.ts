@@ -196,7 +196,7 @@ function entryText(
   );
 }
 
-/** A new entry and the column values that store it (see {@link INSERT_ENTRY}). */
+/** A new entry and the column values that store it (see {@link insertEntries}). */
 export interface BuiltEntry {
   readonly entry: JournalEntry;
   readonly params: (string | number | null)[];
@@ -276,10 +276,22 @@ export interface EntryRow {
   hash: string;
 }
 
-/** The statement that stores one entry. */
-export const INSERT_ENTRY = `INSERT INTO journal_entries
-  (project, seq, format, at, kind, body, actor, authority, correlation_id, idempotency_key, receipt, prev_hash, hash)
-  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`;
+const COLUMNS = 13;
+const inserts = new Map<number, string>();
+
+/** The statement that stores `rows` entries at once (parameters row after row); cached per count. */
+export function insertEntries(rows: number): string {
+  let sql = inserts.get(rows);
+  if (sql === undefined) {
+    const values = Array.from({ length: rows }, (_, r) => {
+      const first = r * COLUMNS;
+      return `(${Array.from({ length: COLUMNS }, (_, c) => `$${first + c + 1}`).join(', ')})`;
+    });
+    sql = `INSERT INTO journal_entries (project, seq, format, at, kind, body, actor, authority, correlation_id, idempotency_key, receipt, prev_hash, hash) VALUES ${values.join(', ')}`;
+    inserts.set(rows, sql);
+  }
+  return sql;
+}
 
 /**
  * The hash a stored row commits to, from its stored texts without parsing them: the texts were

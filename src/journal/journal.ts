@@ -9,7 +9,7 @@ import {
   checkInput,
   type EntryRow,
   genesisHash,
-  INSERT_ENTRY,
+  insertEntries,
   type PreparedInput,
   parseProject,
   rowToEntry,
@@ -40,10 +40,22 @@ export interface JournalOptions {
   readonly maxBatch?: number;
 }
 
-/** Heads written by the jobs of one transaction, not yet committed. */
+/** What the jobs of one transaction did to heads, not yet committed. */
 interface Batch {
+  /** One timestamp for every entry the transaction commits. */
+  readonly at: string;
+  /** Each project's head as of now in this transaction (its row is locked). */
   readonly heads: Map<string, Head>;
+  /** The seq each project's head row holds so far in this transaction, once this batch wrote it. */
+  readonly stored: Map<string, number>;
+  /** Entry rows not yet inserted: they go in with a few multi-row statements before COMMIT. */
+  readonly rows: (string | number | null)[][];
+  /** Idempotency keys appended in this transaction (`project \0 key`), not yet in the table. */
+  readonly keys: Map<string, JournalEntry>;
 }
+
+/** Rows per multi-row INSERT (13 parameters each, well under every engine's limit). */
+const ROWS_PER_INSERT = 100;
 
 /**
  * The journal: per-project, append-only, hash-chained entries and the projections derived from them.
@@ -62,6 +74,7 @@ export class Journal {
   readonly #signer: (() => Signer) | undefined;
   readonly #checkpointEvery: number;
   readonly #now: () => Date;
+  readonly #byKind = new Map<string, readonly Projection[]>();
 
   constructor(store: Store, options: JournalOptions = {}) {
     this.store = store;
@@ -69,7 +82,29 @@ export class Journal {
     this.#queue = new CommitQueue<Batch>(
       store,
       {
-        begin: () => ({ heads: new Map() }),
+        begin: () => ({
+          at: this.#now().toISOString(),
+          heads: new Map(),
+          stored: new Map(),
+          rows: [],
+          keys: new Map(),
+        }),
+        // Later appends of a batch build on the head the first one locked; the row is written once.
+        beforeCommit: async (tx, batch) => {
+          for (let i = 0; i < batch.rows.length; i += ROWS_PER_INSERT) {
+            const chunk = batch.rows.slice(i, i + ROWS_PER_INSERT);
+            await tx.run(insertEntries(chunk.length), chunk.flat());
+          }
+          for (const [project, stored] of batch.stored) {
+            const head = batch.heads.get(project)!;
+            if (head.seq === stored) continue;
+            await tx.run('UPDATE journal_heads SET seq = $2, hash = $3 WHERE project = $1', [
+              project,
+              head.seq,
+              head.hash,
+            ]);
+          }
+        },
         committed: (batch) => {
           for (const [project, head] of batch.heads) this.#heads.set(project, head);
         },
@@ -115,9 +150,9 @@ export class Journal {
       retrySafe: prepared.every((p) => p.idempotency_key !== null),
       check: async (tx, batch) => {
         if (!decides) return () => this.#write(tx, batch, name, prepared, new Map(), false);
-        const head = await this.#readHead(tx, name, true);
+        const head = batch.heads.get(name) ?? (await this.#readHead(tx, name, true));
         batch.heads.set(name, head);
-        const duplicates = await this.#duplicates(tx, name, prepared);
+        const duplicates = await this.#duplicates(tx, batch, name, prepared);
         if (duplicates.size === prepared.length)
           return async () => prepared.map((_, i) => duplicates.get(i)!);
         if (expectedSeq !== undefined && expectedSeq !== head.seq) {
@@ -135,6 +170,7 @@ export class Journal {
 
   async #duplicates(
     tx: Queryable,
+    batch: Batch,
     project: string,
     inputs: readonly PreparedInput[],
   ): Promise<Map<number, AppendResult>> {
@@ -142,13 +178,19 @@ export class Journal {
     for (let i = 0; i < inputs.length; i++) {
       const key = inputs[i]!.idempotency_key;
       if (key === null) continue;
+      // Appended earlier in this very transaction: its row is not in the table yet.
+      const pending = batch.keys.get(`${project}\u0000${key}`);
+      if (pending) {
+        found.set(i, appended(pending, true));
+        continue;
+      }
       const rows = await tx.all<EntryRow>(
         'SELECT * FROM journal_entries WHERE project = $1 AND idempotency_key = $2',
         [project, key],
       );
       if (rows[0]) {
         const entry = rowToEntry(rows[0]);
-        found.set(i, { entry, receipt: receiptFor(entry), duplicate: true });
+        found.set(i, appended(entry, true));
       }
     }
     return found;
@@ -162,13 +204,14 @@ export class Journal {
     duplicates: ReadonlyMap<number, AppendResult>,
     locked: boolean,
   ): Promise<AppendResult[]> {
-    const at = this.#now().toISOString();
+    const { at } = batch;
     let from =
       batch.heads.get(project) ??
       this.#heads.get(project) ??
       (await this.#readHead(tx, project, true));
     let built = this.#build(project, from, at, inputs, duplicates);
-    if (!(await this.#advance(tx, from, built))) {
+    // Once this batch has written the head row it holds its lock: later appends just build on it.
+    if (!batch.stored.has(project) && !(await this.#advance(tx, from, built))) {
       // Another writer moved the head since this process last saw it. A decision taken under a lock
       // that turned out stale must be taken again: refuse, and the queue retries the job alone.
       if (locked) throw new CanonryError('CONFLICT', `the head of ${project} moved; retrying`);
@@ -177,6 +220,8 @@ export class Journal {
       if (!(await this.#advance(tx, from, built)))
         throw new CanonryError('CONFLICT', `the head of ${project} moved`);
     }
+    const tail = built.at(-1);
+    if (tail && !batch.stored.has(project)) batch.stored.set(project, tail.entry.seq);
     const results: AppendResult[] = [];
     let i = 0;
     for (let n = 0; n < inputs.length; n++) {
@@ -186,12 +231,15 @@ export class Journal {
         continue;
       }
       const { entry, params } = built[i++]!;
-      await tx.run(INSERT_ENTRY, params);
-      await applyProjections(tx, this.projections, entry);
+      batch.rows.push(params);
+      if (entry.idempotency_key !== null)
+        batch.keys.set(`${project}\u0000${entry.idempotency_key}`, entry);
+      if (this.#consumers(entry.kind).length > 0)
+        await applyProjections(tx, this.#consumers(entry.kind), entry);
       if (this.#signer && entry.seq % this.#checkpointEvery === 0) {
         await storeCheckpoint(tx, signCheckpoint(project, entry.seq, entry.hash, this.#signer()));
       }
-      results.push({ entry, receipt: receiptFor(entry), duplicate: false });
+      results.push(appended(entry, false));
     }
     const last = built.at(-1);
     if (last) batch.heads.set(project, { project, seq: last.entry.seq, hash: last.entry.hash });
@@ -244,6 +292,16 @@ export class Journal {
     );
     if (!rows[0]) return { project, seq: 0, hash: genesisHash(project) };
     return { project, seq: Number(rows[0].seq), hash: rows[0].hash as ContentHash };
+  }
+
+  /** The projections that consume a kind, in declaration order (cached per kind). */
+  #consumers(kind: string): readonly Projection[] {
+    let found = this.#byKind.get(kind);
+    if (!found) {
+      found = this.projections.filter((p) => p.kinds === '*' || p.kinds.includes(kind));
+      this.#byKind.set(kind, found);
+    }
+    return found;
   }
 
   /** The project's head; seq 0 and the genesis hash for a project with no entries. */
@@ -325,6 +383,22 @@ export class Journal {
     );
     return rows.map((r) => ({ project: r.project, seq: Number(r.seq) }));
   }
+}
+
+/**
+ * An append's result. Its receipt is computed the first time it is read: most callers (the audit
+ * sink, batch loaders) never look, and hashing a receipt per entry would be wasted.
+ */
+function appended(entry: JournalEntry, duplicate: boolean): AppendResult {
+  let receipt: Receipt | undefined;
+  return {
+    entry,
+    duplicate,
+    get receipt() {
+      receipt ??= receiptFor(entry);
+      return receipt;
+    },
+  };
 }
 
 async function storeCheckpoint(tx: Queryable, checkpoint: Checkpoint): Promise<void> {
