@@ -7,6 +7,11 @@ export interface CommitJob<T, B> {
   check(tx: Queryable, batch: B): Promise<() => Promise<T>>;
   /** Running it again after an unknown commit outcome cannot write it twice (idempotency keys). */
   readonly retrySafe?: boolean;
+  /**
+   * When the job is alone, a way to commit it in one autocommit statement instead of a transaction;
+   * resolves to undefined when that is not possible now, and the job runs in a transaction.
+   */
+  readonly solo?: () => Promise<T | undefined>;
 }
 
 /** How a queue's owner follows its transactions. */
@@ -57,6 +62,19 @@ export class CommitQueue<B> {
   async #drain(): Promise<void> {
     while (this.#pending.length > 0) {
       const batch = this.#pending.splice(0, this.maxBatch);
+      if (batch.length === 1 && batch[0]!.job.solo) {
+        const [only] = batch as [Pending<B>];
+        try {
+          const value = await only.job.solo!();
+          if (value !== undefined) {
+            only.resolve(value);
+            continue;
+          }
+        } catch (err) {
+          only.reject(err);
+          continue;
+        }
+      }
       try {
         this.#settle(batch, await this.#commit(batch));
       } catch (err) {

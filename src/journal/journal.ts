@@ -54,6 +54,13 @@ interface Batch {
   readonly keys: Map<string, JournalEntry>;
 }
 
+/** Moves a head by compare-and-set and inserts the entry, atomically, in one statement. */
+const SOLO_APPEND = `WITH moved AS (
+    UPDATE journal_heads SET seq = $2, hash = $13 WHERE project = $1 AND seq = $14 RETURNING project
+  )
+  INSERT INTO journal_entries (project, seq, format, at, kind, body, actor, authority, correlation_id, idempotency_key, receipt, prev_hash, hash)
+  SELECT $1, $2::bigint, $3::integer, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13 FROM moved`;
+
 /** Rows per multi-row INSERT (13 parameters each, well under every engine's limit). */
 const ROWS_PER_INSERT = 100;
 
@@ -148,6 +155,7 @@ export class Journal {
       prepared.some((p) => p.idempotency_key !== null);
     return this.#queue.push({
       retrySafe: prepared.every((p) => p.idempotency_key !== null),
+      ...(decides || prepared.length !== 1 ? {} : { solo: () => this.#solo(name, prepared[0]!) }),
       check: async (tx, batch) => {
         if (!decides) return () => this.#write(tx, batch, name, prepared, new Map(), false);
         const head = batch.heads.get(name) ?? (await this.#readHead(tx, name, true));
@@ -166,6 +174,24 @@ export class Journal {
         return () => this.#write(tx, batch, name, prepared, duplicates, true);
       },
     });
+  }
+
+  /**
+   * One plain entry on an engine with data-modifying CTEs: head move and insert in one autocommit
+   * statement — one round trip instead of four. Only from a known head, for kinds no projection
+   * reads, off checkpoint boundaries; otherwise (or if the head moved) undefined, and a transaction.
+   */
+  async #solo(project: string, input: PreparedInput): Promise<AppendResult[] | undefined> {
+    const from = this.#heads.get(project);
+    const due = this.#signer !== undefined && (from?.seq ?? 0) % this.#checkpointEvery === this.#checkpointEvery - 1;
+    if (!this.store.capabilities.dataModifyingCte || !from || due || this.#consumers(input.kind).length > 0) {
+      return undefined;
+    }
+    const { entry, params } = buildEntry(project, from.seq + 1, from.hash, this.#now().toISOString(), input);
+    const inserted = await this.store.run(SOLO_APPEND, [...params, from.seq]);
+    if (inserted !== 1) return undefined;
+    this.#heads.set(project, { project, seq: entry.seq, hash: entry.hash });
+    return [appended(entry, false)];
   }
 
   async #duplicates(

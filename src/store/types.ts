@@ -15,6 +15,8 @@ export interface Capabilities {
   readonly rowLocks: boolean;
   /** Many processes may share the database over the network. */
   readonly shared: boolean;
+  /** `WITH x AS (UPDATE … RETURNING …) INSERT … SELECT … FROM x` runs as one atomic statement. */
+  readonly dataModifyingCte: boolean;
 }
 
 /** Runs statements. SQL uses `$1, $2, …` placeholders on every engine. */

@@ -28,6 +28,7 @@ const CAPABILITIES: Capabilities = {
   singleWriter: false,
   rowLocks: true,
   shared: true,
+  dataModifyingCte: true,
 };
 
 /** SQLSTATEs worth retrying: serialisation failure, deadlock, unique violation on a racing insert. */

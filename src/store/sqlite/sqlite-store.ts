@@ -30,6 +30,7 @@ const CAPABILITIES: Capabilities = {
   singleWriter: true,
   rowLocks: false,
   shared: false,
+  dataModifyingCte: false,
 };
 
 /** How long a writer waits for another process's write lock before giving up. */
