@@ -337,20 +337,41 @@ export function rowToEntry(row: EntryRow): JournalEntry {
       prev_hash: row.prev_hash as ContentHash,
       hash: row.hash as ContentHash,
     };
-    if (
-      entry.format !== ENTRY_FORMAT ||
-      !isContentHash(entry.hash) ||
-      !isContentHash(entry.prev_hash)
-    ) {
+    if (entry.format !== ENTRY_FORMAT || !isContentHash(entry.hash) || !isContentHash(entry.prev_hash)) {
       throw new Error('unknown format or malformed hash');
     }
     return entry;
   } catch (err) {
-    throw new CanonryError(
-      'STORE_CORRUPT',
-      `journal entry ${row.project}#${row.seq} is unreadable`,
-      { project: row.project, seq: Number(row.seq) },
-      { cause: err },
-    );
+    throw new CanonryError('STORE_CORRUPT', `journal entry ${row.project}#${row.seq} is unreadable`, { project: row.project, seq: Number(row.seq) }, { cause: err });
   }
+}
+
+/**
+ * An entry from a row whose hash was just verified against its stored texts (rebuild): the texts are
+ * exactly what was appended, so only the body is parsed now and authority and receipt on first use.
+ */
+export function verifiedRowToEntry(row: EntryRow): JournalEntry {
+  let authority: JsonValue | undefined;
+  let receipt: ReceiptInput | null | undefined;
+  return {
+    project: row.project,
+    seq: Number(row.seq),
+    format: Number(row.format),
+    at: row.at,
+    kind: row.kind,
+    body: JSON.parse(row.body) as JsonValue,
+    actor: row.actor,
+    get authority() {
+      authority ??= JSON.parse(row.authority) as JsonValue;
+      return authority;
+    },
+    correlation_id: row.correlation_id,
+    idempotency_key: row.idempotency_key,
+    get receipt() {
+      if (receipt === undefined) receipt = JSON.parse(row.receipt) as ReceiptInput | null;
+      return receipt;
+    },
+    prev_hash: row.prev_hash as ContentHash,
+    hash: row.hash as ContentHash,
+  };
 }

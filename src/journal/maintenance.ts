@@ -1,11 +1,10 @@
 import { CanonryError, type ContentHash } from '../core/index.js';
 import type { TrustAnchor } from '../trust/index.js';
 import { verifyCheckpoint } from './checkpoint.js';
-import { genesisHash, parseProject, rowHash, rowToEntry } from './entry.js';
+import { type EntryRow, genesisHash, parseProject, rowHash, verifiedRowToEntry } from './entry.js';
 import type { Journal } from './journal.js';
-import { applyProjections } from './projections.js';
-import { scanEntries, scanRows } from './scan.js';
-import type { JournalEntry, VerifyReport } from './types.js';
+import { PAGE, scanEntries } from './scan.js';
+import type { JournalEntry, Projection, VerifyReport } from './types.js';
 import { verifyChain } from './verify-chain.js';
 
 /**
@@ -103,48 +102,51 @@ export async function rebuildProject(
   const name = parseProject(project);
   const tables = [...new Set(journal.projections.flatMap((p) => p.tables))];
   const lock = journal.store.capabilities.rowLocks ? ' FOR UPDATE' : '';
-  const consumes = (kind: string) =>
-    journal.projections.some((p) => p.kinds === '*' || p.kinds.includes(kind));
+  const consumers = new Map<string, readonly Projection[]>();
+  const consumersOf = (kind: string) => {
+    let found = consumers.get(kind);
+    if (!found) {
+      found = journal.projections.filter((p) => p.kinds === '*' || p.kinds.includes(kind));
+      consumers.set(kind, found);
+    }
+    return found;
+  };
   return journal.store.transaction(async (tx) => {
     // Appends to this project wait until the rebuild commits, so none can slip between scan and commit.
     await tx.all(`SELECT seq FROM journal_heads WHERE project = $1${lock}`, [name]);
     for (const table of tables) await tx.run(`DELETE FROM ${table} WHERE project = $1`, [name]);
     let entries = 0;
     let prev: string = genesisHash(name);
-    for await (const row of scanRows(tx, name)) {
-      // Replay only what verifies: a forged entry must never become projected truth. The hash is
-      // recomputed from the stored canonical texts, without parsing entries no projection reads.
-      const seq = Number(row.seq);
-      const reason =
-        seq !== entries + 1
-          ? 'missing-entry'
-          : row.prev_hash !== prev || rowHash(row) !== row.hash
-            ? 'hash-mismatch'
-            : null;
-      if (reason) {
-        const at = reason === 'missing-entry' ? entries + 1 : seq;
-        throw new CanonryError(
-          'CHAIN_BROKEN',
-          `entry ${at} of ${name} does not verify; nothing rebuilt`,
-          { seq: at, reason },
-        );
-      }
-      if (consumes(row.kind)) {
-        let entry: JournalEntry;
-        try {
-          entry = rowToEntry(row);
-        } catch {
-          throw new CanonryError(
-            'CHAIN_BROKEN',
-            `entry ${seq} of ${name} is unreadable; nothing rebuilt`,
-            { seq, reason: 'unreadable' },
-          );
+    for (;;) {
+      const rows = await tx.all<EntryRow>(
+        'SELECT * FROM journal_entries WHERE project = $1 AND seq > $2 ORDER BY seq LIMIT $3',
+        [name, entries, PAGE],
+      );
+      for (const row of rows) {
+        // Replay only what verifies: a forged entry must never become projected truth. The hash is
+        // recomputed from the stored canonical texts, without parsing entries no projection reads.
+        const seq = Number(row.seq);
+        const reason =
+          seq !== entries + 1 ? 'missing-entry' : row.prev_hash !== prev || rowHash(row) !== row.hash ? 'hash-mismatch' : null;
+        if (reason) {
+          const at = reason === 'missing-entry' ? entries + 1 : seq;
+          throw new CanonryError('CHAIN_BROKEN', `entry ${at} of ${name} does not verify; nothing rebuilt`, { seq: at, reason });
         }
-        await applyProjections(tx, journal.projections, entry);
+        const applies = consumersOf(row.kind);
+        if (applies.length > 0) {
+          let entry: JournalEntry;
+          try {
+            entry = verifiedRowToEntry(row);
+          } catch {
+            throw new CanonryError('CHAIN_BROKEN', `entry ${seq} of ${name} is unreadable; nothing rebuilt`, { seq, reason: 'unreadable' });
+          }
+          for (const projection of applies) await projection.apply(tx, entry);
+        }
+        prev = row.hash;
+        entries++;
+        if (onProgress && entries % 10_000 === 0) onProgress(seq);
       }
-      prev = row.hash;
-      entries++;
-      if (onProgress && entries % 10_000 === 0) onProgress(seq);
+      if (rows.length < PAGE) break;
     }
     return { project: name, entries, projections: journal.projections.map((p) => p.name) };
   });
