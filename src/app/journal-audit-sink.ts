@@ -6,9 +6,9 @@ export const KERNEL_AUDIT_PROJECT = 'kernel';
 
 /** How audit records are batched into journal transactions. */
 export interface AuditBatching {
-  /** Records that trigger a write at once (default 256). */
+  /** Records that trigger a write at once (default 2,048). */
   readonly maxRecords?: number;
-  /** Longest a record waits for its batch (default 25 ms). */
+  /** Longest a record waits for its batch (default 100 ms). */
   readonly maxDelayMs?: number;
 }
 
@@ -29,7 +29,7 @@ export class JournalAuditSink implements AuditSink {
   constructor(
     private readonly journal: Journal,
     private readonly onError: (err: unknown) => void = () => undefined,
-    { maxRecords = 256, maxDelayMs = 25 }: AuditBatching = {},
+    { maxRecords = 2048, maxDelayMs = 100 }: AuditBatching = {},
     private readonly project = KERNEL_AUDIT_PROJECT,
   ) {
     this.#maxRecords = maxRecords;
