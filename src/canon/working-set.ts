@@ -274,9 +274,10 @@ function line(n: WorkingNote, how: Mutation | undefined): string {
 
 /** The prompt capsule: the working set as text a model reads instead of the transcript. */
 export function renderCapsule(set: Omit<WorkingSet, 'capsule' | 'tokens'>): string {
+  // The objective is the caller's own text: the capsule does not spend tokens repeating it.
   const out = [
-    `# Working set for project ${set.project}${set.objective ? ` — objective: ${set.objective}` : ''}`,
-    'Current canon is authoritative. Superseded positions are not listed; do not revive them.',
+    `# Working set: project ${set.project}`,
+    'Authoritative current canon; superseded positions are omitted and must not be revived.',
   ];
   const how = new Map(set.prior_mutations.map((m) => [m.object_id, m]));
   const notes = (rows: readonly WorkingNote[]) => rows.map((n) => line(n, how.get(n.object_id)));

@@ -276,7 +276,8 @@ export interface EntryRow {
   hash: string;
 }
 
-const COLUMNS = 13;
+/** Columns of one stored entry (parameters per row of {@link insertEntries}). */
+export const ENTRY_COLUMNS = 13;
 const inserts = new Map<number, string>();
 
 /** The statement that stores `rows` entries at once (parameters row after row); cached per count. */
@@ -284,8 +285,8 @@ export function insertEntries(rows: number): string {
   let sql = inserts.get(rows);
   if (sql === undefined) {
     const values = Array.from({ length: rows }, (_, r) => {
-      const first = r * COLUMNS;
-      return `(${Array.from({ length: COLUMNS }, (_, c) => `$${first + c + 1}`).join(', ')})`;
+      const first = r * ENTRY_COLUMNS;
+      return `(${Array.from({ length: ENTRY_COLUMNS }, (_, c) => `$${first + c + 1}`).join(', ')})`;
     });
     sql = `INSERT INTO journal_entries (project, seq, format, at, kind, body, actor, authority, correlation_id, idempotency_key, receipt, prev_hash, hash) VALUES ${values.join(', ')}`;
     inserts.set(rows, sql);
@@ -337,12 +338,21 @@ export function rowToEntry(row: EntryRow): JournalEntry {
       prev_hash: row.prev_hash as ContentHash,
       hash: row.hash as ContentHash,
     };
-    if (entry.format !== ENTRY_FORMAT || !isContentHash(entry.hash) || !isContentHash(entry.prev_hash)) {
+    if (
+      entry.format !== ENTRY_FORMAT ||
+      !isContentHash(entry.hash) ||
+      !isContentHash(entry.prev_hash)
+    ) {
       throw new Error('unknown format or malformed hash');
     }
     return entry;
   } catch (err) {
-    throw new CanonryError('STORE_CORRUPT', `journal entry ${row.project}#${row.seq} is unreadable`, { project: row.project, seq: Number(row.seq) }, { cause: err });
+    throw new CanonryError(
+      'STORE_CORRUPT',
+      `journal entry ${row.project}#${row.seq} is unreadable`,
+      { project: row.project, seq: Number(row.seq) },
+      { cause: err },
+    );
   }
 }
 

@@ -7,6 +7,7 @@ import {
   type BuiltEntry,
   buildEntry,
   checkInput,
+  ENTRY_COLUMNS,
   type EntryRow,
   genesisHash,
   insertEntries,
@@ -48,8 +49,8 @@ interface Batch {
   readonly heads: Map<string, Head>;
   /** The seq each project's head row holds so far in this transaction, once this batch wrote it. */
   readonly stored: Map<string, number>;
-  /** Entry rows not yet inserted: they go in with a few multi-row statements before COMMIT. */
-  readonly rows: (string | number | null)[][];
+  /** Entry rows not yet inserted, flattened: they go in with a few multi-row statements before COMMIT. */
+  readonly rows: (string | number | null)[];
   /** Idempotency keys appended in this transaction (`project \0 key`), not yet in the table. */
   readonly keys: Map<string, JournalEntry>;
 }
@@ -98,9 +99,11 @@ export class Journal {
         }),
         // Later appends of a batch build on the head the first one locked; the row is written once.
         beforeCommit: async (tx, batch) => {
-          for (let i = 0; i < batch.rows.length; i += ROWS_PER_INSERT) {
-            const chunk = batch.rows.slice(i, i + ROWS_PER_INSERT);
-            await tx.run(insertEntries(chunk.length), chunk.flat());
+          const width = ROWS_PER_INSERT * ENTRY_COLUMNS;
+          for (let i = 0; i < batch.rows.length; i += width) {
+            const chunk =
+              i === 0 && batch.rows.length <= width ? batch.rows : batch.rows.slice(i, i + width);
+            await tx.run(insertEntries(chunk.length / ENTRY_COLUMNS), chunk);
           }
           for (const [project, stored] of batch.stored) {
             const head = batch.heads.get(project)!;
@@ -183,11 +186,24 @@ export class Journal {
    */
   async #solo(project: string, input: PreparedInput): Promise<AppendResult[] | undefined> {
     const from = this.#heads.get(project);
-    const due = this.#signer !== undefined && (from?.seq ?? 0) % this.#checkpointEvery === this.#checkpointEvery - 1;
-    if (!this.store.capabilities.dataModifyingCte || !from || due || this.#consumers(input.kind).length > 0) {
+    const due =
+      this.#signer !== undefined &&
+      (from?.seq ?? 0) % this.#checkpointEvery === this.#checkpointEvery - 1;
+    if (
+      !this.store.capabilities.dataModifyingCte ||
+      !from ||
+      due ||
+      this.#consumers(input.kind).length > 0
+    ) {
       return undefined;
     }
-    const { entry, params } = buildEntry(project, from.seq + 1, from.hash, this.#now().toISOString(), input);
+    const { entry, params } = buildEntry(
+      project,
+      from.seq + 1,
+      from.hash,
+      this.#now().toISOString(),
+      input,
+    );
     const inserted = await this.store.run(SOLO_APPEND, [...params, from.seq]);
     if (inserted !== 1) return undefined;
     this.#heads.set(project, { project, seq: entry.seq, hash: entry.hash });
@@ -257,7 +273,7 @@ export class Journal {
         continue;
       }
       const { entry, params } = built[i++]!;
-      batch.rows.push(params);
+      for (const value of params) batch.rows.push(value);
       if (entry.idempotency_key !== null)
         batch.keys.set(`${project}\u0000${entry.idempotency_key}`, entry);
       if (this.#consumers(entry.kind).length > 0)

@@ -127,10 +127,18 @@ export async function rebuildProject(
         // recomputed from the stored canonical texts, without parsing entries no projection reads.
         const seq = Number(row.seq);
         const reason =
-          seq !== entries + 1 ? 'missing-entry' : row.prev_hash !== prev || rowHash(row) !== row.hash ? 'hash-mismatch' : null;
+          seq !== entries + 1
+            ? 'missing-entry'
+            : row.prev_hash !== prev || rowHash(row) !== row.hash
+              ? 'hash-mismatch'
+              : null;
         if (reason) {
           const at = reason === 'missing-entry' ? entries + 1 : seq;
-          throw new CanonryError('CHAIN_BROKEN', `entry ${at} of ${name} does not verify; nothing rebuilt`, { seq: at, reason });
+          throw new CanonryError(
+            'CHAIN_BROKEN',
+            `entry ${at} of ${name} does not verify; nothing rebuilt`,
+            { seq: at, reason },
+          );
         }
         const applies = consumersOf(row.kind);
         if (applies.length > 0) {
@@ -138,7 +146,11 @@ export async function rebuildProject(
           try {
             entry = verifiedRowToEntry(row);
           } catch {
-            throw new CanonryError('CHAIN_BROKEN', `entry ${seq} of ${name} is unreadable; nothing rebuilt`, { seq, reason: 'unreadable' });
+            throw new CanonryError(
+              'CHAIN_BROKEN',
+              `entry ${seq} of ${name} is unreadable; nothing rebuilt`,
+              { seq, reason: 'unreadable' },
+            );
           }
           for (const projection of applies) await projection.apply(tx, entry);
         }

@@ -273,7 +273,7 @@ describe('canonry canon', { timeout: 240_000 }, () => {
       tok.assistant!,
     ]);
     expect(human.code).toBe(0);
-    expect(human.stdout).toMatch(/^# Working set for project p — objective: visual identity/);
+    expect(human.stdout).toMatch(/^# Working set: project p\n/);
     expect(human.stdout).toContain('dark ink and violet');
     expect(human.stdout).toMatch(/\(\d+ tokens, \d+ superseded or retired left out\)/);
     const out = await json([

@@ -25,6 +25,15 @@ interface Connection {
   close(): void;
 }
 
+/** The parameters in positional order; `$1…$n` used once each, in order, need no reordering. */
+function bind(order: readonly number[], params: readonly SqlValue[]): readonly SqlValue[] {
+  return (order as PositionalOrder).identity && params.length === order.length
+    ? params
+    : order.map((i) => params[i] as SqlValue);
+}
+
+type PositionalOrder = readonly number[] & { identity?: boolean };
+
 const CAPABILITIES: Capabilities = {
   dialect: 'sqlite',
   singleWriter: true,
@@ -148,10 +157,10 @@ export class SqliteStore implements Store {
     let cached = this.#statements.get(sql);
     if (!cached) {
       const positional: PositionalSql = toPositional(sql);
-      cached = {
-        statement: this.#guard(() => this.#db.prepare(positional.sql)),
-        order: positional.order,
-      };
+      const order: PositionalOrder = Object.assign([...positional.order], {
+        identity: positional.order.every((p, i) => p === i),
+      });
+      cached = { statement: this.#guard(() => this.#db.prepare(positional.sql)), order };
       this.#statements.set(sql, cached);
     }
     return cached;
@@ -159,7 +168,7 @@ export class SqliteStore implements Store {
 
   #all<T>(sql: string, params: readonly SqlValue[]): T[] {
     const { statement, order } = this.#prepare(sql);
-    const args = order.map((i) => params[i]);
+    const args = bind(order, params);
     return this.#guard(() => {
       if (statement.reader) return statement.all(...args) as T[];
       statement.run(...args);
@@ -169,7 +178,7 @@ export class SqliteStore implements Store {
 
   #run(sql: string, params: readonly SqlValue[]): number {
     const { statement, order } = this.#prepare(sql);
-    return this.#guard(() => statement.run(...order.map((i) => params[i])).changes);
+    return this.#guard(() => statement.run(...bind(order, params)).changes);
   }
 
   #exec(sql: string): void {
