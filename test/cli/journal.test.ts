@@ -479,7 +479,16 @@ describe('bad input', () => {
         'FILE_UNREADABLE',
       ],
       [
-        ['journal', 'verify', '--file', join(dir, 'root.pem'), '--root', join(dir, 'root.pem')],
+        [
+          'journal',
+          'verify',
+          '--file',
+          join(dir, 'root.pem'),
+          '--root',
+          join(dir, 'root.pem'),
+          '--data',
+          data,
+        ],
         'INVALID_SEGMENT',
       ],
       [
@@ -487,7 +496,16 @@ describe('bad input', () => {
         'MALFORMED_FILE',
       ],
       [
-        ['journal', 'verify', '--file', join(dir, 'seg.jsonl'), '--root', file('bad.pem', BAD_PEM)],
+        [
+          'journal',
+          'verify',
+          '--file',
+          join(dir, 'seg.jsonl'),
+          '--root',
+          file('bad.pem', BAD_PEM),
+          '--data',
+          data,
+        ],
         'INVALID_CERTIFICATE',
       ],
       [

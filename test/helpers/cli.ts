@@ -1,10 +1,17 @@
 import { type SpawnOptions, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from './runtime.js';
 
 /** The built CLI; `npm test` builds it first. */
 export const CLI = join(ROOT, 'dist/cli/main.js');
+
+/**
+ * The default working directory: empty, so no test depends on a `.canonry` left in the checkout
+ * (the CLI's default data directory is relative to the working directory).
+ */
+const EMPTY_CWD = mkdtempSync(join(tmpdir(), 'canonry-cwd-'));
 
 /** Runs `canonry …` as a child process and collects its exit code and output. */
 export function runCli(
@@ -13,7 +20,7 @@ export function runCli(
 ): Promise<{ code: number; stdout: string; stderr: string }> {
   if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run npm run build`);
   const spawnOptions: SpawnOptions = {
-    cwd: options.cwd ?? ROOT,
+    cwd: options.cwd ?? EMPTY_CWD,
     env: { ...process.env, ...options.env },
   };
   return new Promise((resolve, reject) => {

@@ -73,9 +73,11 @@ export function journalCommand(program: Command): void {
       if (flags.file !== undefined) {
         if (flags.root === undefined)
           throw new CanonryError('INVALID_ARGUMENT', '--file needs --root <pem>');
+        const segment = readText(flags.file, '--file');
+        const root = readPem(flags.root, '--root');
         const revocationList = await revocationListFor(flags);
-        report = await verifySegment(readText(flags.file, '--file'), {
-          root: readPem(flags.root, '--root'),
+        report = await verifySegment(segment, {
+          root,
           ...(revocationList ? { revocationList } : {}),
         });
       } else {

@@ -37,9 +37,11 @@ export function verifyCommand(program: Command): void {
     .option('--metadata-hash <hash>', 'check the event binds this generation-metadata hash')
     .option('--json', 'print the result as JSON')
     .action(async (opts: VerifyOptions) => {
+      const event = readJson(opts.event, '--event');
+      const root = readPem(opts.root, '--root');
       const revocationList = await revocationListFor(opts);
-      const result = verifyConformanceEvent(readJson(opts.event, '--event'), {
-        root: readPem(opts.root, '--root'),
+      const result = verifyConformanceEvent(event, {
+        root,
         ...(revocationList ? { revocationList } : {}),
         ...(opts.artifact ? { artifact: readJson(opts.artifact, '--artifact') } : {}),
         ...(opts.protocol ? { protocol: readJson(opts.protocol, '--protocol') } : {}),
