@@ -153,14 +153,13 @@ export async function evaluate(s) {
     results,
     speakers,
     capsuleSections: capsuleSections(/** @type {any} */ (out.canonry).text),
-    leanTokens: countTokens(leanCapsule(/** @type {any} */ (out.canonry).text)),
     contexts: Object.fromEntries(Object.entries(out).map(([k, v]) => [k, v.text])),
   };
 }
 
 /**
- * Tokens of each part of a capsule: the header, each `## ` section, and the `source:` lines of the
- * notes apart from the notes themselves. @param {string} capsule
+ * Tokens of each part of a capsule: the header, each `## ` section, and apart from each section's
+ * statements the second line of its notes (authority, gate, mutation, source span). @param {string} capsule
  */
 export function capsuleSections(capsule) {
   /** @type {Record<string, string[]>} */
@@ -168,31 +167,10 @@ export function capsuleSections(capsule) {
   let section = 'header';
   for (const line of capsule.split('\n')) {
     if (line.startsWith('## ')) section = line.slice(3).replace(/ \(.*\)$/, '');
-    const part = line.startsWith('  source:') ? 'source lines of the notes' : section;
+    const part = line.startsWith('  by ') ? `${section}: who, gate, mutation, source` : section;
     parts[part] = [...(parts[part] ?? []), line];
   }
   return Object.fromEntries(Object.entries(parts).map(([k, v]) => [k, countTokens(v.join('\n'))]));
-}
-
-/**
- * A diagnostic, not a strategy: the capsule without the text it repeats — a note's `source:` line when
- * its quote is the note's own text, and the dependency's full text after "changed to version N" in
- * artifact reasons (the note above already carries it). @param {string} capsule
- */
-export function leanCapsule(capsule) {
-  /** @type {string[]} */
-  const out = [];
-  for (const line of capsule.split('\n')) {
-    const quote = /^ {2}source: "(.*)" \([^)]*\)$/.exec(line);
-    if (quote && out.at(-1)?.endsWith(/** @type {string} */ (quote[1]))) continue;
-    out.push(
-      line.replace(
-        / changed to version (\d+): .*?(?=; [a-z0-9._-]+ (?:changed|moved|is) |$)/g,
-        ' changed to version $1',
-      ),
-    );
-  }
-  return out.join('\n');
 }
 
 /** @param {number} x */
@@ -363,12 +341,7 @@ async function main() {
   const breakEven = long.map(
     (r) => (TARGETS.tokenRatio * /** @type {any} */ (r.results.canonry).tokens) / r.mainEvents,
   );
-  const leanRatios = long.map(
-    (r) => /** @type {any} */ (r.results.transcript).tokens / r.leanTokens,
-  );
   const verbosity = {
-    leanRatio: { min: Math.min(...leanRatios), median: median(leanRatios) },
-    leanShare: long.reduce((a, r) => a + r.leanTokens, 0) / capsuleTotal,
     sections,
     speakers,
     tokensPerMainMessage: median(perMessage),
@@ -403,7 +376,7 @@ async function main() {
         int(v.tokens),
         num(v.tokens / v.messages, 1),
       ]),
-    )}\n\nThe transcript averages ${num(verbosity.tokensPerMainMessage, 1)} tokens per main-project message (median over these scenarios); the ${TARGETS.tokenRatio}× ratio would need ${num(verbosity.breakEvenTokensPerMainMessage, 1)} at today's capsule sizes. Diagnostic: without the text the capsule repeats (a note's \`source:\` line quoting the note's own text, and each dependency's full text repeated in artifact reasons) the capsules would be ${pct(verbosity.leanShare)} of their size, and the ratio min ${num(verbosity.leanRatio.min, 1)}×, median ${num(verbosity.leanRatio.median, 1)}×.`,
+    )}\n\nThe transcript averages ${num(verbosity.tokensPerMainMessage, 1)} tokens per main-project message (median over these scenarios); the ${TARGETS.tokenRatio}× ratio would need ${num(verbosity.breakEvenTokensPerMainMessage, 1)} at today's capsule sizes.`,
     table(
       [
         'scenario',

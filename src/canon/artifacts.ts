@@ -172,16 +172,14 @@ export function artifactState(
     const current = now ? canon.version(now.current_version_ref) : undefined;
     if (!now || now.status === 'superseded' || now.status === 'retired') {
       reasons.push(
-        `${dep.object_id} is ${now ? now.status : 'gone'}${now?.superseded_by ? ` (by ${now.superseded_by})` : ''}`,
+        `${dep.object_id} ${now ? now.status : 'gone'}${now?.superseded_by ? ` by ${now.superseded_by}` : ''}`,
       );
       worst = 'definitely_stale';
     } else if (then && current && sameStatement(then, current)) {
-      reasons.push(
-        `${dep.object_id} moved to version ${now.version_id} without changing its statement`,
-      );
+      reasons.push(`${dep.object_id} now v${now.version_id}, statement unchanged`);
       if (worst === 'current') worst = 'possibly_stale';
     } else {
-      reasons.push(`${dep.object_id} changed to version ${now.version_id}`);
+      reasons.push(`${dep.object_id} changed, now v${now.version_id}`);
       worst = 'definitely_stale';
     }
   }

@@ -108,7 +108,13 @@ function note(o: CanonObject): WorkingNote {
     gate?: string;
   };
   const proposer = `${a.proposer?.id}/${a.proposer?.role}`;
-  const by = a.approver ? `${proposer}, approved ${a.approver.id}/${a.approver.role}` : proposer;
+  const approver = a.approver ? `${a.approver.id}/${a.approver.role}` : null;
+  const by =
+    approver === null
+      ? proposer
+      : approver === proposer
+        ? `${proposer}, self-approved`
+        : `${proposer}, approved ${approver}`;
   return {
     object_id: o.object_id,
     object_type: o.object_type,
@@ -257,17 +263,21 @@ function lastCommits(
 
 type Mutation = WorkingSet['prior_mutations'][number];
 
-/** One note: its statement, then who stands behind it, how it became current, and its exact source. */
+/**
+ * One note: its statement, then who stands behind it, how it became current, and its exact source.
+ * Tokens are what the capsule is for, so nothing is said twice: the status only when it is not
+ * `active`, the mutation's target version is the note's own, a quote equal to the text is a bare span.
+ */
 function line(n: WorkingNote, how: Mutation | undefined): string {
   const cites = n.sources.map((s) => {
     const span = `${s.message_id}[${s.span[0]}:${s.span[1]}]`;
     return s.quote === n.text ? span : `${span} "${s.quote}"`;
   });
-  const change = how
-    ? `; ${how.intent} v${how.from_version ?? '∅'}→v${how.to_version}, ${how.stakes}`
-    : '';
+  const status = n.status === 'active' ? '' : `, ${n.status}`;
+  const from = how?.from_version ? ` from v${how.from_version}` : '';
+  const change = how ? `; ${how.intent}${from}, ${how.stakes}` : '';
   return [
-    `- [${n.object_type}] ${n.object_id} v${n.version_id} (${n.status}, ${n.confidence}): ${n.text}`,
+    `- ${n.object_id} v${n.version_id} [${n.object_type}${status}, ${n.confidence}]: ${n.text}`,
     `  by ${n.authority}${change}${cites.length ? `; source ${cites.join(', ')}` : ''}`,
   ].join('\n');
 }
@@ -298,7 +308,7 @@ export function renderCapsule(set: Omit<WorkingSet, 'capsule' | 'tokens'>): stri
     'Artifacts',
     set.artifacts.map(
       (a) =>
-        `- ${a.artifact_id} "${a.title}": ${a.state}, ${a.acceptance}${a.reasons.length ? ` — ${a.reasons.join('; ')}` : ''}`,
+        `- ${a.artifact_id}: ${a.state}, ${a.acceptance}${a.reasons.length ? ` — ${a.reasons.join('; ')}` : ''}`,
     ),
   );
   return out.join('\n');

@@ -91,7 +91,7 @@ for (const engine of CANON_ENGINES) {
       await update(runtime, owner, id, { confidence_state: 'sourced', sources: [s.source] });
       const status = await stateOf(artifact);
       expect(status.state).toBe('possibly_stale');
-      expect(status.reasons).toEqual([`${id} moved to version 2 without changing its statement`]);
+      expect(status.reasons).toEqual([`${id} now v2, statement unchanged`]);
     });
 
     it('possibly stale: only the title moved', async () => {
@@ -105,7 +105,7 @@ for (const engine of CANON_ENGINES) {
       await update(runtime, owner, id, { text: 'The header is short.' });
       const status = await stateOf(artifact);
       expect(status.state).toBe('definitely_stale');
-      expect(status.reasons).toEqual([`${id} changed to version 2`]);
+      expect(status.reasons).toEqual([`${id} changed, now v2`]);
     });
 
     it('definitely stale: the object was superseded, or retired', async () => {
@@ -119,7 +119,7 @@ for (const engine of CANON_ENGINES) {
       });
       const superseded = await stateOf(a.artifact);
       expect(superseded.state).toBe('definitely_stale');
-      expect(superseded.reasons).toEqual([`${a.id} is superseded (by ${a.id}.next)`]);
+      expect(superseded.reasons).toEqual([`${a.id} superseded by ${a.id}.next`]);
       const b = await built();
       const current = (await runtime.canon.reader(PROJECT).current(b.id))!;
       await runtime.canon.propose(owner, {
@@ -128,7 +128,7 @@ for (const engine of CANON_ENGINES) {
         base_version: current.version_hash,
         candidate: current.content,
       });
-      expect((await stateOf(b.artifact)).reasons).toEqual([`${b.id} is retired`]);
+      expect((await stateOf(b.artifact)).reasons).toEqual([`${b.id} retired`]);
     });
 
     it('unaffected: the object that moved is not one it depends on', async () => {

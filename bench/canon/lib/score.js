@@ -88,10 +88,10 @@ export function scoreTranscript(ctx, expect, subjects, titles) {
   };
 }
 
-/** A note's first line: `- [type] id vN (status, confidence): text`. */
-const NOTE = /^- \[([a-z_]+)\] (\S+) v(\d+) \(([a-z_]+), ([a-z_]+)\): (.*)$/;
-/** Its second line: `  by proposer/role[, approved approver/role], gate LABEL; …`. */
-const BY = /^ {2}by (\S+?)\/([a-z]+)(?:, approved (\S+?)\/([a-z]+))?, gate /;
+/** A note's first line: `- id vN [type[, status], confidence]: text` (no status: active). */
+const NOTE = /^- (\S+) v(\d+) \[([a-z_]+)(?:, ([a-z_]+))?, ([a-z_]+)\]: (.*)$/;
+/** Its second line: `  by proposer/role[, approved approver/role | , self-approved], gate LABEL; …`. */
+const BY = /^ {2}by (\S+?)\/([a-z]+)(?:, approved (\S+?)\/([a-z]+)|, self-approved)?, gate /;
 const NOT_CANON = /not canon/i;
 const STALE_STATES = new Set([
   'possibly_stale',
@@ -128,15 +128,15 @@ export function parseCapsule(capsule) {
       while (lines[i + 1]?.startsWith('  ')) body += `\n${lines[++i]}`;
       notes.push({
         section,
-        type: /** @type {string} */ (m[1]),
-        id: /** @type {string} */ (m[2]),
-        status: /** @type {string} */ (m[4]),
+        type: /** @type {string} */ (m[3]),
+        id: /** @type {string} */ (m[1]),
+        status: /** @type {string} */ (m[4] ?? 'active'),
         by,
         body,
       });
       continue;
     }
-    const a = /^- (\S+) "[^"]*": ([a-z_]+),/.exec(line);
+    const a = /^- (\S+): ([a-z_]+),/.exec(line);
     if (a && /artifact/i.test(section))
       artifacts.set(/** @type {string} */ (a[1]), /** @type {string} */ (a[2]));
   }
