@@ -429,6 +429,17 @@ for (const engine of CANON_ENGINES) {
       );
       expect(section(set.capsule, 'Open uncertainty')).toContain('dark mode');
       expect(section(set.capsule, 'Artifacts')).toContain('settings-mock');
+      // Two lines a note, nothing said twice: no status when active, no target version, no title.
+      const lines = set.capsule.split('\n');
+      const at = lines.findIndex((l) => l.startsWith('- design.palette '));
+      expect(lines[at]).toMatch(
+        /^- design\.palette v1 \[decision, [a-z_]+\]: The palette is ink and violet\.$/,
+      );
+      const span = `${paletteSource.message_id}[${paletteSource.span[0]}:${paletteSource.span[1]}]`;
+      expect(lines[at + 1]).toBe(
+        `  by ${owner.id}/owner, gate AUTO_COMMIT; supersede, S2; source ${span} "${paletteSource.quote}"`,
+      );
+      expect(lines).toContain('- settings-mock: current, proposed');
       expectClean(set);
     });
 
