@@ -52,8 +52,22 @@ function write(value: unknown, depth: number): string {
 }
 
 function writeString(value: string): string {
+  if (isPlain(value)) return `"${value}"`;
   if (!value.isWellFormed()) refuse('a string with a lone surrogate');
   return JSON.stringify(value);
+}
+
+/**
+ * Printable ASCII other than `"` and `\` is serialised as itself (RFC 8785 §3.2.2.2, as
+ * `JSON.stringify` does); hashes, ids, keys and most text are such strings, and quoting them directly
+ * saves a call into the engine for each.
+ */
+function isPlain(value: string): boolean {
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (c < 0x20 || c > 0x7e || c === 0x22 || c === 0x5c) return false;
+  }
+  return true;
 }
 
 function writeArray(items: readonly unknown[], depth: number): string {

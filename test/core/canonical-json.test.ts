@@ -99,7 +99,32 @@ describe('canonical form properties', () => {
       { numRuns: 300 },
     );
   });
+
+  it('serialises every string exactly as JSON.stringify, keys sorted, whatever its characters', () => {
+    // ASCII (the fast path, with quotes, backslashes and control characters), then any well-formed
+    // string (escapes and non-ASCII take the general path).
+    const text = fc.oneof(
+      fc.string({ unit: 'binary-ascii' }),
+      fc.string({ unit: 'grapheme' }),
+      fc.string({ unit: 'binary' }).filter((s) => s.isWellFormed()),
+    );
+    fc.assert(
+      fc.property(fc.dictionary(text, fc.oneof(text, fc.array(text))), (value) => {
+        expect(canonicalize(value)).toBe(sortedJson(value));
+      }),
+      { numRuns: 500 },
+    );
+  });
 });
+
+/** The reference: members sorted by UTF-16 code units, each key and value as JSON.stringify writes it. */
+function sortedJson(v: Record<string, unknown>): string {
+  const members = Object.entries(v)
+    .filter(([, x]) => x !== undefined)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([k, x]) => `${JSON.stringify(k)}:${JSON.stringify(x)}`);
+  return `{${members.join(',')}}`;
+}
 
 function reverseKeys(v: unknown): unknown {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return v;
