@@ -13,9 +13,14 @@ export interface RevocationFlags {
 
 /**
  * The revocation list to check against: `--revocations`, else the data directory's own list (its
- * signature is still checked against the pinned root), else a clear error unless `--no-revocation`.
+ * signature is still checked against the pinned root), else — when the input carries a root-signed
+ * list of its own (`carried`) — undefined so that list is used, else a clear error unless
+ * `--no-revocation`.
  */
-export async function revocationListFor(flags: RevocationFlags): Promise<string | undefined> {
+export async function revocationListFor(
+  flags: RevocationFlags,
+  carried = false,
+): Promise<string | undefined> {
   if (flags.revocation === false) return undefined;
   if (flags.revocations !== undefined) return readPem(flags.revocations, '--revocations');
   try {
@@ -24,6 +29,7 @@ export async function revocationListFor(flags: RevocationFlags): Promise<string 
   } catch (err) {
     if (!isCanonryError(err, 'KEYRING_MISSING')) throw err;
   }
+  if (carried) return undefined;
   throw new CanonryError(
     'INVALID_ARGUMENT',
     'no revocation list: pass --revocations <file> (`canonry keys crl`), --data <dir>, or --no-revocation',

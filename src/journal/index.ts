@@ -10,7 +10,15 @@ export { Journal, type JournalOptions } from './journal.js';
 export { rebuildProject, verifyProject } from './maintenance.js';
 export { receiptFor } from './receipt.js';
 export { JOURNAL_MIGRATIONS } from './schema.js';
-export { exportSegment, SEGMENT_TYPE, type SegmentHeader, verifySegment } from './segment.js';
+export {
+  type ExportOptions,
+  exportSegment,
+  SEGMENT_TYPE,
+  type SegmentHeader,
+  type SegmentVerifyOptions,
+  segmentRevocationList,
+  verifySegment,
+} from './segment.js';
 export {
   type AppendOptions,
   type AppendResult,

@@ -1,6 +1,6 @@
 import { CanonryError, type ContentHash, canonicalize, isContentHash } from '../core/index.js';
-import type { TrustAnchor } from '../trust/index.js';
-import { verifyCheckpoint } from './checkpoint.js';
+import { checkRevocationList, type TrustAnchor } from '../trust/index.js';
+import { type Checkpoint, verifyCheckpoint } from './checkpoint.js';
 import { genesisHash, parseProject } from './entry.js';
 import type { Journal } from './journal.js';
 import { scanEntries } from './scan.js';
@@ -18,17 +18,42 @@ export interface SegmentHeader {
   readonly from_seq: number;
   readonly to_seq: number;
   readonly start_prev_hash: ContentHash;
+  /**
+   * The root-signed revocation list (PEM) current when the segment was exported, so that a relying
+   * party holding only the pinned root can check revocation offline. It is as fresh as the export:
+   * a later list, passed to the verifier, takes precedence.
+   */
+  readonly revocation_list?: string;
 }
 
+/** How an exported segment is written. */
+export interface ExportOptions {
+  /** The root-signed revocation list to carry in the header (PEM). */
+  readonly revocationList?: string;
+}
+
+/** How a segment is verified beyond its trust anchor. */
+export interface SegmentVerifyOptions {
+  /**
+   * When the anchor has no revocation list, check revocation against the list the segment carries
+   * (its root signature is checked either way). Off by default: the caller chooses.
+   */
+  readonly useEmbeddedRevocationList?: boolean;
+}
+
+const MAX_REVOCATION_LIST = 1 << 20;
+
 /**
- * Exports a project as JSONL, one canonical JSON value per line: a header, every entry after `after`,
- * and a checkpoint signed at the head (made now if the head has none). With the pinned root alone the
- * segment verifies offline, and any changed character in any line fails it.
+ * Exports a project as JSONL, one canonical JSON value per line: a header (with the revocation list,
+ * when given), every entry after `after`, and a checkpoint signed at the head (made now if the head
+ * has none). With the pinned root alone the segment verifies offline, and any changed character in
+ * any line fails it.
  */
 export async function* exportSegment(
   journal: Journal,
   project: string,
   after = 0,
+  options: ExportOptions = {},
 ): AsyncGenerator<string> {
   const name = parseProject(project);
   const checkpoint = await journal.checkpoint(name);
@@ -42,6 +67,7 @@ export async function* exportSegment(
     from_seq: after + 1,
     to_seq: checkpoint.seq,
     start_prev_hash: first ? first.prev_hash : genesisHash(name),
+    ...(options.revocationList === undefined ? {} : { revocation_list: options.revocationList }),
   };
   yield `${canonicalize(header)}\n`;
   for await (const item of scanEntries(journal.store, name, after)) {
@@ -55,11 +81,17 @@ export async function* exportSegment(
 
 /**
  * Verifies an exported segment offline against the pinned root: every line must be exactly the
- * canonical JSON of its value, the checkpoint's signature must chain to the root, and the entries
- * must chain from the header's start to the signed head. Throws INVALID_SEGMENT for a text that is
- * not a segment at all; otherwise reports the first broken seq.
+ * canonical JSON of its value, the checkpoint's signature must chain to the root, a revocation list
+ * carried in the header must be the root's, the checkpoint's issuer must not be revoked (against the
+ * anchor's list or, when asked, the carried one), and the entries must chain from the header's start
+ * to the signed head. Throws INVALID_SEGMENT for a text that is not a segment at all; otherwise
+ * reports the first broken seq.
  */
-export async function verifySegment(text: string, anchor: TrustAnchor): Promise<VerifyReport> {
+export async function verifySegment(
+  text: string,
+  anchor: TrustAnchor,
+  options: SegmentVerifyOptions = {},
+): Promise<VerifyReport> {
   const lines = text.split('\n');
   if (lines.at(-1) === '') lines.pop();
   if (lines.length < 2) throw bad('a segment has a header, entries and a checkpoint');
@@ -72,15 +104,21 @@ export async function verifySegment(text: string, anchor: TrustAnchor): Promise<
     throw bad(`line ${i + 1} is not canonical JSON`);
   });
   const header = readHeader(values[0]);
-  const checked = verifyCheckpoint(values.at(-1), anchor);
-  if (!checked.ok) {
-    const issue = checked.issues[0]!;
-    throw new CanonryError(
-      issue.code === 'INVALID_CHECKPOINT' ? 'INVALID_SEGMENT' : issue.code,
-      issue.message,
-    );
+  const checkpointValue = values.at(-1);
+  // First the chain to the root (a wrong root is CHAIN_INVALID, whatever else the segment holds),
+  // then the list the segment carries, which is part of it, then revocation against the chosen list.
+  const chained = checkpointOrThrow(verifyCheckpoint(checkpointValue, { root: anchor.root }));
+  const embedded = header.revocation_list;
+  if (embedded !== undefined && !checkRevocationList(embedded, anchor.root).ok) {
+    throw bad('the revocation list in the header is not signed by the pinned root');
   }
-  const checkpoint = checked.value;
+  const revocationList =
+    anchor.revocationList ?? (options.useEmbeddedRevocationList ? embedded : undefined);
+  const checked =
+    revocationList === undefined
+      ? chained
+      : checkpointOrThrow(verifyCheckpoint(checkpointValue, { root: anchor.root, revocationList }));
+  const checkpoint = checked;
   if (checkpoint.project !== header.project || checkpoint.seq !== header.to_seq) {
     throw bad('the header does not match the signed checkpoint');
   }
@@ -97,12 +135,29 @@ export async function verifySegment(text: string, anchor: TrustAnchor): Promise<
   });
 }
 
+/** The revocation list a segment's header carries, if it parses as one; the text is not verified. */
+export function segmentRevocationList(text: string): string | undefined {
+  const end = text.indexOf('\n');
+  const first = end < 0 ? text : text.slice(0, end);
+  try {
+    const list = (JSON.parse(first) as { revocation_list?: unknown }).revocation_list;
+    return typeof list === 'string' ? list : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 function readHeader(value: unknown): SegmentHeader {
   const h = value as Record<string, unknown>;
   const ok =
     typeof h === 'object' &&
     h !== null &&
-    Object.keys(h).sort().join(',') === 'from_seq,project,start_prev_hash,to_seq,type,v' &&
+    Object.keys(h)
+      .filter((k) => k !== 'revocation_list')
+      .sort()
+      .join(',') === 'from_seq,project,start_prev_hash,to_seq,type,v' &&
+    (h.revocation_list === undefined ||
+      (typeof h.revocation_list === 'string' && h.revocation_list.length <= MAX_REVOCATION_LIST)) &&
     h.type === SEGMENT_TYPE &&
     h.v === 1 &&
     typeof h.project === 'string' &&
@@ -131,6 +186,15 @@ async function* asItems(entries: readonly JournalEntry[]): AsyncGenerator<ChainI
     }
     yield entry;
   }
+}
+
+function checkpointOrThrow(checked: ReturnType<typeof verifyCheckpoint>): Checkpoint {
+  if (checked.ok) return checked.value;
+  const issue = checked.issues[0]!;
+  throw new CanonryError(
+    issue.code === 'INVALID_CHECKPOINT' ? 'INVALID_SEGMENT' : issue.code,
+    issue.message,
+  );
 }
 
 function bad(message: string): CanonryError {

@@ -118,6 +118,10 @@ describe('canonry journal export | verify --file', () => {
       from_seq: 1,
       to_seq: ALPHA,
     });
+    // The root-signed revocation list of the data directory travels in the header.
+    expect(JSON.parse(lines[0]!).revocation_list).toBe(
+      (await Keyring.open(data)).revocationListPem(),
+    );
     expect(lines.slice(1, -1).map((l) => (JSON.parse(l) as JournalEntry).seq)).toEqual(
       Array.from({ length: ALPHA }, (_, i) => i + 1),
     );
@@ -163,6 +167,91 @@ describe('canonry journal export | verify --file', () => {
     // Exporting again gives the same bytes (the checkpoint at the head is reused, not re-signed).
     const again = await runCli(['journal', 'export', '--project', 'alpha', '--data', data]);
     expect(again.stdout).toBe(segment);
+  }, 120_000);
+
+  it('verifies with the pinned root alone, checking revocation against the list the segment carries', async () => {
+    // A relying party with nothing but the segment and the root: no data directory anywhere.
+    const verified = await runCli([
+      'journal',
+      'verify',
+      '--file',
+      join(dir, 'seg.jsonl'),
+      '--root',
+      join(dir, 'root.pem'),
+    ]);
+    expect(verified.stderr).toBe('');
+    expect(verified.code).toBe(0);
+    expect(verified.stdout).toMatch(/^VERIFIED alpha: 30 entries, head seq 30/);
+
+    // A carried list that is not the root's own fails the segment, whichever list is checked.
+    const [header, ...rest] = segment.split('\n');
+    const foreign = (await Keyring.init(join(dir, 'foreign-keys'))).revocationListPem();
+    const swapped = file(
+      'swapped-crl.jsonl',
+      [JSON.stringify({ ...JSON.parse(header!), revocation_list: foreign }), ...rest].join('\n'),
+    );
+    for (const extra of [[], ['--data', data], ['--no-revocation']]) {
+      const r = await runCli([
+        'journal',
+        'verify',
+        '--file',
+        swapped,
+        '--root',
+        join(dir, 'root.pem'),
+        ...extra,
+      ]);
+      expect({ extra, code: r.code, stderr: r.stderr.split(':').slice(0, 2).join(':') }).toEqual({
+        extra,
+        code: 1,
+        stderr: 'canonry: INVALID_SEGMENT',
+      });
+    }
+  }, 120_000);
+
+  it('a segment whose checkpoint issuer was revoked before export fails with the root alone', async () => {
+    const d = join(dir, 'revoked');
+    const runtime = await createCanonry({ dataDir: d, logLevel: 'silent' });
+    try {
+      for (let i = 1; i <= 3; i++)
+        await runtime.journal.append('gamma', { kind: 'test.note', body: { i }, actor: 'tester' });
+    } finally {
+      await runtime.close();
+    }
+    const signed = await runCli([
+      'journal',
+      'checkpoint',
+      '--project',
+      'gamma',
+      '--data',
+      d,
+      '--json',
+    ]);
+    expect(signed.code).toBe(0);
+    const first = JSON.parse(signed.stdout).issuer.fingerprint as string;
+    expect((await runCli(['keys', 'rotate', '--data', d])).code).toBe(0);
+    expect((await runCli(['keys', 'revoke', first, '--data', d])).code).toBe(0);
+    const exported = await runCli(['journal', 'export', '--project', 'gamma', '--data', d]);
+    expect(exported.code).toBe(0);
+    const seg = file('revoked.jsonl', exported.stdout);
+    const root = file('revoked-root.pem', (await runCli(['keys', 'root', '--data', d])).stdout);
+    // The head's checkpoint is the one the revoked issuer signed; the carried list names it.
+    expect(JSON.parse(exported.stdout.trimEnd().split('\n').at(-1)!).issuer.fingerprint).toBe(
+      first,
+    );
+    const alone = await runCli(['journal', 'verify', '--file', seg, '--root', root]);
+    expect(alone.code).toBe(1);
+    expect(alone.stderr).toMatch(/^canonry: ISSUER_REVOKED:/);
+    // Told not to check revocation, the same segment verifies: the chain itself is intact.
+    const unchecked = await runCli([
+      'journal',
+      'verify',
+      '--file',
+      seg,
+      '--root',
+      root,
+      '--no-revocation',
+    ]);
+    expect(unchecked.code).toBe(0);
   }, 120_000);
 
   it('exits 1 when any one character of any line is changed', async () => {

@@ -199,6 +199,44 @@ for (const engine of ENGINES) {
         expect(trials).toBeGreaterThan(300);
         expect(failures).toBe(trials);
       });
+
+      it('a segment carries the root-signed revocation list; the root alone then checks revocation, and any change to the header fails it', async () => {
+        await seed();
+        let text = '';
+        const carried = { revocationList: keyring.revocationListPem() };
+        for await (const line of exportSegment(journal, 'alpha', 0, carried)) text += line;
+        const rootOnly = { root: keyring.rootCertificatePem };
+        const embedded = { useEmbeddedRevocationList: true };
+        expect(await verifySegment(text, rootOnly, embedded)).toMatchObject({
+          ok: true,
+          checked: 12,
+        });
+        // Another root's list in the header: the segment is refused whichever list is checked.
+        const [header, ...rest] = text.split('\n') as [string, ...string[]];
+        const foreign = JSON.stringify({
+          ...JSON.parse(header),
+          revocation_list: other.revocationListPem(),
+        });
+        for (const options of [{}, embedded]) {
+          await expect(
+            verifySegment([foreign, ...rest].join('\n'), anchor(), options),
+          ).rejects.toMatchObject({ code: 'INVALID_SEGMENT' });
+        }
+        let trials = 0;
+        let failures = 0;
+        for (let i = 0; i < header.length; i += Math.max(1, Math.floor(header.length / 80))) {
+          const changed =
+            header.slice(0, i) + (header[i] === 'x' ? 'y' : 'x') + header.slice(i + 1);
+          trials++;
+          const ok = await verifySegment([changed, ...rest].join('\n'), rootOnly, embedded).then(
+            (r) => r.ok,
+            () => false,
+          );
+          if (!ok) failures++;
+        }
+        expect(trials).toBeGreaterThan(60);
+        expect(failures).toBe(trials);
+      });
     },
   );
 }

@@ -3,6 +3,7 @@ import { CanonryError } from '../../core/index.js';
 import {
   exportSegment,
   rebuildProject,
+  segmentRevocationList,
   verifyProject,
   verifySegment,
 } from '../../journal/index.js';
@@ -45,11 +46,13 @@ export function journalCommand(program: Command): void {
     .option(...DATA_FLAG)
     .option(...DB_FLAG)
     .action(async (flags: JournalFlags) => {
-      await withRuntime(flags, async ({ journal: j }) => {
+      await withRuntime(flags, async ({ journal: j, keyring }) => {
+        // The revocation list travels with the segment: the pinned root alone then verifies it.
         for await (const line of exportSegment(
           j,
           requireProject(flags),
           count(flags.after, '--after', 0),
+          { revocationList: keyring.revocationListPem() },
         )) {
           if (!process.stdout.write(line))
             await new Promise((r) => process.stdout.once('drain', r));
@@ -75,11 +78,14 @@ export function journalCommand(program: Command): void {
           throw new CanonryError('INVALID_ARGUMENT', '--file needs --root <pem>');
         const segment = readText(flags.file, '--file');
         const root = readPem(flags.root, '--root');
-        const revocationList = await revocationListFor(flags);
-        report = await verifySegment(segment, {
-          root,
-          ...(revocationList ? { revocationList } : {}),
-        });
+        // A list given or found locally is at least as fresh as the one exported with the segment.
+        const carried = segmentRevocationList(segment) !== undefined;
+        const revocationList = await revocationListFor(flags, carried);
+        report = await verifySegment(
+          segment,
+          { root, ...(revocationList ? { revocationList } : {}) },
+          { useEmbeddedRevocationList: flags.revocation !== false && carried },
+        );
       } else {
         report = await withRuntime(flags, ({ journal: j, keyring }) =>
           verifyProject(j, requireProject(flags), {
