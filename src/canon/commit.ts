@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { type ContentHash, contentHash } from '../core/index.js';
 import type { EntryInput, ReceiptCheck, ReceiptInput } from '../journal/index.js';
-import type { Comparison } from './compare.js';
+import { COMPARISON_CHECKS, type Comparison, isConcern } from './compare.js';
 import type { CommitBody, ProposalRecord } from './records.js';
 import type { NoteVersion, Principal } from './types.js';
 
@@ -38,47 +38,10 @@ export function buildVersion(
 }
 
 function checksOf(comparison: Comparison): ReceiptCheck[] {
-  const c = comparison.checks;
-  const flag = (
-    name: string,
-    raised: boolean,
-    detail: string,
-    worry: 'warn' | 'fail' = 'warn',
-  ): ReceiptCheck => ({
-    name,
-    result: raised ? worry : 'pass',
-    detail,
+  return COMPARISON_CHECKS.map((name) => {
+    const { result, detail } = comparison.checks[name];
+    return { name, result: isConcern(name, result) ? 'warn' : 'pass', detail };
   });
-  return [
-    flag('information_removed', c.information_removed.result, c.information_removed.detail),
-    flag(
-      'source_or_authority_change',
-      c.source_or_authority_change.result,
-      c.source_or_authority_change.detail,
-    ),
-    flag(
-      'certainty_raised_without_evidence',
-      c.certainty_raised_without_evidence.result,
-      c.certainty_raised_without_evidence.detail,
-    ),
-    flag(
-      'suggestion_to_directive',
-      c.suggestion_to_directive.result,
-      c.suggestion_to_directive.detail,
-    ),
-    flag('dispute_collapsed', c.dispute_collapsed.result, c.dispute_collapsed.detail),
-    flag('dependents_made_stale', c.dependents_made_stale.result, c.dependents_made_stale.detail),
-    {
-      name: 'reversible',
-      result: c.reversible.result ? 'pass' : 'warn',
-      detail: c.reversible.detail,
-    },
-    {
-      name: 'within_authority',
-      result: c.within_authority.result ? 'pass' : 'warn',
-      detail: c.within_authority.detail,
-    },
-  ];
 }
 
 /** The receipt input of a commit: the §5 checks, the gate, warnings and what became stale. */

@@ -16,16 +16,30 @@ export interface CheckResult {
   readonly items?: readonly string[];
 }
 
+/** The eight questions of §5, in the order every view lists them. */
+export const COMPARISON_CHECKS = [
+  'information_removed',
+  'source_or_authority_change',
+  'certainty_raised_without_evidence',
+  'suggestion_to_directive',
+  'dispute_collapsed',
+  'dependents_made_stale',
+  'reversible',
+  'within_authority',
+] as const;
+
+/** The name of one §5 check. */
+export type ComparisonCheckName = (typeof COMPARISON_CHECKS)[number];
+
 /** The eight questions of §5, each answered by a computed check. */
-export interface ComparisonChecks {
-  readonly information_removed: CheckResult;
-  readonly source_or_authority_change: CheckResult;
-  readonly certainty_raised_without_evidence: CheckResult;
-  readonly suggestion_to_directive: CheckResult;
-  readonly dispute_collapsed: CheckResult;
-  readonly dependents_made_stale: CheckResult;
-  readonly reversible: CheckResult;
-  readonly within_authority: CheckResult;
+export type ComparisonChecks = { readonly [K in ComparisonCheckName]: CheckResult };
+
+/**
+ * Whether a check's answer is a concern: `true` is for the six risk questions, `false` for the two
+ * safety ones (reversible, within the actor's authority).
+ */
+export function isConcern(name: ComparisonCheckName, result: boolean): boolean {
+  return name === 'reversible' || name === 'within_authority' ? !result : result;
 }
 
 /** One side of the two-note view. */

@@ -5,29 +5,21 @@ import type {
   ConformanceEvent,
   Kernel,
 } from '../kernel/index.js';
-import type { Comparison } from './compare.js';
+import { COMPARISON_CHECKS, type Comparison, type ComparisonCheckName } from './compare.js';
 import type { ObjectType, ProposalIntent, Role, Stakes } from './types.js';
 
 /** What the gate can answer (§6). */
 export type GateLabel = 'AUTO_COMMIT' | 'REQUIRE_CONFIRMATION' | 'HARD_STOP' | 'REJECT';
 
 /** The artifact the gate protocol judges: the facts of one mutation, all computed by canon. */
-export interface GateInput {
+export type GateInput = {
   readonly stakes: Stakes;
   readonly role: Role;
   readonly intent: ProposalIntent;
   readonly object_type: ObjectType;
-  readonly information_removed: boolean;
-  readonly source_or_authority_change: boolean;
-  readonly certainty_raised_without_evidence: boolean;
-  readonly suggestion_to_directive: boolean;
-  readonly dispute_collapsed: boolean;
-  readonly dependents_made_stale: boolean;
-  readonly reversible: boolean;
-  readonly within_authority: boolean;
   /** The mutation changes what kind of object it is (a constraint becoming a question, …). */
   readonly type_changed: boolean;
-}
+} & { readonly [K in ComparisonCheckName]: boolean };
 
 /** The signed outcome of the gate, kept with the proposal and referenced from the receipt. */
 export interface GateVerdict {
@@ -39,17 +31,7 @@ export interface GateVerdict {
   readonly event_hash: ContentHash | null;
 }
 
-const FLAGS = [
-  'information_removed',
-  'source_or_authority_change',
-  'certainty_raised_without_evidence',
-  'suggestion_to_directive',
-  'dispute_collapsed',
-  'dependents_made_stale',
-  'reversible',
-  'within_authority',
-  'type_changed',
-] as const;
+const FLAGS = [...COMPARISON_CHECKS, 'type_changed'] as const;
 
 const v = (name: string) => ({ var: name });
 
@@ -125,14 +107,10 @@ export function gateInput(
     role,
     intent,
     object_type: objectType,
-    information_removed: c.information_removed.result,
-    source_or_authority_change: c.source_or_authority_change.result,
-    certainty_raised_without_evidence: c.certainty_raised_without_evidence.result,
-    suggestion_to_directive: c.suggestion_to_directive.result,
-    dispute_collapsed: c.dispute_collapsed.result,
-    dependents_made_stale: c.dependents_made_stale.result,
-    reversible: c.reversible.result,
-    within_authority: c.within_authority.result,
+    ...(Object.fromEntries(COMPARISON_CHECKS.map((name) => [name, c[name].result])) as Record<
+      ComparisonCheckName,
+      boolean
+    >),
     type_changed:
       comparison.current.content !== null && comparison.current.content.object_type !== objectType,
   };

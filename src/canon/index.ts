@@ -28,9 +28,12 @@ export {
 } from './classify/index.js';
 export {
   type CheckResult,
+  COMPARISON_CHECKS,
   type Comparison,
+  type ComparisonCheckName,
   type ComparisonChecks,
   compareNotes,
+  isConcern,
 } from './compare.js';
 export { DEFAULT_GATE_PROTOCOL, type GateInput, type GateLabel, type GateVerdict } from './gate.js';
 export {

@@ -1,6 +1,14 @@
 export { BODY_LIMIT, buildServer, listen, type ServerOptions } from './app.js';
 export { isProjectRoute, PROJECT_PREFIX, principalOf } from './auth.js';
-export { authorizeToken, bearerToken, roleAtLeast } from './authorize.js';
+export {
+  authorizeToken,
+  bearerToken,
+  canonPrincipal,
+  refuseReservedProject,
+  roleAtLeast,
+} from './authorize.js';
+export type { Board, ObjectView, ProposalView } from './canon-views.js';
+export { tokenIdArg } from './input.js';
 export { OPENAPI_PATH, openApiDocument } from './openapi.js';
 export { type RegisteredRoute, registeredRoutes } from './route-table.js';
 export { CANON_ROUTES } from './routes/canon.js';

@@ -1,4 +1,5 @@
 import {
+  COMPARISON_CHECKS,
   CONFIDENCE_STATES,
   OBJECT_STATUSES,
   OBJECT_TYPES,
@@ -74,20 +75,7 @@ const checkResult = obj({ result: { type: 'boolean' }, detail: str(), items: arr
   'detail',
 ]);
 
-const checks = obj(
-  Object.fromEntries(
-    [
-      'information_removed',
-      'source_or_authority_change',
-      'certainty_raised_without_evidence',
-      'suggestion_to_directive',
-      'dispute_collapsed',
-      'dependents_made_stale',
-      'reversible',
-      'within_authority',
-    ].map((k) => [k, ref('CheckResult')]),
-  ),
-);
+const checks = obj(Object.fromEntries(COMPARISON_CHECKS.map((k) => [k, ref('CheckResult')])));
 
 const noteSide = obj({
   version_hash: nullable(str()),
@@ -230,21 +218,23 @@ const proposalOutcome = obj(
   ['proposal', 'committed', 'receipt'],
 );
 
+/** The fields an artifact registration sends; the manifest adds its version. */
+const artifactFields = {
+  artifact_id: str({ pattern: '^[a-z0-9][a-z0-9._-]{0,99}$' }),
+  title: str({ maxLength: 200 }),
+  input_refs: arr(str(), { maxItems: 100 }),
+  canonical_note_versions: arr(
+    obj({ object_id: str(), version_hash: hash }, ['object_id', 'version_hash'], closed),
+    { minItems: 1, maxItems: 100 },
+  ),
+  tool_or_model_refs: arr(str(), { maxItems: 100 }),
+  output_digest: hash,
+  verification_refs: arr(str(), { maxItems: 100 }),
+  acceptance_state: { enum: ['proposed', 'accepted', 'rejected'] },
+};
+
 const artifactManifest = obj(
-  {
-    artifact_id: str({ pattern: '^[a-z0-9][a-z0-9._-]{0,99}$' }),
-    artifact_version: { type: 'integer', minimum: 1 },
-    title: str({ maxLength: 200 }),
-    input_refs: arr(str(), { maxItems: 100 }),
-    canonical_note_versions: arr(
-      obj({ object_id: str(), version_hash: hash }, ['object_id', 'version_hash'], closed),
-      { minItems: 1, maxItems: 100 },
-    ),
-    tool_or_model_refs: arr(str(), { maxItems: 100 }),
-    output_digest: hash,
-    verification_refs: arr(str(), { maxItems: 100 }),
-    acceptance_state: { enum: ['proposed', 'accepted', 'rejected'] },
-  },
+  { ...artifactFields, artifact_version: { type: 'integer', minimum: 1 } },
   [
     'artifact_id',
     'artifact_version',
@@ -484,17 +474,8 @@ export const BODIES = {
   ),
   artifact: obj(
     {
-      artifact_id: str({ pattern: '^[a-z0-9][a-z0-9._-]{0,99}$' }),
-      title: str({ maxLength: 200 }),
-      input_refs: arr(str(), { maxItems: 100 }),
-      canonical_note_versions: arr(
-        obj({ object_id: str(), version_hash: hash }, ['object_id', 'version_hash'], closed),
-        { minItems: 1, maxItems: 100 },
-      ),
-      tool_or_model_refs: arr(str(), { maxItems: 100 }),
-      output_digest: hash,
-      verification_refs: arr(str(), { maxItems: 100 }),
-      acceptance_state: { enum: ['proposed', 'accepted', 'rejected'], default: 'proposed' },
+      ...artifactFields,
+      acceptance_state: { ...artifactFields.acceptance_state, default: 'proposed' },
     },
     ['artifact_id', 'canonical_note_versions', 'output_digest'],
     closed,

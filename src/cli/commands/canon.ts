@@ -1,17 +1,25 @@
 import type { Command } from 'commander';
-import type {
-  ArtifactStatus,
-  CanonObject,
-  IntakeResult,
-  ProposalOutcome,
-  ProposalRecord,
-  Provenance,
-  WorkingSet,
+import {
+  type ArtifactStatus,
+  type CanonObject,
+  COMPARISON_CHECKS,
+  type IntakeResult,
+  isConcern,
+  type ProposalOutcome,
+  type ProposalRecord,
+  type Provenance,
+  type WorkingSet,
 } from '../../canon/index.js';
 import { CanonryError } from '../../core/index.js';
-import { authorizeToken, canonPrincipal, refuseReservedProject } from '../../server/authorize.js';
-import type { Board, ObjectView, ProposalView } from '../../server/canon-views.js';
-import { CANON_ROUTES } from '../../server/routes/canon.js';
+import {
+  authorizeToken,
+  type Board,
+  CANON_ROUTES,
+  canonPrincipal,
+  type ObjectView,
+  type ProposalView,
+  refuseReservedProject,
+} from '../../server/index.js';
 import { emit, readJson } from '../io.js';
 import { DATA_FLAG, DB_FLAG, type RuntimeFlags, withRuntime } from '../runtime.js';
 
@@ -94,11 +102,9 @@ function artifactLine(a: ArtifactStatus): string {
 }
 
 function proposalViewLines(v: ProposalView): string[] {
-  const flagged = Object.entries(v.checks)
-    .filter(([name, c]) =>
-      name === 'reversible' || name === 'within_authority' ? !c.result : c.result,
-    )
-    .map(([name, c]) => `  ! ${name}: ${c.detail}`);
+  const flagged = COMPARISON_CHECKS.filter((name) => isConcern(name, v.checks[name].result)).map(
+    (name) => `  ! ${name}: ${v.checks[name].detail}`,
+  );
   return [
     `${v.proposal_id} ${v.intent} ${v.object_id}: ${v.status}${v.required_role && v.status === 'pending' ? `, needs ${v.required_role}` : ''}${v.stale ? ' (STALE: canon moved; approval will re-compare)' : ''}`,
     `CURRENT   ${v.current.content ? `${v.current.content.text} [${v.current.content.confidence_state}]` : '(none)'}`,

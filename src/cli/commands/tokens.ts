@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import type { TokenInfo } from '../../auth/index.js';
 import { CanonryError } from '../../core/index.js';
 import { parseProject } from '../../journal/index.js';
-import { tokenIdArg } from '../../server/input.js';
+import { tokenIdArg } from '../../server/index.js';
 import { emit } from '../io.js';
 import { DATA_FLAG, DB_FLAG, type RuntimeFlags, withRuntime } from '../runtime.js';
 
