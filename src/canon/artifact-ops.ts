@@ -1,16 +1,26 @@
 import { CanonryError } from '../core/index.js';
 import {
-  type AcceptanceState,
   type ArtifactManifest,
   type ArtifactStatus,
   artifactInput,
   artifactState,
 } from './artifacts.js';
 import type { Canon } from './canon.js';
-import type { Principal } from './types.js';
+import { ACCEPTANCE_STATES, type AcceptanceState, type Principal } from './types.js';
 
-function authority(principal: Principal) {
-  return { principal: principal.id, role: principal.role, project: principal.project };
+/** Journals a new manifest version as `canon.artifact`, under the acting principal's authority. */
+async function appendManifest(
+  canon: Canon,
+  principal: Principal,
+  manifest: ArtifactManifest,
+): Promise<ArtifactManifest> {
+  await canon.journal.append(principal.project, {
+    kind: 'canon.artifact',
+    body: { manifest, by: principal } as never,
+    actor: principal.id,
+    authority: { principal: principal.id, role: principal.role, project: principal.project },
+  });
+  return manifest;
 }
 
 /**
@@ -45,17 +55,10 @@ export async function registerArtifact(
       `a person reviewed ${manifest.artifact_id}; an agent cannot replace that review`,
     );
   }
-  const next: ArtifactManifest = {
+  return appendManifest(canon, principal, {
     ...manifest,
     artifact_version: (previous?.artifact_version ?? 0) + 1,
-  };
-  await canon.journal.append(principal.project, {
-    kind: 'canon.artifact',
-    body: { manifest: next, by: principal } as never,
-    actor: principal.id,
-    authority: authority(principal),
   });
-  return next;
 }
 
 /** Records a person's review of an artifact: accepted or rejected (owners and editors only). */
@@ -68,7 +71,7 @@ export async function reviewArtifact(
   if (principal.role !== 'owner' && principal.role !== 'editor') {
     throw new CanonryError('FORBIDDEN', 'only an owner or an editor reviews artifacts');
   }
-  if (!['proposed', 'accepted', 'rejected'].includes(acceptance as string)) {
+  if (!(ACCEPTANCE_STATES as readonly unknown[]).includes(acceptance)) {
     throw new CanonryError(
       'INVALID_ARTIFACT',
       'acceptance_state is proposed, accepted or rejected',
@@ -76,18 +79,11 @@ export async function reviewArtifact(
   }
   const previous = await canon.reader(principal.project).artifact(artifactId);
   if (!previous) throw new CanonryError('UNKNOWN_ARTIFACT', `no artifact ${artifactId}`);
-  const next: ArtifactManifest = {
+  return appendManifest(canon, principal, {
     ...previous,
     artifact_version: previous.artifact_version + 1,
     acceptance_state: acceptance as AcceptanceState,
-  };
-  await canon.journal.append(principal.project, {
-    kind: 'canon.artifact',
-    body: { manifest: next, by: principal } as never,
-    actor: principal.id,
-    authority: authority(principal),
   });
-  return next;
 }
 
 /** Every artifact of a project with its §10 state against current canon. */

@@ -1,9 +1,12 @@
 import { CanonryError, type ContentHash, isContentHash } from '../core/index.js';
-import type { CanonObject, NoteVersion } from './types.js';
-import { OBJECT_ID, refuseAuthorityClaims } from './validate.js';
-
-/** How far a person has taken an artifact. */
-export type AcceptanceState = 'proposed' | 'accepted' | 'rejected';
+import {
+  ACCEPTANCE_STATES,
+  type AcceptanceState,
+  type CanonObject,
+  type NoteVersion,
+  OBJECT_ID,
+} from './types.js';
+import { refuseAuthorityClaims } from './validate.js';
 
 /** What an artifact was built from (LCSM §10). */
 export interface ArtifactManifest {
@@ -37,8 +40,6 @@ export interface ArtifactStatus {
   readonly state: ArtifactState;
   readonly reasons: readonly string[];
 }
-
-const ARTIFACT_ID = /^[a-z0-9][a-z0-9._-]{0,99}$/;
 
 function wellFormed(v: unknown, max: number): v is string {
   return typeof v === 'string' && v.length > 0 && v.length <= max && v.isWellFormed();
@@ -77,7 +78,7 @@ export function artifactInput(value: unknown): Omit<ArtifactManifest, 'artifact_
       'INVALID_ARTIFACT',
       `unknown field ${JSON.stringify(unknown.slice(0, 64))}`,
     );
-  if (typeof m.artifact_id !== 'string' || !ARTIFACT_ID.test(m.artifact_id)) {
+  if (typeof m.artifact_id !== 'string' || !OBJECT_ID.test(m.artifact_id)) {
     throw new CanonryError(
       'INVALID_ARTIFACT',
       'artifact_id must be lowercase letters, digits, . _ -',
@@ -98,7 +99,7 @@ export function artifactInput(value: unknown): Omit<ArtifactManifest, 'artifact_
     });
   }
   const acceptance = m.acceptance_state ?? 'proposed';
-  if (!['proposed', 'accepted', 'rejected'].includes(acceptance as string)) {
+  if (!(ACCEPTANCE_STATES as readonly unknown[]).includes(acceptance)) {
     throw new CanonryError(
       'INVALID_ARTIFACT',
       'acceptance_state is proposed, accepted or rejected',

@@ -1,6 +1,5 @@
 export { artifactStatuses, registerArtifact, reviewArtifact } from './artifact-ops.js';
 export {
-  type AcceptanceState,
   type ArtifactManifest,
   type ArtifactState,
   type ArtifactStatus,
@@ -50,15 +49,19 @@ export type { CommitBody, JournalOperation, ProposalRecord, ProposalStatus } fro
 export { CANON_MIGRATIONS } from './schema.js';
 export { AUTHORITY, classifyStakes, withinAuthority } from './stakes.js';
 export {
+  ACCEPTANCE_STATES,
+  type AcceptanceState,
   type CanonObject,
   CONFIDENCE_STATES,
   type ConfidenceState,
   type NoteContent,
   type NoteVersion,
+  OBJECT_ID,
   OBJECT_STATUSES,
   OBJECT_TYPES,
   type ObjectStatus,
   type ObjectType,
+  PROPOSAL_INTENTS,
   type Principal,
   type ProposalInput,
   type ProposalIntent,
@@ -72,7 +75,6 @@ export {
 } from './types.js';
 export {
   noteContent,
-  OBJECT_ID,
   objectId,
   proposalInput,
   refuseAuthorityClaims,

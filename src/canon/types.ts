@@ -46,6 +46,13 @@ export type Visibility = (typeof VISIBILITIES)[number];
 export const ROLES = ['owner', 'editor', 'agent', 'viewer'] as const;
 export type Role = (typeof ROLES)[number];
 
+/** Object and artifact ids: lowercase, dotted or dashed, e.g. `ui.colour` or `design.identity`. */
+export const OBJECT_ID = /^[a-z0-9][a-z0-9._-]{0,99}$/;
+
+/** Whether people have accepted an artifact (§10). */
+export const ACCEPTANCE_STATES = ['proposed', 'accepted', 'rejected'] as const;
+export type AcceptanceState = (typeof ACCEPTANCE_STATES)[number];
+
 /** Stakes of a mutation (§6). */
 export const STAKES = ['S0', 'S1', 'S2', 'S3'] as const;
 export type Stakes = (typeof STAKES)[number];
@@ -125,7 +132,15 @@ export interface CanonObject {
 }
 
 /** What a proposal asks for. */
-export type ProposalIntent = 'create' | 'update' | 'supersede' | 'retire' | 'restore' | 'dispute';
+export const PROPOSAL_INTENTS = [
+  'create',
+  'update',
+  'supersede',
+  'retire',
+  'restore',
+  'dispute',
+] as const;
+export type ProposalIntent = (typeof PROPOSAL_INTENTS)[number];
 
 /** A proposed mutation, as submitted by a classifier, an agent or a person. */
 export interface ProposalInput {

@@ -2,25 +2,16 @@ import { CanonryError, canonicalize, isContentHash, type JsonValue } from '../co
 import {
   CONFIDENCE_STATES,
   type NoteContent,
+  OBJECT_ID,
   OBJECT_STATUSES,
   OBJECT_TYPES,
+  PROPOSAL_INTENTS,
   type ProposalInput,
-  type ProposalIntent,
   type SourceRef,
   VISIBILITIES,
 } from './types.js';
 
-/** Object ids: lowercase, dotted or dashed, e.g. `ui.colour` or `design.identity`. */
-export const OBJECT_ID = /^[a-z0-9][a-z0-9._-]{0,99}$/;
 const TAG = /^[a-z][a-z0-9_-]{0,31}$/;
-const INTENTS: readonly ProposalIntent[] = [
-  'create',
-  'update',
-  'supersede',
-  'retire',
-  'restore',
-  'dispute',
-];
 /** Payload fields that would claim authority; authority comes from the token (§6). */
 const AUTHORITY_FIELDS = [
   'actor',
@@ -209,7 +200,7 @@ export function proposalInput(value: unknown): ProposalInput {
     ],
     'proposal',
   );
-  const intent = oneOf(p.intent, INTENTS, 'intent', 'update');
+  const intent = oneOf(p.intent, PROPOSAL_INTENTS, 'intent', 'update');
   if (p.base_version !== null && p.base_version !== undefined && !isContentHash(p.base_version)) {
     bad('base_version must be a sha256: hash or null', 'base_version');
   }

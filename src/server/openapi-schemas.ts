@@ -1,6 +1,8 @@
 import {
+  ACCEPTANCE_STATES,
   COMPARISON_CHECKS,
   CONFIDENCE_STATES,
+  OBJECT_ID,
   OBJECT_STATUSES,
   OBJECT_TYPES,
   ROLES,
@@ -220,7 +222,7 @@ const proposalOutcome = obj(
 
 /** The fields an artifact registration sends; the manifest adds its version. */
 const artifactFields = {
-  artifact_id: str({ pattern: '^[a-z0-9][a-z0-9._-]{0,99}$' }),
+  artifact_id: str({ pattern: OBJECT_ID.source }),
   title: str({ maxLength: 200 }),
   input_refs: arr(str(), { maxItems: 100 }),
   canonical_note_versions: arr(
@@ -230,7 +232,7 @@ const artifactFields = {
   tool_or_model_refs: arr(str(), { maxItems: 100 }),
   output_digest: hash,
   verification_refs: arr(str(), { maxItems: 100 }),
-  acceptance_state: { enum: ['proposed', 'accepted', 'rejected'] },
+  acceptance_state: { enum: [...ACCEPTANCE_STATES] },
 };
 
 const artifactManifest = obj(
@@ -446,7 +448,7 @@ export const BODIES = {
   ),
   proposal: obj(
     {
-      object_id: str({ pattern: '^[a-z0-9][a-z0-9._-]{0,99}$' }),
+      object_id: str({ pattern: OBJECT_ID.source }),
       intent: {
         enum: ['create', 'update', 'supersede', 'retire', 'restore', 'dispute'],
         default: 'update',
@@ -480,15 +482,11 @@ export const BODIES = {
     ['artifact_id', 'canonical_note_versions', 'output_digest'],
     closed,
   ),
-  review: obj(
-    { acceptance_state: { enum: ['proposed', 'accepted', 'rejected'] } },
-    ['acceptance_state'],
-    closed,
-  ),
+  review: obj({ acceptance_state: { enum: [...ACCEPTANCE_STATES] } }, ['acceptance_state'], closed),
   workingSet: obj(
     {
       objective: str({ minLength: 1, maxLength: 2_000 }),
-      object_id: str({ pattern: '^[a-z0-9][a-z0-9._-]{0,99}$' }),
+      object_id: str({ pattern: OBJECT_ID.source }),
       limit: { type: 'integer', minimum: 1, maximum: 100, default: 12 },
     },
     [],

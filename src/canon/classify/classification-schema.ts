@@ -4,19 +4,10 @@ import {
   CONFIDENCE_STATES,
   OBJECT_STATUSES,
   OBJECT_TYPES,
+  PROPOSAL_INTENTS,
   type ProposalIntent,
   VISIBILITIES,
 } from '../types.js';
-
-/** Every proposal intent, in the order of `ProposalIntent`. */
-export const PROPOSAL_INTENTS: readonly ProposalIntent[] = [
-  'create',
-  'update',
-  'supersede',
-  'retire',
-  'restore',
-  'dispute',
-];
 
 /** The name the schema is sent under (`response_format.json_schema.name`). */
 export const CLASSIFICATION_SCHEMA_NAME = 'canonry_classification';

@@ -4,7 +4,6 @@ export {
   CLASSIFICATION_SCHEMA_NAME,
   type ModelClassification,
   type ModelDraft,
-  PROPOSAL_INTENTS,
 } from './classification-schema.js';
 export {
   type CueRule,

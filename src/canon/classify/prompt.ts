@@ -1,12 +1,8 @@
 import { canonicalize } from '../../core/index.js';
 import type { ModelRequest } from '../../models/index.js';
 import { CLASSIFICATION_OUTCOMES, type ClassifierInput } from '../classification.js';
-import { OBJECT_TYPES } from '../types.js';
-import {
-  CLASSIFICATION_SCHEMA,
-  CLASSIFICATION_SCHEMA_NAME,
-  PROPOSAL_INTENTS,
-} from './classification-schema.js';
+import { OBJECT_TYPES, PROPOSAL_INTENTS } from '../types.js';
+import { CLASSIFICATION_SCHEMA, CLASSIFICATION_SCHEMA_NAME } from './classification-schema.js';
 import type { OutputLimits } from './limits.js';
 
 /** How much of the canon the prompt shows. */
