@@ -6,7 +6,15 @@ import type {
   Kernel,
 } from '../kernel/index.js';
 import { COMPARISON_CHECKS, type Comparison, type ComparisonCheckName } from './compare.js';
-import type { ObjectType, ProposalIntent, Role, Stakes } from './types.js';
+import {
+  type ObjectType,
+  PROPOSAL_INTENTS,
+  type ProposalIntent,
+  ROLES,
+  type Role,
+  STAKES,
+  type Stakes,
+} from './types.js';
 
 /** What the gate can answer (§6). */
 export type GateLabel = 'AUTO_COMMIT' | 'REQUIRE_CONFIRMATION' | 'HARD_STOP' | 'REJECT';
@@ -52,9 +60,9 @@ export const DEFAULT_GATE_PROTOCOL: AgenticProtocol = {
     additionalProperties: false,
     required: ['stakes', 'role', 'intent', 'object_type', ...FLAGS],
     properties: {
-      stakes: { enum: ['S0', 'S1', 'S2', 'S3'] },
-      role: { enum: ['owner', 'editor', 'agent', 'viewer'] },
-      intent: { enum: ['create', 'update', 'supersede', 'retire', 'restore', 'dispute'] },
+      stakes: { enum: [...STAKES] },
+      role: { enum: [...ROLES] },
+      intent: { enum: [...PROPOSAL_INTENTS] },
       object_type: { type: 'string', minLength: 1 },
       ...Object.fromEntries(FLAGS.map((f) => [f, { type: 'boolean' }])),
     },
