@@ -1,10 +1,5 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import type { FastifyInstance } from 'fastify';
-import { type CanonryRuntime, createCanonry, KERNEL_AUDIT_PROJECT } from '../../src/app/index.js';
+import { type CanonryRuntime, KERNEL_AUDIT_PROJECT } from '../../src/app/index.js';
 import { type TokenRole, TokenStore } from '../../src/auth/index.js';
-import { buildServer } from '../../src/server/index.js';
-import { tempDir } from './runtime.js';
 
 /** Issues one token per principal: `{ alice: 'owner', assistant: 'agent' }` → `{ alice: 'cnr_…', … }`. */
 export async function tokensFor<K extends string>(
@@ -71,40 +66,6 @@ export const STORY_SUBJECTS = {
     },
   },
 };
-
-/**
- * A real server on loopback over a fresh data directory whose `classifiers/<project>.json` files are
- * written before the runtime starts.
- */
-export async function liveCanonServer(classifiers: Record<string, unknown> = {}): Promise<{
-  url: string;
-  app: FastifyInstance;
-  runtime: CanonryRuntime;
-  dir: string;
-  close: () => Promise<void>;
-}> {
-  const { dir, cleanup } = tempDir();
-  if (Object.keys(classifiers).length > 0) {
-    mkdirSync(join(dir, 'classifiers'), { recursive: true });
-    for (const [project, config] of Object.entries(classifiers)) {
-      writeFileSync(join(dir, 'classifiers', `${project}.json`), JSON.stringify(config));
-    }
-  }
-  const runtime = await createCanonry({ dataDir: dir, logLevel: 'silent' });
-  const app = buildServer(runtime, { logLevel: 'silent' });
-  const url = await app.listen({ port: 0, host: '127.0.0.1' });
-  return {
-    url,
-    app,
-    runtime,
-    dir,
-    close: async () => {
-      await app.close();
-      await runtime.close();
-      cleanup();
-    },
-  };
-}
 
 /**
  * Every journal head, every token and the canon rows: equal before and after means nothing was

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,13 +20,22 @@ export function readRepoJson(path: string): unknown {
   return JSON.parse(readFileSync(join(ROOT, path), 'utf8'));
 }
 
-/** A runtime on a fresh data directory. */
-export async function freshRuntime(): Promise<{
+/**
+ * A runtime on a fresh data directory, whose `classifiers/<project>.json` files are written before it
+ * starts.
+ */
+export async function freshRuntime(classifiers: Record<string, unknown> = {}): Promise<{
   runtime: CanonryRuntime;
   dir: string;
   close: () => Promise<void>;
 }> {
   const { dir, cleanup } = tempDir();
+  if (Object.keys(classifiers).length > 0) {
+    mkdirSync(join(dir, 'classifiers'), { recursive: true });
+    for (const [project, config] of Object.entries(classifiers)) {
+      writeFileSync(join(dir, 'classifiers', `${project}.json`), JSON.stringify(config));
+    }
+  }
   const runtime = await createCanonry({ dataDir: dir, logLevel: 'silent' });
   return {
     runtime,
@@ -38,15 +47,15 @@ export async function freshRuntime(): Promise<{
   };
 }
 
-/** A real server listening on loopback with an ephemeral port. */
-export async function liveServer(): Promise<{
+/** A real server listening on loopback with an ephemeral port (over {@link freshRuntime}). */
+export async function liveServer(classifiers: Record<string, unknown> = {}): Promise<{
   url: string;
   app: FastifyInstance;
   runtime: CanonryRuntime;
   dir: string;
   close: () => Promise<void>;
 }> {
-  const fresh = await freshRuntime();
+  const fresh = await freshRuntime(classifiers);
   const app = buildServer(fresh.runtime, { logLevel: 'silent' });
   const address = await app.listen({ port: 0, host: '127.0.0.1' });
   return {

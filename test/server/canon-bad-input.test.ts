@@ -6,23 +6,18 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contentHash } from '../../src/core/index.js';
-import {
-  call,
-  liveCanonServer,
-  STORY_SUBJECTS,
-  tokensFor,
-  writeSnapshot,
-} from '../helpers/auth.js';
+import { call, STORY_SUBJECTS, tokensFor, writeSnapshot } from '../helpers/auth.js';
+import { liveServer } from '../helpers/runtime.js';
 
 const P = 'bad';
-let live: Awaited<ReturnType<typeof liveCanonServer>>;
+let live: Awaited<ReturnType<typeof liveServer>>;
 let t: Record<'owner' | 'agent' | 'editor', string>;
 const ids = { version: '', proposal: '', token: '' };
 const ZERO = `sha256:${'0'.repeat(64)}`;
 const TEXT = 'I would like a red interface for the app.';
 
 beforeAll(async () => {
-  live = await liveCanonServer({ [P]: STORY_SUBJECTS });
+  live = await liveServer({ [P]: STORY_SUBJECTS });
   t = await tokensFor(live.runtime, P, { owner: 'owner', agent: 'agent', editor: 'editor' });
   const first = await api('POST', '/messages', t.owner, { text: TEXT, message_id: 'm-1' });
   ids.version = first.body.proposals[0].outcome.committed.version_hash;

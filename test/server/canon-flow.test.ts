@@ -3,14 +3,15 @@
 // token. Every step goes through the governed loop; authority comes only from the tokens.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contentHash } from '../../src/core/index.js';
-import { call, liveCanonServer, STORY_SUBJECTS, tokensFor } from '../helpers/auth.js';
+import { call, STORY_SUBJECTS, tokensFor } from '../helpers/auth.js';
+import { liveServer } from '../helpers/runtime.js';
 
 const P = 'story';
-let live: Awaited<ReturnType<typeof liveCanonServer>>;
+let live: Awaited<ReturnType<typeof liveServer>>;
 let t: Record<'alice' | 'assistant' | 'bob' | 'coder' | 'val', string>;
 
 beforeAll(async () => {
-  live = await liveCanonServer({ [P]: STORY_SUBJECTS });
+  live = await liveServer({ [P]: STORY_SUBJECTS });
   t = await tokensFor(live.runtime, P, {
     alice: 'owner',
     assistant: 'agent',

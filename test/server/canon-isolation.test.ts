@@ -5,15 +5,10 @@
 // minimum → 403; and nothing is written — journal heads, tokens and canon rows are unchanged.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contentHash } from '../../src/core/index.js';
-import {
-  call,
-  liveCanonServer,
-  STORY_SUBJECTS,
-  tokensFor,
-  writeSnapshot,
-} from '../helpers/auth.js';
+import { call, STORY_SUBJECTS, tokensFor, writeSnapshot } from '../helpers/auth.js';
+import { liveServer } from '../helpers/runtime.js';
 
-let live: Awaited<ReturnType<typeof liveCanonServer>>;
+let live: Awaited<ReturnType<typeof liveServer>>;
 let alpha: Record<'owner' | 'editor' | 'agent' | 'viewer' | 'revoked', string>;
 let beta: Record<'owner' | 'agent', string>;
 let routes: { method: string; path: string; minRole: string; body: unknown }[];
@@ -22,7 +17,7 @@ const ids: Record<string, string> = {};
 const RANK = { owner: 0, editor: 1, agent: 2, viewer: 3 } as const;
 
 beforeAll(async () => {
-  live = await liveCanonServer({ alpha: STORY_SUBJECTS, beta: STORY_SUBJECTS });
+  live = await liveServer({ alpha: STORY_SUBJECTS, beta: STORY_SUBJECTS });
   alpha = await tokensFor(live.runtime, 'alpha', {
     owner: 'owner',
     editor: 'editor',
