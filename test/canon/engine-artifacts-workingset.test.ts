@@ -30,19 +30,11 @@ import {
   note,
   PROJECT,
   principals,
+  section,
   update,
 } from '../helpers/canon.js';
 
 const { owner, editor, agent, viewer } = principals();
-
-/** The `## title` section of a capsule (empty when absent). */
-function section(capsule: string, title: string): string {
-  const start = capsule.indexOf(`\n## ${title}\n`);
-  if (start < 0) return '';
-  const rest = capsule.slice(start + 1);
-  const end = rest.indexOf('\n## ', 4);
-  return end < 0 ? rest : rest.slice(0, end);
-}
 
 for (const engine of CANON_ENGINES) {
   describe.skipIf(!engine.available)(`LCSM §10 artifacts on ${engine.name}`, () => {

@@ -14,7 +14,13 @@ import {
   receiptFor,
   verifyProject,
 } from '../../src/journal/index.js';
-import { CANON_ENGINES, canonContent, canonTables, type EngineRuntime } from '../helpers/canon.js';
+import {
+  CANON_ENGINES,
+  canonContent,
+  canonTables,
+  type EngineRuntime,
+  section,
+} from '../helpers/canon.js';
 
 const DEMO = 'demo';
 
@@ -68,15 +74,6 @@ async function allEntries(runtime: CanonryRuntime, project: string): Promise<Jou
     out.push(...page);
     if (page.length < 1_000) return out;
   }
-}
-
-/** The `## title` section of a capsule (empty when absent). */
-function section(capsule: string, title: string): string {
-  const start = capsule.indexOf(`\n## ${title}\n`);
-  if (start < 0) return '';
-  const rest = capsule.slice(start + 1);
-  const end = rest.indexOf('\n## ', 4);
-  return end < 0 ? rest : rest.slice(0, end);
 }
 
 for (const engine of CANON_ENGINES) {

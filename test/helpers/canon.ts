@@ -277,3 +277,12 @@ export async function settle<T>(
   }
   return { ok, codes, other };
 }
+
+/** The `## title` section of a capsule (empty when absent). */
+export function section(capsule: string, title: string): string {
+  const start = capsule.indexOf(`\n## ${title}\n`);
+  if (start < 0) return '';
+  const rest = capsule.slice(start + 1);
+  const end = rest.indexOf('\n## ', 4);
+  return end < 0 ? rest : rest.slice(0, end);
+}
