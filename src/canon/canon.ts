@@ -126,11 +126,7 @@ export class Canon {
     const reader = this.reader(principal.project);
     const fromSuggestion = origin.fromSuggestion === true;
     const prepared = await this.#prepare(reader, principal, input, fromSuggestion);
-    const gate = runGate(
-      this.kernel,
-      this.gate,
-      gateInput(prepared.comparison, principal.role, input.intent, input.candidate.object_type),
-    );
+    const { gate } = prepared;
     const proposal: Omit<ProposalRecord, 'seq'> = {
       proposal_id: newId('prop'),
       object_id: input.object_id,
@@ -320,23 +316,46 @@ export class Canon {
       throw new CanonryError('UNKNOWN_MESSAGE', `no archived message ${input.message_id}`);
     }
     await this.#checkReferences(reader, candidate);
-    const supersededTypes = await this.#supersededTypes(reader, input.supersedes ?? []);
-    const current = currentHash ? await reader.version(currentHash) : null;
-    const stale = await this.#staleDependents(
-      reader,
-      input.object_id,
-      currentHash,
-      input.supersedes,
-    );
-    const comparison = compareNotes(current, candidate, {
+    const judged = await this.#judge(reader, currentHash, {
+      object_id: input.object_id,
       intent: input.intent,
+      candidate,
+      supersedes: input.supersedes ?? [],
       proposer: principal,
-      dependentArtifacts: stale,
-      dependentObjects: await reader.dependents(input.object_id),
-      supersededTypes,
-      fromSuggestion,
+      from_suggestion: fromSuggestion,
     });
-    return { current, candidate, comparison, stale };
+    return { ...judged, candidate };
+  }
+
+  /**
+   * The two-note comparison (§5) of a candidate against the object's version `currentHash`, and the
+   * gate's signed verdict on it (§6): the same judgement for a new proposal and a re-comparison.
+   */
+  async #judge(
+    reader: CanonReader,
+    currentHash: ContentHash | null,
+    p: Pick<
+      ProposalRecord,
+      'object_id' | 'intent' | 'candidate' | 'supersedes' | 'proposer' | 'from_suggestion'
+    >,
+  ) {
+    const supersededTypes = await this.#supersededTypes(reader, p.supersedes);
+    const current = currentHash ? await reader.version(currentHash) : null;
+    const stale = await this.#staleDependents(reader, p.object_id, currentHash, p.supersedes);
+    const comparison = compareNotes(current, p.candidate, {
+      intent: p.intent,
+      proposer: p.proposer,
+      dependentArtifacts: stale,
+      dependentObjects: await reader.dependents(p.object_id),
+      supersededTypes,
+      fromSuggestion: p.from_suggestion,
+    });
+    const gate = runGate(
+      this.kernel,
+      this.gate,
+      gateInput(comparison, p.proposer.role, p.intent, p.candidate.object_type),
+    );
+    return { current, comparison, stale, gate };
   }
 
   /** Sources must quote the archive exactly; dependencies must exist. */
@@ -422,30 +441,7 @@ export class Canon {
       return { closed: true, base: proposal.base_version };
     }
     const currentHash = (object?.current_version_ref as ContentHash | undefined) ?? null;
-    const current = currentHash ? await reader.version(currentHash) : null;
-    const comparison = compareNotes(current, proposal.candidate, {
-      intent: proposal.intent,
-      proposer: proposal.proposer,
-      dependentArtifacts: await this.#staleDependents(
-        reader,
-        proposal.object_id,
-        currentHash,
-        proposal.supersedes,
-      ),
-      dependentObjects: await reader.dependents(proposal.object_id),
-      supersededTypes: await this.#supersededTypes(reader, proposal.supersedes),
-      fromSuggestion: proposal.from_suggestion,
-    });
-    const gate = runGate(
-      this.kernel,
-      this.gate,
-      gateInput(
-        comparison,
-        proposal.proposer.role,
-        proposal.intent,
-        proposal.candidate.object_type,
-      ),
-    );
+    const { comparison, gate } = await this.#judge(reader, currentHash, proposal);
     const expected = { ...expectedOf(proposal), base: currentHash };
     await this.journal.append(
       reader.project,
