@@ -6,6 +6,9 @@ import type { Store } from '../store/index.js';
 export const TOKEN_ROLES = ['owner', 'editor', 'agent', 'viewer'] as const;
 export type TokenRole = (typeof TOKEN_ROLES)[number];
 
+/** Token ids, as the store mints them (`tok_` and 12 hex digits); never the secret. */
+export const TOKEN_ID = /^tok_[0-9a-f]{12}$/;
+
 /** The authenticated identity behind a token: all authority derives from this, never a payload. */
 export interface AuthPrincipal {
   readonly id: string;

@@ -2,7 +2,7 @@ import { CanonryError, isCanonryError } from '../core/index.js';
 import type { Canon, ProposalOutcome } from './canon.js';
 import type { ArchivedMessage, Classification, Classifier, MessageRole } from './classification.js';
 import { newId } from './commit.js';
-import type { Principal } from './types.js';
+import { MESSAGE_ID, type Principal } from './types.js';
 import { proposalInput, refuseAuthorityClaims } from './validate.js';
 
 /** A message as submitted for the archive. */
@@ -31,7 +31,6 @@ export interface IntakeResult {
 }
 
 const ROLES: readonly MessageRole[] = ['user', 'assistant', 'agent', 'tool', 'system'];
-const MESSAGE_ID = /^[A-Za-z0-9_.:-]{1,100}$/;
 
 /** Checks a message from outside; an agent may not speak as the user. */
 export function messageInput(

@@ -49,6 +49,12 @@ export type Role = (typeof ROLES)[number];
 /** Object and artifact ids: lowercase, dotted or dashed, e.g. `ui.colour` or `design.identity`. */
 export const OBJECT_ID = /^[a-z0-9][a-z0-9._-]{0,99}$/;
 
+/** Archived message ids: chosen by the client, or `msg_…` when canon mints them. */
+export const MESSAGE_ID = /^[A-Za-z0-9_.:-]{1,100}$/;
+
+/** Proposal ids, as canon mints them (`prop_` and 16 hex digits). */
+export const PROPOSAL_ID = /^prop_[0-9a-f]{16}$/;
+
 /** Whether people have accepted an artifact (§10). */
 export const ACCEPTANCE_STATES = ['proposed', 'accepted', 'rejected'] as const;
 export type AcceptanceState = (typeof ACCEPTANCE_STATES)[number];

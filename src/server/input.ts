@@ -1,5 +1,8 @@
+import { TOKEN_ID } from '../auth/index.js';
 import {
+  MESSAGE_ID,
   objectId,
+  PROPOSAL_ID,
   type ProposalStatus,
   refuseAuthorityClaims,
   type WorkingSetRequest,
@@ -15,11 +18,6 @@ type Raw = Record<string, unknown>;
 
 /** Query values are strings of at most this many characters. */
 const MAX_QUERY_VALUE = 200;
-
-/** Ids canon mints or accepts: proposals (`prop_…`), messages (client-chosen or `msg_…`), tokens. */
-const PROPOSAL_ID = /^prop_[0-9a-f]{16}$/;
-const MESSAGE_ID = /^[A-Za-z0-9_.:-]{1,100}$/;
-const TOKEN_ID = /^tok_[0-9a-f]{12}$/;
 
 /** The query of a request, refusing unknown parameters and repeated or oversized values. */
 export function onlyQuery(query: unknown, allowed: readonly string[]): Record<string, string> {
