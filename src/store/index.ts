@@ -3,6 +3,8 @@ export { defaultDatabasePath, openStore } from './open-store.js';
 export { type PostgresOptions, PostgresStore } from './postgres/postgres-store.js';
 export { SqliteStore } from './sqlite/sqlite-store.js';
 export type {
+  BackgroundWriter,
+  BatchStatement,
   Capabilities,
   Queryable,
   Row,

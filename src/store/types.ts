@@ -35,9 +35,28 @@ export interface TransactionOptions {
   readonly exclusive?: boolean;
 }
 
+/** One write of a {@link BackgroundWriter} batch. */
+export interface BatchStatement {
+  readonly sql: string;
+  readonly params: readonly SqlValue[];
+  /** The batch is refused (rolled back, nothing written) unless this changes exactly so many rows. */
+  readonly expectChanges?: number;
+}
+
+/**
+ * Commits batches of writes on a thread of its own, one transaction per batch, in call order. The
+ * caller's thread keeps working — preparing the next batch — while a batch waits for its fsync.
+ */
+export interface BackgroundWriter {
+  /** Resolves true once the batch committed, false if an expectation refused it (nothing written). */
+  commit(statements: readonly BatchStatement[]): Promise<boolean>;
+}
+
 /** A database: statements outside transactions, transactions, and its capabilities. */
 export interface Store extends Queryable {
   readonly capabilities: Capabilities;
+  /** Where an engine whose driver blocks (SQLite) can commit plain writes off the event loop. */
+  readonly background?: BackgroundWriter;
   /** A short description for logs (`sqlite:/path`, `postgres://host/db`), never with a password. */
   readonly description: string;
   /**

@@ -3,6 +3,7 @@ import { dirname, resolve as resolvePath } from 'node:path';
 import Database from 'better-sqlite3';
 import { CanonryError } from '../../core/index.js';
 import type {
+  BackgroundWriter,
   Capabilities,
   Queryable,
   Row,
@@ -10,6 +11,7 @@ import type {
   Store,
   TransactionOptions,
 } from '../types.js';
+import { SqliteBackgroundWriter } from './background-writer.js';
 import { type PositionalSql, toPositional } from './placeholders.js';
 
 /** The few driver methods canonry calls, so the rest of the code never sees driver types. */
@@ -51,6 +53,8 @@ interface Shared {
   readonly statements: Map<string, { statement: Statement; order: readonly number[] }>;
   queue: Promise<unknown>;
   users: number;
+  /** The file's background writer (none for an in-memory database, which one connection owns). */
+  readonly background: SqliteBackgroundWriter | undefined;
 }
 
 /**
@@ -69,7 +73,9 @@ function acquire(path: string): { key: string; shared: Shared } {
     db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = FULL');
-    shared = { db, statements: new Map(), queue: Promise.resolve(), users: 0 };
+    const background =
+      path === ':memory:' ? undefined : new SqliteBackgroundWriter(key, BUSY_TIMEOUT_MS);
+    shared = { db, statements: new Map(), queue: Promise.resolve(), users: 0, background };
     SHARED.set(key, shared);
   }
   shared.users++;
@@ -89,6 +95,8 @@ export class SqliteStore implements Store {
   readonly #db: Connection;
   readonly #statements: Shared['statements'];
   #closed = false;
+  /** Plain batches committed on a thread of their own (see {@link SqliteBackgroundWriter}). */
+  readonly background: BackgroundWriter | undefined;
 
   constructor(path: string) {
     this.description = `sqlite:${path}`;
@@ -97,6 +105,7 @@ export class SqliteStore implements Store {
     this.#shared = shared;
     this.#db = this.#shared.db;
     this.#statements = this.#shared.statements;
+    this.background = this.#shared.background;
   }
 
   all<T extends object = Row>(sql: string, params: readonly SqlValue[] = []): Promise<T[]> {
@@ -104,15 +113,15 @@ export class SqliteStore implements Store {
   }
 
   run(sql: string, params: readonly SqlValue[] = []): Promise<number> {
-    return this.#serial(() => this.#run(sql, params));
+    return this.#serialWrite(() => this.#run(sql, params));
   }
 
   exec(sql: string): Promise<void> {
-    return this.#serial(() => this.#exec(sql));
+    return this.#serialWrite(() => this.#exec(sql));
   }
 
   transaction<T>(work: (tx: Queryable) => Promise<T>, _options?: TransactionOptions): Promise<T> {
-    return this.#serial(async () => {
+    return this.#serialWrite(async () => {
       this.#exec('BEGIN IMMEDIATE');
       const tx: Queryable = {
         all: async <R extends object>(sql: string, params: readonly SqlValue[] = []) =>
@@ -139,8 +148,23 @@ export class SqliteStore implements Store {
       this.#closed = true;
       if (--this.#shared.users === 0) {
         SHARED.delete(this.#key);
+        await this.#shared.background?.close();
         this.#db.close();
       }
+    });
+  }
+
+  /**
+   * A write on this connection first waits for the batches already sent to the background writer:
+   * the thread holds the write lock meanwhile, and waiting here is asynchronous where the driver's
+   * own wait (busy_timeout) would block the event loop.
+   */
+  #serialWrite<T>(task: () => T | Promise<T>): Promise<T> {
+    const background = this.#shared.background;
+    if (!background) return this.#serial(task);
+    return this.#serial(async () => {
+      await background.sent();
+      return task();
     });
   }
 

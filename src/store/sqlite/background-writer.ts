@@ -1,0 +1,188 @@
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
+import { CanonryError } from '../../core/index.js';
+import type { BackgroundWriter, BatchStatement, SqlValue } from '../types.js';
+import { toPositional } from './placeholders.js';
+
+/** A batch as the thread receives it: positional SQL and parameters already in binding order. */
+interface WireStatement {
+  readonly sql: string;
+  readonly params: readonly SqlValue[];
+  readonly expect: number | null;
+}
+
+type Reply =
+  | { readonly id: number; readonly committed: boolean }
+  | { readonly id: number; readonly error: { readonly message: string; readonly code?: string } };
+
+/**
+ * The thread's program. It is evaluated source rather than a module file so that the same code runs
+ * from the compiled package and from the TypeScript sources under the test runner; it only opens
+ * its own connection (the pragmas of SqliteStore) and commits what it is sent, in order.
+ */
+const THREAD = `
+const { parentPort, workerData } = require('node:worker_threads');
+const Database = require(workerData.driver);
+const db = new Database(workerData.path);
+db.pragma('busy_timeout = ' + workerData.busyTimeoutMs);
+db.pragma('journal_mode = WAL');
+db.pragma('synchronous = FULL');
+const statements = new Map();
+const prepare = (sql) => {
+  let statement = statements.get(sql);
+  if (statement === undefined) {
+    statement = db.prepare(sql);
+    statements.set(sql, statement);
+  }
+  return statement;
+};
+const REFUSED = Symbol('refused');
+const commit = db.transaction((batch) => {
+  for (const { sql, params, expect } of batch) {
+    const { changes } = prepare(sql).run(params);
+    if (expect !== null && changes !== expect) throw REFUSED;
+  }
+}).immediate;
+parentPort.on('message', (message) => {
+  if (message === 'close') {
+    db.close();
+    parentPort.close();
+    return;
+  }
+  try {
+    commit(message.batch);
+    parentPort.postMessage({ id: message.id, committed: true });
+  } catch (err) {
+    if (err === REFUSED) parentPort.postMessage({ id: message.id, committed: false });
+    else parentPort.postMessage({ id: message.id, error: { message: String(err && err.message), code: err && err.code } });
+  }
+});
+`;
+
+const positional = new Map<string, { sql: string; order: readonly number[] }>();
+
+function toWire({ sql, params, expectChanges }: BatchStatement): WireStatement {
+  let found = positional.get(sql);
+  if (found === undefined) {
+    found = toPositional(sql);
+    positional.set(sql, found);
+  }
+  return {
+    sql: found.sql,
+    params: found.order.map((i) => params[i] ?? null),
+    expect: expectChanges ?? null,
+  };
+}
+
+/**
+ * SQLite's background writer: a worker thread with a connection of its own to the same file. The
+ * driver is synchronous, so on the event loop a COMMIT's fsync stops everything; here the event loop
+ * prepares the next batch meanwhile. The thread starts on first use and stops with {@link close}.
+ * Both connections take SQLite's write lock, so they never write at once; `sent` lets the main
+ * connection wait for batches in flight instead of blocking the event loop on the lock.
+ */
+export class SqliteBackgroundWriter implements BackgroundWriter {
+  #worker: Worker | undefined;
+  #broken: Error | undefined;
+  #nextId = 0;
+  readonly #waiting = new Map<
+    number,
+    { resolve: (committed: boolean) => void; reject: (err: unknown) => void }
+  >();
+  /** Settles with the last batch sent: batches commit in order, so every earlier one is done too. */
+  #last: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly path: string,
+    private readonly busyTimeoutMs: number,
+  ) {}
+
+  commit(statements: readonly BatchStatement[]): Promise<boolean> {
+    if (this.#broken) {
+      return Promise.reject(
+        new CanonryError('STORE_UNAVAILABLE', 'the background writer stopped', undefined, {
+          cause: this.#broken,
+        }),
+      );
+    }
+    const worker = this.#start();
+    const id = this.#nextId++;
+    const committed = new Promise<boolean>((resolve, reject) => {
+      this.#waiting.set(id, { resolve, reject });
+      worker.postMessage({ id, batch: statements.map(toWire) });
+    });
+    this.#last = committed.catch(() => undefined);
+    return committed;
+  }
+
+  /**
+   * Resolves once every batch sent so far has settled. A barrier, not "nothing in flight": under a
+   * steady stream of batches that moment might never come.
+   */
+  async sent(): Promise<void> {
+    await this.#last;
+  }
+
+  /** Waits for the batches in flight, then closes the thread's connection. */
+  async close(): Promise<void> {
+    await this.#last;
+    const worker = this.#worker;
+    this.#worker = undefined;
+    if (!worker) return;
+    const exited = new Promise<void>((done) => worker.once('exit', () => done()));
+    // Unreferenced, the thread would let the process exit before `close` resolves.
+    worker.ref();
+    worker.postMessage('close');
+    await exited;
+  }
+
+  #start(): Worker {
+    if (this.#worker) return this.#worker;
+    const worker = new Worker(THREAD, {
+      eval: true,
+      workerData: {
+        driver: createRequire(import.meta.url).resolve('better-sqlite3'),
+        path: this.path,
+        busyTimeoutMs: this.busyTimeoutMs,
+      },
+    });
+    // The thread must not keep a process alive on its own: batches in flight are awaited by callers.
+    worker.unref();
+    worker.on('message', (reply: Reply) => this.#reply(reply));
+    worker.on('error', (err) => this.#fail(err));
+    worker.on('exit', (code) => {
+      if (this.#waiting.size > 0) this.#fail(new Error(`the writer thread exited (${code})`));
+    });
+    this.#worker = worker;
+    return worker;
+  }
+
+  #reply(reply: Reply): void {
+    const waiting = this.#waiting.get(reply.id);
+    if (!waiting) return;
+    this.#waiting.delete(reply.id);
+    if ('committed' in reply) waiting.resolve(reply.committed);
+    else waiting.reject(writeError(reply.error));
+  }
+
+  #fail(err: Error): void {
+    this.#broken = err;
+    this.#worker = undefined;
+    // A batch in flight may or may not have committed when the thread died.
+    const failure = new CanonryError(
+      'STORE_UNAVAILABLE',
+      'the background writer stopped',
+      { outcome: 'unknown' },
+      { cause: err },
+    );
+    for (const { reject } of this.#waiting.values()) reject(failure);
+    this.#waiting.clear();
+  }
+}
+
+function writeError(error: { message: string; code?: string }): Error {
+  if (error.code === 'SQLITE_BUSY' || error.code === 'SQLITE_LOCKED') {
+    return new CanonryError('STORE_BUSY', 'the database is locked by another writer');
+  }
+  return Object.assign(new Error(error.message), { code: error.code });
+}
