@@ -2,7 +2,7 @@ import { isCanonryError } from '../core/index.js';
 import type { Queryable, Store } from '../store/index.js';
 
 /** A unit of work for one transaction; `check` may refuse before anything is written. */
-export interface CommitJob<T, B> {
+export interface CommitJob<T, B, P = unknown> {
   /** Reads and validates; a CanonryError thrown here fails this job only (nothing was written). */
   check(tx: Queryable, batch: B): Promise<() => Promise<T>>;
   /** Running it again after an unknown commit outcome cannot write it twice (idempotency keys). */
@@ -12,23 +12,39 @@ export interface CommitJob<T, B> {
    * resolves to undefined when that is not possible now, and the job runs in a transaction.
    */
   readonly solo?: () => Promise<T | undefined>;
+  /**
+   * Work that needs no reads and no decision under a lock: the owner may commit it together with
+   * other such jobs on the store's background writer (see {@link BatchHooks.background}).
+   */
+  readonly plain?: P;
 }
 
 /** How a queue's owner follows its transactions. */
-export interface BatchHooks<B> {
+export interface BatchHooks<B, P = unknown> {
   /** State shared by the jobs of one transaction. */
   begin(): B;
   /** Runs inside the transaction after its last job, before COMMIT. */
   beforeCommit?(tx: Queryable, batch: B): Promise<void>;
   /** Called once the transaction committed. */
   committed(batch: B): void;
+  /**
+   * Sends consecutive plain jobs to be committed off the event loop, without waiting: undefined when
+   * that is not possible now. Its promise gives each job's value, or undefined when the batch was
+   * refused with nothing written (the jobs then run in a transaction).
+   */
+  background?(plains: readonly P[]): Promise<readonly unknown[] | undefined> | undefined;
 }
 
-interface Pending<B> {
-  readonly job: CommitJob<unknown, B>;
+interface Pending<B, P> {
+  readonly job: CommitJob<unknown, B, P>;
   readonly resolve: (value: unknown) => void;
   readonly reject: (reason: unknown) => void;
+  /** Refused or failed in the background once: it runs in a transaction now. */
+  inTransaction?: boolean;
 }
+
+/** Background batches in flight at once: one committing while the next is prepared and queued. */
+const MAX_FLIGHTS = 2;
 
 /**
  * Group commit: appends that arrive while a transaction is in flight are committed together in the
@@ -37,33 +53,59 @@ interface Pending<B> {
  * bad job never costs another its write — unless the commit's outcome is unknown (the connection
  * dropped while COMMIT was in flight): then only jobs with idempotency keys are retried, since the
  * batch may have committed.
+ *
+ * With a background writer, runs of plain jobs are committed off the event loop instead, pipelined:
+ * when several jobs wait, half go first and the rest follow at once, so one batch is prepared while
+ * the other waits for its fsync. A job with reads or a decision waits until those batches are done.
  */
-export class CommitQueue<B> {
-  #pending: Pending<B>[] = [];
+export class CommitQueue<B, P = unknown> {
+  #pending: Pending<B, P>[] = [];
   #draining = false;
+  readonly #flights = new Set<Promise<void>>();
 
   constructor(
     private readonly store: Store,
-    private readonly hooks: BatchHooks<B>,
+    private readonly hooks: BatchHooks<B, P>,
     private readonly maxBatch = 256,
   ) {}
 
   /** Queues a job; resolves once its transaction commits. */
-  push<T>(job: CommitJob<T, B>): Promise<T> {
+  push<T>(job: CommitJob<T, B, P>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       this.#pending.push({ job, resolve: resolve as (v: unknown) => void, reject });
-      if (!this.#draining) {
-        this.#draining = true;
-        setImmediate(() => void this.#drain());
-      }
+      this.#wake();
     });
+  }
+
+  #wake(): void {
+    if (!this.#draining) {
+      this.#draining = true;
+      setImmediate(() => void this.#drain());
+    }
   }
 
   async #drain(): Promise<void> {
     while (this.#pending.length > 0) {
+      const lane = this.#plainRun();
+      // A lone job with a one-statement path of its own takes it; anything else that is plain goes to
+      // the background writer, which keeps its SQL and fsync off the event loop.
+      const alone = this.#flights.size === 0 && this.#pending.length === 1;
+      if (lane > 0 && !(alone && this.#pending[0]!.job.solo)) {
+        if (this.#flights.size >= MAX_FLIGHTS) {
+          await Promise.race(this.#flights);
+          continue;
+        }
+        const take = this.#flights.size === 0 ? Math.ceil(lane / 2) : lane;
+        if (this.#launch(Math.min(take, this.maxBatch))) continue;
+      }
+      if (this.#flights.size > 0) {
+        // A transaction on the main connection starts after the batches sent before it.
+        await Promise.all(this.#flights);
+        continue;
+      }
       const batch = this.#pending.splice(0, this.maxBatch);
       if (batch.length === 1 && batch[0]!.job.solo) {
-        const [only] = batch as [Pending<B>];
+        const [only] = batch as [Pending<B, P>];
         try {
           const value = await only.job.solo!();
           if (value !== undefined) {
@@ -96,7 +138,56 @@ export class CommitQueue<B> {
     this.#draining = false;
   }
 
-  async #commit(batch: readonly Pending<B>[]): Promise<Outcome[]> {
+  /** How many jobs at the head of the queue could go to the background writer together. */
+  #plainRun(): number {
+    if (!this.hooks.background) return 0;
+    let n = 0;
+    while (n < this.#pending.length) {
+      const next = this.#pending[n]!;
+      if (next.job.plain === undefined || next.inTransaction) break;
+      n++;
+    }
+    return n;
+  }
+
+  /** Sends the first `take` jobs to the background writer; false when the owner cannot now. */
+  #launch(take: number): boolean {
+    const batch = this.#pending.slice(0, take);
+    const sent = this.hooks.background!(batch.map((p) => p.job.plain as P));
+    if (!sent) return false;
+    this.#pending.splice(0, take);
+    const flight: Promise<void> = sent
+      .then(
+        (values) => {
+          if (!values) return this.#again(batch);
+          batch.forEach((p, i) => {
+            p.resolve(values[i]);
+          });
+        },
+        (err: unknown) => {
+          // Whether it committed is unknown (the thread died): running it again could write it twice.
+          if (isCanonryError(err) && err.details?.outcome === 'unknown') {
+            for (const p of batch) p.reject(err);
+          } else this.#again(batch);
+        },
+      )
+      .finally(() => this.#flights.delete(flight));
+    this.#flights.add(flight);
+    return true;
+  }
+
+  /**
+   * A batch the background writer refused, or whose transaction failed and rolled back: nothing of
+   * it was written, so its jobs run again, in transactions, ahead of newer work.
+   */
+  #again(batch: readonly Pending<B, P>[]): void {
+    const firstNew = this.#pending.findIndex((p) => !p.inTransaction);
+    for (const p of batch) p.inTransaction = true;
+    this.#pending.splice(firstNew === -1 ? this.#pending.length : firstNew, 0, ...batch);
+    this.#wake();
+  }
+
+  async #commit(batch: readonly Pending<B, P>[]): Promise<Outcome[]> {
     const state = this.hooks.begin();
     const outcomes = await this.store.transaction(async (tx) => {
       const done = await runBatch(tx, batch, state);
@@ -107,7 +198,7 @@ export class CommitQueue<B> {
     return outcomes;
   }
 
-  #settle(batch: readonly Pending<B>[], outcomes: readonly Outcome[]): void {
+  #settle(batch: readonly Pending<B, P>[], outcomes: readonly Outcome[]): void {
     outcomes.forEach((outcome, i) => {
       const { resolve, reject } = batch[i]!;
       if (outcome.ok) resolve(outcome.value);
@@ -118,9 +209,9 @@ export class CommitQueue<B> {
 
 type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
 
-async function runBatch<B>(
+async function runBatch<B, P>(
   tx: Queryable,
-  batch: readonly Pending<B>[],
+  batch: readonly Pending<B, P>[],
   state: B,
 ): Promise<Outcome[]> {
   const outcomes: Outcome[] = [];

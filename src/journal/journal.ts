@@ -1,5 +1,5 @@
 import { CanonryError, type ContentHash } from '../core/index.js';
-import type { Queryable, Store } from '../store/index.js';
+import type { BatchStatement, Queryable, Store } from '../store/index.js';
 import type { Signer } from '../trust/index.js';
 import { type Checkpoint, signCheckpoint } from './checkpoint.js';
 import { CommitQueue } from './commit-queue.js';
@@ -55,6 +55,12 @@ interface Batch {
   readonly keys: Map<string, JournalEntry>;
 }
 
+/** Entries that need no read and no decision: they may be committed by the background writer. */
+interface PlainAppend {
+  readonly project: string;
+  readonly inputs: readonly PreparedInput[];
+}
+
 /** Moves a head by compare-and-set and inserts the entry, atomically, in one statement. */
 const SOLO_APPEND = `WITH moved AS (
     UPDATE journal_heads SET seq = $2, hash = $13 WHERE project = $1 AND seq = $14 RETURNING project
@@ -76,9 +82,11 @@ const ROWS_PER_INSERT = 100;
 export class Journal {
   readonly store: Store;
   readonly projections: readonly Projection[];
-  readonly #queue: CommitQueue<Batch>;
+  readonly #queue: CommitQueue<Batch, PlainAppend>;
   /** The last committed head per project, as far as this process knows (it may be stale). */
   readonly #heads = new Map<string, Head>();
+  /** The head each project will have once its background batches in flight commit. */
+  readonly #assumed = new Map<string, Head>();
   readonly #signer: (() => Signer) | undefined;
   readonly #checkpointEvery: number;
   readonly #now: () => Date;
@@ -87,7 +95,7 @@ export class Journal {
   constructor(store: Store, options: JournalOptions = {}) {
     this.store = store;
     this.projections = options.projections ?? [];
-    this.#queue = new CommitQueue<Batch>(
+    this.#queue = new CommitQueue<Batch, PlainAppend>(
       store,
       {
         begin: () => ({
@@ -118,6 +126,9 @@ export class Journal {
         committed: (batch) => {
           for (const [project, head] of batch.heads) this.#heads.set(project, head);
         },
+        ...(store.background
+          ? { background: (plains: readonly PlainAppend[]) => this.#background(plains) }
+          : {}),
       },
       options.maxBatch,
     );
@@ -156,9 +167,11 @@ export class Journal {
       expectedSeq !== undefined ||
       precondition !== undefined ||
       prepared.some((p) => p.idempotency_key !== null);
+    const plain = !decides && prepared.every((p) => this.#consumers(p.kind).length === 0);
     return this.#queue.push({
       retrySafe: prepared.every((p) => p.idempotency_key !== null),
       ...(decides || prepared.length !== 1 ? {} : { solo: () => this.#solo(name, prepared[0]!) }),
+      ...(plain ? { plain: { project: name, inputs: prepared } } : {}),
       check: async (tx, batch) => {
         if (!decides) return () => this.#write(tx, batch, name, prepared, new Map(), false);
         const head = batch.heads.get(name) ?? (await this.#readHead(tx, name, true));
@@ -208,6 +221,87 @@ export class Journal {
     if (inserted !== 1) return undefined;
     this.#heads.set(project, { project, seq: entry.seq, hash: entry.hash });
     return [appended(entry, false)];
+  }
+
+  /**
+   * Plain appends committed by the store's background writer: built here from the head this process
+   * expects (the last committed one, or the tail of a batch still in flight), each project's head moved
+   * by compare-and-set in the batch's transaction. If another writer moved a head, the batch is
+   * refused whole, and so is any later one built on it; their appends then run in transactions,
+   * which read the head under the lock. Undefined when a head is not known yet.
+   */
+  #background(plains: readonly PlainAppend[]): Promise<AppendResult[][] | undefined> | undefined {
+    const writer = this.store.background;
+    if (!writer) return undefined;
+    const at = this.#now().toISOString();
+    const froms = new Map<string, Head>();
+    const tails = new Map<string, Head>();
+    const rows = new Map<string, (string | number | null)[]>();
+    const checkpoints: BatchStatement[] = [];
+    const results: AppendResult[][] = [];
+    for (const { project, inputs } of plains) {
+      const from = tails.get(project) ?? this.#assumed.get(project) ?? this.#heads.get(project);
+      if (!from) return undefined;
+      if (!froms.has(project)) froms.set(project, from);
+      const built = this.#build(project, from, at, inputs, new Map());
+      const values = rows.get(project) ?? [];
+      rows.set(project, values);
+      const appendedHere: AppendResult[] = [];
+      for (const { entry, params } of built) {
+        for (const value of params) values.push(value);
+        if (this.#signer && entry.seq % this.#checkpointEvery === 0) {
+          const checkpoint = signCheckpoint(project, entry.seq, entry.hash, this.#signer());
+          checkpoints.push({ sql: INSERT_CHECKPOINT, params: checkpointParams(checkpoint) });
+        }
+        appendedHere.push(appended(entry, false));
+      }
+      const last = built.at(-1)!.entry;
+      tails.set(project, { project, seq: last.seq, hash: last.hash });
+      results.push(appendedHere);
+    }
+    const statements: BatchStatement[] = [];
+    for (const [project, from] of froms) {
+      const tail = tails.get(project)!;
+      statements.push({
+        sql: 'UPDATE journal_heads SET seq = $2, hash = $3 WHERE project = $1 AND seq = $4',
+        params: [project, tail.seq, tail.hash, from.seq],
+        expectChanges: 1,
+      });
+      const values = rows.get(project)!;
+      const width = ROWS_PER_INSERT * ENTRY_COLUMNS;
+      for (let i = 0; i < values.length; i += width) {
+        const chunk = values.length <= width ? values : values.slice(i, i + width);
+        statements.push({ sql: insertEntries(chunk.length / ENTRY_COLUMNS), params: chunk });
+      }
+    }
+    statements.push(...checkpoints);
+    for (const [project, tail] of tails) this.#assumed.set(project, tail);
+    return writer.commit(statements).then(
+      (committed) => {
+        if (!committed) {
+          this.#forget(tails.keys());
+          return undefined;
+        }
+        for (const [project, tail] of tails) {
+          if ((this.#heads.get(project)?.seq ?? 0) < tail.seq) this.#heads.set(project, tail);
+          // No later batch of this project is in flight: what was assumed is now known.
+          if (this.#assumed.get(project)?.seq === tail.seq) this.#assumed.delete(project);
+        }
+        return results;
+      },
+      (err: unknown) => {
+        this.#forget(tails.keys());
+        throw err;
+      },
+    );
+  }
+
+  /** After a refused or failed batch, this process no longer knows these heads: read them next. */
+  #forget(projects: Iterable<string>): void {
+    for (const project of projects) {
+      this.#assumed.delete(project);
+      this.#heads.delete(project);
+    }
   }
 
   async #duplicates(
@@ -443,9 +537,13 @@ function appended(entry: JournalEntry, duplicate: boolean): AppendResult {
   };
 }
 
+const INSERT_CHECKPOINT =
+  'INSERT INTO journal_checkpoints (project, seq, checkpoint) VALUES ($1, $2, $3) ON CONFLICT (project, seq) DO NOTHING';
+
+function checkpointParams(checkpoint: Checkpoint): [string, number, string] {
+  return [checkpoint.project, checkpoint.seq, JSON.stringify(checkpoint)];
+}
+
 async function storeCheckpoint(tx: Queryable, checkpoint: Checkpoint): Promise<void> {
-  await tx.run(
-    'INSERT INTO journal_checkpoints (project, seq, checkpoint) VALUES ($1, $2, $3) ON CONFLICT (project, seq) DO NOTHING',
-    [checkpoint.project, checkpoint.seq, JSON.stringify(checkpoint)],
-  );
+  await tx.run(INSERT_CHECKPOINT, checkpointParams(checkpoint));
 }
