@@ -132,6 +132,15 @@ export class CountingStore {
     this.inner = inner;
     this.capabilities = inner.capabilities;
     this.description = inner.description;
+    // Batches committed on a SQLite file's background writer are transactions too.
+    const writer = inner.background;
+    /** @type {import('canonry/store').BackgroundWriter | undefined} */
+    this.background = writer && {
+      commit: (statements) => {
+        this.transactions++;
+        return writer.commit(statements);
+      },
+    };
   }
   /** @type {import('canonry/store').Store['all']} */
   all(sql, params) {
