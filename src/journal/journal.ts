@@ -71,6 +71,20 @@ const SOLO_APPEND = `WITH moved AS (
 /** Rows per multi-row INSERT (13 parameters each, well under every engine's limit). */
 const ROWS_PER_INSERT = 100;
 
+/** Moves a head by compare-and-set: changes no row when another writer moved it first. */
+const MOVE_HEAD = 'UPDATE journal_heads SET seq = $2, hash = $3 WHERE project = $1 AND seq = $4';
+
+/** Entry rows (flattened columns) as multi-row INSERTs of at most ROWS_PER_INSERT rows each. */
+function insertStatements(rows: readonly (string | number | null)[]): BatchStatement[] {
+  const width = ROWS_PER_INSERT * ENTRY_COLUMNS;
+  const statements: BatchStatement[] = [];
+  for (let i = 0; i < rows.length; i += width) {
+    const chunk = rows.length <= width ? rows : rows.slice(i, i + width);
+    statements.push({ sql: insertEntries(chunk.length / ENTRY_COLUMNS), params: chunk });
+  }
+  return statements;
+}
+
 /**
  * The journal: per-project, append-only, hash-chained entries and the projections derived from them.
  * Appending and updating projections happen in one transaction; concurrent appends are group-committed.
@@ -107,12 +121,7 @@ export class Journal {
         }),
         // Later appends of a batch build on the head the first one locked; the row is written once.
         beforeCommit: async (tx, batch) => {
-          const width = ROWS_PER_INSERT * ENTRY_COLUMNS;
-          for (let i = 0; i < batch.rows.length; i += width) {
-            const chunk =
-              i === 0 && batch.rows.length <= width ? batch.rows : batch.rows.slice(i, i + width);
-            await tx.run(insertEntries(chunk.length / ENTRY_COLUMNS), chunk);
-          }
+          for (const { sql, params } of insertStatements(batch.rows)) await tx.run(sql, params);
           for (const [project, stored] of batch.stored) {
             const head = batch.heads.get(project)!;
             if (head.seq === stored) continue;
@@ -263,16 +272,11 @@ export class Journal {
     for (const [project, from] of froms) {
       const tail = tails.get(project)!;
       statements.push({
-        sql: 'UPDATE journal_heads SET seq = $2, hash = $3 WHERE project = $1 AND seq = $4',
+        sql: MOVE_HEAD,
         params: [project, tail.seq, tail.hash, from.seq],
         expectChanges: 1,
       });
-      const values = rows.get(project)!;
-      const width = ROWS_PER_INSERT * ENTRY_COLUMNS;
-      for (let i = 0; i < values.length; i += width) {
-        const chunk = values.length <= width ? values : values.slice(i, i + width);
-        statements.push({ sql: insertEntries(chunk.length / ENTRY_COLUMNS), params: chunk });
-      }
+      statements.push(...insertStatements(rows.get(project)!));
     }
     statements.push(...checkpoints);
     for (const [project, tail] of tails) this.#assumed.set(project, tail);
@@ -412,10 +416,12 @@ export class Journal {
       );
       return created === 1;
     }
-    const moved = await tx.run(
-      'UPDATE journal_heads SET seq = $2, hash = $3 WHERE project = $1 AND seq = $4',
-      [from.project, last.entry.seq, last.entry.hash, from.seq],
-    );
+    const moved = await tx.run(MOVE_HEAD, [
+      from.project,
+      last.entry.seq,
+      last.entry.hash,
+      from.seq,
+    ]);
     return moved === 1;
   }
 
