@@ -159,7 +159,7 @@ export async function evaluate(s) {
 
 /**
  * Tokens of each part of a capsule: the header, each `## ` section, and apart from each section's
- * statements the second line of its notes (authority, gate, mutation, source span). @param {string} capsule
+ * statements the second line of its notes (mutation, authority, gate, source span). @param {string} capsule
  */
 export function capsuleSections(capsule) {
   /** @type {Record<string, string[]>} */
@@ -167,7 +167,8 @@ export function capsuleSections(capsule) {
   let section = 'header';
   for (const line of capsule.split('\n')) {
     if (line.startsWith('## ')) section = line.slice(3).replace(/ \(.*\)$/, '');
-    const part = line.startsWith('  by ') ? `${section}: who, gate, mutation, source` : section;
+    // A note's second line is indented: its mutation, who, gate and source.
+    const part = line.startsWith('  ') ? `${section}: mutation, who, gate, source` : section;
     parts[part] = [...(parts[part] ?? []), line];
   }
   return Object.fromEntries(Object.entries(parts).map(([k, v]) => [k, countTokens(v.join('\n'))]));

@@ -43,6 +43,8 @@ export interface WorkingSet {
     from_version: number | null;
     to_version: number;
     intent: string;
+    /** For a restore: the version whose content came back. */
+    restored_version: number | null;
     gate: string;
     stakes: string;
     authorized_by: string;
@@ -253,6 +255,9 @@ function lastCommits(
         from_version: last.base_version ? (version(last.base_version)?.version_id ?? null) : null,
         to_version: o.version_id,
         intent: last.intent,
+        restored_version: last.restore_version
+          ? (version(last.restore_version)?.version_id ?? null)
+          : null,
         gate: last.gate.label,
         stakes: last.comparison.stakes,
         authorized_by: who,
@@ -264,21 +269,30 @@ function lastCommits(
 type Mutation = WorkingSet['prior_mutations'][number];
 
 /**
- * One note: its statement, then who stands behind it, how it became current, and its exact source.
- * Tokens are what the capsule is for, so nothing is said twice: the status only when it is not
- * `active`, the mutation's target version is the note's own, a quote equal to the text is a bare span.
+ * One note: `id vN [status] confidence type: text`, then how it became current, who stands behind
+ * it, and its exact source. Tokens are what the capsule is for, so nothing is said twice and
+ * adjectives replace brackets and commas: the status only when it is not
+ * `active`, the mutation's target version is the note's own and its base the version before (named
+ * only if it were not), a quote equal to the text is a bare span.
  */
 function line(n: WorkingNote, how: Mutation | undefined): string {
   const cites = n.sources.map((s) => {
     const span = `${s.message_id}[${s.span[0]}:${s.span[1]}]`;
     return s.quote === n.text ? span : `${span} "${s.quote}"`;
   });
-  const status = n.status === 'active' ? '' : `, ${n.status}`;
-  const from = how?.from_version ? ` from v${how.from_version}` : '';
-  const change = how ? `; ${how.intent}${from}, ${how.stakes}` : '';
+  const status = n.status === 'active' ? '' : `${n.status} `;
+  let change = '';
+  if (how) {
+    const of = how.restored_version !== null ? ` of v${how.restored_version}` : '';
+    const from =
+      how.from_version !== null && how.from_version !== n.version_id - 1
+        ? ` from v${how.from_version}`
+        : '';
+    change = `${how.stakes} ${how.intent}${of}${from} `;
+  }
   return [
-    `- ${n.object_id} v${n.version_id} [${n.object_type}${status}, ${n.confidence}]: ${n.text}`,
-    `  by ${n.authority}${change}${cites.length ? `; source ${cites.join(', ')}` : ''}`,
+    `- ${n.object_id} v${n.version_id} ${status}${n.confidence} ${n.object_type}: ${n.text}`,
+    `  ${change}by ${n.authority}${cites.length ? `; source ${cites.join(', ')}` : ''}`,
   ].join('\n');
 }
 
@@ -287,7 +301,7 @@ export function renderCapsule(set: Omit<WorkingSet, 'capsule' | 'tokens'>): stri
   // The objective is the caller's own text: the capsule does not spend tokens repeating it.
   const out = [
     `# Working set: project ${set.project}`,
-    'Authoritative current canon; superseded positions are omitted and must not be revived.',
+    'Authoritative current canon; superseded positions omitted: do not revive them.',
   ];
   const how = new Map(set.prior_mutations.map((m) => [m.object_id, m]));
   const notes = (rows: readonly WorkingNote[]) => rows.map((n) => line(n, how.get(n.object_id)));

@@ -379,6 +379,7 @@ for (const engine of CANON_ENGINES) {
         from_version: null,
         to_version: 1,
         intent: 'supersede',
+        restored_version: null,
         gate: 'AUTO_COMMIT',
         stakes: 'S2',
         authorized_by: `${owner.id} (owner)`,
@@ -425,11 +426,11 @@ for (const engine of CANON_ENGINES) {
       const lines = set.capsule.split('\n');
       const at = lines.findIndex((l) => l.startsWith('- design.palette '));
       expect(lines[at]).toMatch(
-        /^- design\.palette v1 \[decision, [a-z_]+\]: The palette is ink and violet\.$/,
+        /^- design\.palette v1 [a-z_]+ decision: The palette is ink and violet\.$/,
       );
       const span = `${paletteSource.message_id}[${paletteSource.span[0]}:${paletteSource.span[1]}]`;
       expect(lines[at + 1]).toBe(
-        `  by ${owner.id}/owner, gate AUTO_COMMIT; supersede, S2; source ${span} "${paletteSource.quote}"`,
+        `  S2 supersede by ${owner.id}/owner, gate AUTO_COMMIT; source ${span} "${paletteSource.quote}"`,
       );
       expect(lines).toContain('- settings-mock: current, proposed');
       expectClean(set);
@@ -497,11 +498,47 @@ for (const engine of CANON_ENGINES) {
           from_version: 2,
           to_version: 3,
           intent: 'update',
+          restored_version: null,
           gate: done.proposal.gate.label,
           stakes: done.proposal.comparison.stakes,
           authorized_by: `${editor.id} (editor)`,
         },
       ]);
+      // The base (v2, the version before) goes unsaid; the capsule names stakes, intent, who, gate.
+      const lines = set.capsule.split('\n');
+      const at = lines.findIndex((l) => l.startsWith('- wp.obj v3 '));
+      expect(lines[at + 1]).toMatch(
+        new RegExp(
+          `^ {2}${done.proposal.comparison.stakes} update by ${agent.id}/agent, approved ${editor.id}/editor, gate ${done.proposal.gate.label}$`,
+        ),
+      );
+      expect(set.capsule).not.toContain(' from v');
+    });
+
+    it('a restore names the version it brought back', async () => {
+      const versions = await runtime.canon.reader(PROJECT).versions('wp.obj');
+      const first = versions.find((x) => x.version_id === 1)!;
+      const restored = await runtime.canon.restore(owner, 'wp.obj', first.version_hash);
+      // Removing "Admins may lift the cap" asks for confirmation; the owner gives it.
+      expect(restored.proposal).toMatchObject({ intent: 'restore', status: 'pending' });
+      const done = await runtime.canon.approve(owner, restored.proposal.proposal_id);
+      expect(done.committed!.version_id).toBe(4);
+      const set = await workingSet(runtime.canon, PROJECT, { object_id: 'wp.obj' });
+      expect(set.prior_mutations).toEqual([
+        expect.objectContaining({
+          from_version: 3,
+          to_version: 4,
+          intent: 'restore',
+          restored_version: 1,
+        }),
+      ]);
+      const lines = set.capsule.split('\n');
+      const at = lines.findIndex((l) => l.startsWith('- wp.obj v4 '));
+      // v1's content comes back whole, its type with it.
+      expect(lines[at]).toBe('- wp.obj v4 asserted fact: Uploads are capped at 10 MB.');
+      expect(lines[at + 1]).toMatch(
+        new RegExp(`^ {2}S[0-3] restore of v1 by ${owner.id}/owner, self-approved, gate [A-Z_]+$`),
+      );
     });
   });
 }

@@ -206,7 +206,8 @@ for (const engine of CANON_ENGINES) {
       const current = section(capsule, 'Current notes');
       expect(current).toContain('violet');
       // The owner confirmed her own HARD_STOP proposal.
-      expect(current).toContain(', self-approved, gate HARD_STOP; supersede, S3; source ');
+      expect(current).toContain('  S3 supersede by ');
+      expect(current).toContain(', self-approved, gate HARD_STOP; source ');
       expect(current).not.toMatch(/blue/i);
       expect(set.notes.map((n) => n.object_id)).toEqual(['design.identity']);
       // Blue is nowhere a position: no note, policy, dependency, uncertainty or pending proposal.

@@ -88,10 +88,14 @@ export function scoreTranscript(ctx, expect, subjects, titles) {
   };
 }
 
-/** A note's first line: `- id vN [type[, status], confidence]: text` (no status: active). */
-const NOTE = /^- (\S+) v(\d+) \[([a-z_]+)(?:, ([a-z_]+))?, ([a-z_]+)\]: (.*)$/;
-/** Its second line: `  by proposer/role[, approved approver/role | , self-approved], gate LABEL; …`. */
-const BY = /^ {2}by (\S+?)\/([a-z]+)(?:, approved (\S+?)\/([a-z]+)|, self-approved)?, gate /;
+/** A note's first line: `- id vN [status] confidence type: text` (no status: active). */
+const NOTE = /^- (\S+) v(\d+) (?:([a-z_]+) )?([a-z_]+) ([a-z_]+): (.*)$/;
+/**
+ * Its second line: `  [Sn intent [of vK] [from vM] ]by proposer/role[, approved approver/role |
+ * , self-approved], gate LABEL; …`.
+ */
+const BY =
+  /^ {2}(?:S\d [a-z]+(?: of v\d+)?(?: from v\d+)? )?by (\S+?)\/([a-z]+)(?:, approved (\S+?)\/([a-z]+)|, self-approved)?, gate /;
 const NOT_CANON = /not canon/i;
 const STALE_STATES = new Set([
   'possibly_stale',
@@ -128,9 +132,9 @@ export function parseCapsule(capsule) {
       while (lines[i + 1]?.startsWith('  ')) body += `\n${lines[++i]}`;
       notes.push({
         section,
-        type: /** @type {string} */ (m[3]),
+        type: /** @type {string} */ (m[5]),
         id: /** @type {string} */ (m[1]),
-        status: /** @type {string} */ (m[4] ?? 'active'),
+        status: /** @type {string} */ (m[3] ?? 'active'),
         by,
         body,
       });
