@@ -1,6 +1,7 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { migrate, type Store, schemaVersion } from '../../src/store/index.js';
-import { ENGINES } from '../helpers/stores.js';
+import pg from 'pg';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { migrate, PostgresStore, type Store, schemaVersion } from '../../src/store/index.js';
+import { ENGINES, freshPostgresSchema, postgresAvailable } from '../helpers/stores.js';
 
 for (const engine of ENGINES) {
   describe.skipIf(!engine.available)(`store adapter contract: ${engine.name}`, () => {
@@ -112,3 +113,57 @@ for (const engine of ENGINES) {
     });
   });
 }
+
+describe.skipIf(!postgresAvailable)('PostgreSQL prepared statements', () => {
+  let schema: Awaited<ReturnType<typeof freshPostgresSchema>>;
+  let store: PostgresStore;
+  let other: pg.Client;
+  beforeEach(async () => {
+    schema = await freshPostgresSchema();
+    // One connection, so every statement below runs on the connection the assertions inspect.
+    store = new PostgresStore({ connectionString: schema.url, max: 1 });
+    other = new pg.Client({ connectionString: schema.url });
+    await other.connect();
+    await store.exec('CREATE TABLE t (a INTEGER PRIMARY KEY); INSERT INTO t VALUES (1), (2)');
+  });
+  afterEach(async () => {
+    await store.close();
+    await other.end();
+    await schema.drop();
+  });
+
+  it('a parameterised statement is prepared once per connection and reused', async () => {
+    const text = 'SELECT a FROM t WHERE a >= $1 ORDER BY a';
+    expect(await store.all(text, [1])).toEqual([{ a: 1 }, { a: 2 }]);
+    expect(await store.all(text, [2])).toEqual([{ a: 2 }]);
+    await store.transaction(async (tx) => expect(await tx.all(text, [2])).toEqual([{ a: 2 }]));
+    const prepared = await store.all<{ name: string }>(
+      'SELECT name FROM pg_prepared_statements WHERE statement = $1',
+      [text],
+    );
+    expect(prepared).toHaveLength(1);
+    expect(prepared[0]!.name).toMatch(/^canonry_[0-9a-f]{24}$/);
+  });
+
+  it('a statement without parameters still runs several commands in one text', async () => {
+    await store.run('INSERT INTO t VALUES (3); INSERT INTO t VALUES (4)');
+    expect(await store.all('SELECT count(*)::int AS n FROM t')).toEqual([{ n: 4 }]);
+  });
+
+  it('another process adding a column does not break a prepared SELECT *, outside or inside a transaction', async () => {
+    const text = 'SELECT * FROM t WHERE a = $1';
+    expect(await store.all(text, [1])).toEqual([{ a: 1 }]);
+    await other.query('ALTER TABLE t ADD COLUMN b INTEGER NOT NULL DEFAULT 7');
+    expect(await store.all(text, [1])).toEqual([{ a: 1, b: 7 }]);
+    await other.query("ALTER TABLE t ADD COLUMN c TEXT NOT NULL DEFAULT 'x'");
+    let attempts = 0;
+    const rows = await store.transaction(async (tx) => {
+      attempts++;
+      await tx.run('UPDATE t SET b = b + 1 WHERE a = $1', [2]);
+      return tx.all(text, [2]);
+    });
+    // The first attempt failed on the stale plan and was rolled back whole: b moved once.
+    expect(attempts).toBe(2);
+    expect(rows).toEqual([{ a: 2, b: 8, c: 'x' }]);
+  });
+});

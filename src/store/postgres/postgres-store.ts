@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { CanonryError } from '../../core/index.js';
+import { CanonryError, sha256Hex } from '../../core/index.js';
 import type {
   Capabilities,
   Queryable,
@@ -9,15 +9,23 @@ import type {
   TransactionOptions,
 } from '../types.js';
 
+/** A query as the driver takes it; with a `name`, the connection parses and plans it once. */
+interface QueryConfig {
+  readonly text: string;
+  readonly values: unknown[];
+  readonly name?: string;
+}
+type Result = { rows: unknown[]; rowCount: number | null };
+
 /** The few driver methods canonry calls, so the rest of the code never sees driver types. */
 interface Client {
-  query(sql: string, params?: unknown[]): Promise<{ rows: unknown[]; rowCount: number | null }>;
+  query(sql: string | QueryConfig, params?: unknown[]): Promise<Result>;
   release(err?: Error | boolean): void;
   on(event: 'error', listener: (err: Error) => void): unknown;
   off(event: 'error', listener: (err: Error) => void): unknown;
 }
 interface Pool {
-  query(sql: string, params?: unknown[]): Promise<{ rows: unknown[]; rowCount: number | null }>;
+  query(sql: string | QueryConfig): Promise<Result>;
   connect(): Promise<Client>;
   end(): Promise<void>;
   on(event: 'error', listener: (err: Error) => void): unknown;
@@ -36,6 +44,63 @@ const TRANSIENT = new Set(['40001', '40P01']);
 const MAX_ATTEMPTS = 5;
 /** Any constant: the key of the advisory lock exclusive transactions (migrations) take. */
 const EXCLUSIVE_LOCK_KEY = 7_070_001;
+
+/**
+ * Statement texts that get a server-side prepared statement, at most: each connection keeps the
+ * statements it prepared for its lifetime, so the set of names is bounded; texts past it run unnamed.
+ */
+const MAX_NAMED = 512;
+const names = new Map<string, string | null>();
+let generation = 0;
+
+/**
+ * A parameterised statement as a named query: PostgreSQL parses and plans it once per connection
+ * instead of on every call (the journal's append is one CTE statement, run thousands of times a
+ * second). The name is derived from the text, so every store and connection agrees on it.
+ */
+function statement(sql: string, params: readonly SqlValue[]): QueryConfig {
+  // Without parameters a text may hold several statements, which only the simple protocol runs.
+  if (params.length === 0) return { text: sql, values: [] };
+  let name = names.get(sql);
+  if (name === undefined) {
+    name = names.size < MAX_NAMED ? `canonry_${sha256Hex(sql).slice(0, 24)}` : null;
+    names.set(sql, name);
+  }
+  return name === null
+    ? { text: sql, values: [...params] }
+    : { name, text: sql, values: [...params] };
+}
+
+/**
+ * PostgreSQL replans a prepared statement whose tables changed, except when its result columns
+ * changed (`SELECT *` after another process added a column): then the statement must be prepared
+ * anew, under a new name since the connection still holds the old one.
+ */
+function isStalePlan(err: unknown): boolean {
+  return (
+    (err as { code?: string }).code === '0A000' &&
+    /cached plan must not change result type/.test((err as Error).message)
+  );
+}
+
+function replan(sql: string): void {
+  if (names.get(sql)) names.set(sql, `canonry_${sha256Hex(sql).slice(0, 24)}_${++generation}`);
+}
+
+/** Runs a statement; one whose cached plan went stale is prepared anew and run again, once. */
+async function query(
+  on: { query(q: QueryConfig): Promise<Result> },
+  sql: string,
+  params: readonly SqlValue[],
+): Promise<Result> {
+  try {
+    return await on.query(statement(sql, params));
+  } catch (err) {
+    if (!isStalePlan(err)) throw err;
+    replan(sql);
+    return on.query(statement(sql, params));
+  }
+}
 
 /** Options for {@link PostgresStore}. */
 export interface PostgresOptions {
@@ -68,11 +133,11 @@ export class PostgresStore implements Store {
   }
 
   async all<T extends object = Row>(sql: string, params: readonly SqlValue[] = []): Promise<T[]> {
-    return (await this.#track(() => this.#pool.query(sql, [...params]))).rows as T[];
+    return (await this.#track(() => query(this.#pool, sql, params))).rows as T[];
   }
 
   async run(sql: string, params: readonly SqlValue[] = []): Promise<number> {
-    return (await this.#track(() => this.#pool.query(sql, [...params]))).rowCount ?? 0;
+    return (await this.#track(() => query(this.#pool, sql, params))).rowCount ?? 0;
   }
 
   async exec(sql: string): Promise<void> {
@@ -135,7 +200,7 @@ export class PostgresStore implements Store {
           );
         }
         const code = (err as { code?: string }).code;
-        if (code && TRANSIENT.has(code) && attempt < MAX_ATTEMPTS) continue;
+        if (((code && TRANSIENT.has(code)) || isStalePlan(err)) && attempt < MAX_ATTEMPTS) continue;
         throw asStoreError(err);
       }
     }
@@ -152,12 +217,29 @@ export class PostgresStore implements Store {
 function queryable(client: Client): Queryable {
   return {
     all: async <T extends object>(sql: string, params: readonly SqlValue[] = []) =>
-      (await client.query(sql, [...params])).rows as T[],
-    run: async (sql, params = []) => (await client.query(sql, [...params])).rowCount ?? 0,
+      (await inTransaction(client, sql, params)).rows as T[],
+    run: async (sql, params = []) => (await inTransaction(client, sql, params)).rowCount ?? 0,
     exec: async (sql) => {
       await client.query(sql);
     },
   };
+}
+
+/**
+ * Inside a transaction a failed statement aborts it, so a stale plan cannot be retried here: the
+ * statement gets a new name and the error goes up, where the transaction is run again.
+ */
+async function inTransaction(
+  client: Client,
+  sql: string,
+  params: readonly SqlValue[],
+): Promise<Result> {
+  try {
+    return await client.query(statement(sql, params));
+  } catch (err) {
+    if (isStalePlan(err)) replan(sql);
+    throw err;
+  }
 }
 
 async function guard<T>(work: () => Promise<T>): Promise<T> {
