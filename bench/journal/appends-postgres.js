@@ -32,7 +32,7 @@ const DATABASE = process.env.CANONRY_BENCH_PG ?? 'postgres://postgres@127.0.0.1:
 const SPREAD = `canonry: ${WRITERS} journals (1 connection each), ${WRITERS} projects`;
 const SHARED = `canonry: ${WRITERS} journals (1 connection each), 1 project`;
 const GROUP = `canonry: 1 journal (pool of ${WRITERS}), ${WRITERS} producers, 1 project`;
-const RAW = `raw pg INSERT, ${WRITERS} connections, autocommit (1 row/tx)`;
+const RAW = `raw pg INSERT (prepared), ${WRITERS} connections, autocommit (1 row/tx)`;
 
 /** The database URL with `search_path` set to `schema`. @param {string} schema */
 const inSchema = (schema) =>
@@ -129,7 +129,12 @@ export async function main() {
               ).slice();
               row[0] = `w${p}`;
               row[1] = ++rawSeq[p];
-              return /** @type {pg.Client} */ (raw[p]).query(INSERT_ROW_PG, row);
+              // Prepared once per connection, as the journal's statements are.
+              return /** @type {pg.Client} */ (raw[p]).query({
+                name: 'raw_insert',
+                text: INSERT_ROW_PG,
+                values: row,
+              });
             }),
         },
       ],
