@@ -5,8 +5,9 @@
 // batch writes nothing and its appends still land (in transactions) or fail alone, a head moved by
 // another writer is never overwritten, the chain stays gapless and verifiable, checkpoints signed on
 // the way verify, and a SIGKILL never loses an acknowledged append.
+import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   type AppendResult,
   Journal,
@@ -252,6 +253,102 @@ describe('the SQLite background writer', () => {
       await again.background!.commit([{ sql: 'DELETE FROM bg WHERE n < $1', params: [5] }]),
     ).toBe(true);
     expect(outside<{ n: number }>(location, 'SELECT COUNT(*) AS n FROM bg')[0]!.n).toBe(5);
+  });
+});
+
+/** Runs `send`, returning the writer thread it posted to (a spy on the real Worker's postMessage). */
+async function threadOf<T>(send: () => Promise<T>): Promise<{ worker: Worker; result: T }> {
+  const spy = vi.spyOn(Worker.prototype, 'postMessage');
+  try {
+    const result = await send();
+    const worker = spy.mock.contexts.at(-1) as Worker | undefined;
+    if (!worker) throw new Error('nothing was posted to a thread');
+    return { worker, result };
+  } finally {
+    spy.mockRestore();
+  }
+}
+
+describe('the SQLite background writer, when its thread dies', () => {
+  const insert = (k: string): BatchStatement[] => [
+    { sql: 'INSERT INTO bg (k, n) VALUES ($1, $2)', params: [k, 1] },
+  ];
+
+  it('starts a new thread for the next batch after one that died idle', async () => {
+    const { store, location } = await fresh();
+    await store.exec('CREATE TABLE bg (k TEXT PRIMARY KEY, n BIGINT NOT NULL)');
+    const { worker, result } = await threadOf(() => store.background!.commit(insert('a')));
+    expect(result).toBe(true);
+    await worker.terminate();
+    // Posting to the dead thread would leave this waiting forever.
+    expect(await store.background!.commit(insert('b'))).toBe(true);
+    expect(outside(location, 'SELECT k FROM bg ORDER BY k')).toEqual([{ k: 'a' }, { k: 'b' }]);
+  });
+
+  it('fails the batch in flight as outcome unknown, refuses batches briefly, then starts anew', async () => {
+    const { store, location } = await fresh();
+    await store.exec('CREATE TABLE bg (k TEXT PRIMARY KEY, n BIGINT NOT NULL)');
+    const { worker } = await threadOf(() => store.background!.commit(insert('a')));
+    const inFlight = store.background!.commit(insert('b'));
+    await worker.terminate();
+    await expect(inFlight).rejects.toMatchObject({
+      code: 'STORE_UNAVAILABLE',
+      details: { outcome: 'unknown' },
+    });
+    // Right after a death the writer does not spin up threads in a loop: callers fall back.
+    await expect(store.background!.commit(insert('c'))).rejects.toMatchObject({
+      code: 'STORE_UNAVAILABLE',
+    });
+    // The main connection is not held up by the dead thread's connection.
+    await store.run('INSERT INTO bg (k, n) VALUES ($1, $2)', ['main', 2]);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await store.background!.commit(insert('d'))).toBe(true);
+    const keys = outside<{ k: string }>(location, 'SELECT k FROM bg ORDER BY k').map((r) => r.k);
+    // 'b' may or may not have committed before the thread died; 'c' never reached a thread.
+    expect(keys.filter((k) => k !== 'b')).toEqual(['a', 'd', 'main']);
+  });
+
+  it('keeps plain journal appends flowing across a thread death: acknowledged ones kept, the chain whole', async () => {
+    const { store, location } = await fresh();
+    const journal = new Journal(store);
+    const append = (i: number) => journal.append('dies', { kind: 'x.y', body: { i }, actor: 'a' });
+    // The project's first append creates its head in a transaction; plain appends follow.
+    const genesis = await append(-1);
+    const first = await threadOf(() => Promise.all(Array.from({ length: 8 }, (_, i) => append(i))));
+    const during = Array.from({ length: 16 }, (_, i) => append(100 + i));
+    await first.worker.terminate();
+    const settled = await Promise.allSettled(during);
+    // Those in flight on the dead thread may or may not have committed, and say so.
+    for (const s of settled) {
+      if (s.status === 'rejected')
+        expect(s.reason).toMatchObject({
+          code: 'STORE_UNAVAILABLE',
+          details: { outcome: 'unknown' },
+        });
+    }
+    const after = await Promise.all(Array.from({ length: 8 }, (_, i) => append(200 + i)));
+    const acked = [
+      genesis,
+      ...first.result,
+      ...settled.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : [])),
+      ...after,
+    ];
+    const rows = outside<{ seq: number; hash: string }>(
+      location,
+      'SELECT seq, hash FROM journal_entries WHERE project = ? ORDER BY seq',
+      'dies',
+    );
+    expect(rows.map((r) => r.seq)).toEqual(Array.from({ length: rows.length }, (_, i) => i + 1));
+    const stored = new Map(rows.map((r) => [r.seq, r.hash]));
+    for (const { entry } of acked) expect(stored.get(entry.seq)).toBe(entry.hash);
+    expect(rows.length).toBeGreaterThanOrEqual(acked.length);
+    expect((await verifyProject(journal, 'dies')).ok).toBe(true);
+    // A new thread took over once the pause ended.
+    await new Promise((r) => setTimeout(r, 300));
+    const later = await threadOf(() =>
+      Promise.all(Array.from({ length: 8 }, (_, i) => append(300 + i))),
+    );
+    expect(later.worker).not.toBe(first.worker);
   });
 });
 

@@ -83,7 +83,11 @@ function toWire({ sql, params, expectChanges }: BatchStatement): WireStatement {
  */
 export class SqliteBackgroundWriter implements BackgroundWriter {
   #worker: Worker | undefined;
+  /** Why the last thread died mid-batch, until {@link #retryAt}; then a new thread is started. */
   #broken: Error | undefined;
+  #retryAt = 0;
+  /** Deaths mid-batch since the last batch a thread answered; the pause before a restart doubles. */
+  #deaths = 0;
   #nextId = 0;
   readonly #waiting = new Map<
     number,
@@ -98,7 +102,7 @@ export class SqliteBackgroundWriter implements BackgroundWriter {
   ) {}
 
   commit(statements: readonly BatchStatement[]): Promise<boolean> {
-    if (this.#broken) {
+    if (this.#broken && Date.now() < this.#retryAt) {
       return Promise.reject(
         new CanonryError('STORE_UNAVAILABLE', 'the background writer stopped', undefined, {
           cause: this.#broken,
@@ -149,11 +153,12 @@ export class SqliteBackgroundWriter implements BackgroundWriter {
     // The thread must not keep a process alive on its own: batches in flight are awaited by callers.
     worker.unref();
     worker.on('message', (reply: Reply) => this.#reply(reply));
-    worker.on('error', (err) => this.#fail(err));
-    worker.on('exit', (code) => {
-      if (this.#waiting.size > 0) this.#fail(new Error(`the writer thread exited (${code})`));
-    });
+    worker.on('error', (err) => this.#died(worker, err));
+    worker.on('exit', (code) =>
+      this.#died(worker, new Error(`the writer thread exited (${code})`)),
+    );
     this.#worker = worker;
+    this.#broken = undefined;
     return worker;
   }
 
@@ -161,14 +166,25 @@ export class SqliteBackgroundWriter implements BackgroundWriter {
     const waiting = this.#waiting.get(reply.id);
     if (!waiting) return;
     this.#waiting.delete(reply.id);
+    this.#deaths = 0;
     if ('committed' in reply) waiting.resolve(reply.committed);
     else waiting.reject(writeError(reply.error));
   }
 
-  #fail(err: Error): void {
+  /**
+   * A thread that ended is forgotten, so the next batch starts a new one; posting to it would wait
+   * forever. Ending with batches in flight is a death: they fail with an unknown outcome (each may
+   * or may not have committed), and batches are refused for a pause that doubles with each death in
+   * a row (0.1 s up to 30 s) so a thread that cannot run is not restarted in a loop; callers fall
+   * back to the main connection meanwhile. SQLite's atomic commit and the thread's own connection,
+   * closed as the thread ends, leave nothing half-written or locked.
+   */
+  #died(worker: Worker, err: Error): void {
+    if (this.#worker === worker) this.#worker = undefined;
+    if (this.#waiting.size === 0) return;
     this.#broken = err;
-    this.#worker = undefined;
-    // A batch in flight may or may not have committed when the thread died.
+    this.#retryAt = Date.now() + Math.min(30_000, 100 * 2 ** this.#deaths);
+    this.#deaths++;
     const failure = new CanonryError(
       'STORE_UNAVAILABLE',
       'the background writer stopped',
