@@ -63,7 +63,7 @@ interface PlainAppend {
 
 /** Moves a head by compare-and-set and inserts the entry, atomically, in one statement. */
 const SOLO_APPEND = `WITH moved AS (
-    UPDATE journal_heads SET seq = $2, hash = $13 WHERE project = $1 AND seq = $14 RETURNING project
+    UPDATE journal_heads SET seq = $2, hash = $13 WHERE project = $1 AND seq = $14 AND hash = $12 RETURNING project
   )
   INSERT INTO journal_entries (project, seq, format, at, kind, body, actor, authority, correlation_id, idempotency_key, receipt, prev_hash, hash)
   SELECT $1, $2::bigint, $3::integer, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13 FROM moved`;
@@ -71,8 +71,14 @@ const SOLO_APPEND = `WITH moved AS (
 /** Rows per multi-row INSERT (13 parameters each, well under every engine's limit). */
 const ROWS_PER_INSERT = 100;
 
-/** Moves a head by compare-and-set: changes no row when another writer moved it first. */
-const MOVE_HEAD = 'UPDATE journal_heads SET seq = $2, hash = $3 WHERE project = $1 AND seq = $4';
+/**
+ * Moves a head by compare-and-set on its seq and hash: changes no row when another writer moved it
+ * first. The hash matters for pipelined batches: one built on an earlier batch of this process that
+ * was refused assumes a head that never existed, and another writer may have left the head at that
+ * very seq with other entries.
+ */
+const MOVE_HEAD =
+  'UPDATE journal_heads SET seq = $2, hash = $3 WHERE project = $1 AND seq = $4 AND hash = $5';
 
 /** Entry rows (flattened columns) as multi-row INSERTs of at most ROWS_PER_INSERT rows each. */
 function insertStatements(rows: readonly (string | number | null)[]): BatchStatement[] {
@@ -273,7 +279,7 @@ export class Journal {
       const tail = tails.get(project)!;
       statements.push({
         sql: MOVE_HEAD,
-        params: [project, tail.seq, tail.hash, from.seq],
+        params: [project, tail.seq, tail.hash, from.seq, from.hash],
         expectChanges: 1,
       });
       statements.push(...insertStatements(rows.get(project)!));
@@ -421,6 +427,7 @@ export class Journal {
       last.entry.seq,
       last.entry.hash,
       from.seq,
+      from.hash,
     ]);
     return moved === 1;
   }

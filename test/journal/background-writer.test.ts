@@ -38,20 +38,26 @@ class Watched implements Store {
   transactions = 0;
   readonly batches = { committed: 0, refused: 0, failed: 0 };
   readonly background: BackgroundWriter | undefined;
-  constructor(readonly inner: Store) {
+  /** With `gate`, batches reach the writer only once it resolves, in the order they were sent. */
+  constructor(
+    readonly inner: Store,
+    gate: Promise<unknown> = Promise.resolve(),
+  ) {
     const writer = inner.background;
     this.background = writer && {
       commit: (statements: readonly BatchStatement[]) =>
-        writer.commit(statements).then(
-          (committed) => {
-            this.batches[committed ? 'committed' : 'refused']++;
-            return committed;
-          },
-          (err: unknown) => {
-            this.batches.failed++;
-            throw err;
-          },
-        ),
+        gate
+          .then(() => writer.commit(statements))
+          .then(
+            (committed) => {
+              this.batches[committed ? 'committed' : 'refused']++;
+              return committed;
+            },
+            (err: unknown) => {
+              this.batches.failed++;
+              throw err;
+            },
+          ),
     };
   }
   get capabilities() {
@@ -424,6 +430,38 @@ describe('plain journal appends on the background writer', () => {
       expect(mine).toHaveLength(100);
       await expectIntact(journal, p, mine, 101);
     }
+  });
+
+  it('refuses a batch built on a refused one even when the head stands at the seq it assumed', async () => {
+    const { store } = await fresh();
+    let open!: () => void;
+    const watched = new Watched(
+      store,
+      new Promise<void>((r) => {
+        open = r;
+      }),
+    );
+    const mine = new Journal(watched);
+    const other = new Journal(store);
+    const first = await mine.append('aligned', note('mine-first'));
+    // 32 plain appends leave as two held batches: seq 2-17 from head 1, then 18-33 from the first
+    // batch's own seq 17, which never commits.
+    const pending = Array.from({ length: 32 }, (_, i) => mine.append('aligned', note(i)));
+    await new Promise((r) => setTimeout(r, 50));
+    // Meanwhile another writer puts different entries at 2-17: the head stands at seq 17.
+    const theirs = await other.appendAll(
+      'aligned',
+      Array.from({ length: 16 }, (_, i) => note(`other-${i}`)),
+    );
+    expect(theirs.at(-1)!.entry.seq).toBe(17);
+    open();
+    const acks = await Promise.all(pending);
+    // Both batches refused (the second's head seq matched, its hash did not); all 32 landed after.
+    expect(watched.batches.refused).toBe(2);
+    expect(acks.map((a) => a.entry.seq).sort((a, b) => a - b)).toEqual(
+      Array.from({ length: 32 }, (_, i) => i + 18),
+    );
+    await expectIntact(mine, 'aligned', [first, ...theirs, ...acks], 49);
   });
 
   it('never overwrites a head another writer moved: the batch is refused and its appends land after', async () => {
