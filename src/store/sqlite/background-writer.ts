@@ -180,7 +180,10 @@ export class SqliteBackgroundWriter implements BackgroundWriter {
    * closed as the thread ends, leave nothing half-written or locked.
    */
   #died(worker: Worker, err: Error): void {
-    if (this.#worker === worker) this.#worker = undefined;
+    // An earlier thread's last event ('exit' after 'error', or after close): the batches waiting
+    // now, if any, belong to its successor.
+    if (this.#worker !== worker) return;
+    this.#worker = undefined;
     if (this.#waiting.size === 0) return;
     this.#broken = err;
     this.#retryAt = Date.now() + Math.min(30_000, 100 * 2 ** this.#deaths);
