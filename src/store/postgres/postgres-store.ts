@@ -87,17 +87,23 @@ function replan(sql: string): void {
   if (names.get(sql)) names.set(sql, `canonry_${sha256Hex(sql).slice(0, 24)}_${++generation}`);
 }
 
-/** Runs a statement; one whose cached plan went stale is prepared anew and run again, once. */
+/**
+ * Runs a statement as a named query. One whose cached plan went stale gets a new name; in
+ * autocommit it then runs again, once. Inside a transaction a failed statement has aborted it, so
+ * the error goes up and the transaction is run again (see the retry in `transaction`).
+ */
 async function query(
   on: { query(q: QueryConfig): Promise<Result> },
   sql: string,
   params: readonly SqlValue[],
+  inTransaction = false,
 ): Promise<Result> {
   try {
     return await on.query(statement(sql, params));
   } catch (err) {
     if (!isStalePlan(err)) throw err;
     replan(sql);
+    if (inTransaction) throw err;
     return on.query(statement(sql, params));
   }
 }
@@ -217,29 +223,12 @@ export class PostgresStore implements Store {
 function queryable(client: Client): Queryable {
   return {
     all: async <T extends object>(sql: string, params: readonly SqlValue[] = []) =>
-      (await inTransaction(client, sql, params)).rows as T[],
-    run: async (sql, params = []) => (await inTransaction(client, sql, params)).rowCount ?? 0,
+      (await query(client, sql, params, true)).rows as T[],
+    run: async (sql, params = []) => (await query(client, sql, params, true)).rowCount ?? 0,
     exec: async (sql) => {
       await client.query(sql);
     },
   };
-}
-
-/**
- * Inside a transaction a failed statement aborts it, so a stale plan cannot be retried here: the
- * statement gets a new name and the error goes up, where the transaction is run again.
- */
-async function inTransaction(
-  client: Client,
-  sql: string,
-  params: readonly SqlValue[],
-): Promise<Result> {
-  try {
-    return await client.query(statement(sql, params));
-  } catch (err) {
-    if (isStalePlan(err)) replan(sql);
-    throw err;
-  }
 }
 
 async function guard<T>(work: () => Promise<T>): Promise<T> {
