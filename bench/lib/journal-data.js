@@ -146,6 +146,10 @@ export class CountingStore {
   all(sql, params) {
     return this.inner.all(sql, params);
   }
+  /** @type {import('canonry/store').Store['values']} */
+  values(sql, params) {
+    return this.inner.values(sql, params);
+  }
   /** @type {import('canonry/store').Store['run']} */
   run(sql, params) {
     return this.inner.run(sql, params);

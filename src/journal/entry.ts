@@ -259,22 +259,32 @@ export function buildEntry(
   return { entry, params };
 }
 
-/** A row of `journal_entries` as the store returns it. */
-export interface EntryRow {
-  project: string;
-  seq: number;
-  format: number;
-  at: string;
-  kind: string;
-  body: string;
-  actor: string;
-  authority: string;
-  correlation_id: string | null;
-  idempotency_key: string | null;
-  receipt: string;
-  prev_hash: string;
-  hash: string;
-}
+/** The stored columns of an entry, in the order of {@link EntryRow} and of {@link BuiltEntry.params}. */
+export const ENTRY_COLUMN_NAMES =
+  'project, seq, format, at, kind, body, actor, authority, correlation_id, idempotency_key, receipt, prev_hash, hash';
+
+/** Every column of `journal_entries` in row order: add a WHERE clause and read with `values`. */
+export const SELECT_ENTRIES = `SELECT ${ENTRY_COLUMN_NAMES} FROM journal_entries`;
+
+/**
+ * A row of `journal_entries` as `values(SELECT_ENTRIES …)` returns it: an array, because scans read
+ * a million of them and an object per row costs as much as reading it.
+ */
+export type EntryRow = readonly [
+  project: string,
+  seq: number,
+  format: number,
+  at: string,
+  kind: string,
+  body: string,
+  actor: string,
+  authority: string,
+  correlation_id: string | null,
+  idempotency_key: string | null,
+  receipt: string,
+  prev_hash: string,
+  hash: string,
+];
 
 /** Columns of one stored entry (parameters per row of {@link insertEntries}). */
 export const ENTRY_COLUMNS = 13;
@@ -288,7 +298,7 @@ export function insertEntries(rows: number): string {
       const first = r * ENTRY_COLUMNS;
       return `(${Array.from({ length: ENTRY_COLUMNS }, (_, c) => `$${first + c + 1}`).join(', ')})`;
     });
-    sql = `INSERT INTO journal_entries (project, seq, format, at, kind, body, actor, authority, correlation_id, idempotency_key, receipt, prev_hash, hash) VALUES ${values.join(', ')}`;
+    sql = `INSERT INTO journal_entries (${ENTRY_COLUMN_NAMES}) VALUES ${values.join(', ')}`;
     inserts.set(rows, sql);
   }
   return sql;
@@ -301,18 +311,18 @@ export function insertEntries(rows: number): string {
 export function rowHash(row: EntryRow): ContentHash {
   return hashBytes(
     entryText(
-      row.project,
-      Number(row.seq),
-      row.at,
-      row.kind,
-      row.actor,
-      row.correlation_id,
-      row.idempotency_key,
-      row.body,
-      row.authority,
-      row.receipt,
-      row.prev_hash,
-      Number(row.format),
+      row[0],
+      Number(row[1]),
+      row[3],
+      row[4],
+      row[6],
+      row[8],
+      row[9],
+      row[5],
+      row[7],
+      row[10],
+      row[11],
+      Number(row[2]),
     ),
   );
 }
@@ -324,19 +334,19 @@ export function rowHash(row: EntryRow): ContentHash {
 export function rowToEntry(row: EntryRow): JournalEntry {
   try {
     const entry: JournalEntry = {
-      project: row.project,
-      seq: Number(row.seq),
-      format: Number(row.format),
-      at: row.at,
-      kind: row.kind,
-      body: JSON.parse(row.body) as JsonValue,
-      actor: row.actor,
-      authority: JSON.parse(row.authority) as JsonValue,
-      correlation_id: row.correlation_id,
-      idempotency_key: row.idempotency_key,
-      receipt: JSON.parse(row.receipt) as ReceiptInput | null,
-      prev_hash: row.prev_hash as ContentHash,
-      hash: row.hash as ContentHash,
+      project: row[0],
+      seq: Number(row[1]),
+      format: Number(row[2]),
+      at: row[3],
+      kind: row[4],
+      body: JSON.parse(row[5]) as JsonValue,
+      actor: row[6],
+      authority: JSON.parse(row[7]) as JsonValue,
+      correlation_id: row[8],
+      idempotency_key: row[9],
+      receipt: JSON.parse(row[10]) as ReceiptInput | null,
+      prev_hash: row[11] as ContentHash,
+      hash: row[12] as ContentHash,
     };
     if (
       entry.format !== ENTRY_FORMAT ||
@@ -349,39 +359,9 @@ export function rowToEntry(row: EntryRow): JournalEntry {
   } catch (err) {
     throw new CanonryError(
       'STORE_CORRUPT',
-      `journal entry ${row.project}#${row.seq} is unreadable`,
-      { project: row.project, seq: Number(row.seq) },
+      `journal entry ${row[0]}#${row[1]} is unreadable`,
+      { project: row[0], seq: Number(row[1]) },
       { cause: err },
     );
   }
-}
-
-/**
- * An entry from a row whose hash was just verified against its stored texts (rebuild): the texts are
- * exactly what was appended, so only the body is parsed now and authority and receipt on first use.
- */
-export function verifiedRowToEntry(row: EntryRow): JournalEntry {
-  let authority: JsonValue | undefined;
-  let receipt: ReceiptInput | null | undefined;
-  return {
-    project: row.project,
-    seq: Number(row.seq),
-    format: Number(row.format),
-    at: row.at,
-    kind: row.kind,
-    body: JSON.parse(row.body) as JsonValue,
-    actor: row.actor,
-    get authority() {
-      authority ??= JSON.parse(row.authority) as JsonValue;
-      return authority;
-    },
-    correlation_id: row.correlation_id,
-    idempotency_key: row.idempotency_key,
-    get receipt() {
-      if (receipt === undefined) receipt = JSON.parse(row.receipt) as ReceiptInput | null;
-      return receipt;
-    },
-    prev_hash: row.prev_hash as ContentHash,
-    hash: row.hash as ContentHash,
-  };
 }

@@ -7,6 +7,7 @@ import {
   type BuiltEntry,
   buildEntry,
   checkInput,
+  ENTRY_COLUMN_NAMES,
   ENTRY_COLUMNS,
   type EntryRow,
   genesisHash,
@@ -14,6 +15,7 @@ import {
   type PreparedInput,
   parseProject,
   rowToEntry,
+  SELECT_ENTRIES,
 } from './entry.js';
 import { applyProjections } from './projections.js';
 import { receiptFor } from './receipt.js';
@@ -65,7 +67,7 @@ interface PlainAppend {
 const SOLO_APPEND = `WITH moved AS (
     UPDATE journal_heads SET seq = $2, hash = $13 WHERE project = $1 AND seq = $14 AND hash = $12 RETURNING project
   )
-  INSERT INTO journal_entries (project, seq, format, at, kind, body, actor, authority, correlation_id, idempotency_key, receipt, prev_hash, hash)
+  INSERT INTO journal_entries (${ENTRY_COLUMN_NAMES})
   SELECT $1, $2::bigint, $3::integer, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13 FROM moved`;
 
 /** Rows per multi-row INSERT (13 parameters each, well under every engine's limit). */
@@ -330,8 +332,8 @@ export class Journal {
         found.set(i, appended(pending, true));
         continue;
       }
-      const rows = await tx.all<EntryRow>(
-        'SELECT * FROM journal_entries WHERE project = $1 AND idempotency_key = $2',
+      const rows = await tx.values<EntryRow>(
+        `${SELECT_ENTRIES} WHERE project = $1 AND idempotency_key = $2`,
         [project, key],
       );
       if (rows[0]) {
@@ -469,8 +471,8 @@ export class Journal {
     if (!Number.isSafeInteger(limit) || limit < 1 || limit > 1_000) {
       throw new CanonryError('INVALID_ARGUMENT', 'limit must be an integer 1–1000');
     }
-    const rows = await this.store.all<EntryRow>(
-      'SELECT * FROM journal_entries WHERE project = $1 AND seq > $2 ORDER BY seq LIMIT $3',
+    const rows = await this.store.values<EntryRow>(
+      `${SELECT_ENTRIES} WHERE project = $1 AND seq > $2 ORDER BY seq LIMIT $3`,
       [name, after, limit],
     );
     return rows.map(rowToEntry);
@@ -482,8 +484,8 @@ export class Journal {
    */
   async receipt(project: string, seq: number): Promise<Receipt | null> {
     if (!Number.isSafeInteger(seq) || seq < 1) return null;
-    const rows = await this.store.all<EntryRow>(
-      'SELECT * FROM journal_entries WHERE project = $1 AND seq = $2',
+    const rows = await this.store.values<EntryRow>(
+      `${SELECT_ENTRIES} WHERE project = $1 AND seq = $2`,
       [parseProject(project), seq],
     );
     return rows[0] ? receiptFor(rowToEntry(rows[0])) : null;

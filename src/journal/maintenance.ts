@@ -1,7 +1,14 @@
 import { CanonryError, type ContentHash } from '../core/index.js';
 import type { TrustAnchor } from '../trust/index.js';
 import { verifyCheckpoint } from './checkpoint.js';
-import { type EntryRow, genesisHash, parseProject, rowHash, verifiedRowToEntry } from './entry.js';
+import {
+  type EntryRow,
+  genesisHash,
+  parseProject,
+  rowHash,
+  rowToEntry,
+  SELECT_ENTRIES,
+} from './entry.js';
 import type { Journal } from './journal.js';
 import { PAGE, scanEntries } from './scan.js';
 import type { JournalEntry, Projection, VerifyReport } from './types.js';
@@ -118,18 +125,18 @@ export async function rebuildProject(
     let entries = 0;
     let prev: string = genesisHash(name);
     for (;;) {
-      const rows = await tx.all<EntryRow>(
-        'SELECT * FROM journal_entries WHERE project = $1 AND seq > $2 ORDER BY seq LIMIT $3',
+      const rows = await tx.values<EntryRow>(
+        `${SELECT_ENTRIES} WHERE project = $1 AND seq > $2 ORDER BY seq LIMIT $3`,
         [name, entries, PAGE],
       );
       for (const row of rows) {
         // Replay only what verifies: a forged entry must never become projected truth. The hash is
         // recomputed from the stored canonical texts, without parsing entries no projection reads.
-        const seq = Number(row.seq);
+        const seq = Number(row[1]);
         const reason =
           seq !== entries + 1
             ? 'missing-entry'
-            : row.prev_hash !== prev || rowHash(row) !== row.hash
+            : row[11] !== prev || rowHash(row) !== row[12]
               ? 'hash-mismatch'
               : null;
         if (reason) {
@@ -140,11 +147,11 @@ export async function rebuildProject(
             { seq: at, reason },
           );
         }
-        const applies = consumersOf(row.kind);
+        const applies = consumersOf(row[4]);
         if (applies.length > 0) {
           let entry: JournalEntry;
           try {
-            entry = verifiedRowToEntry(row);
+            entry = rowToEntry(row);
           } catch {
             throw new CanonryError(
               'CHAIN_BROKEN',
@@ -154,7 +161,7 @@ export async function rebuildProject(
           }
           for (const projection of applies) await projection.apply(tx, entry);
         }
-        prev = row.hash;
+        prev = row[12];
         entries++;
         if (onProgress && entries % 10_000 === 0) onProgress(seq);
       }

@@ -23,6 +23,14 @@ export interface Capabilities {
 export interface Queryable {
   /** Every row the statement returns. */
   all<T extends object = Row>(sql: string, params?: readonly SqlValue[]): Promise<T[]>;
+  /**
+   * Every row the statement returns as an array of its columns in select order: no object per row,
+   * for scans that read many rows (rebuild, export).
+   */
+  values<T extends readonly unknown[] = unknown[]>(
+    sql: string,
+    params?: readonly SqlValue[],
+  ): Promise<T[]>;
   /** Runs a statement; resolves to the number of rows it changed. */
   run(sql: string, params?: readonly SqlValue[]): Promise<number>;
   /** Runs several `;`-separated statements without parameters (DDL). */

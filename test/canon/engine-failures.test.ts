@@ -598,6 +598,7 @@ for (const engine of CANON_ENGINES) {
             if (++reads === 1) await held;
             return rows;
           },
+          values: (sql, params) => store.values(sql, params),
           run: (sql, params) => store.run(sql, params),
           exec: (sql) => store.exec(sql),
           transaction: (work, options) => store.transaction(work, options),

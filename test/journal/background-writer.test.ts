@@ -69,6 +69,9 @@ class Watched implements Store {
   all<T extends object = Row>(sql: string, params?: readonly SqlValue[]) {
     return this.inner.all<T>(sql, params);
   }
+  values<T extends readonly unknown[] = unknown[]>(sql: string, params?: readonly SqlValue[]) {
+    return this.inner.values<T>(sql, params);
+  }
   run(sql: string, params?: readonly SqlValue[]) {
     return this.inner.run(sql, params);
   }

@@ -219,6 +219,46 @@ for (const engine of ENGINES) {
       expect(await projectionRows(store, 'beta')).toEqual(beta);
     });
 
+    it('rebuild reads in pages: replays every page and refuses a break in a later one', async () => {
+      await open();
+      // 700 entries span several replay pages; the breaks sit past the first page and on a boundary.
+      for (let i = 0; i < 7; i++)
+        await journal.appendAll(
+          'alpha',
+          Array.from({ length: 100 }, (_, j) => count(`c${(i * 100 + j) % 5}`, j)),
+        );
+      const live = await projectionRows(store, 'alpha');
+      await store.run('DELETE FROM test_counters WHERE project = $1', ['alpha']);
+      expect((await rebuildProject(journal, 'alpha')).entries).toBe(700);
+      expect(await projectionRows(store, 'alpha')).toEqual(live);
+
+      await store.run('UPDATE test_counters SET value = 0 WHERE project = $1', ['alpha']);
+      const zeroed = await projectionRows(store, 'alpha');
+      await store.run(
+        `UPDATE journal_entries SET body = REPLACE(body, '"by":', '"by": ') WHERE project = $1 AND seq = $2`,
+        ['alpha', 611],
+      );
+      await expect(rebuildProject(journal, 'alpha')).rejects.toMatchObject({
+        code: 'CHAIN_BROKEN',
+        details: { seq: 611, reason: 'hash-mismatch' },
+      });
+      // Refused as a whole: the 610 entries replayed before the break were rolled back.
+      expect(await projectionRows(store, 'alpha')).toEqual(zeroed);
+
+      await store.run('DELETE FROM journal_entries WHERE project = $1 AND seq >= $2', [
+        'alpha',
+        600,
+      ]);
+      await store.run('DELETE FROM journal_entries WHERE project = $1 AND seq = $2', [
+        'alpha',
+        257,
+      ]);
+      await expect(rebuildProject(journal, 'alpha')).rejects.toMatchObject({
+        code: 'CHAIN_BROKEN',
+        details: { seq: 257, reason: 'missing-entry' },
+      });
+    });
+
     it('signs checkpoints every N entries and on demand', async () => {
       await open(10);
       for (let i = 0; i < 25; i++) await journal.append('alpha', count('x'));

@@ -66,6 +66,40 @@ for (const engine of ENGINES) {
       ]);
     });
 
+    it('returns rows as arrays in select order through values, alongside objects for the same text', async () => {
+      const { store } = await fresh();
+      await store.exec('CREATE TABLE v (k TEXT PRIMARY KEY, n BIGINT NOT NULL, note TEXT)');
+      await store.run('INSERT INTO v (k, n, note) VALUES ($1, $2, $3), ($4, $5, $6)', [
+        'a',
+        2 ** 40,
+        null,
+        'b',
+        7,
+        'x',
+      ]);
+      const sql = 'SELECT note, n, k FROM v WHERE n > $1 ORDER BY k';
+      // One text read both ways, in either order: a cached statement must not leak its row shape.
+      expect(await store.all(sql, [0])).toEqual([
+        { note: null, n: 2 ** 40, k: 'a' },
+        { note: 'x', n: 7, k: 'b' },
+      ]);
+      expect(await store.values<[string | null, number, string]>(sql, [0])).toEqual([
+        [null, 2 ** 40, 'a'],
+        ['x', 7, 'b'],
+      ]);
+      expect(await store.all(sql, [10])).toEqual([{ note: null, n: 2 ** 40, k: 'a' }]);
+      const inside = await store.transaction(async (tx) => {
+        // A statement that returns nothing runs and yields no rows.
+        expect(await tx.values('UPDATE v SET n = n + 1 WHERE k = $1', ['b'])).toEqual([]);
+        return tx.values(sql, [0]);
+      });
+      expect(inside).toEqual([
+        [null, 2 ** 40, 'a'],
+        ['x', 8, 'b'],
+      ]);
+      expect(await store.values(`SELECT k FROM v WHERE k = $1`, ['none'])).toEqual([]);
+    });
+
     it('commits a transaction as a whole and rolls back all of it on a throw', async () => {
       const { store } = await fresh();
       await store.exec('CREATE TABLE t (k TEXT PRIMARY KEY)');

@@ -72,6 +72,7 @@ function timing(inner) {
     capabilities: inner.capabilities,
     description: inner.description,
     all: (text, params) => timed(text, () => inner.all(text, params)),
+    values: (text, params) => timed(text, () => inner.values(text, params)),
     run: (text, params) => timed(text, () => inner.run(text, params)),
     exec: (text) => inner.exec(text),
     close: () => inner.close(),
@@ -82,6 +83,7 @@ function timing(inner) {
           (tx) =>
             work({
               all: (text, params) => timed(text, () => tx.all(text, params)),
+              values: (text, params) => timed(text, () => tx.values(text, params)),
               run: (text, params) => timed(text, () => tx.run(text, params)),
               exec: (text) => tx.exec(text),
             }),
@@ -113,7 +115,7 @@ const RULES = /** @type {[string, (fn: string, url: string) => boolean][]} */ ([
   ],
   [
     'SQLite statements: SELECT (all)',
-    (fn, url) => url.endsWith('sqlite-store.js') && fn === '#all',
+    (fn, url) => url.endsWith('sqlite-store.js') && (fn === '#all' || fn === '#values'),
   ],
   ['canonical JSON (RFC 8785)', (_fn, url) => url.endsWith('canonical-json.js')],
   ['SHA-256', (fn, url) => url === 'node:internal/crypto/hash' || fn === 'sha256Hex'],

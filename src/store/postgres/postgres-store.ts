@@ -14,6 +14,7 @@ interface QueryConfig {
   readonly text: string;
   readonly values: unknown[];
   readonly name?: string;
+  readonly rowMode?: 'array';
 }
 type Result = { rows: unknown[]; rowCount: number | null };
 
@@ -58,17 +59,18 @@ let generation = 0;
  * instead of on every call (the journal's append is one CTE statement, run thousands of times a
  * second). The name is derived from the text, so every store and connection agrees on it.
  */
-function statement(sql: string, params: readonly SqlValue[]): QueryConfig {
+function statement(sql: string, params: readonly SqlValue[], arrays: boolean): QueryConfig {
+  const rowMode = arrays ? ({ rowMode: 'array' } as const) : {};
   // Without parameters a text may hold several statements, which only the simple protocol runs.
-  if (params.length === 0) return { text: sql, values: [] };
+  if (params.length === 0) return { text: sql, values: [], ...rowMode };
   let name = names.get(sql);
   if (name === undefined) {
     name = names.size < MAX_NAMED ? `canonry_${sha256Hex(sql).slice(0, 24)}` : null;
     names.set(sql, name);
   }
   return name === null
-    ? { text: sql, values: [...params] }
-    : { name, text: sql, values: [...params] };
+    ? { text: sql, values: [...params], ...rowMode }
+    : { name, text: sql, values: [...params], ...rowMode };
 }
 
 /**
@@ -97,14 +99,15 @@ async function query(
   sql: string,
   params: readonly SqlValue[],
   inTransaction = false,
+  arrays = false,
 ): Promise<Result> {
   try {
-    return await on.query(statement(sql, params));
+    return await on.query(statement(sql, params, arrays));
   } catch (err) {
     if (!isStalePlan(err)) throw err;
     replan(sql);
     if (inTransaction) throw err;
-    return on.query(statement(sql, params));
+    return on.query(statement(sql, params, arrays));
   }
 }
 
@@ -140,6 +143,13 @@ export class PostgresStore implements Store {
 
   async all<T extends object = Row>(sql: string, params: readonly SqlValue[] = []): Promise<T[]> {
     return (await this.#track(() => query(this.#pool, sql, params))).rows as T[];
+  }
+
+  async values<T extends readonly unknown[] = unknown[]>(
+    sql: string,
+    params: readonly SqlValue[] = [],
+  ): Promise<T[]> {
+    return (await this.#track(() => query(this.#pool, sql, params, false, true))).rows as T[];
   }
 
   async run(sql: string, params: readonly SqlValue[] = []): Promise<number> {
@@ -224,6 +234,8 @@ function queryable(client: Client): Queryable {
   return {
     all: async <T extends object>(sql: string, params: readonly SqlValue[] = []) =>
       (await query(client, sql, params, true)).rows as T[],
+    values: async <T extends readonly unknown[]>(sql: string, params: readonly SqlValue[] = []) =>
+      (await query(client, sql, params, true, true)).rows as T[],
     run: async (sql, params = []) => (await query(client, sql, params, true)).rowCount ?? 0,
     exec: async (sql) => {
       await client.query(sql);

@@ -19,6 +19,8 @@ interface Statement {
   readonly reader: boolean;
   all(...params: unknown[]): unknown[];
   run(...params: unknown[]): { changes: number };
+  /** Rows as arrays of column values (only on statements that return data). */
+  raw(toggle: boolean): Statement;
 }
 interface Connection {
   prepare(sql: string): Statement;
@@ -36,6 +38,13 @@ function bind(order: readonly number[], params: readonly SqlValue[]): readonly S
 
 type PositionalOrder = readonly number[] & { identity?: boolean };
 
+/** A cached statement; `arrays` is its twin returning rows as arrays, prepared on first use. */
+interface Prepared {
+  readonly statement: Statement;
+  readonly order: readonly number[];
+  arrays?: Statement;
+}
+
 const CAPABILITIES: Capabilities = {
   dialect: 'sqlite',
   singleWriter: true,
@@ -50,7 +59,7 @@ const BUSY_TIMEOUT_MS = 30_000;
 /** One open file shared by every store on it in this process, with its operation queue. */
 interface Shared {
   readonly db: Connection;
-  readonly statements: Map<string, { statement: Statement; order: readonly number[] }>;
+  readonly statements: Map<string, Prepared>;
   queue: Promise<unknown>;
   users: number;
   /** The file's background writer (none for an in-memory database, which one connection owns). */
@@ -112,6 +121,13 @@ export class SqliteStore implements Store {
     return this.#serial(() => this.#all<T>(sql, params));
   }
 
+  values<T extends readonly unknown[] = unknown[]>(
+    sql: string,
+    params: readonly SqlValue[] = [],
+  ): Promise<T[]> {
+    return this.#serial(() => this.#values<T>(sql, params));
+  }
+
   run(sql: string, params: readonly SqlValue[] = []): Promise<number> {
     return this.#serialWrite(() => this.#run(sql, params));
   }
@@ -126,6 +142,10 @@ export class SqliteStore implements Store {
       const tx: Queryable = {
         all: async <R extends object>(sql: string, params: readonly SqlValue[] = []) =>
           this.#all<R>(sql, params),
+        values: async <R extends readonly unknown[]>(
+          sql: string,
+          params: readonly SqlValue[] = [],
+        ) => this.#values<R>(sql, params),
         run: async (sql, params = []) => this.#run(sql, params),
         exec: async (sql) => this.#exec(sql),
       };
@@ -177,7 +197,7 @@ export class SqliteStore implements Store {
     return run;
   }
 
-  #prepare(sql: string): { statement: Statement; order: readonly number[] } {
+  #prepare(sql: string): Prepared {
     let cached = this.#statements.get(sql);
     if (!cached) {
       const positional: PositionalSql = toPositional(sql);
@@ -197,6 +217,19 @@ export class SqliteStore implements Store {
       if (statement.reader) return statement.all(...args) as T[];
       statement.run(...args);
       return [];
+    });
+  }
+
+  #values<T>(sql: string, params: readonly SqlValue[]): T[] {
+    const prepared = this.#prepare(sql);
+    const args = bind(prepared.order, params);
+    return this.#guard(() => {
+      if (!prepared.statement.reader) {
+        prepared.statement.run(...args);
+        return [];
+      }
+      prepared.arrays ??= this.#db.prepare(toPositional(sql).sql).raw(true);
+      return prepared.arrays.all(...args) as T[];
     });
   }
 
