@@ -69,7 +69,7 @@ for (const engine of ENGINES) {
 
     it('writes an LCSM §7 receipt for each entry', async () => {
       await open();
-      const { receipt, entry } = await journal.append('alpha', {
+      const result = await journal.append('alpha', {
         ...count('x'),
         idempotency_key: 'req-1',
         receipt: {
@@ -78,6 +78,9 @@ for (const engine of ENGINES) {
           affected_dependents: ['art-1'],
         },
       });
+      const { receipt, entry } = result;
+      // Serialised (an HTTP response, a log line), a result carries its receipt.
+      expect(JSON.parse(JSON.stringify(result))).toEqual({ entry, receipt, duplicate: false });
       expect(Object.keys(receipt).sort()).toEqual(
         [
           'receipt_id',
