@@ -538,11 +538,9 @@ export class Journal {
 
 /**
  * An append's result. Its receipt is computed the first time it is read: most callers (the audit
- * sink, batch loaders) never look, and hashing a receipt per entry would be wasted.
- */
-/**
- * An append's result, its receipt derived on first read. A class, not an object literal with a
- * getter: V8 gives each such literal a map of its own and a closure, ~0.5 us per append.
+ * sink, batch loaders) never look, and hashing a receipt per entry would be wasted. A class, not an
+ * object literal with a getter: V8 gives each such literal a map of its own and a closure, ~0.5 us
+ * per append.
  */
 class Appended implements AppendResult {
   #receipt: Receipt | undefined;
