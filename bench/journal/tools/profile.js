@@ -115,7 +115,7 @@ const RULES = /** @type {[string, (fn: string, url: string) => boolean][]} */ ([
   ],
   [
     'SQLite statements: SELECT (all)',
-    (fn, url) => url.endsWith('sqlite-store.js') && (fn === '#all' || fn === '#values'),
+    (fn, url) => url.endsWith('sqlite-store.js') && fn === '#read',
   ],
   ['canonical JSON (RFC 8785)', (_fn, url) => url.endsWith('canonical-json.js')],
   ['SHA-256', (fn, url) => url === 'node:internal/crypto/hash' || fn === 'sha256Hex'],

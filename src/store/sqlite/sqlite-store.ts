@@ -40,6 +40,8 @@ type PositionalOrder = readonly number[] & { identity?: boolean };
 
 /** A cached statement; `arrays` is its twin returning rows as arrays, prepared on first use. */
 interface Prepared {
+  /** The text as SQLite takes it (`?` placeholders). */
+  readonly sql: string;
   readonly statement: Statement;
   readonly order: readonly number[];
   arrays?: Statement;
@@ -118,14 +120,14 @@ export class SqliteStore implements Store {
   }
 
   all<T extends object = Row>(sql: string, params: readonly SqlValue[] = []): Promise<T[]> {
-    return this.#serial(() => this.#all<T>(sql, params));
+    return this.#serial(() => this.#read<T>(sql, params, false));
   }
 
   values<T extends readonly unknown[] = unknown[]>(
     sql: string,
     params: readonly SqlValue[] = [],
   ): Promise<T[]> {
-    return this.#serial(() => this.#values<T>(sql, params));
+    return this.#serial(() => this.#read<T>(sql, params, true));
   }
 
   run(sql: string, params: readonly SqlValue[] = []): Promise<number> {
@@ -141,11 +143,11 @@ export class SqliteStore implements Store {
       this.#exec('BEGIN IMMEDIATE');
       const tx: Queryable = {
         all: async <R extends object>(sql: string, params: readonly SqlValue[] = []) =>
-          this.#all<R>(sql, params),
+          this.#read<R>(sql, params, false),
         values: async <R extends readonly unknown[]>(
           sql: string,
           params: readonly SqlValue[] = [],
-        ) => this.#values<R>(sql, params),
+        ) => this.#read<R>(sql, params, true),
         run: async (sql, params = []) => this.#run(sql, params),
         exec: async (sql) => this.#exec(sql),
       };
@@ -204,23 +206,18 @@ export class SqliteStore implements Store {
       const order: PositionalOrder = Object.assign([...positional.order], {
         identity: positional.order.every((p, i) => p === i),
       });
-      cached = { statement: this.#guard(() => this.#db.prepare(positional.sql)), order };
+      cached = {
+        sql: positional.sql,
+        statement: this.#guard(() => this.#db.prepare(positional.sql)),
+        order,
+      };
       this.#statements.set(sql, cached);
     }
     return cached;
   }
 
-  #all<T>(sql: string, params: readonly SqlValue[]): T[] {
-    const { statement, order } = this.#prepare(sql);
-    const args = bind(order, params);
-    return this.#guard(() => {
-      if (statement.reader) return statement.all(...args) as T[];
-      statement.run(...args);
-      return [];
-    });
-  }
-
-  #values<T>(sql: string, params: readonly SqlValue[]): T[] {
+  /** Rows as objects, or with `arrays` as arrays of column values; a statement without rows runs. */
+  #read<T>(sql: string, params: readonly SqlValue[], arrays: boolean): T[] {
     const prepared = this.#prepare(sql);
     const args = bind(prepared.order, params);
     return this.#guard(() => {
@@ -228,7 +225,8 @@ export class SqliteStore implements Store {
         prepared.statement.run(...args);
         return [];
       }
-      prepared.arrays ??= this.#db.prepare(toPositional(sql).sql).raw(true);
+      if (!arrays) return prepared.statement.all(...args) as T[];
+      prepared.arrays ??= this.#db.prepare(prepared.sql).raw(true);
       return prepared.arrays.all(...args) as T[];
     });
   }
