@@ -1,6 +1,7 @@
 import { Ajv2020, type ErrorObject, type Options, type ValidateFunction } from 'ajv/dist/2020.js';
 import ajvFormats from 'ajv-formats';
 import { CanonryError, type JsonObject, type JsonValue } from '../core/index.js';
+import type { StepBudget } from './budget.js';
 import { describeThrown, type ProtocolIssue, pointer } from './issues.js';
 import {
   ajvUnsafeFeatures,
@@ -22,13 +23,15 @@ export interface ConstraintOptions {
 export interface ConstraintResult {
   valid: boolean;
   errors: ConstraintError[];
+  /** The check spent its whole step budget before deciding: invalid, deterministically. */
+  exhausted?: boolean;
 }
 
 /** Which validator a compiled check runs on: Ajv's generated code, or canonry's own interpreter. */
 export type ConstraintEngine = 'ajv' | 'canonry';
 
 /** A compiled constraints check; expects a JSON value. */
-export type ConstraintCheck = ((value: unknown) => ConstraintResult) & {
+export type ConstraintCheck = ((value: unknown, budget?: StepBudget) => ConstraintResult) & {
   /** The engine chosen for this schema (see {@link compileConstraints}). */
   readonly engine: ConstraintEngine;
 };

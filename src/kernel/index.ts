@@ -1,5 +1,11 @@
 export { type AuditRecord, type AuditSink, FileAuditSink, MemoryAuditSink } from './audit.js';
 export {
+  BUDGET_EXHAUSTED,
+  EVALUATION_BUDGET,
+  isBudgetExhausted,
+  StepBudget,
+} from './budget.js';
+export {
   CONSTRAINT_LIMITS,
   type ConstraintCheck,
   type ConstraintEngine,

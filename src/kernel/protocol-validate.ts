@@ -1,4 +1,5 @@
 import { CanonryError, canonicalize, type JsonObject, type JsonValue } from '../core/index.js';
+import type { StepBudget } from './budget.js';
 import { type ConstraintCheck, compileConstraints, constraintPolicyIssues } from './constraints.js';
 import { describeThrown, type ProtocolIssue, pointer } from './issues.js';
 import type { AgenticProtocol } from './protocol.js';
@@ -30,7 +31,7 @@ export interface ProtocolAnalysis {
   issues: ProtocolIssue[];
   protocol?: AgenticProtocol;
   constraints?: ConstraintCheck;
-  rules?: ((data: unknown) => unknown)[];
+  rules?: ((data: unknown, budget: StepBudget) => unknown)[];
 }
 
 const isObject = (value: unknown): value is JsonObject =>

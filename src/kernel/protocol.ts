@@ -9,6 +9,7 @@ import {
   ok,
   type Result,
 } from '../core/index.js';
+import type { StepBudget } from './budget.js';
 import type { ConstraintCheck } from './constraints.js';
 import { describeThrown, type ProtocolIssue } from './issues.js';
 import { analyzeProtocol } from './protocol-validate.js';
@@ -49,7 +50,8 @@ export interface CompiledProtocol {
 /** What resolve needs from a compiled protocol; kept off the public object. */
 export interface CompiledParts {
   readonly constraints: ConstraintCheck;
-  readonly rules: readonly ((data: unknown) => unknown)[];
+  /** Each rule's condition; it charges `budget` and throws BUDGET_EXHAUSTED once it runs out. */
+  readonly rules: readonly ((data: unknown, budget: StepBudget) => unknown)[];
   /** The label of each rule, by index. */
   readonly ruleLabels: readonly string[];
   readonly resolution: Resolution;

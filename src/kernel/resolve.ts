@@ -1,4 +1,5 @@
 import { type ContentHash, canonicalize, hashBytes } from '../core/index.js';
+import { EVALUATION_BUDGET, isBudgetExhausted, StepBudget } from './budget.js';
 import { describeThrown } from './issues.js';
 import { type CompiledParts, type CompiledProtocol, compiledParts } from './protocol.js';
 import { isTruthy } from './rules.js';
@@ -6,16 +7,23 @@ import type { Verdict, VerdictClass, VerdictDetail } from './verdict.js';
 
 type Make = (verdictClass: VerdictClass, label: string | null, detail: VerdictDetail) => Verdict;
 
-/** Runs one rule; any throw (Error or not) becomes an error message, never an exception. */
+type Rule = (data: unknown, budget: StepBudget) => unknown;
+
+/**
+ * Runs one rule; any throw (Error or not) becomes an error message, never an exception, and running
+ * out of steps is reported as such.
+ */
 function evaluate(
-  rule: (data: unknown) => unknown,
+  rule: Rule,
   data: unknown,
-): { matched: boolean } | { error: string } {
+  budget: StepBudget,
+): { matched: boolean } | { error: string } | { exhausted: true } {
   try {
-    const result = rule(data);
+    const result = rule(data, budget);
     if (result instanceof Promise) return { error: 'the rule returned a promise' };
     return { matched: isTruthy(result) };
   } catch (error) {
+    if (isBudgetExhausted(error) || budget.exhausted) return { exhausted: true };
     return { error: describeThrown(error) };
   }
 }
@@ -28,8 +36,16 @@ function resolveRules(parts: CompiledParts, data: unknown, make: Make): Verdict 
   const matched: { rule: number; label: string }[] = [];
   let first: string | undefined;
   let ambiguous = false;
+  // One budget for every rule of the evaluation, so 256 rules cannot each spend a whole one.
+  const budget = new StepBudget(EVALUATION_BUDGET.rules);
   for (let rule = 0; rule < parts.rules.length; rule++) {
-    const outcome = evaluate(parts.rules[rule] as (data: unknown) => unknown, data);
+    const outcome = evaluate(parts.rules[rule] as Rule, data, budget);
+    if ('exhausted' in outcome) {
+      return make('INTERPRETATION_DRIFT', null, {
+        reason: 'budget-exhausted',
+        budget: { phase: 'rules', limit: budget.limit, rule },
+      });
+    }
     if ('error' in outcome) {
       const ruleError = { rule, message: outcome.error };
       return make('INTERPRETATION_DRIFT', null, { reason: 'rule-error', ruleError });
@@ -76,7 +92,14 @@ export function resolve(artifact: unknown, protocol: CompiledProtocol): Verdict 
     // Evaluate a fresh parse of the canonical text, never the caller's object: no getters, no
     // `undefined` members, no -0, keys in one order, so only the canonical JSON can matter.
     const data: unknown = JSON.parse(text);
-    const check = parts.constraints(data);
+    const budget = new StepBudget(EVALUATION_BUDGET.constraints);
+    const check = parts.constraints(data, budget);
+    if (check.exhausted === true || budget.exhausted) {
+      return make('INVALID_REQUEST', null, {
+        reason: 'budget-exhausted',
+        budget: { phase: 'constraints', limit: budget.limit },
+      });
+    }
     if (!check.valid) {
       return make('INVALID_REQUEST', null, {
         reason: 'constraints',

@@ -1,5 +1,6 @@
 import { Constants, defaultMethods, LogicEngine } from 'json-logic-engine';
 import { CanonryError, type JsonValue } from '../core/index.js';
+import type { StepBudget } from './budget.js';
 import { ALLOWED_OPERATORS, RULE_LIMITS, ruleIssues } from './rule-check.js';
 import { dataOperators, INVALID_ARGUMENTS } from './rule-data.js';
 
@@ -80,7 +81,7 @@ const engine = buildEngine();
  * condition is outside the operator set or the bounds. A condition whose constant part already fails
  * while compiling (e.g. `{"/":[1,0]}`) compiles to a function that throws that failure when called.
  */
-export function compileRule(condition: JsonValue): (data: unknown) => unknown {
+export function compileRule(condition: JsonValue): (data: unknown, budget?: StepBudget) => unknown {
   const issues = ruleIssues(condition);
   if (issues.length > 0) {
     throw new CanonryError('INVALID_PROTOCOL', `invalid rule: ${issues[0]?.message}`, { issues });

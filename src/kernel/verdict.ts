@@ -24,7 +24,9 @@ export type VerdictReason =
   | 'not-json'
   | 'no-match'
   | 'ambiguous'
-  | 'rule-error';
+  | 'rule-error'
+  /** The evaluation spent its whole step budget (constraints or rules): a deterministic outcome. */
+  | 'budget-exhausted';
 
 /** The kernel's private reasoning, for the server-side audit record only (TCP/AP §5, §6). */
 export interface VerdictDetail {
@@ -32,6 +34,10 @@ export interface VerdictDetail {
   constraintErrors?: ConstraintError[];
   matched?: { rule: number; label: string }[];
   ruleError?: { rule: number; message: string };
+  /** Which budget ran out, its limit in steps, and the rule that was running (rules only). */
+  budget?: { phase: 'constraints' | 'rules'; limit: number; rule?: number };
+  /** Constraint errors left out of `constraintErrors` (the audit keeps a bounded number). */
+  omittedErrors?: number;
 }
 
 /** The outcome of resolving one artifact against one compiled protocol. */
