@@ -80,8 +80,21 @@ export class CommitQueue<B, P = unknown> {
   #wake(): void {
     if (!this.#draining) {
       this.#draining = true;
-      setImmediate(() => void this.#drain());
+      setImmediate(() => {
+        this.#drain().catch((err: unknown) => this.#abandon(err));
+      });
     }
+  }
+
+  /**
+   * A failure the loop did not expect (a bug, or a hook that threw): the jobs still queued fail with
+   * it instead of waiting forever, and the next push starts a fresh loop. Nothing escapes to the
+   * process as an unhandled rejection.
+   */
+  #abandon(err: unknown): void {
+    const stranded = this.#pending.splice(0);
+    this.#draining = false;
+    for (const pending of stranded) pending.reject(err);
   }
 
   async #drain(): Promise<void> {
@@ -153,7 +166,14 @@ export class CommitQueue<B, P = unknown> {
   /** Sends the first `take` jobs to the background writer; false when the owner cannot now. */
   #launch(take: number): boolean {
     const batch = this.#pending.slice(0, take);
-    const sent = this.hooks.background!(batch.map((p) => p.job.plain as P));
+    let sent: ReturnType<NonNullable<BatchHooks<B, P>['background']>>;
+    try {
+      sent = this.hooks.background!(batch.map((p) => p.job.plain as P));
+    } catch {
+      // Building the batch failed (e.g. a checkpoint signer that was retired meanwhile): the jobs
+      // run in transactions instead, where a failure is theirs alone.
+      sent = undefined;
+    }
     if (!sent) return false;
     this.#pending.splice(0, take);
     const flight: Promise<void> = sent

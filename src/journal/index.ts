@@ -6,8 +6,10 @@ export {
   verifyCheckpoint,
 } from './checkpoint.js';
 export { entryHash, genesisHash, parseProject, withoutHash } from './entry.js';
-export { Journal, type JournalOptions } from './journal.js';
-export { rebuildProject, verifyProject } from './maintenance.js';
+export { Journal, type JournalOptions, type Quarantine } from './journal.js';
+export { requireJournal, type VerifyScope, verifyProject } from './maintenance.js';
+export { type PruneResult, pruneProject } from './prune.js';
+export { rebuildProject, verifyProjections, withProjectionCheck } from './rebuild.js';
 export { receiptFor } from './receipt.js';
 export { JOURNAL_MIGRATIONS } from './schema.js';
 export {
@@ -19,6 +21,7 @@ export {
   segmentRevocationList,
   verifySegment,
 } from './segment.js';
+export { type StartCheck, verifyOnStart } from './start-check.js';
 export {
   type AppendOptions,
   type AppendResult,

@@ -22,12 +22,14 @@ import { receiptFor } from './receipt.js';
 import type {
   AppendOptions,
   AppendResult,
+  BreakReason,
   EntryInput,
   Head,
   JournalEntry,
   Projection,
   Receipt,
 } from './types.js';
+import { UnsignedTails } from './unsigned-tails.js';
 
 /** Options for a {@link Journal}. */
 export interface JournalOptions {
@@ -41,6 +43,26 @@ export interface JournalOptions {
   readonly now?: () => Date;
   /** Most appends committed in one transaction (default 256). */
   readonly maxBatch?: number;
+  /**
+   * Sign a checkpoint at a project's head this long after its first append past the last checkpoint
+   * (with a signer); undefined signs only every `checkpointEvery` entries and on demand.
+   */
+  readonly checkpointIntervalMs?: number;
+  /** Where failures of background work (the checkpoint timer) are reported. */
+  readonly onError?: (err: unknown) => void;
+  /**
+   * Which projects may have their oldest entries pruned (the kernel's audit, past its retention);
+   * none by default. A project any projection reads must never be prunable.
+   */
+  readonly prunable?: (project: string) => boolean;
+}
+
+/** Why appends to a project are refused: its chain did not verify. */
+export interface Quarantine {
+  readonly project: string;
+  readonly seq: number;
+  readonly reason: BreakReason;
+  readonly detail: string;
 }
 
 /** What the jobs of one transaction did to heads, not yet committed. */
@@ -113,6 +135,10 @@ export class Journal {
   readonly #checkpointEvery: number;
   readonly #now: () => Date;
   readonly #byKind = new Map<string, readonly Projection[]>();
+  readonly #tails: UnsignedTails;
+  readonly #prunable: (project: string) => boolean;
+  /** Projects whose chain did not verify: appends to them are refused until an operator acts. */
+  readonly #broken = new Map<string, Quarantine>();
 
   constructor(store: Store, options: JournalOptions = {}) {
     this.store = store;
@@ -141,7 +167,10 @@ export class Journal {
           }
         },
         committed: (batch) => {
-          for (const [project, head] of batch.heads) this.#heads.set(project, head);
+          for (const [project, head] of batch.heads) {
+            this.#heads.set(project, head);
+            this.#moved(project, head.seq);
+          }
         },
         ...(store.background
           ? { background: (plains: readonly PlainAppend[]) => this.#background(plains) }
@@ -152,6 +181,52 @@ export class Journal {
     this.#signer = options.signer;
     this.#checkpointEvery = options.checkpointEvery ?? 1_000;
     this.#now = options.now ?? (() => new Date());
+    this.#prunable = options.prunable ?? (() => false);
+    this.#tails = new UnsignedTails(
+      options.checkpointIntervalMs,
+      async (project) => {
+        if (!this.#broken.has(project)) await this.checkpoint(project);
+      },
+      options.onError ?? (() => undefined),
+    );
+  }
+
+  /** A head this process committed moved: its tail may now be unsigned. */
+  #moved(project: string, seq: number): void {
+    if (this.#signer !== undefined) this.#tails.moved(project, seq, this.#checkpointEvery);
+  }
+
+  /**
+   * Refuses every later append to `project` (CHAIN_BROKEN with the break): its chain did not verify,
+   * and appending would sign a checkpoint over entries nobody can vouch for.
+   */
+  quarantine(broken: Quarantine): void {
+    this.#broken.set(broken.project, broken);
+  }
+
+  /** Whether the oldest entries of `project` may be pruned (see {@link JournalOptions.prunable}). */
+  prunable(project: string): boolean {
+    return this.#prunable(project);
+  }
+
+  /** The quarantine of `project`, if its chain did not verify. */
+  brokenChain(project: string): Quarantine | undefined {
+    return this.#broken.get(project);
+  }
+
+  /** The projects refused since their chain did not verify, by project name. */
+  quarantined(): readonly Quarantine[] {
+    return [...this.#broken.values()];
+  }
+
+  /** The projects whose heads this process moved past their last checkpoint. */
+  unsignedProjects(): readonly string[] {
+    return this.#tails.pending();
+  }
+
+  /** Stops the checkpoint timer and signs every unsigned head this process left (shutdown). */
+  close(): Promise<void> {
+    return this.#tails.stop();
   }
 
   /** Appends one entry. A seen idempotency key returns the first result and appends nothing. */
@@ -166,23 +241,34 @@ export class Journal {
 
   /**
    * Appends several entries atomically, in order (all or none). `expectedSeq` is checked against the
-   * head before the first; CONFLICT carries the current head.
+   * head before the first; CONFLICT carries the current head. Every failure, a malformed input
+   * included, is a rejected promise, never a synchronous throw: callers on timers (the kernel's audit)
+   * would otherwise take the process down.
    */
-  appendAll(
+  async appendAll(
     project: string,
     inputs: readonly EntryInput[],
     options: AppendOptions = {},
   ): Promise<AppendResult[]> {
     const name = parseProject(project);
+    const broken = this.#broken.get(name);
+    if (broken !== undefined) {
+      throw new CanonryError(
+        'CHAIN_BROKEN',
+        `the chain of ${name} does not verify (seq ${broken.seq}: ${broken.reason}); appends are refused`,
+        { ...broken },
+      );
+    }
     const prepared = inputs.map((input) => checkInput(input));
     if (prepared.length === 0) throw new CanonryError('INVALID_ENTRY', 'nothing to append');
-    const { expectedSeq, precondition } = options;
+    const { expectedSeq, precondition, effects } = options;
     if (expectedSeq !== undefined && !(Number.isSafeInteger(expectedSeq) && expectedSeq >= 0)) {
       throw new CanonryError('INVALID_ENTRY', 'expected_seq must be a non-negative integer');
     }
     const decides =
       expectedSeq !== undefined ||
       precondition !== undefined ||
+      effects !== undefined ||
       prepared.some((p) => p.idempotency_key !== null);
     const plain = !decides && prepared.every((p) => this.#consumers(p.kind).length === 0);
     return this.#queue.push({
@@ -204,7 +290,11 @@ export class Journal {
           );
         }
         if (precondition) await precondition(tx);
-        return () => this.#write(tx, batch, name, prepared, duplicates, true);
+        return async () => {
+          const results = await this.#write(tx, batch, name, prepared, duplicates, true);
+          if (effects && duplicates.size < prepared.length) await effects(tx, results);
+          return results;
+        };
       },
     });
   }
@@ -237,6 +327,7 @@ export class Journal {
     const inserted = await this.store.run(SOLO_APPEND, [...params, from.seq]);
     if (inserted !== 1) return undefined;
     this.#heads.set(project, { project, seq: entry.seq, hash: entry.hash });
+    this.#moved(project, entry.seq);
     return [appended(entry, false)];
   }
 
@@ -296,6 +387,7 @@ export class Journal {
         }
         for (const [project, tail] of tails) {
           if ((this.#heads.get(project)?.seq ?? 0) < tail.seq) this.#heads.set(project, tail);
+          this.#moved(project, tail.seq);
           // No later batch of this project is in flight: what was assumed is now known.
           if (this.#assumed.get(project)?.seq === tail.seq) this.#assumed.delete(project);
         }
@@ -456,7 +548,7 @@ export class Journal {
   }
 
   /** The project's head; seq 0 and the genesis hash for a project with no entries. */
-  head(project: string): Promise<Head> {
+  async head(project: string): Promise<Head> {
     return this.#readHead(this.store, parseProject(project), false);
   }
 
@@ -497,6 +589,12 @@ export class Journal {
     const signer = this.#signer;
     if (!signer)
       throw new CanonryError('KEYRING_MISSING', 'the journal has no signer for checkpoints');
+    const broken = this.#broken.get(name);
+    if (broken !== undefined) {
+      throw new CanonryError('CHAIN_BROKEN', `the chain of ${name} does not verify; not signed`, {
+        ...broken,
+      });
+    }
     return this.store.transaction(async (tx) => {
       const head = await this.#readHead(tx, name, true);
       if (head.seq === 0)

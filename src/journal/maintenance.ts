@@ -1,28 +1,65 @@
 import { CanonryError, type ContentHash } from '../core/index.js';
 import type { TrustAnchor } from '../trust/index.js';
+import { readBase } from './base.js';
 import { verifyCheckpoint } from './checkpoint.js';
-import {
-  type EntryRow,
-  genesisHash,
-  parseProject,
-  rowHash,
-  rowToEntry,
-  SELECT_ENTRIES,
-} from './entry.js';
+import { type EntryRow, parseProject, rowHash, SELECT_ENTRIES } from './entry.js';
 import type { Journal } from './journal.js';
-import { PAGE, scanEntries } from './scan.js';
-import type { JournalEntry, Projection, VerifyReport } from './types.js';
+import { scanEntries } from './scan.js';
+import type { VerifyReport } from './types.js';
 import { verifyChain } from './verify-chain.js';
 
+/** How much of a chain {@link verifyProject} walks. */
+export interface VerifyScope {
+  /**
+   * `full` (default): every entry from the chain's base, and every checkpoint. `tail`: only what
+   * follows the last signed checkpoint (whose signature and entry are checked), for a fast check on
+   * start — the checkpoint vouches for everything before it.
+   */
+  readonly scope?: 'full' | 'tail';
+}
+
+function checkpointBreak(
+  project: string,
+  head: { seq: number; hash: ContentHash } | null,
+  seq: number,
+  detail: string,
+): VerifyReport {
+  return {
+    project,
+    ok: false,
+    checked: 0,
+    head: head ?? { seq: 0, hash: '' as ContentHash },
+    broken: { seq, reason: 'checkpoint-mismatch', detail },
+    checkpoints: 0,
+  };
+}
+
+/** A stored checkpoint, checked: its signature (with an anchor), its project, its seq and hash. */
+function checkedCheckpoint(
+  stored: unknown,
+  project: string,
+  anchor: TrustAnchor | undefined,
+): { seq: number; head_hash: ContentHash } | { bad: number } {
+  const c = stored as { seq?: unknown; head_hash?: unknown; project?: unknown } | null;
+  const seq = typeof c?.seq === 'number' ? c.seq : 0;
+  if (!c || c.project !== project || !Number.isSafeInteger(c.seq)) return { bad: seq };
+  if (anchor && !verifyCheckpoint(stored, anchor).ok) return { bad: seq };
+  return { seq, head_hash: c.head_hash as ContentHash };
+}
+
 /**
- * Verifies a project's chain in the live store: every entry's hash and link, the recorded head, and
- * every signed checkpoint (its signature against the pinned root when an anchor is given, and the
- * entry it names). The report names the first broken seq and why.
+ * Verifies a project's chain in the live store: every entry's hash and link from the chain's base
+ * (genesis, or the signed anchor a pruned prefix left), the recorded head, and every signed
+ * checkpoint (its signature against the pinned root when an anchor is given, and the entry it
+ * names). The report names the first broken seq and why, and how many entries follow the last
+ * checkpoint (the unsigned tail, and the time of its oldest entry). A project with no entries is
+ * an empty chain; the faces answer UNKNOWN_PROJECT for it (see {@link requireJournal}).
  */
 export async function verifyProject(
   journal: Journal,
   project: string,
   anchor?: TrustAnchor,
+  { scope = 'full' }: VerifyScope = {},
 ): Promise<VerifyReport> {
   const name = parseProject(project);
   const { store } = journal;
@@ -31,34 +68,58 @@ export async function verifyProject(
     [name],
   );
   const head = heads[0] ? { seq: Number(heads[0].seq), hash: heads[0].hash as ContentHash } : null;
-  const checkpoints: { seq: number; head_hash: ContentHash }[] = [];
   // A snapshot: the head first, then only what it covers. Appends commit entries and head together,
   // so entries past the head read here belong to appends made after it, not to this chain.
   const upTo = head?.seq ?? 0;
-  for (const stored of await journal.checkpoints(name, upTo)) {
-    const checked = anchor ? verifyCheckpoint(stored, anchor) : null;
-    const c = stored as { seq?: unknown; head_hash?: unknown; project?: unknown } | null;
-    if ((checked && !checked.ok) || !c || c.project !== name) {
-      const seq = typeof c?.seq === 'number' ? c.seq : 0;
-      return {
-        project: name,
-        ok: false,
-        checked: 0,
-        head: head ?? { seq: 0, hash: '' as ContentHash },
-        broken: {
-          seq,
-          reason: 'checkpoint-mismatch',
-          detail: `the checkpoint at seq ${seq} does not verify`,
-        },
-        checkpoints: 0,
-      };
+  const base = await readBase(store, name);
+  if (base.seq > 0) {
+    const anchorOk = checkedCheckpoint(base.checkpoint, name, anchor);
+    if ('bad' in anchorOk || anchorOk.seq !== base.seq || anchorOk.head_hash !== base.hash) {
+      return checkpointBreak(
+        name,
+        head,
+        base.seq,
+        `the pruned prefix's anchor at seq ${base.seq} does not verify`,
+      );
     }
-    checkpoints.push({ seq: Number(c.seq), head_hash: c.head_hash as ContentHash });
   }
-  const report = await verifyChain(scanEntries(store, name, 0, upTo), {
+  const checkpoints: { seq: number; head_hash: ContentHash }[] = [];
+  for (const stored of await journal.checkpoints(name, upTo)) {
+    const checked = checkedCheckpoint(stored, name, anchor);
+    if ('bad' in checked) {
+      return checkpointBreak(
+        name,
+        head,
+        checked.bad,
+        `the checkpoint at seq ${checked.bad} does not verify`,
+      );
+    }
+    if (checked.seq > base.seq) checkpoints.push(checked);
+  }
+  let start = { seq: base.seq + 1, prevHash: base.hash };
+  const last = checkpoints.at(-1);
+  if (scope === 'tail' && last !== undefined) {
+    const rows = await store.values<EntryRow>(`${SELECT_ENTRIES} WHERE project = $1 AND seq = $2`, [
+      name,
+      last.seq,
+    ]);
+    const row = rows[0];
+    if (!row || rowHash(row) !== row[12] || row[12] !== last.head_hash) {
+      return checkpointBreak(
+        name,
+        head,
+        last.seq,
+        `the entry at seq ${last.seq} is not the one its signed checkpoint names`,
+      );
+    }
+    start = { seq: last.seq + 1, prevHash: last.head_hash };
+  }
+  const walked = scope === 'tail' && last !== undefined ? [] : checkpoints;
+  const report = await verifyChain(scanEntries(store, name, start.seq - 1, upTo), {
     project: name,
+    start,
     head,
-    checkpoints,
+    checkpoints: walked,
     findByHash: async (hash) => {
       const rows = await store.all<{ seq: number }>(
         'SELECT seq FROM journal_entries WHERE project = $1 AND hash = $2',
@@ -67,10 +128,38 @@ export async function verifyProject(
       return rows[0] ? Number(rows[0].seq) : null;
     },
   });
-  return report.ok ? beyondHead(journal, name, upTo, report) : report;
+  if (!report.ok) return report;
+  const signedTo = Math.max(last?.seq ?? 0, base.seq);
+  const unsigned = await unsignedTail(journal, name, signedTo, upTo);
+  const full = {
+    ...report,
+    checkpoints: scope === 'tail' ? (last ? 1 : 0) : report.checkpoints,
+    ...(base.seq > 0 ? { base: base.seq } : {}),
+    unsigned,
+  };
+  return beyondHead(journal, name, upTo, full);
 }
 
-/** Rows past a head that has not moved were not appended: they were inserted behind the journal. */
+/** How many entries follow the last signature, and when the oldest of them was appended. */
+async function unsignedTail(
+  journal: Journal,
+  project: string,
+  signedTo: number,
+  upTo: number,
+): Promise<{ entries: number; since: string | null }> {
+  if (upTo <= signedTo) return { entries: 0, since: null };
+  const rows = await journal.store.all<{ at: string }>(
+    'SELECT at FROM journal_entries WHERE project = $1 AND seq = $2',
+    [project, signedTo + 1],
+  );
+  return { entries: upTo - signedTo, since: rows[0]?.at ?? null };
+}
+
+/**
+ * Rows or signed checkpoints past a head that has not moved were not appended: the rows were
+ * inserted behind the journal, or the chain was cut back and its head rewritten under a signature
+ * that covers more.
+ */
 async function beyondHead(
   journal: Journal,
   project: string,
@@ -81,9 +170,27 @@ async function beyondHead(
     'SELECT MIN(seq) AS s FROM journal_entries WHERE project = $1 AND seq > $2',
     [project, upTo],
   );
+  const signed = await journal.store.all<{ s: number | null }>(
+    'SELECT MIN(seq) AS s FROM journal_checkpoints WHERE project = $1 AND seq > $2',
+    [project, upTo],
+  );
   const extra = rows[0]?.s;
-  if (extra === null || extra === undefined) return report;
+  const cover = signed[0]?.s;
+  if ((extra === null || extra === undefined) && (cover === null || cover === undefined)) {
+    return report;
+  }
   if ((await journal.head(project)).seq !== upTo) return report;
+  if (cover !== null && cover !== undefined) {
+    return {
+      ...report,
+      ok: false,
+      broken: {
+        seq: upTo,
+        reason: 'head-mismatch',
+        detail: `a signed checkpoint covers seq ${cover}, past the recorded head ${upTo}`,
+      },
+    };
+  }
   return {
     ...report,
     ok: false,
@@ -95,78 +202,9 @@ async function beyondHead(
   };
 }
 
-/**
- * Rebuilds every projection of a project from the journal alone, in one transaction: its rows are
- * deleted and every entry replayed from seq 1. Afterwards the tables equal what live appends made;
- * a corrupted projection is repaired. Every entry's hash and link are checked as it is replayed; a
- * chain that does not verify is refused (CHAIN_BROKEN) and nothing changes.
- */
-export async function rebuildProject(
-  journal: Journal,
-  project: string,
-  onProgress?: (seq: number) => void,
-): Promise<{ project: string; entries: number; projections: string[] }> {
-  const name = parseProject(project);
-  const tables = [...new Set(journal.projections.flatMap((p) => p.tables))];
-  const lock = journal.store.capabilities.rowLocks ? ' FOR UPDATE' : '';
-  const consumers = new Map<string, readonly Projection[]>();
-  const consumersOf = (kind: string) => {
-    let found = consumers.get(kind);
-    if (!found) {
-      found = journal.projections.filter((p) => p.kinds === '*' || p.kinds.includes(kind));
-      consumers.set(kind, found);
-    }
-    return found;
-  };
-  return journal.store.transaction(async (tx) => {
-    // Appends to this project wait until the rebuild commits, so none can slip between scan and commit.
-    await tx.all(`SELECT seq FROM journal_heads WHERE project = $1${lock}`, [name]);
-    for (const table of tables) await tx.run(`DELETE FROM ${table} WHERE project = $1`, [name]);
-    let entries = 0;
-    let prev: string = genesisHash(name);
-    for (;;) {
-      const rows = await tx.values<EntryRow>(
-        `${SELECT_ENTRIES} WHERE project = $1 AND seq > $2 ORDER BY seq LIMIT $3`,
-        [name, entries, PAGE],
-      );
-      for (const row of rows) {
-        // Replay only what verifies: a forged entry must never become projected truth. The hash is
-        // recomputed from the stored canonical texts, without parsing entries no projection reads.
-        const seq = Number(row[1]);
-        const reason =
-          seq !== entries + 1
-            ? 'missing-entry'
-            : row[11] !== prev || rowHash(row) !== row[12]
-              ? 'hash-mismatch'
-              : null;
-        if (reason) {
-          const at = reason === 'missing-entry' ? entries + 1 : seq;
-          throw new CanonryError(
-            'CHAIN_BROKEN',
-            `entry ${at} of ${name} does not verify; nothing rebuilt`,
-            { seq: at, reason },
-          );
-        }
-        const applies = consumersOf(row[4]);
-        if (applies.length > 0) {
-          let entry: JournalEntry;
-          try {
-            entry = rowToEntry(row);
-          } catch {
-            throw new CanonryError(
-              'CHAIN_BROKEN',
-              `entry ${seq} of ${name} is unreadable; nothing rebuilt`,
-              { seq, reason: 'unreadable' },
-            );
-          }
-          for (const projection of applies) await projection.apply(tx, entry);
-        }
-        prev = row[12];
-        entries++;
-        if (onProgress && entries % 10_000 === 0) onProgress(seq);
-      }
-      if (rows.length < PAGE) break;
-    }
-    return { project: name, entries, projections: journal.projections.map((p) => p.name) };
-  });
+/** UNKNOWN_PROJECT unless `project` has a journal: a check of nothing must never read "verified". */
+export async function requireJournal(journal: Journal, project: string): Promise<void> {
+  if ((await journal.head(project)).seq === 0) {
+    throw new CanonryError('UNKNOWN_PROJECT', `project ${project} has no journal`, { project });
+  }
 }

@@ -36,4 +36,17 @@ export const JOURNAL_MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    // A pruned prefix (the kernel's audit, past its retention) leaves this anchor: the chain now
+    // starts after `seq`, whose hash a checkpoint signed before the rows were deleted.
+    name: 'bases',
+    up: `
+      CREATE TABLE journal_bases (
+        project TEXT PRIMARY KEY,
+        seq BIGINT NOT NULL,
+        hash TEXT NOT NULL,
+        checkpoint TEXT NOT NULL
+      );
+    `,
+  },
 ];

@@ -1,5 +1,6 @@
 import { CanonryError, type ContentHash, canonicalize, isContentHash } from '../core/index.js';
 import { checkRevocationList, type TrustAnchor } from '../trust/index.js';
+import { readBase } from './base.js';
 import { type Checkpoint, verifyCheckpoint } from './checkpoint.js';
 import { genesisHash, parseProject } from './entry.js';
 import type { Journal } from './journal.js';
@@ -59,18 +60,23 @@ export async function* exportSegment(
   const checkpoint = await journal.checkpoint(name);
   if (checkpoint.seq === 0)
     throw new CanonryError('UNKNOWN_PROJECT', `project ${name} has no entries`);
-  const first = after === 0 ? null : (await journal.read(name, { after: after - 1, limit: 1 }))[0];
+  // A pruned prefix is gone: the segment starts at the chain's base at the earliest.
+  const base = await readBase(journal.store, name);
+  const from = Math.max(after, base.seq);
+  // The entry the segment follows: its hash is what the segment's first entry links to.
+  const before =
+    from === base.seq ? null : (await journal.read(name, { after: from - 1, limit: 1 }))[0];
   const header: SegmentHeader = {
     type: SEGMENT_TYPE,
     v: 1,
     project: name,
-    from_seq: after + 1,
+    from_seq: from + 1,
     to_seq: checkpoint.seq,
-    start_prev_hash: first ? first.prev_hash : genesisHash(name),
+    start_prev_hash: before ? before.hash : from === 0 ? genesisHash(name) : base.hash,
     ...(options.revocationList === undefined ? {} : { revocation_list: options.revocationList }),
   };
   yield `${canonicalize(header)}\n`;
-  for await (const item of scanEntries(journal.store, name, after)) {
+  for await (const item of scanEntries(journal.store, name, from)) {
     if ('unreadable' in item)
       throw new CanonryError('STORE_CORRUPT', `entry ${item.unreadable} is unreadable`);
     if (item.seq > checkpoint.seq) break;

@@ -95,6 +95,12 @@ export interface AppendOptions {
    * on their own rows (an object's `base_version`).
    */
   readonly precondition?: (tx: Queryable) => Promise<void>;
+  /**
+   * Writes to the caller's own tables in the append transaction, after the entries: the entries and
+   * these writes commit together or not at all (a token row and its `auth.token.issued` entry). It
+   * must not fail for expected reasons — decide those in `precondition`.
+   */
+  readonly effects?: (tx: Queryable, results: readonly AppendResult[]) => Promise<void>;
 }
 
 /**
@@ -120,7 +126,9 @@ export type BreakReason =
   | 'link-broken'
   | 'head-mismatch'
   | 'checkpoint-mismatch'
-  | 'unreadable';
+  | 'unreadable'
+  /** A projection table differs from what replaying the journal makes of it. */
+  | 'projection-mismatch';
 
 /** The result of walking a chain. */
 export interface VerifyReport {
@@ -136,4 +144,13 @@ export interface VerifyReport {
   } | null;
   /** Signed checkpoints that were checked against the chain. */
   readonly checkpoints: number;
+  /** The last pruned seq, when a prefix was pruned (the chain is verified from its signed anchor). */
+  readonly base?: number;
+  /**
+   * Entries after the last signed checkpoint, and when the oldest of them was appended: the window
+   * in which an edit of the database could still go unnoticed.
+   */
+  readonly unsigned?: { readonly entries: number; readonly since: string | null };
+  /** Projection tables compared with a replay of the journal, when asked; the first that differs. */
+  readonly projections?: { readonly checked: readonly string[]; readonly mismatch: string | null };
 }

@@ -1,3 +1,4 @@
+export { claimStore, STORE_IDENTITY_MIGRATIONS, type StoreIdentity } from './identity.js';
 export { type Migration, type MigrationSets, migrate, schemaVersion } from './migrations.js';
 export { defaultDatabasePath, openStore } from './open-store.js';
 export { type PostgresOptions, PostgresStore } from './postgres/postgres-store.js';

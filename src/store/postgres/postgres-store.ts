@@ -268,12 +268,33 @@ function isConnectionError(err: unknown): boolean {
   );
 }
 
-/** Connection failures become STORE_UNAVAILABLE; everything else passes through unchanged. */
+/** Why a connection could not even be opened, by PostgreSQL's SQLSTATE or the socket's code. */
+const CANNOT_CONNECT: Readonly<Record<string, string>> = {
+  '3D000': 'the database does not exist',
+  '28P01': 'the database refused the credentials',
+  '28000': 'the database refused the connection (authorization)',
+  '53300': 'the database has no free connection slots',
+  EAI_AGAIN: 'the database host name could not be resolved',
+  ETIMEDOUT: 'the database did not answer',
+  EHOSTUNREACH: 'the database host is unreachable',
+};
+
+/**
+ * Connection failures (and a database that does not exist or refuses the login) become
+ * STORE_UNAVAILABLE, with a message that says which; everything else passes through unchanged.
+ */
 function asStoreError(err: unknown): unknown {
-  if (isConnectionError(err)) {
-    return new CanonryError('STORE_UNAVAILABLE', 'the database is unreachable', undefined, {
-      cause: err,
-    });
+  const code = (err as { code?: string }).code;
+  const reason = code === undefined ? undefined : CANNOT_CONNECT[code];
+  if (reason !== undefined || isConnectionError(err)) {
+    return new CanonryError(
+      'STORE_UNAVAILABLE',
+      reason ?? 'the database is unreachable',
+      undefined,
+      {
+        cause: err,
+      },
+    );
   }
   return err;
 }

@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync } from 'node:fs';
 import { dirname, resolve as resolvePath } from 'node:path';
 import Database from 'better-sqlite3';
 import { CanonryError } from '../../core/index.js';
@@ -69,6 +69,25 @@ interface Shared {
 }
 
 /**
+ * The database and its WAL and shared-memory files hold every journal entry and token hash: they are
+ * created 0600 in a 0700 directory, like the keys. SQLite gives the -wal and -shm files the mode of
+ * the database file, so creating that one first (or narrowing a wider one left by an older version)
+ * is enough; the companions are narrowed too in case they already exist.
+ */
+function privateFiles(path: string): void {
+  const dir = dirname(path);
+  if (!existsSync(dir)) mkdirSync(dir, { recursive: true, mode: 0o700 });
+  closeSync(openSync(path, 'a', 0o600));
+  for (const file of [path, `${path}-wal`, `${path}-shm`, `${path}-journal`]) {
+    try {
+      if ((statSync(file).mode & 0o077) !== 0) chmodSync(file, 0o600);
+    } catch {
+      // not there yet: SQLite creates it with the database file's mode
+    }
+  }
+}
+
+/**
  * Stores on the same file in one process share one connection and one queue. Two connections would
  * deadlock: the driver waits for a lock synchronously, blocking the very event loop that would let
  * the other connection's transaction finish.
@@ -79,7 +98,7 @@ function acquire(path: string): { key: string; shared: Shared } {
   const key = path === ':memory:' ? `:memory:${SHARED.size}:${Math.random()}` : resolvePath(path);
   let shared = SHARED.get(key);
   if (!shared) {
-    if (path !== ':memory:') mkdirSync(dirname(key), { recursive: true, mode: 0o700 });
+    if (path !== ':memory:') privateFiles(key);
     const db = new Database(path) as unknown as Connection;
     db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
     db.pragma('journal_mode = WAL');
