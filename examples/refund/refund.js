@@ -38,10 +38,10 @@ export function scriptedExtract(message) {
  *           onStep?: (message: string, step: import('canonry/kernel').StepRecord) => void }} options
  */
 export async function runRefundExample({ kernel, messages = MESSAGES, onStep }) {
-  kernel.registry.register(readJson('protocol.json'));
-  kernel.registry.register(readJson('fulfilment-protocol.json'));
+  await kernel.registry.register(readJson('protocol.json'));
+  await kernel.registry.register(readJson('fulfilment-protocol.json'));
   const switchboard = Switchboard.from(readJson('switchboard.json'), (hash) => {
-    return kernel.registry.get(hash).protocol.labels;
+    return kernel.registry.cached(hash).protocol.labels;
   });
   /** @type {{ refund_id: string, amount: number }[]} */
   const ledger = [];

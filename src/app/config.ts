@@ -1,6 +1,33 @@
 import { resolve } from 'node:path';
 import { CanonryError } from '../core/index.js';
 
+/** How long the HTTP server waits for a client, in milliseconds. */
+export interface HttpTimeouts {
+  /** The whole request, headers and body (Node's `requestTimeout`). */
+  readonly requestTimeoutMs: number;
+  /** The request headers (Node's `headersTimeout`); at most `requestTimeoutMs`. */
+  readonly headersTimeoutMs: number;
+  /** An idle keep-alive connection between requests. */
+  readonly keepAliveTimeoutMs: number;
+  /** Any socket with no traffic at all. */
+  readonly idleTimeoutMs: number;
+}
+
+/** A rate limit: at most `max` requests per client in each `windowMs`. */
+export interface RateLimit {
+  readonly max: number;
+  readonly windowMs: number;
+}
+
+/** When the journal signs checkpoints: every `every` entries, and `intervalMs` after an unsigned append. */
+export interface CheckpointPolicy {
+  readonly every: number;
+  readonly intervalMs: number;
+}
+
+/** How much of each chain a server verifies before it serves. */
+export type VerifyOnStart = 'tail' | 'full';
+
 /** Everything a runtime is built from. */
 export interface CanonryConfig {
   /** The data directory: keys, registered protocols, the embedded database. */
@@ -11,6 +38,13 @@ export interface CanonryConfig {
   readonly host: string;
   /** pino level, or 'silent'. */
   readonly logLevel: string;
+  readonly http: HttpTimeouts;
+  /** Per client address on the public `POST /v1/validate`; null when off. */
+  readonly validateRateLimit: RateLimit | null;
+  readonly checkpoints: CheckpointPolicy;
+  readonly verifyOnStart: VerifyOnStart;
+  /** Days the kernel's audit entries are kept before they are pruned; null keeps them forever. */
+  readonly auditRetentionDays: number | null;
 }
 
 /** Defaults: `./.canonry`, port 7070 on 127.0.0.1. */
@@ -20,6 +54,16 @@ export const DEFAULT_CONFIG: CanonryConfig = {
   port: 7070,
   host: '127.0.0.1',
   logLevel: 'info',
+  http: {
+    requestTimeoutMs: 30_000,
+    headersTimeoutMs: 10_000,
+    keepAliveTimeoutMs: 5_000,
+    idleTimeoutMs: 60_000,
+  },
+  validateRateLimit: { max: 600, windowMs: 60_000 },
+  checkpoints: { every: 256, intervalMs: 5_000 },
+  verifyOnStart: 'tail',
+  auditRetentionDays: 30,
 };
 
 /** Overrides as they arrive from flags (strings) or code. */
@@ -29,13 +73,112 @@ export interface ConfigInput {
   readonly port?: string | number | undefined;
   readonly host?: string | undefined;
   readonly logLevel?: string | undefined;
+  readonly http?: Partial<HttpTimeouts> | undefined;
+  /** `N/<window>` (`600/1m`, `20/10s`) or `off`. */
+  readonly validateRateLimit?: string | RateLimit | null | undefined;
+  readonly checkpoints?: Partial<CheckpointPolicy> | undefined;
+  readonly verifyOnStart?: string | undefined;
+  /** Days, or `forever`. */
+  readonly auditRetentionDays?: string | number | null | undefined;
 }
 
 const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
+/** The environment variable behind each numeric setting. */
+const ENV = {
+  requestTimeoutMs: 'CANONRY_REQUEST_TIMEOUT_MS',
+  headersTimeoutMs: 'CANONRY_HEADERS_TIMEOUT_MS',
+  keepAliveTimeoutMs: 'CANONRY_KEEPALIVE_TIMEOUT_MS',
+  idleTimeoutMs: 'CANONRY_IDLE_TIMEOUT_MS',
+  checkpointEvery: 'CANONRY_CHECKPOINT_EVERY',
+  checkpointIntervalMs: 'CANONRY_CHECKPOINT_INTERVAL_MS',
+} as const;
+
+function bad(message: string): CanonryError {
+  return new CanonryError('INVALID_ARGUMENT', message);
+}
+
+/** A whole number in [min, max] from code, a flag or the environment. */
+function integer(value: string | number, name: string, min: number, max: number): number {
+  const text = String(value).trim();
+  const n = /^\d{1,12}$/.test(text) ? Number(text) : Number.NaN;
+  if (!Number.isSafeInteger(n) || n < min || n > max) {
+    throw bad(`${name} must be an integer ${min}–${max}, got ${text.slice(0, 40)}`);
+  }
+  return n;
+}
+
+const WINDOW = /^(\d{1,9})\/(\d{0,6})(ms|s|m|h)$/;
+const UNIT_MS = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 } as const;
+
+/** `600/1m` → 600 per minute; `off` → null. */
+export function parseRateLimit(value: string | RateLimit | null, name: string): RateLimit | null {
+  if (value === null || value === 'off') return null;
+  if (typeof value === 'object') {
+    return {
+      max: integer(value.max, `${name} max`, 1, 1e9),
+      windowMs: integer(value.windowMs, `${name} window`, 1, 86_400_000),
+    };
+  }
+  const match = WINDOW.exec(value.trim());
+  if (!match) throw bad(`${name} must be N/<window> (e.g. 600/1m, 20/10s) or off`);
+  const windowMs = Number(match[2] || '1') * UNIT_MS[match[3] as keyof typeof UNIT_MS];
+  return {
+    max: integer(match[1]!, `${name} max`, 1, 1e9),
+    windowMs: integer(windowMs, `${name} window`, 1, 86_400_000),
+  };
+}
+
+function timeouts(input: Partial<HttpTimeouts> | undefined, env: NodeJS.ProcessEnv): HttpTimeouts {
+  const pick = (key: keyof HttpTimeouts): number =>
+    integer(
+      input?.[key] ?? env[ENV[key]] ?? DEFAULT_CONFIG.http[key],
+      input?.[key] !== undefined ? key : ENV[key],
+      1,
+      86_400_000,
+    );
+  const http = {
+    requestTimeoutMs: pick('requestTimeoutMs'),
+    headersTimeoutMs: pick('headersTimeoutMs'),
+    keepAliveTimeoutMs: pick('keepAliveTimeoutMs'),
+    idleTimeoutMs: pick('idleTimeoutMs'),
+  };
+  if (http.headersTimeoutMs > http.requestTimeoutMs) {
+    throw bad('the headers timeout must not exceed the request timeout');
+  }
+  return http;
+}
+
+function checkpointPolicy(
+  input: Partial<CheckpointPolicy> | undefined,
+  env: NodeJS.ProcessEnv,
+): CheckpointPolicy {
+  return {
+    every: integer(
+      input?.every ?? env[ENV.checkpointEvery] ?? DEFAULT_CONFIG.checkpoints.every,
+      ENV.checkpointEvery,
+      1,
+      1_000_000,
+    ),
+    intervalMs: integer(
+      input?.intervalMs ?? env[ENV.checkpointIntervalMs] ?? DEFAULT_CONFIG.checkpoints.intervalMs,
+      ENV.checkpointIntervalMs,
+      10,
+      86_400_000,
+    ),
+  };
+}
+
+function retention(value: string | number | null): number | null {
+  if (value === null || value === 'forever') return null;
+  return integer(value, 'CANONRY_AUDIT_RETENTION_DAYS', 1, 36_500);
+}
+
 /**
- * Resolves the configuration: explicit input first, then `CANONRY_DATA`, `CANONRY_DB`, `CANONRY_PORT`,
- * `CANONRY_HOST`, `CANONRY_LOG_LEVEL`, then the defaults. Bad values throw INVALID_ARGUMENT.
+ * Resolves the configuration: explicit input first, then the environment (`CANONRY_DATA`,
+ * `CANONRY_DB`, `CANONRY_PORT`, `CANONRY_HOST`, `CANONRY_LOG_LEVEL`, the timeouts, checkpoints, rate
+ * limit and retention variables in `docs/configuration.md`), then the defaults. Bad values throw
+ * INVALID_ARGUMENT.
  */
 export function resolveConfig(
   input: ConfigInput = {},
@@ -43,28 +186,35 @@ export function resolveConfig(
 ): CanonryConfig {
   const dataDir = input.dataDir ?? env.CANONRY_DATA ?? DEFAULT_CONFIG.dataDir;
   if (typeof dataDir !== 'string' || dataDir.trim() === '') {
-    throw new CanonryError('INVALID_ARGUMENT', 'the data directory must be a non-empty path');
+    throw bad('the data directory must be a non-empty path');
   }
   const host = input.host ?? env.CANONRY_HOST ?? DEFAULT_CONFIG.host;
   const logLevel = input.logLevel ?? env.CANONRY_LOG_LEVEL ?? DEFAULT_CONFIG.logLevel;
-  if (!LEVELS.includes(logLevel)) {
-    throw new CanonryError('INVALID_ARGUMENT', `log level must be one of ${LEVELS.join(', ')}`);
-  }
+  if (!LEVELS.includes(logLevel)) throw bad(`log level must be one of ${LEVELS.join(', ')}`);
   const db = input.db ?? env.CANONRY_DB;
+  const verifyOnStart = input.verifyOnStart ?? env.CANONRY_VERIFY_ON_START ?? 'tail';
+  if (verifyOnStart !== 'tail' && verifyOnStart !== 'full') {
+    throw bad('verify-on-start must be tail or full');
+  }
   return {
     dataDir: resolve(dataDir),
     db: db === undefined || db.trim() === '' ? undefined : db.trim(),
-    port: parsePort(input.port ?? env.CANONRY_PORT ?? DEFAULT_CONFIG.port),
+    port: integer(input.port ?? env.CANONRY_PORT ?? DEFAULT_CONFIG.port, 'port', 0, 65535),
     host,
     logLevel,
+    http: timeouts(input.http, env),
+    validateRateLimit: parseRateLimit(
+      input.validateRateLimit !== undefined
+        ? input.validateRateLimit
+        : (env.CANONRY_VALIDATE_RATE_LIMIT ?? DEFAULT_CONFIG.validateRateLimit),
+      'CANONRY_VALIDATE_RATE_LIMIT',
+    ),
+    checkpoints: checkpointPolicy(input.checkpoints, env),
+    verifyOnStart,
+    auditRetentionDays: retention(
+      input.auditRetentionDays !== undefined
+        ? input.auditRetentionDays
+        : (env.CANONRY_AUDIT_RETENTION_DAYS ?? DEFAULT_CONFIG.auditRetentionDays),
+    ),
   };
-}
-
-function parsePort(value: string | number): number {
-  const text = String(value).trim();
-  const port = /^\d{1,5}$/.test(text) ? Number(text) : Number.NaN;
-  if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    throw new CanonryError('INVALID_ARGUMENT', `port must be an integer 0–65535, got ${text}`);
-  }
-  return port;
 }

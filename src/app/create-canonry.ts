@@ -5,15 +5,26 @@ import {
   Canon,
   DEFAULT_GATE_PROTOCOL,
 } from '../canon/index.js';
-import { JOURNAL_MIGRATIONS, Journal } from '../journal/index.js';
-import { FileProtocolStore, Kernel, ProtocolRegistry } from '../kernel/index.js';
-import { openStore, type Store } from '../store/index.js';
+import { JOURNAL_MIGRATIONS, Journal, type StartCheck, verifyOnStart } from '../journal/index.js';
+import { Kernel, ProtocolRegistry, REGISTRY_LIMITS } from '../kernel/index.js';
+import { openStore, STORE_IDENTITY_MIGRATIONS, type Store } from '../store/index.js';
 import { type Keyring, Keyring as Keys } from '../trust/index.js';
+import { startAuditRetention } from './audit-retention.js';
 import { type ClassifierSource, classifierSource } from './classifiers.js';
 import { type CanonryConfig, type ConfigInput, resolveConfig } from './config.js';
-import { JournalAuditSink } from './journal-audit-sink.js';
+import { type Health, healthOf } from './health.js';
+import { JournalAuditSink, KERNEL_AUDIT_PROJECT } from './journal-audit-sink.js';
 import { watchKeyring } from './keyring-watch.js';
-import { dataPaths } from './paths.js';
+import { importLegacyProtocols } from './legacy-protocols.js';
+import { type RuntimeLogger, STDERR_LOGGER } from './logger.js';
+import { ensureDataDirectory } from './private-file.js';
+import {
+  JournalProtocolStore,
+  PROTOCOL_MIGRATIONS,
+  PROTOCOL_PROJECTION,
+} from './protocol-store.js';
+import { bindStore } from './store-binding.js';
+import { journalTokenRecorder } from './token-recorder.js';
 
 /** A built runtime: everything the faces (server, CLI) need, wired once. */
 export interface CanonryRuntime {
@@ -21,6 +32,8 @@ export interface CanonryRuntime {
   /** The current keyring; replaced when another process rotates or revokes. */
   readonly keyring: Keyring;
   readonly store: Store;
+  /** The database's id (shared by every server on it). */
+  readonly storeId: string;
   readonly journal: Journal;
   readonly kernel: Kernel;
   /** The governed mutation loop (LCSM). */
@@ -28,7 +41,11 @@ export interface CanonryRuntime {
   /** The classifier for a project's intake. */
   readonly classifierFor: ClassifierSource;
   readonly tokens: TokenStore;
-  /** Waits for in-flight journal writes, then releases the database and files. */
+  /** What the chains looked like when the runtime started (see `verifyOnStart`). */
+  readonly startCheck: StartCheck;
+  /** Whether the runtime can serve: broken chains, unsigned tails, the kind of root. */
+  health(): Health;
+  /** Waits for in-flight journal writes, signs unsigned heads, then releases the database and files. */
   close(): Promise<void>;
 }
 
@@ -36,14 +53,24 @@ export interface CanonryRuntime {
 export interface RuntimeOptions {
   /** Where background failures (an audit write that could not commit) are reported. */
   readonly onError?: (err: unknown) => void;
+  /** Where the runtime's background work logs (retention, start checks); errors to stderr otherwise. */
+  readonly logger?: RuntimeLogger;
+  /**
+   * Create what is missing (the keyring, on first start). False for commands that only check or
+   * read: they must never mint keys (a missing keyring is KEYRING_MISSING with what to run).
+   */
+  readonly create?: boolean;
 }
 
 /**
  * Builds a runtime from configuration: opens the keyring (creating it on first start), the store
- * (the embedded SQLite file, or PostgreSQL when `db` names one) with every module's migrations, the
- * journal (checkpoints signed by the active issuer, canon's projection), the protocol registry, the
- * kernel (its private audit records go to the journal), canon with its stakes gate, the classifiers
- * and the token store.
+ * (the embedded SQLite file, or PostgreSQL when `db` names one) with every module's migrations,
+ * binds the data directory and keyring to the database (one root per database), the journal
+ * (checkpoints signed by the active issuer every N entries and on a timer, canon's and the
+ * registry's projections), verifies every chain's tail (or whole chain) before anything is served —
+ * a chain that does not verify is quarantined, never appended to —, the protocol registry in the
+ * database, the kernel (its private audit records go to the journal, pruned past their retention),
+ * canon with its stakes gate, the classifiers and the token store.
  *
  * @example
  * const canonry = await createCanonry({ dataDir: './.canonry' });
@@ -53,45 +80,89 @@ export async function createCanonry(
   options: RuntimeOptions = {},
 ): Promise<CanonryRuntime> {
   const config = resolveConfig(input);
-  const paths = dataPaths(config.dataDir);
-  const trust = await watchKeyring(config.dataDir, await Keys.openOrInit(config.dataDir));
+  const logger = options.logger ?? STDERR_LOGGER;
+  const onError =
+    options.onError ?? ((err: unknown) => logger.error({ err }, 'background work failed'));
+  // Opened first: a command that must not create anything fails here, before any file exists.
+  const opened =
+    options.create === false
+      ? await Keys.open(config.dataDir)
+      : await Keys.openOrInit(config.dataDir);
+  const { wide } = await ensureDataDirectory(config.dataDir);
+  if (wide) {
+    logger.warn(
+      { dataDir: config.dataDir },
+      'the data directory is readable by others; canonry keeps its files 0600, but narrow it to 0700',
+    );
+  }
+  const trust = await watchKeyring(config.dataDir, opened);
   const store = await openStore(config.db, config.dataDir, {
+    store: STORE_IDENTITY_MIGRATIONS,
     journal: JOURNAL_MIGRATIONS,
     auth: AUTH_MIGRATIONS,
     canon: CANON_MIGRATIONS,
+    kernel: PROTOCOL_MIGRATIONS,
   });
-  const journal = new Journal(store, {
-    signer: () => trust.current().signer(),
-    projections: [CANON_PROJECTION],
-  });
-  const audit = new JournalAuditSink(journal, options.onError);
-  const registry = new ProtocolRegistry(new FileProtocolStore(paths.protocols));
-  const kernel = new Kernel({ signer: () => trust.current().signer(), registry, audit });
-  const gate = registry.register(DEFAULT_GATE_PROTOCOL).protocol;
-  const canon = new Canon({ journal, kernel, gate });
-  return {
-    config,
-    get keyring() {
-      return trust.current();
-    },
-    store,
-    journal,
-    kernel,
-    canon,
-    classifierFor: classifierSource(config.dataDir),
-    // Issuance and revocation are journaled in the token's project, never with the secret.
-    tokens: new TokenStore(store, async ({ action, info }) => {
-      await journal.append(info.project, {
-        kind: `auth.token.${action}`,
-        body: { token_id: info.token_id, principal: info.principal, role: info.role },
-        actor: 'operator',
-        authority: { system: 'auth' },
-      });
-    }),
-    close: async () => {
-      trust.stop();
-      await audit.close();
-      await store.close();
-    },
-  };
+  try {
+    const identity = await bindStore(store, config.dataDir, opened.rootFingerprint);
+    const signer = () => trust.current().signer();
+    const journal = new Journal(store, {
+      signer,
+      projections: [CANON_PROJECTION, PROTOCOL_PROJECTION],
+      checkpointEvery: config.checkpoints.every,
+      checkpointIntervalMs: config.checkpoints.intervalMs,
+      onError,
+      prunable: (project) => project === KERNEL_AUDIT_PROJECT,
+    });
+    const startCheck = await verifyOnStart(
+      journal,
+      { root: opened.rootCertificatePem, revocationList: opened.revocationListPem() },
+      config.verifyOnStart,
+    );
+    for (const broken of startCheck.broken) {
+      logger.error(
+        { project: broken.project, seq: broken.seq, reason: broken.reason, detail: broken.detail },
+        'journal chain does not verify: appends to this project are refused',
+      );
+    }
+    const audit = new JournalAuditSink(journal, onError);
+    const registry = new ProtocolRegistry(
+      new JournalProtocolStore(journal, REGISTRY_LIMITS.maxPerProject),
+    );
+    const kernel = new Kernel({ signer, registry, audit });
+    const gate = (await registry.register(DEFAULT_GATE_PROTOCOL, null)).protocol;
+    await importLegacyProtocols(config.dataDir, registry, logger);
+    const canon = new Canon({ journal, kernel, gate });
+    const retention =
+      config.auditRetentionDays === null
+        ? undefined
+        : startAuditRetention(journal, config.auditRetentionDays, signer, logger);
+    return {
+      config,
+      get keyring() {
+        return trust.current();
+      },
+      store,
+      storeId: identity.store_id,
+      journal,
+      kernel,
+      canon,
+      classifierFor: classifierSource(config.dataDir),
+      // Issuance and revocation commit with their journal entry (never with the secret).
+      tokens: new TokenStore(store, journalTokenRecorder(journal)),
+      startCheck,
+      health: () => healthOf(journal, trust.current(), store),
+      close: async () => {
+        retention?.stop();
+        trust.stop();
+        await audit.close();
+        await journal.close();
+        await store.close();
+      },
+    };
+  } catch (err) {
+    trust.stop();
+    await store.close().catch(() => undefined);
+    throw err;
+  }
 }

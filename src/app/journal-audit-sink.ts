@@ -1,3 +1,4 @@
+import { isCanonryError } from '../core/index.js';
 import type { EntryInput, Journal } from '../journal/index.js';
 import type { AuditRecord, AuditSink } from '../kernel/index.js';
 
@@ -37,15 +38,20 @@ export class JournalAuditSink implements AuditSink {
   }
 
   record(entry: AuditRecord): void {
-    const { at: _at, ...body } = entry;
-    this.#buffer.push({
-      kind: 'kernel.verdict',
-      body: body as never,
-      actor: 'kernel',
-      authority: { issuer: entry.issuer },
-    });
-    if (this.#buffer.length >= this.#maxRecords) this.#write();
-    else this.#timer ??= setTimeout(() => this.#write(), this.#maxDelayMs).unref();
+    try {
+      const { at: _at, ...body } = entry;
+      this.#buffer.push({
+        kind: 'kernel.verdict',
+        body: body as never,
+        actor: 'kernel',
+        authority: { issuer: entry.issuer },
+      });
+      if (this.#buffer.length >= this.#maxRecords) this.#write();
+      else this.#timer ??= setTimeout(() => this.#write(), this.#maxDelayMs).unref();
+    } catch (err) {
+      // Recording runs inside a request and on a timer: a failure is reported, never thrown.
+      this.onError(err);
+    }
   }
 
   #write(): void {
@@ -53,14 +59,26 @@ export class JournalAuditSink implements AuditSink {
     this.#timer = undefined;
     if (this.#buffer.length === 0) return;
     const batch = this.#buffer.splice(0);
-    const write: Promise<void> = this.journal
-      .appendAll(this.project, batch)
-      .then(
-        () => undefined,
-        (err: unknown) => this.onError(err),
-      )
+    const write: Promise<void> = this.#append(batch)
+      .catch((err: unknown) => this.onError(err))
       .finally(() => this.#writes.delete(write));
     this.#writes.add(write);
+  }
+
+  /**
+   * One transaction for the batch; if the journal refuses an entry of it (a malformed record is a
+   * bug, but one bug must not cost the other records), the records go one by one and only the
+   * refused ones are reported.
+   */
+  async #append(batch: EntryInput[]): Promise<void> {
+    try {
+      await this.journal.appendAll(this.project, batch);
+    } catch (err) {
+      if (!isCanonryError(err, 'INVALID_ENTRY') || batch.length === 1) throw err;
+      for (const input of batch) {
+        await this.journal.append(this.project, input).catch((one: unknown) => this.onError(one));
+      }
+    }
   }
 
   async flush(): Promise<void> {

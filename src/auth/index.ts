@@ -3,7 +3,9 @@ export {
   type AuthPrincipal,
   TOKEN_ID,
   TOKEN_ROLES,
+  type TokenEvent,
   type TokenInfo,
+  type TokenRecorder,
   type TokenRole,
   TokenStore,
 } from './tokens.js';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { CanonryError, sha256Hex } from '../core/index.js';
-import type { Store } from '../store/index.js';
+import type { Queryable, Store } from '../store/index.js';
 
 /** Roles a token can carry, from most to least powerful. */
 export const TOKEN_ROLES = ['owner', 'editor', 'agent', 'viewer'] as const;
@@ -31,22 +31,46 @@ const PROJECT = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 const PRINCIPAL = /^[A-Za-z0-9][A-Za-z0-9_.@-]{0,99}$/;
 const TOKEN = /^cnr_[A-Za-z0-9_-]{43}$/;
 
-/**
- * Bearer tokens scoped to one project and one role. The secret is shown once, at creation; the store
- * keeps only its SHA-256, so a database dump does not yield usable tokens.
- */
 /** What happened to a token, without its secret: what the app journals. */
 export interface TokenEvent {
   readonly action: 'issued' | 'revoked';
   readonly info: TokenInfo;
 }
 
+/**
+ * Records a token event atomically with its table write: `check` runs first and may refuse
+ * (nothing written), then the event is recorded and `write` changes the token table in the same
+ * transaction. The app journals the event; without a recorder both run in a plain transaction.
+ */
+export type TokenRecorder = (
+  event: TokenEvent,
+  steps: {
+    readonly check: (tx: Queryable) => Promise<void>;
+    readonly write: (tx: Queryable) => Promise<void>;
+  },
+) => Promise<void>;
+
+/**
+ * Bearer tokens scoped to one project and one role. The secret is shown once, at creation; the store
+ * keeps only its SHA-256, so a database dump does not yield usable tokens. Issuance and revocation
+ * commit in one transaction with their record (the journal entry): a crash never leaves a live
+ * token nobody journaled, or a revocation without its entry.
+ */
 export class TokenStore {
+  readonly #record: TokenRecorder;
+
   constructor(
     private readonly store: Store,
-    /** Told of every issuance and revocation after it is stored (the app journals them). */
-    private readonly onChange: (event: TokenEvent) => Promise<void> = async () => undefined,
-  ) {}
+    record?: TokenRecorder,
+  ) {
+    this.#record =
+      record ??
+      ((_event, { check, write }) =>
+        store.transaction(async (tx) => {
+          await check(tx);
+          await write(tx);
+        }));
+  }
 
   /** Issues a token; the returned `token` is the only copy of the secret. */
   async create(
@@ -70,11 +94,18 @@ export class TokenStore {
       created_at: new Date().toISOString(),
       revoked_at: null,
     };
-    await this.store.run(
-      'INSERT INTO auth_tokens (token_id, token_hash, project, principal, role, created_at) VALUES ($1, $2, $3, $4, $5, $6)',
-      [info.token_id, sha256Hex(token), project, principal, info.role, info.created_at],
+    await this.#record(
+      { action: 'issued', info },
+      {
+        check: async () => undefined,
+        write: async (tx) => {
+          await tx.run(
+            'INSERT INTO auth_tokens (token_id, token_hash, project, principal, role, created_at) VALUES ($1, $2, $3, $4, $5, $6)',
+            [info.token_id, sha256Hex(token), project, principal, info.role, info.created_at],
+          );
+        },
+      },
     );
-    await this.onChange({ action: 'issued', info });
     return { token, info };
   }
 
@@ -96,16 +127,38 @@ export class TokenStore {
     return { id: row.principal, project: row.project, role: row.role, token_id: row.token_id };
   }
 
-  /** Revokes a token of a project; true when it was live. */
+  /** Revokes a token of a project; true when it was live (false, and nothing recorded, otherwise). */
   async revoke(project: string, tokenId: string): Promise<boolean> {
-    const revokedAt = new Date().toISOString();
-    const changed = await this.store.run(
-      'UPDATE auth_tokens SET revoked_at = $3 WHERE project = $1 AND token_id = $2 AND revoked_at IS NULL',
-      [project, tokenId, revokedAt],
+    const [live] = (await this.list(project)).filter(
+      (t) => t.token_id === tokenId && t.revoked_at === null,
     );
-    if (changed === 0) return false;
-    const [info] = (await this.list(project)).filter((t) => t.token_id === tokenId);
-    if (info) await this.onChange({ action: 'revoked', info });
+    if (!live) return false;
+    const revokedAt = new Date().toISOString();
+    const gone = new CanonryError('UNKNOWN_TOKEN', 'no live token with that id in this project');
+    try {
+      await this.#record(
+        { action: 'revoked', info: { ...live, revoked_at: revokedAt } },
+        {
+          // Decided again under the transaction: a concurrent revoke may have won.
+          check: async (tx) => {
+            const rows = await tx.all(
+              'SELECT token_id FROM auth_tokens WHERE project = $1 AND token_id = $2 AND revoked_at IS NULL',
+              [project, tokenId],
+            );
+            if (rows.length === 0) throw gone;
+          },
+          write: async (tx) => {
+            await tx.run(
+              'UPDATE auth_tokens SET revoked_at = $3 WHERE project = $1 AND token_id = $2 AND revoked_at IS NULL',
+              [project, tokenId, revokedAt],
+            );
+          },
+        },
+      );
+    } catch (err) {
+      if (err === gone) return false;
+      throw err;
+    }
     return true;
   }
 

@@ -22,6 +22,7 @@ export const ERROR_CODES = {
   PAYLOAD_TOO_LARGE: { status: 413, message: 'the request body is too large' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'the request body must be application/json' },
   NOT_FOUND: { status: 404, message: 'no such route' },
+  RATE_LIMITED: { status: 429, message: 'too many requests from this client; retry later' },
   // Values and hashes.
   NOT_CANONICALIZABLE: {
     status: 400,
@@ -31,6 +32,7 @@ export const ERROR_CODES = {
   // Protocols.
   INVALID_PROTOCOL: { status: 400, message: 'the agentic protocol is not valid' },
   UNKNOWN_PROTOCOL: { status: 404, message: 'no agentic protocol is registered under that hash' },
+  QUOTA_EXCEEDED: { status: 403, message: 'the project has used all it may register' },
   INVALID_SWITCHBOARD: { status: 400, message: 'the switchboard is not valid' },
   // Trust and verification.
   KEYRING_MISSING: { status: 500, message: 'the keyring has not been initialised' },
@@ -43,10 +45,15 @@ export const ERROR_CODES = {
   ISSUER_REVOKED: { status: 400, message: 'the issuing certificate has been revoked' },
   HASH_MISMATCH: { status: 400, message: 'a bound hash does not match the supplied content' },
   INVALID_CERTIFICATE: { status: 400, message: 'the certificate or revocation list is malformed' },
+  KEYRING_MISMATCH: {
+    status: 409,
+    message: 'the keyring root is not the root this database was created with',
+  },
   // Storage and the journal.
   STORE_CORRUPT: { status: 500, message: 'stored data does not match its hash or cannot be read' },
   STORE_BUSY: { status: 503, message: 'the database is locked by another writer; retry' },
   STORE_UNAVAILABLE: { status: 503, message: 'the database is unreachable' },
+  STORE_MISMATCH: { status: 409, message: 'the data directory belongs to another store' },
   CONFLICT: { status: 409, message: 'the head moved since the caller read it' },
   INVALID_PROJECT: { status: 400, message: 'project names are 1-64 of a-z 0-9 _ -' },
   UNKNOWN_PROJECT: { status: 404, message: 'no such project' },
@@ -85,6 +92,7 @@ export const ERROR_CODES = {
   INVALID_ARTIFACT: { status: 400, message: 'the artifact manifest is malformed' },
   UNKNOWN_ARTIFACT: { status: 404, message: 'no such artifact' },
   // Inputs to commands and files.
+  ADDRESS_UNAVAILABLE: { status: 503, message: 'the server cannot listen on that address' },
   INVALID_ARGUMENT: { status: 400, message: 'an argument is missing or invalid' },
   FILE_UNREADABLE: { status: 400, message: 'a file could not be read' },
   MALFORMED_FILE: { status: 400, message: 'a file is not valid JSON or PEM' },

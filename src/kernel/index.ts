@@ -1,4 +1,5 @@
 export { type AuditRecord, type AuditSink, FileAuditSink, MemoryAuditSink } from './audit.js';
+export { AUDIT_LIMITS, boundedDetail } from './audit-detail.js';
 export {
   BUDGET_EXHAUSTED,
   EVALUATION_BUDGET,
@@ -55,6 +56,8 @@ export {
   MemoryProtocolStore,
   ProtocolRegistry,
   type ProtocolStore,
+  REGISTRY_LIMITS,
+  type RegistrationOwner,
 } from './registry.js';
 export { resolve } from './resolve.js';
 export {

@@ -1,6 +1,7 @@
 import { CanonryError, type ContentHash, parseContentHash } from '../core/index.js';
 import type { Signer } from '../trust/index.js';
 import type { AuditSink } from './audit.js';
+import { boundedDetail } from './audit-detail.js';
 import { type ValidateEnvelope, VERDICT_STATUS, verdictEnvelope } from './envelope.js';
 import type { ConformanceEvent } from './event.js';
 import { EventEncoder } from './event-encoder.js';
@@ -33,7 +34,7 @@ export interface Evaluation {
  *
  * @example
  * const kernel = new Kernel({ signer: keyring.signer() });
- * const { envelope } = kernel.validate({ artifact, agentic_protocol, generation_metadata_hash });
+ * const { envelope } = await kernel.validate({ artifact, agentic_protocol, generation_metadata_hash });
  */
 export class Kernel {
   readonly registry: ProtocolRegistry;
@@ -94,7 +95,7 @@ export class Kernel {
       generation_metadata_hash: generationMetadataHash,
       class: verdict.class,
       label: verdict.label,
-      detail: verdict.detail,
+      detail: boundedDetail(verdict.detail),
       issuer: event ? signer.fingerprint : null,
     });
     return {
@@ -110,7 +111,7 @@ export class Kernel {
    * is not that shape throws INVALID_BODY, INVALID_HASH, INVALID_PROTOCOL or UNKNOWN_PROTOCOL; it is
    * never evaluated.
    */
-  validate(body: unknown): Evaluation {
+  async validate(body: unknown): Promise<Evaluation> {
     if (typeof body !== 'object' || body === null || Array.isArray(body)) {
       throw new CanonryError('INVALID_BODY', 'the body must be a JSON object');
     }
@@ -143,7 +144,7 @@ export class Kernel {
         },
       );
     }
-    return this.evaluate(request.artifact, this.registry.resolveRef(ref), metadataHash);
+    return this.evaluate(request.artifact, await this.registry.resolveRef(ref), metadataHash);
   }
 }
 

@@ -69,7 +69,7 @@ export class Operator {
       if (typeof objectives[name] !== 'function') {
         throw new CanonryError('INVALID_SWITCHBOARD', `no implementation for objective ${name}`);
       }
-      kernel.registry.get(decl.protocol);
+      kernel.registry.cached(decl.protocol);
     }
     this.#kernel = kernel;
     this.#board = switchboard;
@@ -117,7 +117,9 @@ export class Operator {
         event: null,
       };
     }
-    const protocol = this.#kernel.registry.get(this.#board.spec.objectives[objective]!.protocol);
+    const protocol = await this.#kernel.registry.get(
+      this.#board.spec.objectives[objective]!.protocol,
+    );
     const { verdict, event } = this.#kernel.evaluate(
       output.artifact,
       protocol,

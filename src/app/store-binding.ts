@@ -1,0 +1,53 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { CanonryError } from '../core/index.js';
+import { claimStore, type Store, type StoreIdentity } from '../store/index.js';
+import { writePrivateFile } from './private-file.js';
+
+/** The file in a data directory that names the store it belongs to. */
+export const STORE_FILE = 'store.json';
+
+/**
+ * Binds a data directory and its keyring to the database: the database records the root every
+ * journal in it is signed under (the first process to claim it decides), and the data directory
+ * records which database it was set up with. A process whose keyring has another root, or whose
+ * data directory belongs to another database, refuses to start: its signatures would not verify
+ * for the others, and its checkpoints would break their `journal verify`.
+ */
+export async function bindStore(
+  store: Store,
+  dataDir: string,
+  rootFingerprint: string,
+): Promise<StoreIdentity> {
+  const identity = await claimStore(store, rootFingerprint);
+  if (identity.root_fingerprint !== rootFingerprint) {
+    throw new CanonryError(
+      'KEYRING_MISMATCH',
+      `the database ${store.description} is signed under root ${identity.root_fingerprint}, but the keyring in ${dataDir} has root ${rootFingerprint}: every server on one database must share its root (see "Production keys and scale-out" in the README)`,
+      { store_root: identity.root_fingerprint, keyring_root: rootFingerprint },
+    );
+  }
+  const file = join(dataDir, STORE_FILE);
+  if (existsSync(file)) {
+    let recorded: unknown;
+    try {
+      recorded = (JSON.parse(readFileSync(file, 'utf8')) as { store_id?: unknown }).store_id;
+    } catch {
+      throw new CanonryError('MALFORMED_FILE', `${file} is not JSON`);
+    }
+    if (recorded !== identity.store_id) {
+      throw new CanonryError(
+        'STORE_MISMATCH',
+        `${dataDir} was set up with store ${String(recorded)}, but ${store.description} is store ${identity.store_id}: point it at its own database, or use another data directory`,
+        { data_store: String(recorded), database_store: identity.store_id },
+      );
+    }
+  } else {
+    await writePrivateFile(
+      dataDir,
+      STORE_FILE,
+      `${JSON.stringify({ store_id: identity.store_id, database: store.description }, null, 2)}\n`,
+    );
+  }
+  return identity;
+}
