@@ -1,4 +1,5 @@
 import { type CanonryRuntime, createCanonry } from '../app/index.js';
+import { CanonryError, isCanonryError } from '../core/index.js';
 
 /** The options every command that opens the runtime accepts. */
 export interface RuntimeFlags {
@@ -16,12 +17,30 @@ export const DB_FLAG = [
   'postgres://… to use PostgreSQL (CANONRY_DB; default: SQLite in the data directory)',
 ] as const;
 
-/** Opens the runtime for one command and always closes it. */
+/**
+ * Opens the runtime for one command and always closes it. `create: false` for commands that only
+ * read or check: they never mint a keyring (KEYRING_MISSING says what to run instead).
+ */
 export async function withRuntime<T>(
   flags: RuntimeFlags,
   work: (runtime: CanonryRuntime) => Promise<T>,
+  { create = true }: { create?: boolean } = {},
 ): Promise<T> {
-  const runtime = await createCanonry({ dataDir: flags.data, db: flags.db, logLevel: 'silent' });
+  let runtime: CanonryRuntime;
+  try {
+    runtime = await createCanonry(
+      { dataDir: flags.data, db: flags.db, logLevel: 'silent' },
+      { create },
+    );
+  } catch (err) {
+    if (!create && isCanonryError(err, 'KEYRING_MISSING')) {
+      throw new CanonryError(
+        'KEYRING_MISSING',
+        `${err.message}: this command only reads; point --data at a data directory canonry has used (\`canonry serve\`, \`canonry demo\` or \`canonry keys init\` create one)`,
+      );
+    }
+    throw err;
+  }
   try {
     return await work(runtime);
   } finally {

@@ -1,10 +1,17 @@
-import Fastify, { type FastifyInstance, type FastifyReply, LogController } from 'fastify';
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyReply,
+  LogController,
+} from 'fastify';
+import type { Logger } from 'pino';
 import type { CanonryRuntime } from '../app/index.js';
 import { CanonryError } from '../core/index.js';
 import { rejectionEnvelope } from '../kernel/index.js';
 import { useProjectAuth } from './auth.js';
 import { edgeError, errorBody } from './errors.js';
 import { useJsonBodies } from './json-body.js';
+import { createLogger } from './logger.js';
 import { openApiRoute } from './openapi.js';
 import { recordRoutes } from './route-table.js';
 import { canonRoutes } from './routes/canon.js';
@@ -18,22 +25,37 @@ export const BODY_LIMIT = 1024 * 1024;
 
 /** Options for {@link buildServer}. */
 export interface ServerOptions {
-  /** Override the runtime's log level (tests pass 'silent'). */
+  /** Override the runtime's log level (tests pass 'silent'); ignored when `logger` is given. */
   readonly logLevel?: string;
+  /** The process's logger (see `createLogger`), shared with the runtime's background work. */
+  readonly logger?: Logger;
 }
 
 /**
  * Builds the HTTP face over a built runtime; listening is the caller's job (see `listen`). Every
- * error leaves as a typed 4xx with a machine-readable code; only bugs become 500s.
+ * error leaves as a typed 4xx with a machine-readable code; only bugs become 500s. Every connection
+ * is bounded in time (headers, whole request, keep-alive, idle socket: `config.http`), so slow or
+ * silent clients cannot hold sockets open.
  */
 export function buildServer(runtime: CanonryRuntime, options: ServerOptions = {}): FastifyInstance {
   const level = options.logLevel ?? runtime.config.logLevel;
+  const logger = options.logger ?? (level === 'silent' ? undefined : createLogger(level));
+  const timeouts = runtime.config.http;
   const app = Fastify({
     bodyLimit: BODY_LIMIT,
-    logger: level === 'silent' ? false : { level, redact: ['req.headers.authorization'] },
+    ...(logger ? { loggerInstance: logger as FastifyBaseLogger } : { logger: false }),
     logController: new LogController({
-      disableRequestLogging: level !== 'debug' && level !== 'trace',
+      disableRequestLogging: logger === undefined || !logger.isLevelEnabled('debug'),
     }),
+    requestTimeout: timeouts.requestTimeoutMs,
+    keepAliveTimeout: timeouts.keepAliveTimeoutMs,
+    connectionTimeout: timeouts.idleTimeoutMs,
+    http: {
+      headersTimeout: timeouts.headersTimeoutMs,
+      requestTimeout: timeouts.requestTimeoutMs,
+      // Node checks the two timeouts above only this often (30 s by default).
+      connectionsCheckingInterval: Math.max(50, Math.min(1_000, timeouts.headersTimeoutMs / 2)),
+    },
     // Router failures (bad percent-escapes, over-long path parameters) answer in the error envelope too.
     frameworkErrors: (err, _request, reply) => {
       const typed = edgeError(err);
@@ -61,7 +83,11 @@ export function buildServer(runtime: CanonryRuntime, options: ServerOptions = {}
     return reply.code(404).send(errorBody(typed));
   });
 
-  app.get('/healthz', async () => ({ ok: true }));
+  // 503 while some chain is quarantined: the process is up, but not everything can be written.
+  app.get('/healthz', async (_request, reply) => {
+    const health = runtime.health();
+    return reply.code(health.ok ? 200 : 503).send(health);
+  });
   validateRoutes(app, runtime);
   trustRoutes(app, runtime);
   protocolRoutes(app, runtime);

@@ -1,4 +1,4 @@
-import { KERNEL_AUDIT_PROJECT } from '../app/index.js';
+import { KERNEL_AUDIT_PROJECT, REGISTRY_PROJECT } from '../app/index.js';
 import type { AuthPrincipal, TokenRole, TokenStore } from '../auth/index.js';
 import type { Principal } from '../canon/index.js';
 import { CanonryError } from '../core/index.js';
@@ -48,14 +48,15 @@ export function canonPrincipal(principal: AuthPrincipal): Principal {
 }
 
 /**
- * Canon never runs in the project that holds the kernel's audit records: a token for it may read
- * that journal, but canon entries must not be mixed into it.
+ * Canon never runs in the projects the kernel keeps for itself — its audit records (`kernel`) and the
+ * system's protocol registrations (`registry`): a token for them may read those journals, but canon
+ * entries must not be mixed into them.
  */
 export function refuseReservedProject(project: string): void {
-  if (project === KERNEL_AUDIT_PROJECT) {
+  if (project === KERNEL_AUDIT_PROJECT || project === REGISTRY_PROJECT) {
     throw new CanonryError(
       'FORBIDDEN',
-      `${KERNEL_AUDIT_PROJECT} is reserved for the kernel's audit journal; canon does not run there`,
+      `${project} is reserved for the kernel's own journal; canon does not run there`,
     );
   }
 }

@@ -407,9 +407,36 @@ const errorEnvelope = obj(
   ['error'],
 );
 
+/**
+ * The TCP/AP §6 envelope of `POST /v1/validate`: `EVALUATED` for the three verdicts of §6 (200,
+ * 400 INVALID_REQUEST, 422 INTERPRETATION_DRIFT), `REJECTED` for requests never evaluated (bad body,
+ * unknown or invalid protocol, rate limit: docs/errors.md), so the two 400s cannot be confused.
+ */
+const validateEnvelope = obj(
+  {
+    status: { enum: ['EVALUATED', 'REJECTED'] },
+    data: obj({ conformant: { type: 'boolean' }, label: { type: ['string', 'null'] } }, [
+      'conformant',
+      'label',
+    ]),
+    error: {
+      oneOf: [
+        { type: 'null' },
+        obj({ failure_code: str(), message: str() }, ['failure_code', 'message']),
+      ],
+    },
+    attestation: {
+      description: 'the signed conformance event (conformant verdicts only), else null',
+      oneOf: [{ type: 'null' }, { type: 'object' }],
+    },
+  },
+  ['status', 'data', 'error', 'attestation'],
+);
+
 /** Every component schema, by name. */
 export const SCHEMAS: Readonly<Record<string, JsonObject>> = {
   Error: errorEnvelope,
+  ValidateEnvelope: validateEnvelope,
   Principal: principal,
   SourceRef: sourceRef,
   NoteContent: noteContent,

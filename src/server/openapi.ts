@@ -39,10 +39,34 @@ const OTHER_ROUTES: readonly OperationDoc[] = [
     method: 'GET',
     url: '/healthz',
     operationId: 'health',
-    summary: 'Liveness',
+    summary:
+      'Health: 200 when every chain verified on start; 503 (same body) while some chain is quarantined',
     tag: 'service',
     status: 200,
-    response: obj({ ok: { const: true } }, ['ok']),
+    response: obj(
+      {
+        ok: { type: 'boolean' },
+        store: str(),
+        journal: obj(
+          {
+            broken: arr(
+              obj({ project: str(), seq: { type: 'integer' }, reason: str(), detail: str() }, [
+                'project',
+                'seq',
+                'reason',
+              ]),
+            ),
+            unsigned: { type: 'integer' },
+          },
+          ['broken', 'unsigned'],
+        ),
+        trust: obj({ root_fingerprint: hash, development: { type: 'boolean' } }, [
+          'root_fingerprint',
+          'development',
+        ]),
+      },
+      ['ok', 'store', 'journal', 'trust'],
+    ),
     errors: [],
   },
   {
@@ -59,13 +83,32 @@ const OTHER_ROUTES: readonly OperationDoc[] = [
     method: 'POST',
     url: '/v1/validate',
     operationId: 'validate',
-    summary: 'TCP/AP §6: evaluate an artifact against a registered agentic protocol',
+    summary:
+      'TCP/AP §6: evaluate an artifact against an agentic protocol (inline or by hash); no token, rate limited per client',
     tag: 'tcp-ap',
-    body: { schema: { type: 'object' }, required: true },
+    body: {
+      schema: obj(
+        {
+          artifact: {},
+          agentic_protocol: { oneOf: [{ type: 'object' }, hash] },
+          generation_metadata_hash: hash,
+        },
+        ['artifact', 'agentic_protocol', 'generation_metadata_hash'],
+      ),
+      required: true,
+    },
     status: 200,
-    response: { type: 'object', description: 'the TCP/AP §6 envelope' },
-    errors: ['INVALID_REQUEST', 'INTERPRETATION_DRIFT', 'UNKNOWN_PROTOCOL', 'MALFORMED_BODY'],
-    errorSchema: { type: 'object', description: 'the TCP/AP §6 rejection envelope (failure_code)' },
+    response: ref('ValidateEnvelope'),
+    errors: [
+      'INVALID_REQUEST',
+      'INTERPRETATION_DRIFT',
+      'INVALID_BODY',
+      'INVALID_HASH',
+      'INVALID_PROTOCOL',
+      'UNKNOWN_PROTOCOL',
+      'RATE_LIMITED',
+    ],
+    errorSchema: ref('ValidateEnvelope'),
   },
   {
     method: 'GET',
@@ -85,12 +128,14 @@ const OTHER_ROUTES: readonly OperationDoc[] = [
     method: 'POST',
     url: '/v1/protocols',
     operationId: 'registerProtocol',
-    summary: 'Register an agentic protocol by content hash (201 new, 200 already known)',
+    summary:
+      "Register an agentic protocol by content hash for the token's project (201 new, 200 already registered); at most 256 KiB, 1,000 a project",
     tag: 'tcp-ap',
+    minRole: 'editor',
     body: { schema: { type: 'object' }, required: true },
     status: 201,
     response: obj({ hash, slug: str(), version: str(), labels: arr(str()) }, ['hash']),
-    errors: ['INVALID_PROTOCOL'],
+    errors: ['INVALID_PROTOCOL', 'QUOTA_EXCEEDED', 'CHAIN_BROKEN'],
   },
   {
     method: 'GET',
@@ -130,14 +175,31 @@ const OTHER_ROUTES: readonly OperationDoc[] = [
     method: 'GET',
     url: '/v1/projects/:project/journal/verify',
     operationId: 'verifyJournal',
-    summary: "Verify a project's hash chain and signed checkpoints",
+    summary:
+      "Verify a project's hash chain and signed checkpoints; with projections=true (owner) also compare its projections with a replay",
     tag: 'journal',
     minRole: 'viewer',
+    query: [
+      {
+        name: 'projections',
+        description: 'true: replay the journal and compare every projection table (owner only)',
+        schema: { type: 'boolean' },
+      },
+    ],
     status: 200,
-    response: obj({ ok: { type: 'boolean' }, project: str(), checked: { type: 'integer' } }, [
-      'ok',
-    ]),
-    errors: ['INVALID_PROJECT', 'INVALID_ARGUMENT'],
+    response: obj(
+      {
+        ok: { type: 'boolean' },
+        project: str(),
+        checked: { type: 'integer' },
+        unsigned: obj({ entries: { type: 'integer' }, since: { type: ['string', 'null'] } }, [
+          'entries',
+          'since',
+        ]),
+      },
+      ['ok'],
+    ),
+    errors: ['INVALID_PROJECT', 'INVALID_ARGUMENT', 'UNKNOWN_PROJECT'],
   },
   {
     method: 'GET',

@@ -3,9 +3,12 @@ import { CanonryError } from '../../core/index.js';
 import {
   exportSegment,
   rebuildProject,
+  requireJournal,
   segmentRevocationList,
+  type VerifyReport,
   verifyProject,
   verifySegment,
+  withProjectionCheck,
 } from '../../journal/index.js';
 import { EXIT, emit, readPem, readText } from '../io.js';
 import { DATA_FLAG, DB_FLAG, type RuntimeFlags, withRuntime } from '../runtime.js';
@@ -17,6 +20,7 @@ interface JournalFlags extends RuntimeFlags {
   root?: string;
   revocations?: string;
   revocation?: boolean;
+  projections?: boolean;
   after?: string;
   limit?: string;
   json?: boolean;
@@ -46,18 +50,22 @@ export function journalCommand(program: Command): void {
     .option(...DATA_FLAG)
     .option(...DB_FLAG)
     .action(async (flags: JournalFlags) => {
-      await withRuntime(flags, async ({ journal: j, keyring }) => {
-        // The revocation list travels with the segment: the pinned root alone then verifies it.
-        for await (const line of exportSegment(
-          j,
-          requireProject(flags),
-          count(flags.after, '--after', 0),
-          { revocationList: keyring.revocationListPem() },
-        )) {
-          if (!process.stdout.write(line))
-            await new Promise((r) => process.stdout.once('drain', r));
-        }
-      });
+      await withRuntime(
+        flags,
+        async ({ journal: j, keyring }) => {
+          // The revocation list travels with the segment: the pinned root alone then verifies it.
+          for await (const line of exportSegment(
+            j,
+            requireProject(flags),
+            count(flags.after, '--after', 0),
+            { revocationList: keyring.revocationListPem() },
+          )) {
+            if (!process.stdout.write(line))
+              await new Promise((r) => process.stdout.once('drain', r));
+          }
+        },
+        { create: false },
+      );
     });
 
   journal
@@ -68,6 +76,7 @@ export function journalCommand(program: Command): void {
     .option('--revocations <pem>', 'the root-signed revocation list (PEM)')
     .option('--no-revocation', 'do not check revocation')
     .option('--project <name>', 'verify this project in the live store')
+    .option('--no-projections', 'skip comparing the projections with a replay (--project)')
     .option(...DATA_FLAG)
     .option(...DB_FLAG)
     .option('--json', 'print the report as JSON')
@@ -87,22 +96,21 @@ export function journalCommand(program: Command): void {
           { useEmbeddedRevocationList: flags.revocation !== false && carried },
         );
       } else {
-        report = await withRuntime(flags, ({ journal: j, keyring }) =>
-          verifyProject(j, requireProject(flags), {
-            root: keyring.rootCertificatePem,
-            revocationList: keyring.revocationListPem(),
-          }),
+        report = await withRuntime(
+          flags,
+          async ({ journal: j, keyring }) => {
+            const project = requireProject(flags);
+            await requireJournal(j, project);
+            const chain = await verifyProject(j, project, {
+              root: keyring.rootCertificatePem,
+              revocationList: keyring.revocationListPem(),
+            });
+            return flags.projections === false ? chain : withProjectionCheck(j, chain);
+          },
+          { create: false },
         );
       }
-      emit(flags.json === true, report, () =>
-        report.ok
-          ? [
-              `VERIFIED ${report.project}: ${report.checked} entries, head seq ${report.head.seq}, ${report.checkpoints} signed checkpoint(s)`,
-            ]
-          : [
-              `BROKEN ${report.project} at seq ${report.broken!.seq}: ${report.broken!.reason} (${report.broken!.detail})`,
-            ],
-      );
+      emit(flags.json === true, report, () => verifyLines(report));
       if (!report.ok) process.exitCode = EXIT.FAILED;
     });
 
@@ -114,10 +122,13 @@ export function journalCommand(program: Command): void {
     .option(...DB_FLAG)
     .option('--json', 'print the result as JSON')
     .action(async (flags: JournalFlags) => {
-      const result = await withRuntime(flags, ({ journal: j }) =>
-        rebuildProject(j, requireProject(flags), (seq) =>
-          process.stderr.write(`rebuild: replayed through seq ${seq}\n`),
-        ),
+      const result = await withRuntime(
+        flags,
+        ({ journal: j }) =>
+          rebuildProject(j, requireProject(flags), (seq) =>
+            process.stderr.write(`rebuild: replayed through seq ${seq}\n`),
+          ),
+        { create: false },
       );
       emit(flags.json === true, result, () => [
         `rebuilt ${result.project}: ${result.entries} entries into ${result.projections.join(', ')}`,
@@ -134,11 +145,14 @@ export function journalCommand(program: Command): void {
     .option(...DB_FLAG)
     .option('--json', 'print JSON')
     .action(async (flags: JournalFlags) => {
-      const entries = await withRuntime(flags, ({ journal: j }) =>
-        j.read(requireProject(flags), {
-          after: count(flags.after, '--after', 0),
-          limit: count(flags.limit, '--limit', 20),
-        }),
+      const entries = await withRuntime(
+        flags,
+        ({ journal: j }) =>
+          j.read(requireProject(flags), {
+            after: count(flags.after, '--after', 0),
+            limit: count(flags.limit, '--limit', 20),
+          }),
+        { create: false },
       );
       emit(flags.json === true, entries, () =>
         entries.map(
@@ -156,11 +170,35 @@ export function journalCommand(program: Command): void {
     .option(...DB_FLAG)
     .option('--json', 'print JSON')
     .action(async (flags: JournalFlags) => {
-      const checkpoint = await withRuntime(flags, ({ journal: j }) =>
-        j.checkpoint(requireProject(flags)),
+      const checkpoint = await withRuntime(
+        flags,
+        ({ journal: j }) => j.checkpoint(requireProject(flags)),
+        { create: false },
       );
       emit(flags.json === true, checkpoint, () => [
         `checkpoint ${checkpoint.project} seq ${checkpoint.seq} head ${checkpoint.head_hash} (issuer ${checkpoint.issuer.fingerprint})`,
       ]);
     });
+}
+
+/** The human report of a verification: the verdict, then what is not yet covered by a signature. */
+function verifyLines(report: VerifyReport): string[] {
+  if (!report.ok) {
+    return [
+      `BROKEN ${report.project} at seq ${report.broken!.seq}: ${report.broken!.reason} (${report.broken!.detail})`,
+    ];
+  }
+  const lines = [
+    `VERIFIED ${report.project}: ${report.checked} entries, head seq ${report.head.seq}, ${report.checkpoints} signed checkpoint(s)`,
+  ];
+  if (report.base !== undefined) lines.push(`  pruned through seq ${report.base} (signed anchor)`);
+  if (report.projections && report.projections.checked.length > 0) {
+    lines.push(`  projections match a replay: ${report.projections.checked.join(', ')}`);
+  }
+  if (report.unsigned && report.unsigned.entries > 0) {
+    lines.push(
+      `  ${report.unsigned.entries} entr${report.unsigned.entries === 1 ? 'y' : 'ies'} after the last signed checkpoint (since ${report.unsigned.since}); a running server signs them within its checkpoint interval`,
+    );
+  }
+  return lines;
 }

@@ -1,26 +1,51 @@
 import type { Command } from 'commander';
-import { createCanonry } from '../../app/index.js';
-import { buildServer, listen } from '../../server/index.js';
+import { createCanonry, resolveConfig } from '../../app/index.js';
+import { CanonryError } from '../../core/index.js';
+import { buildServer, createLogger, listen } from '../../server/index.js';
 import { DATA_FLAG, DB_FLAG } from '../runtime.js';
 
-/** `canonry serve [--port P] [--host H] [--data DIR]`: the HTTP API (keys are created on first start). */
+interface ServeOptions {
+  port?: string;
+  host?: string;
+  data?: string;
+  db?: string;
+  verifyOnStart?: string;
+}
+
+/**
+ * `canonry serve [--port P] [--host H] [--data DIR] [--db URL] [--verify-on-start tail|full]`: the
+ * HTTP API (keys are created on first start). One logger serves the requests, the runtime's
+ * background work and the process: a failure in the background is logged and the server stays up.
+ */
 export function serveCommand(program: Command): void {
   program
     .command('serve')
     .description('serve the HTTP API (POST /v1/validate, GET /v1/trust, …)')
     .option('--port <port>', 'port to listen on (CANONRY_PORT, else 7070)')
     .option('--host <host>', 'address to bind (CANONRY_HOST, else 127.0.0.1)')
+    .option(
+      '--verify-on-start <scope>',
+      'verify each chain since its last checkpoint (tail) or whole (full) before serving',
+    )
     .option(...DATA_FLAG)
     .option(...DB_FLAG)
-    .action(async (opts: { port?: string; host?: string; data?: string; db?: string }) => {
-      const runtime = await createCanonry(
-        { port: opts.port, host: opts.host, dataDir: opts.data, db: opts.db },
-        {
-          onError: (err) =>
-            process.stderr.write(`canonry: background write failed: ${String(err)}\n`),
-        },
-      );
-      const app = buildServer(runtime);
+    .action(async (opts: ServeOptions) => {
+      const input = {
+        port: opts.port,
+        host: opts.host,
+        dataDir: opts.data,
+        db: opts.db,
+        verifyOnStart: opts.verifyOnStart,
+      };
+      const logger = createLogger(resolveConfig(input).logLevel);
+      process.on('unhandledRejection', (err) => {
+        logger.error({ err }, 'unhandled rejection (the server keeps running)');
+      });
+      const runtime = await createCanonry(input, {
+        onError: (err) => logger.error({ err }, 'background work failed'),
+        logger,
+      });
+      const app = buildServer(runtime, { logger });
       const stop = async () => {
         await app.close();
         await runtime.close();
@@ -28,9 +53,34 @@ export function serveCommand(program: Command): void {
       };
       process.once('SIGINT', stop);
       process.once('SIGTERM', stop);
-      const address = await listen(app, runtime);
+      let address: string;
+      try {
+        address = await listen(app, runtime);
+      } catch (err) {
+        await runtime.close().catch(() => undefined);
+        throw listenError(err, runtime.config.host, runtime.config.port);
+      }
       process.stderr.write(
         `canonry listening on ${address} (data ${runtime.config.dataDir}, store ${runtime.store.description}, issuer ${runtime.kernel.issuerFingerprint})\n`,
       );
     });
+}
+
+/** Why the port could not be bound, as a typed error instead of INTERNAL. */
+function listenError(err: unknown, host: string, port: number): unknown {
+  const code = (err as NodeJS.ErrnoException | undefined)?.code;
+  if (code === 'EADDRINUSE') {
+    return new CanonryError(
+      'ADDRESS_UNAVAILABLE',
+      `${host}:${port} is already in use (pick another --port, or stop the other server)`,
+      { host, port },
+    );
+  }
+  if (code === 'EACCES' || code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') {
+    return new CanonryError('ADDRESS_UNAVAILABLE', `cannot listen on ${host}:${port} (${code})`, {
+      host,
+      port,
+    });
+  }
+  return err;
 }

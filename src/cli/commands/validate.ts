@@ -1,21 +1,39 @@
 import type { Command } from 'commander';
-import { parseContentHash } from '../../core/index.js';
-import { compileProtocol, EMPTY_METADATA_HASH } from '../../kernel/index.js';
+import { resolveConfig } from '../../app/index.js';
+import { CanonryError, isCanonryError, parseContentHash } from '../../core/index.js';
+import { compileProtocol, EMPTY_METADATA_HASH, Kernel } from '../../kernel/index.js';
+import { Keyring } from '../../trust/index.js';
 import { EXIT, emit, readJson } from '../io.js';
-import { DATA_FLAG, DB_FLAG, withRuntime } from '../runtime.js';
+import { DATA_FLAG } from '../runtime.js';
 
 interface ValidateOptions {
   protocol: string;
   artifact: string;
   metadataHash?: string;
   data?: string;
-  db?: string;
   json?: boolean;
 }
 
 /**
- * `canonry validate --protocol P.json --artifact A.json`: one verdict, exit 0 conformant, 2 invalid,
- * 3 drift. Conformant verdicts are signed with the data directory's issuer.
+ * The keyring of a data directory, opened for signing; a check never creates one (KEYRING_MISSING
+ * says how to).
+ */
+async function existingKeyring(dataDir: string): Promise<Keyring> {
+  try {
+    return await Keyring.open(dataDir);
+  } catch (err) {
+    if (!isCanonryError(err, 'KEYRING_MISSING')) throw err;
+    throw new CanonryError(
+      'KEYRING_MISSING',
+      `no keyring in ${dataDir}: validate signs with an existing one and never creates keys; run \`canonry keys init --data ${dataDir}\` (or start \`canonry serve\` once), or pass --data <dir> of a data directory that has one`,
+    );
+  }
+}
+
+/**
+ * `canonry validate --protocol P.json --artifact A.json [--data DIR]`: one verdict, exit 0
+ * conformant, 2 invalid, 3 drift. Conformant verdicts are signed with the data directory's issuer.
+ * An offline check: no database is opened and no audit is written.
  */
 export function validateCommand(program: Command): void {
   program
@@ -27,7 +45,6 @@ export function validateCommand(program: Command): void {
     .requiredOption('--artifact <file>', 'artifact (JSON)')
     .option('--metadata-hash <hash>', 'generation-metadata hash (sha256:…); default: hash of {}')
     .option(...DATA_FLAG)
-    .option(...DB_FLAG)
     .option('--json', 'print the §6 envelope as JSON')
     .action(async (opts: ValidateOptions) => {
       const protocol = compileProtocol(readJson(opts.protocol, '--protocol'));
@@ -35,18 +52,18 @@ export function validateCommand(program: Command): void {
       const metadataHash = opts.metadataHash
         ? parseContentHash(opts.metadataHash, '--metadata-hash')
         : EMPTY_METADATA_HASH;
-      await withRuntime(opts, async (runtime) => {
-        const { verdict, envelope } = runtime.kernel.evaluate(artifact, protocol, metadataHash);
-        emit(opts.json === true, envelope, () =>
-          verdict.class === 'CONFORMANT'
-            ? [
-                `CONFORMANT ${verdict.label}`,
-                `protocol ${protocol.hash}`,
-                `artifact ${verdict.artifactHash}`,
-              ]
-            : [`${verdict.class}: ${envelope.error?.message}`],
-        );
-        process.exitCode = EXIT[verdict.class === 'CONFORMANT' ? 'OK' : verdict.class];
-      });
+      const keyring = await existingKeyring(resolveConfig({ dataDir: opts.data }).dataDir);
+      const kernel = new Kernel({ signer: keyring.signer() });
+      const { verdict, envelope } = kernel.evaluate(artifact, protocol, metadataHash);
+      emit(opts.json === true, envelope, () =>
+        verdict.class === 'CONFORMANT'
+          ? [
+              `CONFORMANT ${verdict.label}`,
+              `protocol ${protocol.hash}`,
+              `artifact ${verdict.artifactHash}`,
+            ]
+          : [`${verdict.class}: ${envelope.error?.message}`],
+      );
+      process.exitCode = EXIT[verdict.class === 'CONFORMANT' ? 'OK' : verdict.class];
     });
 }

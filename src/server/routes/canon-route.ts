@@ -3,6 +3,7 @@ import type { CanonryRuntime } from '../../app/index.js';
 import type { TokenRole } from '../../auth/index.js';
 import type { Principal } from '../../canon/index.js';
 import type { ErrorCode, JsonObject } from '../../core/index.js';
+import { CanonryError } from '../../core/index.js';
 import { principalOf } from '../auth.js';
 import { refuseReservedProject } from '../authorize.js';
 import { noBody, onlyQuery } from '../input.js';
@@ -69,6 +70,15 @@ export function registerCanonRoutes(
       handler: async (request, reply) => {
         const principal = principalOf(request);
         refuseReservedProject(principal.project);
+        // A chain that did not verify serves nothing from its projections: they could be forged.
+        const broken = runtime.journal.brokenChain(principal.project);
+        if (broken) {
+          throw new CanonryError(
+            'CHAIN_BROKEN',
+            `the journal of ${principal.project} does not verify (seq ${broken.seq}: ${broken.reason}); canon is not served until an operator repairs it`,
+            { ...broken },
+          );
+        }
         const query = onlyQuery(request.query, allowedQuery);
         if (!route.body) noBody(request.body);
         const result = await route.handler({

@@ -1,7 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { CanonryRuntime } from '../../app/index.js';
 import { CanonryError } from '../../core/index.js';
-import { parseProject, verifyProject } from '../../journal/index.js';
+import {
+  parseProject,
+  requireJournal,
+  verifyProject,
+  withProjectionCheck,
+} from '../../journal/index.js';
 
 interface ProjectParams {
   project: string;
@@ -61,12 +66,30 @@ export function journalRoutes(app: FastifyInstance, runtime: CanonryRuntime): vo
 
   app.get<{ Params: ProjectParams }>('/v1/projects/:project/journal/verify', async (request) => {
     const project = parseProject(request.params.project);
-    onlyQuery(request.query, []);
+    const q = onlyQuery(request.query, ['projections']);
+    if (q.projections !== undefined && q.projections !== 'true' && q.projections !== 'false') {
+      throw new CanonryError('INVALID_ARGUMENT', 'projections must be true or false', {
+        field: 'projections',
+      });
+    }
+    await requireJournal(journal, project);
     const keyring = runtime.keyring;
-    return verifyProject(journal, project, {
+    const chain = await verifyProject(journal, project, {
       root: keyring.rootCertificatePem,
       revocationList: keyring.revocationListPem(),
     });
+    if (q.projections !== 'true' || !chain.ok) return chain;
+    // Replaying holds the project's write lock for as long as it takes: owners only.
+    if (request.principal?.role !== 'owner') {
+      throw new CanonryError(
+        'FORBIDDEN',
+        'comparing projections with a replay needs the owner role',
+        {
+          required_role: 'owner',
+        },
+      );
+    }
+    return withProjectionCheck(journal, chain);
   });
 
   app.get<{ Params: ProjectParams & { seq: string } }>(
