@@ -1,4 +1,4 @@
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
@@ -12,9 +12,11 @@ const file = (name: string, value: unknown) => {
   return path;
 };
 
-beforeAll(() => {
+beforeAll(async () => {
   ({ dir, cleanup } = tempDir());
   file('protocol.json', refundProtocol());
+  // validate signs with an existing keyring and never creates one.
+  expect((await runCli(['keys', 'init', '--data', join(dir, 'data')])).code).toBe(0);
 });
 afterAll(() => cleanup());
 
@@ -60,6 +62,24 @@ describe('canonry validate', () => {
     ]);
     expect(drift.code).toBe(3);
     expect(drift.stdout).toMatch(/^INTERPRETATION_DRIFT/);
+  });
+
+  it('never mints keys: without a keyring it says how to make one and creates nothing', async () => {
+    const empty = join(dir, 'no-keys');
+    const res = await runCli([
+      'validate',
+      '--protocol',
+      join(dir, 'protocol.json'),
+      '--artifact',
+      file('k.json', { amount: 20 }),
+      '--data',
+      empty,
+    ]);
+    expect(res.code).toBe(1);
+    expect(res.stderr).toContain('canonry: KEYRING_MISSING:');
+    expect(res.stderr).toContain('canonry keys init');
+    expect(existsSync(join(empty, 'keys'))).toBe(false);
+    expect(existsSync(join(empty, 'canonry.db'))).toBe(false);
   });
 
   it('refuses bad input with a typed error and exit 1', async () => {

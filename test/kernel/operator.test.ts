@@ -8,15 +8,15 @@ let close: () => Promise<void>;
 
 beforeAll(async () => {
   ({ runtime, close } = await freshRuntime());
-  runtime.kernel.registry.register(readRepoJson('examples/refund/protocol.json'));
-  runtime.kernel.registry.register(readRepoJson('examples/refund/fulfilment-protocol.json'));
+  await runtime.kernel.registry.register(readRepoJson('examples/refund/protocol.json'));
+  await runtime.kernel.registry.register(readRepoJson('examples/refund/fulfilment-protocol.json'));
 });
 afterAll(() => close());
 
 function operatorWith(extract: Objective, sideEffects: unknown[]) {
   const switchboard = Switchboard.from(
     readRepoJson('examples/refund/switchboard.json'),
-    (h) => runtime.kernel.registry.get(h).protocol.labels,
+    (h) => runtime.kernel.registry.cached(h).protocol.labels,
   );
   return new Operator({
     kernel: runtime.kernel,

@@ -66,7 +66,9 @@ describe('GET /openapi.json', () => {
       expect.objectContaining({ type: 'http', scheme: 'bearer' }),
     );
     for (const { path, method, op } of operations()) {
-      const guarded = path.startsWith('/v1/projects/{project}');
+      // Registering a protocol writes to the shared registry: any project's editor token.
+      const guarded =
+        path.startsWith('/v1/projects/{project}') || `${method} ${path}` === 'POST /v1/protocols';
       expect(op.security, `${method} ${path}`).toEqual(guarded ? [{ bearer: [] }] : []);
       if (guarded) {
         expect(['owner', 'editor', 'agent', 'viewer']).toContain(op['x-min-role']);
@@ -83,7 +85,6 @@ describe('GET /openapi.json', () => {
       'GET /openapi.json',
       'GET /v1/protocols/{hash}',
       'GET /v1/trust',
-      'POST /v1/protocols',
       'POST /v1/validate',
     ]);
   });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contentHash } from '../../src/core/index.js';
+import { tokensFor } from '../helpers/auth.js';
 import { liveServer, refundProtocol } from '../helpers/runtime.js';
 
 let live: Awaited<ReturnType<typeof liveServer>>;
@@ -26,10 +27,29 @@ describe('GET /v1/trust', () => {
 });
 
 describe('protocols', () => {
-  const register = (body: unknown, contentType = 'application/json') =>
+  let tokens: Record<'editor' | 'owner' | 'agent' | 'viewer' | 'other', string>;
+  beforeAll(async () => {
+    tokens = {
+      ...(await tokensFor(live.runtime, 'authors', {
+        editor: 'editor',
+        owner: 'owner',
+        agent: 'agent',
+        viewer: 'viewer',
+      })),
+      ...(await tokensFor(live.runtime, 'others', { other: 'editor' })),
+    };
+  });
+  const register = (
+    body: unknown,
+    contentType = 'application/json',
+    token: string | null = tokens.editor,
+  ) =>
     fetch(`${live.url}/v1/protocols`, {
       method: 'POST',
-      headers: { 'content-type': contentType },
+      headers: {
+        'content-type': contentType,
+        ...(token === null ? {} : { authorization: `Bearer ${token}` }),
+      },
       body: typeof body === 'string' ? body : JSON.stringify(body),
     });
 
@@ -45,6 +65,54 @@ describe('protocols', () => {
     const read = await json(await fetch(`${live.url}/v1/protocols/${first.body.hash}`));
     expect(read.status).toBe(200);
     expect(read.body.protocol).toEqual(refundProtocol());
+  });
+
+  it('needs an editor token; the registration is journaled in its project, by its principal', async () => {
+    const bundle = { ...refundProtocol(), version: 'journaled' };
+    const before = await live.runtime.journal.head('authors');
+    const anonymous = await register(bundle, 'application/json', null);
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.headers.get('www-authenticate')).toContain('Bearer');
+    for (const role of ['agent', 'viewer'] as const) {
+      const refused = await json(await register(bundle, 'application/json', tokens[role]));
+      expect(refused.status).toBe(403);
+      expect(refused.body.error.code).toBe('FORBIDDEN');
+    }
+    expect((await live.runtime.journal.head('authors')).seq).toBe(before.seq);
+    const unknown = await fetch(`${live.url}/v1/protocols/${contentHash(bundle)}`);
+    expect(unknown.status).toBe(404);
+
+    const made = await json(await register(bundle, 'application/json', tokens.owner));
+    expect(made.status).toBe(201);
+    const [entry] = await live.runtime.journal.read('authors', { after: before.seq });
+    expect(entry).toMatchObject({
+      kind: 'kernel.protocol',
+      actor: 'owner',
+      authority: { principal: 'owner', role: 'owner', project: 'authors' },
+      body: { hash: contentHash(bundle) },
+    });
+    // Another project registering the same bundle records its own registration.
+    const other = await json(await register(bundle, 'application/json', tokens.other));
+    expect(other.status).toBe(201);
+    expect((await live.runtime.journal.read('others', { after: 0 })).at(-1)?.kind).toBe(
+      'kernel.protocol',
+    );
+  });
+
+  it('refuses a bundle too large to register, and writes nothing', async () => {
+    const before = await live.runtime.journal.head('authors');
+    const big = { ...refundProtocol(), description: 'x'.repeat(4_000) };
+    const enums = Array.from({ length: 9_000 }, (_, i) => `value-${i}-${'y'.repeat(24)}`);
+    const huge = await json(
+      await register({
+        ...big,
+        constraints: { type: 'object', properties: { v: { enum: enums } } },
+      }),
+    );
+    expect(huge.status).toBe(400);
+    expect(huge.body.error.code).toBe('INVALID_PROTOCOL');
+    expect(huge.body.error.message).toMatch(/at most 262144/);
+    expect((await live.runtime.journal.head('authors')).seq).toBe(before.seq);
   });
 
   it('refuses bad bundles and bad hashes with typed 4xx', async () => {

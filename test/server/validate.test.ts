@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contentHash } from '../../src/core/index.js';
 import { EMPTY_METADATA_HASH, verifyConformanceEvent } from '../../src/kernel/index.js';
+import { tokensFor } from '../helpers/auth.js';
 import { liveServer, refundProtocol } from '../helpers/runtime.js';
 
 type Live = Awaited<ReturnType<typeof liveServer>>;
@@ -120,9 +121,10 @@ describe('TCP/AP conformance clauses over HTTP', () => {
   });
 
   it('C-6: the wire contract: inline protocol or registered hash, unified envelope, 200/400/422', async () => {
+    const { editor } = await tokensFor(live.runtime, 'wire', { editor: 'editor' });
     const reg = await fetch(`${live.url}/v1/protocols`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${editor}` },
       body: JSON.stringify(refundProtocol()),
     });
     expect([200, 201]).toContain(reg.status);
