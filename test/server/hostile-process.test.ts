@@ -150,6 +150,16 @@ describe('canonry serve under hostile input', () => {
   });
 });
 
+describe('canonry serve start-up errors are typed', () => {
+  it('a port another server holds is ADDRESS_UNAVAILABLE, not INTERNAL', async () => {
+    const { port } = new URL(server.url);
+    const res = await runCli(['serve', '--port', port, '--data', join(dir, 'second')]);
+    expect(res.code).toBe(1);
+    expect(res.stderr).toContain('canonry: ADDRESS_UNAVAILABLE:');
+    expect(res.stderr).toContain(`:${port} is already in use`);
+  });
+});
+
 describe('canonry serve rate-limits the public evaluation endpoint', () => {
   let limited: ServeProcess;
   beforeAll(async () => {
