@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { machine } from './lib/report.js';
 
 const SUITES = {
-  kernel: ['verdicts', 'engines', 'http'],
+  kernel: ['verdicts', 'engines', 'http', 'worst-case'],
   journal: ['appends-sqlite', 'appends-postgres', 'rebuild', 'langgraph-peer'],
   // LCSM §13: regenerate the scenario corpus, replay it through the context strategies, run the probes.
   canon: ['generate', 'run', 'probes'],

@@ -4,7 +4,7 @@
  * Fastify route returning a precomputed body of the same bytes (bare-server.js, a child process).
  * The load generator (autocannon) runs here, in the parent: one core each.
  */
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -50,6 +50,16 @@ function startServer(args, env = process.env) {
     });
     child.once('exit', (code) => failed(new Error(`${args.join(' ')} exited (${code}): ${err}`)));
   });
+}
+
+/** An editor's token of the bench project, issued with the CLI. @param {string} data */
+function issueToken(data) {
+  const out = execFileSync(
+    process.execPath,
+    [CLI, 'tokens', 'create', '--project', 'bench', '--principal', 'bench', '--role', 'editor'],
+    { env: { ...process.env, CANONRY_DATA: data }, encoding: 'utf8' },
+  );
+  return out.split('\n')[0] ?? '';
 }
 
 /** CPU seconds (user + system) a process has used so far, from /proc; NaN where there is no /proc. @param {number} pid */
@@ -105,8 +115,15 @@ async function load(name, { url, pid }, bodies) {
 export async function main() {
   const dir = mkdtempSync(join(tmpdir(), 'canonry-bench-http-'));
   try {
+    // Registering a protocol needs an editor's token: issue one the way an operator would.
+    const token = issueToken(join(dir, 'data'));
     progress(SCOPE, 'starting canonry serve (child process)');
-    const env = { ...process.env, CANONRY_LOG_LEVEL: 'silent' };
+    // The rate limiter runs on every request but, this high, never refuses one: its cost is measured.
+    const env = {
+      ...process.env,
+      CANONRY_LOG_LEVEL: 'silent',
+      CANONRY_VALIDATE_RATE_LIMIT: '1000000000/1m',
+    };
     const canonry = await startServer(
       [CLI, 'serve', '--port', '0', '--data', join(dir, 'data')],
       env,
@@ -120,7 +137,7 @@ export async function main() {
     try {
       const registered = await fetch(`${canonry.url}/v1/protocols`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json' },
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
         body: JSON.stringify(refundProtocol()),
       });
       const { hash } = /** @type {{ hash: string }} */ (await registered.json());

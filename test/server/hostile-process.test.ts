@@ -1,10 +1,12 @@
 import { statSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EMPTY_METADATA_HASH } from '../../src/kernel/index.js';
 import { call } from '../helpers/auth.js';
 import { runCli } from '../helpers/cli.js';
-import { refFanOut, worstCases } from '../helpers/hostile.js';
+import { hostileBody, refFanOut, worstCases } from '../helpers/hostile.js';
 import { tempDir } from '../helpers/runtime.js';
 import { type ServeProcess, startServe } from '../helpers/serve.js';
 
@@ -93,6 +95,28 @@ describe('canonry serve under hostile input', () => {
     }
     expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
     await auditChainVerifies();
+  });
+
+  it('stays up through batches of fuzzed and hostile requests, its audit chain verifying after each', async () => {
+    const bodies = fc.oneof(
+      { weight: 3, arbitrary: hostileBody() },
+      { weight: 1, arbitrary: fc.jsonValue() },
+      {
+        weight: 1,
+        arbitrary: fc.record({
+          artifact: fc.jsonValue(),
+          agentic_protocol: fc.jsonValue(),
+          generation_metadata_hash: fc.constant(EMPTY_METADATA_HASH),
+        }),
+      },
+    );
+    for (const batch of fc.sample(fc.array(bodies, { minLength: 8, maxLength: 8 }), 6)) {
+      const answers = await Promise.all(batch.map((b) => validate(b)));
+      for (const answer of answers) expect(answer.status).toBeLessThan(500);
+      expect(server.alive()).toBe(true);
+      expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+      await auditChainVerifies();
+    }
   });
 
   it('closes connections whose body or headers never finish', async () => {

@@ -1,0 +1,237 @@
+// @ts-check
+/**
+ * The worst protocols an attacker can send to the public `POST /v1/validate` (bench/lib/hostile.js)
+ * against the refund protocol, in the same run. Two views of the same question — how long can one
+ * request hold the event loop? — each against the target of ~50 ms on this machine:
+ *
+ * 1. In process: the synchronous work of one request, timed from the body text to the envelope:
+ *    parse (canonry's bounded JSON parser), compile the inline protocol (a fresh version each time,
+ *    so the compile cache never helps, as it would not help an attacker), resolve within the step
+ *    budgets, sign when conformant, build the bounded audit record.
+ * 2. Over HTTP: `canonry serve` in a child process while a probe asks `GET /healthz` every 2 ms;
+ *    the longest probe wait during a hostile request is how long the server could answer nobody.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseJsonText } from 'canonry/core';
+import { EVALUATION_BUDGET, Kernel, MemoryAuditSink } from 'canonry/kernel';
+import { Keyring } from 'canonry/trust';
+import { worstCases } from '../lib/hostile.js';
+import { median, progress } from '../lib/measure.js';
+import { refundProtocol } from '../lib/refund.js';
+import { runIfMain, table } from '../lib/report.js';
+
+const SCOPE = 'kernel/worst-case';
+/** The longest a single request may hold the event loop, in ms (issue 11). */
+export const TARGET_MS = 50;
+const ROUNDS = 15;
+const HTTP_ROUNDS = 5;
+const CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
+const EMPTY = 'sha256:44136fa355b3678a1146ad16f7e8649e94fb4fc21fe77e8310c060f61caaff8a';
+
+/** @typedef {{ name: string, body: { artifact: unknown, agentic_protocol: Record<string, unknown>, generation_metadata_hash: string } }} Case */
+
+/** The same body with a protocol version never seen before (so nothing is cached). @param {Case['body']} body @param {number} n */
+function fresh(body, n) {
+  return JSON.stringify({
+    ...body,
+    agentic_protocol: { ...body.agentic_protocol, version: `bench-${n}` },
+  });
+}
+
+/** @returns {Case} */
+function refundCase() {
+  return {
+    name: 'refund protocol (baseline)',
+    body: {
+      artifact: { amount: 640 },
+      agentic_protocol: refundProtocol(),
+      generation_metadata_hash: EMPTY,
+    },
+  };
+}
+
+/**
+ * Times ROUNDS requests of a case in process; resolves to the times (ms), the status, and the
+ * private reason the audit recorded.
+ * @param {Kernel} kernel @param {MemoryAuditSink} audit @param {Case} c @param {number} base
+ */
+async function inProcess(kernel, audit, c, base) {
+  /** @type {number[]} */
+  const times = [];
+  let status = 0;
+  let reason = '';
+  for (let i = 0; i < ROUNDS; i++) {
+    const text = fresh(c.body, base + i);
+    const t0 = performance.now();
+    let evaluation;
+    try {
+      evaluation = await kernel.validate(parseJsonText(text, 64));
+      status = evaluation.httpStatus;
+      reason = audit.records.at(-1)?.detail.reason ?? '';
+    } catch (err) {
+      status = /** @type {{ status?: number }} */ (err).status ?? 500;
+      reason = /** @type {{ code?: string }} */ (err).code ?? 'thrown';
+    }
+    times.push(performance.now() - t0);
+  }
+  return { times, status, reason };
+}
+
+/**
+ * Starts `canonry serve`; resolves to its URL and a stop function.
+ * @param {string} data @returns {Promise<{ url: string, stop: () => Promise<void> }>}
+ */
+function serve(data) {
+  const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--data', data], {
+    env: { ...process.env, CANONRY_LOG_LEVEL: 'silent', CANONRY_VALIDATE_RATE_LIMIT: 'off' },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  const exited = new Promise((done) => child.once('exit', done));
+  return new Promise((ready, failed) => {
+    let err = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk) => {
+      err += chunk;
+      const url = /listening on (http:\/\/\S+)/.exec(err)?.[1];
+      if (url)
+        ready({
+          url,
+          stop: async () => {
+            child.kill('SIGTERM');
+            await exited;
+          },
+        });
+    });
+    child.once('exit', (code) => failed(new Error(`serve exited (${code}): ${err}`)));
+  });
+}
+
+/**
+ * Sends a case HTTP_ROUNDS times while a probe polls /healthz; resolves to the longest probe wait
+ * (ms) seen during the requests, and the request times.
+ * @param {string} url @param {Case} c @param {number} base
+ */
+async function overHttp(url, c, base) {
+  let stop = false;
+  let worst = 0;
+  const probe = (async () => {
+    while (!stop) {
+      const t0 = performance.now();
+      await fetch(`${url}/healthz`).then((r) => r.arrayBuffer());
+      worst = Math.max(worst, performance.now() - t0);
+      await new Promise((r) => setTimeout(r, 2));
+    }
+  })();
+  /** @type {number[]} */
+  const times = [];
+  for (let i = 0; i < HTTP_ROUNDS; i++) {
+    const t0 = performance.now();
+    const res = await fetch(`${url}/v1/validate`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: fresh(c.body, base + i),
+    });
+    await res.arrayBuffer();
+    if (res.status >= 500) throw new Error(`${c.name}: HTTP ${res.status}`);
+    times.push(performance.now() - t0);
+  }
+  stop = true;
+  await probe;
+  return { probeMax: worst, times };
+}
+
+const ms = (/** @type {number} */ n) => n.toFixed(1);
+
+/** @returns {Promise<import('../lib/report.js').BenchResult>} */
+export async function main() {
+  const dir = mkdtempSync(join(tmpdir(), 'canonry-bench-worst-'));
+  try {
+    const keyring = await Keyring.init(join(dir, 'keys'));
+    const audit = new MemoryAuditSink();
+    const kernel = new Kernel({ signer: keyring.signer(), audit });
+    const cases = [refundCase(), ...worstCases()];
+    progress(
+      SCOPE,
+      `budgets: constraints ${EVALUATION_BUDGET.constraints}, rules ${EVALUATION_BUDGET.rules} steps`,
+    );
+    // Warm-up: compile paths and JIT, on the refund protocol and one of each case.
+    for (const c of cases) await inProcess(kernel, audit, c, 1e6);
+    /** @type {Record<string, any>} */
+    const results = {};
+    for (const [i, c] of cases.entries()) {
+      const r = await inProcess(kernel, audit, c, i * 1000);
+      results[c.name] = { ...r, median: median(r.times), max: Math.max(...r.times) };
+      progress(
+        SCOPE,
+        `${c.name}: ${r.status} ${r.reason}, median ${ms(median(r.times))} ms, max ${ms(Math.max(...r.times))} ms`,
+      );
+    }
+    progress(SCOPE, 'starting canonry serve for the probe');
+    const server = await serve(join(dir, 'data'));
+    try {
+      for (const [i, c] of cases.entries()) {
+        const r = await overHttp(server.url, c, 100_000 + i * 1000);
+        Object.assign(results[c.name], { probeMax: r.probeMax, httpMedian: median(r.times) });
+        progress(SCOPE, `${c.name} over HTTP: longest /healthz wait ${ms(r.probeMax)} ms`);
+      }
+    } finally {
+      await server.stop();
+    }
+    const baseline = results[refundCase().name].median;
+    const worst = Math.max(...cases.map((c) => results[c.name].max));
+    const worstProbe = Math.max(...cases.map((c) => results[c.name].probeMax));
+    const rows = cases.map((c) => {
+      const r = results[c.name];
+      return [
+        c.name,
+        `${r.status} ${r.reason}`,
+        ms(r.median),
+        ms(r.max),
+        `${(r.median / baseline).toFixed(1)}×`,
+        ms(r.probeMax),
+      ];
+    });
+    const head = [
+      'request',
+      'answer (private reason)',
+      'median ms',
+      'max ms',
+      'median ÷ refund',
+      'longest /healthz wait ms',
+    ];
+    const met = worst <= TARGET_MS && worstProbe <= TARGET_MS;
+    const summary = `Worst single request in process: **${ms(worst)} ms**; longest /healthz wait over HTTP: **${ms(worstProbe)} ms** (target ≤ ${TARGET_MS} ms: ${met ? 'met' : 'NOT met'}). Budgets: constraints ${EVALUATION_BUDGET.constraints} steps, rules ${EVALUATION_BUDGET.rules} steps. ${ROUNDS} in-process and ${HTTP_ROUNDS} HTTP requests per case, each with a protocol version never seen before.`;
+    return {
+      name: 'worst-case',
+      title:
+        'The worst protocols against the refund protocol: how long one request holds the event loop',
+      tables: [`${table(head, rows)}\n\n${summary}`],
+      data: {
+        targetMs: TARGET_MS,
+        worstMs: worst,
+        worstProbeMs: worstProbe,
+        met,
+        budgets: EVALUATION_BUDGET,
+        cases: Object.fromEntries(
+          Object.entries(results).map(([name, r]) => [
+            name,
+            {
+              status: r.status,
+              reason: r.reason,
+              medianMs: r.median,
+              maxMs: r.max,
+              probeMaxMs: r.probeMax,
+            },
+          ]),
+        ),
+      },
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+runIfMain(import.meta.url, main);
