@@ -3,7 +3,7 @@ import type { CanonryRuntime } from '../app/index.js';
 import { CanonryError } from '../core/index.js';
 import { rejectionEnvelope } from '../kernel/index.js';
 import { useProjectAuth } from './auth.js';
-import { edgeError, errorBody } from './errors.js';
+import { edgeError, errorBody, modelFailureLog, retryAfterOf } from './errors.js';
 import { useJsonBodies } from './json-body.js';
 import { openApiRoute } from './openapi.js';
 import { recordRoutes } from './route-table.js';
@@ -20,6 +20,8 @@ export const BODY_LIMIT = 1024 * 1024;
 export interface ServerOptions {
   /** Override the runtime's log level (tests pass 'silent'). */
   readonly logLevel?: string;
+  /** Where log lines go instead of stdout (tests capture them). */
+  readonly logStream?: { write(line: string): void };
 }
 
 /**
@@ -30,7 +32,14 @@ export function buildServer(runtime: CanonryRuntime, options: ServerOptions = {}
   const level = options.logLevel ?? runtime.config.logLevel;
   const app = Fastify({
     bodyLimit: BODY_LIMIT,
-    logger: level === 'silent' ? false : { level, redact: ['req.headers.authorization'] },
+    logger:
+      level === 'silent'
+        ? false
+        : {
+            level,
+            redact: ['req.headers.authorization'],
+            ...(options.logStream ? { stream: options.logStream } : {}),
+          },
     logController: new LogController({
       disableRequestLogging: level !== 'debug' && level !== 'trace',
     }),
@@ -48,6 +57,10 @@ export function buildServer(runtime: CanonryRuntime, options: ServerOptions = {}
   app.setErrorHandler((err, request, reply) => {
     const typed = edgeError(err);
     if (typed.code === 'INTERNAL') request.log.error({ err }, 'unhandled error');
+    const modelFailure = modelFailureLog(typed);
+    if (modelFailure) request.log.warn(modelFailure, 'model path failed');
+    const retryAfter = retryAfterOf(typed);
+    if (retryAfter !== undefined) reply.header('retry-after', String(retryAfter));
     if (request.routeOptions.url === VALIDATE_PATH) {
       return reply.code(typed.status).send(rejectionEnvelope(typed.code, typed.message));
     }
