@@ -71,10 +71,11 @@ export class OpenAIModel implements ModelPort {
 
   /** Sends one chat completion and returns the content of the first choice. */
   async complete(request: ModelRequest): Promise<ModelResponse> {
+    // Built before the breaker is asked: once admitted, a call must end in succeeded() or failed().
+    const body = JSON.stringify(requestBody(this.model, request));
     const wait = this.#breaker.admit();
     if (wait !== null) throw this.#coolingDown(wait);
     const deadline = AbortSignal.timeout(this.worstWaitMs);
-    const body = JSON.stringify(requestBody(this.model, request));
     let attempt: Attempt = { kind: 'timeout' };
     let outcome: 'answered' | { hintMs: number } = { hintMs: 0 };
     try {
