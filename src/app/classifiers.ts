@@ -9,8 +9,11 @@ export type ClassifierSource = (project: string) => Classifier;
 
 /**
  * The classifier for each project: a model classifier when `CANONRY_MODEL_URL` names an
- * OpenAI-compatible server, otherwise the scripted classifier with the project's subjects from
- * `<dataDir>/classifiers/<project>.json` (or none). Configs are validated when loaded.
+ * OpenAI-compatible server (one model, so one cool-down, shared by every project; its timeout,
+ * retries and cool-down from `CANONRY_MODEL_TIMEOUT_MS`, `CANONRY_MODEL_RETRIES` and
+ * `CANONRY_MODEL_COOLDOWN_MS`, checked here: INVALID_ARGUMENT at start-up), otherwise the scripted
+ * classifier with the project's subjects from `<dataDir>/classifiers/<project>.json` (or none).
+ * Configs are validated when loaded.
  */
 export function classifierSource(
   dataDir: string,

@@ -1,4 +1,4 @@
-import type { Result } from '../core/index.js';
+import type { CanonryError } from '../core/index.js';
 import type { CanonObject, NoteContent, ProposalIntent, Role } from './types.js';
 
 /** The outcomes of classifying one message (LCSM §4). */
@@ -64,11 +64,20 @@ export interface ClassifierInput {
 }
 
 /**
+ * What a classifier answers: the classification, or the reasons it has none. `outage` is set when
+ * the reason is that its model could not be asked (MODEL_UNAVAILABLE, MODEL_BUSY) rather than that
+ * the output was bad: intake answers those as the outage they are (502/503), not as bad output.
+ */
+export type ClassifierResult =
+  | { readonly ok: true; readonly value: Classification }
+  | { readonly ok: false; readonly issues: readonly string[]; readonly outage?: CanonryError };
+
+/**
  * The classifier port. `scripted` (deterministic rules, the embedded default) and `model` (an
  * OpenAI-compatible model, its output validated as untrusted input) implement it. A classifier whose
  * output is invalid returns the reasons; nothing is committed.
  */
 export interface Classifier {
   readonly name: string;
-  classify(input: ClassifierInput): Promise<Result<Classification, string>>;
+  classify(input: ClassifierInput): Promise<ClassifierResult>;
 }

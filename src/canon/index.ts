@@ -14,11 +14,16 @@ export {
   type ClassificationOutcome,
   type Classifier,
   type ClassifierInput,
+  type ClassifierResult,
   type MessageRole,
   type ProposalDraft,
 } from './classification.js';
 export {
+  authorBounds,
+  boundIssues,
+  citesSource,
   DEFAULT_SCRIPTED_CONFIG,
+  isMachineAuthor,
   ModelClassifier,
   type ModelClassifierOptions,
   parseScriptedConfig,

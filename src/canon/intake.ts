@@ -1,7 +1,13 @@
 import { CanonryError, isCanonryError } from '../core/index.js';
 import type { Canon, ProposalOutcome } from './canon.js';
 import type { ArchivedMessage, Classification, Classifier, MessageRole } from './classification.js';
+import { isMachineAuthor } from './classify/index.js';
 import { newId } from './commit.js';
+import {
+  classifyMessage,
+  recordClassification,
+  recordedClassification,
+} from './intake-classification.js';
 import { MESSAGE_ID, type Principal } from './types.js';
 import { proposalInput, refuseAuthorityClaims } from './validate.js';
 
@@ -117,11 +123,32 @@ async function archive(
   return { message: { ...archived, seq: entry.seq }, duplicate };
 }
 
+/** Intakes in flight in this process, by canon and message: a concurrent retry joins the first. */
+const IN_FLIGHT = new WeakMap<Canon, Map<string, Promise<IntakeResult>>>();
+
+function once(
+  canon: Canon,
+  message: ArchivedMessage,
+  run: () => Promise<IntakeResult>,
+): Promise<IntakeResult> {
+  const flights = IN_FLIGHT.get(canon) ?? new Map<string, Promise<IntakeResult>>();
+  IN_FLIGHT.set(canon, flights);
+  const key = `${message.project}\u0000${message.message_id}`;
+  const running = flights.get(key);
+  if (running) return running;
+  const started = run().finally(() => flights.delete(key));
+  flights.set(key, started);
+  return started;
+}
+
 /**
  * The intake loop of §4: archive the message, classify it (the classifier never mutates canon),
- * and turn each draft into a proposal that goes through comparison and the gate. Invalid classifier
- * output (a model is untrusted) is CLASSIFIER_FAILED: the message stays archived, nothing else is
- * written.
+ * journal the classification, and turn each draft into a proposal that goes through comparison and
+ * the gate. Invalid classifier output (a model is untrusted), or output beyond the author's role, is
+ * CLASSIFIER_FAILED; a model that could not be asked is MODEL_UNAVAILABLE or MODEL_BUSY. Either way
+ * the message stays archived, nothing else is written, and sending it again (same `message_id`)
+ * classifies it. A message classified once is never classified again: a retry reports the journaled
+ * classification and the proposals made from it.
  */
 export async function intake(
   canon: Canon,
@@ -130,22 +157,30 @@ export async function intake(
   input: unknown,
 ): Promise<IntakeResult> {
   const { message, duplicate } = await archive(canon, principal, input);
+  return once(canon, message, () => takeIn(canon, classifier, principal, message, duplicate));
+}
+
+async function takeIn(
+  canon: Canon,
+  classifier: Classifier,
+  principal: Principal,
+  message: ArchivedMessage,
+  duplicate: boolean,
+): Promise<IntakeResult> {
   const reader = canon.reader(principal.project);
-  // A retried message (same message_id) is the same operation: report what it did the first time.
-  if (duplicate) return repeated(canon, classifier, message);
-  const current = await reader.objects(['active', 'provisional', 'disputed']);
-  const classified = await classifier.classify({ message, canon: current });
-  if (!classified.ok) {
-    throw new CanonryError(
-      'CLASSIFIER_FAILED',
-      `the ${classifier.name} classifier output was rejected: ${classified.issues.join('; ')}`,
-      {
-        message_id: message.message_id,
-        issues: classified.issues,
-      },
-    );
+  if (duplicate) {
+    const recorded = await recordedClassification(canon, message);
+    if (recorded) return repeated(canon, message, recorded);
+    // Taken in before classifications were journaled: its proposals say it was classified.
+    if ((await proposalsOf(canon, message)).length > 0)
+      return legacyRepeated(canon, classifier, message);
   }
-  const classification = classified.value;
+  const current = await reader.objects(['active', 'provisional', 'disputed']);
+  const classified = await classifyMessage(classifier, { message, canon: current });
+  const claim = await recordClassification(canon, principal, message, classified);
+  // Another intake of this message (another process) classified it first: report, do not propose.
+  if (!claim.first) return repeated(canon, message, claim.classification);
+  const classification = claim.classification;
   const proposals: IntakeResult['proposals'][number][] = [];
   for (const draft of classification.drafts) {
     const object = await reader.object(draft.object_id);
@@ -174,7 +209,8 @@ export async function intake(
     try {
       // Drafts are untrusted (a model may have written them): they pass the same checks as any proposal.
       const input = proposalInput(raw);
-      const fromSuggestion = message.role === 'assistant' || message.role === 'agent';
+      // Assistant, agent and tool messages (and anything an agent sent) are suggestions (§6).
+      const fromSuggestion = isMachineAuthor(message);
       const outcome = await canon.propose(principal, input, {
         classifier: classification.classifier,
         fromSuggestion,
@@ -193,12 +229,11 @@ export async function intake(
   return { message, classification, proposals };
 }
 
-/** The result of a message already taken in: its classification again (pure) and its proposals. */
-async function repeated(
+/** The proposals made from a message, each with its receipt (and committed version). */
+async function proposalsOf(
   canon: Canon,
-  classifier: Classifier,
   message: ArchivedMessage,
-): Promise<IntakeResult> {
+): Promise<IntakeResult['proposals'][number][]> {
   const reader = canon.reader(message.project);
   const proposals: IntakeResult['proposals'][number][] = [];
   for (const proposal of (await reader.proposals()).filter(
@@ -209,11 +244,32 @@ async function repeated(
       proposal.status === 'committed' ? await reader.current(proposal.object_id) : null;
     if (receipt) proposals.push({ ok: true, outcome: { proposal, committed, receipt } });
   }
-  const classified = await classifier.classify({
-    message,
-    canon: await reader.objects(['active', 'provisional', 'disputed']),
-  });
-  const classification = classified.ok
+  return proposals;
+}
+
+/** A message already classified: its journaled classification and the proposals made from it. */
+async function repeated(
+  canon: Canon,
+  message: ArchivedMessage,
+  classification: Classification,
+): Promise<IntakeResult> {
+  return { message, classification, proposals: await proposalsOf(canon, message) };
+}
+
+/**
+ * A message taken in before classifications were journaled: its proposals, and its classification
+ * computed again for the report (never proposed from).
+ */
+async function legacyRepeated(
+  canon: Canon,
+  classifier: Classifier,
+  message: ArchivedMessage,
+): Promise<IntakeResult> {
+  const reader = canon.reader(message.project);
+  const classified = await classifier
+    .classify({ message, canon: await reader.objects(['active', 'provisional', 'disputed']) })
+    .catch(() => null);
+  const classification = classified?.ok
     ? classified.value
     : {
         outcome: 'no_effect' as const,
@@ -222,5 +278,5 @@ async function repeated(
         rationale: 'already taken in',
         classifier: classifier.name,
       };
-  return { message, classification, proposals };
+  return { message, classification, proposals: await proposalsOf(canon, message) };
 }

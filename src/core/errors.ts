@@ -63,6 +63,10 @@ export const ERROR_CODES = {
   INVALID_SEGMENT: { status: 400, message: 'an exported journal segment is malformed' },
   // Models.
   MODEL_UNAVAILABLE: { status: 502, message: 'the model could not be reached' },
+  MODEL_BUSY: {
+    status: 503,
+    message: 'the model asked for a pause, or is cooling down after failing; retry later',
+  },
   MODEL_OUTPUT_INVALID: { status: 422, message: 'the model output is not valid' },
   // Authentication and authority.
   UNAUTHENTICATED: { status: 401, message: 'a valid bearer token is required' },

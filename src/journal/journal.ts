@@ -570,6 +570,15 @@ export class Journal {
     return rows.map(rowToEntry);
   }
 
+  /** The entry appended under an idempotency key, or null (one lookup on the unique key index). */
+  async entryByKey(project: string, idempotencyKey: string): Promise<JournalEntry | null> {
+    const rows = await this.store.values<EntryRow>(
+      `${SELECT_ENTRIES} WHERE project = $1 AND idempotency_key = $2`,
+      [parseProject(project), idempotencyKey],
+    );
+    return rows[0] ? rowToEntry(rows[0]) : null;
+  }
+
   /**
    * The LCSM §7 receipt of an entry, or null. Receipts are a function of the entry alone, so they are
    * derived when asked for rather than stored twice.

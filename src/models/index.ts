@@ -1,6 +1,23 @@
+export { Breaker, type BreakerState } from './breaker.js';
 export { MODEL_ENV, modelConfigFromEnv } from './env.js';
-export { type ModelErrorCode, modelError, modelErrorCode } from './errors.js';
+export {
+  isModelOutage,
+  type ModelErrorCode,
+  type ModelFailureFacts,
+  modelError,
+  modelErrorCode,
+} from './errors.js';
 export { OpenAIModel, type OpenAIModelConfig } from './openai.js';
+export {
+  DEFAULT_MODEL_POLICY,
+  MAX_PAUSE_MS,
+  MAX_RETRY_AFTER_MS,
+  MODEL_POLICY_LIMITS,
+  type ModelCallPolicy,
+  modelPolicy,
+  retryAfterMs,
+  worstWaitMs,
+} from './policy.js';
 export {
   type ModelRecording,
   parseRecordings,

@@ -1,78 +1,113 @@
-import OpenAI from 'openai';
-import type { CanonryError } from '../core/index.js';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { type CanonryError, parseJsonText } from '../core/index.js';
+import { Breaker } from './breaker.js';
 import { modelError } from './errors.js';
+import { type Attempt, postOnce } from './http.js';
+import {
+  backoffMs,
+  MAX_PAUSE_MS,
+  type ModelCallPolicy,
+  modelPolicy,
+  retryAfterMs,
+  toRetryAfterSeconds,
+  worstWaitMs,
+} from './policy.js';
 import type { ModelPort, ModelRequest, ModelResponse } from './types.js';
+import { completionText, requestBody } from './wire.js';
 
-/** How to reach an OpenAI-compatible chat-completions server. */
-export interface OpenAIModelConfig {
+/** How to reach an OpenAI-compatible chat-completions server, and how long to wait for it. */
+export interface OpenAIModelConfig extends Partial<ModelCallPolicy> {
   /** The API root, e.g. `http://127.0.0.1:11434/v1` (Ollama) or `https://api.openai.com/v1`. */
   readonly baseURL: string;
   /** Sent as `Authorization: Bearer …`; never shown in errors, logs or inspection. */
   readonly apiKey?: string;
   /** The model name the server expects. */
   readonly model: string;
-  /** Per-attempt timeout; 60 s by default. */
-  readonly timeoutMs?: number;
-  /** Retries on connection errors, 408/409/429 and 5xx (the `openai` client's policy); 2 by default. */
-  readonly maxRetries?: number;
+  /** The clock the cool-down runs on (tests inject one). */
+  readonly now?: () => number;
 }
 
 /** Stand-in sent when no key is configured: local servers ignore it, and no env key ever leaks. */
 const NO_KEY = 'canonry-no-key';
 
+/** Statuses worth another attempt: the server is there but momentarily cannot answer. */
+const RETRY_STATUSES = new Set([408, 409, 429, 500, 502, 503, 504]);
+/** Statuses that mean the model is not available at all for now (they open the breaker). */
+const OUTAGE_STATUSES = new Set([408, 429, 500, 502, 503, 504]);
+/** Statuses by which the server asks for a pause: answered 503 MODEL_BUSY with Retry-After. */
+const BUSY_STATUSES = new Set([429, 503]);
+
 /**
  * A model behind any OpenAI-compatible server (vLLM, Ollama, LM Studio, llama.cpp, OpenAI), called
  * through chat completions; a schema becomes `response_format: json_schema` with `strict: true`.
+ * Every call is bounded: each attempt by `timeoutMs` (headers and body), the whole call by
+ * {@link worstWaitMs}; after a call fails for want of a model, calls fail fast for `cooldownMs`.
  */
 export class OpenAIModel implements ModelPort {
   readonly route: string;
   readonly model: string;
   readonly baseURL: string;
-  readonly #client: OpenAI;
+  /** The checked timeouts, retries and cool-down. */
+  readonly policy: ModelCallPolicy;
   readonly #apiKey: string;
+  readonly #url: string;
+  readonly #breaker: Breaker;
 
+  /** Checks the policy settings (INVALID_ARGUMENT when one is out of bounds). */
   constructor(config: OpenAIModelConfig) {
     this.model = config.model;
     this.baseURL = config.baseURL;
     this.route = `openai:${config.model}`;
     this.#apiKey = config.apiKey ?? NO_KEY;
-    this.#client = new OpenAI({
-      baseURL: config.baseURL,
-      apiKey: this.#apiKey,
-      organization: null,
-      project: null,
-      timeout: config.timeoutMs ?? 60_000,
-      maxRetries: config.maxRetries ?? 2,
-      logLevel: 'off',
-    });
+    this.#url = `${config.baseURL.replace(/\/+$/, '')}/chat/completions`;
+    this.policy = modelPolicy(config);
+    this.#breaker = new Breaker(this.policy.cooldownMs, config.now);
+  }
+
+  /** The longest {@link complete} can take, whatever the server does. */
+  get worstWaitMs(): number {
+    return worstWaitMs(this.policy);
   }
 
   /** Sends one chat completion and returns the content of the first choice. */
   async complete(request: ModelRequest): Promise<ModelResponse> {
-    let completion: OpenAI.Chat.Completions.ChatCompletion;
+    // Built before the breaker is asked: once admitted, a call must end in succeeded() or failed().
+    const body = JSON.stringify(requestBody(this.model, request));
+    const wait = this.#breaker.admit();
+    if (wait !== null) throw this.#coolingDown(wait);
+    const deadline = AbortSignal.timeout(this.worstWaitMs);
+    let attempt: Attempt = { kind: 'timeout' };
+    let outcome: 'answered' | { hintMs: number } = { hintMs: 0 };
     try {
-      completion = await this.#client.chat.completions.create({
-        model: this.model,
-        messages: request.messages.map(({ role, content }) => ({ role, content })),
-        ...(request.schema === undefined
-          ? {}
-          : {
-              response_format: {
-                type: 'json_schema',
-                json_schema: {
-                  name: request.schema.name,
-                  schema: request.schema.schema,
-                  strict: true,
-                },
-              },
-            }),
-        ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
-        ...(request.maxTokens === undefined ? {} : { max_tokens: request.maxTokens }),
-      });
-    } catch (error) {
-      throw this.#failure(error);
+      for (let n = 0; n <= this.policy.maxRetries; n++) {
+        if (n > 0) {
+          const pause = this.#pause(attempt, n);
+          // Another call found the model down meanwhile, or the server asked for a long pause.
+          if (pause === null || this.#breaker.remaining() > 0) break;
+          await sleep(pause, undefined, { signal: deadline }).catch(() => {});
+          if (deadline.aborted) break;
+        }
+        attempt = await postOnce({
+          url: this.#url,
+          headers: {
+            'content-type': 'application/json',
+            accept: 'application/json',
+            authorization: `Bearer ${this.#apiKey}`,
+          },
+          body,
+          signal: AbortSignal.any([deadline, AbortSignal.timeout(this.policy.timeoutMs)]),
+          maxBytes: this.policy.maxResponseBytes,
+        });
+        if (!retryable(attempt)) break;
+      }
+      if (!isOutage(attempt)) outcome = 'answered';
+      else
+        outcome = { hintMs: attempt.kind === 'answer' ? (retryAfterMs(attempt.headers) ?? 0) : 0 };
+    } finally {
+      if (outcome === 'answered') this.#breaker.succeeded();
+      else this.#breaker.failed(outcome.hintMs);
     }
-    return this.#response(completion as unknown);
+    return this.#result(attempt);
   }
 
   /** What `JSON.stringify` shows: the route, never the key. */
@@ -80,63 +115,81 @@ export class OpenAIModel implements ModelPort {
     return { route: this.route, model: this.model, baseURL: this.baseURL };
   }
 
-  #response(completion: unknown): ModelResponse {
-    const body = completion as Partial<OpenAI.Chat.Completions.ChatCompletion> | null;
-    const choice = Array.isArray(body?.choices) ? body.choices[0] : undefined;
-    const message = choice?.message;
-    if (typeof message?.refusal === 'string' && message.refusal !== '') {
-      throw modelError(
-        'MODEL_OUTPUT_INVALID',
-        `the model refused: ${this.#scrub(message.refusal)}`,
-        this.route,
-      );
-    }
-    if (typeof message?.content !== 'string' || message.content === '') {
-      throw modelError('MODEL_OUTPUT_INVALID', 'the model returned no content', this.route);
-    }
-    const usage = body?.usage;
-    return {
-      text: message.content,
-      model: typeof body?.model === 'string' ? body.model : this.model,
-      ...(usage &&
-      typeof usage.prompt_tokens === 'number' &&
-      typeof usage.completion_tokens === 'number'
-        ? {
-            usage: {
-              prompt_tokens: usage.prompt_tokens,
-              completion_tokens: usage.completion_tokens,
-            },
-          }
-        : {}),
-    };
+  /** The pause before attempt `n`, or null when the server asked for longer than a pause. */
+  #pause(last: Attempt, n: number): number | null {
+    const asked = last.kind === 'answer' ? retryAfterMs(last.headers) : undefined;
+    if (asked === undefined) return backoffMs(n);
+    return asked <= MAX_PAUSE_MS ? asked : null;
   }
 
-  #failure(error: unknown): CanonryError {
-    if (error instanceof OpenAI.APIConnectionTimeoutError) {
-      return modelError('MODEL_UNAVAILABLE', `${this.route}: the request timed out`, this.route);
+  #result(attempt: Attempt): ModelResponse {
+    switch (attempt.kind) {
+      case 'timeout':
+        throw modelError(
+          'MODEL_UNAVAILABLE',
+          `${this.route}: the request timed out (${this.policy.timeoutMs} ms an attempt, ${this.policy.maxRetries} retries)`,
+          this.route,
+        );
+      case 'connection':
+        throw modelError(
+          'MODEL_UNAVAILABLE',
+          `${this.route}: connection failed${attempt.cause ? ` (${attempt.cause})` : ''}`,
+          this.route,
+        );
+      case 'too_large':
+        throw modelError(
+          attempt.status >= 200 && attempt.status < 300
+            ? 'MODEL_OUTPUT_INVALID'
+            : 'MODEL_UNAVAILABLE',
+          `${this.route}: the response is over ${attempt.limit} bytes`,
+          this.route,
+          { upstream_status: attempt.status },
+        );
+      case 'answer':
+        if (attempt.status < 200 || attempt.status > 299) throw this.#httpFailure(attempt);
+        return this.#completion(attempt.text);
     }
-    if (error instanceof OpenAI.APIConnectionError) {
-      const cause = describeCause(error.cause);
-      return modelError(
-        'MODEL_UNAVAILABLE',
-        this.#scrub(`${this.route}: connection failed${cause}`),
-        this.route,
-      );
+  }
+
+  #httpFailure(attempt: Extract<Attempt, { kind: 'answer' }>): CanonryError {
+    const { status } = attempt;
+    const detail = this.#scrub(errorDetail(attempt.text));
+    const message = `${this.route}: HTTP ${status}${detail ? `: ${detail}` : ''}`;
+    if (!BUSY_STATUSES.has(status)) {
+      return modelError('MODEL_UNAVAILABLE', message, this.route, { upstream_status: status });
     }
-    if (error instanceof OpenAI.APIError) {
-      const detail = this.#scrub(error.message).slice(0, 300);
-      return modelError(
-        'MODEL_UNAVAILABLE',
-        `${this.route}: HTTP ${error.status ?? '?'}: ${detail}`,
-        this.route,
-      );
-    }
-    // The server answered 2xx with a body the client could not read as a completion.
-    const detail =
-      error instanceof Error ? this.#scrub(error.message).slice(0, 300) : 'unreadable body';
+    const asked = retryAfterMs(attempt.headers);
+    return modelError('MODEL_BUSY', message, this.route, {
+      upstream_status: status,
+      retry_after_s: toRetryAfterSeconds(Math.max(asked ?? 0, this.#breaker.remaining(), 1)),
+    });
+  }
+
+  #coolingDown(waitMs: number): CanonryError {
     return modelError(
+      'MODEL_BUSY',
+      `${this.route}: not called while it cools down after failing`,
+      this.route,
+      { retry_after_s: toRetryAfterSeconds(waitMs) },
+    );
+  }
+
+  #completion(text: string): ModelResponse {
+    let body: unknown;
+    try {
+      body = parseJsonText(text, 64);
+    } catch {
+      throw modelError(
+        'MODEL_OUTPUT_INVALID',
+        `${this.route}: unreadable response: not JSON`,
+        this.route,
+      );
+    }
+    const read = completionText(body, this.model);
+    if (read.ok) return read.value;
+    throw modelError(
       'MODEL_OUTPUT_INVALID',
-      `${this.route}: unreadable response: ${detail}`,
+      `${this.route}: ${this.#scrub(read.issues[0]!)}`,
       this.route,
     );
   }
@@ -147,12 +200,24 @@ export class OpenAIModel implements ModelPort {
   }
 }
 
-/** ` (ECONNREFUSED)` or similar from a fetch failure's cause chain, or nothing. */
-function describeCause(cause: unknown): string {
-  for (let at = cause, depth = 0; at instanceof Error && depth < 4; depth++) {
-    const code = (at as { code?: unknown }).code;
-    if (typeof code === 'string') return ` (${code})`;
-    at = (at as { cause?: unknown }).cause;
-  }
-  return '';
+function retryable(attempt: Attempt): boolean {
+  // A timeout is not retried: a model that did not answer in time is hung or overloaded, and a
+  // second wait would double the bound for nothing.
+  if (attempt.kind === 'connection') return true;
+  return attempt.kind === 'answer' && RETRY_STATUSES.has(attempt.status);
+}
+
+function isOutage(attempt: Attempt): boolean {
+  if (attempt.kind === 'timeout' || attempt.kind === 'connection') return true;
+  return attempt.kind === 'answer' && OUTAGE_STATUSES.has(attempt.status);
+}
+
+/** The message of an OpenAI-style error body (or the start of the raw text), on one line. */
+function errorDetail(text: string): string {
+  let detail = text;
+  try {
+    const body = parseJsonText(text, 16) as { error?: { message?: unknown } } | null;
+    if (typeof body?.error?.message === 'string') detail = body.error.message;
+  } catch {}
+  return detail.replace(/\s+/g, ' ').trim().slice(0, 300);
 }

@@ -9,7 +9,7 @@ import type { CanonryRuntime } from '../app/index.js';
 import { CanonryError } from '../core/index.js';
 import { rejectionEnvelope } from '../kernel/index.js';
 import { useProjectAuth } from './auth.js';
-import { edgeError, errorBody } from './errors.js';
+import { edgeError, errorBody, modelFailureLog, retryAfterOf } from './errors.js';
 import { useJsonBodies } from './json-body.js';
 import { createLogger } from './logger.js';
 import { openApiRoute } from './openapi.js';
@@ -29,6 +29,8 @@ export interface ServerOptions {
   readonly logLevel?: string;
   /** The process's logger (see `createLogger`), shared with the runtime's background work. */
   readonly logger?: Logger;
+  /** Where log lines go instead of stderr when no `logger` is given (tests capture them). */
+  readonly logStream?: { write(line: string): void };
 }
 
 /**
@@ -39,7 +41,8 @@ export interface ServerOptions {
  */
 export function buildServer(runtime: CanonryRuntime, options: ServerOptions = {}): FastifyInstance {
   const level = options.logLevel ?? runtime.config.logLevel;
-  const logger = options.logger ?? (level === 'silent' ? undefined : createLogger(level));
+  const logger =
+    options.logger ?? (level === 'silent' ? undefined : createLogger(level, options.logStream));
   const timeouts = runtime.config.http;
   const app = Fastify({
     bodyLimit: BODY_LIMIT,
@@ -70,6 +73,10 @@ export function buildServer(runtime: CanonryRuntime, options: ServerOptions = {}
   app.setErrorHandler((err, request, reply) => {
     const typed = edgeError(err);
     if (typed.code === 'INTERNAL') request.log.error({ err }, 'unhandled error');
+    const modelFailure = modelFailureLog(typed);
+    if (modelFailure) request.log.warn(modelFailure, 'model path failed');
+    const retryAfter = retryAfterOf(typed);
+    if (retryAfter !== undefined) reply.header('retry-after', String(retryAfter));
     if (request.routeOptions.url === VALIDATE_PATH) {
       return reply.code(typed.status).send(rejectionEnvelope(typed.code, typed.message));
     }

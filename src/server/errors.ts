@@ -47,3 +47,43 @@ export function errorBody(err: CanonryError): {
     },
   };
 }
+
+/** The model-path failures logged at warn: outages and rejected classifier output. */
+const MODEL_PATH_CODES: ReadonlySet<ErrorCode> = new Set([
+  'MODEL_UNAVAILABLE',
+  'MODEL_BUSY',
+  'MODEL_OUTPUT_INVALID',
+  'CLASSIFIER_FAILED',
+]);
+
+/** Whole seconds to send as `Retry-After`, when the error carries a retry hint. */
+export function retryAfterOf(err: CanonryError): number | undefined {
+  const value = err.details?.retry_after_s;
+  return typeof value === 'number' && Number.isSafeInteger(value) && value > 0 ? value : undefined;
+}
+
+/**
+ * What the log says about a model-path failure, or null for other errors: the code, the message id,
+ * the model route, the upstream status, the retry hint and the reason codes — never the error's
+ * text, which may quote the model's output, and so never the key, the prompt or the message text.
+ */
+export function modelFailureLog(err: CanonryError): Record<string, unknown> | null {
+  if (!MODEL_PATH_CODES.has(err.code)) return null;
+  const d = err.details ?? {};
+  const fields: Record<string, unknown> = { code: err.code };
+  for (const name of ['message_id', 'route', 'classifier', 'upstream_status', 'retry_after_s']) {
+    const value = d[name];
+    if (typeof value === 'string' || typeof value === 'number') fields[name] = value;
+  }
+  if (Array.isArray(d.issues)) {
+    fields.reasons = [
+      ...new Set(
+        d.issues.map((issue) => {
+          const code = String(issue).split(':')[0]!;
+          return /^[a-z_]{1,40}$/.test(code) ? code : 'other';
+        }),
+      ),
+    ];
+  }
+  return fields;
+}

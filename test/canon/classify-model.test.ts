@@ -348,7 +348,13 @@ describe('ModelClassifier over recorded and real HTTP models', () => {
   });
 
   it('over OpenAIModel: 500, empty content and prose become failed results', async () => {
-    const model = new OpenAIModel({ baseURL: server.baseURL, model: 'm', maxRetries: 0 });
+    // No cool-down: each call must reach the server (the breaker is tested in test/models).
+    const model = new OpenAIModel({
+      baseURL: server.baseURL,
+      model: 'm',
+      maxRetries: 0,
+      cooldownMs: 0,
+    });
     const classifier = new ModelClassifier(model);
     server.enqueue(
       { kind: 'json', status: 500, body: { error: { message: 'overloaded' } } },

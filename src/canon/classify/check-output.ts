@@ -1,6 +1,7 @@
 import { fail, ok, parseJsonText, type Result } from '../../core/index.js';
 import { compileConstraints } from '../../kernel/index.js';
 import type { Classification, ClassifierInput, ProposalDraft } from '../classification.js';
+import { boundIssues } from './bounds.js';
 import { draftIssues, show } from './check-draft.js';
 import {
   CLASSIFICATION_SCHEMA,
@@ -62,7 +63,8 @@ function toDraft(draft: ModelDraft): ProposalDraft {
 
 /**
  * Checks a model's raw output as untrusted input and turns it into a classification (without its
- * `classifier`). Every problem is a reason `<code>: <detail>`; nothing is thrown.
+ * `classifier`): shape, limits, ids, spans, then the author's bounds ({@link boundIssues}). Every
+ * problem is a reason `<code>: <detail>`; nothing is thrown.
  */
 export function checkModelOutput(
   raw: string,
@@ -100,10 +102,8 @@ export function checkModelOutput(
     );
   }
   if (issues.length > 0) return fail(...issues.slice(0, 10));
-  return ok({
-    outcome: output.outcome,
-    touched,
-    drafts: output.drafts.map(toDraft),
-    rationale: output.rationale,
-  });
+  const drafts = output.drafts.map(toDraft);
+  const beyond = boundIssues({ drafts }, input.message);
+  if (beyond.length > 0) return fail(...beyond.slice(0, 10));
+  return ok({ outcome: output.outcome, touched, drafts, rationale: output.rationale });
 }

@@ -158,6 +158,18 @@ export interface CueHit {
 
 const URL = /https?:\/\/\S+/iu;
 
+let CITATION: RegExp | null | undefined;
+
+/**
+ * Whether a text cites a source: a URL, or a cue of the built-in fact tier ("according to", "source:",
+ * "the review found", "tests show", "measured", …). What a message cites is what may make a claim
+ * `sourced`; a configured cue marks a fact, but is not itself a citation.
+ */
+export function citesSource(text: string): boolean {
+  CITATION ??= phraseRegExp(BUILTIN_TIERS.find((t) => t.kind === 'fact')?.cues ?? []);
+  return URL.test(text) || CITATION?.test(text) === true;
+}
+
 /** A tier compiled once: finds the sentences that carry its cues, in order. */
 export function compileTier(tier: CueTier): (sentences: readonly Sentence[]) => CueHit[] {
   const pattern = phraseRegExp(tier.cues);

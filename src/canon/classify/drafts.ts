@@ -7,7 +7,7 @@ import type {
   ProposalIntent,
 } from '../types.js';
 import type { SubjectConfig } from './config.js';
-import type { CueHit, CueTier } from './cues.js';
+import { type CueHit, type CueTier, citesSource } from './cues.js';
 
 /** A configured subject, compiled: its id, config and keyword pattern. */
 export interface Subject {
@@ -28,8 +28,9 @@ export interface DraftContext {
   readonly touched: readonly string[];
 }
 
-function confidence(ctx: DraftContext): ConfidenceState {
-  if (ctx.tier.kind === 'fact') return 'sourced';
+/** `sourced` only for a fact whose sentence cites a source (a configured fact cue is not a citation). */
+function confidence(ctx: DraftContext, sentence: string): ConfidenceState {
+  if (ctx.tier.kind === 'fact' && citesSource(sentence)) return 'sourced';
   if (ctx.tier.kind === 'uncertainty') return 'uncertain';
   return ctx.machine ? 'inferred' : 'asserted';
 }
@@ -84,7 +85,7 @@ function draftFor(
       title: subject.config.title,
       text: hit.sentence.text,
       shape: null,
-      confidence_state: confidence(ctx),
+      confidence_state: confidence(ctx, hit.sentence.text),
       status: status(ctx),
       visibility: 'project',
       sources: [{ span: [hit.sentence.start, hit.sentence.end] }],

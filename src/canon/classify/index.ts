@@ -1,3 +1,4 @@
+export { type AuthorBounds, authorBounds, boundIssues, isMachineAuthor } from './bounds.js';
 export { checkModelOutput } from './check-output.js';
 export {
   CLASSIFICATION_SCHEMA,
@@ -13,7 +14,13 @@ export {
   type ScriptedConfig,
   type SubjectConfig,
 } from './config.js';
-export { BUILTIN_TIERS, type CueKind, type CueTier, SUGGESTION_TIER } from './cues.js';
+export {
+  BUILTIN_TIERS,
+  type CueKind,
+  type CueTier,
+  citesSource,
+  SUGGESTION_TIER,
+} from './cues.js';
 export {
   CLASSIFY_FAILURES,
   type ClassifyFailure,

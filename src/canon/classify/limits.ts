@@ -2,6 +2,7 @@
 export const CLASSIFY_FAILURES = [
   'bad_input',
   'model_unavailable',
+  'model_busy',
   'model_output_invalid',
   'not_json',
   'schema',
@@ -14,6 +15,9 @@ export const CLASSIFY_FAILURES = [
   'unknown_object',
   'no_source',
   'bad_span',
+  'no_verification',
+  'over_confident',
+  'over_status',
   'internal',
 ] as const;
 /** One failure code. */

@@ -1,11 +1,12 @@
-import { fail, ok, type Result } from '../../core/index.js';
+import { type CanonryError, fail, ok } from '../../core/index.js';
 import {
   type ModelPort,
   type ModelRequest,
   type ModelResponse,
+  modelError,
   modelErrorCode,
 } from '../../models/index.js';
-import type { Classification, Classifier, ClassifierInput } from '../classification.js';
+import type { Classifier, ClassifierInput, ClassifierResult } from '../classification.js';
 import { checkModelOutput } from './check-output.js';
 import { DEFAULT_OUTPUT_LIMITS, type OutputLimits } from './limits.js';
 import { classificationRequest, type PromptLimits } from './prompt.js';
@@ -18,14 +19,25 @@ export interface ModelClassifierOptions extends Partial<OutputLimits>, Partial<P
   readonly maxTokens?: number;
 }
 
-/** Why a model call failed, as a `<code>: <detail>` reason. */
-function callFailure(error: unknown): string {
+/**
+ * Why a model call failed, as a failed result: bad output is a reason; an outage is a reason and the
+ * typed error (so intake can answer 502/503 with the model's retry hint). Anything else thrown is an
+ * outage too, as MODEL_UNAVAILABLE: a port that broke could not be asked.
+ */
+function callFailure(error: unknown, route: string): ClassifierResult {
   const detail = error instanceof Error ? error.message : String(error);
   switch (modelErrorCode(error)) {
     case 'MODEL_OUTPUT_INVALID':
-      return `model_output_invalid: ${detail}`;
+      return fail(`model_output_invalid: ${detail}`);
+    case 'MODEL_BUSY':
+      return { ...fail(`model_busy: ${detail}`), outage: error as CanonryError };
+    case 'MODEL_UNAVAILABLE':
+      return { ...fail(`model_unavailable: ${detail}`), outage: error as CanonryError };
     default:
-      return `model_unavailable: ${detail}`;
+      return {
+        ...fail(`model_unavailable: ${detail}`),
+        outage: modelError('MODEL_UNAVAILABLE', `${route}: the model port failed`, route),
+      };
   }
 }
 
@@ -59,7 +71,7 @@ export class ModelClassifier implements Classifier {
   }
 
   /** Asks the model and checks its answer. */
-  async classify(input: ClassifierInput): Promise<Result<Classification, string>> {
+  async classify(input: ClassifierInput): Promise<ClassifierResult> {
     if (typeof input?.message?.text !== 'string' || !Array.isArray(input.canon)) {
       return fail('bad_input: expected { message: { text, role, … }, canon: [] }');
     }
@@ -67,7 +79,7 @@ export class ModelClassifier implements Classifier {
     try {
       response = await this.#model.complete(this.request(input));
     } catch (error) {
-      return fail(callFailure(error));
+      return callFailure(error, this.#model.route);
     }
     try {
       const checked = checkModelOutput(String(response?.text), input, this.#limits);

@@ -1,6 +1,12 @@
-import { fail, LruCache, ok, type Result } from '../../core/index.js';
-import type { Classification, Classifier, ClassifierInput } from '../classification.js';
+import { fail, LruCache, ok } from '../../core/index.js';
+import type {
+  Classification,
+  Classifier,
+  ClassifierInput,
+  ClassifierResult,
+} from '../classification.js';
 import type { CanonObject } from '../types.js';
+import { isMachineAuthor } from './bounds.js';
 import { DEFAULT_SCRIPTED_CONFIG, parseScriptedConfig, type ScriptedConfig } from './config.js';
 import {
   BUILTIN_TIERS,
@@ -14,9 +20,6 @@ import { makeDrafts, type Subject } from './drafts.js';
 import { phraseRegExp, type Sentence, splitSentences, titleWords } from './text.js';
 
 type CompiledTier = { tier: CueTier; find: (sentences: readonly Sentence[]) => CueHit[] };
-
-/** Roles whose messages are suggestions at most: assistants, agents and tools. */
-const MACHINE_ROLES: ReadonlySet<string> = new Set(['assistant', 'agent', 'tool']);
 
 /** Title-word patterns by title, shared by every instance (compiling them dominates otherwise). */
 const TITLE_PATTERNS = new LruCache<string, RegExp | null>(4096);
@@ -56,7 +59,7 @@ export class ScriptedClassifier implements Classifier {
   }
 
   /** Classifies one message; fails only when the input is not a message. */
-  async classify(input: ClassifierInput): Promise<Result<Classification, string>> {
+  async classify(input: ClassifierInput): Promise<ClassifierResult> {
     if (typeof input?.message?.text !== 'string' || !Array.isArray(input.canon)) {
       return fail('bad_input: expected { message: { text, role, … }, canon: [] }');
     }
@@ -78,7 +81,7 @@ export class ScriptedClassifier implements Classifier {
         ...canon.filter((o) => titlePattern(o.title)?.test(text) === true).map((o) => o.object_id),
       ]),
     ].sort();
-    const machine = MACHINE_ROLES.has(message.role) || message.actor_role === 'agent';
+    const machine = isMachineAuthor(message);
     const sentences = splitSentences(text);
     const result = (
       outcome: Classification['outcome'],

@@ -74,6 +74,8 @@ export const MESSAGE_ROUTES: readonly CanonRoute[] = [
       'INVALID_BODY',
       'AUTHORITY_FROM_PAYLOAD',
       'CLASSIFIER_FAILED',
+      'MODEL_UNAVAILABLE',
+      'MODEL_BUSY',
       'CONFLICT',
       'INVALID_ARGUMENT',
     ],
