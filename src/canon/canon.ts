@@ -5,6 +5,16 @@ import type { Queryable } from '../store/index.js';
 import { commitEntry, newId } from './commit.js';
 import { compareNotes } from './compare.js';
 import { DEFAULT_GATE_PROTOCOL, type GateLabel, gateInput, runGate } from './gate.js';
+import { checkPlanes, withoutBase } from './plane-rules.js';
+import {
+  type Audience,
+  candidateAudience,
+  mayRead,
+  objectAudience,
+  proposalAudience,
+  readableWithin,
+  versionAudience,
+} from './planes.js';
 import { CanonReader } from './read.js';
 import type { ProposalRecord } from './records.js';
 import type {
@@ -35,6 +45,13 @@ export interface CanonOptions {
   readonly gate?: CompiledProtocol;
   readonly now?: () => Date;
 }
+
+/**
+ * Who is reading: a principal, who sees what its planes allow (§14), or — for operator tools that
+ * hold the data directory (the CLI's journal commands, benchmarks, the demo) — a project name, which
+ * reads every plane. Whatever answers a principal (HTTP, `canonry canon`) passes the principal.
+ */
+export type Viewer = Principal | string;
 
 /** The canon a proposal was compared against; a commit must find it unchanged. */
 interface Expected {
@@ -107,9 +124,27 @@ export class Canon {
     this.#now = now;
   }
 
-  /** A reader of one project's canon. */
+  /**
+   * The operator's reader of one project's canon: every plane. Canon's own checks use it; anything
+   * answering a principal uses {@link Canon.readerFor}.
+   */
   reader(project: string, db: Pick<Queryable, 'all'> = this.journal.store): CanonReader {
     return new CanonReader(db, project);
+  }
+
+  /** A reader of the principal's project that sees only what the principal may read (§14). */
+  readerFor(principal: Principal, db: Pick<Queryable, 'all'> = this.journal.store): CanonReader {
+    return new CanonReader(db, principal.project, principal.id);
+  }
+
+  /** A reader for a {@link Viewer}: a principal's, or the operator's for a project name. */
+  readerAs(viewer: Viewer): CanonReader {
+    return typeof viewer === 'string' ? this.reader(viewer) : this.readerFor(viewer);
+  }
+
+  /** Canon's clock (injected for tests): what "now" is for effective windows (§2) and timestamps. */
+  now(): Date {
+    return this.#now();
   }
 
   /**
@@ -179,7 +214,8 @@ export class Canon {
    */
   async approve(principal: Principal, proposalId: string): Promise<ProposalOutcome> {
     const reader = this.reader(principal.project);
-    const proposal = await this.#pending(reader, proposalId);
+    // A proposal the approver cannot read (someone's personal note) does not exist for them.
+    const proposal = await this.#pending(this.readerFor(principal), proposalId);
     if (!mayApprove(principal.role, proposal.required_role)) {
       throw new CanonryError(
         'FORBIDDEN',
@@ -202,6 +238,7 @@ export class Canon {
     const current = proposal.base_version ? await reader.version(proposal.base_version) : null;
     const stale = await this.#staleDependents(
       reader,
+      proposalAudience(proposal),
       proposal.object_id,
       proposal.base_version,
       proposal.supersedes,
@@ -221,7 +258,7 @@ export class Canon {
 
   /** Rejects a pending proposal: an owner or editor may, and so may its proposer (withdrawal). */
   async reject(principal: Principal, proposalId: string, reason: string): Promise<ProposalRecord> {
-    const reader = this.reader(principal.project);
+    const reader = this.readerFor(principal);
     const proposal = await this.#pending(reader, proposalId);
     const own = proposal.proposer.id === principal.id;
     if (!own && principal.role !== 'owner' && principal.role !== 'editor') {
@@ -244,7 +281,7 @@ export class Canon {
     versionHash: ContentHash,
     rationale?: string,
   ): Promise<ProposalOutcome> {
-    const reader = this.reader(principal.project);
+    const reader = this.readerFor(principal);
     const object = await reader.object(objectId);
     if (!object) throw new CanonryError('UNKNOWN_OBJECT', `no object ${objectId}`);
     const old = await reader.version(versionHash);
@@ -266,7 +303,20 @@ export class Canon {
     input: ProposalInput,
     fromSuggestion: boolean,
   ) {
-    const object = await reader.object(input.object_id);
+    const mine = this.readerFor(principal);
+    const existing = await reader.object(input.object_id);
+    const object = existing && mayRead(principal.id, objectAudience(existing)) ? existing : null;
+    if (existing && !object) {
+      // Another principal's personal note holds the id. It does not exist for this principal; all a
+      // proposal can learn is that the id is taken (ids are one namespace per project).
+      if (input.intent === 'create' || input.intent === 'supersede') {
+        throw new CanonryError(
+          'CONFLICT',
+          `${input.object_id} is not available; choose another id`,
+        );
+      }
+      throw new CanonryError('UNKNOWN_OBJECT', `no object ${input.object_id}`);
+    }
     if (input.intent === 'create' && object) {
       throw new CanonryError(
         'CONFLICT',
@@ -303,7 +353,7 @@ export class Canon {
     }
     let candidate = input.candidate;
     if (input.intent === 'restore') {
-      const old = input.restore_version ? await reader.version(input.restore_version) : null;
+      const old = input.restore_version ? await mine.version(input.restore_version) : null;
       if (!old || old.note_id !== input.object_id) {
         throw new CanonryError(
           'UNKNOWN_VERSION',
@@ -312,10 +362,11 @@ export class Canon {
       }
       candidate = restored(old.content);
     }
-    if (input.message_id && !(await reader.message(input.message_id))) {
+    if (input.message_id && !(await mine.message(input.message_id))) {
       throw new CanonryError('UNKNOWN_MESSAGE', `no archived message ${input.message_id}`);
     }
-    await this.#checkReferences(reader, candidate);
+    await this.#checkReferences(mine, candidate);
+    await checkPlanes(mine, candidateAudience(candidate, principal.id), object, candidate, input);
     const judged = await this.#judge(reader, currentHash, {
       object_id: input.object_id,
       intent: input.intent,
@@ -341,20 +392,34 @@ export class Canon {
   ) {
     const supersededTypes = await this.#supersededTypes(reader, p.supersedes);
     const current = currentHash ? await reader.version(currentHash) : null;
-    const stale = await this.#staleDependents(reader, p.object_id, currentHash, p.supersedes);
-    const comparison = compareNotes(current, p.candidate, {
+    // The comparison is journaled with the proposal and read by the proposal's readers: it names
+    // only dependents they may read (§14), and the gate judges what they can see.
+    const audience = proposalAudience(p);
+    const stale = await this.#staleDependents(
+      reader,
+      audience,
+      p.object_id,
+      currentHash,
+      p.supersedes,
+    );
+    const dependents = (await reader.objects(['active', 'provisional', 'disputed'])).filter(
+      (o) => o.dependency_refs.includes(p.object_id) && readableWithin(objectAudience(o), audience),
+    );
+    const full = compareNotes(current, p.candidate, {
       intent: p.intent,
       proposer: p.proposer,
       dependentArtifacts: stale,
-      dependentObjects: await reader.dependents(p.object_id),
+      dependentObjects: dependents.map((o) => o.object_id),
       supersededTypes,
       fromSuggestion: p.from_suggestion,
     });
     const gate = runGate(
       this.kernel,
       this.gate,
-      gateInput(comparison, p.proposer.role, p.intent, p.candidate.object_type),
+      gateInput(full, p.proposer.role, p.intent, p.candidate.object_type),
     );
+    const comparison =
+      current && !readableWithin(versionAudience(current), audience) ? withoutBase(full) : full;
     return { current, comparison, stale, gate };
   }
 
@@ -391,15 +456,23 @@ export class Canon {
     return types;
   }
 
+  /** Artifacts a mutation makes stale, among those the proposal's readers may read. */
   async #staleDependents(
     reader: CanonReader,
+    audience: Audience,
     objectId: string,
     version: ContentHash | null,
     supersedes: readonly string[] = [],
   ) {
     const built = version ? await reader.artifactsBuiltFrom(objectId, version) : [];
     for (const id of supersedes) built.push(...(await reader.artifactsBuiltFrom(id)));
-    return [...new Set(built)].sort();
+    const readable: string[] = [];
+    for (const id of new Set(built)) {
+      const manifest = await reader.artifact(id);
+      if (manifest && readableWithin(await reader.artifactAudience(manifest), audience))
+        readable.push(id);
+    }
+    return readable.sort();
   }
 
   /** Why canon is no longer what a proposal was compared against, or null when it still is. */

@@ -6,7 +6,7 @@ export {
   artifactInput,
   artifactState,
 } from './artifacts.js';
-export { Canon, type CanonOptions, type ProposalOutcome } from './canon.js';
+export { Canon, type CanonOptions, type ProposalOutcome, type Viewer } from './canon.js';
 export {
   type ArchivedMessage,
   CLASSIFICATION_OUTCOMES,
@@ -34,6 +34,12 @@ export {
   compareNotes,
   isConcern,
 } from './compare.js';
+export {
+  EFFECTIVE_STATES,
+  type EffectiveState,
+  type EffectiveWindow,
+  effectiveState,
+} from './effective.js';
 export { DEFAULT_GATE_PROTOCOL, type GateInput, type GateLabel, type GateVerdict } from './gate.js';
 export {
   archiveMessage,
@@ -42,6 +48,17 @@ export {
   type MessageInput,
   messageInput,
 } from './intake.js';
+export { mayReadEntry, type RedactedEntry, readableEntries } from './journal-view.js';
+export {
+  type Audience,
+  audienceOf,
+  mayRead,
+  messageAudience,
+  objectAudience,
+  proposalAudience,
+  SHARED,
+  versionAudience,
+} from './planes.js';
 export { CANON_KINDS, CANON_PROJECTION } from './projection.js';
 export { type Epistemic, type Provenance, provenance } from './provenance.js';
 export { CanonReader } from './read.js';
@@ -55,6 +72,8 @@ export {
   CONFIDENCE_STATES,
   type ConfidenceState,
   MESSAGE_ID,
+  MESSAGE_VISIBILITIES,
+  type MessageVisibility,
   type NoteContent,
   type NoteVersion,
   OBJECT_ID,

@@ -2,7 +2,12 @@ import { CanonryError, isCanonryError } from '../core/index.js';
 import type { Canon, ProposalOutcome } from './canon.js';
 import type { ArchivedMessage, Classification, Classifier, MessageRole } from './classification.js';
 import { newId } from './commit.js';
-import { MESSAGE_ID, type Principal } from './types.js';
+import {
+  MESSAGE_ID,
+  MESSAGE_VISIBILITIES,
+  type MessageVisibility,
+  type Principal,
+} from './types.js';
 import { proposalInput, refuseAuthorityClaims } from './validate.js';
 
 /** A message as submitted for the archive. */
@@ -12,6 +17,8 @@ export interface MessageInput {
   readonly role?: MessageRole;
   /** A client-chosen id; re-sending the same id returns the archived message instead of a copy. */
   readonly message_id?: string;
+  /** `project` (the default) or `personal`: only its speaker may then read it, or cite it (§14). */
+  readonly visibility?: MessageVisibility;
 }
 
 /** What intake did with one message. */
@@ -36,13 +43,15 @@ const ROLES: readonly MessageRole[] = ['user', 'assistant', 'agent', 'tool', 'sy
 export function messageInput(
   value: unknown,
   principal: Principal,
-): Required<Pick<MessageInput, 'text' | 'role'>> & { message_id: string | null } {
+): Required<Pick<MessageInput, 'text' | 'role' | 'visibility'>> & { message_id: string | null } {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new CanonryError('INVALID_BODY', 'the message must be an object');
   }
   const m = value as Record<string, unknown>;
   refuseAuthorityClaims(m, ['role']);
-  const unknown = Object.keys(m).find((k) => !['text', 'role', 'message_id'].includes(k));
+  const unknown = Object.keys(m).find(
+    (k) => !['text', 'role', 'message_id', 'visibility'].includes(k),
+  );
   if (unknown !== undefined)
     throw new CanonryError('INVALID_BODY', `unknown field ${JSON.stringify(unknown.slice(0, 64))}`);
   if (
@@ -68,7 +77,19 @@ export function messageInput(
   ) {
     throw new CanonryError('INVALID_BODY', 'message_id is 1–100 of letters, digits, _ . : -');
   }
-  return { text: m.text, role, message_id: (m.message_id as string | undefined) ?? null };
+  const visibility = (m.visibility ?? 'project') as MessageVisibility;
+  if (!MESSAGE_VISIBILITIES.includes(visibility)) {
+    throw new CanonryError(
+      'INVALID_BODY',
+      `visibility must be one of ${MESSAGE_VISIBILITIES.join(', ')}`,
+    );
+  }
+  return {
+    text: m.text,
+    role,
+    message_id: (m.message_id as string | undefined) ?? null,
+    visibility,
+  };
 }
 
 /** Archives a message exactly as captured (§4). Idempotent on `message_id`. */
@@ -94,7 +115,8 @@ async function archive(
     role: checked.role,
     actor: principal.id,
     actor_role: principal.role,
-    captured_at: new Date().toISOString(),
+    captured_at: canon.now().toISOString(),
+    visibility: checked.visibility,
   };
   const { entry, duplicate } = await canon.journal.append(principal.project, {
     kind: 'canon.message',
@@ -108,7 +130,8 @@ async function archive(
     duplicate &&
     (archived.text !== message.text ||
       archived.role !== message.role ||
-      archived.actor !== message.actor)
+      archived.actor !== message.actor ||
+      (archived.visibility ?? 'project') !== message.visibility)
   ) {
     throw new CanonryError('CONFLICT', `message ${messageId} was archived with other content`, {
       message_id: messageId,
@@ -130,9 +153,10 @@ export async function intake(
   input: unknown,
 ): Promise<IntakeResult> {
   const { message, duplicate } = await archive(canon, principal, input);
-  const reader = canon.reader(principal.project);
+  // The classifier, and the drafts, see only the canon the speaker may read (§14).
+  const reader = canon.readerFor(principal);
   // A retried message (same message_id) is the same operation: report what it did the first time.
-  if (duplicate) return repeated(canon, classifier, message);
+  if (duplicate) return repeated(canon, classifier, principal, message);
   const current = await reader.objects(['active', 'provisional', 'disputed']);
   const classified = await classifier.classify({ message, canon: current });
   if (!classified.ok) {
@@ -159,6 +183,8 @@ export async function intake(
       base_version: object?.current_version_ref ?? null,
       candidate: {
         ...draft.candidate,
+        // What comes of a personal message stays personal: no automatic promotion of private chat.
+        ...(message.visibility === 'personal' ? { visibility: 'personal' as const } : {}),
         sources: draft.candidate.sources.map((s) => ({
           message_id: message.message_id,
           span: [s.span[0], s.span[1]] as const,
@@ -197,9 +223,10 @@ export async function intake(
 async function repeated(
   canon: Canon,
   classifier: Classifier,
+  principal: Principal,
   message: ArchivedMessage,
 ): Promise<IntakeResult> {
-  const reader = canon.reader(message.project);
+  const reader = canon.readerFor(principal);
   const proposals: IntakeResult['proposals'][number][] = [];
   for (const proposal of (await reader.proposals()).filter(
     (p) => p.message_id === message.message_id,

@@ -95,12 +95,30 @@ export function objectId(value: unknown, field = 'object_id'): string {
   return value;
 }
 
+/** RFC 3339: a date, or a date-time with its offset (a time without one would be read in the server's zone). */
+const INSTANT =
+  /^(\d{4})-(\d{2})-(\d{2})(?:T([01]\d|2[0-3]):[0-5]\d(?::[0-5]\d(?:\.\d{1,9})?)?(?:Z|[+-](?:[01]\d|2[0-3]):[0-5]\d))?$/;
+
 function date(value: unknown, field: string): string | null {
   if (value === undefined || value === null) return null;
-  if (typeof value !== 'string' || value.length > 40 || Number.isNaN(Date.parse(value))) {
-    bad(`${field} must be an ISO 8601 date-time or null`, field);
+  const parts = typeof value === 'string' ? INSTANT.exec(value) : null;
+  const [y, m, d] = (parts ?? []).slice(1, 4).map(Number) as [number, number, number];
+  // The engine would roll 2026-02-30 over into March: the calendar date must exist as written.
+  const day = parts ? new Date(Date.UTC(y, m - 1, d)) : null;
+  if (!day || day.getUTCMonth() !== m - 1 || day.getUTCDate() !== d) {
+    bad(`${field} must be an RFC 3339 date (2026-01-31) or date-time with offset, or null`, field);
   }
-  return value;
+  return value as string;
+}
+
+/** The effective window (§2) `[effective_from, effective_until)`: empty windows are refused. */
+function window(c: Raw): Pick<NoteContent, 'effective_from' | 'effective_until'> {
+  const from = date(c.effective_from, 'effective_from');
+  const until = date(c.effective_until, 'effective_until');
+  if (from !== null && until !== null && Date.parse(from) >= Date.parse(until)) {
+    bad('effective_until must be after effective_from', 'effective_until');
+  }
+  return { effective_from: from, effective_until: until };
 }
 
 function source(value: unknown, i: number): SourceRef {
@@ -169,8 +187,7 @@ export function noteContent(value: unknown): NoteContent {
         list(c.dependency_refs, 'dependency_refs', 100, (v) => objectId(v, 'dependency_refs')),
       ),
     ].sort(),
-    effective_from: date(c.effective_from, 'effective_from'),
-    effective_until: date(c.effective_until, 'effective_until'),
+    ...window(c),
     tags: [
       ...new Set(
         list(c.tags, 'tags', 20, (v) => {
