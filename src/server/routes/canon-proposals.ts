@@ -48,10 +48,14 @@ export const PROPOSAL_ROUTES: readonly CanonRoute[] = [
       'UNKNOWN_OBJECT',
       'UNKNOWN_VERSION',
       'UNKNOWN_MESSAGE',
+      'PLANE_VIOLATION',
     ],
-    handler: async ({ runtime, principal, project, body }) => {
+    handler: async ({ runtime, principal, body }) => {
       const input = proposalInput(body);
-      if (input.message_id && !(await runtime.canon.reader(project).message(input.message_id))) {
+      if (
+        input.message_id &&
+        !(await runtime.canon.readerFor(principal).message(input.message_id))
+      ) {
         throw new CanonryError('UNKNOWN_MESSAGE', `no message ${input.message_id}`, {
           field: 'message_id',
         });
@@ -76,9 +80,9 @@ export const PROPOSAL_ROUTES: readonly CanonRoute[] = [
     status: 200,
     response: list('proposals', 'ProposalRecord'),
     errors: ['INVALID_ARGUMENT'],
-    handler: async ({ runtime, project, query }) => ({
+    handler: async ({ runtime, principal, query }) => ({
       proposals: await runtime.canon
-        .reader(project)
+        .readerFor(principal)
         .proposals(oneOfQuery(query.status, PROPOSAL_STATUSES, 'status')),
     }),
   },
@@ -94,8 +98,8 @@ export const PROPOSAL_ROUTES: readonly CanonRoute[] = [
     status: 200,
     response: ref('ProposalView'),
     errors: ['UNKNOWN_PROPOSAL', 'INVALID_ARGUMENT'],
-    handler: async ({ runtime, project, params }) =>
-      proposalView(runtime, project, proposalIdArg(params.id)),
+    handler: async ({ runtime, principal, params }) =>
+      proposalView(runtime, principal, proposalIdArg(params.id)),
   },
   {
     method: 'POST',
