@@ -36,6 +36,8 @@ export interface CanonryRuntime {
 export interface RuntimeOptions {
   /** Where background failures (an audit write that could not commit) are reported. */
   readonly onError?: (err: unknown) => void;
+  /** Canon's clock: version timestamps, capture times and effective windows (tests inject one). */
+  readonly now?: () => Date;
 }
 
 /**
@@ -68,7 +70,7 @@ export async function createCanonry(
   const registry = new ProtocolRegistry(new FileProtocolStore(paths.protocols));
   const kernel = new Kernel({ signer: () => trust.current().signer(), registry, audit });
   const gate = registry.register(DEFAULT_GATE_PROTOCOL).protocol;
-  const canon = new Canon({ journal, kernel, gate });
+  const canon = new Canon({ journal, kernel, gate, ...(options.now ? { now: options.now } : {}) });
   return {
     config,
     get keyring() {
