@@ -95,6 +95,7 @@ export {
   type Visibility,
 } from './types.js';
 export {
+  type NoteDefaults,
   noteContent,
   objectId,
   proposalInput,

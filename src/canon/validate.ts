@@ -9,6 +9,7 @@ import {
   type ProposalInput,
   type SourceRef,
   VISIBILITIES,
+  type Visibility,
 } from './types.js';
 
 const TAG = /^[a-z][a-z0-9_-]{0,31}$/;
@@ -140,8 +141,17 @@ function source(value: unknown, i: number): SourceRef {
   };
 }
 
+/** Defaults a caller knows from current canon. */
+export interface NoteDefaults {
+  /**
+   * The visibility of a candidate that does not state one: the object's current one, so an update
+   * that leaves the field out never moves a personal note to the project (§14). `project` otherwise.
+   */
+  readonly visibility?: Visibility;
+}
+
 /** Checks a candidate note and fills the optional fields with their defaults. */
-export function noteContent(value: unknown): NoteContent {
+export function noteContent(value: unknown, defaults: NoteDefaults = {}): NoteContent {
   const c = record(value, 'candidate');
   only(
     c,
@@ -180,7 +190,7 @@ export function noteContent(value: unknown): NoteContent {
     shape,
     confidence_state: oneOf(c.confidence_state, CONFIDENCE_STATES, 'confidence_state', 'asserted'),
     status: oneOf(c.status, OBJECT_STATUSES, 'status', 'active'),
-    visibility: oneOf(c.visibility, VISIBILITIES, 'visibility', 'project'),
+    visibility: oneOf(c.visibility, VISIBILITIES, 'visibility', defaults.visibility ?? 'project'),
     sources: list(c.sources, 'sources', 50, source),
     dependency_refs: [
       ...new Set(
@@ -200,8 +210,11 @@ export function noteContent(value: unknown): NoteContent {
   };
 }
 
-/** Checks a proposal from outside: every field hostile, authority claims refused. */
-export function proposalInput(value: unknown): ProposalInput {
+/**
+ * Checks a proposal from outside: every field hostile, authority claims refused. `defaults` come from
+ * current canon (the object's visibility, for a candidate that leaves it out).
+ */
+export function proposalInput(value: unknown, defaults: NoteDefaults = {}): ProposalInput {
   const p = record(value, 'proposal');
   only(
     p,
@@ -233,7 +246,7 @@ export function proposalInput(value: unknown): ProposalInput {
     object_id: objectId(p.object_id),
     intent,
     base_version: (p.base_version as ProposalInput['base_version']) ?? null,
-    candidate: noteContent(p.candidate),
+    candidate: noteContent(p.candidate, defaults),
     ...(intent === 'supersede'
       ? { supersedes: list(p.supersedes, 'supersedes', 20, (v) => objectId(v, 'supersedes')) }
       : {}),

@@ -64,7 +64,12 @@ const noteContent = obj(
     shape: {},
     confidence_state: { enum: [...CONFIDENCE_STATES], default: 'asserted' },
     status: { enum: [...OBJECT_STATUSES], default: 'active' },
-    visibility: { enum: [...VISIBILITIES], default: 'project' },
+    visibility: {
+      enum: [...VISIBILITIES],
+      default: 'project',
+      description:
+        "LCSM §14 plane: personal is its proposer's alone; project, working and procedural are shared. Left out, an existing object keeps its own",
+    },
     sources: arr(ref('SourceRef'), { maxItems: 50 }),
     dependency_refs: arr(str(), { maxItems: 100 }),
     effective_from: nullable(str({ format: 'date-time' })),

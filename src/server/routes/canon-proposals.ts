@@ -1,4 +1,4 @@
-import { proposalInput } from '../../canon/index.js';
+import { OBJECT_ID, proposalInput } from '../../canon/index.js';
 import { CanonryError } from '../../core/index.js';
 import { proposalView } from '../canon-views.js';
 import {
@@ -51,7 +51,14 @@ export const PROPOSAL_ROUTES: readonly CanonRoute[] = [
       'PLANE_VIOLATION',
     ],
     handler: async ({ runtime, principal, body }) => {
-      const input = proposalInput(body);
+      // A candidate that leaves out its visibility keeps the object's: leaving a field out never
+      // moves a personal note to the project (§14).
+      const id = (body as { object_id?: unknown } | null)?.object_id;
+      const existing =
+        typeof id === 'string' && OBJECT_ID.test(id)
+          ? await runtime.canon.readerFor(principal).object(id)
+          : null;
+      const input = proposalInput(body, existing ? { visibility: existing.visibility } : {});
       if (
         input.message_id &&
         !(await runtime.canon.readerFor(principal).message(input.message_id))
