@@ -3,25 +3,15 @@ import type { AppendResult, Journal, Receipt } from '../journal/index.js';
 import { type CompiledProtocol, compileProtocol, type Kernel } from '../kernel/index.js';
 import type { Queryable } from '../store/index.js';
 import { commitEntry, newId } from './commit.js';
-import { compareNotes } from './compare.js';
-import { DEFAULT_GATE_PROTOCOL, type GateLabel, gateInput, runGate } from './gate.js';
-import { checkPlanes, withoutBase } from './plane-rules.js';
-import {
-  type Audience,
-  candidateAudience,
-  mayRead,
-  objectAudience,
-  proposalAudience,
-  readableWithin,
-  versionAudience,
-} from './planes.js';
+import { DEFAULT_GATE_PROTOCOL, type GateLabel } from './gate.js';
+import { checkReferences, isLive, judge, staleDependents } from './judge.js';
+import { checkPlanes } from './plane-rules.js';
+import { candidateAudience, mayRead, objectAudience, proposalAudience } from './planes.js';
 import { CanonReader } from './read.js';
 import type { ProposalRecord } from './records.js';
 import type {
-  CanonObject,
   NoteContent,
   NoteVersion,
-  ObjectType,
   Principal,
   ProposalInput,
   ProposalIntent,
@@ -75,9 +65,6 @@ function mayApprove(role: Role, required: Role | null): boolean {
   if (required === 'editor') return role === 'owner' || role === 'editor';
   return false;
 }
-
-const isLive = (o: CanonObject | null) =>
-  o !== null && o.status !== 'superseded' && o.status !== 'retired';
 
 function expectedOf(p: {
   object_id: string;
@@ -236,7 +223,7 @@ export class Canon {
       });
     }
     const current = proposal.base_version ? await reader.version(proposal.base_version) : null;
-    const stale = await this.#staleDependents(
+    const stale = await staleDependents(
       reader,
       proposalAudience(proposal),
       proposal.object_id,
@@ -365,9 +352,9 @@ export class Canon {
     if (input.message_id && !(await mine.message(input.message_id))) {
       throw new CanonryError('UNKNOWN_MESSAGE', `no archived message ${input.message_id}`);
     }
-    await this.#checkReferences(mine, candidate);
+    await checkReferences(mine, candidate);
     await checkPlanes(mine, candidateAudience(candidate, principal.id), object, candidate, input);
-    const judged = await this.#judge(reader, currentHash, {
+    const judged = await judge(this.kernel, this.gate, reader, currentHash, {
       object_id: input.object_id,
       intent: input.intent,
       candidate,
@@ -376,103 +363,6 @@ export class Canon {
       from_suggestion: fromSuggestion,
     });
     return { ...judged, candidate };
-  }
-
-  /**
-   * The two-note comparison (§5) of a candidate against the object's version `currentHash`, and the
-   * gate's signed verdict on it (§6): the same judgement for a new proposal and a re-comparison.
-   */
-  async #judge(
-    reader: CanonReader,
-    currentHash: ContentHash | null,
-    p: Pick<
-      ProposalRecord,
-      'object_id' | 'intent' | 'candidate' | 'supersedes' | 'proposer' | 'from_suggestion'
-    >,
-  ) {
-    const supersededTypes = await this.#supersededTypes(reader, p.supersedes);
-    const current = currentHash ? await reader.version(currentHash) : null;
-    // The comparison is journaled with the proposal and read by the proposal's readers: it names
-    // only dependents they may read (§14), and the gate judges what they can see.
-    const audience = proposalAudience(p);
-    const stale = await this.#staleDependents(
-      reader,
-      audience,
-      p.object_id,
-      currentHash,
-      p.supersedes,
-    );
-    const dependents = (await reader.objects(['active', 'provisional', 'disputed'])).filter(
-      (o) => o.dependency_refs.includes(p.object_id) && readableWithin(objectAudience(o), audience),
-    );
-    const full = compareNotes(current, p.candidate, {
-      intent: p.intent,
-      proposer: p.proposer,
-      dependentArtifacts: stale,
-      dependentObjects: dependents.map((o) => o.object_id),
-      supersededTypes,
-      fromSuggestion: p.from_suggestion,
-    });
-    const gate = runGate(
-      this.kernel,
-      this.gate,
-      gateInput(full, p.proposer.role, p.intent, p.candidate.object_type),
-    );
-    const comparison =
-      current && !readableWithin(versionAudience(current), audience) ? withoutBase(full) : full;
-    return { current, comparison, stale, gate };
-  }
-
-  /** Sources must quote the archive exactly; dependencies must exist. */
-  async #checkReferences(reader: CanonReader, candidate: NoteContent): Promise<void> {
-    for (const source of candidate.sources) {
-      const message = await reader.message(source.message_id);
-      const [start, end] = source.span;
-      if (
-        !message ||
-        end > message.text.length ||
-        message.text.slice(start, end) !== source.quote
-      ) {
-        throw new CanonryError(
-          'SOURCE_MISSING',
-          `source ${source.message_id}[${start}:${end}] does not match the archive`,
-        );
-      }
-    }
-    for (const dep of candidate.dependency_refs) {
-      if (!(await reader.object(dep)))
-        throw new CanonryError('UNKNOWN_OBJECT', `dependency ${dep} does not exist`);
-    }
-  }
-
-  async #supersededTypes(reader: CanonReader, ids: readonly string[]): Promise<ObjectType[]> {
-    const types: ObjectType[] = [];
-    for (const id of ids) {
-      const old = await reader.object(id);
-      if (!old || !isLive(old))
-        throw new CanonryError('UNKNOWN_OBJECT', `${id} is not a current object to supersede`);
-      types.push(old.object_type);
-    }
-    return types;
-  }
-
-  /** Artifacts a mutation makes stale, among those the proposal's readers may read. */
-  async #staleDependents(
-    reader: CanonReader,
-    audience: Audience,
-    objectId: string,
-    version: ContentHash | null,
-    supersedes: readonly string[] = [],
-  ) {
-    const built = version ? await reader.artifactsBuiltFrom(objectId, version) : [];
-    for (const id of supersedes) built.push(...(await reader.artifactsBuiltFrom(id)));
-    const readable: string[] = [];
-    for (const id of new Set(built)) {
-      const manifest = await reader.artifact(id);
-      if (manifest && readableWithin(await reader.artifactAudience(manifest), audience))
-        readable.push(id);
-    }
-    return readable.sort();
   }
 
   /** Why canon is no longer what a proposal was compared against, or null when it still is. */
@@ -514,7 +404,7 @@ export class Canon {
       return { closed: true, base: proposal.base_version };
     }
     const currentHash = (object?.current_version_ref as ContentHash | undefined) ?? null;
-    const { comparison, gate } = await this.#judge(reader, currentHash, proposal);
+    const { comparison, gate } = await judge(this.kernel, this.gate, reader, currentHash, proposal);
     const expected = { ...expectedOf(proposal), base: currentHash };
     await this.journal.append(
       reader.project,

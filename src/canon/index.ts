@@ -7,6 +7,7 @@ export {
   artifactState,
 } from './artifacts.js';
 export { Canon, type CanonOptions, type ProposalOutcome, type Viewer } from './canon.js';
+export { renderCapsule } from './capsule.js';
 export {
   type ArchivedMessage,
   CLASSIFICATION_OUTCOMES,
@@ -102,7 +103,6 @@ export {
   refuseAuthorityClaims,
 } from './validate.js';
 export {
-  renderCapsule,
   type WorkingNote,
   type WorkingSet,
   type WorkingSetRequest,
