@@ -76,7 +76,9 @@ function outcomeLine(o: ProposalOutcome): string {
 
 function intakeLines(r: IntakeResult): string[] {
   const m = r.message;
-  const out = [`archived ${m.message_id} (${m.role}, by ${m.actor})`];
+  const out = [
+    `archived ${m.message_id} (${m.role}, by ${m.actor}${m.visibility === 'personal' ? ', personal' : ''})`,
+  ];
   if (r.classification) {
     const touched = r.classification.touched;
     out.push(
@@ -185,11 +187,22 @@ export function canonCommand(program: Command): void {
       .requiredOption('--text <text>', 'the message, exactly as said')
       .option('--role <role>', 'who spoke: user, assistant, agent, tool (not authority)')
       .option('--id <message_id>', 'a message id of your own (retries are idempotent)')
+      .option(
+        '--personal',
+        'a personal message: only you read or cite it, and its notes stay yours',
+      )
       .option('--no-classify', 'archive only'),
   ).action(
     run<IntakeResult>('postMessage', intakeLines, (f) => ({
       query: defined({ classify: f.classify === false ? 'false' : undefined }),
-      body: { text: f.text, ...defined({ role: f.role, message_id: f.id }) },
+      body: {
+        text: f.text,
+        ...defined({
+          role: f.role,
+          message_id: f.id,
+          visibility: f.personal === true ? 'personal' : undefined,
+        }),
+      },
     })),
   );
 
