@@ -77,7 +77,7 @@ export function messageInput(
   ) {
     throw new CanonryError('INVALID_BODY', 'message_id is 1–100 of letters, digits, _ . : -');
   }
-  const visibility = (m.visibility ?? 'project') as MessageVisibility;
+  const visibility = (m.visibility === undefined ? 'project' : m.visibility) as MessageVisibility;
   if (!MESSAGE_VISIBILITIES.includes(visibility)) {
     throw new CanonryError(
       'INVALID_BODY',

@@ -12,8 +12,10 @@ import type { CanonryRuntime } from '../../src/app/index.js';
 import {
   archiveMessage,
   artifactStatuses,
+  classifyStakes,
   intake,
   mayReadEntry,
+  messageInput,
   type Principal,
   proposalInput,
   provenance,
@@ -22,6 +24,7 @@ import {
   registerArtifact,
   reviewArtifact,
   ScriptedClassifier,
+  type Visibility,
   workingSet,
 } from '../../src/canon/index.js';
 import { type ContentHash, contentHash } from '../../src/core/index.js';
@@ -65,8 +68,10 @@ const NEVER = [
   'eddie.sheet',
   'team.morale',
   SECRET.messageId,
-  '91234',
-  '88000',
+  // Digits alone could turn up in a random hash: each fragment carries words.
+  'salary is 91234',
+  'earns 91234',
+  'earned 88000',
   'Zanzibar',
   'bonus',
   'morale check-ins',
@@ -76,6 +81,29 @@ function expectNoLeak(value: unknown, extra: readonly string[] = []): void {
   const json = JSON.stringify(value);
   for (const s of [...NEVER, ...extra]) expect(json, `leaked ${s}`).not.toContain(s);
 }
+
+describe('plane inputs and stakes', () => {
+  it('a message is project or personal; anything else is INVALID_BODY', () => {
+    expect(messageInput({ text: 'hi' }, owner).visibility).toBe('project');
+    expect(messageInput({ text: 'hi', visibility: 'personal' }, owner).visibility).toBe('personal');
+    for (const visibility of ['working', 'procedural', 'private', null, 1]) {
+      expect(() => messageInput({ text: 'hi', visibility }, owner)).toThrow(
+        expect.objectContaining({ code: 'INVALID_BODY' }),
+      );
+    }
+  });
+
+  it('leaving the personal plane, or joining the project plane, is S2; other moves are not', () => {
+    const stakes = (from: Visibility, to: Visibility) =>
+      classifyStakes(note({ visibility: to }), note({ visibility: from }), 'update');
+    expect(stakes('personal', 'project')).toBe('S2');
+    expect(stakes('personal', 'working')).toBe('S2');
+    expect(stakes('personal', 'procedural')).toBe('S2');
+    expect(stakes('working', 'project')).toBe('S2');
+    expect(stakes('working', 'procedural')).toBe('S1');
+    expect(stakes('personal', 'personal')).toBe('S0');
+  });
+});
 
 for (const engine of CANON_ENGINES) {
   describe.skipIf(!engine.available)(`LCSM §14 planes on ${engine.name}`, () => {
