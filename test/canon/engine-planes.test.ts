@@ -447,6 +447,20 @@ for (const engine of CANON_ENGINES) {
         'definitely_stale',
       );
       expectNoLeak(await workingSet(runtime.canon, owner, { objective: 'budget salary' }));
+      // What was built on the old version: the owner sees the shared artifact, the holder both.
+      const built = async (who: Principal) =>
+        (await provenance(runtime.canon, who, 'team.budget')).built_from_old;
+      expect(await built(owner)).toEqual([{ artifact_id: 'budget.sheet', version_id: 1 }]);
+      expect(await built(editor)).toEqual([
+        { artifact_id: 'budget.sheet', version_id: 1 },
+        { artifact_id: 'eddie.sheet', version_id: 1 },
+      ]);
+      expect(
+        (await provenance(runtime.canon, editor, 'team.budget')).stale_if_changed.objects,
+      ).toEqual(['eddie.salary']);
+      expect(
+        (await provenance(runtime.canon, owner, 'team.budget')).stale_if_changed.objects,
+      ).toEqual([]);
     });
 
     it("a promotion is the holder's explicit, gated proposal and shows nothing of the personal past", async () => {
