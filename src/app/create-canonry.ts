@@ -60,6 +60,8 @@ export interface RuntimeOptions {
    * read: they must never mint keys (a missing keyring is KEYRING_MISSING with what to run).
    */
   readonly create?: boolean;
+  /** Canon's clock: version timestamps, capture times and effective windows (tests inject one). */
+  readonly now?: () => Date;
 }
 
 /**
@@ -132,7 +134,12 @@ export async function createCanonry(
     const kernel = new Kernel({ signer, registry, audit });
     const gate = (await registry.register(DEFAULT_GATE_PROTOCOL, null)).protocol;
     await importLegacyProtocols(config.dataDir, registry, logger);
-    const canon = new Canon({ journal, kernel, gate });
+    const canon = new Canon({
+      journal,
+      kernel,
+      gate,
+      ...(options.now ? { now: options.now } : {}),
+    });
     const retention =
       config.auditRetentionDays === null
         ? undefined

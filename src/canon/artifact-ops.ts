@@ -5,7 +5,7 @@ import {
   artifactInput,
   artifactState,
 } from './artifacts.js';
-import type { Canon } from './canon.js';
+import type { Canon, Viewer } from './canon.js';
 import { ACCEPTANCE_STATES, type AcceptanceState, type Principal } from './types.js';
 
 /** Journals a new manifest version as `canon.artifact`, under the acting principal's authority. */
@@ -25,7 +25,8 @@ async function appendManifest(
 
 /**
  * Registers (or re-registers, as a new artifact_version) an artifact manifest (§10). Every canonical
- * version it names must exist; an agent may register artifacts but never accept them.
+ * version it names must exist and be readable by the registrant (§14: an artifact citing a personal
+ * version is its holder's alone); an agent may register artifacts but never accept them.
  */
 export async function registerArtifact(
   canon: Canon,
@@ -38,7 +39,7 @@ export async function registerArtifact(
   if (principal.role === 'agent' && manifest.acceptance_state === 'accepted') {
     throw new CanonryError('FORBIDDEN', 'an agent cannot accept an artifact');
   }
-  const reader = canon.reader(principal.project);
+  const reader = canon.readerFor(principal);
   for (const note of manifest.canonical_note_versions) {
     const version = await reader.version(note.version_hash);
     if (!version || version.note_id !== note.object_id) {
@@ -49,6 +50,13 @@ export async function registerArtifact(
     }
   }
   const previous = await reader.artifact(manifest.artifact_id);
+  if (!previous && (await canon.reader(principal.project).artifact(manifest.artifact_id))) {
+    // Another principal's personal artifact holds the id: all one learns is that it is taken.
+    throw new CanonryError(
+      'CONFLICT',
+      `${manifest.artifact_id} is not available; choose another id`,
+    );
+  }
   if (principal.role === 'agent' && previous && previous.acceptance_state !== 'proposed') {
     throw new CanonryError(
       'FORBIDDEN',
@@ -77,7 +85,7 @@ export async function reviewArtifact(
       'acceptance_state is proposed, accepted or rejected',
     );
   }
-  const previous = await canon.reader(principal.project).artifact(artifactId);
+  const previous = await canon.readerFor(principal).artifact(artifactId);
   if (!previous) throw new CanonryError('UNKNOWN_ARTIFACT', `no artifact ${artifactId}`);
   return appendManifest(canon, principal, {
     ...previous,
@@ -86,9 +94,9 @@ export async function reviewArtifact(
   });
 }
 
-/** Every artifact of a project with its §10 state against current canon. */
-export async function artifactStatuses(canon: Canon, project: string): Promise<ArtifactStatus[]> {
-  const reader = canon.reader(project);
+/** Every artifact `viewer` may read (§14) with its §10 state against the canon it may read. */
+export async function artifactStatuses(canon: Canon, viewer: Viewer): Promise<ArtifactStatus[]> {
+  const reader = canon.readerAs(viewer);
   const lookup = await reader.lookup();
   return (await reader.artifacts()).map((m) => artifactState(m, lookup));
 }

@@ -3,15 +3,15 @@ import type { AppendResult, Journal, Receipt } from '../journal/index.js';
 import { type CompiledProtocol, compileProtocol, type Kernel } from '../kernel/index.js';
 import type { Queryable } from '../store/index.js';
 import { commitEntry, newId } from './commit.js';
-import { compareNotes } from './compare.js';
-import { DEFAULT_GATE_PROTOCOL, type GateLabel, gateInput, runGate } from './gate.js';
+import { DEFAULT_GATE_PROTOCOL, type GateLabel } from './gate.js';
+import { checkReferences, isLive, judge, staleDependents } from './judge.js';
+import { checkPlanes } from './plane-rules.js';
+import { candidateAudience, mayRead, objectAudience, proposalAudience } from './planes.js';
 import { CanonReader } from './read.js';
 import type { ProposalRecord } from './records.js';
 import type {
-  CanonObject,
   NoteContent,
   NoteVersion,
-  ObjectType,
   Principal,
   ProposalInput,
   ProposalIntent,
@@ -36,6 +36,13 @@ export interface CanonOptions {
   readonly now?: () => Date;
 }
 
+/**
+ * Who is reading: a principal, who sees what its planes allow (§14), or — for operator tools that
+ * hold the data directory (the CLI's journal commands, benchmarks, the demo) — a project name, which
+ * reads every plane. Whatever answers a principal (HTTP, `canonry canon`) passes the principal.
+ */
+export type Viewer = Principal | string;
+
 /** The canon a proposal was compared against; a commit must find it unchanged. */
 interface Expected {
   readonly objectId: string;
@@ -58,9 +65,6 @@ function mayApprove(role: Role, required: Role | null): boolean {
   if (required === 'editor') return role === 'owner' || role === 'editor';
   return false;
 }
-
-const isLive = (o: CanonObject | null) =>
-  o !== null && o.status !== 'superseded' && o.status !== 'retired';
 
 function expectedOf(p: {
   object_id: string;
@@ -107,9 +111,27 @@ export class Canon {
     this.#now = now;
   }
 
-  /** A reader of one project's canon. */
+  /**
+   * The operator's reader of one project's canon: every plane. Canon's own checks use it; anything
+   * answering a principal uses {@link Canon.readerFor}.
+   */
   reader(project: string, db: Pick<Queryable, 'all'> = this.journal.store): CanonReader {
     return new CanonReader(db, project);
+  }
+
+  /** A reader of the principal's project that sees only what the principal may read (§14). */
+  readerFor(principal: Principal, db: Pick<Queryable, 'all'> = this.journal.store): CanonReader {
+    return new CanonReader(db, principal.project, principal.id);
+  }
+
+  /** A reader for a {@link Viewer}: a principal's, or the operator's for a project name. */
+  readerAs(viewer: Viewer): CanonReader {
+    return typeof viewer === 'string' ? this.reader(viewer) : this.readerFor(viewer);
+  }
+
+  /** Canon's clock (injected for tests): what "now" is for effective windows (§2) and timestamps. */
+  now(): Date {
+    return this.#now();
   }
 
   /**
@@ -179,7 +201,8 @@ export class Canon {
    */
   async approve(principal: Principal, proposalId: string): Promise<ProposalOutcome> {
     const reader = this.reader(principal.project);
-    const proposal = await this.#pending(reader, proposalId);
+    // A proposal the approver cannot read (someone's personal note) does not exist for them.
+    const proposal = await this.#pending(this.readerFor(principal), proposalId);
     if (!mayApprove(principal.role, proposal.required_role)) {
       throw new CanonryError(
         'FORBIDDEN',
@@ -200,8 +223,9 @@ export class Canon {
       });
     }
     const current = proposal.base_version ? await reader.version(proposal.base_version) : null;
-    const stale = await this.#staleDependents(
+    const stale = await staleDependents(
       reader,
+      proposalAudience(proposal),
       proposal.object_id,
       proposal.base_version,
       proposal.supersedes,
@@ -221,7 +245,7 @@ export class Canon {
 
   /** Rejects a pending proposal: an owner or editor may, and so may its proposer (withdrawal). */
   async reject(principal: Principal, proposalId: string, reason: string): Promise<ProposalRecord> {
-    const reader = this.reader(principal.project);
+    const reader = this.readerFor(principal);
     const proposal = await this.#pending(reader, proposalId);
     const own = proposal.proposer.id === principal.id;
     if (!own && principal.role !== 'owner' && principal.role !== 'editor') {
@@ -244,7 +268,7 @@ export class Canon {
     versionHash: ContentHash,
     rationale?: string,
   ): Promise<ProposalOutcome> {
-    const reader = this.reader(principal.project);
+    const reader = this.readerFor(principal);
     const object = await reader.object(objectId);
     if (!object) throw new CanonryError('UNKNOWN_OBJECT', `no object ${objectId}`);
     const old = await reader.version(versionHash);
@@ -266,7 +290,20 @@ export class Canon {
     input: ProposalInput,
     fromSuggestion: boolean,
   ) {
-    const object = await reader.object(input.object_id);
+    const mine = this.readerFor(principal);
+    const existing = await reader.object(input.object_id);
+    const object = existing && mayRead(principal.id, objectAudience(existing)) ? existing : null;
+    if (existing && !object) {
+      // Another principal's personal note holds the id. It does not exist for this principal; all a
+      // proposal can learn is that the id is taken (ids are one namespace per project).
+      if (input.intent === 'create' || input.intent === 'supersede') {
+        throw new CanonryError(
+          'CONFLICT',
+          `${input.object_id} is not available; choose another id`,
+        );
+      }
+      throw new CanonryError('UNKNOWN_OBJECT', `no object ${input.object_id}`);
+    }
     if (input.intent === 'create' && object) {
       throw new CanonryError(
         'CONFLICT',
@@ -303,7 +340,7 @@ export class Canon {
     }
     let candidate = input.candidate;
     if (input.intent === 'restore') {
-      const old = input.restore_version ? await reader.version(input.restore_version) : null;
+      const old = input.restore_version ? await mine.version(input.restore_version) : null;
       if (!old || old.note_id !== input.object_id) {
         throw new CanonryError(
           'UNKNOWN_VERSION',
@@ -312,11 +349,12 @@ export class Canon {
       }
       candidate = restored(old.content);
     }
-    if (input.message_id && !(await reader.message(input.message_id))) {
+    if (input.message_id && !(await mine.message(input.message_id))) {
       throw new CanonryError('UNKNOWN_MESSAGE', `no archived message ${input.message_id}`);
     }
-    await this.#checkReferences(reader, candidate);
-    const judged = await this.#judge(reader, currentHash, {
+    await checkReferences(mine, candidate);
+    await checkPlanes(mine, candidateAudience(candidate, principal.id), object, candidate, input);
+    const judged = await judge(this.kernel, this.gate, reader, currentHash, {
       object_id: input.object_id,
       intent: input.intent,
       candidate,
@@ -325,81 +363,6 @@ export class Canon {
       from_suggestion: fromSuggestion,
     });
     return { ...judged, candidate };
-  }
-
-  /**
-   * The two-note comparison (§5) of a candidate against the object's version `currentHash`, and the
-   * gate's signed verdict on it (§6): the same judgement for a new proposal and a re-comparison.
-   */
-  async #judge(
-    reader: CanonReader,
-    currentHash: ContentHash | null,
-    p: Pick<
-      ProposalRecord,
-      'object_id' | 'intent' | 'candidate' | 'supersedes' | 'proposer' | 'from_suggestion'
-    >,
-  ) {
-    const supersededTypes = await this.#supersededTypes(reader, p.supersedes);
-    const current = currentHash ? await reader.version(currentHash) : null;
-    const stale = await this.#staleDependents(reader, p.object_id, currentHash, p.supersedes);
-    const comparison = compareNotes(current, p.candidate, {
-      intent: p.intent,
-      proposer: p.proposer,
-      dependentArtifacts: stale,
-      dependentObjects: await reader.dependents(p.object_id),
-      supersededTypes,
-      fromSuggestion: p.from_suggestion,
-    });
-    const gate = runGate(
-      this.kernel,
-      this.gate,
-      gateInput(comparison, p.proposer.role, p.intent, p.candidate.object_type),
-    );
-    return { current, comparison, stale, gate };
-  }
-
-  /** Sources must quote the archive exactly; dependencies must exist. */
-  async #checkReferences(reader: CanonReader, candidate: NoteContent): Promise<void> {
-    for (const source of candidate.sources) {
-      const message = await reader.message(source.message_id);
-      const [start, end] = source.span;
-      if (
-        !message ||
-        end > message.text.length ||
-        message.text.slice(start, end) !== source.quote
-      ) {
-        throw new CanonryError(
-          'SOURCE_MISSING',
-          `source ${source.message_id}[${start}:${end}] does not match the archive`,
-        );
-      }
-    }
-    for (const dep of candidate.dependency_refs) {
-      if (!(await reader.object(dep)))
-        throw new CanonryError('UNKNOWN_OBJECT', `dependency ${dep} does not exist`);
-    }
-  }
-
-  async #supersededTypes(reader: CanonReader, ids: readonly string[]): Promise<ObjectType[]> {
-    const types: ObjectType[] = [];
-    for (const id of ids) {
-      const old = await reader.object(id);
-      if (!old || !isLive(old))
-        throw new CanonryError('UNKNOWN_OBJECT', `${id} is not a current object to supersede`);
-      types.push(old.object_type);
-    }
-    return types;
-  }
-
-  async #staleDependents(
-    reader: CanonReader,
-    objectId: string,
-    version: ContentHash | null,
-    supersedes: readonly string[] = [],
-  ) {
-    const built = version ? await reader.artifactsBuiltFrom(objectId, version) : [];
-    for (const id of supersedes) built.push(...(await reader.artifactsBuiltFrom(id)));
-    return [...new Set(built)].sort();
   }
 
   /** Why canon is no longer what a proposal was compared against, or null when it still is. */
@@ -441,7 +404,7 @@ export class Canon {
       return { closed: true, base: proposal.base_version };
     }
     const currentHash = (object?.current_version_ref as ContentHash | undefined) ?? null;
-    const { comparison, gate } = await this.#judge(reader, currentHash, proposal);
+    const { comparison, gate } = await judge(this.kernel, this.gate, reader, currentHash, proposal);
     const expected = { ...expectedOf(proposal), base: currentHash };
     await this.journal.append(
       reader.project,

@@ -1,5 +1,5 @@
 import type { CanonryError } from '../core/index.js';
-import type { CanonObject, NoteContent, ProposalIntent, Role } from './types.js';
+import type { CanonObject, MessageVisibility, NoteContent, ProposalIntent, Role } from './types.js';
 
 /** The outcomes of classifying one message (LCSM §4). */
 export const CLASSIFICATION_OUTCOMES = [
@@ -29,6 +29,11 @@ export interface ArchivedMessage {
   readonly actor: string;
   readonly actor_role: Role;
   readonly captured_at: string;
+  /**
+   * Who may read it (§14): the project, or only `actor` (`personal`). Absent only from messages
+   * archived before messages had a visibility, which are `project` (reads fill it in).
+   */
+  readonly visibility?: MessageVisibility;
   /** Journal position of the archive entry. */
   readonly seq: number;
 }

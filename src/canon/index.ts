@@ -6,7 +6,8 @@ export {
   artifactInput,
   artifactState,
 } from './artifacts.js';
-export { Canon, type CanonOptions, type ProposalOutcome } from './canon.js';
+export { Canon, type CanonOptions, type ProposalOutcome, type Viewer } from './canon.js';
+export { renderCapsule } from './capsule.js';
 export {
   type ArchivedMessage,
   CLASSIFICATION_OUTCOMES,
@@ -39,6 +40,12 @@ export {
   compareNotes,
   isConcern,
 } from './compare.js';
+export {
+  EFFECTIVE_STATES,
+  type EffectiveState,
+  type EffectiveWindow,
+  effectiveState,
+} from './effective.js';
 export { DEFAULT_GATE_PROTOCOL, type GateInput, type GateLabel, type GateVerdict } from './gate.js';
 export {
   archiveMessage,
@@ -47,6 +54,17 @@ export {
   type MessageInput,
   messageInput,
 } from './intake.js';
+export { mayReadEntry, type RedactedEntry, readableEntries } from './journal-view.js';
+export {
+  type Audience,
+  audienceOf,
+  mayRead,
+  messageAudience,
+  objectAudience,
+  proposalAudience,
+  SHARED,
+  versionAudience,
+} from './planes.js';
 export { CANON_KINDS, CANON_PROJECTION } from './projection.js';
 export { type Epistemic, type Provenance, provenance } from './provenance.js';
 export { CanonReader } from './read.js';
@@ -60,6 +78,8 @@ export {
   CONFIDENCE_STATES,
   type ConfidenceState,
   MESSAGE_ID,
+  MESSAGE_VISIBILITIES,
+  type MessageVisibility,
   type NoteContent,
   type NoteVersion,
   OBJECT_ID,
@@ -81,13 +101,13 @@ export {
   type Visibility,
 } from './types.js';
 export {
+  type NoteDefaults,
   noteContent,
   objectId,
   proposalInput,
   refuseAuthorityClaims,
 } from './validate.js';
 export {
-  renderCapsule,
   type WorkingNote,
   type WorkingSet,
   type WorkingSetRequest,

@@ -8,7 +8,12 @@ import {
   recordClassification,
   recordedClassification,
 } from './intake-classification.js';
-import { MESSAGE_ID, type Principal } from './types.js';
+import {
+  MESSAGE_ID,
+  MESSAGE_VISIBILITIES,
+  type MessageVisibility,
+  type Principal,
+} from './types.js';
 import { proposalInput, refuseAuthorityClaims } from './validate.js';
 
 /** A message as submitted for the archive. */
@@ -18,6 +23,8 @@ export interface MessageInput {
   readonly role?: MessageRole;
   /** A client-chosen id; re-sending the same id returns the archived message instead of a copy. */
   readonly message_id?: string;
+  /** `project` (the default) or `personal`: only its speaker may then read it, or cite it (§14). */
+  readonly visibility?: MessageVisibility;
 }
 
 /** What intake did with one message. */
@@ -42,13 +49,15 @@ const ROLES: readonly MessageRole[] = ['user', 'assistant', 'agent', 'tool', 'sy
 export function messageInput(
   value: unknown,
   principal: Principal,
-): Required<Pick<MessageInput, 'text' | 'role'>> & { message_id: string | null } {
+): Required<Pick<MessageInput, 'text' | 'role' | 'visibility'>> & { message_id: string | null } {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new CanonryError('INVALID_BODY', 'the message must be an object');
   }
   const m = value as Record<string, unknown>;
   refuseAuthorityClaims(m, ['role']);
-  const unknown = Object.keys(m).find((k) => !['text', 'role', 'message_id'].includes(k));
+  const unknown = Object.keys(m).find(
+    (k) => !['text', 'role', 'message_id', 'visibility'].includes(k),
+  );
   if (unknown !== undefined)
     throw new CanonryError('INVALID_BODY', `unknown field ${JSON.stringify(unknown.slice(0, 64))}`);
   if (
@@ -74,7 +83,19 @@ export function messageInput(
   ) {
     throw new CanonryError('INVALID_BODY', 'message_id is 1–100 of letters, digits, _ . : -');
   }
-  return { text: m.text, role, message_id: (m.message_id as string | undefined) ?? null };
+  const visibility = (m.visibility === undefined ? 'project' : m.visibility) as MessageVisibility;
+  if (!MESSAGE_VISIBILITIES.includes(visibility)) {
+    throw new CanonryError(
+      'INVALID_BODY',
+      `visibility must be one of ${MESSAGE_VISIBILITIES.join(', ')}`,
+    );
+  }
+  return {
+    text: m.text,
+    role,
+    message_id: (m.message_id as string | undefined) ?? null,
+    visibility,
+  };
 }
 
 /** Archives a message exactly as captured (§4). Idempotent on `message_id`. */
@@ -100,7 +121,8 @@ async function archive(
     role: checked.role,
     actor: principal.id,
     actor_role: principal.role,
-    captured_at: new Date().toISOString(),
+    captured_at: canon.now().toISOString(),
+    visibility: checked.visibility,
   };
   const { entry, duplicate } = await canon.journal.append(principal.project, {
     kind: 'canon.message',
@@ -114,7 +136,8 @@ async function archive(
     duplicate &&
     (archived.text !== message.text ||
       archived.role !== message.role ||
-      archived.actor !== message.actor)
+      archived.actor !== message.actor ||
+      (archived.visibility ?? 'project') !== message.visibility)
   ) {
     throw new CanonryError('CONFLICT', `message ${messageId} was archived with other content`, {
       message_id: messageId,
@@ -167,19 +190,20 @@ async function takeIn(
   message: ArchivedMessage,
   duplicate: boolean,
 ): Promise<IntakeResult> {
-  const reader = canon.reader(principal.project);
+  // The classifier, and the drafts, see only the canon the speaker may read (§14).
+  const reader = canon.readerFor(principal);
   if (duplicate) {
     const recorded = await recordedClassification(canon, message);
-    if (recorded) return repeated(canon, message, recorded);
+    if (recorded) return repeated(canon, principal, message, recorded);
     // Taken in before classifications were journaled: its proposals say it was classified.
-    if ((await proposalsOf(canon, message)).length > 0)
-      return legacyRepeated(canon, classifier, message);
+    if ((await proposalsOf(canon, principal, message)).length > 0)
+      return legacyRepeated(canon, classifier, principal, message);
   }
   const current = await reader.objects(['active', 'provisional', 'disputed']);
   const classified = await classifyMessage(classifier, { message, canon: current });
   const claim = await recordClassification(canon, principal, message, classified);
   // Another intake of this message (another process) classified it first: report, do not propose.
-  if (!claim.first) return repeated(canon, message, claim.classification);
+  if (!claim.first) return repeated(canon, principal, message, claim.classification);
   const classification = claim.classification;
   const proposals: IntakeResult['proposals'][number][] = [];
   for (const draft of classification.drafts) {
@@ -194,6 +218,8 @@ async function takeIn(
       base_version: object?.current_version_ref ?? null,
       candidate: {
         ...draft.candidate,
+        // What comes of a personal message stays personal: no automatic promotion of private chat.
+        ...(message.visibility === 'personal' ? { visibility: 'personal' as const } : {}),
         sources: draft.candidate.sources.map((s) => ({
           message_id: message.message_id,
           span: [s.span[0], s.span[1]] as const,
@@ -232,9 +258,10 @@ async function takeIn(
 /** The proposals made from a message, each with its receipt (and committed version). */
 async function proposalsOf(
   canon: Canon,
+  principal: Principal,
   message: ArchivedMessage,
 ): Promise<IntakeResult['proposals'][number][]> {
-  const reader = canon.reader(message.project);
+  const reader = canon.readerFor(principal);
   const proposals: IntakeResult['proposals'][number][] = [];
   for (const proposal of (await reader.proposals()).filter(
     (p) => p.message_id === message.message_id,
@@ -250,10 +277,11 @@ async function proposalsOf(
 /** A message already classified: its journaled classification and the proposals made from it. */
 async function repeated(
   canon: Canon,
+  principal: Principal,
   message: ArchivedMessage,
   classification: Classification,
 ): Promise<IntakeResult> {
-  return { message, classification, proposals: await proposalsOf(canon, message) };
+  return { message, classification, proposals: await proposalsOf(canon, principal, message) };
 }
 
 /**
@@ -263,9 +291,10 @@ async function repeated(
 async function legacyRepeated(
   canon: Canon,
   classifier: Classifier,
+  principal: Principal,
   message: ArchivedMessage,
 ): Promise<IntakeResult> {
-  const reader = canon.reader(message.project);
+  const reader = canon.readerFor(principal);
   const classified = await classifier
     .classify({ message, canon: await reader.objects(['active', 'provisional', 'disputed']) })
     .catch(() => null);
@@ -278,5 +307,5 @@ async function legacyRepeated(
         rationale: 'already taken in',
         classifier: classifier.name,
       };
-  return { message, classification, proposals: await proposalsOf(canon, message) };
+  return { message, classification, proposals: await proposalsOf(canon, principal, message) };
 }

@@ -1,9 +1,10 @@
 import { CanonryError, type ContentHash } from '../core/index.js';
 import type { Receipt } from '../journal/index.js';
 import { type ArtifactStatus, artifactState } from './artifacts.js';
-import type { Canon } from './canon.js';
+import type { Canon, Viewer } from './canon.js';
+import { type EffectiveState, effectiveState } from './effective.js';
 import type { ProposalRecord } from './records.js';
-import type { CanonObject, NoteVersion, ObjectType } from './types.js';
+import type { CanonObject, NoteVersion, ObjectStatus, ObjectType } from './types.js';
 
 /** What kind of knowing an object is (§8 last question). */
 export type Epistemic =
@@ -19,6 +20,14 @@ export type Epistemic =
 /** The answers of a provenance walk (§8), one field per question. */
 export interface Provenance {
   readonly object: CanonObject;
+  /** Is it in effect now (§2 effective window, at canon's clock)? Only `in_effect` is current canon. */
+  readonly effective: EffectiveState;
+  /** What it depends on, and whether each still stands: a dependency out of effect is shown, not hidden. */
+  readonly depends_on: readonly {
+    object_id: string;
+    status: ObjectStatus | 'unknown';
+    effective: EffectiveState | null;
+  }[];
   /** Why does the project believe this? Which source supports it? */
   readonly why: {
     readonly statement: string;
@@ -86,14 +95,18 @@ function epistemic(type: ObjectType, confidence: string, status: string): Episte
 
 /**
  * Walks an object's provenance (§8) through its versions, their sources in the archive, the proposals
- * and signed gate verdicts that authorized them, the journal receipts, and the artifacts built on them.
+ * and signed gate verdicts that authorized them, the journal receipts, and the artifacts built on them
+ * — as `viewer` may read them (§14): a note, version, artifact or message of another principal's
+ * personal plane is not there, and an object the viewer may not read is UNKNOWN_OBJECT.
  */
 export async function provenance(
   canon: Canon,
-  project: string,
+  viewer: Viewer,
   objectId: string,
 ): Promise<Provenance> {
-  const reader = canon.reader(project);
+  const reader = canon.readerAs(viewer);
+  const project = reader.project;
+  const now = canon.now();
   const object = await reader.object(objectId);
   if (!object) throw new CanonryError('UNKNOWN_OBJECT', `no object ${objectId}`);
   const history = await reader.versions(objectId);
@@ -130,8 +143,18 @@ export async function provenance(
     if (version && version.version_hash !== current.version_hash)
       oldBuilds.push({ artifact_id: id, version_id: version.version_id });
   }
+  const dependsOn = object.dependency_refs.map((id) => {
+    const dep = lookup.object(id);
+    return {
+      object_id: id,
+      status: dep?.status ?? ('unknown' as const),
+      effective: dep ? effectiveState(dep, now) : null,
+    };
+  });
   return {
     object,
+    effective: effectiveState(object, now),
+    depends_on: dependsOn,
     why: { statement: current.content.text, confidence: current.content.confidence_state, sources },
     current_since: {
       version_id: current.version_id,

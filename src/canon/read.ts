@@ -2,6 +2,15 @@ import type { ContentHash } from '../core/index.js';
 import type { Queryable } from '../store/index.js';
 import type { ArtifactManifest, CanonLookup } from './artifacts.js';
 import type { ArchivedMessage } from './classification.js';
+import {
+  type Audience,
+  artifactAudience,
+  mayRead,
+  messageAudience,
+  objectAudience,
+  proposalAudience,
+  versionAudience,
+} from './planes.js';
 import type { ProposalRecord, ProposalStatus } from './records.js';
 import type { CanonObject, NoteVersion, ObjectStatus } from './types.js';
 
@@ -9,18 +18,33 @@ function parse<T>(rows: { record: string }[]): T[] {
   return rows.map((r) => JSON.parse(r.record) as T);
 }
 
+/** A message as read: one archived before messages had a visibility is `project`. */
+function withVisibility(m: ArchivedMessage): ArchivedMessage {
+  return m.visibility === undefined ? { ...m, visibility: 'project' } : m;
+}
+
 /**
  * Reads canon's projection for one project. Every query binds the project: a reader cannot see
  * another project's rows. Works on the store or inside a transaction.
+ *
+ * A reader has a viewer: a principal id, who reads only what its planes allow (§14: a personal note,
+ * version, proposal, message or artifact is its holder's alone; see `planes.ts`), or null for the
+ * operator's view of everything, which canon's own checks use. What a viewer may not read is absent,
+ * exactly as if it did not exist: lists leave it out and lookups answer null.
  */
 export class CanonReader {
   constructor(
     private readonly db: Pick<Queryable, 'all'>,
     readonly project: string,
+    readonly viewer: string | null = null,
   ) {}
 
   async #records<T>(sql: string, params: readonly (string | number)[] = []): Promise<T[]> {
     return parse<T>(await this.db.all<{ record: string }>(sql, [this.project, ...params]));
+  }
+
+  #may(audience: Audience): boolean {
+    return mayRead(this.viewer, audience);
   }
 
   /** Objects, optionally only those with one of the given statuses, in id order. */
@@ -28,7 +52,9 @@ export class CanonReader {
     const all = await this.#records<CanonObject>(
       'SELECT record FROM canon_objects WHERE project = $1 ORDER BY object_id',
     );
-    return statuses ? all.filter((o) => statuses.includes(o.status)) : all;
+    return all.filter(
+      (o) => (!statuses || statuses.includes(o.status)) && this.#may(objectAudience(o)),
+    );
   }
 
   async object(id: string): Promise<CanonObject | null> {
@@ -36,15 +62,16 @@ export class CanonReader {
       'SELECT record FROM canon_objects WHERE project = $1 AND object_id = $2',
       [id],
     );
-    return o ?? null;
+    return o && this.#may(objectAudience(o)) ? o : null;
   }
 
-  /** Every version of an object, oldest first. */
-  versions(id: string): Promise<NoteVersion[]> {
-    return this.#records(
+  /** Every version of an object this viewer may read, oldest first. */
+  async versions(id: string): Promise<NoteVersion[]> {
+    const all = await this.#records<NoteVersion>(
       'SELECT record FROM canon_versions WHERE project = $1 AND object_id = $2 ORDER BY version_id',
       [id],
     );
+    return all.filter((v) => this.#may(versionAudience(v)));
   }
 
   async version(hash: ContentHash): Promise<NoteVersion | null> {
@@ -52,7 +79,7 @@ export class CanonReader {
       'SELECT record FROM canon_versions WHERE project = $1 AND version_hash = $2',
       [hash],
     );
-    return v ?? null;
+    return v && this.#may(versionAudience(v)) ? v : null;
   }
 
   /** The current version of an object, or null. */
@@ -65,7 +92,7 @@ export class CanonReader {
     const all = await this.#records<ProposalRecord>(
       'SELECT record FROM canon_proposals WHERE project = $1 ORDER BY seq',
     );
-    return status ? all.filter((p) => p.status === status) : all;
+    return all.filter((p) => (!status || p.status === status) && this.#may(proposalAudience(p)));
   }
 
   async proposal(id: string): Promise<ProposalRecord | null> {
@@ -73,11 +100,14 @@ export class CanonReader {
       'SELECT record FROM canon_proposals WHERE project = $1 AND proposal_id = $2',
       [id],
     );
-    return p ?? null;
+    return p && this.#may(proposalAudience(p)) ? p : null;
   }
 
-  messages(): Promise<ArchivedMessage[]> {
-    return this.#records('SELECT record FROM canon_messages WHERE project = $1 ORDER BY seq');
+  async messages(): Promise<ArchivedMessage[]> {
+    const all = await this.#records<ArchivedMessage>(
+      'SELECT record FROM canon_messages WHERE project = $1 ORDER BY seq',
+    );
+    return all.filter((m) => this.#may(messageAudience(m))).map(withVisibility);
   }
 
   async message(id: string): Promise<ArchivedMessage | null> {
@@ -85,13 +115,14 @@ export class CanonReader {
       'SELECT record FROM canon_messages WHERE project = $1 AND message_id = $2',
       [id],
     );
-    return m ?? null;
+    return m && this.#may(messageAudience(m)) ? withVisibility(m) : null;
   }
 
-  artifacts(): Promise<ArtifactManifest[]> {
-    return this.#records(
+  async artifacts(): Promise<ArtifactManifest[]> {
+    const all = await this.#records<ArtifactManifest>(
       'SELECT record FROM canon_artifacts WHERE project = $1 ORDER BY artifact_id',
     );
+    return this.#readableArtifacts(all);
   }
 
   async artifact(id: string): Promise<ArtifactManifest | null> {
@@ -99,32 +130,58 @@ export class CanonReader {
       'SELECT record FROM canon_artifacts WHERE project = $1 AND artifact_id = $2',
       [id],
     );
-    return a ?? null;
+    return a ? ((await this.#readableArtifacts([a]))[0] ?? null) : null;
   }
 
-  /** Ids of artifacts built from this version (or from any version of the object). */
+  /** The audience of an artifact: its holder's when it cites a personal version (§14). */
+  async artifactAudience(manifest: ArtifactManifest): Promise<Audience> {
+    const versions = new Map<string, NoteVersion | null>();
+    for (const { version_hash } of manifest.canonical_note_versions) {
+      const [v] = await this.#records<NoteVersion>(
+        'SELECT record FROM canon_versions WHERE project = $1 AND version_hash = $2',
+        [version_hash],
+      );
+      versions.set(version_hash, v ?? null);
+    }
+    return artifactAudience(manifest, (hash) => versions.get(hash));
+  }
+
+  async #readableArtifacts(all: ArtifactManifest[]): Promise<ArtifactManifest[]> {
+    if (this.viewer === null) return all;
+    const out: ArtifactManifest[] = [];
+    for (const m of all) if (this.#may(await this.artifactAudience(m))) out.push(m);
+    return out;
+  }
+
+  /** Ids of artifacts this viewer may read built from this version (or from any version of the object). */
   async artifactsBuiltFrom(objectId: string, versionHash?: ContentHash): Promise<string[]> {
     const rows = await this.db.all<{ artifact_id: string; version_hash: string }>(
       'SELECT artifact_id, version_hash FROM canon_artifact_inputs WHERE project = $1 AND object_id = $2 ORDER BY artifact_id',
       [this.project, objectId],
     );
-    return rows
+    const ids = rows
       .filter((r) => versionHash === undefined || r.version_hash === versionHash)
       .map((r) => r.artifact_id);
+    if (this.viewer === null) return ids;
+    const readable: string[] = [];
+    for (const id of ids) if (await this.artifact(id)) readable.push(id);
+    return readable;
   }
 
-  /** Ids of objects that declare a dependency on this one. */
+  /** Ids of objects (that this viewer may read) that declare a dependency on this one. */
   async dependents(objectId: string): Promise<string[]> {
     const all = await this.objects(['active', 'provisional', 'disputed']);
     return all.filter((o) => o.dependency_refs.includes(objectId)).map((o) => o.object_id);
   }
 
-  /** An in-memory view of objects and versions, for staleness and working sets. */
+  /** An in-memory view of the objects and versions this viewer may read, for staleness and working sets. */
   async lookup(): Promise<CanonLookup & { objects: CanonObject[]; versions: NoteVersion[] }> {
     const objects = await this.objects();
-    const versions = await this.#records<NoteVersion>(
-      'SELECT record FROM canon_versions WHERE project = $1 ORDER BY seq',
-    );
+    const versions = (
+      await this.#records<NoteVersion>(
+        'SELECT record FROM canon_versions WHERE project = $1 ORDER BY seq',
+      )
+    ).filter((v) => this.#may(versionAudience(v)));
     const byId = new Map(objects.map((o) => [o.object_id, o]));
     const byHash = new Map(versions.map((v) => [v.version_hash, v]));
     return { objects, versions, object: (id) => byId.get(id), version: (hash) => byHash.get(hash) };

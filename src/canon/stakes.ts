@@ -44,8 +44,9 @@ export function withinAuthority(role: Role, stakes: Stakes): boolean {
 /**
  * Classifies a mutation's stakes (§6), deterministically from what it changes: S3 for identity,
  * publication, external, legal, medical, financial or irreversible state; S2 for consequential types
- * and budget/permission state, and for promoting a personal or working note to the project (§14: no
- * automatic promotion of private state); S0 for a title-only edit; S1 otherwise.
+ * and budget/permission state, and for promoting a note: personal to any shared plane, or working or
+ * procedural to the project (§14: no automatic promotion of private state); S0 for a title-only edit;
+ * S1 otherwise.
  */
 export function classifyStakes(
   candidate: NoteContent,
@@ -58,8 +59,11 @@ export function classifyStakes(
   const types = [candidate.object_type, current?.object_type, ...supersededTypes];
   if (S2_TAGS.some((t) => tags.has(t)) || types.some((t) => t && CONSEQUENTIAL_TYPES.includes(t)))
     return 'S2';
+  // Leaving the personal plane for a shared one, or joining the project plane (§14).
   const promoted =
-    current !== null && current.visibility !== 'project' && candidate.visibility === 'project';
+    current !== null &&
+    current.visibility !== candidate.visibility &&
+    (current.visibility === 'personal' || candidate.visibility === 'project');
   if (promoted) return 'S2';
   if (current && intent === 'update' && presentationOnly(current, candidate)) return 'S0';
   return 'S1';

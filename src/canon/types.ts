@@ -38,9 +38,19 @@ export const CONFIDENCE_STATES = [
 ] as const;
 export type ConfidenceState = (typeof CONFIDENCE_STATES)[number];
 
-/** Who may see an object (§14 planes). */
+/** Who may see an object (§14 planes): `personal` is its principal's alone, the others are shared (see `planes.ts`). */
 export const VISIBILITIES = ['project', 'personal', 'working', 'procedural'] as const;
 export type Visibility = (typeof VISIBILITIES)[number];
+
+/**
+ * The visibilities an archived message may have: shared with the project, or its speaker's own. The
+ * working and procedural planes say what a note is for; a message is intake, and either shared or not.
+ */
+export const MESSAGE_VISIBILITIES = [
+  'project',
+  'personal',
+] as const satisfies readonly Visibility[];
+export type MessageVisibility = (typeof MESSAGE_VISIBILITIES)[number];
 
 /** Roles a principal can hold in a project. */
 export const ROLES = ['owner', 'editor', 'agent', 'viewer'] as const;

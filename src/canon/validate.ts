@@ -9,6 +9,7 @@ import {
   type ProposalInput,
   type SourceRef,
   VISIBILITIES,
+  type Visibility,
 } from './types.js';
 
 const TAG = /^[a-z][a-z0-9_-]{0,31}$/;
@@ -95,12 +96,30 @@ export function objectId(value: unknown, field = 'object_id'): string {
   return value;
 }
 
+/** RFC 3339: a date, or a date-time with its offset (a time without one would be read in the server's zone). */
+const INSTANT =
+  /^(\d{4})-(\d{2})-(\d{2})(?:T([01]\d|2[0-3]):[0-5]\d(?::[0-5]\d(?:\.\d{1,9})?)?(?:Z|[+-](?:[01]\d|2[0-3]):[0-5]\d))?$/;
+
 function date(value: unknown, field: string): string | null {
   if (value === undefined || value === null) return null;
-  if (typeof value !== 'string' || value.length > 40 || Number.isNaN(Date.parse(value))) {
-    bad(`${field} must be an ISO 8601 date-time or null`, field);
+  const parts = typeof value === 'string' ? INSTANT.exec(value) : null;
+  const [y, m, d] = (parts ?? []).slice(1, 4).map(Number) as [number, number, number];
+  // The engine would roll 2026-02-30 over into March: the calendar date must exist as written.
+  const day = parts ? new Date(Date.UTC(y, m - 1, d)) : null;
+  if (!day || day.getUTCMonth() !== m - 1 || day.getUTCDate() !== d) {
+    bad(`${field} must be an RFC 3339 date (2026-01-31) or date-time with offset, or null`, field);
   }
-  return value;
+  return value as string;
+}
+
+/** The effective window (§2) `[effective_from, effective_until)`: empty windows are refused. */
+function window(c: Raw): Pick<NoteContent, 'effective_from' | 'effective_until'> {
+  const from = date(c.effective_from, 'effective_from');
+  const until = date(c.effective_until, 'effective_until');
+  if (from !== null && until !== null && Date.parse(from) >= Date.parse(until)) {
+    bad('effective_until must be after effective_from', 'effective_until');
+  }
+  return { effective_from: from, effective_until: until };
 }
 
 function source(value: unknown, i: number): SourceRef {
@@ -122,8 +141,17 @@ function source(value: unknown, i: number): SourceRef {
   };
 }
 
+/** Defaults a caller knows from current canon. */
+export interface NoteDefaults {
+  /**
+   * The visibility of a candidate that does not state one: the object's current one, so an update
+   * that leaves the field out never moves a personal note to the project (§14). `project` otherwise.
+   */
+  readonly visibility?: Visibility;
+}
+
 /** Checks a candidate note and fills the optional fields with their defaults. */
-export function noteContent(value: unknown): NoteContent {
+export function noteContent(value: unknown, defaults: NoteDefaults = {}): NoteContent {
   const c = record(value, 'candidate');
   only(
     c,
@@ -162,15 +190,14 @@ export function noteContent(value: unknown): NoteContent {
     shape,
     confidence_state: oneOf(c.confidence_state, CONFIDENCE_STATES, 'confidence_state', 'asserted'),
     status: oneOf(c.status, OBJECT_STATUSES, 'status', 'active'),
-    visibility: oneOf(c.visibility, VISIBILITIES, 'visibility', 'project'),
+    visibility: oneOf(c.visibility, VISIBILITIES, 'visibility', defaults.visibility ?? 'project'),
     sources: list(c.sources, 'sources', 50, source),
     dependency_refs: [
       ...new Set(
         list(c.dependency_refs, 'dependency_refs', 100, (v) => objectId(v, 'dependency_refs')),
       ),
     ].sort(),
-    effective_from: date(c.effective_from, 'effective_from'),
-    effective_until: date(c.effective_until, 'effective_until'),
+    ...window(c),
     tags: [
       ...new Set(
         list(c.tags, 'tags', 20, (v) => {
@@ -183,8 +210,11 @@ export function noteContent(value: unknown): NoteContent {
   };
 }
 
-/** Checks a proposal from outside: every field hostile, authority claims refused. */
-export function proposalInput(value: unknown): ProposalInput {
+/**
+ * Checks a proposal from outside: every field hostile, authority claims refused. `defaults` come from
+ * current canon (the object's visibility, for a candidate that leaves it out).
+ */
+export function proposalInput(value: unknown, defaults: NoteDefaults = {}): ProposalInput {
   const p = record(value, 'proposal');
   only(
     p,
@@ -216,7 +246,7 @@ export function proposalInput(value: unknown): ProposalInput {
     object_id: objectId(p.object_id),
     intent,
     base_version: (p.base_version as ProposalInput['base_version']) ?? null,
-    candidate: noteContent(p.candidate),
+    candidate: noteContent(p.candidate, defaults),
     ...(intent === 'supersede'
       ? { supersedes: list(p.supersedes, 'supersedes', 20, (v) => objectId(v, 'supersedes')) }
       : {}),

@@ -1,6 +1,8 @@
 import { CanonryError, countTokens } from '../core/index.js';
 import { type ArtifactStatus, artifactState, type CanonLookup } from './artifacts.js';
-import type { Canon } from './canon.js';
+import type { Canon, Viewer } from './canon.js';
+import { renderCapsule } from './capsule.js';
+import { type EffectiveState, effectiveState } from './effective.js';
 import type { ProposalRecord } from './records.js';
 import type { CanonObject, ObjectType, SourceRef } from './types.js';
 
@@ -66,6 +68,21 @@ export interface WorkingSet {
   }[];
   /** How many superseded or retired objects were left out. */
   readonly excluded: number;
+  /** How many otherwise current objects were left out because their effective window has ended (§2). */
+  readonly expired: number;
+  /** How many otherwise current objects were left out because their effective window has not begun. */
+  readonly not_yet_effective: number;
+  /**
+   * Notes of the set that depend on an object out of effect: the dependency is not current canon, so
+   * its content is left out, and the dependent says so instead of standing on it silently.
+   */
+  readonly lapsed_dependencies: readonly {
+    object_id: string;
+    depends_on: string;
+    effective: Exclude<EffectiveState, 'in_effect'>;
+    /** The bound that puts it out of effect: `effective_until` when expired, else `effective_from`. */
+    since: string;
+  }[];
   readonly capsule: string;
   readonly tokens: number;
 }
@@ -130,20 +147,37 @@ function note(o: CanonObject): WorkingNote {
   };
 }
 
-/** Compiles a working set for an objective or an object from current canon. */
+/**
+ * Compiles a working set for an objective or an object from current canon as `viewer` may read it
+ * (§14: nothing of another principal's personal plane, not even in the counts), at canon's clock:
+ * objects outside their effective window (§2) are not current canon and are left out, counted.
+ */
 export async function workingSet(
   canon: Canon,
-  project: string,
+  viewer: Viewer,
   request: WorkingSetRequest,
 ): Promise<WorkingSet> {
-  const reader = canon.reader(project);
+  const reader = canon.readerAs(viewer);
+  const project = reader.project;
+  const now = canon.now();
   const lookup = await reader.lookup();
-  const live = lookup.objects.filter((o) => o.status !== 'superseded' && o.status !== 'retired');
+  const standing = lookup.objects.filter(
+    (o) => o.status !== 'superseded' && o.status !== 'retired',
+  );
+  const state = new Map(standing.map((o) => [o.object_id, effectiveState(o, now)]));
+  const live = standing.filter((o) => state.get(o.object_id) === 'in_effect');
   const byId = new Map(live.map((o) => [o.object_id, o]));
   let focus: CanonObject[];
   if (request.object_id !== undefined) {
     const object = byId.get(request.object_id);
-    if (!object) throw new CanonryError('UNKNOWN_OBJECT', `no current object ${request.object_id}`);
+    if (!object) {
+      const lapsed = state.get(request.object_id);
+      throw new CanonryError(
+        'UNKNOWN_OBJECT',
+        `no current object ${request.object_id}${lapsed ? ` (${lapsed.replaceAll('_', ' ')})` : ''}`,
+        lapsed ? { effective: lapsed } : undefined,
+      );
+    }
     const related = new Set([
       ...object.dependency_refs,
       ...live.filter((o) => o.dependency_refs.includes(object.object_id)).map((o) => o.object_id),
@@ -202,6 +236,22 @@ export async function workingSet(
       m.canonical_note_versions.some((n) => touched.has(n.object_id) || !byId.has(n.object_id)),
     )
     .map((m) => artifactState(m, lookup));
+  const inSet = [
+    ...focus,
+    ...policies,
+    ...deps,
+    ...live.filter((o) => UNCERTAIN_TYPES.includes(o.object_type)),
+  ];
+  const lapsed: WorkingSet['lapsed_dependencies'][number][] = [];
+  for (const o of new Map(inSet.map((n) => [n.object_id, n])).values()) {
+    for (const id of o.dependency_refs) {
+      const dep = lookup.object(id);
+      const effective = state.get(id);
+      if (!dep || effective === undefined || effective === 'in_effect') continue;
+      const since = effective === 'expired' ? dep.effective_until : dep.effective_from;
+      lapsed.push({ object_id: o.object_id, depends_on: id, effective, since: since ?? '' });
+    }
+  }
   const set = {
     project,
     objective: request.objective ?? null,
@@ -229,7 +279,11 @@ export async function workingSet(
       acceptance: a.manifest.acceptance_state,
       reasons: a.reasons,
     })),
-    excluded: lookup.objects.length - live.length,
+    excluded: lookup.objects.length - standing.length,
+    expired: standing.filter((o) => state.get(o.object_id) === 'expired').length,
+    not_yet_effective: standing.filter((o) => state.get(o.object_id) === 'not_yet_effective')
+      .length,
+    lapsed_dependencies: lapsed,
   };
   const capsule = renderCapsule(set);
   return { ...set, capsule, tokens: countTokens(capsule) };
@@ -264,66 +318,4 @@ function lastCommits(
       },
     ];
   });
-}
-
-type Mutation = WorkingSet['prior_mutations'][number];
-
-/**
- * One note: `id vN [status] confidence type: text`, then how it became current, who stands behind
- * it, and its exact source. Tokens are what the capsule is for, so nothing is said twice and
- * adjectives replace brackets and commas: the status only when it is not
- * `active`, the mutation's target version is the note's own and its base the version before (named
- * only if it were not), a quote equal to the text is a bare span.
- */
-function line(n: WorkingNote, how: Mutation | undefined): string {
-  const cites = n.sources.map((s) => {
-    const span = `${s.message_id}[${s.span[0]}:${s.span[1]}]`;
-    return s.quote === n.text ? span : `${span} "${s.quote}"`;
-  });
-  const status = n.status === 'active' ? '' : `${n.status} `;
-  let change = '';
-  if (how) {
-    const of = how.restored_version !== null ? ` of v${how.restored_version}` : '';
-    const from =
-      how.from_version !== null && how.from_version !== n.version_id - 1
-        ? ` from v${how.from_version}`
-        : '';
-    change = `${how.stakes} ${how.intent}${of}${from} `;
-  }
-  return [
-    `- ${n.object_id} v${n.version_id} ${status}${n.confidence} ${n.object_type}: ${n.text}`,
-    `  ${change}by ${n.authority}${cites.length ? `; source ${cites.join(', ')}` : ''}`,
-  ].join('\n');
-}
-
-/** The prompt capsule: the working set as text a model reads instead of the transcript. */
-export function renderCapsule(set: Omit<WorkingSet, 'capsule' | 'tokens'>): string {
-  // The objective is the caller's own text: the capsule does not spend tokens repeating it.
-  const out = [
-    `# Working set: project ${set.project}`,
-    'Authoritative current canon; superseded positions omitted: do not revive them.',
-  ];
-  const how = new Map(set.prior_mutations.map((m) => [m.object_id, m]));
-  const notes = (rows: readonly WorkingNote[]) => rows.map((n) => line(n, how.get(n.object_id)));
-  const section = (title: string, rows: readonly string[]) => {
-    if (rows.length > 0) out.push('', `## ${title}`, ...rows);
-  };
-  section('Current notes', notes(set.notes));
-  section('Applicable policy and constraints', notes(set.policies));
-  section('Active dependencies', notes(set.dependencies));
-  section(
-    'Open contradictions and pending proposals (not canon)',
-    set.contradictions.map(
-      (c) => `- ${c.object_id}: ${c.status}${c.needs ? ` (needs ${c.needs})` : ''}: ${c.text}`,
-    ),
-  );
-  section('Open uncertainty', notes(set.uncertainty));
-  section(
-    'Artifacts',
-    set.artifacts.map(
-      (a) =>
-        `- ${a.artifact_id}: ${a.state}, ${a.acceptance}${a.reasons.length ? ` — ${a.reasons.join('; ')}` : ''}`,
-    ),
-  );
-  return out.join('\n');
 }

@@ -88,6 +88,10 @@ export const ERROR_CODES = {
     message: 'canon moved since the comparison; the proposal was compared again',
   },
   SOURCE_MISSING: { status: 422, message: 'a source reference does not match the archive' },
+  PLANE_VIOLATION: {
+    status: 422,
+    message: 'a note may cite, depend on or replace only what all its readers may read',
+  },
   GATE_REFUSED: { status: 403, message: 'the stakes gate refused the mutation' },
   CLASSIFIER_FAILED: {
     status: 422,

@@ -5,9 +5,12 @@ import {
   artifactStatuses,
   type CanonObject,
   type Comparison,
+  type EffectiveState,
+  effectiveState,
   type NoteVersion,
   OBJECT_STATUSES,
   type ObjectStatus,
+  type Principal,
   type ProposalRecord,
 } from '../canon/index.js';
 import { CanonryError, type ContentHash } from '../core/index.js';
@@ -15,32 +18,40 @@ import { verifyConformanceEvent } from '../kernel/index.js';
 
 /**
  * Read views of a project's canon, shared by the HTTP routes and the CLI so both faces answer alike.
- * Each takes the project from the authenticated principal.
+ * Each reads as the authenticated principal: its project, and only what its planes allow (LCSM §14,
+ * `src/canon/planes.ts`) — another principal's personal note is absent, as if it did not exist.
  */
 
-/** An object with its current version. */
+/** An object with its current version and whether it is in effect now (§2). */
 export interface ObjectView {
   readonly object: CanonObject;
   readonly current: NoteVersion;
+  /** How many versions the reader may read (a promoted note's personal past is its holder's). */
   readonly versions: number;
+  readonly effective: EffectiveState;
 }
 
 export async function objectView(
   runtime: CanonryRuntime,
-  project: string,
+  principal: Principal,
   id: string,
 ): Promise<ObjectView> {
-  const reader = runtime.canon.reader(project);
+  const reader = runtime.canon.readerFor(principal);
   const object = await reader.object(id);
   if (!object) throw new CanonryError('UNKNOWN_OBJECT', `no object ${id}`);
   const versions = await reader.versions(id);
   const current = versions.find((v) => v.version_hash === object.current_version_ref)!;
-  return { object, current, versions: versions.length };
+  return {
+    object,
+    current,
+    versions: versions.length,
+    effective: effectiveState(object, runtime.canon.now()),
+  };
 }
 
-/** Every version of an object, oldest first. */
-export async function versionsView(runtime: CanonryRuntime, project: string, id: string) {
-  const reader = runtime.canon.reader(project);
+/** Every version of an object the principal may read, oldest first. */
+export async function versionsView(runtime: CanonryRuntime, principal: Principal, id: string) {
+  const reader = runtime.canon.readerFor(principal);
   const object = await reader.object(id);
   if (!object) throw new CanonryError('UNKNOWN_OBJECT', `no object ${id}`);
   return {
@@ -52,10 +63,10 @@ export async function versionsView(runtime: CanonryRuntime, project: string, id:
 
 export async function messageView(
   runtime: CanonryRuntime,
-  project: string,
+  principal: Principal,
   id: string,
 ): Promise<ArchivedMessage> {
-  const message = await runtime.canon.reader(project).message(id);
+  const message = await runtime.canon.readerFor(principal).message(id);
   if (!message) throw new CanonryError('UNKNOWN_MESSAGE', `no message ${id}`);
   return message;
 }
@@ -90,13 +101,14 @@ export interface ProposalView {
 
 export async function proposalView(
   runtime: CanonryRuntime,
-  project: string,
+  principal: Principal,
   id: string,
 ): Promise<ProposalView> {
-  const reader = runtime.canon.reader(project);
-  const p = await reader.proposal(id);
+  const p = await runtime.canon.readerFor(principal).proposal(id);
   if (!p) throw new CanonryError('UNKNOWN_PROPOSAL', `no proposal ${id}`);
-  const object = await reader.object(p.object_id);
+  // Where the object is now, even when its current version is personal (a promotion the reader may
+  // judge): an opaque hash, like the proposal's own base_version.
+  const object = await runtime.canon.reader(principal.project).object(p.object_id);
   const now = object?.current_version_ref ?? null;
   return {
     proposal_id: p.proposal_id,
@@ -135,35 +147,45 @@ function verifyGate(runtime: CanonryRuntime, p: ProposalRecord) {
   return { ok: true, issue: null };
 }
 
+/** An object on the board, marked with where it stands against its effective window (§2). */
+export type BoardObject = CanonObject & {
+  /** `expired` or `not_yet_effective` objects are on the board but are not current canon. */
+  readonly effective: EffectiveState;
+};
+
 /** The board (§9): objects grouped by status, pending proposals, artifacts with their §10 states. */
 export interface Board {
   readonly project: string;
-  readonly objects: Readonly<Record<ObjectStatus, readonly CanonObject[]>>;
+  readonly objects: Readonly<Record<ObjectStatus, readonly BoardObject[]>>;
   readonly pending: readonly ProposalRecord[];
   readonly artifacts: readonly ArtifactStatus[];
 }
 
-export async function boardView(runtime: CanonryRuntime, project: string): Promise<Board> {
-  const reader = runtime.canon.reader(project);
+/** The board as the principal may read it (§14), each object marked in or out of effect at canon's clock. */
+export async function boardView(runtime: CanonryRuntime, principal: Principal): Promise<Board> {
+  const reader = runtime.canon.readerFor(principal);
+  const now = runtime.canon.now();
   const objects = Object.fromEntries(
-    OBJECT_STATUSES.map((s) => [s, [] as CanonObject[]]),
-  ) as Record<ObjectStatus, CanonObject[]>;
-  for (const o of await reader.objects()) objects[o.status].push(o);
+    OBJECT_STATUSES.map((s) => [s, [] as BoardObject[]]),
+  ) as Record<ObjectStatus, BoardObject[]>;
+  for (const o of await reader.objects()) {
+    objects[o.status].push({ ...o, effective: effectiveState(o, now) });
+  }
   return {
-    project,
+    project: principal.project,
     objects,
     pending: await reader.proposals('pending'),
-    artifacts: await artifactStatuses(runtime.canon, project),
+    artifacts: await artifactStatuses(runtime.canon, principal),
   };
 }
 
-/** One artifact with its §10 state. */
+/** One artifact the principal may read, with its §10 state. */
 export async function artifactView(
   runtime: CanonryRuntime,
-  project: string,
+  principal: Principal,
   id: string,
 ): Promise<ArtifactStatus> {
-  const status = (await artifactStatuses(runtime.canon, project)).find(
+  const status = (await artifactStatuses(runtime.canon, principal)).find(
     (a) => a.manifest.artifact_id === id,
   );
   if (!status) throw new CanonryError('UNKNOWN_ARTIFACT', `no artifact ${id}`);

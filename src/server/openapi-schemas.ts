@@ -2,7 +2,9 @@ import {
   ACCEPTANCE_STATES,
   COMPARISON_CHECKS,
   CONFIDENCE_STATES,
+  EFFECTIVE_STATES,
   MESSAGE_ID,
+  MESSAGE_VISIBILITIES,
   OBJECT_ID,
   OBJECT_STATUSES,
   OBJECT_TYPES,
@@ -62,7 +64,12 @@ const noteContent = obj(
     shape: {},
     confidence_state: { enum: [...CONFIDENCE_STATES], default: 'asserted' },
     status: { enum: [...OBJECT_STATUSES], default: 'active' },
-    visibility: { enum: [...VISIBILITIES], default: 'project' },
+    visibility: {
+      enum: [...VISIBILITIES],
+      default: 'project',
+      description:
+        "LCSM §14 plane: personal is its proposer's alone; project, working and procedural are shared. Left out, an existing object keeps its own",
+    },
     sources: arr(ref('SourceRef'), { maxItems: 50 }),
     dependency_refs: arr(str(), { maxItems: 100 }),
     effective_from: nullable(str({ format: 'date-time' })),
@@ -169,6 +176,16 @@ const canonObject = obj(
   ['object_id', 'object_type', 'current_version_ref', 'version_id', 'status', 'text'],
 );
 
+const effective = {
+  enum: [...EFFECTIVE_STATES],
+  description:
+    'the object against its effective window [effective_from, effective_until) at the server clock (LCSM §2); only in_effect is current canon',
+};
+
+const boardObject = {
+  allOf: [ref('CanonObject'), obj({ effective: ref('EffectiveState') }, ['effective'])],
+};
+
 const receipt = obj(
   {
     receipt_id: str(),
@@ -196,9 +213,13 @@ const archivedMessage = obj(
     actor: str(),
     actor_role: { enum: [...ROLES] },
     captured_at: str(),
+    visibility: {
+      enum: [...MESSAGE_VISIBILITIES],
+      description: 'personal: only its actor reads or cites it (LCSM §14)',
+    },
     seq: { type: 'integer' },
   },
-  ['message_id', 'text', 'role', 'actor', 'actor_role', 'seq'],
+  ['message_id', 'text', 'role', 'actor', 'actor_role', 'visibility', 'seq'],
 );
 
 const classification = obj(
@@ -289,15 +310,52 @@ const workingSet = obj(
     uncertainty: arr(ref('WorkingNote')),
     artifacts: arr({ type: 'object' }),
     excluded: { type: 'integer', description: 'superseded or retired objects left out' },
+    expired: { type: 'integer', description: 'objects left out because their window has ended' },
+    not_yet_effective: {
+      type: 'integer',
+      description: 'objects left out because their window has not begun',
+    },
+    lapsed_dependencies: arr(
+      obj(
+        {
+          object_id: str(),
+          depends_on: str(),
+          effective: { enum: ['expired', 'not_yet_effective'] },
+          since: str(),
+        },
+        ['object_id', 'depends_on', 'effective', 'since'],
+      ),
+      { description: 'notes of the set that depend on an object out of effect' },
+    ),
     capsule: str({ description: 'the prompt capsule a model reads instead of the transcript' }),
     tokens: { type: 'integer', description: 'tokens in the capsule' },
   },
-  ['project', 'notes', 'excluded', 'capsule', 'tokens'],
+  [
+    'project',
+    'notes',
+    'excluded',
+    'expired',
+    'not_yet_effective',
+    'lapsed_dependencies',
+    'capsule',
+    'tokens',
+  ],
 );
 
 const provenance = obj(
   {
     object: ref('CanonObject'),
+    effective: ref('EffectiveState'),
+    depends_on: arr(
+      obj(
+        {
+          object_id: str(),
+          status: { enum: [...OBJECT_STATUSES, 'unknown'] },
+          effective: nullable(ref('EffectiveState')),
+        },
+        ['object_id', 'status', 'effective'],
+      ),
+    ),
     why: obj({ statement: str(), confidence: str(), sources: arr({ type: 'object' }) }),
     current_since: obj({
       version_id: { type: 'integer' },
@@ -338,6 +396,8 @@ const provenance = obj(
   },
   [
     'object',
+    'effective',
+    'depends_on',
     'why',
     'current_since',
     'authorized_by',
@@ -449,6 +509,8 @@ export const SCHEMAS: Readonly<Record<string, JsonObject>> = {
   ProposalView: proposalView,
   NoteVersion: noteVersion,
   CanonObject: canonObject,
+  EffectiveState: effective,
+  BoardObject: boardObject,
   Receipt: receipt,
   ArchivedMessage: archivedMessage,
   Classification: classification,
@@ -470,6 +532,12 @@ export const BODIES = {
         description: 'who spoke (an agent may not speak as user or system); never authority',
       },
       message_id: str({ pattern: MESSAGE_ID.source }),
+      visibility: {
+        enum: [...MESSAGE_VISIBILITIES],
+        default: 'project',
+        description:
+          'personal: only the sender reads it, only their personal notes cite it, and what intake drafts from it stays personal (LCSM §14)',
+      },
     },
     ['text'],
     closed,

@@ -164,7 +164,11 @@ const OTHER_ROUTES: readonly OperationDoc[] = [
       {
         project: str(),
         head: { type: 'object' },
-        entries: arr({ type: 'object' }),
+        entries: arr({
+          type: 'object',
+          description:
+            "a journal entry, or — when it is about another principal's personal note or message (LCSM §14) — { project, seq, format, prev_hash, hash, redacted: true }",
+        }),
         next_after: { type: ['integer', 'null'] },
       },
       ['project', 'head', 'entries', 'next_after'],

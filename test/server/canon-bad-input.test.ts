@@ -158,6 +158,8 @@ describe('route by route', () => {
       [{ text: 'hi', role: 'god' }, 'INVALID_BODY'],
       [{ text: 'hi', message_id: 'bad id!' }, 'INVALID_BODY'],
       [{ text: 'hi', message_id: 'x'.repeat(101) }, 'INVALID_BODY'],
+      [{ text: 'hi', visibility: 'working' }, 'INVALID_BODY'],
+      [{ text: 'hi', visibility: null }, 'INVALID_BODY'],
       [{ text: 'hi', principal: 'alice' }, 'AUTHORITY_FROM_PAYLOAD'],
     ];
     for (const [body, code] of bad) {
@@ -225,6 +227,17 @@ describe('route by route', () => {
       [proposal({ candidate: candidate({ title: 'lone \udc00' }) }), 'INVALID_PROPOSAL'],
       [proposal({ candidate: candidate({ tags: ['Not A Tag'] }) }), 'INVALID_PROPOSAL'],
       [proposal({ candidate: candidate({ effective_from: 'yesterday' }) }), 'INVALID_PROPOSAL'],
+      [proposal({ candidate: candidate({ effective_from: '2026-02-30' }) }), 'INVALID_PROPOSAL'],
+      [
+        proposal({ candidate: candidate({ effective_until: '2026-01-01T00:00' }) }),
+        'INVALID_PROPOSAL',
+      ],
+      [
+        proposal({
+          candidate: candidate({ effective_from: '2027-01-01', effective_until: '2026-01-01' }),
+        }),
+        'INVALID_PROPOSAL',
+      ],
       [
         proposal({ candidate: candidate({ shape: { big: 'x'.repeat(70_000) } }) }),
         'INVALID_PROPOSAL',

@@ -3,6 +3,7 @@ import {
   type ArtifactStatus,
   type CanonObject,
   COMPARISON_CHECKS,
+  type EffectiveState,
   type IntakeResult,
   isConcern,
   type ProposalOutcome,
@@ -75,7 +76,9 @@ function outcomeLine(o: ProposalOutcome): string {
 
 function intakeLines(r: IntakeResult): string[] {
   const m = r.message;
-  const out = [`archived ${m.message_id} (${m.role}, by ${m.actor})`];
+  const out = [
+    `archived ${m.message_id} (${m.role}, by ${m.actor}${m.visibility === 'personal' ? ', personal' : ''})`,
+  ];
   if (r.classification) {
     const touched = r.classification.touched;
     out.push(
@@ -88,8 +91,11 @@ function intakeLines(r: IntakeResult): string[] {
   return out;
 }
 
-function objectLine(o: CanonObject): string {
-  return `${o.object_id.padEnd(24)} v${String(o.version_id).padEnd(3)} ${o.status.padEnd(11)} ${o.object_type.padEnd(12)} ${o.text}`;
+/** One object; `effective` (board, object view) marks one out of its window as not current canon. */
+function objectLine(o: CanonObject, effective?: EffectiveState): string {
+  const lapsed =
+    effective === 'expired' ? '[expired] ' : effective === 'not_yet_effective' ? '[not yet] ' : '';
+  return `${o.object_id.padEnd(24)} v${String(o.version_id).padEnd(3)} ${o.status.padEnd(11)} ${o.object_type.padEnd(12)} ${lapsed}${o.text}`;
 }
 
 function proposalLine(p: ProposalRecord): string {
@@ -117,7 +123,7 @@ function proposalViewLines(v: ProposalView): string[] {
 function provenanceLines(p: Provenance): string[] {
   const by = p.authorized_by;
   return [
-    `${p.object.object_id} v${p.object.version_id} (${p.object.status}, ${p.epistemic}): ${p.why.statement}`,
+    `${p.object.object_id} v${p.object.version_id} (${p.object.status}, ${p.epistemic}${p.effective === 'in_effect' ? '' : `, ${p.effective.replaceAll('_', ' ')}`}): ${p.why.statement}`,
     `why: ${p.why.confidence}${p.why.sources.map((s) => `; "${s.quote}" (${s.message_id}, said by ${s.actor} as ${s.speaker})`).join('')}`,
     `current since ${p.current_since.timestamp} (receipt ${p.current_since.receipt_ref})`,
     `authorized by ${by.proposer?.id ?? '?'} (${by.proposer?.role ?? '?'})${by.approver ? `, approved by ${by.approver.id} (${by.approver.role})` : ''}; ${by.stakes ?? '?'} ${by.gate ?? '?'}`,
@@ -131,7 +137,8 @@ function provenanceLines(p: Provenance): string[] {
 function boardLines(b: Board): string[] {
   const out = [`board of ${b.project}`];
   for (const [status, objects] of Object.entries(b.objects)) {
-    if (objects.length > 0) out.push(`## ${status}`, ...objects.map(objectLine));
+    if (objects.length > 0)
+      out.push(`## ${status}`, ...objects.map((o) => objectLine(o, o.effective)));
   }
   if (b.pending.length > 0) out.push('## pending proposals', ...b.pending.map(proposalLine));
   if (b.artifacts.length > 0) out.push('## artifacts', ...b.artifacts.map(artifactLine));
@@ -180,11 +187,22 @@ export function canonCommand(program: Command): void {
       .requiredOption('--text <text>', 'the message, exactly as said')
       .option('--role <role>', 'who spoke: user, assistant, agent, tool (not authority)')
       .option('--id <message_id>', 'a message id of your own (retries are idempotent)')
+      .option(
+        '--personal',
+        'a personal message: only you read or cite it, and its notes stay yours',
+      )
       .option('--no-classify', 'archive only'),
   ).action(
     run<IntakeResult>('postMessage', intakeLines, (f) => ({
       query: defined({ classify: f.classify === false ? 'false' : undefined }),
-      body: { text: f.text, ...defined({ role: f.role, message_id: f.id }) },
+      body: {
+        text: f.text,
+        ...defined({
+          role: f.role,
+          message_id: f.id,
+          visibility: f.personal === true ? 'personal' : undefined,
+        }),
+      },
     })),
   );
 
@@ -250,7 +268,7 @@ export function canonCommand(program: Command): void {
   ).action(
     run<{ objects: CanonObject[] }>(
       'listObjects',
-      (r) => (r.objects.length > 0 ? r.objects.map(objectLine) : ['no objects']),
+      (r) => (r.objects.length > 0 ? r.objects.map((o) => objectLine(o)) : ['no objects']),
       (f) => ({ query: defined({ status: f.status }) }),
     ),
   );
@@ -261,7 +279,7 @@ export function canonCommand(program: Command): void {
     run<ObjectView>(
       'getObject',
       (v) => [
-        objectLine(v.object),
+        objectLine(v.object, v.effective),
         `current ${v.current.version_hash} by ${v.current.actor} at ${v.current.timestamp} (${v.versions} version(s))`,
         ...v.object.source_refs.map((s) => `source "${s.quote}" (${s.message_id})`),
       ],
@@ -308,7 +326,11 @@ export function canonCommand(program: Command): void {
   ).action(
     run<WorkingSet>(
       'compileWorkingSet',
-      (w) => [w.capsule, '', `(${w.tokens} tokens, ${w.excluded} superseded or retired left out)`],
+      (w) => [
+        w.capsule,
+        '',
+        `(${w.tokens} tokens, ${w.excluded} superseded or retired left out${w.expired + w.not_yet_effective > 0 ? `, ${w.expired} expired and ${w.not_yet_effective} not yet in effect left out` : ''})`,
+      ],
       (f) => {
         const limit = f.limit as string | undefined;
         if (limit !== undefined && !/^\d{1,3}$/.test(limit)) {

@@ -35,26 +35,28 @@ export const ARTIFACT_ROUTES: readonly CanonRoute[] = [
       'AUTHORITY_FROM_PAYLOAD',
       'UNKNOWN_VERSION',
       'FORBIDDEN',
+      'CONFLICT',
     ],
-    handler: async ({ runtime, principal, project, body }) => {
+    handler: async ({ runtime, principal, body }) => {
       // artifactInput reports claimed authority only as an unknown field; say what it is.
       refuseClaims(body);
       const manifest = await registerArtifact(runtime.canon, principal, body);
-      return artifactView(runtime, project, manifest.artifact_id);
+      return artifactView(runtime, principal, manifest.artifact_id);
     },
   },
   {
     method: 'GET',
     url: '/v1/projects/:project/artifacts',
     operationId: 'listArtifacts',
-    summary: 'Every artifact with its §10 state against current canon',
+    summary:
+      "Every artifact the principal may read (§14: one citing a personal version is its holder's) with its §10 state",
     tag: 'artifacts',
     minRole: 'viewer',
     status: 200,
     response: list('artifacts', 'ArtifactStatus'),
     errors: [],
-    handler: async ({ runtime, project }) => ({
-      artifacts: await artifactStatuses(runtime.canon, project),
+    handler: async ({ runtime, principal }) => ({
+      artifacts: await artifactStatuses(runtime.canon, principal),
     }),
   },
   {
@@ -68,8 +70,8 @@ export const ARTIFACT_ROUTES: readonly CanonRoute[] = [
     status: 200,
     response: ref('ArtifactStatus'),
     errors: ['UNKNOWN_ARTIFACT', 'INVALID_ARGUMENT'],
-    handler: async ({ runtime, project, params }) =>
-      artifactView(runtime, project, objectIdArg(params.id, 'artifact_id')),
+    handler: async ({ runtime, principal, params }) =>
+      artifactView(runtime, principal, objectIdArg(params.id, 'artifact_id')),
   },
   {
     method: 'POST',
@@ -83,11 +85,11 @@ export const ARTIFACT_ROUTES: readonly CanonRoute[] = [
     status: 200,
     response: ref('ArtifactStatus'),
     errors: ['FORBIDDEN', 'UNKNOWN_ARTIFACT', 'INVALID_ARTIFACT', 'INVALID_BODY'],
-    handler: async ({ runtime, principal, project, params, body }) => {
+    handler: async ({ runtime, principal, params, body }) => {
       const id = objectIdArg(params.id, 'artifact_id');
       const { acceptance_state } = reviewRequest(body);
       await reviewArtifact(runtime.canon, principal, id, acceptance_state);
-      return artifactView(runtime, project, id);
+      return artifactView(runtime, principal, id);
     },
   },
 ];

@@ -11,14 +11,15 @@ export const BOARD_ROUTES: readonly CanonRoute[] = [
     method: 'GET',
     url: '/v1/projects/:project/board',
     operationId: 'getBoard',
-    summary: 'Objects grouped by status, pending proposals, and artifacts with their §10 states',
+    summary:
+      'Objects the principal may read, grouped by status and marked in or out of effect (§2), pending proposals, and artifacts with their §10 states',
     tag: 'board',
     minRole: 'viewer',
     status: 200,
     response: obj(
       {
         project: str(),
-        objects: obj(Object.fromEntries(OBJECT_STATUSES.map((s) => [s, arr(ref('CanonObject'))])), [
+        objects: obj(Object.fromEntries(OBJECT_STATUSES.map((s) => [s, arr(ref('BoardObject'))])), [
           ...OBJECT_STATUSES,
         ]),
         pending: arr(ref('ProposalRecord')),
@@ -27,6 +28,6 @@ export const BOARD_ROUTES: readonly CanonRoute[] = [
       ['project', 'objects', 'pending', 'artifacts'],
     ),
     errors: [],
-    handler: async ({ runtime, project }) => boardView(runtime, project),
+    handler: async ({ runtime, principal }) => boardView(runtime, principal),
   },
 ];

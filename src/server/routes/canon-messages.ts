@@ -20,12 +20,15 @@ async function refuseReuse(
 ): Promise<void> {
   const checked = messageInput(body, principal);
   if (checked.message_id === null) return;
+  // Read across planes on purpose: an id is one per project. Someone else's personal message under
+  // it is refused like any other, with nothing of it in the answer.
   const existing = await runtime.canon.reader(principal.project).message(checked.message_id);
   if (
     existing &&
     (existing.actor !== principal.id ||
       existing.role !== checked.role ||
-      existing.text !== checked.text)
+      existing.text !== checked.text ||
+      existing.visibility !== checked.visibility)
   ) {
     throw new CanonryError(
       'CONFLICT',
@@ -91,14 +94,15 @@ export const MESSAGE_ROUTES: readonly CanonRoute[] = [
     method: 'GET',
     url: '/v1/projects/:project/messages',
     operationId: 'listMessages',
-    summary: 'The archive of the project, in capture order',
+    summary:
+      "The archive of the project in capture order: project messages and the principal's own personal ones",
     tag: 'messages',
     minRole: 'viewer',
     status: 200,
     response: list('messages', 'ArchivedMessage'),
     errors: [],
-    handler: async ({ runtime, project }) => ({
-      messages: await runtime.canon.reader(project).messages(),
+    handler: async ({ runtime, principal }) => ({
+      messages: await runtime.canon.readerFor(principal).messages(),
     }),
   },
   {
@@ -112,7 +116,7 @@ export const MESSAGE_ROUTES: readonly CanonRoute[] = [
     status: 200,
     response: ref('ArchivedMessage'),
     errors: ['UNKNOWN_MESSAGE', 'INVALID_ARGUMENT'],
-    handler: async ({ runtime, project, params }) =>
-      messageView(runtime, project, messageIdArg(params.id)),
+    handler: async ({ runtime, principal, params }) =>
+      messageView(runtime, principal, messageIdArg(params.id)),
   },
 ];

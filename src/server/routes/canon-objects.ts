@@ -41,8 +41,8 @@ export const OBJECT_ROUTES: readonly CanonRoute[] = [
     status: 200,
     response: list('objects', 'CanonObject'),
     errors: ['INVALID_ARGUMENT'],
-    handler: async ({ runtime, project, query }) => ({
-      objects: await runtime.canon.reader(project).objects(statuses(query.status)),
+    handler: async ({ runtime, principal, query }) => ({
+      objects: await runtime.canon.readerFor(principal).objects(statuses(query.status)),
     }),
   },
   {
@@ -55,12 +55,17 @@ export const OBJECT_ROUTES: readonly CanonRoute[] = [
     params: { id: 'object id' },
     status: 200,
     response: obj(
-      { object: ref('CanonObject'), current: ref('NoteVersion'), versions: { type: 'integer' } },
-      ['object', 'current', 'versions'],
+      {
+        object: ref('CanonObject'),
+        current: ref('NoteVersion'),
+        versions: { type: 'integer' },
+        effective: ref('EffectiveState'),
+      },
+      ['object', 'current', 'versions', 'effective'],
     ),
     errors: ['UNKNOWN_OBJECT', 'INVALID_ARGUMENT'],
-    handler: async ({ runtime, project, params }) =>
-      objectView(runtime, project, objectIdArg(params.id)),
+    handler: async ({ runtime, principal, params }) =>
+      objectView(runtime, principal, objectIdArg(params.id)),
   },
   {
     method: 'GET',
@@ -76,8 +81,8 @@ export const OBJECT_ROUTES: readonly CanonRoute[] = [
       ['object_id', 'current_version_ref', 'versions'],
     ),
     errors: ['UNKNOWN_OBJECT', 'INVALID_ARGUMENT'],
-    handler: async ({ runtime, project, params }) =>
-      versionsView(runtime, project, objectIdArg(params.id)),
+    handler: async ({ runtime, principal, params }) =>
+      versionsView(runtime, principal, objectIdArg(params.id)),
   },
   {
     method: 'GET',
@@ -91,8 +96,8 @@ export const OBJECT_ROUTES: readonly CanonRoute[] = [
     status: 200,
     response: ref('Provenance'),
     errors: ['UNKNOWN_OBJECT', 'INVALID_ARGUMENT'],
-    handler: async ({ runtime, project, params }) =>
-      provenance(runtime.canon, project, objectIdArg(params.id)),
+    handler: async ({ runtime, principal, params }) =>
+      provenance(runtime.canon, principal, objectIdArg(params.id)),
   },
   {
     method: 'POST',
@@ -118,6 +123,7 @@ export const OBJECT_ROUTES: readonly CanonRoute[] = [
       'AUTHORITY_FROM_PAYLOAD',
       'GATE_REFUSED',
       'CONFLICT',
+      'PLANE_VIOLATION',
     ],
     handler: async ({ runtime, principal, params, body }) => {
       const id = objectIdArg(params.id);

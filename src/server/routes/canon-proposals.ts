@@ -1,4 +1,4 @@
-import { proposalInput } from '../../canon/index.js';
+import { OBJECT_ID, proposalInput } from '../../canon/index.js';
 import { CanonryError } from '../../core/index.js';
 import { proposalView } from '../canon-views.js';
 import {
@@ -48,10 +48,21 @@ export const PROPOSAL_ROUTES: readonly CanonRoute[] = [
       'UNKNOWN_OBJECT',
       'UNKNOWN_VERSION',
       'UNKNOWN_MESSAGE',
+      'PLANE_VIOLATION',
     ],
-    handler: async ({ runtime, principal, project, body }) => {
-      const input = proposalInput(body);
-      if (input.message_id && !(await runtime.canon.reader(project).message(input.message_id))) {
+    handler: async ({ runtime, principal, body }) => {
+      // A candidate that leaves out its visibility keeps the object's: leaving a field out never
+      // moves a personal note to the project (§14).
+      const id = (body as { object_id?: unknown } | null)?.object_id;
+      const existing =
+        typeof id === 'string' && OBJECT_ID.test(id)
+          ? await runtime.canon.readerFor(principal).object(id)
+          : null;
+      const input = proposalInput(body, existing ? { visibility: existing.visibility } : {});
+      if (
+        input.message_id &&
+        !(await runtime.canon.readerFor(principal).message(input.message_id))
+      ) {
         throw new CanonryError('UNKNOWN_MESSAGE', `no message ${input.message_id}`, {
           field: 'message_id',
         });
@@ -76,9 +87,9 @@ export const PROPOSAL_ROUTES: readonly CanonRoute[] = [
     status: 200,
     response: list('proposals', 'ProposalRecord'),
     errors: ['INVALID_ARGUMENT'],
-    handler: async ({ runtime, project, query }) => ({
+    handler: async ({ runtime, principal, query }) => ({
       proposals: await runtime.canon
-        .reader(project)
+        .readerFor(principal)
         .proposals(oneOfQuery(query.status, PROPOSAL_STATUSES, 'status')),
     }),
   },
@@ -94,8 +105,8 @@ export const PROPOSAL_ROUTES: readonly CanonRoute[] = [
     status: 200,
     response: ref('ProposalView'),
     errors: ['UNKNOWN_PROPOSAL', 'INVALID_ARGUMENT'],
-    handler: async ({ runtime, project, params }) =>
-      proposalView(runtime, project, proposalIdArg(params.id)),
+    handler: async ({ runtime, principal, params }) =>
+      proposalView(runtime, principal, proposalIdArg(params.id)),
   },
   {
     method: 'POST',

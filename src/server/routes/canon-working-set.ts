@@ -10,7 +10,7 @@ export const WORKING_SET_ROUTES: readonly CanonRoute[] = [
     url: '/v1/projects/:project/working-set',
     operationId: 'compileWorkingSet',
     summary:
-      'Compile a scoped working set from current canon (nothing superseded) with its prompt capsule and token count; writes nothing',
+      'Compile a scoped working set from the current canon the principal may read (nothing superseded, nothing out of effect) with its prompt capsule and token count; writes nothing',
     tag: 'working-set',
     minRole: 'viewer',
     body: {
@@ -21,7 +21,7 @@ export const WORKING_SET_ROUTES: readonly CanonRoute[] = [
     status: 200,
     response: ref('WorkingSet'),
     errors: ['INVALID_BODY', 'INVALID_ARGUMENT', 'UNKNOWN_OBJECT'],
-    handler: async ({ runtime, project, body }) =>
-      workingSet(runtime.canon, project, workingSetRequest(body)),
+    handler: async ({ runtime, principal, body }) =>
+      workingSet(runtime.canon, principal, workingSetRequest(body)),
   },
 ];

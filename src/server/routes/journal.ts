@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { CanonryRuntime } from '../../app/index.js';
+import { mayReadEntry, readableEntries } from '../../canon/index.js';
 import { CanonryError } from '../../core/index.js';
 import {
   parseProject,
@@ -7,6 +8,7 @@ import {
   verifyProject,
   withProjectionCheck,
 } from '../../journal/index.js';
+import { principalOf } from '../auth.js';
 
 interface ProjectParams {
   project: string;
@@ -40,7 +42,11 @@ function onlyQuery(query: unknown, allowed: readonly string[]): Record<string, u
   return q;
 }
 
-/** The journal of a project: paged entries, chain verification, receipts. */
+/**
+ * The journal of a project: paged entries, chain verification, receipts. Entries follow canon's planes
+ * (LCSM §14): one about another principal's personal note or message is redacted to its place in the
+ * chain, and its receipt is not found. Verification runs over the whole stored chain.
+ */
 export function journalRoutes(app: FastifyInstance, runtime: CanonryRuntime): void {
   const { journal } = runtime;
 
@@ -59,7 +65,7 @@ export function journalRoutes(app: FastifyInstance, runtime: CanonryRuntime): vo
     return {
       project,
       head,
-      entries,
+      entries: await readableEntries(runtime.canon, principalOf(request), entries),
       next_after: last !== undefined && last < head.seq ? last : null,
     };
   });
@@ -97,7 +103,10 @@ export function journalRoutes(app: FastifyInstance, runtime: CanonryRuntime): vo
     async (request) => {
       const project = parseProject(request.params.project);
       const seq = integer(request.params.seq, 'seq', 0);
-      const receipt = await journal.receipt(project, seq);
+      const [entry] = seq > 0 ? await journal.read(project, { after: seq - 1, limit: 1 }) : [];
+      const readable =
+        entry?.seq === seq && (await mayReadEntry(runtime.canon, principalOf(request), entry));
+      const receipt = readable ? await journal.receipt(project, seq) : null;
       if (!receipt) throw new CanonryError('NOT_FOUND', `no entry ${seq} in ${project}`);
       return receipt;
     },
