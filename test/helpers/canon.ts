@@ -1,5 +1,6 @@
 // Builders for the engine-level canon suites: principals, candidate notes with defaults, archived
 // sources, a runtime per storage engine, and snapshots of canon's tables for before/after equality.
+import { cpSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import { type CanonryRuntime, createCanonry } from '../../src/app/index.js';
@@ -227,6 +228,8 @@ async function openOn(db: string | undefined, drop: () => Promise<void>): Promis
     async another() {
       const dir = tempDir('canonry-canon-');
       dirs.push(dir);
+      // A second host shares the root the database is signed under (its keyring, copied).
+      cpSync(join(main.dir, 'keys'), join(dir.dir, 'keys'), { recursive: true });
       // SQLite: the same file (one shared connection per process); PostgreSQL: the same schema.
       const other = await createCanonry({
         dataDir: dir.dir,
