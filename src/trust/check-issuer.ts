@@ -1,5 +1,6 @@
 import { fail, ok, type Result } from '../core/index.js';
 import { serialHex } from './certificate-fields.js';
+import { isDevelopmentSubject } from './development-root.js';
 import { type ParsedCertificate, parseCertificate } from './parsed-certificate.js';
 import { type ListVerifier, readRevocationList } from './revocation-list-reader.js';
 import type { CheckIssuerOptions, RevocationList, TrustedIssuer, TrustIssue } from './types.js';
@@ -80,9 +81,30 @@ export function checkIssuer(
         return issue('ISSUER_REVOKED', `issuer ${issuer.fingerprint} is revoked`);
       }
     }
-    return ok({ fingerprint: issuer.fingerprint, publicKey: issuer.x509.publicKey });
+    return ok({
+      fingerprint: issuer.fingerprint,
+      publicKey: issuer.x509.publicKey,
+      developmentRoot: isDevelopmentSubject(root.fields.subject),
+    });
   } catch {
     return issue('INVALID_CERTIFICATE', 'certificate could not be checked');
+  }
+}
+
+/**
+ * Checks a certificate offered as a root to pin: one PEM certificate, a self-signed Ed25519 CA.
+ * Never throws.
+ */
+export function checkRootCertificate(rootPem: unknown): Result<ParsedCertificate, TrustIssue> {
+  try {
+    const root = parseCertificate(rootPem);
+    if (root === undefined) {
+      return issue('INVALID_CERTIFICATE', 'root is not a PEM X.509 certificate');
+    }
+    const rootOk = checkRoot(root);
+    return rootOk.ok ? ok(root) : rootOk;
+  } catch {
+    return issue('INVALID_CERTIFICATE', 'root certificate could not be checked');
   }
 }
 
