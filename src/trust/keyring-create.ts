@@ -1,17 +1,13 @@
-import { open } from 'node:fs/promises';
-import { join } from 'node:path';
 import { CanonryError } from '../core/index.js';
 import { PEM_LABEL } from './asn1-constants.js';
 import { checkRootCertificate } from './check-issuer.js';
 import { DEVELOPMENT_ROOT_NAME, isDevelopmentSubject } from './development-root.js';
 import {
-  ensurePrivateDirectory,
+  claimEmptyDirectory,
   issuerCertificateFile,
   issuerKeyFile,
   KEYRING_FILES,
   keysDirectory,
-  listDirectory,
-  removeFile,
   writeFileAtomic,
 } from './keyring-files.js';
 import { type KeyringIndex, serializeKeyringIndex } from './keyring-index.js';
@@ -21,8 +17,6 @@ import { createRevocationList } from './revocation-list-builder.js';
 import { readRevocationList } from './revocation-list-reader.js';
 import { unwrap } from './unwrap.js';
 
-const INIT_LOCK = '.init.lock';
-
 /** The public material of a root kept offline: what `keys init --root-cert --crl` pins. */
 export interface OfflineRootMaterial {
   /** The root certificate (PEM). */
@@ -31,38 +25,14 @@ export interface OfflineRootMaterial {
   revocationListPem: string;
 }
 
-function exists(dir: string): CanonryError {
-  return new CanonryError('KEYRING_EXISTS', `${dir} already holds a keyring (or part of one)`);
-}
-
-/**
- * Claims an empty `<dataDir>/keys/` (0700) for a new keyring: an exclusive lock file keeps two
- * concurrent inits from interleaving. Returns the directory; the caller removes the lock last.
- */
-async function claimKeysDirectory(dataDir: string): Promise<string> {
-  const dir = keysDirectory(dataDir);
-  const before = await listDirectory(dir);
-  if (before !== undefined && before.length > 0) throw exists(dir);
-  await ensurePrivateDirectory(dir);
-  let lock: Awaited<ReturnType<typeof open>>;
-  try {
-    lock = await open(join(dir, INIT_LOCK), 'wx', 0o600);
-  } catch {
-    throw exists(dir);
-  }
-  await lock.close();
-  const names = await listDirectory(dir);
-  if (names?.length !== 1) throw exists(dir);
-  return dir;
-}
-
 /**
  * Writes a development keyring into `<dataDir>/keys/`: a root minted here (its key beside the
  * issuer's, its subject `canonry development root`), issuer 1 and an empty revocation list
  * (number 1), with `keyring.json` written last so a crash never leaves a half keyring that opens.
  */
 export async function createKeyring(dataDir: string, now: Date): Promise<void> {
-  const dir = await claimKeysDirectory(dataDir);
+  const dir = keysDirectory(dataDir);
+  const release = await claimEmptyDirectory(dir);
   const root = mintRoot(DEVELOPMENT_ROOT_NAME, now);
   const issuer = mintIssuer(1, root, now);
   const list = createRevocationList(1n, [], root, now);
@@ -81,7 +51,7 @@ export async function createKeyring(dataDir: string, now: Date): Promise<void> {
     issuers: [issuer.entry],
   };
   await writeFileAtomic(dir, KEYRING_FILES.index, serializeKeyringIndex(index));
-  await removeFile(dir, INIT_LOCK);
+  await release();
 }
 
 /**
@@ -102,7 +72,8 @@ export async function createOfflineKeyring(
   const verifier = { publicKey: root.x509.publicKey, subject: root.fields.subject };
   unwrap(readRevocationList(material.revocationListPem, verifier));
   const listDer = decodePem(material.revocationListPem, PEM_LABEL.revocationList)!;
-  const dir = await claimKeysDirectory(dataDir);
+  const dir = keysDirectory(dataDir);
+  const release = await claimEmptyDirectory(dir);
   await writeFileAtomic(
     dir,
     KEYRING_FILES.rootCertificate,
@@ -123,5 +94,5 @@ export async function createOfflineKeyring(
     issuers: [],
   };
   await writeFileAtomic(dir, KEYRING_FILES.index, serializeKeyringIndex(index));
-  await removeFile(dir, INIT_LOCK);
+  await release();
 }

@@ -90,24 +90,49 @@ async function syncDirectory(dir: string): Promise<void> {
   }
 }
 
-/** Reads a keyring file as hostile input: a missing, non-regular or oversized file is corrupt. */
+const CLAIM_LOCK = '.init.lock';
+
+/**
+ * Claims an empty (or absent) directory for new key material: creates it 0700 and takes an
+ * exclusive lock file so two concurrent creations never interleave. KEYRING_EXISTS when anything
+ * is already there. Returns the function that drops the lock, to be called after the last write.
+ */
+export async function claimEmptyDirectory(dir: string): Promise<() => Promise<void>> {
+  const taken = () =>
+    new CanonryError('KEYRING_EXISTS', `${dir} already holds keys (or part of them)`);
+  const before = await listDirectory(dir);
+  if (before !== undefined && before.length > 0) throw taken();
+  await ensurePrivateDirectory(dir);
+  let lock: Awaited<ReturnType<typeof open>>;
+  try {
+    lock = await open(join(dir, CLAIM_LOCK), 'wx', 0o600);
+  } catch {
+    throw taken();
+  }
+  await lock.close();
+  const names = await listDirectory(dir);
+  if (names?.length !== 1) throw taken();
+  return () => removeFile(dir, CLAIM_LOCK);
+}
+
+/** Reads a key file as hostile input: a missing, non-regular or oversized file is corrupt. */
 export async function readKeyringFile(dir: string, name: string): Promise<string> {
   const path = join(dir, name);
   let handle: Awaited<ReturnType<typeof open>>;
   try {
     handle = await open(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
   } catch {
-    throw new CanonryError('KEYRING_CORRUPT', `keyring file ${name} is missing or unreadable`);
+    throw new CanonryError('KEYRING_CORRUPT', `${name} is missing or unreadable`);
   }
   try {
     const stat = await handle.stat();
     if (!stat.isFile() || stat.size > MAX_FILE_BYTES) {
-      throw new CanonryError('KEYRING_CORRUPT', `keyring file ${name} is not a small regular file`);
+      throw new CanonryError('KEYRING_CORRUPT', `${name} is not a small regular file`);
     }
     return await handle.readFile('utf8');
   } catch (error) {
     if (error instanceof CanonryError) throw error;
-    throw new CanonryError('KEYRING_CORRUPT', `keyring file ${name} is unreadable`);
+    throw new CanonryError('KEYRING_CORRUPT', `${name} is unreadable`);
   } finally {
     await handle.close();
   }

@@ -40,14 +40,21 @@ async function removeOrphanPendingKeys(state: KeyringState): Promise<void> {
 
 /**
  * The signing request for the pending issuer key, generating the key (0600, in the keys
- * directory) when none is pending. Asking again gives the same request for the same key.
+ * directory) when none is pending. Asking again gives the same request for the same key, unless
+ * `fresh` discards the pending key first (its request was lost, refused or revoked).
  */
 export async function requestIssuer(
   state: KeyringState,
   commit: Commit,
   now: Date,
+  fresh: boolean,
 ): Promise<IssuerRequest> {
   requireOfflineRoot(state);
+  if (fresh && state.index.pending_issuer !== null) {
+    await commit({ ...state.index, pending_issuer: null }, (s) => {
+      s.pendingKey = undefined;
+    });
+  }
   const { dir, index } = state;
   const pending = index.pending_issuer;
   if (pending !== null && state.pendingKey !== undefined) {

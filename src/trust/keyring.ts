@@ -152,11 +152,13 @@ export class Keyring {
 
   /**
    * The PKCS#10 request for the pending issuer key, generating the key when none is pending
-   * (offline root only; DEVELOPMENT_ROOT otherwise). Asking again returns the same request.
+   * (offline root only; DEVELOPMENT_ROOT otherwise). Asking again returns the same request;
+   * `fresh: true` discards the pending key and makes a new one.
    */
-  requestIssuer(options: { now?: Date } = {}): Promise<IssuerRequest> {
+  requestIssuer(options: { now?: Date; fresh?: boolean } = {}): Promise<IssuerRequest> {
     const now = options.now ?? new Date();
-    return this.#exclusive((commit) => requestIssuer(this.#state, commit, now));
+    const fresh = options.fresh === true;
+    return this.#exclusive((commit) => requestIssuer(this.#state, commit, now, fresh));
   }
 
   /**
