@@ -1,5 +1,6 @@
 import { fail, ok, type Result } from '../core/index.js';
 import { serialHex } from './certificate-fields.js';
+import { assertsCertificateAuthority } from './certificate-profile.js';
 import { isDevelopmentSubject } from './development-root.js';
 import { type ParsedCertificate, parseCertificate } from './parsed-certificate.js';
 import { type ListVerifier, readRevocationList } from './revocation-list-reader.js';
@@ -38,7 +39,9 @@ function checkChain(
   options: CheckIssuerOptions,
 ): Result<true, TrustIssue> {
   if (!isEd25519(issuer)) return issue('INVALID_CERTIFICATE', 'issuer key is not Ed25519');
-  if (issuer.x509.ca) return issue('CHAIN_INVALID', 'issuer is a CA certificate, not an issuer');
+  if (issuer.x509.ca || assertsCertificateAuthority(issuer.der)) {
+    return issue('CHAIN_INVALID', 'issuer is a CA certificate, not an issuer');
+  }
   if (!issuer.x509.checkIssued(root.x509) || !issuer.x509.verify(root.x509.publicKey)) {
     return issue('CHAIN_INVALID', 'issuer is not signed by the pinned root');
   }
