@@ -135,7 +135,7 @@ export async function installIssuer(
     s.activeKey = key;
     s.pendingKey = undefined;
   });
-  await removeFile(dir, pendingKeyFile(entry.number));
+  await removeOrphanPendingKeys(state);
   if (previous !== undefined) await removeFile(dir, issuerKeyFile(previous.number));
   return entry;
 }
