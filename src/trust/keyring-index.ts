@@ -128,7 +128,7 @@ function readFormat(
   }
   return {
     development_root,
-    root_key: root_key,
+    root_key,
     pending_issuer: parsePending(value.pending_issuer),
   };
 }

@@ -1,4 +1,4 @@
-import { closeSync, fstatSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { CanonryError } from '../../core/index.js';
 import { DEVELOPMENT_ROOT_WARNING, type Keyring } from '../../trust/index.js';
 import { emit } from '../io.js';
@@ -20,7 +20,8 @@ const MAX_INPUT_BYTES = 256 * 1024;
 export function readPemFile(path: string, what: string): string {
   let fd: number;
   try {
-    fd = openSync(path, 'r');
+    // Non-blocking, so a FIFO given as a file is refused below instead of waiting for a writer.
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (err) {
     const reason = (err as NodeJS.ErrnoException).code ?? 'unreadable';
     throw new CanonryError('FILE_UNREADABLE', `cannot read ${what} ${path} (${reason})`, { path });
