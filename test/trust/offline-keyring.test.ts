@@ -212,6 +212,38 @@ describe('a keyring pinned to an offline root', () => {
     expect((await readdir(keysOf(dataDir))).filter((n) => n.endsWith('.key.pem'))).toEqual([]);
   });
 
+  it.each([
+    ['root_key claims local', (i: Record<string, any>) => ({ ...i, root_key: 'local' })],
+    ['root_key is unknown', (i: Record<string, any>) => ({ ...i, root_key: 'remote' })],
+    [
+      'development_root is a string',
+      (i: Record<string, any>) => ({ ...i, development_root: 'no' }),
+    ],
+    ['no active issuer named', (i: Record<string, any>) => ({ ...i, active_issuer: null })],
+    [
+      'the pending key is another key',
+      (i: Record<string, any>) => ({
+        ...i,
+        pending_issuer: { ...i.pending_issuer, public_key: 'A'.repeat(43) },
+      }),
+    ],
+    [
+      'the pending number is not above the issuers',
+      (i: Record<string, any>) => ({ ...i, pending_issuer: { ...i.pending_issuer, number: 1 } }),
+    ],
+    ['an unknown field', (i: Record<string, any>) => ({ ...i, extra: true })],
+    ['format 3', (i: Record<string, any>) => ({ ...i, format: 3 })],
+  ])('a production keyring.json where %s is KEYRING_CORRUPT', async (_, mutate) => {
+    const { root, ring, dataDir } = await productionKeyring();
+    await ring.requestIssuer();
+    const path = join(keysOf(dataDir), 'keyring.json');
+    const index = JSON.parse(await readFile(path, 'utf8'));
+    expect(index.pending_issuer.number).toBe(2);
+    await writeFile(path, JSON.stringify(mutate(index)));
+    expect(await rejectionCode(Keyring.open(dataDir))).toBe('KEYRING_CORRUPT');
+    expect(root.issued()).toHaveLength(1);
+  });
+
   it('a root key dropped into the keys directory makes the keyring KEYRING_CORRUPT', async () => {
     const { rootDir, dataDir } = await productionKeyring();
     await writeFile(
