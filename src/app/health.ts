@@ -29,7 +29,7 @@ export function healthOf(journal: Journal, keyring: Keyring, store: Store): Heal
     journal: { broken, unsigned: journal.unsignedProjects().length },
     trust: {
       root_fingerprint: keyring.rootFingerprint,
-      development: (keyring as { development?: boolean }).development ?? true,
+      development: keyring.development,
     },
   };
 }

@@ -49,6 +49,24 @@ export const ERROR_CODES = {
     status: 409,
     message: 'the keyring root is not the root this database was created with',
   },
+  INVALID_CSR: { status: 400, message: 'the certificate signing request is malformed' },
+  ROOT_KEY_OFFLINE: {
+    status: 409,
+    message: 'the root key of this keyring is offline; sign and revoke on the root machine',
+  },
+  DEVELOPMENT_ROOT: {
+    status: 409,
+    message: 'this is a development root, whose key lives in the data directory',
+  },
+  NO_ACTIVE_ISSUER: { status: 503, message: 'the keyring has no active issuer to sign with' },
+  PENDING_KEY_MISMATCH: {
+    status: 409,
+    message: "the certificate is not for this keyring's pending issuer key",
+  },
+  STALE_REVOCATION_LIST: {
+    status: 409,
+    message: 'the revocation list is not newer than the installed one',
+  },
   // Storage and the journal.
   STORE_CORRUPT: { status: 500, message: 'stored data does not match its hash or cannot be read' },
   STORE_BUSY: { status: 503, message: 'the database is locked by another writer; retry' },

@@ -86,6 +86,7 @@ export {
 } from './verdict.js';
 export {
   type EventIssue,
+  type EventVerification,
   type VerifyEventOptions,
   verifyConformanceEvent,
 } from './verify-event.js';

@@ -38,16 +38,25 @@ export interface VerifyEventOptions {
 }
 
 /**
+ * The outcome of {@link verifyConformanceEvent}: a {@link Result} whose success also says whether
+ * the pinned root is a development root (TCP/AP §10: verified, but not production-grade).
+ */
+export type EventVerification =
+  | { readonly ok: true; readonly value: ConformanceEvent; readonly developmentRoot: boolean }
+  | { readonly ok: false; readonly issues: readonly EventIssue[] };
+
+/**
  * Verifies a conformance event offline (TCP/AP §7): its shape, that its certificate is the one it names,
  * that the certificate chains to the pinned root and is not revoked, the Ed25519 signature over its
  * canonical bytes, and every bound hash the caller supplies. When both artifact and protocol are
  * supplied, the verdict is re-derived too: resolution is deterministic, so anyone can recompute it.
+ * On success `developmentRoot` tells whether the pinned root names itself a development root.
  * Every field is hostile input; nothing here throws.
  */
 export function verifyConformanceEvent(
   input: unknown,
   options: VerifyEventOptions,
-): Result<ConformanceEvent, EventIssue> {
+): EventVerification {
   const shaped = readEvent(input);
   if (!shaped.ok) return shaped;
   const signed = verifyDocumentSignature(
@@ -55,7 +64,8 @@ export function verifyConformanceEvent(
     options,
   );
   if (!signed.ok) return fail(signed.issues[0]!);
-  return checkBindings(shaped.value, options);
+  const bound = checkBindings(shaped.value, options);
+  return bound.ok ? { ...bound, developmentRoot: signed.value.developmentRoot } : bound;
 }
 
 function checkBindings(

@@ -117,11 +117,20 @@ const OTHER_ROUTES: readonly OperationDoc[] = [
     summary: 'The root and issuer certificates and the revocation list (never a private key)',
     tag: 'tcp-ap',
     status: 200,
-    response: obj({ root: str(), issuers: arr({ type: 'object' }), revocation_list: str() }, [
-      'root',
-      'issuers',
-      'revocation_list',
-    ]),
+    response: obj(
+      {
+        root: str(),
+        root_fingerprint: hash,
+        development_root: {
+          type: 'boolean',
+          description:
+            'true for a root whose key lives on the server: not production-grade attestation (TCP/AP §10)',
+        },
+        issuers: arr({ type: 'object' }),
+        revocation_list: str(),
+      },
+      ['root', 'development_root', 'issuers', 'revocation_list'],
+    ),
     errors: [],
   },
   {

@@ -18,5 +18,6 @@ export const ED25519_ALGORITHM = sequence(objectIdentifier(OID.ed25519));
 export const PEM_LABEL = {
   certificate: 'CERTIFICATE',
   revocationList: 'X509 CRL',
+  certificateRequest: 'CERTIFICATE REQUEST',
   privateKey: 'PRIVATE KEY',
 } as const;

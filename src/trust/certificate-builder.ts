@@ -20,9 +20,6 @@ import { encodePem } from './pem.js';
 export const ROOT_VALIDITY_YEARS = 20;
 /** Validity of an issuer certificate, in years (never past the root's expiry). */
 export const ISSUER_VALIDITY_YEARS = 10;
-/** The root's subject common name. */
-export const ROOT_COMMON_NAME = 'canonry root';
-
 /** A Name with a single common-name attribute. */
 export function commonName(cn: string): Buffer {
   return sequence(set(sequence(objectIdentifier(OID.commonName), utf8String(cn))));
@@ -95,12 +92,13 @@ function certificatePem(spec: CertificateSpec): string {
   return encodePem(PEM_LABEL.certificate, signStructure(tbs, spec.signingKey));
 }
 
-/** Creates the self-signed root: CA (critical), keyCertSign + cRLSign, 20 years. */
+/** Creates a self-signed root named `cn`: CA (critical), keyCertSign + cRLSign, 20 years. */
 export function createRootCertificate(
   keys: { publicKey: KeyObject; privateKey: KeyObject },
+  cn: string,
   now: Date,
 ): string {
-  const name = commonName(ROOT_COMMON_NAME);
+  const name = commonName(cn);
   return certificatePem({
     serial: randomSerial(),
     issuer: name,
@@ -127,9 +125,12 @@ export interface RootAuthority {
   privateKey: KeyObject;
 }
 
-/** Creates issuer certificate number `n`: end entity, digitalSignature only, signed by the root. */
+/**
+ * Creates an issuer certificate with subject `subject` (an encoded Name): end entity,
+ * digitalSignature only, signed by the root.
+ */
 export function createIssuerCertificate(
-  n: number,
+  subject: Buffer,
   issuerKey: KeyObject,
   root: RootAuthority,
   now: Date,
@@ -138,7 +139,7 @@ export function createIssuerCertificate(
   return certificatePem({
     serial: randomSerial(),
     issuer: root.subject,
-    subject: commonName(`canonry issuer ${n}`),
+    subject,
     notBefore: wholeSeconds(now),
     notAfter: new Date(Math.min(notAfter.getTime(), root.notAfter.getTime())),
     subjectKey: issuerKey,

@@ -1,5 +1,7 @@
 import { fail, ok, type Result } from '../core/index.js';
 import { serialHex } from './certificate-fields.js';
+import { assertsCertificateAuthority } from './certificate-profile.js';
+import { isDevelopmentSubject } from './development-root.js';
 import { type ParsedCertificate, parseCertificate } from './parsed-certificate.js';
 import { type ListVerifier, readRevocationList } from './revocation-list-reader.js';
 import type { CheckIssuerOptions, RevocationList, TrustedIssuer, TrustIssue } from './types.js';
@@ -37,7 +39,9 @@ function checkChain(
   options: CheckIssuerOptions,
 ): Result<true, TrustIssue> {
   if (!isEd25519(issuer)) return issue('INVALID_CERTIFICATE', 'issuer key is not Ed25519');
-  if (issuer.x509.ca) return issue('CHAIN_INVALID', 'issuer is a CA certificate, not an issuer');
+  if (issuer.x509.ca || assertsCertificateAuthority(issuer.der)) {
+    return issue('CHAIN_INVALID', 'issuer is a CA certificate, not an issuer');
+  }
   if (!issuer.x509.checkIssued(root.x509) || !issuer.x509.verify(root.x509.publicKey)) {
     return issue('CHAIN_INVALID', 'issuer is not signed by the pinned root');
   }
@@ -80,9 +84,30 @@ export function checkIssuer(
         return issue('ISSUER_REVOKED', `issuer ${issuer.fingerprint} is revoked`);
       }
     }
-    return ok({ fingerprint: issuer.fingerprint, publicKey: issuer.x509.publicKey });
+    return ok({
+      fingerprint: issuer.fingerprint,
+      publicKey: issuer.x509.publicKey,
+      developmentRoot: isDevelopmentSubject(root.fields.subject),
+    });
   } catch {
     return issue('INVALID_CERTIFICATE', 'certificate could not be checked');
+  }
+}
+
+/**
+ * Checks a certificate offered as a root to pin: one PEM certificate, a self-signed Ed25519 CA.
+ * Never throws.
+ */
+export function checkRootCertificate(rootPem: unknown): Result<ParsedCertificate, TrustIssue> {
+  try {
+    const root = parseCertificate(rootPem);
+    if (root === undefined) {
+      return issue('INVALID_CERTIFICATE', 'root is not a PEM X.509 certificate');
+    }
+    const rootOk = checkRoot(root);
+    return rootOk.ok ? ok(root) : rootOk;
+  } catch {
+    return issue('INVALID_CERTIFICATE', 'root certificate could not be checked');
   }
 }
 

@@ -32,6 +32,18 @@ export function rawPublicKey(key: KeyObject): Buffer {
   return spki.subarray(SPKI_PREFIX.length);
 }
 
+/**
+ * The 32 raw key bytes of a DER SubjectPublicKeyInfo when it is exactly an Ed25519 key with a
+ * canonical point encoding (RFC 8410 §4), else undefined.
+ */
+export function ed25519KeyFromSpki(spki: Uint8Array): Buffer | undefined {
+  const bytes = Buffer.from(spki);
+  if (bytes.length !== SPKI_PREFIX.length + 32) return undefined;
+  if (!bytes.subarray(0, SPKI_PREFIX.length).equals(SPKI_PREFIX)) return undefined;
+  const raw = bytes.subarray(SPKI_PREFIX.length);
+  return isCanonicalPointEncoding(raw) ? raw : undefined;
+}
+
 /** An Ed25519 public KeyObject from 32 raw bytes (the caller checks the length). */
 export function publicKeyFromRaw(raw: Uint8Array): KeyObject {
   return createPublicKey({

@@ -2,10 +2,20 @@
  * Trust: the project keyring (an Ed25519 X.509 root, root-signed issuers and a root-signed CRL)
  * and the offline checks a relying party runs against a pinned root (spec §7).
  */
-export { checkIssuer, checkRevocationList } from './check-issuer.js';
+export { checkIssuer, checkRevocationList, checkRootCertificate } from './check-issuer.js';
+export {
+  DEVELOPMENT_ROOT_NAME,
+  DEVELOPMENT_ROOT_WARNING,
+  isDevelopmentRoot,
+  LEGACY_ROOT_NAME,
+  OFFLINE_ROOT_NAME,
+} from './development-root.js';
 export { isCanonicalPointEncoding, verifyEd25519 } from './ed25519.js';
-export { Keyring } from './keyring.js';
+export { Keyring, type KeyringInitOptions } from './keyring.js';
+export type { OfflineRootMaterial } from './keyring-create.js';
 export { keyringIndexPath } from './keyring-files.js';
+export type { RootKeyLocation } from './keyring-index.js';
+export { type IssuedCertificate, OfflineRoot, type SignedIssuer } from './offline-root.js';
 export { certificateFingerprint } from './parsed-certificate.js';
 export {
   type DocumentIssue,
@@ -20,7 +30,10 @@ export {
 export type {
   CheckIssuerOptions,
   IssuerRecord,
+  IssuerRequest,
+  PendingIssuerRecord,
   RevocationList,
+  RevocationListInstall,
   RevokedCertificate,
   Signer,
   TrustBundle,

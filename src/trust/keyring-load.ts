@@ -1,6 +1,8 @@
 import { CanonryError, type ContentHash } from '../core/index.js';
 import { serialHex } from './certificate-fields.js';
-import { checkIssuer } from './check-issuer.js';
+import { checkIssuer, checkRootCertificate } from './check-issuer.js';
+import { isDevelopmentSubject } from './development-root.js';
+import { publicKeyFromRaw } from './ed25519.js';
 import {
   ISSUER_KEY_FILE,
   issuerCertificateFile,
@@ -8,6 +10,7 @@ import {
   KEYRING_FILES,
   keysDirectory,
   listDirectory,
+  pendingKeyFile,
   readKeyringFile,
   removeFile,
 } from './keyring-files.js';
@@ -20,25 +23,43 @@ function corrupt(message: string): CanonryError {
   return new CanonryError('KEYRING_CORRUPT', message);
 }
 
-async function loadRoot(dir: string, index: KeyringIndex): Promise<RootMaterial> {
+async function loadRoot(
+  dir: string,
+  index: KeyringIndex,
+  names: readonly string[],
+): Promise<RootMaterial> {
   const pem = await readKeyringFile(dir, KEYRING_FILES.rootCertificate);
-  const root = parseCertificate(pem);
-  if (root === undefined) throw corrupt(`${KEYRING_FILES.rootCertificate} is not a certificate`);
+  const checked = checkRootCertificate(pem);
+  if (!checked.ok) throw corrupt(`${KEYRING_FILES.rootCertificate}: ${checked.issues[0]?.message}`);
+  const root = checked.value;
   if (root.fingerprint !== index.root_fingerprint) {
     throw corrupt(
       `${KEYRING_FILES.rootCertificate} does not match root_fingerprint in keyring.json`,
     );
   }
-  const keyText = await readKeyringFile(dir, KEYRING_FILES.rootKey);
-  const privateKey = readPrivateKey(keyText, KEYRING_FILES.rootKey, root.x509.publicKey);
-  return {
+  const development = index.root_key === 'local' || isDevelopmentSubject(root.fields.subject);
+  if (index.development_root !== development) {
+    throw corrupt('development_root in keyring.json does not match the root');
+  }
+  const material: RootMaterial = {
     pem,
     fingerprint: root.fingerprint,
     subject: root.fields.subject,
     notAfter: root.fields.notAfter,
     publicKey: root.x509.publicKey,
-    privateKey,
   };
+  if (index.root_key === 'offline') {
+    if (names.includes(KEYRING_FILES.rootKey)) {
+      throw corrupt(
+        `${KEYRING_FILES.rootKey} is here but this keyring's root key is offline: ` +
+          'move it back to the root machine',
+      );
+    }
+    return material;
+  }
+  const keyText = await readKeyringFile(dir, KEYRING_FILES.rootKey);
+  const privateKey = readPrivateKey(keyText, KEYRING_FILES.rootKey, material.publicKey);
+  return { ...material, privateKey };
 }
 
 async function loadIssuers(
@@ -65,33 +86,62 @@ async function loadIssuers(
   return certificates;
 }
 
+/**
+ * Loads the root-signed list and reconciles the index with it. The list is written before the
+ * index, so "listed, not yet marked" is an interrupted revoke or install: the signed list wins,
+ * even over the active issuer. An index claiming a revocation the list lacks is corrupt.
+ */
 async function loadRevocationList(dir: string, index: KeyringIndex, root: RootMaterial) {
   const pem = await readKeyringFile(dir, KEYRING_FILES.revocationList);
   const read = readRevocationList(pem, root);
   if (!read.ok) throw corrupt(`${KEYRING_FILES.revocationList}: ${read.issues[0]?.message}`);
   const listed = new Set(read.value.entries.map((e) => e.serialNumber));
   for (const entry of index.issuers) {
-    // A revoke writes the list before the index: "listed, not yet marked" is an interrupted revoke.
-    if (listed.has(entry.serial) && entry.status === 'retired') entry.status = 'revoked';
-    if (listed.has(entry.serial) !== (entry.status === 'revoked')) {
+    if (listed.has(entry.serial) && entry.status !== 'revoked') {
+      if (entry.status === 'active') index.active_issuer = null;
+      entry.status = 'revoked';
+    }
+    if (!listed.has(entry.serial) && entry.status === 'revoked') {
       throw corrupt(`issuer ${entry.number}: keyring.json and the revocation list disagree`);
     }
+  }
+  if (index.root_key === 'local' && index.active_issuer === null) {
+    throw corrupt('the revocation list revokes the active issuer of a development keyring');
   }
   return { pem, list: read.value };
 }
 
-/** Deletes key files of issuers that are no longer active (left by a rotation that crashed). */
-async function removeRetiredKeys(dir: string, names: readonly string[], active: number) {
+/** Deletes key files of issuers that are not active (left by a rotation or install that crashed). */
+async function removeRetiredKeys(dir: string, names: readonly string[], index: KeyringIndex) {
+  const active = index.issuers.find((i) => i.fingerprint === index.active_issuer)?.number;
   for (const name of names) {
     const match = ISSUER_KEY_FILE.exec(name);
     if (match && Number(match[1]) !== active) await removeFile(dir, name);
   }
 }
 
+async function loadActiveKey(dir: string, index: KeyringIndex, certificates: Map<string, string>) {
+  const active = index.issuers.find((i) => i.fingerprint === index.active_issuer);
+  if (active === undefined) return undefined;
+  const activeCert = parseCertificate(certificates.get(active.fingerprint));
+  if (activeCert === undefined) throw corrupt('the active issuer certificate is missing');
+  const keyName = issuerKeyFile(active.number);
+  return readPrivateKey(await readKeyringFile(dir, keyName), keyName, activeCert.x509.publicKey);
+}
+
+async function loadPendingKey(dir: string, index: KeyringIndex) {
+  const pending = index.pending_issuer;
+  if (pending === null) return undefined;
+  const keyName = pendingKeyFile(pending.number);
+  const publicKey = publicKeyFromRaw(Buffer.from(pending.public_key, 'base64url'));
+  return readPrivateKey(await readKeyringFile(dir, keyName), keyName, publicKey);
+}
+
 /**
  * Loads and cross-checks a keyring: every file is parsed as hostile input, the index must agree
  * with the certificates, each issuer must chain to the root, keys must match their certificates
- * and the revocation list must be signed by the root.
+ * (or, for a pending issuer, the index), the root key must be here exactly when the index says
+ * so, and the revocation list must be signed by the root.
  */
 export async function loadKeyring(dataDir: string): Promise<KeyringState> {
   const dir = keysDirectory(dataDir);
@@ -101,16 +151,11 @@ export async function loadKeyring(dataDir: string): Promise<KeyringState> {
   }
   if (!names.includes(KEYRING_FILES.index)) throw corrupt(`${dir} has no keyring.json`);
   const index = parseKeyringIndex(await readKeyringFile(dir, KEYRING_FILES.index));
-  const root = await loadRoot(dir, index);
+  const root = await loadRoot(dir, index, names);
   const certificates = await loadIssuers(dir, index, root);
   const revocationList = await loadRevocationList(dir, index, root);
-  const active = index.issuers.find((i) => i.status === 'active');
-  if (active === undefined) throw corrupt('keyring.json has no active issuer');
-  const activeCert = parseCertificate(certificates.get(active.fingerprint));
-  if (activeCert === undefined) throw corrupt('the active issuer certificate is missing');
-  const keyName = issuerKeyFile(active.number);
-  const keyText = await readKeyringFile(dir, keyName);
-  const activeKey = readPrivateKey(keyText, keyName, activeCert.x509.publicKey);
-  await removeRetiredKeys(dir, names, active.number);
-  return { dir, root, index, certificates, activeKey, revocationList };
+  const activeKey = await loadActiveKey(dir, index, certificates);
+  const pendingKey = await loadPendingKey(dir, index);
+  await removeRetiredKeys(dir, names, index);
+  return { dir, root, index, certificates, activeKey, pendingKey, revocationList };
 }

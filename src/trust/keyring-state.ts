@@ -1,23 +1,31 @@
 import { createPrivateKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { CanonryError, type ContentHash } from '../core/index.js';
 import { PEM_LABEL } from './asn1-constants.js';
-import { createIssuerCertificate, createRootCertificate } from './certificate-builder.js';
+import {
+  commonName,
+  createIssuerCertificate,
+  createRootCertificate,
+} from './certificate-builder.js';
 import { serialHex } from './certificate-fields.js';
+import { issuerCommonName } from './development-root.js';
 import { rawPublicKey } from './ed25519.js';
 import type { IndexedIssuer, KeyringIndex } from './keyring-index.js';
 import { parseCertificate } from './parsed-certificate.js';
 import { decodePem } from './pem.js';
 import type { RevocationList } from './types.js';
 
-/** The root as the keyring holds it in memory. */
+/** The root as the keyring holds it in memory; no private key when the root is offline. */
 export interface RootMaterial {
   pem: string;
   fingerprint: ContentHash;
   subject: Buffer;
   notAfter: Date;
   publicKey: KeyObject;
-  privateKey: KeyObject;
+  privateKey?: KeyObject;
 }
+
+/** A root whose private key is at hand: it can certify issuers and sign revocation lists. */
+export type SigningRoot = RootMaterial & { privateKey: KeyObject };
 
 /** Everything a loaded keyring knows; private keys never leave this structure except to sign. */
 export interface KeyringState {
@@ -26,7 +34,10 @@ export interface KeyringState {
   index: KeyringIndex;
   /** Issuer certificate PEM by fingerprint. */
   certificates: Map<ContentHash, string>;
-  activeKey: KeyObject;
+  /** The active issuer's key; undefined while there is no active issuer. */
+  activeKey: KeyObject | undefined;
+  /** The key of `index.pending_issuer`, awaiting its certificate. */
+  pendingKey: KeyObject | undefined;
   revocationList: { pem: string; list: RevocationList };
 }
 
@@ -46,29 +57,31 @@ function trustedCertificate(pem: string) {
   return parsed;
 }
 
-/** Generates the root key pair and its self-signed certificate. */
-export function mintRoot(now: Date): RootMaterial {
+/** Generates a root key pair and its self-signed certificate with common name `cn`. */
+export function mintRoot(cn: string, now: Date): SigningRoot {
   const keys = generateKeyPairSync('ed25519');
-  const pem = createRootCertificate(keys, now);
+  const pem = createRootCertificate(keys, cn, now);
   const { fields, fingerprint } = trustedCertificate(pem);
   return { pem, fingerprint, subject: fields.subject, notAfter: fields.notAfter, ...keys };
 }
 
 /** Generates issuer number `n` with a fresh key, signed by the root. */
-export function mintIssuer(n: number, root: RootMaterial, now: Date): MintedIssuer {
+export function mintIssuer(n: number, root: SigningRoot, now: Date): MintedIssuer {
   const keys = generateKeyPairSync('ed25519');
-  const pem = createIssuerCertificate(n, keys.publicKey, root, now);
+  const subject = commonName(issuerCommonName(n));
+  const pem = createIssuerCertificate(subject, keys.publicKey, root, now);
+  return { pem, privateKey: keys.privateKey, entry: issuerEntry(n, pem, now) };
+}
+
+/** The index entry of issuer number `n`, active, for a certificate already checked. */
+export function issuerEntry(n: number, pem: string, now: Date): IndexedIssuer {
   const { fields, fingerprint } = trustedCertificate(pem);
   return {
-    pem,
-    privateKey: keys.privateKey,
-    entry: {
-      number: n,
-      fingerprint,
-      serial: serialHex(fields.serial),
-      created_at: now.toISOString(),
-      status: 'active',
-    },
+    number: n,
+    fingerprint,
+    serial: serialHex(fields.serial),
+    created_at: now.toISOString(),
+    status: 'active',
   };
 }
 

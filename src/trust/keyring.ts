@@ -1,30 +1,55 @@
-import { CanonryError, type ContentHash, isCanonryError } from '../core/index.js';
-import { createKeyring } from './keyring-create.js';
+import { type ContentHash, isCanonryError } from '../core/index.js';
+import { createKeyring, createOfflineKeyring, type OfflineRootMaterial } from './keyring-create.js';
+import { KEYRING_FILES, writeFileAtomic } from './keyring-files.js';
+import { type Commit, noActiveIssuer } from './keyring-guards.js';
 import {
-  issuerCertificateFile,
-  issuerKeyFile,
-  KEYRING_FILES,
-  removeFile,
-  writeFileAtomic,
-} from './keyring-files.js';
-import { type IndexedIssuer, type KeyringIndex, serializeKeyringIndex } from './keyring-index.js';
+  type IndexedIssuer,
+  type RootKeyLocation,
+  serializeKeyringIndex,
+} from './keyring-index.js';
+import { installIssuer, installRevocationList, requestIssuer } from './keyring-install.js';
 import { loadKeyring } from './keyring-load.js';
-import { type KeyringState, mintIssuer, privateKeyPem } from './keyring-state.js';
-import { nextRevocationList } from './revocation-list-builder.js';
-import { readRevocationList } from './revocation-list-reader.js';
+import { revokeIssuer, rotateIssuer } from './keyring-rotation.js';
+import type { KeyringState } from './keyring-state.js';
 import { createSigner, type SignerHandle } from './signer.js';
-import type { IssuerRecord, Signer, TrustBundle } from './types.js';
+import type {
+  IssuerRecord,
+  IssuerRequest,
+  PendingIssuerRecord,
+  RevocationListInstall,
+  Signer,
+  TrustBundle,
+} from './types.js';
+
+/** Options for {@link Keyring.init}. */
+export interface KeyringInitOptions {
+  now?: Date;
+  /**
+   * Pin a root kept on an offline machine instead of minting a development root here: its
+   * certificate and a revocation list it signed. The keyring starts with no issuer.
+   */
+  offlineRoot?: OfflineRootMaterial;
+}
 
 /**
- * A project keyring in `<dataDir>/keys/`: a self-signed Ed25519 root, root-signed issuers of which
- * one is active, and a root-signed X.509 CRL. Private keys live only in `#private` state and 0600
- * files; everything the keyring returns is public material or a {@link Signer}.
+ * A project keyring in `<dataDir>/keys/`: an Ed25519 root, root-signed issuers of which at most
+ * one is active, and a root-signed X.509 CRL. A development keyring holds its root key and rotates
+ * and revokes by itself; a production keyring pins a root whose key stays offline and takes its
+ * issuers and lists from the root machine. Private keys live only in `#state` and 0600 files;
+ * everything the keyring returns is public material or a {@link Signer}.
  */
 export class Keyring {
   /** The root certificate (PEM) that relying parties pin. */
   readonly rootCertificatePem: string;
   /** `sha256:` over the root certificate's DER. */
   readonly rootFingerprint: ContentHash;
+  /**
+   * True for a development root (TCP/AP §10): minted by the server with its key in the data
+   * directory (or a pinned root whose subject says development). Not production-grade attestation.
+   */
+  readonly development: boolean;
+  /** Where the root's private key is: in this keyring, or offline. */
+  readonly rootKey: RootKeyLocation;
   #state: KeyringState;
   #signer: SignerHandle | undefined;
   #queue: Promise<unknown> = Promise.resolve();
@@ -33,11 +58,18 @@ export class Keyring {
     this.#state = state;
     this.rootCertificatePem = state.root.pem;
     this.rootFingerprint = state.root.fingerprint;
+    this.development = state.index.development_root;
+    this.rootKey = state.index.root_key;
   }
 
-  /** Creates a keyring in `dataDir`; KEYRING_EXISTS when one (or part of one) is already there. */
-  static async init(dataDir: string, options: { now?: Date } = {}): Promise<Keyring> {
-    await createKeyring(dataDir, options.now ?? new Date());
+  /**
+   * Creates a keyring in `dataDir`: a development keyring by default, or one pinned to an offline
+   * root with `offlineRoot`. KEYRING_EXISTS when one (or part of one) is already there.
+   */
+  static async init(dataDir: string, options: KeyringInitOptions = {}): Promise<Keyring> {
+    const now = options.now ?? new Date();
+    if (options.offlineRoot === undefined) await createKeyring(dataDir, now);
+    else await createOfflineKeyring(dataDir, options.offlineRoot, now);
     return Keyring.open(dataDir);
   }
 
@@ -46,8 +78,17 @@ export class Keyring {
     return new Keyring(await loadKeyring(dataDir));
   }
 
-  /** Opens the keyring in `dataDir`, creating it first when there is none. */
+  /**
+   * Opens the keyring of a process that signs (the server), creating a development keyring when
+   * there is none. NO_ACTIVE_ISSUER, naming the next command, when it has no issuer to sign with.
+   */
   static async openOrInit(dataDir: string): Promise<Keyring> {
+    const keyring = await Keyring.#openOrCreate(dataDir);
+    if (!keyring.canSign) throw noActiveIssuer(keyring.#state.index);
+    return keyring;
+  }
+
+  static async #openOrCreate(dataDir: string): Promise<Keyring> {
     try {
       return await Keyring.open(dataDir);
     } catch (error) {
@@ -62,28 +103,87 @@ export class Keyring {
     }
   }
 
+  /** True when an active issuer can sign. */
+  get canSign(): boolean {
+    return this.#state.activeKey !== undefined;
+  }
+
   /** Every issuer, oldest first. */
   issuers(): IssuerRecord[] {
     return this.#state.index.issuers.map((entry) => this.#record(entry));
   }
 
-  /** The issuer whose key signs now. */
+  /** The issuer whose key signs now; NO_ACTIVE_ISSUER when there is none. */
   activeIssuer(): IssuerRecord {
     const { index } = this.#state;
-    return this.#record(index.issuers.find((i) => i.fingerprint === index.active_issuer)!);
+    const active = index.issuers.find((i) => i.fingerprint === index.active_issuer);
+    if (active === undefined) throw noActiveIssuer(index);
+    return this.#record(active);
   }
 
-  /** Mints a new active issuer; the old certificate stays so earlier events still verify. */
-  rotate(options: { now?: Date } = {}): Promise<IssuerRecord> {
-    return this.#exclusive(() => this.#rotate(options.now ?? new Date()));
+  /** The issuer key awaiting its certificate from the offline root, if any. */
+  pendingIssuer(): PendingIssuerRecord | undefined {
+    const pending = this.#state.index.pending_issuer;
+    if (pending === null) return undefined;
+    return { number: pending.number, publicKey: pending.public_key, createdAt: pending.created_at };
+  }
+
+  /**
+   * Mints a new active issuer; the old certificate stays so earlier events still verify.
+   * ROOT_KEY_OFFLINE on a keyring whose root key is offline.
+   */
+  async rotate(options: { now?: Date } = {}): Promise<IssuerRecord> {
+    const now = options.now ?? new Date();
+    return this.#record(await this.#exclusive((commit) => rotateIssuer(this.#state, commit, now)));
   }
 
   /**
    * Revokes an issuer by fingerprint with a new root-signed list (CRL number + 1). Revoking the
    * active issuer first rotates to a fresh one so signing keeps working. Revoking twice is a no-op.
+   * ROOT_KEY_OFFLINE on a keyring whose root key is offline.
    */
-  revoke(fingerprint: string, options: { now?: Date } = {}): Promise<IssuerRecord> {
-    return this.#exclusive(() => this.#revoke(fingerprint, options.now ?? new Date()));
+  async revoke(fingerprint: string, options: { now?: Date } = {}): Promise<IssuerRecord> {
+    const now = options.now ?? new Date();
+    const revoked = await this.#exclusive((commit) =>
+      revokeIssuer(this.#state, commit, fingerprint, now),
+    );
+    return this.#record(revoked);
+  }
+
+  /**
+   * The PKCS#10 request for the pending issuer key, generating the key when none is pending
+   * (offline root only; DEVELOPMENT_ROOT otherwise). Asking again returns the same request;
+   * `fresh: true` discards the pending key and makes a new one.
+   */
+  requestIssuer(options: { now?: Date; fresh?: boolean } = {}): Promise<IssuerRequest> {
+    const now = options.now ?? new Date();
+    const fresh = options.fresh === true;
+    return this.#exclusive((commit) => requestIssuer(this.#state, commit, now, fresh));
+  }
+
+  /**
+   * Installs the issuer certificate the offline root signed for the pending key and makes it
+   * active; the previous issuer is retired and its key deleted. Typed refusals: INVALID_CERTIFICATE,
+   * CHAIN_INVALID, ISSUER_REVOKED, PENDING_KEY_MISMATCH, DEVELOPMENT_ROOT.
+   */
+  async installIssuer(certificatePem: string, options: { now?: Date } = {}): Promise<IssuerRecord> {
+    const now = options.now ?? new Date();
+    const entry = await this.#exclusive((commit) =>
+      installIssuer(this.#state, commit, certificatePem, now),
+    );
+    return this.#record(entry);
+  }
+
+  /**
+   * Installs a newer revocation list signed by the offline root (INVALID_CERTIFICATE,
+   * CHAIN_INVALID, STALE_REVOCATION_LIST, DEVELOPMENT_ROOT). If it revokes the active issuer, the
+   * keyring cannot sign (NO_ACTIVE_ISSUER) until a new issuer is installed.
+   */
+  async installRevocationList(listPem: string): Promise<RevocationListInstall> {
+    const result = await this.#exclusive((commit) =>
+      installRevocationList(this.#state, commit, listPem),
+    );
+    return { number: result.number, revoked: result.revoked.map((i) => this.#record(i)) };
   }
 
   /** The current root-signed revocation list (PEM `X509 CRL`). */
@@ -96,6 +196,7 @@ export class Keyring {
     return {
       root: this.rootCertificatePem,
       root_fingerprint: this.rootFingerprint,
+      development_root: this.development,
       issuers: this.issuers().map((i) => ({
         fingerprint: i.fingerprint,
         certificate: i.certificatePem,
@@ -106,12 +207,17 @@ export class Keyring {
     };
   }
 
-  /** A signer for the active issuer; it stops working once a rotation retires that issuer. */
+  /**
+   * A signer for the active issuer; it stops working once a rotation, install or revocation
+   * retires that issuer. NO_ACTIVE_ISSUER when there is none.
+   */
   signer(): Signer {
     const active = this.activeIssuer();
+    const key = this.#state.activeKey;
+    if (key === undefined) throw noActiveIssuer(this.#state.index);
     if (this.#signer?.signer.fingerprint !== active.fingerprint) {
       this.#signer?.retire();
-      this.#signer = createSigner(active.fingerprint, active.certificatePem, this.#state.activeKey);
+      this.#signer = createSigner(active.fingerprint, active.certificatePem, key);
     }
     return this.#signer.signer;
   }
@@ -127,65 +233,28 @@ export class Keyring {
     };
   }
 
-  #exclusive<T>(task: () => Promise<T>): Promise<T> {
-    const run = this.#queue.then(task, task);
-    this.#queue = run.catch(() => undefined);
-    return run;
+  /** Runs one change at a time; each commits through {@link Keyring.#commit}. */
+  #exclusive<T>(task: (commit: Commit) => Promise<T>): Promise<T> {
+    const run = () => task((index, apply) => this.#commit(index, apply));
+    const result = this.#queue.then(run, run);
+    this.#queue = result.catch(() => undefined);
+    return result;
   }
 
-  /** Writes the index (the commit point), then updates memory with no await in between. */
-  async #commit(index: KeyringIndex, apply: (state: KeyringState) => void): Promise<void> {
+  /**
+   * Writes the index (the commit point), then updates memory with no await in between; a signer
+   * handed out for an issuer that is no longer active stops working.
+   */
+  async #commit(
+    index: KeyringState['index'],
+    apply?: (state: KeyringState) => void,
+  ): Promise<void> {
     await writeFileAtomic(this.#state.dir, KEYRING_FILES.index, serializeKeyringIndex(index));
     this.#state.index = index;
-    apply(this.#state);
-  }
-
-  async #rotate(now: Date): Promise<IssuerRecord> {
-    const { dir, root, index } = this.#state;
-    const previous = index.issuers.find((i) => i.status === 'active')!;
-    const number = Math.max(...index.issuers.map((i) => i.number)) + 1;
-    const minted = mintIssuer(number, root, now);
-    await writeFileAtomic(dir, issuerCertificateFile(number), minted.pem);
-    await writeFileAtomic(dir, issuerKeyFile(number), privateKeyPem(minted.privateKey));
-    const issuers = index.issuers.map((i) =>
-      i === previous ? { ...i, status: 'retired' as const } : i,
-    );
-    const next = {
-      ...index,
-      active_issuer: minted.entry.fingerprint,
-      issuers: [...issuers, minted.entry],
-    };
-    await this.#commit(next, (state) => {
-      state.certificates.set(minted.entry.fingerprint, minted.pem);
-      state.activeKey = minted.privateKey;
-      this.#signer?.retire();
+    apply?.(this.#state);
+    if (this.#signer !== undefined && this.#signer.signer.fingerprint !== index.active_issuer) {
+      this.#signer.retire();
       this.#signer = undefined;
-    });
-    // The index now names the new issuer, so the retired key is never needed again.
-    await removeFile(dir, issuerKeyFile(previous.number));
-    return this.#record(minted.entry);
-  }
-
-  async #revoke(fingerprint: string, now: Date): Promise<IssuerRecord> {
-    const target = this.#state.index.issuers.find((i) => i.fingerprint === fingerprint);
-    if (target === undefined) {
-      throw new CanonryError('UNKNOWN_ISSUER', 'no issuer with that fingerprint in this keyring');
     }
-    if (target.status === 'revoked') return this.#record(target);
-    if (target.status === 'active') await this.#rotate(now);
-    const { dir, root, revocationList } = this.#state;
-    const pem = nextRevocationList(revocationList.list, target.serial, root, now);
-    const read = readRevocationList(pem, root);
-    if (!read.ok) throw new CanonryError('INTERNAL', 'generated an unreadable revocation list');
-    // The list is written before the index: a crash in between leaves a listed issuer that the
-    // loader treats as revoked, never an index claiming a revocation the signed list lacks.
-    await writeFileAtomic(dir, KEYRING_FILES.revocationList, pem);
-    const index = this.#state.index;
-    const revoked: IndexedIssuer = { ...target, status: 'revoked' };
-    const issuers = index.issuers.map((i) => (i.fingerprint === fingerprint ? revoked : i));
-    await this.#commit({ ...index, issuers }, (state) => {
-      state.revocationList = { pem, list: read.value };
-    });
-    return this.#record(revoked);
   }
 }

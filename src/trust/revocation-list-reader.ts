@@ -2,12 +2,12 @@ import type { KeyObject } from 'node:crypto';
 import { fail, ok, type Result } from '../core/index.js';
 import { ED25519_ALGORITHM, OID, PEM_LABEL } from './asn1-constants.js';
 import { readTime, serialHex } from './certificate-fields.js';
+import { readExtensions } from './der-extensions.js';
 import {
   type DerElement,
   DerError,
   expectTag,
   readChildren,
-  readObjectIdentifier,
   readOctetAlignedBits,
   readSingle,
   readUnsignedInteger,
@@ -24,30 +24,6 @@ export interface ListVerifier {
 }
 
 const TIME_TAGS = new Set([0x17, 0x18]);
-
-/** Reads an Extensions SEQUENCE; refuses duplicates and critical extensions not in `understood`. */
-function readExtensions(element: DerElement, understood: readonly string[]): Map<string, Buffer> {
-  const found = new Map<string, Buffer>();
-  for (const ext of readChildren(expectTag(element, 0x30, 'extensions'))) {
-    const parts = readChildren(expectTag(ext, 0x30, 'extension'));
-    if (parts.length < 2 || parts.length > 3) throw new DerError('extension has the wrong shape');
-    const oid = readObjectIdentifier(parts[0], 'extension id');
-    // DER omits a FALSE critical flag, so a present flag must be exactly TRUE (0xff).
-    const flag =
-      parts.length === 3 ? expectTag(parts[1], 0x01, 'critical flag').content : undefined;
-    if (flag !== undefined && !(flag.length === 1 && flag[0] === 0xff)) {
-      throw new DerError('critical flag is not DER TRUE');
-    }
-    const critical = flag !== undefined;
-    const value = expectTag(parts[parts.length - 1], 0x04, 'extension value').content;
-    if (found.has(oid)) throw new DerError(`duplicate extension ${oid}`);
-    if (critical && !understood.includes(oid)) {
-      throw new DerError(`unknown critical extension ${oid}`);
-    }
-    found.set(oid, value);
-  }
-  return found;
-}
 
 function readEntries(element: DerElement | undefined): RevokedCertificate[] {
   if (element === undefined) return [];

@@ -21,9 +21,40 @@ export interface TrustBundle {
   /** The root certificate (PEM) to pin. */
   root: string;
   root_fingerprint: ContentHash;
+  /**
+   * True for a development root (minted by the server, its key in the data directory): what it
+   * certifies is not production-grade attestation (TCP/AP §10).
+   */
+  development_root: boolean;
   issuers: { fingerprint: ContentHash; certificate: string; active: boolean; revoked: boolean }[];
   /** The current root-signed X.509 CRL (PEM). */
   revocation_list: string;
+}
+
+/** An issuer key awaiting its certificate from the offline root (public material only). */
+export interface PendingIssuerRecord {
+  /** The number the issuer will have once installed. */
+  number: number;
+  /** The 32 raw bytes of its Ed25519 public key, base64url. */
+  publicKey: string;
+  /** When the key was generated (ISO 8601). */
+  createdAt: string;
+}
+
+/** A certificate signing request for the pending issuer key. */
+export interface IssuerRequest {
+  /** The pending issuer's number. */
+  number: number;
+  /** The PKCS#10 request (PEM `CERTIFICATE REQUEST`) to sign on the root machine. */
+  certificateRequestPem: string;
+}
+
+/** What installing a newer revocation list changed. */
+export interface RevocationListInstall {
+  /** The installed list's CRL number. */
+  number: bigint;
+  /** The issuers of this keyring that the list revokes and that were not revoked before. */
+  revoked: IssuerRecord[];
 }
 
 /** What the kernel gets: it can sign, it cannot read the key. */
@@ -45,6 +76,11 @@ export interface TrustIssue {
 export interface TrustedIssuer {
   fingerprint: ContentHash;
   publicKey: KeyObject;
+  /**
+   * True when the pinned root is a development root (its subject says so): what it certifies is
+   * not production-grade attestation (TCP/AP §10).
+   */
+  developmentRoot: boolean;
 }
 
 /** Options for {@link checkIssuer}. */

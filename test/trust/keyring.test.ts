@@ -42,7 +42,9 @@ describe('Keyring files', () => {
       expect((await stat(join(keysOf(dataDir), name))).mode & 0o777, name).toBe(0o600);
     }
     const index = JSON.parse(await readFile(join(keysOf(dataDir), 'keyring.json'), 'utf8'));
-    expect(index.format).toBe(1);
+    expect(index.format).toBe(2);
+    expect(index.development_root).toBe(true);
+    expect(index.root_key).toBe('local');
     expect(index.issuers).toHaveLength(1);
     expect(await readFile(join(keysOf(dataDir), 'revocation.crl.pem'), 'utf8')).toMatch(
       /^-----BEGIN X509 CRL-----\n/,

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { createCanonry, resolveConfig } from '../../app/index.js';
 import { CanonryError } from '../../core/index.js';
 import { buildServer, createLogger, listen } from '../../server/index.js';
+import { DEVELOPMENT_ROOT_WARNING } from '../../trust/index.js';
 import { DATA_FLAG, DB_FLAG } from '../runtime.js';
 
 interface ServeOptions {
@@ -45,6 +46,11 @@ export function serveCommand(program: Command): void {
         onError: (err) => logger.error({ err }, 'background work failed'),
         logger,
       });
+      // TCP/AP §10: a development root must never pass for production attestation.
+      if (runtime.keyring.development) {
+        logger.warn({ root: runtime.keyring.rootFingerprint }, DEVELOPMENT_ROOT_WARNING);
+        process.stderr.write(`canonry: warning: ${DEVELOPMENT_ROOT_WARNING}\n`);
+      }
       const app = buildServer(runtime, { logger });
       const stop = async () => {
         await app.close();

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { parseContentHash } from '../../core/index.js';
 import { verifyConformanceEvent } from '../../kernel/index.js';
+import { DEVELOPMENT_ROOT_WARNING } from '../../trust/index.js';
 import { EXIT, emit, readJson, readPem } from '../io.js';
 import { revocationListFor } from '../trust-anchor.js';
 
@@ -13,12 +14,14 @@ interface VerifyOptions {
   artifact?: string;
   protocol?: string;
   metadataHash?: string;
+  requireProductionRoot?: boolean;
   json?: boolean;
 }
 
 /**
  * `canonry verify --event E.json --root ROOT.pem`: offline verification from the pinned root alone.
- * Exit 0 only when the signature, the chain, revocation and every supplied binding check.
+ * Exit 0 only when the signature, the chain, revocation and every supplied binding check. Reports
+ * `development_root` (read from the pinned root's subject); `--require-production-root` fails on one.
  */
 export function verifyCommand(program: Command): void {
   program
@@ -35,6 +38,10 @@ export function verifyCommand(program: Command): void {
     .option('--artifact <file>', 'check the event binds this artifact (JSON)')
     .option('--protocol <file>', 'check the event binds this protocol (JSON)')
     .option('--metadata-hash <hash>', 'check the event binds this generation-metadata hash')
+    .option(
+      '--require-production-root',
+      'fail (DEVELOPMENT_ROOT) when the pinned root is a development root',
+    )
     .option('--json', 'print the result as JSON')
     .action(async (opts: VerifyOptions) => {
       const event = readJson(opts.event, '--event');
@@ -57,17 +64,22 @@ export function verifyCommand(program: Command): void {
         protocol_hash: opts.protocol !== undefined,
         generation_metadata_hash: opts.metadataHash !== undefined,
       };
-      if (result.ok) {
-        emit(opts.json === true, { verified: true, label: result.value.label, checked }, () => [
-          `VERIFIED ${result.value.label} (issuer ${result.value.issuer.fingerprint})`,
-          ...Object.entries(checked).map(([k, v]) => `  ${k}: ${v ? 'ok' : 'not checked'}`),
+      if (!result.ok || (result.developmentRoot && opts.requireProductionRoot === true)) {
+        const issue = result.ok
+          ? { code: 'DEVELOPMENT_ROOT', message: 'the pinned root is a development root' }
+          : result.issues[0]!;
+        emit(opts.json === true, { verified: false, error: issue }, () => [
+          `NOT VERIFIED ${issue.code}: ${issue.message}`,
         ]);
+        process.exitCode = EXIT.FAILED;
         return;
       }
-      const issue = result.issues[0]!;
-      emit(opts.json === true, { verified: false, error: issue }, () => [
-        `NOT VERIFIED ${issue.code}: ${issue.message}`,
+      const { label, issuer } = result.value;
+      const development_root = result.developmentRoot;
+      emit(opts.json === true, { verified: true, label, development_root, checked }, () => [
+        `VERIFIED ${label} (issuer ${issuer.fingerprint})`,
+        ...Object.entries(checked).map(([k, v]) => `  ${k}: ${v ? 'ok' : 'not checked'}`),
+        ...(development_root ? [`warning: ${DEVELOPMENT_ROOT_WARNING}`] : []),
       ]);
-      process.exitCode = EXIT.FAILED;
     });
 }

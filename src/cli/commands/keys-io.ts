@@ -1,0 +1,90 @@
+import { closeSync, constants, fstatSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { CanonryError } from '../../core/index.js';
+import { DEVELOPMENT_ROOT_WARNING, type Keyring } from '../../trust/index.js';
+import { emit } from '../io.js';
+
+/** Options every `keys` command takes. */
+export interface KeysOptions {
+  data?: string;
+  json?: boolean;
+  out?: string;
+}
+
+/** The largest certificate, request or list file read; real ones are under a kilobyte or two. */
+const MAX_INPUT_BYTES = 256 * 1024;
+
+/**
+ * Reads a PEM input file given on the command line, bounded in size; its contents are left to the
+ * strict trust parsers, which refuse anything but the expected block with a typed error.
+ */
+export function readPemFile(path: string, what: string): string {
+  let fd: number;
+  try {
+    // Non-blocking, so a FIFO given as a file is refused below instead of waiting for a writer.
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch (err) {
+    const reason = (err as NodeJS.ErrnoException).code ?? 'unreadable';
+    throw new CanonryError('FILE_UNREADABLE', `cannot read ${what} ${path} (${reason})`, { path });
+  }
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile() || stat.size > MAX_INPUT_BYTES) {
+      throw new CanonryError('MALFORMED_FILE', `${what} ${path} is not a small PEM file`, { path });
+    }
+    return readFileSync(fd, 'utf8');
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Writes public PEM to `--out` when given, else to stdout (so it pipes). */
+export function writePem(pem: string, out: string | undefined): void {
+  if (out === undefined) {
+    process.stdout.write(pem);
+    return;
+  }
+  try {
+    writeFileSync(out, pem, { mode: 0o644 });
+  } catch (err) {
+    const reason = (err as NodeJS.ErrnoException).code ?? 'unwritable';
+    throw new CanonryError('INVALID_ARGUMENT', `cannot write --out ${out} (${reason})`);
+  }
+}
+
+/** A note for the operator: on stderr, so stdout stays the PEM or the JSON. */
+export function note(lines: string[]): void {
+  process.stderr.write(`${lines.join('\n')}\n`);
+}
+
+/** The keyring as `keys list` shows it: JSON with `--json`, else lines. */
+export function printKeyring(keyring: Keyring, opts: KeysOptions, headline: string): void {
+  const issuers = keyring.issuers().map(({ fingerprint, active, revoked, createdAt }) => ({
+    fingerprint,
+    active,
+    revoked,
+    created_at: createdAt,
+  }));
+  const pending = keyring.pendingIssuer();
+  const value = {
+    root: keyring.rootFingerprint,
+    development_root: keyring.development,
+    root_key: keyring.rootKey,
+    can_sign: keyring.canSign,
+    issuers,
+    pending_issuer: pending ? { number: pending.number, created_at: pending.createdAt } : null,
+  };
+  const rootNote = keyring.development ? ' (development root)' : ' (root key offline)';
+  emit(opts.json === true, value, () => [
+    headline,
+    `root    ${keyring.rootFingerprint}${rootNote}`,
+    ...issuers.map(
+      (i) =>
+        `issuer  ${i.fingerprint}${i.active ? ' (active)' : ''}${i.revoked ? ' (revoked)' : ''}`,
+    ),
+    ...(pending
+      ? [`pending issuer ${pending.number}: awaiting its certificate from the root`]
+      : []),
+    ...(keyring.canSign ? [] : ['no active issuer: this keyring cannot sign yet']),
+    ...(keyring.development ? [`warning: ${DEVELOPMENT_ROOT_WARNING}`] : []),
+  ]);
+}
