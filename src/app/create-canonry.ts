@@ -121,6 +121,9 @@ export async function createCanonry(
       { root: opened.rootCertificatePem, revocationList: opened.revocationListPem() },
       config.verifyOnStart,
     );
+    for (const { project, reason } of startCheck.unsigned) {
+      logger.warn({ project, reason }, 'journal tail verified but could not be signed now');
+    }
     for (const broken of startCheck.broken) {
       logger.error(
         { project: broken.project, seq: broken.seq, reason: broken.reason, detail: broken.detail },

@@ -164,6 +164,14 @@ describe('canonry serve under hostile input', () => {
     }
   });
 
+  it('warns at start that its auto-created root is a development root, and says so in health', async () => {
+    expect(server.stderr()).toContain('canonry: warning: development root');
+    const health = (await (await fetch(`${server.url}/healthz`)).json()) as Record<string, any>;
+    expect(health.trust.development).toBe(true);
+    const trust = (await (await fetch(`${server.url}/v1/trust`)).json()) as Record<string, any>;
+    expect(trust.development_root).toBe(true);
+  });
+
   it('logs request URLs without their query strings, even at debug', async () => {
     const secret = 'cnr_leaked-through-a-query-string';
     await fetch(`${server.url}/healthz?token=${secret}`);
