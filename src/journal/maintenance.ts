@@ -16,6 +16,12 @@ export interface VerifyScope {
    * start — the checkpoint vouches for everything before it.
    */
   readonly scope?: 'full' | 'tail';
+  /**
+   * What a checkpoint signed by a since-revoked issuer is: `break` (default; a relying party must not
+   * trust it) or `skip` — it vouches for nothing, and the entries it covered are verified from the
+   * checkpoint before it (what a server does on start: revoking an issuer is no tampering).
+   */
+  readonly revoked?: 'break' | 'skip';
 }
 
 function checkpointBreak(
@@ -39,11 +45,15 @@ function checkedCheckpoint(
   stored: unknown,
   project: string,
   anchor: TrustAnchor | undefined,
-): { seq: number; head_hash: ContentHash } | { bad: number } {
+): { seq: number; head_hash: ContentHash } | { bad: number; revoked: boolean } {
   const c = stored as { seq?: unknown; head_hash?: unknown; project?: unknown } | null;
   const seq = typeof c?.seq === 'number' ? c.seq : 0;
-  if (!c || c.project !== project || !Number.isSafeInteger(c.seq)) return { bad: seq };
-  if (anchor && !verifyCheckpoint(stored, anchor).ok) return { bad: seq };
+  if (!c || c.project !== project || !Number.isSafeInteger(c.seq))
+    return { bad: seq, revoked: false };
+  if (anchor) {
+    const verified = verifyCheckpoint(stored, anchor);
+    if (!verified.ok) return { bad: seq, revoked: verified.issues[0]?.code === 'ISSUER_REVOKED' };
+  }
   return { seq, head_hash: c.head_hash as ContentHash };
 }
 
@@ -59,7 +69,7 @@ export async function verifyProject(
   journal: Journal,
   project: string,
   anchor?: TrustAnchor,
-  { scope = 'full' }: VerifyScope = {},
+  { scope = 'full', revoked = 'break' }: VerifyScope = {},
 ): Promise<VerifyReport> {
   const name = parseProject(project);
   const { store } = journal;
@@ -73,7 +83,10 @@ export async function verifyProject(
   const upTo = head?.seq ?? 0;
   const base = await readBase(store, name);
   if (base.seq > 0) {
-    const anchorOk = checkedCheckpoint(base.checkpoint, name, anchor);
+    // The anchor's signature still chains to the root when its issuer was revoked since, and the
+    // pruned rows cannot be re-read: with `skip` it stands (checked without the revocation list).
+    const against = anchor && revoked === 'skip' ? { root: anchor.root } : anchor;
+    const anchorOk = checkedCheckpoint(base.checkpoint, name, against);
     if ('bad' in anchorOk || anchorOk.seq !== base.seq || anchorOk.head_hash !== base.hash) {
       return checkpointBreak(
         name,
@@ -86,6 +99,7 @@ export async function verifyProject(
   const checkpoints: { seq: number; head_hash: ContentHash }[] = [];
   for (const stored of await journal.checkpoints(name, upTo)) {
     const checked = checkedCheckpoint(stored, name, anchor);
+    if ('bad' in checked && checked.revoked && revoked === 'skip') continue;
     if ('bad' in checked) {
       return checkpointBreak(
         name,
