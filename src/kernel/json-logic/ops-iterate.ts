@@ -1,0 +1,131 @@
+import type { StepBudget } from '../budget.js';
+import { isTruthy } from './coerce.js';
+import { EXCEEDED_DEPTH, INVALID_ARGUMENTS } from './errors.js';
+import { type Node, type OperatorCompiler, Scope } from './types.js';
+
+/**
+ * The iterators. The array comes first and is evaluated in the current scope; the mapper or
+ * predicate runs once per element in a scope of its own (its data is the element; `[[1]]` climbs
+ * to `{ iterator, index }`, `[[2]]` to the enclosing data). Every element visited costs a step.
+ */
+
+/** `map`/`filter`/`reduce` need both their array and their mapper, neither a literal null. */
+function checkedParts(
+  argument: unknown,
+  compile: (node: unknown) => Node,
+): [Node, Node, unknown[]] {
+  if (!Array.isArray(argument)) throw INVALID_ARGUMENTS;
+  const [array, mapper] = argument;
+  if (array === undefined || array === null || mapper === undefined || mapper === null) {
+    throw INVALID_ARGUMENTS;
+  }
+  return [compile(array), compile(mapper), argument];
+}
+
+/** The array to iterate: a falsy value is empty, any other non-array is an error. */
+function elements(value: unknown, budget: StepBudget): readonly unknown[] {
+  if (!value) return [];
+  if (!Array.isArray(value)) throw INVALID_ARGUMENTS;
+  budget.spend(value.length);
+  return value;
+}
+
+const map: OperatorCompiler = (argument, compile) => {
+  const [array, mapper] = checkedParts(argument, compile);
+  return (scope) => {
+    const budget = scope.budget;
+    budget.spend(1);
+    const items = elements(array(scope), budget);
+    const result = new Array<unknown>(items.length);
+    for (let i = 0; i < items.length; i++) {
+      result[i] = mapper(new Scope(items[i], scope, budget, items, i));
+    }
+    return result;
+  };
+};
+
+const filter: OperatorCompiler = (argument, compile) => {
+  const [array, predicate] = checkedParts(argument, compile);
+  return (scope) => {
+    const budget = scope.budget;
+    budget.spend(1);
+    const items = elements(array(scope), budget);
+    const result: unknown[] = [];
+    for (let i = 0; i < items.length; i++) {
+      const item = items[i];
+      if (isTruthy(predicate(new Scope(item, scope, budget, items, i)))) result.push(item);
+    }
+    return result;
+  };
+};
+
+/** A reduce accumulator may hold scalars only (json-logic-engine's depth 0), charged per member. */
+function flat(value: unknown, budget: StepBudget): unknown {
+  if (!value || typeof value !== 'object') return value;
+  const members = Array.isArray(value) ? value : Object.values(value);
+  budget.spend(members.length);
+  for (const item of members) if (item !== null && typeof item === 'object') throw EXCEEDED_DEPTH;
+  return value;
+}
+
+const reduce: OperatorCompiler = (argument, compile) => {
+  const [array, mapper, parts] = checkedParts(argument, compile);
+  const initial = parts.length > 2 ? compile(parts[2]) : null;
+  return (scope) => {
+    const budget = scope.budget;
+    budget.spend(1);
+    const items = elements(array(scope), budget);
+    let accumulator: unknown;
+    let start = 0;
+    if (initial !== null) accumulator = flat(initial(scope), budget);
+    else if (items.length === 0) throw INVALID_ARGUMENTS;
+    else {
+      accumulator = items[0];
+      start = 1;
+    }
+    for (let i = start; i < items.length; i++) {
+      const context = { accumulator, current: items[i] };
+      accumulator = flat(mapper(new Scope(context, scope, budget)), budget);
+    }
+    return accumulator;
+  };
+};
+
+/** `all`/`some`/`none`: the array must be an array (a missing field is an error, not empty). */
+function quantifier(kind: 'all' | 'some' | 'none'): OperatorCompiler {
+  return (argument, compile) => {
+    if (!Array.isArray(argument)) {
+      if (kind !== 'all') throw INVALID_ARGUMENTS;
+      return (scope) => {
+        scope.budget.spend(1);
+        throw INVALID_ARGUMENTS;
+      };
+    }
+    const array: Node | null = argument.length > 0 ? compile(argument[0]) : null;
+    const predicate = compile(argument[1]);
+    return (scope) => {
+      const budget = scope.budget;
+      budget.spend(1);
+      const items = array === null ? undefined : array(scope);
+      if (!Array.isArray(items)) throw INVALID_ARGUMENTS;
+      if (kind === 'all' && items.length === 0) return false;
+      const wanted = kind !== 'all';
+      for (let i = 0; i < items.length; i++) {
+        budget.spend(1);
+        const truthy = isTruthy(predicate(new Scope(items[i], scope, budget, items, i)));
+        if (truthy === wanted) return kind === 'some';
+      }
+      return kind !== 'some';
+    };
+  };
+}
+
+/** `map filter reduce all some none`. */
+export const ITERATOR_OPERATORS: Record<string, OperatorCompiler> = {
+  map,
+  filter,
+  reduce,
+  all: quantifier('all'),
+  some: quantifier('some'),
+  none: quantifier('none'),
+};
