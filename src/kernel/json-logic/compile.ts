@@ -37,7 +37,8 @@ export function compileCondition(condition: unknown): Evaluator {
   try {
     root = compileNode(condition);
   } catch (failure) {
-    return () => {
+    return (_data, budget) => {
+      budget.spend(1);
       throw failure;
     };
   }

@@ -62,7 +62,8 @@ const compileTry: OperatorCompiler = (argument, compile) => {
       return compile(item);
     } catch (failure) {
       if (failure instanceof Error) throw failure;
-      return () => {
+      return (scope: Scope) => {
+        scope.budget.spend(1);
         throw failure;
       };
     }
