@@ -193,24 +193,14 @@ const requireArrayAndMapper = (args: unknown) => {
  *   keeps the left operand in one variable (`prev`) shared by the whole rule, which a nested
  *   operation in the right operand overwrites (`{"==": [["r"], {"!==": [1, 2]}]}` was false, not
  *   NaN);
- * - and the engine's code generation is parenthesised: `and`, `or` and `all` compile to bare
- *   `?:` / `&&` chains, so `{"map": [{"and": …}, …]}` read `(a ? b : c || [])` and `??` beside
- *   `all` was a SyntaxError.
+ * - a `reduce` accumulator is checked for nesting unless it is an object of the artifact (or a
+ *   `preserve` literal): canonry does not enumerate objects it did not build (see the kernel
+ *   README);
+ * - and the engine's code generation is parenthesised: `and`, `or`, `all` and `/` compile to
+ *   bare `?:` / `&&` chains, so `{"map": [{"and": …}, …]}` read `(a ? b : c || [])` and `??`
+ *   beside `all` or `/` was a SyntaxError.
  */
 function canonryFixes(methods: Record<string, unknown>): void {
-  for (const name of ['and', 'or', 'all']) {
-    const base = methods[name] as MethodObject;
-    methods[name] = {
-      ...base,
-      compile: (
-        data: unknown,
-        state: { compile: (s: TemplateStringsArray, ...v: unknown[]) => unknown },
-      ) => {
-        const code = base.compile(data, state);
-        return code === false ? false : state.compile`(${code})`;
-      },
-    };
-  }
   for (const name of ['and', 'or']) {
     const base = methods[name] as MethodObject;
     methods[name] = {
@@ -233,8 +223,19 @@ function canonryFixes(methods: Record<string, unknown>): void {
     },
     { [Constants.Sync]: true, deterministic: true },
   );
-  for (const name of ['map', 'filter', 'reduce'])
-    methods[name] = guarded(name, requireArrayAndMapper);
+  const reduce = methods.reduce as MethodObject;
+  methods.reduce = {
+    ...reduce,
+    compile: (data: unknown, state: unknown) => {
+      const code = reduce.compile(data, state);
+      return typeof code === 'string'
+        ? code.replaceAll('assertAllowedDepth(', 'engine.canonryFlat(')
+        : code;
+    },
+  };
+  for (const name of ['map', 'filter', 'reduce']) {
+    methods[name] = guarded(name, requireArrayAndMapper, methods[name] as MethodObject);
+  }
   for (const name of ['all', 'some', 'none']) {
     const base = methods[name] as MethodObject;
     methods[name] = {
@@ -254,20 +255,15 @@ function canonryFixes(methods: Record<string, unknown>): void {
     const strict = name.length === 3;
     methods[name] = {
       ...base,
-      compile: (
-        data: unknown,
-        state: { compile: (s: TemplateStringsArray, ...v: unknown[]) => unknown },
-      ) => {
+      compile: (data: unknown, state: Template) => {
         if (!Array.isArray(data) || data.length < 2) return false;
-        // Each operand in a parameter of its own: (a0, next) => a0 OP (a1 = check(next(), a0)) && …
+        // Each operand in a parameter of its own: (p0, t0, t1…) => p0 OP (q = check(t0(), p0)) && …
         const thunks = data.slice(1).map((operand) => state.compile`() => ${operand}`);
         let code = state.compile`((p0`;
-        for (let i = 0; i < thunks.length; i++)
-          code = state.compile`${code}, t${{ [Compiled]: String(i) }}`;
+        for (let i = 0; i < thunks.length; i++) code = state.compile`${code}, ${raw(`t${i}`)}`;
         code = state.compile`${code}) => { let p = p0, q; `;
         for (let i = 0; i < thunks.length; i++) {
-          const t = { [Compiled]: `t${i}` };
-          code = state.compile`${code} q = compareCheck(${t}(), p, ${strict}); if (!(p ${{ [Compiled]: js }} q)) return false; p = q;`;
+          code = state.compile`${code} q = compareCheck(${raw(`t${i}`)}(), p, ${strict}); if (!(p ${raw(js)} q)) return false; p = q;`;
         }
         code = state.compile`${code} return true; })(${data[0]}`;
         for (const thunk of thunks) code = state.compile`${code}, ${thunk}`;
@@ -275,7 +271,29 @@ function canonryFixes(methods: Record<string, unknown>): void {
       },
     };
   }
+  for (const [name, method] of Object.entries(methods)) {
+    const base = method as MethodObject;
+    if (typeof base.compile !== 'function') continue;
+    const compile = (data: unknown, state: Template) => {
+      const code = base.compile(data, state);
+      if (code === false) return false;
+      return state.compile`(${typeof code === 'string' ? raw(code) : code})`;
+    };
+    methods[name] =
+      typeof method === 'function'
+        ? Object.assign(
+            (...args: unknown[]) => (method as (...a: unknown[]) => unknown)(...args),
+            method,
+            { compile },
+          )
+        : { ...base, compile };
+  }
 }
+
+type Template = { compile: (s: TemplateStringsArray, ...v: unknown[]) => unknown };
+
+/** Code passed through the engine's code templates as it is. */
+const raw = (code: string) => ({ [Compiled]: code });
 
 function buildEngine(disableInline: boolean): LogicEngine {
   const methods: Record<string, unknown> = Object.create(null);
@@ -307,8 +325,27 @@ function buildEngine(disableInline: boolean): LogicEngine {
     maxStringLength: RULE_LIMITS.maxStringLength,
   });
   Object.setPrototypeOf(engine.methods, null);
+  Object.assign(engine, { canonryFlat: flatUnlessTrusted });
   engine.truthy = (value: unknown) => (Array.isArray(value) ? value.length > 0 : Boolean(value));
   return engine;
+}
+
+/** Objects of the data and of the condition's literals, which the accumulator check skips. */
+let trusted = new WeakSet<object>();
+
+function trust(value: unknown): void {
+  if (value === null || typeof value !== 'object' || trusted.has(value)) return;
+  trusted.add(value);
+  for (const item of Object.values(value)) trust(item);
+}
+
+function flatUnlessTrusted(value: unknown): unknown {
+  if (!value || typeof value !== 'object') return value;
+  if (!Array.isArray(value) && trusted.has(value)) return value;
+  for (const item of Object.values(value)) {
+    if (item !== null && typeof item === 'object') throw { type: 'Exceeded Allowed Depth' };
+  }
+  return value;
 }
 
 const engines = { folding: buildEngine(false), compiled: buildEngine(true) };
@@ -333,5 +370,10 @@ export function referenceRule(
   if ((built as unknown as Record<symbol, unknown>)[Constants.Sync] !== true) {
     throw new Error('a rule compiled to an asynchronous function');
   }
-  return built;
+  return (data) => {
+    trusted = new WeakSet();
+    trust(data);
+    trust(condition);
+    return built(data);
+  };
 }

@@ -1,10 +1,17 @@
 import type { StepBudget } from '../budget.js';
-import { textSteps } from './cost.js';
+import { STEP_COSTS, textSteps } from './cost.js';
 import { INVALID_ARGUMENTS, NOT_A_NUMBER } from './errors.js';
 
 /** JsonLogic truthiness: `[]` is false; everything else as in JavaScript, so `{}` is true. */
 export function isTruthy(value: unknown): boolean {
   return Array.isArray(value) ? value.length > 0 : Boolean(value);
+}
+
+/** The text of a scalar (`String(value)`), charging the conversion of numbers and booleans. */
+export function scalarText(value: unknown, budget: StepBudget): string {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') budget.spend(STEP_COSTS.numberText);
+  return String(value);
 }
 
 /**
@@ -14,17 +21,13 @@ export function isTruthy(value: unknown): boolean {
  * `limit` characters.
  */
 export function textWithin(value: unknown, budget: StepBudget, limit: number): string | null {
-  if (typeof value === 'string') return value.length > limit ? null : value;
-  if (value === null || typeof value !== 'object') return String(value);
-  if (!Array.isArray(value)) return objectText(value);
-  const state = { text: '', limit, budget };
-  try {
-    joinInto(value, state);
-  } catch (error) {
-    if (error === OVERFLOW) return null;
-    throw error;
+  if (value === null || typeof value !== 'object') {
+    const text = scalarText(value, budget);
+    return text.length > limit ? null : text;
   }
-  return state.text;
+  if (!Array.isArray(value)) return objectText(value);
+  const state: JoinState = { pieces: [], length: 0, limit, budget };
+  return joinInto(value, state) ? state.pieces.join('') : null;
 }
 
 /** {@link textWithin} that throws INVALID_ARGUMENTS past `limit`. */
@@ -38,34 +41,41 @@ export function toText(
   return text;
 }
 
-const OVERFLOW = Symbol('overflow');
-
 function objectText(value: object): string {
   if (Object.hasOwn(value, 'toString')) throw INVALID_ARGUMENTS;
   return '[object Object]';
 }
 
 interface JoinState {
-  text: string;
+  readonly pieces: string[];
+  length: number;
   readonly limit: number;
   readonly budget: StepBudget;
 }
 
-function joinInto(array: readonly unknown[], state: JoinState): void {
+/** Appends the text of `array` (`Array.prototype.join`); false once past the limit. */
+function joinInto(array: readonly unknown[], state: JoinState): boolean {
   state.budget.spend(1 + array.length);
   for (let i = 0; i < array.length; i++) {
-    if (i > 0) append(',', state);
+    if (i > 0 && !append(',', state)) return false;
     const item = array[i];
     if (item === null || item === undefined) continue;
-    if (Array.isArray(item)) joinInto(item, state);
-    else append(typeof item === 'object' ? objectText(item) : String(item), state);
+    if (Array.isArray(item)) {
+      if (!joinInto(item, state)) return false;
+    } else {
+      const piece = typeof item === 'object' ? objectText(item) : scalarText(item, state.budget);
+      if (!append(piece, state)) return false;
+    }
   }
+  return true;
 }
 
-function append(piece: string, state: JoinState): void {
-  if (state.text.length + piece.length > state.limit) throw OVERFLOW;
+function append(piece: string, state: JoinState): boolean {
+  state.length += piece.length;
+  if (state.length > state.limit) return false;
   state.budget.spend(textSteps(piece.length));
-  state.text += piece;
+  state.pieces.push(piece);
+  return true;
 }
 
 /** ToPrimitive for JSON values: arrays become their joined text, objects '[object Object]'. */

@@ -1,8 +1,8 @@
 import { BUDGET_EXHAUSTED, type StepBudget } from '../budget.js';
-import { toText } from './coerce.js';
-import { ALLOCATION_STEPS } from './cost.js';
+import { scalarText, toText } from './coerce.js';
+import { STEP_COSTS } from './cost.js';
 import { INVALID_ARGUMENTS } from './errors.js';
-import { type Node, type OperatorCompiler, Scope } from './types.js';
+import { built, type Node, type OperatorCompiler, Scope } from './types.js';
 
 /** A deep-frozen private copy of a literal, so nothing can change what `preserve` returns. */
 function frozenCopy(value: unknown): unknown {
@@ -43,7 +43,7 @@ const compileThrow: OperatorCompiler = (argument, compile) => {
 function errorType(thrown: unknown, budget: StepBudget): unknown {
   // JavaScript cannot read a member of null: the error escapes the `try`.
   if (thrown === null || thrown === undefined) throw INVALID_ARGUMENTS;
-  if (typeof thrown !== 'object') return String(thrown);
+  if (typeof thrown !== 'object') return scalarText(thrown, budget);
   const record = thrown as Record<string, unknown>;
   const own = (key: string) => (Object.hasOwn(record, key) ? record[key] : undefined);
   return own('type') || own('message') || toText(thrown, budget);
@@ -81,8 +81,8 @@ const compileTry: OperatorCompiler = (argument, compile) => {
         if (thrown === BUDGET_EXHAUSTED || budget.exhausted || thrown instanceof Error)
           throw thrown;
         if (i === last && i > 0) throw thrown;
-        budget.spend(ALLOCATION_STEPS);
-        const context = { type: errorType(thrown, budget) };
+        budget.spend(STEP_COSTS.caught);
+        const context = built({ type: errorType(thrown, budget) });
         if (i === last) throw thrown;
         current = new Scope(context, scope, budget);
       }

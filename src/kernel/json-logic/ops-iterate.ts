@@ -1,7 +1,7 @@
 import type { StepBudget } from '../budget.js';
 import { isTruthy } from './coerce.js';
 import { EXCEEDED_DEPTH, INVALID_ARGUMENTS } from './errors.js';
-import { type Node, type OperatorCompiler, Scope } from './types.js';
+import { built, type Node, type OperatorCompiler, Scope } from './types.js';
 
 /**
  * The iterators. The array comes first and is evaluated in the current scope; the mapper or
@@ -59,12 +59,25 @@ const filter: OperatorCompiler = (argument, compile) => {
   };
 };
 
-/** A reduce accumulator may hold scalars only (json-logic-engine's depth 0), charged per member. */
+/**
+ * A reduce accumulator the rule built may not nest (json-logic-engine's depth 0): an array holding
+ * arrays or objects, or one of the evaluator's own objects (a step's `{ accumulator, current }`)
+ * holding them, is EXCEEDED_DEPTH. Objects read from the artifact are not enumerated: the rule did
+ * not build them, their depth is the artifact's, and enumerating a large parsed object costs
+ * milliseconds whatever the budget says.
+ */
 function flat(value: unknown, budget: StepBudget): unknown {
   if (!value || typeof value !== 'object') return value;
-  const members = Array.isArray(value) ? value : Object.values(value);
-  budget.spend(members.length);
-  for (const item of members) if (item !== null && typeof item === 'object') throw EXCEEDED_DEPTH;
+  if (Array.isArray(value)) {
+    budget.spend(value.length);
+    for (const item of value) if (item !== null && typeof item === 'object') throw EXCEEDED_DEPTH;
+  } else if (Object.getPrototypeOf(value) === null) {
+    const members = value as Record<string, unknown>;
+    for (const key in members) {
+      const item = members[key];
+      if (item !== null && typeof item === 'object') throw EXCEEDED_DEPTH;
+    }
+  }
   return value;
 }
 
@@ -84,7 +97,7 @@ const reduce: OperatorCompiler = (argument, compile) => {
       start = 1;
     }
     for (let i = start; i < items.length; i++) {
-      const context = { accumulator, current: items[i] };
+      const context = built({ accumulator, current: items[i] });
       accumulator = flat(mapper(new Scope(context, scope, budget)), budget);
     }
     return accumulator;

@@ -1,7 +1,7 @@
 import type { StepBudget } from '../budget.js';
 import { compileArgs } from './args.js';
-import { textWithin, toPrimitive, toText } from './coerce.js';
-import { textSteps } from './cost.js';
+import { scalarText, textWithin, toPrimitive, toText } from './coerce.js';
+import { STEP_COSTS, textSteps } from './cost.js';
 import { INVALID_ARGUMENTS } from './errors.js';
 import type { Node, OperatorCompiler } from './types.js';
 
@@ -43,8 +43,9 @@ const substr: OperatorCompiler = (argument, compile) => {
     const [source, rawFrom, rawEnd] = args(scope);
     let text: string;
     if (typeof source === 'string') text = source;
-    else if (typeof source === 'number' || typeof source === 'boolean') text = String(source);
-    else throw INVALID_ARGUMENTS;
+    else if (typeof source === 'number' || typeof source === 'boolean') {
+      text = scalarText(source, budget);
+    } else throw INVALID_ARGUMENTS;
     // Primitives only from here, so JavaScript's own coercions apply and stay cheap.
     const bounds = [toPrimitive(rawFrom, budget), toPrimitive(rawEnd, budget)];
     for (const bound of bounds)
@@ -75,7 +76,12 @@ function includes(haystack: unknown, needle: unknown, budget: StepBudget): boole
   if (typeof haystack !== 'string') throw INVALID_ARGUMENTS;
   const pattern = textWithin(needle, budget, haystack.length);
   if (pattern === null) return false;
-  budget.spend(textSteps(haystack.length + pattern.length));
+  // One character is a memchr; longer needles can cost several comparisons per haystack character.
+  const scan =
+    pattern.length > 1
+      ? Math.ceil(haystack.length / STEP_COSTS.searchCharsPerStep)
+      : textSteps(haystack.length);
+  budget.spend(scan + textSteps(pattern.length));
   return haystack.includes(pattern);
 }
 

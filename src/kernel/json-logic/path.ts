@@ -25,27 +25,30 @@ export function member(container: unknown, key: unknown): unknown {
  * otherwise the text after the last dot is a segment too (`a.` is `a` then ''); '' has no segments.
  */
 export function splitPath(path: string): string[] {
+  if (path === '') return [];
+  if (!path.includes('\\')) {
+    const parts = path.split('.');
+    if (parts.every((part) => part === '')) parts.pop();
+    return parts;
+  }
   const parts: string[] = [];
   let current = '';
-  let onlyDots = path.length > 0;
+  let start = 0;
   for (let i = 0; i < path.length; i++) {
     const char = path[i];
-    if (char === '\\') {
-      onlyDots = false;
-      const next = path[i + 1];
-      if (next === '.' || next === '/' || next === '\\') {
-        current += next;
-        i++;
-      } else current += char;
-    } else if (char === '.') {
-      parts.push(current);
+    if (char === '.') {
+      parts.push(current + path.slice(start, i));
       current = '';
-    } else {
-      onlyDots = false;
-      current += char;
+      start = i + 1;
+    } else if (char === '\\') {
+      const next = path[i + 1];
+      const escaped = next === '.' || next === '/' || next === '\\';
+      current += path.slice(start, i) + (escaped ? next : char);
+      if (escaped) i++;
+      start = i + 1;
     }
   }
-  if (!onlyDots && path.length > 0) parts.push(current);
+  parts.push(current + path.slice(start));
   return parts;
 }
 

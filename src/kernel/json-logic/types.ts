@@ -21,10 +21,19 @@ export class Scope {
   /** `{ iterator, index }` of an iteration (one object per element, built when first climbed to). */
   get meta(): unknown {
     if (this.#meta === undefined && this.iterator !== null) {
-      this.#meta = { iterator: this.iterator, index: this.index };
+      this.#meta = built({ iterator: this.iterator, index: this.index });
     }
     return this.#meta;
   }
+}
+
+/**
+ * Marks an object the evaluator made (an iteration's `{ iterator, index }`, a reduce step's
+ * `{ accumulator, current }`, a caught error's `{ type }`): it has no prototype, which is how a
+ * `reduce` tells it from artifact objects (see `ops-iterate.ts`).
+ */
+export function built<T extends object>(members: T): T {
+  return Object.assign(Object.create(null) as T, members);
 }
 
 /** A compiled expression: evaluates in a scope, charging its budget. */
