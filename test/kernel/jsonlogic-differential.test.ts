@@ -67,8 +67,9 @@ describe('canonry JsonLogic against json-logic-engine (differential)', () => {
     let values = 0;
     let truthy = 0;
     fc.assert(
-      fc.property(conditionArb, dataArb, (condition, generated) => {
-        // Rules always run on parsed JSON (resolve parses the canonical text).
+      fc.property(conditionArb, dataArb, (generatedRule, generated) => {
+        // Rules and data are always JSON (protocols are canonical; resolve parses the artifact).
+        const condition = JSON.parse(JSON.stringify(generatedRule));
         const data: unknown = JSON.parse(JSON.stringify(generated));
         let rule: ReturnType<typeof compileRule>;
         try {
