@@ -36,6 +36,7 @@ export function compileArgs(argument: unknown, compile: (node: unknown) => Node)
       return Array.isArray(value) ? value : [value];
     };
   }
-  const single = [argument];
-  return () => single.slice();
+  // Operators only read their argument list, so a scalar's list of one is shared.
+  const single = Object.freeze([argument]) as unknown[];
+  return () => single;
 }

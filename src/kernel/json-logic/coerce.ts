@@ -55,7 +55,7 @@ interface JoinState {
 
 /** Appends the text of `array` (`Array.prototype.join`); false once past the limit. */
 function joinInto(array: readonly unknown[], state: JoinState): boolean {
-  state.budget.spend(1 + array.length);
+  state.budget.spend(1 + array.length * STEP_COSTS.listElement);
   for (let i = 0; i < array.length; i++) {
     if (i > 0 && !append(',', state)) return false;
     const item = array[i];
@@ -95,7 +95,9 @@ export function precoerce(value: unknown): unknown {
 
 /** Unary `+` on a primitive, charging the parse of a string. */
 export function plus(value: unknown, budget: StepBudget): number {
-  if (typeof value === 'string') budget.spend(textSteps(value.length));
+  if (typeof value === 'string') {
+    budget.spend(Math.floor(value.length / STEP_COSTS.parsedCharsPerStep));
+  }
   return +(value as number);
 }
 

@@ -1,4 +1,5 @@
 import type { StepBudget } from '../budget.js';
+import { STEP_COSTS } from './cost.js';
 import { OPERATORS } from './operators.js';
 import { type Node, Scope } from './types.js';
 
@@ -14,8 +15,9 @@ export function compileNode(node: unknown): Node {
   if (Array.isArray(node)) {
     const items = node.map(compileNode);
     const count = items.length;
+    const steps = STEP_COSTS.allocation + count * STEP_COSTS.listElement;
     return (scope) => {
-      scope.budget.spend(1 + count);
+      scope.budget.spend(steps);
       const values = new Array<unknown>(count);
       for (let i = 0; i < count; i++) values[i] = (items[i] as Node)(scope);
       return values;
@@ -42,5 +44,5 @@ export function compileCondition(condition: unknown): Evaluator {
       throw failure;
     };
   }
-  return (data, budget) => root(new Scope(data, null, budget));
+  return (data, budget) => root(new Scope(data, null, budget, null));
 }

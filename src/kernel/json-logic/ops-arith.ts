@@ -1,6 +1,7 @@
 import type { StepBudget } from '../budget.js';
 import { compileArgs, isOperation } from './args.js';
 import { notNaN, operandNumber, plus, precoerce } from './coerce.js';
+import { STEP_COSTS } from './cost.js';
 import { INVALID_ARGUMENTS, NOT_A_NUMBER } from './errors.js';
 import type { Node, OperatorCompiler, Scope } from './types.js';
 
@@ -47,7 +48,7 @@ function objectNumber(value: object): never {
 
 function dynamicArray(value: unknown, budget: StepBudget, minimum: number): unknown[] {
   if (!Array.isArray(value) || value.length < minimum) throw INVALID_ARGUMENTS;
-  budget.spend(value.length);
+  budget.spend(value.length * STEP_COSTS.foldedElement);
   return value;
 }
 
@@ -60,7 +61,7 @@ const sum: OperatorCompiler = (argument, compile) => {
       budget.spend(1);
       const value = list(scope);
       if (Array.isArray(value)) {
-        budget.spend(value.length);
+        budget.spend(value.length * STEP_COSTS.foldedElement);
         let total = 0;
         for (const item of value) total = +total + operandNumber(item, budget);
         return total;

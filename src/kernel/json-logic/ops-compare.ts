@@ -1,6 +1,6 @@
 import type { StepBudget } from '../budget.js';
 import { plus, precoerce } from './coerce.js';
-import { textSteps } from './cost.js';
+import { STEP_COSTS, textSteps } from './cost.js';
 import { INVALID_ARGUMENTS, NOT_A_NUMBER } from './errors.js';
 import type { Node, OperatorCompiler } from './types.js';
 
@@ -38,11 +38,16 @@ function checked(item: unknown, previous: unknown, budget: StepBudget): unknown 
   return item;
 }
 
-/** Steps for comparing two strings (their common length); one otherwise. */
+/**
+ * Steps for one comparison: two strings compare over their common length; a string against a
+ * number is parsed again by the operator.
+ */
 function compareSteps(a: unknown, b: unknown): number {
-  return typeof a === 'string' && typeof b === 'string'
-    ? 1 + textSteps(Math.min(a.length, b.length))
-    : 1;
+  if (typeof a === 'string') {
+    if (typeof b === 'string') return 1 + textSteps(Math.min(a.length, b.length));
+    return 1 + Math.floor(a.length / STEP_COSTS.parsedCharsPerStep);
+  }
+  return typeof b === 'string' ? 1 + Math.floor(b.length / STEP_COSTS.parsedCharsPerStep) : 1;
 }
 
 /**

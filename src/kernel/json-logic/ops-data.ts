@@ -1,7 +1,7 @@
 import type { StepBudget } from '../budget.js';
 import { type Args, compileArgs, isScalar } from './args.js';
-import { toPrimitive } from './coerce.js';
-import { textSteps } from './cost.js';
+import { plus, toPrimitive } from './coerce.js';
+import { STEP_COSTS, textSteps } from './cost.js';
 import { INVALID_ARGUMENTS } from './errors.js';
 import { ABSENT, follow, member, splitPath } from './path.js';
 import type { Node, OperatorCompiler, Scope } from './types.js';
@@ -14,7 +14,7 @@ function segmentsOf(key: string | number, budget: StepBudget): string[] {
   const text = String(key);
   budget.spend(textSteps(text.length));
   const segments = splitPath(text);
-  budget.spend(segments.length);
+  budget.spend(segments.length * STEP_COSTS.dynamicKey);
   return segments;
 }
 
@@ -30,16 +30,19 @@ function varLookup(args: readonly unknown[], scope: Scope): unknown {
 }
 
 function compileVar(argument: unknown, compile: (node: unknown) => Node): Node {
-  const key = Array.isArray(argument) ? argument[0] : argument;
-  const fallback = Array.isArray(argument) ? argument[1] : undefined;
-  const staticKey =
-    (typeof key === 'string' || typeof key === 'number') &&
-    key !== '' &&
-    (!Array.isArray(argument) || argument.length <= 2) &&
-    (fallback === undefined || isScalar(fallback));
-  if (staticKey) {
+  const list = Array.isArray(argument);
+  const key = list ? (argument as unknown[])[0] : argument;
+  const fallback = list ? (argument as unknown[])[1] : undefined;
+  const literal = (!list || (argument as unknown[]).length <= 2) && isScalar(fallback ?? null);
+  if (literal && (key === undefined || key === null || key === '')) {
+    return (scope) => {
+      scope.budget.spend(1);
+      return scope.data;
+    };
+  }
+  if (literal && (typeof key === 'string' || typeof key === 'number')) {
     const segments = splitPath(String(key));
-    const steps = 1 + (Array.isArray(argument) ? argument.length : 0) + segments.length;
+    const steps = 1 + segments.length;
     const notFound = fallback ?? null;
     return (scope) => {
       scope.budget.spend(steps);
@@ -60,6 +63,7 @@ function climb(scope: Scope, levels: number): unknown {
   for (let i = 0; i + 1 < levels && current !== null; i += 2) current = current.parent;
   if (current === null) return ABSENT;
   if (levels % 2 === 0) return current.data;
+  current.budget.spend(STEP_COSTS.allocation);
   const meta = current.meta;
   return meta === undefined ? ABSENT : meta;
 }
@@ -74,13 +78,13 @@ function lookup(args: readonly unknown[], scope: Scope): unknown {
     if (typeof keys === 'string') budget.spend(textSteps(keys.length));
     return member(scope.data, keys);
   }
-  budget.spend(keys.length);
+  budget.spend(keys.length * STEP_COSTS.dynamicKey);
   let result: unknown = scope.data;
   let start = 0;
   const first = keys[0];
   if (Array.isArray(first) && first.length === 1) {
     start = 1;
-    const levels = Math.ceil(Math.abs(Number(toPrimitive(first[0], budget))));
+    const levels = Math.ceil(Math.abs(plus(toPrimitive(first[0], budget), budget)));
     if (levels > MAX_SCOPE_CLIMB) return ABSENT;
     if (levels > 0) {
       budget.spend(levels);
@@ -99,6 +103,14 @@ function lookup(args: readonly unknown[], scope: Scope): unknown {
 
 function compileLookup(found: (value: unknown) => unknown): OperatorCompiler {
   return (argument, compile) => {
+    if (isLiteralKeys(argument)) {
+      // Literal keys (and climb): the argument list is the same every time, so it is built once.
+      const args = Array.isArray(argument) ? argument : [argument];
+      return (scope) => {
+        scope.budget.spend(1);
+        return found(lookup(args, scope));
+      };
+    }
     const args: Args = compileArgs(argument, compile);
     return (scope) => {
       scope.budget.spend(1);
@@ -107,17 +119,34 @@ function compileLookup(found: (value: unknown) => unknown): OperatorCompiler {
   };
 }
 
+/** True for `val`/`exists` arguments with no operation in them (scalars, and a `[n]` climb). */
+function isLiteralKeys(argument: unknown): boolean {
+  if (!Array.isArray(argument)) return isScalar(argument);
+  return argument.every(
+    (item, i) =>
+      isScalar(item) || (i === 0 && Array.isArray(item) && item.length === 1 && isScalar(item[0])),
+  );
+}
+
 /** The keys among `keys` whose dotted path is missing from `context` (or lands on a falsy step). */
 function missingKeys(keys: readonly unknown[], context: unknown, budget: StepBudget): unknown[] {
-  budget.spend(keys.length);
+  budget.spend(STEP_COSTS.allocation + keys.length * STEP_COSTS.missingKey);
   const missing: unknown[] = [];
   for (const key of keys) {
     if (typeof key !== 'string' && typeof key !== 'number') {
       missing.push(key);
       continue;
     }
+    const text = String(key);
+    if (!text.includes('.') && !text.includes('\\') && text !== '') {
+      // One segment (the common case): no split.
+      budget.spend(textSteps(text.length));
+      const found = context ? member(context, text) : ABSENT;
+      if (found === ABSENT || found === undefined) missing.push(key);
+      continue;
+    }
     let current: unknown = context;
-    for (const segment of segmentsOf(key, budget)) {
+    for (const segment of segmentsOf(text, budget)) {
       current = current ? member(current, segment) : ABSENT;
       if (current === ABSENT || current === undefined) {
         missing.push(key);
@@ -147,7 +176,7 @@ export const DATA_OPERATORS: Record<string, OperatorCompiler> = {
       const [needed, keys] = args(scope);
       if (!Array.isArray(keys)) throw INVALID_ARGUMENTS;
       const missing = missingKeys(keys, scope.data, scope.budget);
-      return keys.length - missing.length >= Number(toPrimitive(needed, scope.budget))
+      return keys.length - missing.length >= plus(toPrimitive(needed, scope.budget), scope.budget)
         ? []
         : missing;
     };

@@ -2,7 +2,7 @@ import { BUDGET_EXHAUSTED, type StepBudget } from '../budget.js';
 import { scalarText, toText } from './coerce.js';
 import { STEP_COSTS } from './cost.js';
 import { INVALID_ARGUMENTS } from './errors.js';
-import { built, type Node, type OperatorCompiler, Scope } from './types.js';
+import { ErrorContext, type Node, type OperatorCompiler, Scope } from './types.js';
 
 /** A deep-frozen private copy of a literal, so nothing can change what `preserve` returns. */
 function frozenCopy(value: unknown): unknown {
@@ -82,9 +82,9 @@ const compileTry: OperatorCompiler = (argument, compile) => {
           throw thrown;
         if (i === last && i > 0) throw thrown;
         budget.spend(STEP_COSTS.caught);
-        const context = built({ type: errorType(thrown, budget) });
+        const context = new ErrorContext(errorType(thrown, budget));
         if (i === last) throw thrown;
-        current = new Scope(context, scope, budget);
+        current = new Scope(context, scope, budget, null);
       }
     }
     throw INVALID_ARGUMENTS;

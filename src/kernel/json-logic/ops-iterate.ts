@@ -1,7 +1,8 @@
 import type { StepBudget } from '../budget.js';
 import { isTruthy } from './coerce.js';
+import { STEP_COSTS } from './cost.js';
 import { EXCEEDED_DEPTH, INVALID_ARGUMENTS } from './errors.js';
-import { built, type Node, type OperatorCompiler, Scope } from './types.js';
+import { Built, type Node, type OperatorCompiler, ReduceContext, Scope } from './types.js';
 
 /**
  * The iterators. The array comes first and is evaluated in the current scope; the mapper or
@@ -22,11 +23,11 @@ function checkedParts(
   return [compile(array), compile(mapper), argument];
 }
 
-/** The array to iterate: a falsy value is empty, any other non-array is an error. */
-function elements(value: unknown, budget: StepBudget): readonly unknown[] {
+/** The array to iterate, charged `perElement` steps an element; falsy is empty, else an error. */
+function elements(value: unknown, budget: StepBudget, perElement: number): readonly unknown[] {
   if (!value) return [];
   if (!Array.isArray(value)) throw INVALID_ARGUMENTS;
-  budget.spend(value.length);
+  budget.spend(value.length * perElement);
   return value;
 }
 
@@ -34,12 +35,11 @@ const map: OperatorCompiler = (argument, compile) => {
   const [array, mapper] = checkedParts(argument, compile);
   return (scope) => {
     const budget = scope.budget;
-    budget.spend(1);
-    const items = elements(array(scope), budget);
+    budget.spend(1 + STEP_COSTS.allocation + STEP_COSTS.scope);
+    const items = elements(array(scope), budget, STEP_COSTS.builtElement);
     const result = new Array<unknown>(items.length);
-    for (let i = 0; i < items.length; i++) {
-      result[i] = mapper(new Scope(items[i], scope, budget, items, i));
-    }
+    const inner = new Scope(undefined, scope, budget, items);
+    for (let i = 0; i < items.length; i++) result[i] = mapper(inner.enter(i));
     return result;
   };
 };
@@ -48,12 +48,12 @@ const filter: OperatorCompiler = (argument, compile) => {
   const [array, predicate] = checkedParts(argument, compile);
   return (scope) => {
     const budget = scope.budget;
-    budget.spend(1);
-    const items = elements(array(scope), budget);
+    budget.spend(1 + STEP_COSTS.allocation + STEP_COSTS.scope);
+    const items = elements(array(scope), budget, STEP_COSTS.builtElement);
     const result: unknown[] = [];
+    const inner = new Scope(undefined, scope, budget, items);
     for (let i = 0; i < items.length; i++) {
-      const item = items[i];
-      if (isTruthy(predicate(new Scope(item, scope, budget, items, i)))) result.push(item);
+      if (isTruthy(predicate(inner.enter(i)))) result.push(items[i]);
     }
     return result;
   };
@@ -71,7 +71,7 @@ function flat(value: unknown, budget: StepBudget): unknown {
   if (Array.isArray(value)) {
     budget.spend(value.length);
     for (const item of value) if (item !== null && typeof item === 'object') throw EXCEEDED_DEPTH;
-  } else if (Object.getPrototypeOf(value) === null) {
+  } else if (value instanceof Built) {
     const members = value as Record<string, unknown>;
     for (const key in members) {
       const item = members[key];
@@ -86,8 +86,8 @@ const reduce: OperatorCompiler = (argument, compile) => {
   const initial = parts.length > 2 ? compile(parts[2]) : null;
   return (scope) => {
     const budget = scope.budget;
-    budget.spend(1);
-    const items = elements(array(scope), budget);
+    budget.spend(1 + STEP_COSTS.scope);
+    const items = elements(array(scope), budget, STEP_COSTS.reduceStep);
     let accumulator: unknown;
     let start = 0;
     if (initial !== null) accumulator = flat(initial(scope), budget);
@@ -96,9 +96,10 @@ const reduce: OperatorCompiler = (argument, compile) => {
       accumulator = items[0];
       start = 1;
     }
+    const inner = new Scope(undefined, scope, budget, null);
     for (let i = start; i < items.length; i++) {
-      const context = built({ accumulator, current: items[i] });
-      accumulator = flat(mapper(new Scope(context, scope, budget)), budget);
+      inner.data = new ReduceContext(accumulator, items[i]);
+      accumulator = flat(mapper(inner), budget);
     }
     return accumulator;
   };
@@ -121,11 +122,13 @@ function quantifier(kind: 'all' | 'some' | 'none'): OperatorCompiler {
       budget.spend(1);
       const items = array === null ? undefined : array(scope);
       if (!Array.isArray(items)) throw INVALID_ARGUMENTS;
+      budget.spend(STEP_COSTS.scope);
       if (kind === 'all' && items.length === 0) return false;
       const wanted = kind !== 'all';
+      const inner = new Scope(undefined, scope, budget, items);
       for (let i = 0; i < items.length; i++) {
         budget.spend(1);
-        const truthy = isTruthy(predicate(new Scope(items[i], scope, budget, items, i)));
+        const truthy = isTruthy(predicate(inner.enter(i)));
         if (truthy === wanted) return kind === 'some';
       }
       return kind !== 'some';

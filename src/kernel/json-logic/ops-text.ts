@@ -19,7 +19,7 @@ const cat: OperatorCompiler = (argument, compile) => {
   const limit = BUILD_LIMITS.maxStringLength;
   return (scope) => {
     const budget = scope.budget;
-    budget.spend(1);
+    budget.spend(1 + STEP_COSTS.allocation);
     const values = args(scope);
     budget.spend(values.length);
     let text = '';
@@ -39,7 +39,7 @@ const substr: OperatorCompiler = (argument, compile) => {
   const args = compileArgs(argument, compile);
   return (scope) => {
     const budget = scope.budget;
-    budget.spend(1);
+    budget.spend(1 + STEP_COSTS.allocation);
     const [source, rawFrom, rawEnd] = args(scope);
     let text: string;
     if (typeof source === 'string') text = source;
@@ -113,7 +113,7 @@ const merge: OperatorCompiler = (argument, compile) => {
     const values = args(scope);
     let total = 0;
     for (const value of values) total += Array.isArray(value) ? value.length : 1;
-    budget.spend(values.length + total);
+    budget.spend(STEP_COSTS.allocation + values.length + total * STEP_COSTS.mergedItem);
     if (total > BUILD_LIMITS.maxArrayLength) throw INVALID_ARGUMENTS;
     const result: unknown[] = [];
     for (const value of values) {

@@ -6,17 +6,28 @@
 /** The result of a lookup that found nothing (distinct from a found `null`). */
 export const ABSENT: unique symbol = Symbol('absent');
 
-/** The own member `key` of `container`, or ABSENT. */
+/** The array index `name` stands for (canonical, below 2^32 - 1), or -1. */
+function indexOf(name: string): number {
+  // The largest index has 10 digits; anything longer is a name (and is not parsed).
+  if (name.length === 0 || name.length > 10) return -1;
+  const index = Number(name);
+  return Number.isInteger(index) && index < 4_294_967_295 && String(index) === name ? index : -1;
+}
+
+/**
+ * The own member `key` of `container`, or ABSENT. The own members of a JSON array or a string are
+ * its indices and `length`, read directly (`Object.hasOwn` on an array is a slow runtime call).
+ */
 export function member(container: unknown, key: unknown): unknown {
   if (typeof key !== 'string' && typeof key !== 'number') return ABSENT;
-  if (container === null || (typeof container !== 'object' && typeof container !== 'string')) {
-    return ABSENT;
-  }
   const name = String(key);
-  // Object.hasOwn boxes strings, whose own members are their indices and `length`.
-  return Object.hasOwn(container as object, name)
-    ? (container as Record<string, unknown>)[name]
-    : ABSENT;
+  if (typeof container === 'string' || Array.isArray(container)) {
+    if (name === 'length') return container.length;
+    const index = indexOf(name);
+    return index >= 0 && index < container.length ? container[index] : ABSENT;
+  }
+  if (container === null || typeof container !== 'object') return ABSENT;
+  return Object.hasOwn(container, name) ? (container as Record<string, unknown>)[name] : ABSENT;
 }
 
 /**
