@@ -59,6 +59,7 @@ export {
 export { resolve } from './resolve.js';
 export {
   ALLOWED_OPERATORS,
+  type CompiledRule,
   compileRule,
   EXCLUDED_OPERATORS,
   isTruthy,
