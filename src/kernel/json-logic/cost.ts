@@ -32,7 +32,7 @@ export const STEP_COSTS = Object.freeze({
   /** An element folded by arithmetic over an array (`{"+": {"var": "xs"}}`). */
   foldedElement: 2,
   /** A key `missing` looks up (the text of the key, the lookup, the result). */
-  missingKey: 8,
+  missingKey: 10,
   /**
    * A member looked up by a key the rule computed or read from the artifact: V8 interns such a
    * string in its string table first (~100 ns); keys written in the rule are interned once.
@@ -41,11 +41,11 @@ export const STEP_COSTS = Object.freeze({
   /** An element of a literal array or of an array turned into text (made, then kept or joined). */
   listElement: 2,
   /** A number or boolean turned into text (shortest round-trip digits). */
-  numberText: 12,
+  numberText: 16,
   /** Characters of a numeric string parsed per step (`+"123…"`). */
   parsedCharsPerStep: 8,
   /** A failure caught by `try` (the throw, the unwind, the error context). */
-  caught: 60,
+  caught: 90,
   /** Haystack characters per step of a substring search (V8's worst case is quadratic-ish). */
   searchCharsPerStep: 2,
 });
