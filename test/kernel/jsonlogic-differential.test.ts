@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { splitPath as referenceSplit } from 'json-logic-engine';
 import { describe, expect, it } from 'vitest';
+import type { JsonValue } from '../../src/core/index.js';
 import { isBudgetExhausted, StepBudget } from '../../src/kernel/budget.js';
 import { splitPath } from '../../src/kernel/json-logic/index.js';
 import { compileRule } from '../../src/kernel/rules.js';
@@ -122,6 +123,33 @@ describe('canonry JsonLogic against json-logic-engine (differential)', () => {
         }
       }),
       { numRuns: 500 },
+    );
+  });
+
+  it('reads own members of arrays, strings and objects as Object.hasOwn does', () => {
+    const key = fc.oneof(
+      fc.constantFrom('0', '1', '2', '01', '-0', '-1', '1e0', '1.0', ' 1', '', 'length'),
+      fc.constantFrom('4294967294', '4294967295', '99999999999', '__proto__', 'toString', 'a'),
+      fc.integer({ min: -2, max: 5 }),
+    );
+    const container = fc.oneof(
+      fc.array(fc.integer(), { maxLength: 4 }),
+      fc.string({ maxLength: 4 }),
+      fc.dictionary(fc.constantFrom('0', '01', 'length', 'a', '-0'), fc.integer(), { maxKeys: 3 }),
+    );
+    fc.assert(
+      fc.property(container, key, (value, k) => {
+        const data = JSON.parse(JSON.stringify({ c: value }));
+        for (const condition of [
+          { val: ['c', k] },
+          { exists: ['c', k] },
+          { var: `c.${k}` },
+          { missing: [`c.${k}`] },
+        ] as JsonValue[]) {
+          expect(compileRule(condition)(data)).toEqual(referenceRule(condition, 'compiled')(data));
+        }
+      }),
+      { numRuns: 2000 },
     );
   });
 
