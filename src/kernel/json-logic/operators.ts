@@ -3,7 +3,7 @@ import { COMPARE_OPERATORS } from './ops-compare.js';
 import { DATA_OPERATORS } from './ops-data.js';
 import { ERROR_OPERATORS } from './ops-error.js';
 import { ITERATOR_OPERATORS } from './ops-iterate.js';
-import { LOGIC_OPERATORS } from './ops-logic.js';
+import { CONTROL_OPERATORS } from './ops-logic.js';
 import { TEXT_OPERATORS } from './ops-text.js';
 import type { OperatorCompiler } from './types.js';
 
@@ -12,7 +12,7 @@ export const OPERATORS: Readonly<Record<string, OperatorCompiler | undefined>> =
   Object.assign(
     Object.create(null) as Record<string, OperatorCompiler>,
     COMPARE_OPERATORS,
-    LOGIC_OPERATORS,
+    CONTROL_OPERATORS,
     ARITHMETIC_OPERATORS,
     TEXT_OPERATORS,
     DATA_OPERATORS,

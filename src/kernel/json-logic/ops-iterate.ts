@@ -7,7 +7,8 @@ import { Built, type Node, type OperatorCompiler, ReduceContext, Scope } from '.
 /**
  * The iterators. The array comes first and is evaluated in the current scope; the mapper or
  * predicate runs once per element in a scope of its own (its data is the element; `[[1]]` climbs
- * to `{ iterator, index }`, `[[2]]` to the enclosing data). Every element visited costs a step.
+ * to `{ iterator, index }`, `[[2]]` to the enclosing data). Elements are charged before the loop
+ * (`map`/`filter` per element kept, `reduce` per step), `all`/`some`/`none` as they visit.
  */
 
 /** `map`/`filter`/`reduce` need both their array and their mapper, neither a literal null. */
@@ -60,10 +61,10 @@ const filter: OperatorCompiler = (argument, compile) => {
 };
 
 /**
- * A reduce accumulator the rule built may not nest (json-logic-engine's depth 0): an array holding
- * arrays or objects, or one of the evaluator's own objects (a step's `{ accumulator, current }`)
- * holding them, is EXCEEDED_DEPTH. Objects read from the artifact are not enumerated: the rule did
- * not build them, their depth is the artifact's, and enumerating a large parsed object costs
+ * A reduce accumulator may not nest (json-logic-engine's depth 0): an array holding arrays or
+ * objects, or one of the evaluator's own objects (a step's `{ accumulator, current }`) holding
+ * them, is EXCEEDED_DEPTH. Objects read from the artifact are not enumerated: the rule did not
+ * build them, their depth is the artifact's, and enumerating a large parsed object costs
  * milliseconds whatever the budget says.
  */
 function flat(value: unknown, budget: StepBudget): unknown {

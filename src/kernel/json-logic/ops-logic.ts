@@ -89,7 +89,7 @@ const coalesce: OperatorCompiler = (argument, compile) => {
 };
 
 /** `and or if ?: ! !! ??`. */
-export const LOGIC_OPERATORS: Record<string, OperatorCompiler> = {
+export const CONTROL_OPERATORS: Record<string, OperatorCompiler> = {
   and: junction(false),
   or: junction(true),
   if: compileIf,
