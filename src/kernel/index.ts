@@ -62,6 +62,7 @@ export {
 export { resolve } from './resolve.js';
 export {
   ALLOWED_OPERATORS,
+  type CompiledRule,
   compileRule,
   EXCLUDED_OPERATORS,
   isTruthy,

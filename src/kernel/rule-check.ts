@@ -1,4 +1,5 @@
 import { type ProtocolIssue, pointer } from './issues.js';
+import { BUILD_LIMITS } from './json-logic/index.js';
 
 /** The closed operator set: JsonLogic core (jsonlogic.com tests.json) plus the community operators. */
 export const ALLOWED_OPERATORS: readonly string[] = Object.freeze([
@@ -8,7 +9,7 @@ export const ALLOWED_OPERATORS: readonly string[] = Object.freeze([
   ...['val', '??', 'exists', 'throw', 'try', 'preserve'],
 ]);
 
-/** Operators refused on purpose: json-logic-engine extras, and I/O or host access found elsewhere. */
+/** Operators refused on purpose: other engines' extras, and I/O or host access found elsewhere. */
 export const EXCLUDED_OPERATORS: readonly string[] = Object.freeze([
   ...['get', 'keys', 'pipe', 'eachKey', 'every', 'not', 'length'],
   ...['method', 'log'],
@@ -21,9 +22,9 @@ export const RULE_LIMITS = Object.freeze({
   /** JSON values (containers and scalars) in the condition. */
   maxNodes: 2_000,
   /** Longest string `cat` may produce. */
-  maxStringLength: 1 << 16,
+  maxStringLength: BUILD_LIMITS.maxStringLength,
   /** Longest array `merge` may produce. */
-  maxArrayLength: 1 << 15,
+  maxArrayLength: BUILD_LIMITS.maxArrayLength,
 });
 
 const ALLOWED = new Set(ALLOWED_OPERATORS);

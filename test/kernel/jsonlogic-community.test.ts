@@ -15,8 +15,8 @@ interface Case {
 
 type Outcome = 'passed' | 'failed' | 'skipped' | 'rejected';
 
-/** Measured with json-logic-engine 5.0.7 and canonry's operator overrides (of 1,138); never lower it. */
-const PASS_FLOOR = 1111;
+/** Measured with canonry's evaluator (of 1,138; the 20 others use `{}`, which rules refuse); never lower it. */
+const PASS_FLOOR = 1118;
 
 const suites = conformanceDir('jsonlogic-community', 'suites');
 const files: string[] = JSON.parse(readFileSync(`${suites}/index.json`, 'utf8'));

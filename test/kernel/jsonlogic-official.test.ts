@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { JsonValue } from '../../src/core/index.js';
+import { EVALUATOR_OPERATORS } from '../../src/kernel/json-logic/index.js';
 import { ALLOWED_OPERATORS, compileRule, EXCLUDED_OPERATORS } from '../../src/kernel/rules.js';
 import { conformanceDir } from '../conformance-path.js';
 import { jsonClose, operatorsOf } from './jsonlogic-helpers.js';
@@ -18,6 +19,11 @@ describe('jsonlogic.com tests.json through the closed-operator engine', () => {
   it('has 277 cases and runs every one (every official operator is allowed)', () => {
     expect(cases).toHaveLength(277);
     expect(runnable).toHaveLength(277);
+  });
+
+  it('implements exactly the allowed operators, and none of the excluded ones', () => {
+    expect([...EVALUATOR_OPERATORS].sort()).toEqual([...ALLOWED_OPERATORS].sort());
+    expect(EVALUATOR_OPERATORS.filter((op) => EXCLUDED_OPERATORS.includes(op))).toEqual([]);
   });
 
   it('excludes none of the operators the official suite uses', () => {

@@ -154,7 +154,8 @@ describe('resolve: rule semantics', () => {
     ['a comparison with an object', { '<': [{ var: 'o' }, 1] }],
     ['an explicit throw', { throw: 'nope' }],
     ['a quantifier over a missing array', { all: [{ var: 'missing' }, true] }],
-    ['substr of a number', { substr: [{ var: 'x' }, 0, 1] }],
+    ['substr of an object', { substr: [{ var: 'o' }, 0, 1] }],
+    ['substr of a missing field', { substr: [{ var: 'missing' }, 0, 1] }],
   ])('a rule that errors (%s) is drift even when a later rule matches', (_, condition) => {
     const rules = [
       { label: 'ERR', condition },
