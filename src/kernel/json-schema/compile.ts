@@ -1,3 +1,4 @@
+import { KEYWORD_STEPS, NODE_STEPS, ONE, zero } from './cost.js';
 import { isObject } from './equal.js';
 import type { KeywordContext, KeywordDefinition } from './keyword.js';
 import { ARRAY_KEYWORDS } from './keywords-array.js';
@@ -57,7 +58,19 @@ export class Compiler {
     let shell = this.shells.get(value);
     if (shell === undefined) {
       const path = `${info.resource.document.label}#${info.pointer}`;
-      shell = { checks: [], inPlace: [], resource: info.resource, path, ownMarks: false };
+      const cost = zero();
+      cost[ONE] = NODE_STEPS;
+      shell = {
+        checks: [],
+        inPlace: [],
+        children: [],
+        steps: NODE_STEPS,
+        cost,
+        unbounded: false,
+        resource: info.resource,
+        path,
+        ownMarks: false,
+      };
       this.shells.set(value, shell);
       this.pending.push([shell, value, info]);
       this.resources.add(info.resource);
@@ -90,7 +103,11 @@ export class Compiler {
       const check = definition.compile(
         this.context(schema, definition.name, info, vocabularies, shell),
       );
-      if (check !== null) shell.checks.push({ keyword: definition.name, check });
+      if (check !== null) {
+        shell.checks.push({ keyword: definition.name, check });
+        shell.steps += KEYWORD_STEPS;
+        shell.cost[ONE]! += KEYWORD_STEPS;
+      }
       if (isUnevaluated(definition)) shell.ownMarks = true;
     }
   }
@@ -111,12 +128,13 @@ export class Compiler {
       this.registry.index(value, info.base, info.resource, pointer, document);
       return this.registry.info(value) ?? { ...info, pointer };
     };
-    // Located at the schema object (as a `$ref` that resolves nowhere is); the message names the keyword.
+    // Located at the keyword (and the member it names) when in the root schema; the message names both.
     const fail = (message: string, ...tokens: (string | number)[]): never => {
       const document = info.resource.document;
       const where = document.isRoot ? '' : ` (in ${document.uri})`;
       const what = keyword + tokens.map((token) => `[${JSON.stringify(token)}]`).join('');
-      throw new SchemaError(errorPath(info), `${what}: ${message}${where}`);
+      const path = document.isRoot ? tokens.reduce<string>(appendPointer, here) : '';
+      throw new SchemaError(path, `${what}: ${message}${where}`);
     };
     return {
       schema,
@@ -145,6 +163,16 @@ export class Compiler {
       inPlace: (schema) => {
         shell.inPlace.push(schema);
         return schema;
+      },
+      child: (slot, schema) => {
+        shell.children.push({ slot, schema });
+        return schema;
+      },
+      cost: (component, amount) => {
+        shell.cost[component]! += amount;
+      },
+      unbounded: () => {
+        shell.unbounded = true;
       },
       fail,
     };

@@ -1,6 +1,7 @@
+import { EVALUATION_BUDGET, isBudgetExhausted, StepBudget } from '../budget.js';
 import { Compiler } from './compile.js';
 import { assertNoInPlaceCycle } from './cycles.js';
-import { evaluate } from './evaluate.js';
+import { evaluate, reported } from './evaluate.js';
 import { DIALECT_2020_12 } from './meta.js';
 import { Registry } from './resources.js';
 import { SchemaError } from './schema-error.js';
@@ -70,23 +71,40 @@ export function compileSchema(schema: unknown, options: ValidatorOptions = {}): 
   const scope: Scope = { resource: info.resource, outer: null };
   return {
     documents: Object.freeze([...documents.values()]),
-    validate(value: unknown): ValidationResult {
-      const run: Run = { error: null, depth: 0, exhausted: null };
+    root: compiled,
+    validate(value: unknown, budget?: StepBudget): ValidationResult {
+      const run: Run = {
+        budget: budget ?? new StepBudget(EVALUATION_BUDGET.constraints),
+        error: null,
+        depth: 0,
+        exhausted: null,
+      };
       let valid: boolean;
       try {
         valid = evaluate(compiled, run, value, null, scope, null);
-      } catch {
+      } catch (error) {
+        if (isBudgetExhausted(error)) {
+          return {
+            valid: false,
+            errors: [{ instancePath: '', schemaPath: '#', keyword: 'budget' }],
+            exhausted: true,
+          };
+        }
         // Not reachable for JSON values; a non-JSON value (a throwing getter…) fails closed.
         return {
           valid: false,
           errors: [{ instancePath: '', schemaPath: '#', keyword: 'exception' }],
         };
       }
-      if (run.exhausted !== null) return { valid: false, errors: [run.exhausted] };
+      if (run.exhausted !== null) return { valid: false, errors: [reported(run.exhausted)] };
       if (valid) return { valid: true, errors: [] };
       return {
         valid: false,
-        errors: [run.error ?? { instancePath: '', schemaPath: '#', keyword: 'false schema' }],
+        errors: [
+          run.error === null
+            ? { instancePath: '', schemaPath: '#', keyword: 'false schema' }
+            : reported(run.error),
+        ],
       };
     },
   };

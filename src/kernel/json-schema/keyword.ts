@@ -1,5 +1,6 @@
 import { isObject } from './equal.js';
-import type { Check, Compiled, NodeInfo, Vocabularies } from './types.js';
+import { type LinearPattern, linearPattern, PatternRefused } from './regex.js';
+import type { Check, Compiled, NodeInfo, Slot, Vocabularies } from './types.js';
 
 /** What a keyword's compiler sees of its schema, and how it compiles subschemas and references. */
 export interface KeywordContext {
@@ -25,8 +26,14 @@ export interface KeywordContext {
    * scope, or null when the reference behaves like `$ref`.
    */
   dynamicRef(reference: string): { target: Compiled; dynamic: string | null };
-  /** Notes a subschema applied to the same instance location (for `$ref` cycle detection). */
+  /** Notes a subschema applied to the same instance location (for `$ref` cycles and the bounds). */
   inPlace(schema: Compiled): Compiled;
+  /** Notes a subschema applied to a child of the location (for the bounds). */
+  child(slot: Slot, schema: Compiled): Compiled;
+  /** Declares what the keyword's check charges per application, beyond its subschemas (cost.ts). */
+  cost(component: number, amount: number): void;
+  /** Declares that no static bound covers the keyword's cost. */
+  unbounded(): void;
   /** Throws a SchemaError about `keyword/...tokens`, located at the schema object. */
   fail(message: string, ...tokens: (string | number)[]): never;
 }
@@ -66,12 +73,22 @@ export function stringList(context: KeywordContext, value = context.value): stri
   return value as string[];
 }
 
-/** Compiles a pattern as an ECMAScript regular expression with Unicode semantics. */
-export function unicodeRegExp(context: KeywordContext, source: unknown, ...at: string[]): RegExp {
+/**
+ * Compiles a pattern (ECMA-262, Unicode mode) for RE2, the linear-time engine: a pattern that is not
+ * ECMA-262, or that RE2 cannot express, is a schema error naming it.
+ */
+export function compilePattern(
+  context: KeywordContext,
+  source: unknown,
+  ...at: string[]
+): LinearPattern {
   if (typeof source !== 'string') context.fail('must be a string', ...at);
   try {
-    return new RegExp(source, 'u');
-  } catch {
-    return context.fail(`${JSON.stringify(source)} is not a valid regular expression`, ...at);
+    return linearPattern(source);
+  } catch (error) {
+    const quoted = JSON.stringify(source);
+    if (error instanceof PatternRefused)
+      return context.fail(`${quoted} cannot run in linear time: ${error.message}`, ...at);
+    return context.fail(`${quoted} is not a valid regular expression`, ...at);
   }
 }

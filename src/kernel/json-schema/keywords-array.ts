@@ -1,3 +1,4 @@
+import { AJV_PAIRS, CHILD_STEPS, CHILDREN, SIZE, WALK_STEPS_PER_WEIGHT } from './cost.js';
 import { jsonKey } from './equal.js';
 import { child, evaluate } from './evaluate.js';
 import { type KeywordContext, type KeywordDefinition, nonNegativeInteger } from './keyword.js';
@@ -6,10 +7,14 @@ import type { Check, Compiled } from './types.js';
 function compilePrefixItems(context: KeywordContext): Check {
   if (!Array.isArray(context.value) || context.value.length === 0)
     context.fail('must be a non-empty array of schemas');
-  const schemas: Compiled[] = context.value.map((item, i) => context.sub(item, i));
+  const schemas: Compiled[] = context.value.map((item, i) =>
+    context.child('prefix', context.sub(item, i)),
+  );
+  context.cost(CHILDREN, CHILD_STEPS);
   return (run, instance, at, scope, marks) => {
     if (!Array.isArray(instance)) return true;
     const n = Math.min(schemas.length, instance.length);
+    run.budget.spend(n * CHILD_STEPS);
     for (let i = 0; i < n; i++) {
       if (!evaluate(schemas[i]!, run, instance[i], child(at, i), scope, null)) return false;
     }
@@ -19,12 +24,14 @@ function compilePrefixItems(context: KeywordContext): Check {
 }
 
 function compileItems(context: KeywordContext): Check {
-  const schema = context.sub(context.value);
+  const schema = context.child('items', context.sub(context.value));
   const prefix = context.schema.prefixItems;
   // Items already covered by prefixItems are skipped (when prefixItems is in force).
   const start = Array.isArray(prefix) && context.vocabularies.has('applicator') ? prefix.length : 0;
+  context.cost(CHILDREN, CHILD_STEPS);
   return (run, instance, at, scope, marks) => {
     if (!Array.isArray(instance)) return true;
+    run.budget.spend(Math.max(0, instance.length - start) * CHILD_STEPS);
     for (let i = start; i < instance.length; i++) {
       if (!evaluate(schema, run, instance[i], child(at, i), scope, null)) return false;
     }
@@ -34,7 +41,8 @@ function compileItems(context: KeywordContext): Check {
 }
 
 function compileContains(context: KeywordContext): Check {
-  const schema = context.sub(context.value);
+  const schema = context.child('contains', context.sub(context.value));
+  context.cost(CHILDREN, CHILD_STEPS);
   const bounds = context.vocabularies.has('validation');
   const hasMin = bounds && Object.hasOwn(context.schema, 'minContains');
   const hasMax = bounds && Object.hasOwn(context.schema, 'maxContains');
@@ -44,6 +52,7 @@ function compileContains(context: KeywordContext): Check {
     if (!Array.isArray(instance)) return true;
     let count = 0;
     for (let i = 0; i < instance.length; i++) {
+      run.budget.spend(CHILD_STEPS);
       if (evaluate(schema, run, instance[i], child(at, i), scope, null)) {
         count++;
         marks?.item(i);
@@ -59,11 +68,14 @@ function compileContains(context: KeywordContext): Check {
 function compileUniqueItems(context: KeywordContext): Check | null {
   if (typeof context.value !== 'boolean') context.fail('must be a boolean');
   if (!context.value) return null;
-  return (_run, instance) => {
+  context.cost(SIZE, WALK_STEPS_PER_WEIGHT);
+  context.cost(AJV_PAIRS, 1); // Ajv compares items pairwise
+  return (run, instance) => {
     if (!Array.isArray(instance)) return true;
+    // Items by canonical text: one walk over the array, never a comparison of every pair.
     const seen = new Set<string>();
     for (const item of instance) {
-      const key = jsonKey(item);
+      const key = jsonKey(item, run.budget) as string;
       if (seen.has(key)) return false;
       seen.add(key);
     }
@@ -72,9 +84,11 @@ function compileUniqueItems(context: KeywordContext): Check | null {
 }
 
 function compileUnevaluatedItems(context: KeywordContext): Check {
-  const schema = context.sub(context.value);
+  const schema = context.child('unevaluatedItem', context.sub(context.value));
+  context.cost(CHILDREN, CHILD_STEPS);
   return (run, instance, at, scope, marks) => {
     if (!Array.isArray(instance) || marks === null) return true;
+    run.budget.spend(instance.length * CHILD_STEPS);
     for (let i = 0; i < instance.length; i++) {
       if (marks.hasItem(i)) continue;
       if (!evaluate(schema, run, instance[i], child(at, i), scope, null)) return false;

@@ -33,7 +33,10 @@ function passing(
     const own = marks === null ? null : new Marks();
     if (evaluate(schema, run, instance, at, scope, own)) {
       passed++;
-      if (own !== null) marks!.merge(own);
+      if (own !== null) {
+        run.budget.spend(own.size);
+        marks!.merge(own);
+      }
       if (marks === null && passed >= enough) break;
     }
   }
@@ -77,7 +80,10 @@ function compileIf(context: KeywordContext): Check | null {
   return (run, instance, at, scope, marks) => {
     const own = marks === null ? null : new Marks();
     const holds = evaluate(test, run, instance, at, scope, own);
-    if (own !== null && holds) marks!.merge(own);
+    if (own !== null && holds) {
+      run.budget.spend(own.size);
+      marks!.merge(own);
+    }
     run.error = null;
     return evaluate(holds ? then : otherwise, run, instance, at, scope, marks);
   };
