@@ -100,7 +100,7 @@ describe('validateProtocol / compileProtocol', () => {
       { ...refundProtocol(), constraints: { properties: { a: { minLength: -1 } } } },
       '/constraints/properties/a/minLength',
     );
-    expectIssueAt({ ...refundProtocol(), constraints: { pattern: '(' } }, '/constraints');
+    expectIssueAt({ ...refundProtocol(), constraints: { pattern: '(' } }, '/constraints/pattern');
     expectIssueAt({ ...refundProtocol(), constraints: 'object' }, '/constraints');
   });
 

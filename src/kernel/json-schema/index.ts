@@ -1,5 +1,7 @@
 import { EVALUATION_BUDGET, isBudgetExhausted, StepBudget } from '../budget.js';
+import { type FanOut, inPlaceCosts, perLocationBound } from './bound.js';
 import { Compiler } from './compile.js';
+import { type Coefficients, ONE } from './cost.js';
 import { assertNoInPlaceCycle } from './cycles.js';
 import { evaluate, reported } from './evaluate.js';
 import { DIALECT_2020_12 } from './meta.js';
@@ -15,10 +17,15 @@ import type {
 } from './types.js';
 import { isAbsoluteUri, splitFragment } from './uri.js';
 
+export type { FanOut } from './bound.js';
+export { type Coefficients, MEASURE_OF } from './cost.js';
 export { MAX_EVALUATION_DEPTH } from './evaluate.js';
 export { ajvUnsafeFeatures } from './features.js';
+export { formatCheck } from './formats.js';
 export { DIALECT_2020_12 } from './meta.js';
+export { type LinearPattern, linearPattern, PATTERN_LIMITS, PatternRefused } from './regex.js';
 export { SchemaError } from './schema-error.js';
+export { boundSteps, type Measures, measure } from './stats.js';
 export type {
   DocumentRef,
   ValidationError,
@@ -29,6 +36,22 @@ export type {
 
 /** The base URI of a root schema without an absolute `$id`. */
 export const DEFAULT_BASE_URI = 'canonry:/root';
+
+/**
+ * The schema node whose in-place fan-out (see bound.ts) passes `limit` with the fewest steps, that is
+ * the innermost one to blame; otherwise the costliest location.
+ */
+function fanOut(here: ReturnType<typeof inPlaceCosts>, limit: number): FanOut {
+  let worst: FanOut = { steps: 0, path: '' };
+  let blamed: FanOut | undefined;
+  for (const [node, cost] of here) {
+    const steps = cost[ONE]!;
+    if (steps > worst.steps) worst = { steps, path: node.path };
+    if (steps > limit && (blamed === undefined || steps < blamed.steps))
+      blamed = { steps, path: node.path };
+  }
+  return blamed ?? worst;
+}
 
 /** A private copy, so later changes by the caller cannot reach the compiled schema. */
 function copyJson(value: unknown, what: string): unknown {
@@ -61,6 +84,8 @@ export function compileSchema(schema: unknown, options: ValidatorOptions = {}): 
   const compiled = compiler.node(root, info);
   compiler.drain();
   assertNoInPlaceCycle(compiler.nodes());
+  const here = inPlaceCosts(compiler.nodes());
+  let bound: Coefficients | null | undefined;
 
   const documents = new Map<string, DocumentRef>();
   // The standard meta-schema as `$schema` only names the default vocabularies: not a dependency.
@@ -71,7 +96,11 @@ export function compileSchema(schema: unknown, options: ValidatorOptions = {}): 
   const scope: Scope = { resource: info.resource, outer: null };
   return {
     documents: Object.freeze([...documents.values()]),
-    root: compiled,
+    fanOut: fanOut(here, options.fanOutLimit ?? Infinity),
+    perLocationBound(): Coefficients | null {
+      bound ??= perLocationBound(compiled, here);
+      return bound;
+    },
     validate(value: unknown, budget?: StepBudget): ValidationResult {
       const run: Run = {
         budget: budget ?? new StepBudget(EVALUATION_BUDGET.constraints),

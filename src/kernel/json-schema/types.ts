@@ -1,5 +1,6 @@
 import type { StepBudget } from '../budget.js';
 import type { Marks } from './annotations.js';
+import type { FanOut } from './bound.js';
 import type { Coefficients } from './cost.js';
 
 /** One reason a value failed validation, located by JSON pointers (values are never echoed). */
@@ -26,6 +27,8 @@ export interface ValidatorOptions {
   formatAssertion?: boolean;
   /** Extra schema documents by absolute URI that `$ref` and `$schema` may reach; nothing is fetched. */
   remotes?: Readonly<Record<string, unknown>>;
+  /** Steps one location may take before {@link Validator.fanOut} blames the innermost schema. */
+  fanOutLimit?: number;
 }
 
 /** A schema document other than the root that a compiled schema depends on. */
@@ -45,8 +48,13 @@ export interface Validator {
   validate(value: unknown, budget?: StepBudget): ValidationResult;
   /** Remote or built-in documents whose schemas evaluation can reach, or whose `$vocabulary` applies. */
   readonly documents: readonly DocumentRef[];
-  /** The compiled root (for the static bounds of bound.ts). */
-  readonly root: Compiled;
+  /**
+   * The costliest in-place fan-out: the fixed steps of applying a schema, with everything it applies
+   * in place, at one location (see bound.ts); past `fanOutLimit`, the innermost schema that passes it.
+   */
+  readonly fanOut: FanOut;
+  /** A cost vector bounding every location of any instance, or null (see bound.ts); memoized. */
+  perLocationBound(): Coefficients | null;
 }
 
 /** The vocabularies of 2020-12 a schema resource uses, by short name (`applicator`, `validation`…). */
