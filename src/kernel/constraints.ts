@@ -244,7 +244,7 @@ function routedCheck(
     (value, budget) => {
       const allowance = budget.limit - budget.used;
       const measures = measure(value, perLocation, allowance);
-      if (!budget.charge(measures.visited)) return EXHAUSTED;
+      if (!budget.charge(measures.work)) return EXHAUSTED;
       const proven =
         measures.complete &&
         !measures.callableKeys &&

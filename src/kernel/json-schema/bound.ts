@@ -46,7 +46,7 @@ export function inPlaceCosts(nodes: Iterable<SchemaNode>): Map<SchemaNode, Coeff
       }
       stack.pop();
       if (done.has(node)) continue;
-      const total = Float64Array.from(node.cost);
+      const total = [...node.cost];
       for (const target of node.inPlace)
         addInto(total, typeof target === 'boolean' ? BOOLEAN : done.get(target)!);
       done.set(node, total);
@@ -77,23 +77,26 @@ function hereOf(target: Compiled, states: Map<SchemaNode, State>): Coefficients 
   return typeof target === 'boolean' ? BOOLEAN : states.get(target)!.here;
 }
 
+// Slot → [kind of child (0 property value, 1 item, 2 property name), alone (one of its kind applies)].
+const SLOTS: Readonly<Record<Slot, readonly [number, boolean]>> = {
+  property: [0, true],
+  additional: [0, true],
+  pattern: [0, false],
+  unevaluatedProperty: [0, false],
+  prefix: [1, true],
+  items: [1, true],
+  contains: [1, false],
+  unevaluatedItem: [1, false],
+  name: [2, false],
+};
+
 /** What one child of each kind may get from the node's own child applicators. */
 function slots(node: SchemaNode, states: Map<SchemaNode, State>): Coefficients[] {
-  const exclusive = [zero(), zero()]; // property/additional, prefix/items: one of them applies
   const summed = [zero(), zero(), zero()];
-  const SLOT: Record<Slot, [number, boolean]> = {
-    property: [0, true],
-    additional: [0, true],
-    pattern: [0, false],
-    unevaluatedProperty: [0, false],
-    prefix: [1, true],
-    items: [1, true],
-    contains: [1, false],
-    unevaluatedItem: [1, false],
-    name: [2, false],
-  };
+  if (node.children.length === 0) return summed;
+  const exclusive = [zero(), zero()]; // property/additional, prefix/items: one of them applies
   for (const { slot, schema } of node.children) {
-    const [kind, alone] = SLOT[slot];
+    const [kind, alone] = SLOTS[slot];
     // A property name is a string: it has no children, so what applies in place is all it gets.
     const cost = kind === 2 ? hereOf(schema, states) : boundOf(schema, states);
     if (alone) maxInto(exclusive[kind]!, cost);
@@ -113,7 +116,7 @@ function update(node: SchemaNode, states: Map<SchemaNode, State>): boolean {
     const inner = states.get(target)!.below;
     for (let k = 0; k < KINDS; k++) addInto(below[k]!, inner[k]!);
   }
-  const bound = Float64Array.from(state.here);
+  const bound = [...state.here];
   for (const vector of below) maxInto(bound, vector);
   for (let i = 0; i < COMPONENTS; i++) if (bound[i]! > CAP) bound[i] = Infinity;
   let changed = false;
@@ -198,7 +201,7 @@ export function perLocationBound(
       states.set(node, {
         here: own,
         below: [zero(), zero(), zero()],
-        bound: Float64Array.from(own),
+        bound: [...own],
       });
     }
     const members = new Set(component);

@@ -7,6 +7,7 @@ import { PROPERTY_SET_KEYWORDS } from './keywords-dependent.js';
 import { LOGIC_KEYWORDS } from './keywords-logic.js';
 import { OBJECT_KEYWORDS } from './keywords-object.js';
 import { SCALAR_KEYWORDS } from './keywords-scalar.js';
+import { PATTERN_LIMITS } from './regex.js';
 import { errorPath, type Registry } from './resources.js';
 import { SchemaError } from './schema-error.js';
 import type { Compiled, NodeInfo, Resource, SchemaNode } from './types.js';
@@ -23,6 +24,19 @@ const DEFINITIONS: readonly KeywordDefinition[] = [
   ...OBJECT_KEYWORDS,
 ].sort((a, b) => Number(isUnevaluated(a)) - Number(isUnevaluated(b)));
 
+/** Each keyword's definition and its place in the evaluation order. */
+const BY_NAME = new Map(DEFINITIONS.map((definition, order) => [definition.name, order] as const));
+
+/** The definitions of the keywords a schema object has, in evaluation order. */
+function definitionsOf(schema: Record<string, unknown>): KeywordDefinition[] {
+  const found: number[] = [];
+  for (const key of Object.keys(schema)) {
+    const order = BY_NAME.get(key);
+    if (order !== undefined) found.push(order);
+  }
+  return found.sort((a, b) => a - b).map((order) => DEFINITIONS[order]!);
+}
+
 function isUnevaluated(definition: KeywordDefinition): boolean {
   return definition.vocabularies.includes('unevaluated');
 }
@@ -35,6 +49,7 @@ export class Compiler {
   private readonly shells = new Map<object, SchemaNode>();
   private readonly pending: [SchemaNode, Record<string, unknown>, NodeInfo][] = [];
   private readonly dynamicNames = new Set<string>();
+  private patternWeight = 0;
   /** Resources holding compiled schemas (the only ones a dynamic scope can contain). */
   readonly resources = new Set<Resource>();
   /** Meta-schemas whose `$vocabulary` was consulted. */
@@ -97,14 +112,14 @@ export class Compiler {
     const vocabularies = vocabulariesOf(info.resource, this.registry, (meta) =>
       this.metaSchemas.add(meta),
     );
-    for (const definition of DEFINITIONS) {
-      if (!Object.hasOwn(schema, definition.name)) continue;
+    for (const definition of definitionsOf(schema)) {
       if (!definition.vocabularies.some((name) => vocabularies.has(name))) continue;
       const check = definition.compile(
         this.context(schema, definition.name, info, vocabularies, shell),
       );
       if (check !== null) {
-        shell.checks.push({ keyword: definition.name, check });
+        const path = `${shell.path}/${definition.name}`; // built once, not on each failure
+        shell.checks.push({ keyword: definition.name, check, path });
         shell.steps += KEYWORD_STEPS;
         shell.cost[ONE]! += KEYWORD_STEPS;
       }
@@ -173,6 +188,10 @@ export class Compiler {
       },
       unbounded: () => {
         shell.unbounded = true;
+      },
+      patternWeight: (weight) => {
+        this.patternWeight += weight;
+        return this.patternWeight <= PATTERN_LIMITS.maxSchemaCompileWeight;
       },
       fail,
     };

@@ -31,9 +31,9 @@ export function reported(failure: Failure): ValidationError {
  * Records a failure unless one is already recorded on this failure path; a `false` schema's failure
  * (booleans carry no location) gets the schema path of the keyword that applied it.
  */
-export function record(run: Run, at: Location | null, path: string, keyword: string): void {
-  if (run.error === null) run.error = { at, schemaPath: `${path}/${keyword}`, keyword };
-  else if (run.error.schemaPath === '') run.error.schemaPath = `${path}/${keyword}`;
+export function record(run: Run, at: Location | null, schemaPath: string, keyword: string): void {
+  if (run.error === null) run.error = { at, schemaPath, keyword };
+  else if (run.error.schemaPath === '') run.error.schemaPath = schemaPath;
 }
 
 /** A child location. */
@@ -77,7 +77,7 @@ export function evaluate(
   for (let i = 0; i < checks.length; i++) {
     const keyword = checks[i]!;
     if (!keyword.check(run, instance, at, inner, own)) {
-      record(run, at, schema.path, keyword.keyword);
+      record(run, at, keyword.path, keyword.keyword);
       valid = false;
       break;
     }

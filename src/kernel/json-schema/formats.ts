@@ -48,7 +48,11 @@ interface FormatCost {
 }
 
 const LINEAR: FormatCost = { call: 16, perChar: 1, perChar2: 0 };
+// date-time splits on every space or `t`: one string allocated per separator.
+const SPLITTING: FormatCost = { call: 16, perChar: 12, perChar2: 0 };
 const FORMAT_COSTS: Readonly<Record<string, FormatCost>> = {
+  'date-time': SPLITTING,
+  'iso-date-time': SPLITTING,
   url: { call: 16, perChar: 1, perChar2: 0.125 },
   regex: { call: 16, perChar: 64, perChar2: 0 },
 };

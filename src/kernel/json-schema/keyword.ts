@@ -1,5 +1,11 @@
 import { isObject } from './equal.js';
-import { type LinearPattern, linearPattern, PatternRefused } from './regex.js';
+import {
+  type LinearPattern,
+  linearPattern,
+  PATTERN_LIMITS,
+  PATTERN_OVERHEAD,
+  PatternRefused,
+} from './regex.js';
 import type { Check, Compiled, NodeInfo, Slot, Vocabularies } from './types.js';
 
 /** What a keyword's compiler sees of its schema, and how it compiles subschemas and references. */
@@ -34,6 +40,8 @@ export interface KeywordContext {
   cost(component: number, amount: number): void;
   /** Declares that no static bound covers the keyword's cost. */
   unbounded(): void;
+  /** Adds a pattern's compile weight to the schema's; false once the total passes the limit. */
+  patternWeight(weight: number): boolean;
   /** Throws a SchemaError about `keyword/...tokens`, located at the schema object. */
   fail(message: string, ...tokens: (string | number)[]): never;
 }
@@ -80,15 +88,22 @@ export function stringList(context: KeywordContext, value = context.value): stri
 export function compilePattern(
   context: KeywordContext,
   source: unknown,
-  ...at: string[]
+  at: string[] = [],
+  counted = true,
 ): LinearPattern {
   if (typeof source !== 'string') context.fail('must be a string', ...at);
+  let pattern: LinearPattern;
   try {
-    return linearPattern(source);
+    pattern = linearPattern(source);
   } catch (error) {
     const quoted = JSON.stringify(source);
     if (error instanceof PatternRefused)
       return context.fail(`${quoted} cannot run in linear time: ${error.message}`, ...at);
     return context.fail(`${quoted} is not a valid regular expression`, ...at);
   }
+  if (counted && !context.patternWeight(pattern.compileWeight + PATTERN_OVERHEAD)) {
+    const limit = PATTERN_LIMITS.maxSchemaCompileWeight;
+    context.fail(`the schema's patterns hold more than ${limit} instructions and ranges`, ...at);
+  }
+  return pattern;
 }

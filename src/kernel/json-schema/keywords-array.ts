@@ -1,5 +1,12 @@
-import { AJV_PAIRS, CHILD_STEPS, CHILDREN, SIZE, WALK_STEPS_PER_WEIGHT } from './cost.js';
-import { jsonKey } from './equal.js';
+import {
+  AJV_PAIRS,
+  CHILD_STEPS,
+  CHILDREN,
+  SET_STEPS,
+  SIZE,
+  WALK_STEPS_PER_WEIGHT,
+} from './cost.js';
+import { charSteps, jsonKey } from './equal.js';
 import { child, evaluate } from './evaluate.js';
 import { type KeywordContext, type KeywordDefinition, nonNegativeInteger } from './keyword.js';
 import type { Check, Compiled } from './types.js';
@@ -68,16 +75,26 @@ function compileContains(context: KeywordContext): Check {
 function compileUniqueItems(context: KeywordContext): Check | null {
   if (typeof context.value !== 'boolean') context.fail('must be a boolean');
   if (!context.value) return null;
+  context.cost(CHILDREN, SET_STEPS);
   context.cost(SIZE, WALK_STEPS_PER_WEIGHT);
   context.cost(AJV_PAIRS, 1); // Ajv compares items pairwise
   return (run, instance) => {
     if (!Array.isArray(instance)) return true;
-    // Items by canonical text: one walk over the array, never a comparison of every pair.
-    const seen = new Set<string>();
-    for (const item of instance) {
+    // Scalars by value, containers by canonical text: one walk, never a comparison of every pair.
+    run.budget.spend(instance.length * SET_STEPS);
+    const scalars = new Set<unknown>();
+    const containers = new Set<string>();
+    for (let i = 0; i < instance.length; i++) {
+      const item: unknown = instance[i];
+      if (typeof item !== 'object' || item === null) {
+        if (typeof item === 'string') run.budget.spend(charSteps(item.length));
+        if (scalars.has(item)) return false;
+        scalars.add(item);
+        continue;
+      }
       const key = jsonKey(item, run.budget) as string;
-      if (seen.has(key)) return false;
-      seen.add(key);
+      if (containers.has(key)) return false;
+      containers.add(key);
     }
     return true;
   };

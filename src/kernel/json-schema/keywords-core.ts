@@ -1,4 +1,4 @@
-import { CHILD_STEPS } from './cost.js';
+import { DYNAMIC_STEPS } from './cost.js';
 import { evaluate } from './evaluate.js';
 import type { KeywordDefinition } from './keyword.js';
 import type { Check, Compiled } from './types.js';
@@ -31,7 +31,7 @@ export const CORE_KEYWORDS: readonly KeywordDefinition[] = [
         // The outermost resource in the dynamic scope that has a matching $dynamicAnchor wins.
         let chosen = target;
         for (let here: typeof scope | null = scope; here !== null; here = here.outer) {
-          run.budget.spend(CHILD_STEPS);
+          run.budget.spend(DYNAMIC_STEPS);
           const found = here.resource.dynamic.get(dynamic);
           if (found !== undefined) chosen = found;
         }

@@ -1,4 +1,4 @@
-import { CHILD_STEPS, CHILDREN, ONE } from './cost.js';
+import { CHILDREN, KEY_STEPS, LOOKUP_STEPS, ONE } from './cost.js';
 import { isObject } from './equal.js';
 import { evaluate } from './evaluate.js';
 import {
@@ -22,11 +22,11 @@ function compileDependent(context: KeywordContext, asRequired: boolean, asSchema
   let steps = 0; // one per entry, plus its names when present
   const rules: [string, Check][] = Object.keys(map).map((name) => {
     const value = map[name];
-    steps += CHILD_STEPS;
+    steps += LOOKUP_STEPS;
     if (asRequired && Array.isArray(value)) {
       const names = stringList(context, value);
       const test = requires(names);
-      steps += names.length * CHILD_STEPS;
+      steps += names.length * LOOKUP_STEPS;
       return [name, (_run, instance) => test(instance as Record<string, unknown>)];
     }
     if (!asSchema) return context.fail('must map property names to arrays of strings', name);
@@ -40,7 +40,8 @@ function compileDependent(context: KeywordContext, asRequired: boolean, asSchema
   return (run, instance, at, scope, marks) => {
     if (!isObject(instance)) return true;
     run.budget.spend(steps);
-    for (const [name, rule] of rules) {
+    for (let i = 0; i < rules.length; i++) {
+      const [name, rule] = rules[i]!;
       if (Object.hasOwn(instance, name) && !rule(run, instance, at, scope, marks)) return false;
     }
     return true;
@@ -50,11 +51,11 @@ function compileDependent(context: KeywordContext, asRequired: boolean, asSchema
 function count(within: (n: number, limit: number) => boolean): KeywordDefinition['compile'] {
   return (context) => {
     const limit = nonNegativeInteger(context);
-    context.cost(CHILDREN, CHILD_STEPS);
+    context.cost(CHILDREN, KEY_STEPS);
     return (run, instance) => {
       if (!isObject(instance)) return true;
       const n = Object.keys(instance).length;
-      run.budget.spend(n * CHILD_STEPS);
+      run.budget.spend(n * KEY_STEPS);
       return within(n, limit);
     };
   };
@@ -72,7 +73,7 @@ export const PROPERTY_SET_KEYWORDS: readonly KeywordDefinition[] = [
     compile: (context) => {
       const names = stringList(context);
       const test = requires(names);
-      const steps = names.length * CHILD_STEPS;
+      const steps = names.length * LOOKUP_STEPS;
       context.cost(ONE, steps);
       return (run, instance) => {
         if (!isObject(instance)) return true;

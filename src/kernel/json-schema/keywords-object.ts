@@ -3,6 +3,8 @@ import {
   CHILD_STEPS,
   CHILDREN,
   KEY_CHARS,
+  KEY_STEPS,
+  LOOKUP_STEPS,
   ONE,
   REGEX_CALL_STEPS,
   REGEX_STEPS_PER_WEIGHT,
@@ -19,18 +21,20 @@ import {
 import type { LinearPattern } from './regex.js';
 import type { Check, Compiled, Run } from './types.js';
 
-/** The instance's property names, charged one step each. */
+/** The instance's property names, charged as listed and visited. */
 function keysOf(run: Run, instance: Record<string, unknown>): string[] {
   const names = Object.keys(instance);
-  run.budget.spend(names.length * CHILD_STEPS);
+  run.budget.spend(names.length * (KEY_STEPS + CHILD_STEPS));
   return names;
 }
+
+const PER_KEY = KEY_STEPS + CHILD_STEPS;
 
 /** Declares what testing every property name against `patterns` costs (see cost.ts). */
 function declarePatterns(context: KeywordContext, patterns: readonly LinearPattern[]): void {
   let weight = 0;
   for (const pattern of patterns) weight += pattern.weight;
-  context.cost(CHILDREN, CHILD_STEPS + patterns.length * REGEX_CALL_STEPS);
+  context.cost(CHILDREN, PER_KEY + patterns.length * REGEX_CALL_STEPS);
   context.cost(KEY_CHARS, weight * REGEX_STEPS_PER_WEIGHT);
 }
 
@@ -46,10 +50,10 @@ function compileProperties(context: KeywordContext): Check {
   const schemas: Compiled[] = names.map((name) =>
     context.child('property', context.sub(map[name], name)),
   );
-  context.cost(ONE, names.length * CHILD_STEPS);
+  context.cost(ONE, names.length * LOOKUP_STEPS);
   return (run, instance, at, scope, marks) => {
     if (!isObject(instance)) return true;
-    run.budget.spend(names.length * CHILD_STEPS);
+    run.budget.spend(names.length * LOOKUP_STEPS);
     for (let i = 0; i < names.length; i++) {
       const name = names[i]!;
       if (!Object.hasOwn(instance, name)) continue;
@@ -60,15 +64,16 @@ function compileProperties(context: KeywordContext): Check {
   };
 }
 
+/** patternProperties' patterns again, for additionalProperties (counted once, by patternProperties). */
 function patterns(context: KeywordContext, map: unknown): LinearPattern[] {
   if (!isObject(map)) return [];
-  return Object.keys(map).map((source) => compilePattern(context, source, source));
+  return Object.keys(map).map((source) => compilePattern(context, source, [source], false));
 }
 
 function compilePatternProperties(context: KeywordContext): Check {
   const map = objectValue(context);
   const entries: [LinearPattern, Compiled][] = Object.keys(map).map((source) => [
-    compilePattern(context, source, source),
+    compilePattern(context, source, [source]),
     context.child('pattern', context.sub(map[source], source)),
   ]);
   declarePatterns(
@@ -77,8 +82,11 @@ function compilePatternProperties(context: KeywordContext): Check {
   );
   return (run, instance, at, scope, marks) => {
     if (!isObject(instance)) return true;
-    for (const name of keysOf(run, instance)) {
-      for (const [pattern, schema] of entries) {
+    const names = keysOf(run, instance);
+    for (let n = 0; n < names.length; n++) {
+      const name = names[n]!;
+      for (let e = 0; e < entries.length; e++) {
+        const [pattern, schema] = entries[e]!;
         if (!matches(run, pattern, name)) continue;
         if (!evaluate(schema, run, instance[name], child(at, name), scope, null)) return false;
         marks?.prop(name);
@@ -99,7 +107,9 @@ function compileAdditionalProperties(context: KeywordContext): Check {
   context.cost(AJV_CHILDREN, Math.min(known.size, 8));
   return (run, instance, at, scope, marks) => {
     if (!isObject(instance)) return true;
-    for (const name of keysOf(run, instance)) {
+    const names = keysOf(run, instance);
+    for (let n = 0; n < names.length; n++) {
+      const name = names[n]!;
       if (known.has(name) || matchers.some((pattern) => matches(run, pattern, name))) continue;
       if (!evaluate(schema, run, instance[name], child(at, name), scope, null)) return false;
     }
@@ -110,10 +120,12 @@ function compileAdditionalProperties(context: KeywordContext): Check {
 
 function compilePropertyNames(context: KeywordContext): Check {
   const schema = context.child('name', context.sub(context.value));
-  context.cost(CHILDREN, CHILD_STEPS);
+  context.cost(CHILDREN, PER_KEY);
   return (run, instance, at, scope) => {
     if (!isObject(instance)) return true;
-    for (const name of keysOf(run, instance)) {
+    const names = keysOf(run, instance);
+    for (let n = 0; n < names.length; n++) {
+      const name = names[n]!;
       if (!evaluate(schema, run, name, child(at, name), scope, null)) return false;
     }
     return true;
@@ -122,10 +134,12 @@ function compilePropertyNames(context: KeywordContext): Check {
 
 function compileUnevaluatedProperties(context: KeywordContext): Check {
   const schema = context.child('unevaluatedProperty', context.sub(context.value));
-  context.cost(CHILDREN, CHILD_STEPS);
+  context.cost(CHILDREN, PER_KEY);
   return (run, instance, at, scope, marks) => {
     if (!isObject(instance) || marks === null) return true;
-    for (const name of keysOf(run, instance)) {
+    const names = keysOf(run, instance);
+    for (let n = 0; n < names.length; n++) {
+      const name = names[n]!;
       if (marks.hasProp(name)) continue;
       if (!evaluate(schema, run, instance[name], child(at, name), scope, null)) return false;
     }

@@ -4,18 +4,31 @@ import { translatePattern } from './pattern.js';
 /**
  * JSON Schema patterns on RE2 (re2js): matching is linear in the string, never backtracking, and
  * what one match may cost is known before it runs, so it can be charged to a step budget first.
+ *
+ * re2js picks among a one-pass matcher, a bit-state backtracker, a Pike NFA and a lazy DFA. The first
+ * three cost at most a constant per character and instruction. The DFA is fastest on average but
+ * builds a state per character when an input defeats its cache (measured at ~15 µs per character
+ * for a 36-instruction program), so it is switched off: the worst case, the one charged, is then
+ * the NFA's.
  */
 
 /** Bounds on one pattern, so compiling it stays cheap (RE2's compiler is slow on big programs). */
 export const PATTERN_LIMITS = Object.freeze({
   /** UTF-16 code units of the pattern as written. */
   maxLength: 2_048,
-  /** Weight (see {@link LinearPattern.weight}) of the compiled program. */
-  maxWeight: 10_000,
+  /** Instructions of the compiled program (what matching costs per character). */
+  maxInstructions: 2_000,
+  /** Instructions plus the character ranges they test (what compiling costs). */
+  maxCompileWeight: 50_000,
+  /**
+   * The same, summed over every pattern of a schema (cached patterns count too), each pattern also
+   * counting {@link PATTERN_OVERHEAD} for what compiling any pattern costs (~50 µs measured).
+   */
+  maxSchemaCompileWeight: 100_000,
 });
 
-/** Memory the engine's lazy DFA may cache per pattern before it falls back to the NFA. */
-const DFA_MEMORY = 256 * 1024;
+/** What any pattern adds to the schema's compile weight, however small. */
+export const PATTERN_OVERHEAD = 250;
 
 /** A compiled pattern: an unanchored search, as ECMA-262 `test` does. */
 export interface LinearPattern {
@@ -23,11 +36,10 @@ export interface LinearPattern {
   readonly source: string;
   /** The RE2 translation actually run. */
   readonly re2: string;
-  /**
-   * Instructions of the compiled program plus the character ranges they test: matching one
-   * character costs at most this much work, whichever of RE2's engines runs.
-   */
+  /** Instructions of the compiled program: matching one character costs at most this much work. */
   readonly weight: number;
+  /** Instructions plus the character ranges they test: what compiling it cost. */
+  readonly compileWeight: number;
   test(text: string): boolean;
 }
 
@@ -40,24 +52,25 @@ interface Inst {
   runes?: ArrayLike<number>;
 }
 
-/** The program's weight, read from re2js's compiled form; its public programSize() as a floor. */
-function weightOf(compiled: RE2JS): number {
-  const inst = (compiled as unknown as { re2Input?: { prog?: { inst?: Inst[] } } }).re2Input?.prog
-    ?.inst;
-  if (!Array.isArray(inst)) return compiled.programSize() * 1_000; // unknown layout: assume the worst
+interface Internals {
+  re2Input?: { prog?: { inst?: Inst[] }; dfa?: { failed?: boolean } };
+}
+
+/** Instructions plus character ranges, read from re2js's compiled program. */
+function compileWeightOf(compiled: RE2JS): number {
+  const inst = (compiled as unknown as Internals).re2Input?.prog?.inst;
+  if (!Array.isArray(inst)) throw new Error('re2js: unknown program layout');
   let weight = 0;
   for (const { runes } of inst) weight += 1 + (runes === undefined ? 0 : runes.length >> 1);
   return weight;
 }
 
-/** Builds the lazy DFA now (its set-up is proportional to the weight) and caps what it caches. */
-function prepare(compiled: RE2JS): void {
-  const re2 = (compiled as unknown as { re2Input?: { dfa?: Record<string, unknown> } }).re2Input;
-  const dfa = re2?.dfa;
-  if (dfa !== undefined && typeof dfa.memBudget === 'number') {
-    dfa.memBudget = Math.min(dfa.memBudget, DFA_MEMORY);
-    dfa.stateBudget = Math.min(Number(dfa.stateBudget), DFA_MEMORY);
-  }
+/** Switches the lazy DFA off (see above); fails loudly if re2js no longer has one to switch off. */
+function withoutDfa(compiled: RE2JS): void {
+  const dfa = (compiled as unknown as Internals).re2Input?.dfa;
+  if (dfa === undefined || typeof dfa.failed !== 'boolean')
+    throw new Error('re2js: no lazy DFA to switch off');
+  dfa.failed = true;
 }
 
 function knownScript(name: string): boolean {
@@ -71,7 +84,7 @@ function knownScript(name: string): boolean {
 }
 
 function tooHeavy(weight: number): string {
-  return `its program would weigh ${weight} (instructions and character ranges), more than ${PATTERN_LIMITS.maxWeight}`;
+  return `its program would hold ${weight} instructions and character ranges, more than ${PATTERN_LIMITS.maxCompileWeight}`;
 }
 
 const cache = new Map<string, LinearPattern>();
@@ -90,7 +103,7 @@ export function linearPattern(source: string): LinearPattern {
   new RegExp(source, 'u'); // throws SyntaxError: not ECMA-262
   const translated = translatePattern(source, knownScript);
   if (!translated.ok) throw new PatternRefused(translated.reason);
-  if (translated.size > PATTERN_LIMITS.maxWeight)
+  if (translated.size > PATTERN_LIMITS.maxCompileWeight)
     throw new PatternRefused(tooHeavy(translated.size));
   let compiled: RE2JS;
   try {
@@ -99,13 +112,21 @@ export function linearPattern(source: string): LinearPattern {
     const why = error instanceof Error ? error.message : String(error);
     throw new PatternRefused(`the linear-time engine refuses it: ${why}`);
   }
-  const weight = weightOf(compiled);
-  if (weight > PATTERN_LIMITS.maxWeight) throw new PatternRefused(tooHeavy(weight));
-  prepare(compiled);
+  const weight = compiled.programSize();
+  if (weight > PATTERN_LIMITS.maxInstructions) {
+    throw new PatternRefused(
+      `its program has ${weight} instructions, more than ${PATTERN_LIMITS.maxInstructions}`,
+    );
+  }
+  const compileWeight = compileWeightOf(compiled);
+  if (compileWeight > PATTERN_LIMITS.maxCompileWeight)
+    throw new PatternRefused(tooHeavy(compileWeight));
+  withoutDfa(compiled);
   const pattern: LinearPattern = Object.freeze({
     source,
     re2: translated.re2,
     weight,
+    compileWeight,
     test: (text: string) => compiled.test(text),
   });
   if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value as string);

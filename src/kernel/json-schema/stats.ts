@@ -1,4 +1,4 @@
-import { COMPONENTS, type Coefficients, MEASURE_OF } from './cost.js';
+import { COMPONENTS, type Coefficients, KEY_STEPS, MEASURE_OF } from './cost.js';
 import { isObject } from './equal.js';
 
 /**
@@ -18,8 +18,8 @@ export const MEASURES = 7;
 export interface Measures {
   readonly totals: Float64Array;
   readonly callableKeys: boolean;
-  /** Values reached (the work done): all of them, or those before the bound passed the allowance. */
-  readonly visited: number;
+  /** Steps the pass took: one per value reached, KEY_STEPS per property name listed. */
+  readonly work: number;
   /** False when the pass stopped early: the bound is then above the allowance. */
   readonly complete: boolean;
 }
@@ -46,6 +46,7 @@ export function measure(value: unknown, cost: Coefficients, allowance: number): 
   const parents: number[] = [-1];
   const weights: number[] = [];
   let callableKeys = false;
+  let keys = 0;
   for (let i = 0; i < values.length; i++) {
     const v = values[i];
     let weight = 1;
@@ -61,7 +62,9 @@ export function measure(value: unknown, cost: Coefficients, allowance: number): 
         parents.push(i);
       }
     } else if (isObject(v)) {
-      for (const key of Object.keys(v)) {
+      const names = Object.keys(v);
+      keys += names.length;
+      for (const key of names) {
         if (key === 'toString' || key === 'valueOf') callableKeys = true;
         const chars = key.length;
         weight += 1 + chars;
@@ -77,7 +80,7 @@ export function measure(value: unknown, cost: Coefficients, allowance: number): 
     }
     weights.push(weight);
     if ((i & 255) === 255 && boundSteps(cost, totals, true) > allowance)
-      return { totals, callableKeys, visited: values.length, complete: false };
+      return { totals, callableKeys, work: values.length + keys * KEY_STEPS, complete: false };
   }
   for (let i = values.length - 1; i >= 0; i--) {
     const v = values[i];
@@ -86,5 +89,5 @@ export function measure(value: unknown, cost: Coefficients, allowance: number): 
     const parent = parents[i]!;
     if (parent >= 0) weights[parent]! += weights[i]!;
   }
-  return { totals, callableKeys, visited: values.length, complete: true };
+  return { totals, callableKeys, work: values.length + keys * KEY_STEPS, complete: true };
 }

@@ -161,7 +161,7 @@ export type Slot =
 /** A compiled schema object. */
 export interface SchemaNode {
   /** Keyword checks in evaluation order (`unevaluated*` last). */
-  readonly checks: { readonly keyword: string; readonly check: Check }[];
+  readonly checks: { readonly keyword: string; readonly check: Check; readonly path: string }[];
   /** Schemas applied to the same instance location (for `$ref` cycle detection and the bounds). */
   readonly inPlace: Compiled[];
   /** Schemas applied to children of the location, with their slot (for the bounds). */
