@@ -55,7 +55,8 @@ function fanOutDag(/** @type {number} */ levels) {
   const defs = {};
   for (let i = 0; i < levels; i++) {
     defs[`d${i}`] = {
-      anyOf: [{ $ref: `#/$defs/d${i + 1}`, type: 'string' }, { $ref: `#/$defs/d${i + 1}` }],
+      // The first branch evaluates the next level in full, then fails: both branches always run.
+      anyOf: [{ allOf: [{ $ref: `#/$defs/d${i + 1}` }, false] }, { $ref: `#/$defs/d${i + 1}` }],
     };
   }
   defs[`d${levels}`] = { type: 'integer' };
