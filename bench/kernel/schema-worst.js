@@ -190,6 +190,68 @@ export function schemaWorstCases() {
   ];
 }
 
+/**
+ * Schemas at the registration limits (10,000 values, 64 levels, pattern weights), built to cost the
+ * most to compile; `ajvValue` is a small value that sends the first evaluation to Ajv, whose code
+ * generation is lazy.
+ * @typedef {{ name: string, what: string, constraints: unknown, ajvValue?: unknown }} CompileCase
+ * @returns {CompileCase[]}
+ */
+export function schemaCompileCases() {
+  const props = Object.fromEntries(range(3_300).map((i) => [`p${i}`, { type: 'integer' }]));
+  return [
+    {
+      name: 'properties',
+      what: '3,300 properties, each a schema (9,901 values)',
+      constraints: { properties: props },
+    },
+    {
+      name: 'anyof-tree',
+      what: 'a binary anyOf tree of 4,095 schemas (8,190 values)',
+      constraints: anyOfTree(11),
+    },
+    {
+      name: 'defs-refs',
+      what: '1,900 $defs chained by $ref inside anyOf (9,502 values)',
+      constraints: {
+        $defs: Object.fromEntries(
+          range(1_900).map((i) => [
+            `d${i}`,
+            i === 1_899 ? true : { anyOf: [{ $ref: `#/$defs/d${i + 1}` }, true] },
+          ]),
+        ),
+        items: { $ref: '#/$defs/d0' },
+      },
+    },
+    {
+      name: 'patterns',
+      what: '380 distinct small patterns (the schema pattern weight limit)',
+      constraints: {
+        properties: Object.fromEntries(
+          range(380).map((i) => [`p${i}`, { pattern: `^v${i}-[a-z]+$` }]),
+        ),
+      },
+    },
+    {
+      name: 'unicode-patterns',
+      what: 'patterns of \\p{L} classes up to the weight limit',
+      constraints: {
+        patternProperties: Object.fromEntries(
+          range(4).map((i) => [`^\\p{L}{1,${30 + i}}$`, { type: 'string' }]),
+        ),
+      },
+    },
+    {
+      name: 'ajv-largest',
+      what: '1,990 values on Ajv: 660 typed properties (lazy code generation on first use)',
+      constraints: {
+        properties: Object.fromEntries(range(660).map((i) => [`p${i}`, { type: 'integer' }])),
+      },
+      ajvValue: { p0: 1 },
+    },
+  ];
+}
+
 /** A protocol around constraints; `salt` makes a fresh hash, so it is compiled again. */
 function protocolOf(/** @type {WorstCase} */ c, salt = 0) {
   return {
@@ -277,6 +339,31 @@ export async function main() {
       engine,
     });
   }
+  const compileRows = [];
+  for (const c of schemaCompileCases()) {
+    if (only !== '' && c.name !== only) continue;
+    progress(SCOPE, `compile ${c.name}`);
+    const one = (/** @type {number} */ salt) => {
+      const protocol = {
+        ...protocolOf({ ...c, artifact: null }, salt),
+        slug: `compile.${c.name}.${salt}`,
+      };
+      const compile = cpuMs(() => compileProtocol(protocol));
+      const compiled = compileProtocol(protocol);
+      const first = c.ajvValue === undefined ? 0 : cpuMs(() => resolve(c.ajvValue, compiled));
+      return [compile, first];
+    };
+    const samples = range(7).map((i) => one(i + 1));
+    const compile = Math.min(...samples.map(([a]) => a ?? 0));
+    const first = Math.min(...samples.map(([, b]) => b ?? 0));
+    compileRows.push([
+      c.name,
+      c.what,
+      compile.toFixed(1),
+      c.ajvValue === undefined ? '' : first.toFixed(1),
+    ]);
+    data.push({ name: `compile:${c.name}`, compileMs: compile, firstAjvEvaluationMs: first });
+  }
   return {
     name: 'schema-worst',
     title: `Constraints at their worst (budget ${EVALUATION_BUDGET.constraints.toLocaleString('en-US')} steps; CPU ms)`,
@@ -296,6 +383,7 @@ export async function main() {
         ],
         rows,
       ),
+      table(['schema', 'what', 'compile', 'first evaluation (Ajv codegen)'], compileRows),
     ],
     data: { machine: machine(), budget: EVALUATION_BUDGET.constraints, cases: data },
   };

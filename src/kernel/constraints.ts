@@ -63,7 +63,7 @@ export const CONSTRAINT_LIMITS = Object.freeze({
   /** JSON values (containers and scalars) in the schema. */
   maxNodes: 10_000,
   /** Schemas with more values never run on Ajv, so its code generation stays cheap. */
-  maxAjvNodes: 2_000,
+  maxAjvNodes: 500,
 });
 
 /**
@@ -159,11 +159,19 @@ function ajvErrors(validate: ValidateFunction): Pick<ConstraintResult, 'errors' 
  * changes a verdict.
  */
 export function compileConstraints(
-  schema: JsonObject | boolean,
+  input: JsonObject | boolean,
   options: ConstraintOptions = {},
 ): ConstraintCheck {
   const formatAssertion = options.formatAssertion === true;
-  const remotes = options.remotes ?? {};
+  // One private copy for both engines: Ajv compiles later, on first use, and must see what was checked.
+  let schema: JsonObject | boolean;
+  let remotes: Record<string, JsonValue>;
+  try {
+    schema = JSON.parse(JSON.stringify(input));
+    remotes = JSON.parse(JSON.stringify(options.remotes ?? {}));
+  } catch (error) {
+    throw invalid([{ path: '', message: `the schema is not JSON: ${describeThrown(error)}` }]);
+  }
   const ajv = newAjv(formatAssertion, remotes);
   if (typeof schema === 'object') {
     const issues = dialectIssues(ajv, schema, remotes);
@@ -174,7 +182,12 @@ export function compileConstraints(
   const limit = EVALUATION_BUDGET.constraints;
   let interpreter: Validator;
   try {
-    interpreter = compileSchema(schema, { formatAssertion, remotes, fanOutLimit: limit });
+    interpreter = compileSchema(schema, {
+      formatAssertion,
+      remotes,
+      fanOutLimit: limit,
+      owned: true,
+    });
   } catch (error) {
     if (error instanceof SchemaError) throw invalid([{ path: error.path, message: error.message }]);
     throw invalid([{ path: '', message: describeThrown(error) }]);

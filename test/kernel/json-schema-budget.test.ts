@@ -46,7 +46,7 @@ function anyOfTree(depth: number, last = true): JsonObject {
 
 /** `$defs` d0…dN, each applying the next twice: 2^N schemas at one location. */
 function fanOut(levels: number): JsonObject {
-  const $defs: Record<string, unknown> = {};
+  const $defs: JsonObject = {};
   for (let i = 0; i < levels; i++) {
     $defs[`d${i}`] = {
       // The first branch evaluates the next level in full, then fails: both branches always run.

@@ -69,11 +69,13 @@ function copyJson(value: unknown, what: string): unknown {
  */
 export function compileSchema(schema: unknown, options: ValidatorOptions = {}): Validator {
   const registry = new Registry();
-  const root = copyJson(schema, 'the schema');
+  const own = options.owned === true;
+  const root = own ? schema : copyJson(schema, 'the schema');
   const rootResource = registry.addDocument(root, DEFAULT_BASE_URI, true);
   for (const [uri, remote] of Object.entries(options.remotes ?? {})) {
     if (!isAbsoluteUri(uri)) throw new SchemaError('', `remote URI ${uri} is not absolute`);
-    registry.addDocument(copyJson(remote, `remote ${uri}`), splitFragment(uri)[0], false);
+    const document = own ? remote : copyJson(remote, `remote ${uri}`);
+    registry.addDocument(document, splitFragment(uri)[0], false);
   }
   const compiler = new Compiler(registry, options.formatAssertion === true);
   const info = (typeof root === 'object' && root !== null && registry.info(root)) || {

@@ -29,6 +29,8 @@ export interface ValidatorOptions {
   remotes?: Readonly<Record<string, unknown>>;
   /** Steps one location may take before {@link Validator.fanOut} blames the innermost schema. */
   fanOutLimit?: number;
+  /** The schema and remotes are private JSON copies nobody will change: compile them as they are. */
+  owned?: boolean;
 }
 
 /** A schema document other than the root that a compiled schema depends on. */
