@@ -18,10 +18,9 @@ import type {
 import { isAbsoluteUri, splitFragment } from './uri.js';
 
 export type { FanOut } from './bound.js';
-export { type Coefficients, MEASURE_OF } from './cost.js';
+export type { Coefficients } from './cost.js';
 export { MAX_EVALUATION_DEPTH } from './evaluate.js';
 export { ajvUnsafeFeatures } from './features.js';
-export { formatCheck } from './formats.js';
 export { DIALECT_2020_12 } from './meta.js';
 export { type LinearPattern, linearPattern, PATTERN_LIMITS, PatternRefused } from './regex.js';
 export { SchemaError } from './schema-error.js';

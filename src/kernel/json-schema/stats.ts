@@ -1,4 +1,12 @@
-import { COMPONENTS, type Coefficients, KEY_STEPS, MEASURE_OF } from './cost.js';
+import {
+  AJV_PAIRS,
+  AJV_SIZE,
+  COMPONENTS,
+  type Coefficients,
+  KEY_STEPS,
+  MEASURE_OF,
+  SIZE as SIZE_COST,
+} from './cost.js';
 import { isObject } from './equal.js';
 
 /**
@@ -82,6 +90,9 @@ export function measure(value: unknown, cost: Coefficients, allowance: number): 
     if ((i & 255) === 255 && boundSteps(cost, totals, true) > allowance)
       return { totals, callableKeys, work: values.length + keys * KEY_STEPS, complete: false };
   }
+  // Subtree weights only matter to a bound that multiplies them (const, enum, uniqueItems).
+  if (cost[SIZE_COST] === 0 && cost[AJV_SIZE] === 0 && cost[AJV_PAIRS] === 0)
+    return { totals, callableKeys, work: values.length + keys * KEY_STEPS, complete: true };
   for (let i = values.length - 1; i >= 0; i--) {
     const v = values[i];
     totals[SIZE]! += weights[i]!;
