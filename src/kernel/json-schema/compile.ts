@@ -10,7 +10,7 @@ import { SCALAR_KEYWORDS } from './keywords-scalar.js';
 import { PATTERN_LIMITS } from './regex.js';
 import { errorPath, type Registry } from './resources.js';
 import { SchemaError } from './schema-error.js';
-import type { Compiled, NodeInfo, Resource, SchemaNode } from './types.js';
+import type { Compiled, NodeInfo, Resource, SchemaNode, Slot } from './types.js';
 import { appendPointer } from './uri.js';
 import { vocabulariesOf } from './vocabulary.js';
 
@@ -57,7 +57,7 @@ export class Compiler {
 
   constructor(
     private readonly registry: Registry,
-    private readonly formatAssertion: boolean,
+    readonly formatAssertion: boolean,
   ) {}
 
   /** Every compiled schema object. */
@@ -134,66 +134,108 @@ export class Compiler {
     vocabularies: ReadonlySet<string>,
     shell: SchemaNode,
   ): KeywordContext {
-    const here = appendPointer(info.pointer, keyword);
-    const locate = (pointer: string, value: unknown): NodeInfo => {
-      if (typeof value !== 'object' || value === null) return { ...info, pointer };
-      const document = info.resource.document;
-      const known = this.registry.info(value);
-      if (known !== undefined) return known;
-      this.registry.index(value, info.base, info.resource, pointer, document);
-      return this.registry.info(value) ?? { ...info, pointer };
-    };
-    // Located at the keyword (and the member it names) when in the root schema; the message names both.
-    const fail = (message: string, ...tokens: (string | number)[]): never => {
-      const document = info.resource.document;
-      const where = document.isRoot ? '' : ` (in ${document.uri})`;
-      const what = keyword + tokens.map((token) => `[${JSON.stringify(token)}]`).join('');
-      const path = document.isRoot ? tokens.reduce<string>(appendPointer, here) : '';
-      throw new SchemaError(path, `${what}: ${message}${where}`);
-    };
-    return {
-      schema,
-      value: schema[keyword],
-      keyword,
-      info,
-      vocabularies,
-      formatAssertion: this.formatAssertion,
-      sub: (value, ...tokens) =>
-        this.node(value, locate(tokens.reduce<string>(appendPointer, here), value)),
-      sibling: (name) =>
-        this.node(schema[name], locate(appendPointer(info.pointer, name), schema[name])),
-      ref: (reference) => {
-        const target = this.registry.resolve(reference, info.base, info);
-        return this.node(target.value, target.info);
-      },
-      dynamicRef: (reference) => {
-        const found = this.registry.resolve(reference, info.base, info);
-        const target = this.node(found.value, found.info);
-        const name = found.anchor;
-        if (name === null || found.info.resource.dynamicAnchors.get(name) !== found.value)
-          return { target, dynamic: null };
-        this.dynamicNames.add(name);
-        return { target, dynamic: name };
-      },
-      inPlace: (schema) => {
-        shell.inPlace.push(schema);
-        return schema;
-      },
-      child: (slot, schema) => {
-        shell.children.push({ slot, schema });
-        return schema;
-      },
-      cost: (component, amount) => {
-        shell.cost[component]! += amount;
-      },
-      unbounded: () => {
-        shell.unbounded = true;
-      },
-      patternWeight: (weight) => {
-        this.patternWeight += weight;
-        return this.patternWeight <= PATTERN_LIMITS.maxSchemaCompileWeight;
-      },
-      fail,
-    };
+    return new Context(this, schema, keyword, info, vocabularies, shell);
+  }
+
+  /** Where a subschema value sits, indexing it (with its base URI and resource) when new. */
+  locate(info: NodeInfo, pointer: string, value: unknown): NodeInfo {
+    if (typeof value !== 'object' || value === null) return { ...info, pointer };
+    const known = this.registry.info(value);
+    if (known !== undefined) return known;
+    this.registry.index(value, info.base, info.resource, pointer, info.resource.document);
+    return this.registry.info(value) ?? { ...info, pointer };
+  }
+
+  /** Resolves a `$ref` value from a schema (SchemaError when nothing matches). */
+  resolve(reference: string, info: NodeInfo): ReturnType<Registry['resolve']> {
+    return this.registry.resolve(reference, info.base, info);
+  }
+
+  /** Notes a `$dynamicAnchor` name some `$dynamicRef` may look up. */
+  dynamicName(name: string): void {
+    this.dynamicNames.add(name);
+  }
+
+  /** Adds to the schema's pattern compile weight; false once it passes the limit. */
+  addPatternWeight(weight: number): boolean {
+    this.patternWeight += weight;
+    return this.patternWeight <= PATTERN_LIMITS.maxSchemaCompileWeight;
+  }
+}
+
+/** One keyword's compile context: one object per keyword, its methods on the prototype. */
+class Context implements KeywordContext {
+  readonly value: unknown;
+  readonly formatAssertion: boolean;
+  private readonly here: string;
+
+  constructor(
+    private readonly compiler: Compiler,
+    readonly schema: Record<string, unknown>,
+    readonly keyword: string,
+    readonly info: NodeInfo,
+    readonly vocabularies: ReadonlySet<string>,
+    private readonly shell: SchemaNode,
+  ) {
+    this.value = schema[keyword];
+    this.formatAssertion = compiler.formatAssertion;
+    this.here = appendPointer(info.pointer, keyword);
+  }
+
+  sub(value: unknown, ...tokens: (string | number)[]): Compiled {
+    const pointer = tokens.reduce<string>(appendPointer, this.here);
+    return this.compiler.node(value, this.compiler.locate(this.info, pointer, value));
+  }
+
+  sibling(name: string): Compiled {
+    const value = this.schema[name];
+    const pointer = appendPointer(this.info.pointer, name);
+    return this.compiler.node(value, this.compiler.locate(this.info, pointer, value));
+  }
+
+  ref(reference: string): Compiled {
+    const target = this.compiler.resolve(reference, this.info);
+    return this.compiler.node(target.value, target.info);
+  }
+
+  dynamicRef(reference: string): { target: Compiled; dynamic: string | null } {
+    const found = this.compiler.resolve(reference, this.info);
+    const target = this.compiler.node(found.value, found.info);
+    const name = found.anchor;
+    if (name === null || found.info.resource.dynamicAnchors.get(name) !== found.value)
+      return { target, dynamic: null };
+    this.compiler.dynamicName(name);
+    return { target, dynamic: name };
+  }
+
+  inPlace(schema: Compiled): Compiled {
+    this.shell.inPlace.push(schema);
+    return schema;
+  }
+
+  child(slot: Slot, schema: Compiled): Compiled {
+    this.shell.children.push({ slot, schema });
+    return schema;
+  }
+
+  cost(component: number, amount: number): void {
+    this.shell.cost[component]! += amount;
+  }
+
+  unbounded(): void {
+    this.shell.unbounded = true;
+  }
+
+  patternWeight(weight: number): boolean {
+    return this.compiler.addPatternWeight(weight);
+  }
+
+  // Located at the keyword (and the member it names) when in the root schema; the message names both.
+  fail(message: string, ...tokens: (string | number)[]): never {
+    const document = this.info.resource.document;
+    const where = document.isRoot ? '' : ` (in ${document.uri})`;
+    const what = this.keyword + tokens.map((token) => `[${JSON.stringify(token)}]`).join('');
+    const path = document.isRoot ? tokens.reduce<string>(appendPointer, this.here) : '';
+    throw new SchemaError(path, `${what}: ${message}${where}`);
   }
 }

@@ -168,7 +168,7 @@ function compileFormat(context: KeywordContext): Check | null {
   const name = context.value;
   const check = asserts ? formatCheck(name) : undefined;
   if (check === undefined) return null;
-  declareFormatCost(name, context.cost);
+  declareFormatCost(name, (component, amount) => context.cost(component, amount));
   return (run, instance) => {
     if (typeof instance === 'string') run.budget.spend(formatSteps(name, instance.length));
     return check(instance);
