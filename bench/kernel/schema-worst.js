@@ -130,9 +130,9 @@ export function schemaWorstCases() {
     },
     {
       name: 'const-deep',
-      what: 'items: const of 100 numbers and a string, over 5,000 equal arrays',
+      what: 'items: const of 100 numbers and a string, over 2,400 equal arrays',
       constraints: { items: { const: [...range(100), 'x'.repeat(100)] } },
-      artifact: range(5_000).map(() => [...range(100), 'x'.repeat(100)]),
+      artifact: range(2_400).map(() => [...range(100), 'x'.repeat(100)]),
     },
     {
       name: 'format-date-time',
@@ -150,15 +150,15 @@ export function schemaWorstCases() {
     },
     {
       name: 'multiple-of',
-      what: 'items: multipleOf 0.0001 over 100,000 numbers near 1e300 (exact decimal arithmetic)',
+      what: 'items: multipleOf 0.0001 over 40,000 numbers near 1e300 (exact decimal arithmetic)',
       constraints: { items: { multipleOf: 0.0001 } },
-      artifact: range(100_000).map((i) => 1e300 + i * 1e285),
+      artifact: range(40_000).map((i) => 1e300 + i * 1e285),
     },
     {
       name: 'code-points',
-      what: 'items: minLength over 20 strings of 25,000 emoji',
+      what: 'items: minLength over 10 strings of 25,000 emoji',
       constraints: { items: { minLength: 1 } },
-      artifact: range(20).map(() => '😀'.repeat(25_000)),
+      artifact: range(10).map(() => '😀'.repeat(25_000)),
     },
     {
       name: 'unevaluated',
