@@ -50,6 +50,6 @@ export function isBudgetExhausted(value: unknown): boolean {
  * 2-core machine (`bench/kernel/worst-case.js` measures the worst protocols against them).
  */
 export const EVALUATION_BUDGET = Object.freeze({
-  constraints: 1_000_000,
+  constraints: 500_000,
   rules: 1_000_000,
 });

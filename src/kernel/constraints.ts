@@ -1,15 +1,20 @@
-import { Ajv2020, type ErrorObject, type Options, type ValidateFunction } from 'ajv/dist/2020.js';
-import ajvFormats from 'ajv-formats';
+import type { Ajv2020, ValidateFunction } from 'ajv/dist/2020.js';
 import { CanonryError, type JsonObject, type JsonValue } from '../core/index.js';
-import type { StepBudget } from './budget.js';
+import { EVALUATION_BUDGET, StepBudget } from './budget.js';
+import { dialectIssues, MAX_SCHEMA_ISSUES, newAjv } from './constraints-ajv.js';
 import { describeThrown, type ProtocolIssue, pointer } from './issues.js';
 import {
   ajvUnsafeFeatures,
+  boundSteps,
+  type Coefficients,
   compileSchema,
+  measure,
   SchemaError,
   type Validator,
 } from './json-schema/index.js';
 import type { ConstraintError } from './verdict.js';
+
+export { JSON_SCHEMA_DIALECT } from './constraints-ajv.js';
 
 /** Options for {@link compileConstraints}. */
 export interface ConstraintOptions {
@@ -19,92 +24,37 @@ export interface ConstraintOptions {
   remotes?: Record<string, JsonValue>;
 }
 
+/** At most this many errors are returned by one check (they go to the private audit record). */
+export const MAX_CONSTRAINT_ERRORS = 8;
+
 /** The result of checking one value against compiled constraints. */
 export interface ConstraintResult {
   valid: boolean;
+  /** Where the value failed, at most {@link MAX_CONSTRAINT_ERRORS}. */
   errors: ConstraintError[];
+  /** Errors found beyond those returned. */
+  omittedErrors?: number;
   /** The check spent its whole step budget before deciding: invalid, deterministically. */
   exhausted?: boolean;
+  /** The engine that decided this value. */
+  engine: ConstraintEngine;
 }
 
-/** Which validator a compiled check runs on: Ajv's generated code, or canonry's own interpreter. */
+/** Which validator a check runs on: Ajv's generated code, or canonry's own interpreter. */
 export type ConstraintEngine = 'ajv' | 'canonry';
 
-/** A compiled constraints check; expects a JSON value. */
+/**
+ * A compiled constraints check; expects a JSON value. Charges `budget` (by default a fresh one of
+ * EVALUATION_BUDGET.constraints steps) and reports `exhausted` when it runs out.
+ */
 export type ConstraintCheck = ((value: unknown, budget?: StepBudget) => ConstraintResult) & {
-  /** The engine chosen for this schema (see {@link compileConstraints}). */
+  /**
+   * 'ajv' when values may run on Ajv (whenever a bound proves the interpreter could not exhaust
+   * the budget on them), 'canonry' when they always run on the interpreter (see
+   * {@link compileConstraints}). Reading it compiles Ajv if that is still to be done.
+   */
   readonly engine: ConstraintEngine;
 };
-
-/** The only dialect canonry accepts in `$schema`. */
-export const JSON_SCHEMA_DIALECT = 'https://json-schema.org/draft/2020-12/schema';
-
-/** At most this many meta-schema errors are reported for one schema. */
-const MAX_SCHEMA_ISSUES = 10;
-
-function ajvOptions(formatAssertion: boolean): Options {
-  return {
-    strict: false, // the standard ignores unknown keywords; strict mode would reject them
-    logger: false,
-    allErrors: false,
-    ownProperties: true, // `required: ["toString"]` must not be satisfied by Object.prototype
-    validateFormats: formatAssertion,
-    validateSchema: false, // checked once against a shared, pre-compiled meta-schema instead
-  };
-}
-
-let metaCheck: ValidateFunction | undefined;
-
-function metaSchemaIssues(schema: JsonObject): ProtocolIssue[] {
-  metaCheck ??= new Ajv2020({
-    strict: false,
-    logger: false,
-    allErrors: true,
-    validateFormats: false,
-  }).getSchema(JSON_SCHEMA_DIALECT);
-  if (metaCheck === undefined)
-    throw new CanonryError('INTERNAL', 'the 2020-12 meta-schema is missing');
-  if (metaCheck(schema) === true) return [];
-  return toIssues(metaCheck.errors);
-}
-
-function toIssues(errors: ErrorObject[] | null | undefined): ProtocolIssue[] {
-  const seen = new Set<string>();
-  const issues: ProtocolIssue[] = [];
-  for (const error of errors ?? []) {
-    const issue = {
-      path: error.instancePath,
-      message: `${error.keyword}: ${error.message ?? 'invalid'}`,
-    };
-    const key = `${issue.path}\u0000${issue.message}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    issues.push(issue);
-    if (issues.length === MAX_SCHEMA_ISSUES) break;
-  }
-  return issues.length > 0 ? issues : [{ path: '', message: 'not a valid JSON Schema 2020-12' }];
-}
-
-function dialectIssues(ajv: Ajv2020, schema: JsonObject, remotes: object): ProtocolIssue[] {
-  const declared = schema.$schema;
-  if (
-    declared === undefined ||
-    declared === JSON_SCHEMA_DIALECT ||
-    declared === `${JSON_SCHEMA_DIALECT}#`
-  ) {
-    return metaSchemaIssues(schema);
-  }
-  if (typeof declared === 'string' && Object.hasOwn(remotes, declared)) {
-    try {
-      return ajv.validateSchema(schema) === true ? [] : toIssues(ajv.errors);
-    } catch (error) {
-      return [{ path: '/$schema', message: describeThrown(error) }];
-    }
-  }
-  return [
-    { path: '/$schema', message: `only JSON Schema 2020-12 (${JSON_SCHEMA_DIALECT}) is supported` },
-  ];
-}
 
 /** Bounds on a protocol's constraints, so compiling and validating stay far from the stack limit. */
 export const CONSTRAINT_LIMITS = Object.freeze({
@@ -112,6 +62,8 @@ export const CONSTRAINT_LIMITS = Object.freeze({
   maxDepth: 64,
   /** JSON values (containers and scalars) in the schema. */
   maxNodes: 10_000,
+  /** Schemas with more values never run on Ajv, so its code generation stays cheap. */
+  maxAjvNodes: 500,
 });
 
 /**
@@ -154,98 +106,177 @@ function invalid(issues: ProtocolIssue[]): CanonryError {
   });
 }
 
-/**
- * Why a schema must not run on Ajv: the features Ajv 8 evaluates incorrectly, in the schema or in any
- * document (remote or built-in meta-schema) it reaches. Depends only on the schema and its remotes.
- */
-function canonryReasons(schema: JsonObject | boolean, interpreter: Validator): string[] {
-  const found = new Set(ajvUnsafeFeatures(schema));
-  for (const document of interpreter.documents) {
-    for (const feature of ajvUnsafeFeatures(document.schema, false))
-      found.add(`${feature} (${document.uri})`);
+/** JSON values in a document (to keep Ajv's code generation to small schemas). */
+function nodeCount(value: unknown): number {
+  let count = 0;
+  const pending: unknown[] = [value];
+  while (pending.length > 0) {
+    const node = pending.pop();
+    count++;
+    if (node !== null && typeof node === 'object') pending.push(...Object.values(node));
   }
-  return [...found];
+  return count;
 }
 
-function withEngine(
-  check: (value: unknown) => ConstraintResult,
-  engine: ConstraintEngine,
-): ConstraintCheck {
-  return Object.defineProperty(check, 'engine', {
-    value: engine,
-    enumerable: true,
-  }) as ConstraintCheck;
+/**
+ * Whether a schema may run on Ajv: no feature Ajv 8 evaluates incorrectly in it or in any document
+ * (remote or built-in meta-schema) it reaches, small enough to generate code for cheaply, and with a
+ * per-location cost bound. Depends only on the schema and its remotes.
+ */
+function ajvEligible(schema: JsonObject | boolean, interpreter: Validator): boolean {
+  if (ajvUnsafeFeatures(schema).length > 0) return false;
+  for (const document of interpreter.documents)
+    if (ajvUnsafeFeatures(document.schema, false).length > 0) return false;
+  let nodes = nodeCount(schema);
+  for (const document of interpreter.documents) nodes += nodeCount(document.schema);
+  return nodes <= CONSTRAINT_LIMITS.maxAjvNodes && interpreter.perLocationBound() !== null;
 }
 
-function ajvCheck(validate: ValidateFunction, interpreter: Validator): ConstraintCheck {
-  return withEngine((value) => {
-    let valid: unknown;
-    try {
-      valid = validate(value);
-    } catch {
-      // Ajv's deep equality (const, enum, uniqueItems) calls an own `toString` or `valueOf` key of
-      // the value, and deep recursion can overflow: the interpreter, bounded, decides instead.
-      return interpreter.validate(value);
-    }
-    if (valid === true) return { valid: true, errors: [] };
-    const errors = (validate.errors ?? []).map(({ instancePath, schemaPath, keyword }) => ({
-      instancePath,
-      schemaPath,
-      keyword,
-    }));
-    return { valid: false, errors };
-  }, 'ajv');
-}
-
-function canonryCheck(interpreter: Validator): ConstraintCheck {
-  return withEngine((value) => interpreter.validate(value), 'canonry');
+function ajvErrors(validate: ValidateFunction): Pick<ConstraintResult, 'errors' | 'omittedErrors'> {
+  const all = validate.errors ?? [];
+  const errors = all
+    .slice(0, MAX_CONSTRAINT_ERRORS)
+    .map(({ instancePath, schemaPath, keyword }) => ({ instancePath, schemaPath, keyword }));
+  return all.length > errors.length
+    ? { errors, omittedErrors: all.length - errors.length }
+    : { errors };
 }
 
 /**
  * Compiles a JSON Schema 2020-12 into a check. Throws INVALID_PROTOCOL (details.issues, pointers
  * relative to the schema) when the schema is invalid, declares another dialect, has a `$ref` nothing
- * registered can satisfy, or is asynchronous.
+ * registered can satisfy, a pattern the linear-time engine cannot run, applies more schemas at one
+ * instance location than the evaluation budget allows, or is asynchronous.
  *
- * Two engines: canonry's interpreter (src/kernel/json-schema) compiles every schema first, which
- * checks it and finds the documents it reaches; the check then runs on Ajv (a fresh instance per
- * schema, so two schemas sharing an `$id` never collide) unless the schema or a document it reaches
- * uses a feature Ajv gets wrong (`$dynamicRef`, `unevaluated*`, `$vocabulary`, an empty `enum`,
- * `__proto__` as a property name…), or Ajv refuses to compile it. The choice depends only on the
- * schema and its remotes, and is exposed as `engine` on the returned check.
+ * Two engines. canonry's interpreter (src/kernel/json-schema) compiles every schema first, which
+ * checks it, finds the documents it reaches and bounds its cost; it charges a step budget as it
+ * evaluates. Ajv (a fresh instance per schema, compiled on first use) has no budget: a value runs on
+ * it only when the schema is eligible (no feature Ajv gets wrong: `$dynamicRef`, `unevaluated*`,
+ * `$vocabulary`, an empty `enum`, `__proto__`…; at most CONSTRAINT_LIMITS.maxAjvNodes values; Ajv
+ * compiles it) and the static bound of the schema times the value's measures proves the interpreter
+ * could not exhaust what is left of the budget. Both give the same answers on eligible schemas (a
+ * differential test keeps it so), so the choice, which depends only on (schema, value), never
+ * changes a verdict.
  */
 export function compileConstraints(
-  schema: JsonObject | boolean,
+  input: JsonObject | boolean,
   options: ConstraintOptions = {},
 ): ConstraintCheck {
   const formatAssertion = options.formatAssertion === true;
-  const remotes = options.remotes ?? {};
-  const ajv = new Ajv2020(ajvOptions(formatAssertion));
-  if (formatAssertion) ajvFormats.default(ajv);
-  for (const [uri, remote] of Object.entries(remotes)) ajv.addSchema(remote as object, uri);
+  // One private copy for both engines: Ajv compiles later, on first use, and must see what was checked.
+  let schema: JsonObject | boolean;
+  let remotes: Record<string, JsonValue>;
+  try {
+    schema = JSON.parse(JSON.stringify(input));
+    remotes = JSON.parse(JSON.stringify(options.remotes ?? {}));
+  } catch (error) {
+    throw invalid([{ path: '', message: `the schema is not JSON: ${describeThrown(error)}` }]);
+  }
+  const ajv = newAjv(formatAssertion, remotes);
   if (typeof schema === 'object') {
     const issues = dialectIssues(ajv, schema, remotes);
     if (issues.length > 0) throw invalid(issues);
     // An `$async` schema compiles (on Ajv) to a function returning a Promise, which reads as "valid".
     if (Object.hasOwn(schema, '$async') && schema.$async === true) throw asyncRefused();
   }
+  const limit = EVALUATION_BUDGET.constraints;
   let interpreter: Validator;
   try {
-    interpreter = compileSchema(schema, { formatAssertion, remotes });
+    interpreter = compileSchema(schema, {
+      formatAssertion,
+      remotes,
+      fanOutLimit: limit,
+      owned: true,
+    });
   } catch (error) {
     if (error instanceof SchemaError) throw invalid([{ path: error.path, message: error.message }]);
     throw invalid([{ path: '', message: describeThrown(error) }]);
   }
-  if (canonryReasons(schema, interpreter).length > 0) return canonryCheck(interpreter);
-  let validate: ValidateFunction;
-  try {
-    validate = ajv.compile(schema);
-  } catch {
-    // A schema the interpreter accepts but Ajv cannot compile (it overflows the stack on some
-    // relative-URI and URN $ref layouts): the interpreter runs it.
-    return canonryCheck(interpreter);
+  const { steps, path } = interpreter.fanOut;
+  if (steps > limit) {
+    const at = path.startsWith('#') ? path.slice(1) : '';
+    const message = `the schema at ${path} applies ${steps} steps of schemas at one instance location through allOf/anyOf/oneOf/not/if/$ref (counted with repeats), more than the evaluation budget of ${limit}`;
+    throw invalid([{ path: at, message }]);
   }
-  if ((validate as { $async?: unknown }).$async !== undefined) throw asyncRefused();
-  return ajvCheck(validate, interpreter);
+  return ajvEligible(schema, interpreter)
+    ? routedCheck(ajv, schema, interpreter, interpreter.perLocationBound()!)
+    : withEngine(canonryRun(interpreter), 'canonry');
+}
+
+function canonryRun(
+  interpreter: Validator,
+): (value: unknown, budget: StepBudget) => ConstraintResult {
+  return (value, budget) => {
+    const { valid, errors, exhausted } = interpreter.validate(value, budget);
+    return exhausted === true
+      ? { valid, errors, exhausted, engine: 'canonry' }
+      : { valid, errors, engine: 'canonry' };
+  };
+}
+
+function withEngine(
+  run: (value: unknown, budget: StepBudget) => ConstraintResult,
+  engine: ConstraintEngine | (() => ConstraintEngine),
+): ConstraintCheck {
+  const check = (value: unknown, budget?: StepBudget) =>
+    run(value, budget ?? new StepBudget(EVALUATION_BUDGET.constraints));
+  return Object.defineProperty(check, 'engine', {
+    get: typeof engine === 'function' ? engine : () => engine,
+    enumerable: true,
+  }) as ConstraintCheck;
+}
+
+const EXHAUSTED: ConstraintResult = Object.freeze({
+  valid: false,
+  errors: [Object.freeze({ instancePath: '', schemaPath: '#', keyword: 'budget' })],
+  exhausted: true,
+  engine: 'canonry',
+}) as ConstraintResult;
+
+/** A check that sends each value to Ajv when the bound allows, to the interpreter otherwise. */
+function routedCheck(
+  ajv: Ajv2020,
+  schema: JsonObject | boolean,
+  interpreter: Validator,
+  perLocation: Coefficients,
+): ConstraintCheck {
+  let compiled: ValidateFunction | null | undefined;
+  const ajvValidate = (): ValidateFunction | null => {
+    if (compiled !== undefined) return compiled;
+    try {
+      compiled = ajv.compile(schema);
+    } catch {
+      // A schema the interpreter accepts but Ajv cannot compile (it overflows the stack on some
+      // relative-URI and URN $ref layouts): the interpreter runs it, always.
+      compiled = null;
+    }
+    return compiled;
+  };
+  const interpret = canonryRun(interpreter);
+  return withEngine(
+    (value, budget) => {
+      const allowance = budget.limit - budget.used;
+      const measures = measure(value, perLocation, allowance);
+      if (!budget.charge(measures.work)) return EXHAUSTED;
+      const proven =
+        measures.complete &&
+        !measures.callableKeys &&
+        boundSteps(perLocation, measures.totals, true) <= budget.limit - budget.used;
+      const validate = proven ? ajvValidate() : null;
+      if (validate === null) return interpret(value, budget);
+      let valid: unknown;
+      try {
+        valid = validate(value);
+      } catch {
+        // Deep recursion can overflow Ajv's generated code: the interpreter, bounded, decides.
+        return interpret(value, budget);
+      }
+      return valid === true
+        ? { valid: true, errors: [], engine: 'ajv' }
+        : { valid: false, ...ajvErrors(validate), engine: 'ajv' };
+    },
+    () => (ajvValidate() === null ? 'canonry' : 'ajv'),
+  );
 }
 
 function asyncRefused(): CanonryError {

@@ -14,6 +14,7 @@ export {
   type ConstraintResult,
   compileConstraints,
   JSON_SCHEMA_DIALECT,
+  MAX_CONSTRAINT_ERRORS,
 } from './constraints.js';
 export {
   rejectionEnvelope,

@@ -104,6 +104,7 @@ export function resolve(artifact: unknown, protocol: CompiledProtocol): Verdict 
       return make('INVALID_REQUEST', null, {
         reason: 'constraints',
         constraintErrors: check.errors,
+        ...(check.omittedErrors ? { omittedErrors: check.omittedErrors } : {}),
       });
     }
     return resolveRules(parts, data, make);

@@ -100,8 +100,30 @@ describe('validateProtocol / compileProtocol', () => {
       { ...refundProtocol(), constraints: { properties: { a: { minLength: -1 } } } },
       '/constraints/properties/a/minLength',
     );
-    expectIssueAt({ ...refundProtocol(), constraints: { pattern: '(' } }, '/constraints');
+    expectIssueAt({ ...refundProtocol(), constraints: { pattern: '(' } }, '/constraints/pattern');
     expectIssueAt({ ...refundProtocol(), constraints: 'object' }, '/constraints');
+  });
+
+  it('rejects patterns the linear-time engine cannot run, pointing at each', () => {
+    expectIssueAt(
+      { ...refundProtocol(), constraints: { properties: { x: { pattern: '^(a)\\1$' } } } },
+      '/constraints/properties/x/pattern',
+    );
+    expectIssueAt(
+      { ...refundProtocol(), constraints: { patternProperties: { '(?<=a)b': true } } },
+      '/constraints/patternProperties/(?<=a)b',
+    );
+  });
+
+  it('rejects constraints that fan out past the evaluation budget at one location', () => {
+    const $defs: Record<string, unknown> = { d24: { type: 'integer' } };
+    for (let i = 23; i >= 0; i--)
+      $defs[`d${i}`] = { allOf: [{ $ref: `#/$defs/d${i + 1}` }, { $ref: `#/$defs/d${i + 1}` }] };
+    const bundle = { ...refundProtocol(), constraints: { $defs, $ref: '#/$defs/d0' } };
+    const issues = issuesOf(bundle);
+    expect(issues[0]?.path).toMatch(/^\/constraints\/\$defs\/d\d+$/);
+    expect(issues[0]?.message).toMatch(/more than the evaluation budget/);
+    expectIssueAt(bundle, issues[0]!.path);
   });
 
   it('rejects $refs nothing can resolve, and never fetches', () => {

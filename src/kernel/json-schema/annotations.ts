@@ -51,6 +51,11 @@ export class Marks {
     return this.allItems || index < this.prefix || this.itemSet?.has(index) === true;
   }
 
+  /** How many entries a {@link merge} of these walks (for the step budget). */
+  get size(): number {
+    return 1 + (this.props?.size ?? 0) + (this.itemSet?.size ?? 0);
+  }
+
   /** Adds another location's annotations (from a subschema that passed) to these. */
   merge(other: Marks): void {
     if (other.allProps) this.everyProp();

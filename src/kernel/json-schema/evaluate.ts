@@ -1,5 +1,6 @@
 import { Marks } from './annotations.js';
-import type { Compiled, Location, Run, Scope } from './types.js';
+import { NODE_STEPS } from './cost.js';
+import type { Compiled, Failure, Location, Run, Scope, ValidationError } from './types.js';
 import { appendPointer } from './uri.js';
 
 /**
@@ -17,14 +18,22 @@ export function pointerOf(at: Location | null): string {
   return out;
 }
 
+/** A recorded failure as the error reported: pointers are built once, at the end. */
+export function reported(failure: Failure): ValidationError {
+  return {
+    instancePath: pointerOf(failure.at),
+    schemaPath: failure.schemaPath,
+    keyword: failure.keyword,
+  };
+}
+
 /**
  * Records a failure unless one is already recorded on this failure path; a `false` schema's failure
  * (booleans carry no location) gets the schema path of the keyword that applied it.
  */
-export function record(run: Run, at: Location | null, path: string, keyword: string): void {
-  if (run.error === null)
-    run.error = { instancePath: pointerOf(at), schemaPath: `${path}/${keyword}`, keyword };
-  else if (run.error.schemaPath === '') run.error.schemaPath = `${path}/${keyword}`;
+export function record(run: Run, at: Location | null, schemaPath: string, keyword: string): void {
+  if (run.error === null) run.error = { at, schemaPath, keyword };
+  else if (run.error.schemaPath === '') run.error.schemaPath = schemaPath;
 }
 
 /** A child location. */
@@ -44,15 +53,17 @@ export function evaluate(
   scope: Scope,
   marks: Marks | null,
 ): boolean {
-  if (schema === true) return true;
-  if (schema === false) {
-    run.error ??= { instancePath: pointerOf(at), schemaPath: '', keyword: 'false schema' };
+  if (typeof schema === 'boolean') {
+    run.budget.spend(NODE_STEPS);
+    if (schema) return true;
+    run.error ??= { at, schemaPath: '', keyword: 'false schema' };
     return false;
   }
+  run.budget.spend(schema.steps);
   if (run.exhausted !== null) return false;
   if (run.depth >= MAX_EVALUATION_DEPTH) {
     const path = `${schema.path}/maxDepth`;
-    run.exhausted = { instancePath: pointerOf(at), schemaPath: path, keyword: 'maxDepth' };
+    run.exhausted = { at, schemaPath: path, keyword: 'maxDepth' };
     return false;
   }
   run.depth++;
@@ -66,12 +77,15 @@ export function evaluate(
   for (let i = 0; i < checks.length; i++) {
     const keyword = checks[i]!;
     if (!keyword.check(run, instance, at, inner, own)) {
-      record(run, at, schema.path, keyword.keyword);
+      record(run, at, keyword.path, keyword.keyword);
       valid = false;
       break;
     }
   }
   run.depth--;
-  if (valid && own !== marks && own !== null && marks !== null) marks.merge(own);
+  if (valid && own !== marks && own !== null && marks !== null) {
+    run.budget.spend(own.size);
+    marks.merge(own);
+  }
   return valid;
 }

@@ -1,5 +1,12 @@
 import { isObject } from './equal.js';
-import type { Check, Compiled, NodeInfo, Vocabularies } from './types.js';
+import {
+  type LinearPattern,
+  linearPattern,
+  PATTERN_LIMITS,
+  PATTERN_OVERHEAD,
+  PatternRefused,
+} from './regex.js';
+import type { Check, Compiled, NodeInfo, Slot, Vocabularies } from './types.js';
 
 /** What a keyword's compiler sees of its schema, and how it compiles subschemas and references. */
 export interface KeywordContext {
@@ -25,8 +32,16 @@ export interface KeywordContext {
    * scope, or null when the reference behaves like `$ref`.
    */
   dynamicRef(reference: string): { target: Compiled; dynamic: string | null };
-  /** Notes a subschema applied to the same instance location (for `$ref` cycle detection). */
+  /** Notes a subschema applied to the same instance location (for `$ref` cycles and the bounds). */
   inPlace(schema: Compiled): Compiled;
+  /** Notes a subschema applied to a child of the location (for the bounds). */
+  child(slot: Slot, schema: Compiled): Compiled;
+  /** Declares what the keyword's check charges per application, beyond its subschemas (cost.ts). */
+  cost(component: number, amount: number): void;
+  /** Declares that no static bound covers the keyword's cost. */
+  unbounded(): void;
+  /** Adds a pattern's compile weight to the schema's; false once the total passes the limit. */
+  patternWeight(weight: number): boolean;
   /** Throws a SchemaError about `keyword/...tokens`, located at the schema object. */
   fail(message: string, ...tokens: (string | number)[]): never;
 }
@@ -66,12 +81,29 @@ export function stringList(context: KeywordContext, value = context.value): stri
   return value as string[];
 }
 
-/** Compiles a pattern as an ECMAScript regular expression with Unicode semantics. */
-export function unicodeRegExp(context: KeywordContext, source: unknown, ...at: string[]): RegExp {
+/**
+ * Compiles a pattern (ECMA-262, Unicode mode) for RE2, the linear-time engine: a pattern that is not
+ * ECMA-262, or that RE2 cannot express, is a schema error naming it.
+ */
+export function compilePattern(
+  context: KeywordContext,
+  source: unknown,
+  at: string[] = [],
+  counted = true,
+): LinearPattern {
   if (typeof source !== 'string') context.fail('must be a string', ...at);
+  let pattern: LinearPattern;
   try {
-    return new RegExp(source, 'u');
-  } catch {
-    return context.fail(`${JSON.stringify(source)} is not a valid regular expression`, ...at);
+    pattern = linearPattern(source);
+  } catch (error) {
+    const quoted = JSON.stringify(source);
+    if (error instanceof PatternRefused)
+      return context.fail(`${quoted} cannot run in linear time: ${error.message}`, ...at);
+    return context.fail(`${quoted} is not a valid regular expression`, ...at);
   }
+  if (counted && !context.patternWeight(pattern.compileWeight + PATTERN_OVERHEAD)) {
+    const limit = PATTERN_LIMITS.maxSchemaCompileWeight;
+    context.fail(`the schema's patterns hold more than ${limit} instructions and ranges`, ...at);
+  }
+  return pattern;
 }

@@ -1,3 +1,4 @@
+import { DYNAMIC_STEPS } from './cost.js';
 import { evaluate } from './evaluate.js';
 import type { KeywordDefinition } from './keyword.js';
 import type { Check, Compiled } from './types.js';
@@ -25,10 +26,12 @@ export const CORE_KEYWORDS: readonly KeywordDefinition[] = [
       const { target, dynamic } = context.dynamicRef(reference(context));
       context.inPlace(target);
       if (dynamic === null) return apply(target);
+      context.unbounded(); // the target depends on the dynamic scope, not on the schema alone
       return (run, instance, at, scope, marks) => {
         // The outermost resource in the dynamic scope that has a matching $dynamicAnchor wins.
         let chosen = target;
         for (let here: typeof scope | null = scope; here !== null; here = here.outer) {
+          run.budget.spend(DYNAMIC_STEPS);
           const found = here.resource.dynamic.get(dynamic);
           if (found !== undefined) chosen = found;
         }

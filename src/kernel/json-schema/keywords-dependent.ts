@@ -1,3 +1,4 @@
+import { CHILDREN, KEY_STEPS, LOOKUP_STEPS, ONE } from './cost.js';
 import { isObject } from './equal.js';
 import { evaluate } from './evaluate.js';
 import {
@@ -18,10 +19,14 @@ function requires(names: readonly string[]): (instance: Record<string, unknown>)
 
 function compileDependent(context: KeywordContext, asRequired: boolean, asSchema: boolean): Check {
   const map = objectValue(context);
+  let steps = 0; // one per entry, plus its names when present
   const rules: [string, Check][] = Object.keys(map).map((name) => {
     const value = map[name];
+    steps += LOOKUP_STEPS;
     if (asRequired && Array.isArray(value)) {
-      const test = requires(stringList(context, value));
+      const names = stringList(context, value);
+      const test = requires(names);
+      steps += names.length * LOOKUP_STEPS;
       return [name, (_run, instance) => test(instance as Record<string, unknown>)];
     }
     if (!asSchema) return context.fail('must map property names to arrays of strings', name);
@@ -31,9 +36,12 @@ function compileDependent(context: KeywordContext, asRequired: boolean, asSchema
       (run, instance, at, scope, marks) => evaluate(schema, run, instance, at, scope, marks),
     ];
   });
+  context.cost(ONE, steps);
   return (run, instance, at, scope, marks) => {
     if (!isObject(instance)) return true;
-    for (const [name, rule] of rules) {
+    run.budget.spend(steps);
+    for (let i = 0; i < rules.length; i++) {
+      const [name, rule] = rules[i]!;
       if (Object.hasOwn(instance, name) && !rule(run, instance, at, scope, marks)) return false;
     }
     return true;
@@ -43,7 +51,13 @@ function compileDependent(context: KeywordContext, asRequired: boolean, asSchema
 function count(within: (n: number, limit: number) => boolean): KeywordDefinition['compile'] {
   return (context) => {
     const limit = nonNegativeInteger(context);
-    return (_run, instance) => !isObject(instance) || within(Object.keys(instance).length, limit);
+    context.cost(CHILDREN, KEY_STEPS);
+    return (run, instance) => {
+      if (!isObject(instance)) return true;
+      const n = Object.keys(instance).length;
+      run.budget.spend(n * KEY_STEPS);
+      return within(n, limit);
+    };
   };
 }
 
@@ -57,8 +71,15 @@ export const PROPERTY_SET_KEYWORDS: readonly KeywordDefinition[] = [
     name: 'required',
     vocabularies: VALIDATION,
     compile: (context) => {
-      const test = requires(stringList(context));
-      return (_run, instance) => !isObject(instance) || test(instance);
+      const names = stringList(context);
+      const test = requires(names);
+      const steps = names.length * LOOKUP_STEPS;
+      context.cost(ONE, steps);
+      return (run, instance) => {
+        if (!isObject(instance)) return true;
+        run.budget.spend(steps);
+        return test(instance);
+      };
     },
   },
   {

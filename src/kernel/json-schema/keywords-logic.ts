@@ -1,7 +1,7 @@
 import { Marks } from './annotations.js';
 import { evaluate } from './evaluate.js';
 import type { KeywordContext, KeywordDefinition } from './keyword.js';
-import type { Check, Compiled } from './types.js';
+import type { Check, Compiled, Location, Run, Scope } from './types.js';
 
 function schemaList(context: KeywordContext): Compiled[] {
   if (!Array.isArray(context.value) || context.value.length === 0)
@@ -12,8 +12,8 @@ function schemaList(context: KeywordContext): Compiled[] {
 function compileAllOf(context: KeywordContext): Check {
   const schemas = schemaList(context);
   return (run, instance, at, scope, marks) => {
-    for (const schema of schemas) {
-      if (!evaluate(schema, run, instance, at, scope, marks)) return false;
+    for (let i = 0; i < schemas.length; i++) {
+      if (!evaluate(schemas[i]!, run, instance, at, scope, marks)) return false;
     }
     return true;
   };
@@ -26,14 +26,22 @@ function compileAllOf(context: KeywordContext): Check {
 function passing(
   schemas: Compiled[],
   enough: number,
-  ...[run, instance, at, scope, marks]: Parameters<Check>
+  run: Run,
+  instance: unknown,
+  at: Location | null,
+  scope: Scope,
+  marks: Marks | null,
 ): number {
   let passed = 0;
-  for (const schema of schemas) {
+  // Index loops here and in every check: an iterator in recursive code costs an allocation per call.
+  for (let i = 0; i < schemas.length; i++) {
     const own = marks === null ? null : new Marks();
-    if (evaluate(schema, run, instance, at, scope, own)) {
+    if (evaluate(schemas[i]!, run, instance, at, scope, own)) {
       passed++;
-      if (own !== null) marks!.merge(own);
+      if (own !== null) {
+        run.budget.spend(own.size);
+        marks!.merge(own);
+      }
       if (marks === null && passed >= enough) break;
     }
   }
@@ -77,7 +85,10 @@ function compileIf(context: KeywordContext): Check | null {
   return (run, instance, at, scope, marks) => {
     const own = marks === null ? null : new Marks();
     const holds = evaluate(test, run, instance, at, scope, own);
-    if (own !== null && holds) marks!.merge(own);
+    if (own !== null && holds) {
+      run.budget.spend(own.size);
+      marks!.merge(own);
+    }
     run.error = null;
     return evaluate(holds ? then : otherwise, run, instance, at, scope, marks);
   };

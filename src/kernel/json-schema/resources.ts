@@ -49,7 +49,10 @@ export class Registry {
         `cannot resolve $ref ${JSON.stringify(reference)}: ${why}`,
       );
     };
-    const [uri, raw] = splitFragment(resolveUri(reference, base));
+    // A fragment-only reference (the usual `#/$defs/x`) needs no RFC 3986 resolution.
+    const [uri, raw] = reference.startsWith('#')
+      ? [splitFragment(base)[0], reference.slice(1)]
+      : splitFragment(resolveUri(reference, base));
     const resource = this.resource(uri) ?? fail(`no schema is registered as ${uri}`);
     let fragment = '';
     try {

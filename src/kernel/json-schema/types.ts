@@ -1,4 +1,7 @@
+import type { StepBudget } from '../budget.js';
 import type { Marks } from './annotations.js';
+import type { FanOut } from './bound.js';
+import type { Coefficients } from './cost.js';
 
 /** One reason a value failed validation, located by JSON pointers (values are never echoed). */
 export interface ValidationError {
@@ -14,6 +17,8 @@ export interface ValidationError {
 export interface ValidationResult {
   valid: boolean;
   errors: ValidationError[];
+  /** The step budget ran out before a decision: invalid, deterministically. */
+  exhausted?: boolean;
 }
 
 /** Options for {@link compileSchema}. */
@@ -22,6 +27,10 @@ export interface ValidatorOptions {
   formatAssertion?: boolean;
   /** Extra schema documents by absolute URI that `$ref` and `$schema` may reach; nothing is fetched. */
   remotes?: Readonly<Record<string, unknown>>;
+  /** Steps one location may take before {@link Validator.fanOut} blames the innermost schema. */
+  fanOutLimit?: number;
+  /** The schema and remotes are private JSON copies nobody will change: compile them as they are. */
+  owned?: boolean;
 }
 
 /** A schema document other than the root that a compiled schema depends on. */
@@ -34,10 +43,20 @@ export interface DocumentRef {
 
 /** A compiled JSON Schema 2020-12: a pure, synchronous, deterministic check. */
 export interface Validator {
-  /** Validates any value; never throws. */
-  validate(value: unknown): ValidationResult;
+  /**
+   * Validates any value, charging `budget` (by default a fresh one of EVALUATION_BUDGET.constraints
+   * steps); never throws. Running out of steps gives `{ valid: false, exhausted: true }`.
+   */
+  validate(value: unknown, budget?: StepBudget): ValidationResult;
   /** Remote or built-in documents whose schemas evaluation can reach, or whose `$vocabulary` applies. */
   readonly documents: readonly DocumentRef[];
+  /**
+   * The costliest in-place fan-out: the fixed steps of applying a schema, with everything it applies
+   * in place, at one location (see bound.ts); past `fanOutLimit`, the innermost schema that passes it.
+   */
+  readonly fanOut: FanOut;
+  /** A cost vector bounding every location of any instance, or null (see bound.ts); memoized. */
+  perLocationBound(): Coefficients | null;
 }
 
 /** The vocabularies of 2020-12 a schema resource uses, by short name (`applicator`, `validation`…). */
@@ -96,14 +115,23 @@ export interface Scope {
   readonly outer: Scope | null;
 }
 
+/** The first failure on the current path: where, and which keyword; made a pointer at the end. */
+export interface Failure {
+  readonly at: Location | null;
+  schemaPath: string;
+  readonly keyword: string;
+}
+
 /** Mutable state of one validation run. */
 export interface Run {
-  /** The first error recorded on the current failure path; reset when a failure is tolerated. */
-  error: ValidationError | null;
+  /** Charged as evaluation goes; throws BUDGET_EXHAUSTED once spent. */
+  readonly budget: StepBudget;
+  /** The first failure recorded on the current failure path; reset when a failure is tolerated. */
+  error: Failure | null;
   /** Nested schema evaluations in progress. */
   depth: number;
   /** Set once the depth bound is hit: the whole run is then invalid, whatever `not` makes of it. */
-  exhausted: ValidationError | null;
+  exhausted: Failure | null;
 }
 
 /** A compiled keyword: true when the instance satisfies it (annotations go into `marks`, if given). */
@@ -115,12 +143,37 @@ export type Check = (
   marks: Marks | null,
 ) => boolean;
 
+/**
+ * How a subschema applies to a child of the location, for the static bounds: a property value gets
+ * at most one `property` or `additional` schema plus every `pattern` and `unevaluatedProperty`; an
+ * item one `prefix` or `items` schema plus `contains` and `unevaluatedItem`; a property name the
+ * `name` schemas.
+ */
+export type Slot =
+  | 'property'
+  | 'additional'
+  | 'pattern'
+  | 'unevaluatedProperty'
+  | 'prefix'
+  | 'items'
+  | 'contains'
+  | 'unevaluatedItem'
+  | 'name';
+
 /** A compiled schema object. */
 export interface SchemaNode {
   /** Keyword checks in evaluation order (`unevaluated*` last). */
-  readonly checks: { readonly keyword: string; readonly check: Check }[];
-  /** Schemas applied to the same instance location (for `$ref` cycle detection). */
+  readonly checks: { readonly keyword: string; readonly check: Check; readonly path: string }[];
+  /** Schemas applied to the same instance location (for `$ref` cycle detection and the bounds). */
   readonly inPlace: Compiled[];
+  /** Schemas applied to children of the location, with their slot (for the bounds). */
+  readonly children: { readonly slot: Slot; readonly schema: Compiled }[];
+  /** Steps charged each time the schema is applied: the node and one per keyword. */
+  steps: number;
+  /** What applying it costs at one location, beyond its subschemas (see cost.ts). */
+  readonly cost: Coefficients;
+  /** A keyword whose cost no static bound covers (a dynamic `$ref`): the bounds are infinite. */
+  unbounded: boolean;
   resource: Resource;
   /** `label#pointer` of the schema object, for error reports. */
   readonly path: string;
