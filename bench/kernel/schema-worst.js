@@ -198,26 +198,27 @@ export function schemaWorstCases() {
  * @returns {CompileCase[]}
  */
 export function schemaCompileCases(salt = 0) {
-  const props = Object.fromEntries(range(3_300).map((i) => [`p${i}`, { type: 'integer' }]));
+  // As large as a schema may be (CONSTRAINT_LIMITS.maxNodes, 4,096 values).
+  const props = Object.fromEntries(range(1_360).map((i) => [`p${i}`, { type: 'integer' }]));
   return [
     {
       name: 'properties',
-      what: '3,300 properties, each a schema (9,901 values)',
+      what: '1,360 properties, each a schema (4,081 values)',
       constraints: { properties: props },
     },
     {
       name: 'anyof-tree',
-      what: 'a binary anyOf tree of 4,095 schemas (8,190 values)',
-      constraints: anyOfTree(11),
+      what: 'a binary anyOf tree of 2,047 schemas (4,094 values)',
+      constraints: anyOfTree(10),
     },
     {
       name: 'defs-refs',
-      what: '1,900 $defs chained by $ref inside anyOf (9,502 values)',
+      what: '800 $defs chained by $ref inside anyOf (4,002 values)',
       constraints: {
         $defs: Object.fromEntries(
-          range(1_900).map((i) => [
+          range(800).map((i) => [
             `d${i}`,
-            i === 1_899 ? true : { anyOf: [{ $ref: `#/$defs/d${i + 1}` }, true] },
+            i === 799 ? true : { anyOf: [{ $ref: `#/$defs/d${i + 1}` }, true] },
           ]),
         ),
         items: { $ref: '#/$defs/d0' },
@@ -249,6 +250,33 @@ export function schemaCompileCases(salt = 0) {
       },
       ajvValue: { p0: 1 },
     },
+  ];
+}
+
+/**
+ * Every worst case and compile case as a whole `POST /v1/validate` body, for
+ * bench/kernel/worst-case.js (which gives each request a fresh protocol version).
+ * @returns {{ name: string, body: { artifact: unknown, agentic_protocol: Record<string, unknown>, generation_metadata_hash: string } }[]}
+ */
+export function schemaWorstBodies() {
+  const empty = 'sha256:44136fa355b3678a1146ad16f7e8649e94fb4fc21fe77e8310c060f61caaff8a';
+  return [
+    ...schemaWorstCases().map((c) => ({
+      name: `schema: ${c.what}`,
+      body: {
+        artifact: c.artifact,
+        agentic_protocol: protocolOf(c),
+        generation_metadata_hash: empty,
+      },
+    })),
+    ...schemaCompileCases().map((c) => ({
+      name: `compile: ${c.what}`,
+      body: {
+        artifact: c.ajvValue ?? {},
+        agentic_protocol: protocolOf({ ...c, artifact: null }),
+        generation_metadata_hash: empty,
+      },
+    })),
   ];
 }
 

@@ -26,7 +26,11 @@ import {
 
 const LIMIT = Number(process.env.RULES_BUDGET ?? EVALUATION_BUDGET.rules);
 const ROUNDS = Number(process.env.ROUNDS ?? 15);
-const N = 100_000;
+/**
+ * Array sizes: as large as a request body may carry (32,768 values, an object member counting twice,
+ * and 4,096 distinct member names: see DEFAULT_MAX_JSON_VALUES in canonry/core).
+ */
+const N = 30_000;
 const MiB = 1 << 20;
 
 const range = (n, f) => Array.from({ length: n }, (_, i) => f(i));
@@ -38,20 +42,20 @@ const ARTIFACTS = {
   text: { s: 'a'.repeat(MiB - 400), xs: range(64, (i) => i) },
   texts: { s: 'a'.repeat(MiB / 2 - 400), t: 'a'.repeat(MiB / 2 - 400), xs: range(64, (i) => i) },
   numeric: { n: '1'.repeat(MiB - 400), xs: range(64, (i) => i) },
-  keys: { keys: range(60_000, (i) => `k${i}`), xs: range(8, (i) => i) },
+  keys: { keys: range(N, (i) => `k${i}`), xs: range(8, (i) => i) },
   object: {
-    o: Object.fromEntries(range(60_000, (i) => [`k${i}`, i])),
+    o: Object.fromEntries(range(4_000, (i) => [`k${i}`, i])),
     xs: range(N / 10, (i) => i),
   },
   strings: { xs: range(N / 2, () => 'abcdefghijklmn') },
-  nulls: { ns: range(N * 1.5, () => null), xs: range(64, (i) => i) },
+  nulls: { ns: range(N, () => null), xs: range(64, (i) => i) },
   nested: { xs: range(N / 2, (i) => [i % 10]) },
 };
 
 /** @type {[string, keyof typeof ARTIFACTS, unknown][]} */
 const CASES = [
   [
-    'nested some, N² (100k × 100k)',
+    'nested some, N² (30k × 30k)',
     'numbers',
     { some: [{ var: 'xs' }, { some: [up(2, 'xs'), false] }] },
   ],
@@ -97,7 +101,7 @@ const CASES = [
     },
   ],
   [
-    'in over a 100k array (miss), per element',
+    'in over a 30k array (miss), per element',
     'numbers',
     { all: [{ var: 'xs' }, { in: [-1, up(2, 'xs')] }] },
   ],
@@ -124,11 +128,11 @@ const CASES = [
     'text',
     { map: [{ var: 'xs' }, { var: { cat: [{ substr: [up(2, 's'), 0, 65_000] }, { var: '' }] } }] },
   ],
-  ['missing over 60k keys', 'keys', { map: [{ var: 'xs' }, { missing: up(2, 'keys') }] }],
-  ['val with 60k keys', 'keys', { map: [{ var: 'xs' }, { val: up(2, 'keys') }] }],
-  ['max over a 100k array, per element', 'numbers', { map: [{ var: 'xs' }, { max: up(2, 'xs') }] }],
-  ['+ over a 100k array, per element', 'numbers', { map: [{ var: 'xs' }, { '+': up(2, 'xs') }] }],
-  ['?? over 150k nulls, per element', 'nulls', { map: [{ var: 'xs' }, { '??': up(2, 'ns') }] }],
+  ['missing over 30k keys', 'keys', { map: [{ var: 'xs' }, { missing: up(2, 'keys') }] }],
+  ['val with 30k keys', 'keys', { map: [{ var: 'xs' }, { val: up(2, 'keys') }] }],
+  ['max over a 30k array, per element', 'numbers', { map: [{ var: 'xs' }, { max: up(2, 'xs') }] }],
+  ['+ over a 30k array, per element', 'numbers', { map: [{ var: 'xs' }, { '+': up(2, 'xs') }] }],
+  ['?? over 30k nulls, per element', 'nulls', { map: [{ var: 'xs' }, { '??': up(2, 'ns') }] }],
   [
     'merge of a 30k slice, per element',
     'numbers',
@@ -140,12 +144,12 @@ const CASES = [
     },
   ],
   [
-    'cat of a joined 100k array (text of an array)',
+    'cat of a joined 30k array (text of an array)',
     'numbers',
     { map: [{ var: 'xs' }, { in: [up(2, 'xs'), 'abc'] }] },
   ],
   [
-    'reduce over a 60k-key object accumulator',
+    'reduce over a 4k-key object accumulator',
     'object',
     { reduce: [{ var: 'xs' }, { var: 'accumulator' }, { var: 'o' }] },
   ],
@@ -186,6 +190,32 @@ const CASES = [
     { map: [{ var: 'xs' }, { if: [...range(380, (i) => ({ '==': [{ var: '' }, -i - 1] })), 0] }] },
   ],
 ];
+
+/**
+ * Every case as a whole `POST /v1/validate` body: the rule first, a catch-all after it (so a rule
+ * that does not match is no drift), over its artifact. For bench/kernel/worst-case.js.
+ * @returns {{ name: string, body: { artifact: unknown, agentic_protocol: Record<string, unknown>, generation_metadata_hash: string } }[]}
+ */
+export function ruleWorstCases() {
+  return CASES.map(([name, artifact, condition]) => ({
+    name: `rule: ${name}`,
+    body: {
+      artifact: ARTIFACTS[artifact],
+      agentic_protocol: {
+        slug: 'worst-rules',
+        version: '1',
+        constraints: true,
+        labels: ['HIT', 'MISS'],
+        rules: [
+          { label: 'HIT', condition },
+          { label: 'MISS', condition: true },
+        ],
+      },
+      generation_metadata_hash:
+        'sha256:44136fa355b3678a1146ad16f7e8649e94fb4fc21fe77e8310c060f61caaff8a',
+    },
+  }));
+}
 
 function median(values) {
   const sorted = [...values].sort((a, b) => a - b);
@@ -338,5 +368,8 @@ function coldRows() {
   });
 }
 
-if (process.env.COLD_CASE !== undefined) coldCase(Number(process.env.COLD_CASE));
-else main();
+// Run only as a script: bench/kernel/worst-case.js imports the cases.
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  if (process.env.COLD_CASE !== undefined) coldCase(Number(process.env.COLD_CASE));
+  else main();
+}

@@ -22,7 +22,16 @@ export {
   parseContentHash,
   sha256Hex,
 } from './hash.js';
-export { DEFAULT_MAX_JSON_DEPTH, jsonTextDepth, parseJsonText } from './json-text.js';
+export {
+  DEFAULT_MAX_JSON_DEPTH,
+  DEFAULT_MAX_JSON_KEYS,
+  DEFAULT_MAX_JSON_VALUES,
+  type JsonTextLimits,
+  type JsonTextShape,
+  jsonTextDepth,
+  jsonTextShape,
+  parseJsonText,
+} from './json-text.js';
 export { LruCache } from './lru.js';
 export { fail, ok, type Result } from './result.js';
 export { countTokens, TOKEN_ENCODING } from './tokens.js';

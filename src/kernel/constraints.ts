@@ -61,7 +61,7 @@ export const CONSTRAINT_LIMITS = Object.freeze({
   /** Nested objects and arrays along any path of the schema. */
   maxDepth: 64,
   /** JSON values (containers and scalars) in the schema. */
-  maxNodes: 10_000,
+  maxNodes: 4_096,
   /** Schemas with more values never run on Ajv, so its code generation stays cheap. */
   maxAjvNodes: 500,
 });

@@ -1,5 +1,39 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CanonryError, jsonTextDepth, parseJsonText } from '../../src/core/index.js';
+import {
+  CanonryError,
+  DEFAULT_MAX_JSON_KEYS,
+  DEFAULT_MAX_JSON_VALUES,
+  jsonTextDepth,
+  jsonTextShape,
+  parseJsonText,
+} from '../../src/core/index.js';
+
+/** The values of a JSON value: itself and, in containers, every member's. */
+function countValues(value: unknown): number {
+  if (value === null || typeof value !== 'object') return 1;
+  const members = Array.isArray(value) ? value : Object.values(value);
+  return 1 + members.reduce((n: number, m) => n + countValues(m), 0);
+}
+
+/** The distinct member names of a JSON value. */
+function namesOf(value: unknown, into = new Set<string>()): Set<string> {
+  if (value === null || typeof value !== 'object') return into;
+  if (Array.isArray(value)) for (const m of value) namesOf(m, into);
+  else
+    for (const [k, m] of Object.entries(value)) {
+      into.add(JSON.stringify(k).slice(1, -1));
+      namesOf(m, into);
+    }
+  return into;
+}
+
+/** The nesting of arrays and objects of a JSON value. */
+function depthOf(value: unknown): number {
+  if (value === null || typeof value !== 'object') return 0;
+  const members = Array.isArray(value) ? value : Object.values(value);
+  return 1 + members.reduce((d: number, m) => Math.max(d, depthOf(m)), 0);
+}
 
 function codeOf(fn: () => unknown): string | undefined {
   try {
@@ -22,6 +56,47 @@ describe('parseJsonText', () => {
     expect(codeOf(() => parseJsonText(text, 64))).toBe('NESTING_TOO_DEEP');
     expect(codeOf(() => parseJsonText('[[1]]', 2))).toBeUndefined();
     expect(codeOf(() => parseJsonText('[[[1]]]', 2))).toBe('NESTING_TOO_DEEP');
+  });
+
+  it('counts values outside strings (members twice) and distinct member names', () => {
+    expect(jsonTextShape('[1,2,3]').values).toBe(4);
+    expect(jsonTextShape('{"a":1,"b":[true,null]}', { keys: 100 })).toEqual({
+      depth: 2,
+      values: 7,
+      keys: 2,
+    });
+    expect(jsonTextShape(String.raw`["a,b,[c]", "\\", "\\\"]", 1]`).values).toBe(5);
+    expect(jsonTextShape('[{"k":1},{"k" :2},{"j":"k:"}]', { keys: 100 }).keys).toBe(2);
+    expect(jsonTextShape('"unterminated [').values).toBe(1);
+    // The count bounds the values JSON.parse makes, and the names it meets, for any text that parses.
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => {
+        const text = JSON.stringify(value, null, Math.random() < 0.5 ? 1 : undefined);
+        const shape = jsonTextShape(text, { keys: 1e9 });
+        expect(shape.values).toBeGreaterThanOrEqual(countValues(value));
+        expect(shape.depth).toBe(depthOf(value));
+        expect(shape.keys).toBe(namesOf(value).size);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('refuses more values or member names than the bounds before parsing, as PAYLOAD_TOO_LARGE', () => {
+    const bounds = { values: DEFAULT_MAX_JSON_VALUES, keys: DEFAULT_MAX_JSON_KEYS };
+    const many = JSON.stringify(Array.from({ length: 40_000 }, (_, i) => i));
+    expect(codeOf(() => parseJsonText(many, 64, bounds))).toBe('PAYLOAD_TOO_LARGE');
+    expect(codeOf(() => parseJsonText(many, 64))).toBeUndefined();
+    const fits = JSON.stringify(Array.from({ length: 30_000 }, (_, i) => i));
+    expect(codeOf(() => parseJsonText(fits, 64, bounds))).toBeUndefined();
+    // Members count twice: 20,000 one-member objects are 60,001 values.
+    const members = JSON.stringify(Array.from({ length: 20_000 }, (_, i) => ({ k: i })));
+    expect(codeOf(() => parseJsonText(members, 64, bounds))).toBe('PAYLOAD_TOO_LARGE');
+    const names = JSON.stringify(Array.from({ length: 5_000 }, (_, i) => ({ [`k${i}`]: i })));
+    expect(codeOf(() => parseJsonText(names, 64, { keys: DEFAULT_MAX_JSON_KEYS }))).toBe(
+      'PAYLOAD_TOO_LARGE',
+    );
+    const same = JSON.stringify(Array.from({ length: 5_000 }, () => ({ k: 1 })));
+    expect(codeOf(() => parseJsonText(same, 64, bounds))).toBeUndefined();
   });
 
   it('refuses text that is not JSON with a typed error', () => {

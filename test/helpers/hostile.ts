@@ -31,7 +31,7 @@ export function hostileBody(): fc.Arbitrary<HostileCase['body']> {
     fc.integer({ min: 8, max: 22 }).map((n) => refFanOut(n).body),
     fc.integer({ min: 8, max: 31 }).map((n) => nestedAllOf(n).body),
     fc
-      .tuple(fc.integer({ min: 100, max: 9_000 }), fc.integer({ min: 10, max: 5_000 }))
+      .tuple(fc.integer({ min: 100, max: 4_000 }), fc.integer({ min: 10, max: 5_000 }))
       .map(([m, n]) => hugeEnum(m, n).body),
     fc.integer({ min: 100, max: 5_000 }).map((n) => uniqueObjects(n).body),
     fc

@@ -104,8 +104,8 @@ const HOSTILE: Hostile[] = [
   },
   {
     name: 'a huge enum of objects',
-    constraints: { items: { enum: range(3_000).map((i) => ({ id: i, tag: 'member' })) } },
-    artifact: range(10_000).map(() => ({ id: 2_999, tag: 'member' })),
+    constraints: { items: { enum: range(1_300).map((i) => ({ id: i, tag: 'member' })) } },
+    artifact: range(40_000).map(() => ({ id: 1_299, tag: 'member' })),
     reason: 'budget-exhausted',
   },
   {

@@ -102,7 +102,8 @@ describe('protocols', () => {
   it('refuses a bundle too large to register, and writes nothing', async () => {
     const before = await live.runtime.journal.head('authors');
     const big = { ...refundProtocol(), description: 'x'.repeat(4_000) };
-    const enums = Array.from({ length: 9_000 }, (_, i) => `value-${i}-${'y'.repeat(24)}`);
+    // Few values (under the schema's 4,096) but long ones: over 256 KiB as canonical JSON.
+    const enums = Array.from({ length: 1_000 }, (_, i) => `value-${i}-${'y'.repeat(300)}`);
     const huge = await json(
       await register({
         ...big,

@@ -1,8 +1,10 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contentHash } from '../../src/core/index.js';
+import { verifyProject } from '../../src/journal/index.js';
 import { EMPTY_METADATA_HASH, verifyConformanceEvent } from '../../src/kernel/index.js';
 import { tokensFor } from '../helpers/auth.js';
+import { hostileBody } from '../helpers/hostile.js';
 import { liveServer, refundProtocol } from '../helpers/runtime.js';
 
 type Live = Awaited<ReturnType<typeof liveServer>>;
@@ -232,6 +234,8 @@ describe('bad requests get typed 4xx, never 5xx', () => {
             agentic_protocol: fc.constant(refundProtocol()),
             generation_metadata_hash: fc.constant(EMPTY_METADATA_HASH),
           }),
+          // Protocols built to make the kernel work as hard as it can (issue 11).
+          hostileBody(),
         ),
         async (body) => {
           const res = await post(body);
@@ -241,5 +245,11 @@ describe('bad requests get typed 4xx, never 5xx', () => {
       ),
       { numRuns: 150 },
     );
+    // The audit of everything above is journaled whole: the kernel's chain still verifies.
+    await live.runtime.kernel.flushAudit();
+    const report = await verifyProject(live.runtime.journal, 'kernel', {
+      root: live.runtime.keyring.rootCertificatePem,
+    });
+    expect(report.ok).toBe(true);
   });
 });
