@@ -198,7 +198,15 @@ export function compileConstraints(
     const message = `the schema at ${path} applies ${steps} steps of schemas at one instance location through allOf/anyOf/oneOf/not/if/$ref (counted with repeats), more than the evaluation budget of ${limit}`;
     throw invalid([{ path: at, message }]);
   }
-  return ajvEligible(schema, interpreter)
+  const eligible = ajvEligible(schema, interpreter);
+  // `true` accepts everything without looking (no measuring pass over a large artifact either);
+  // either engine would say so, and it is reported as the routing would have it.
+  if (schema === true) {
+    const engine: ConstraintEngine = eligible ? 'ajv' : 'canonry';
+    const accepted: ConstraintResult = Object.freeze({ valid: true, errors: [], engine });
+    return withEngine(() => accepted, engine);
+  }
+  return eligible
     ? routedCheck(ajv, schema, interpreter, interpreter.perLocationBound()!)
     : withEngine(canonryRun(interpreter), 'canonry');
 }
@@ -233,6 +241,9 @@ const EXHAUSTED: ConstraintResult = Object.freeze({
   engine: 'canonry',
 }) as ConstraintResult;
 
+/** Values measured at most before a check gives up proving Ajv safe and runs the interpreter. */
+const MEASURE_VALUES = 4_096;
+
 /** A check that sends each value to Ajv when the bound allows, to the interpreter otherwise. */
 function routedCheck(
   ajv: Ajv2020,
@@ -256,7 +267,9 @@ function routedCheck(
   return withEngine(
     (value, budget) => {
       const allowance = budget.limit - budget.used;
-      const measures = measure(value, perLocation, allowance);
+      // Ajv pays off on small artifacts; a large one goes to the interpreter (budgeted, it walks
+      // only where the schema leads) instead of being walked whole first to prove a bound.
+      const measures = measure(value, perLocation, allowance, MEASURE_VALUES);
       if (!budget.charge(measures.work)) return EXHAUSTED;
       const proven =
         measures.complete &&

@@ -45,10 +45,15 @@ export function boundSteps(cost: Coefficients, totals: Float64Array, ajv: boolea
 
 /**
  * Measures `value` in one pass (then one pass back for the subtree weights). Stops, incomplete, as
- * soon as the bound of `cost` on what is measured so far passes `allowance`: the instance is then
- * too big for a proof, whatever the rest holds.
+ * soon as the bound of `cost` on what is measured so far passes `allowance`, or more than
+ * `maxValues` values were reached: the instance is then too big for a proof, whatever the rest holds.
  */
-export function measure(value: unknown, cost: Coefficients, allowance: number): Measures {
+export function measure(
+  value: unknown,
+  cost: Coefficients,
+  allowance: number,
+  maxValues = Number.POSITIVE_INFINITY,
+): Measures {
   const totals = new Float64Array(MEASURES);
   const values: unknown[] = [value];
   const parents: number[] = [-1];
@@ -87,6 +92,8 @@ export function measure(value: unknown, cost: Coefficients, allowance: number): 
       }
     }
     weights.push(weight);
+    if (values.length > maxValues)
+      return { totals, callableKeys, work: values.length + keys * KEY_STEPS, complete: false };
     if ((i & 255) === 255 && boundSteps(cost, totals, true) > allowance)
       return { totals, callableKeys, work: values.length + keys * KEY_STEPS, complete: false };
   }
