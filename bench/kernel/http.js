@@ -122,7 +122,7 @@ export async function main() {
     const env = {
       ...process.env,
       CANONRY_LOG_LEVEL: 'silent',
-      CANONRY_VALIDATE_RATE_LIMIT: '1000000000/1m',
+      CANONRY_VALIDATE_RATE_LIMIT: '999999999/1m',
     };
     const canonry = await startServer(
       [CLI, 'serve', '--port', '0', '--data', join(dir, 'data')],

@@ -11,6 +11,7 @@ import {
 } from '../../src/kernel/json-schema/index.js';
 import { compileProtocol, type ProtocolIssue } from '../../src/kernel/protocol.js';
 import { resolve } from '../../src/kernel/resolve.js';
+import { commonAssertions, jsonValues, type Pools, schemas } from './json-schema-arbitraries.js';
 
 /** A budget that remembers its last charge, to check that nothing is spent past it. */
 class RecordingBudget extends StepBudget {
@@ -222,75 +223,28 @@ describe('routing between Ajv and the interpreter', () => {
   });
 
   it('the interpreter never spends more than the static bound (fast-check)', () => {
-    const KEYS = ['a', 'b', 'c', 'toString'];
-    const NUMBERS = [-2, 0, 0.5, 1, 2, 3, 1e15, 2 ** 60];
-    const STRINGS = ['', 'a', 'ab', 'é', '😀', 'a😀', 'c\n', 'http://a.b/c', 'x'.repeat(40)];
-    const PATTERNS = ['^a', 'b', '^[a-c]*$', '\\d', '^.{2}$', '^\\p{L}+$', '(a|b)*c'];
-    const TYPES = ['null', 'boolean', 'object', 'array', 'number', 'string', 'integer'];
-    const scalar = fc.oneof(
-      fc.constant(null),
-      fc.boolean(),
-      fc.constantFrom(...NUMBERS),
-      fc.constantFrom(...STRINGS),
-    );
-    const { json } = fc.letrec<{ json: unknown }>((tie) => ({
-      json: fc.oneof(
-        { depthSize: 'small', withCrossShrink: true },
-        scalar,
-        fc.array(tie('json'), { maxLength: 4 }),
-        fc.dictionary(fc.constantFrom(...KEYS), tie('json'), { maxKeys: 4 }),
-      ),
-    }));
-    const small = fc.nat({ max: 3 });
-    const assertion = fc.oneof(
-      fc.record({ type: fc.constantFrom(...TYPES) }),
-      fc.record({ enum: fc.array(json, { minLength: 1, maxLength: 3 }) }),
-      fc.record({ const: json }),
+    const pools: Pools = {
+      keys: ['a', 'b', 'c', 'toString'],
+      numbers: [-2, 0, 0.5, 1, 2, 3, 1e15, 2 ** 60],
+      strings: ['', 'a', 'ab', 'é', '😀', 'a😀', 'c\n', 'http://a.b/c', 'x'.repeat(40)],
+      patterns: ['^a', 'b', '^[a-c]*$', '\\d', '^.{2}$', '^\\p{L}+$', '(a|b)*c'],
+      width: 4,
+    };
+    const json = jsonValues(pools);
+    const keys = fc.constantFrom(...pools.keys);
+    const assertions = [
+      ...commonAssertions(pools, json),
       fc.record({ multipleOf: fc.constantFrom(1, 2, 0.5, 0.01) }),
-      fc.record({ minLength: small }),
-      fc.record({ pattern: fc.constantFrom(...PATTERNS) }),
-      fc.record({ minItems: small }),
-      fc.record({ uniqueItems: fc.boolean() }),
-      fc.record({ minProperties: small }),
-      fc.record({ required: fc.subarray(KEYS) }),
       fc.record({ format: fc.constantFrom('url', 'email', 'regex', 'date-time', 'int32') }),
       fc.record({
-        dependentRequired: fc.dictionary(fc.constantFrom(...KEYS), fc.subarray(KEYS), {
-          maxKeys: 2,
-        }),
+        dependentRequired: fc.dictionary(keys, fc.subarray([...pools.keys]), { maxKeys: 2 }),
       }),
-    );
-    const schema = fc.letrec<{ schema: unknown; node: Record<string, unknown> }>((tie) => {
-      const sub = tie('schema');
-      const list = fc.array(sub, { minLength: 1, maxLength: 3 });
-      const applicator = fc.oneof(
-        fc.record({ properties: fc.dictionary(fc.constantFrom(...KEYS), sub, { maxKeys: 3 }) }),
-        fc.record({
-          patternProperties: fc.dictionary(fc.constantFrom(...PATTERNS), sub, { maxKeys: 2 }),
-        }),
-        fc.record({ additionalProperties: sub }),
-        fc.record({ propertyNames: sub }),
-        fc.record({ items: sub }),
-        fc.record({ prefixItems: list }),
-        fc.record({ contains: sub }),
-        fc.record({ allOf: list }),
-        fc.record({ anyOf: list }),
-        fc.record({ oneOf: list }),
-        fc.record({ not: sub }),
-        // `then` as a computed key: a literal one reads as a thenable to the linter.
-        fc.record({ if: sub, ['then' as string]: sub, else: sub }),
-        fc.record({
-          dependentSchemas: fc.dictionary(fc.constantFrom(...KEYS), sub, { maxKeys: 2 }),
-        }),
-        fc.record({ $ref: fc.constantFrom('#', '#/$defs/d') }),
-      );
-      return {
-        schema: fc.oneof({ depthSize: 'small', withCrossShrink: true }, fc.boolean(), tie('node')),
-        node: fc
-          .array(fc.oneof(assertion, assertion, applicator), { maxLength: 4 })
-          .map((parts) => Object.assign({}, ...parts)),
-      };
-    }).schema;
+    ];
+    const schema = schemas(pools, assertions, (sub) => [
+      fc.record({ propertyNames: sub }),
+      fc.record({ dependentSchemas: fc.dictionary(keys, sub, { maxKeys: 2 }) }),
+      fc.record({ $ref: fc.constantFrom('#', '#/$defs/d') }),
+    ]);
     const root = fc
       .tuple(schema, schema)
       .map(([body, d]) =>
