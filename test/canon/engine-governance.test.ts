@@ -34,9 +34,9 @@ import {
 
 const { owner, editor, agent, tool, viewer } = principals();
 
-/** The documented matrix of docs/governance.md: role → change → stakes → label. */
-function documentedMatrix(): Map<string, string> {
-  const doc = readFileSync(new URL('../../docs/governance.md', import.meta.url), 'utf8');
+/** A documented matrix (docs/governance.md, src/canon/README.md): role|change|stakes → label. */
+function documentedMatrix(path = '../../docs/governance.md'): Map<string, string> {
+  const doc = readFileSync(new URL(path, import.meta.url), 'utf8');
   const table = doc.split('<!-- gate-matrix:start -->')[1]!.split('<!-- gate-matrix:end -->')[0]!;
   const rows = table
     .trim()
@@ -488,8 +488,9 @@ for (const engine of CANON_ENGINES) {
     });
 
     describe('the documented role × change × stakes matrix is the gate’s', () => {
-      it('every cell of docs/governance.md matches the gate', () => {
+      it('every cell of docs/governance.md matches the gate, and the canon README says the same', () => {
         const cells = documentedMatrix();
+        expect(documentedMatrix('../../src/canon/README.md')).toEqual(cells);
         expect(cells.size).toBe(ROLES.length * CHANGES.length * 3);
         for (const role of ROLES) {
           for (const change of CHANGES) {
