@@ -80,7 +80,8 @@ function mayApprove(role: Role, required: Role | null): boolean {
  * re-comparison, checked whenever given.
  */
 function acknowledged(proposal: ProposalRecord, approval: Approval): void {
-  const required = proposal.approval_requires_base;
+  // A row projected before the field existed reads as not re-compared (a rebuild fills it in).
+  const required = proposal.approval_requires_base ?? null;
   const given = approval.base_version;
   if (required === null && (given === undefined || given === proposal.base_version)) return;
   if (required !== null && given === required) return;
