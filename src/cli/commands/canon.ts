@@ -99,7 +99,7 @@ function objectLine(o: CanonObject, effective?: EffectiveState): string {
 }
 
 function proposalLine(p: ProposalRecord): string {
-  return `${p.proposal_id} ${p.status.padEnd(9)} ${p.intent.padEnd(9)} ${p.object_id.padEnd(20)} ${p.comparison.stakes} ${p.gate.label}${p.status === 'pending' ? ` needs ${p.required_role}` : ''}: ${p.candidate.text}`;
+  return `${p.proposal_id} ${p.status.padEnd(9)} ${p.intent.padEnd(9)} ${p.object_id.padEnd(20)} ${p.comparison.stakes} ${p.gate.label}${p.status === 'pending' ? ` needs ${p.required_role}${p.approval_requires_base ? ` with --base ${p.approval_requires_base}` : ''}` : ''}: ${p.candidate.text}`;
 }
 
 function artifactLine(a: ArtifactStatus): string {
