@@ -3,7 +3,7 @@ import { CanonryError, sha256Hex } from '../core/index.js';
 import type { Queryable, Store } from '../store/index.js';
 
 /** Roles a token can carry, from most to least powerful. */
-export const TOKEN_ROLES = ['owner', 'editor', 'agent', 'viewer'] as const;
+export const TOKEN_ROLES = ['owner', 'editor', 'agent', 'tool', 'viewer'] as const;
 export type TokenRole = (typeof TOKEN_ROLES)[number];
 
 /** Token ids, as the store mints them (`tok_` and 12 hex digits); never the secret. */

@@ -6,7 +6,7 @@ import {
   artifactState,
 } from './artifacts.js';
 import type { Canon, Viewer } from './canon.js';
-import { ACCEPTANCE_STATES, type AcceptanceState, type Principal } from './types.js';
+import { ACCEPTANCE_STATES, type AcceptanceState, MACHINE_ROLES, type Principal } from './types.js';
 
 /** Journals a new manifest version as `canon.artifact`, under the acting principal's authority. */
 async function appendManifest(
@@ -36,8 +36,11 @@ export async function registerArtifact(
   if (principal.role === 'viewer')
     throw new CanonryError('FORBIDDEN', 'viewers cannot register artifacts');
   const manifest = artifactInput(input);
-  if (principal.role === 'agent' && manifest.acceptance_state === 'accepted') {
-    throw new CanonryError('FORBIDDEN', 'an agent cannot accept an artifact');
+  if (MACHINE_ROLES.includes(principal.role) && manifest.acceptance_state === 'accepted') {
+    throw new CanonryError(
+      'FORBIDDEN',
+      `a machine principal (${principal.role}) cannot accept an artifact`,
+    );
   }
   const reader = canon.readerFor(principal);
   for (const note of manifest.canonical_note_versions) {
@@ -57,10 +60,14 @@ export async function registerArtifact(
       `${manifest.artifact_id} is not available; choose another id`,
     );
   }
-  if (principal.role === 'agent' && previous && previous.acceptance_state !== 'proposed') {
+  if (
+    MACHINE_ROLES.includes(principal.role) &&
+    previous &&
+    previous.acceptance_state !== 'proposed'
+  ) {
     throw new CanonryError(
       'FORBIDDEN',
-      `a person reviewed ${manifest.artifact_id}; an agent cannot replace that review`,
+      `a person reviewed ${manifest.artifact_id}; a machine principal cannot replace that review`,
     );
   }
   return appendManifest(canon, principal, {

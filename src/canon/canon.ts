@@ -8,7 +8,7 @@ import { checkReferences, isLive, judge, staleDependents } from './judge.js';
 import { checkPlanes } from './plane-rules.js';
 import { candidateAudience, mayRead, objectAudience, proposalAudience } from './planes.js';
 import { CanonReader } from './read.js';
-import type { ProposalRecord } from './records.js';
+import type { ProposalBody, ProposalRecord } from './records.js';
 import type {
   NoteContent,
   NoteVersion,
@@ -53,6 +53,15 @@ interface Expected {
   readonly supersedes: readonly string[];
 }
 
+/**
+ * What an approval may say beyond who gives it: the version the approver saw as current. Optional on
+ * a first approval (when given it must be the proposal's base); required once canon moved and the
+ * proposal was compared again (`approval_requires_base`).
+ */
+export interface Approval {
+  readonly base_version?: ContentHash | null;
+}
+
 /** Who must approve a proposal the gate held back. */
 function requiredRole(label: GateLabel): Role | null {
   if (label === 'HARD_STOP') return 'owner';
@@ -64,6 +73,30 @@ function mayApprove(role: Role, required: Role | null): boolean {
   if (required === 'owner') return role === 'owner';
   if (required === 'editor') return role === 'owner' || role === 'editor';
   return false;
+}
+
+/**
+ * Refuses an approval that does not name the version the proposal now overwrites: required after a
+ * re-comparison, checked whenever given.
+ */
+function acknowledged(proposal: ProposalRecord, approval: Approval): void {
+  // A row projected before the field existed reads as not re-compared (a rebuild fills it in).
+  const required = proposal.approval_requires_base ?? null;
+  const given = approval.base_version;
+  if (required === null && (given === undefined || given === proposal.base_version)) return;
+  if (required !== null && given === required) return;
+  const base = required ?? proposal.base_version;
+  throw new CanonryError(
+    'BASE_NOT_ACKNOWLEDGED',
+    required !== null
+      ? `canon moved and ${proposal.proposal_id} was compared again: read what it would now overwrite, then approve with base_version ${required}`
+      : `${proposal.proposal_id} was compared against ${base ?? 'no version'}, not ${given ?? 'no version'}`,
+    {
+      proposal_id: proposal.proposal_id,
+      approval_requires_base: base,
+      base_version: given ?? null,
+    },
+  );
 }
 
 function expectedOf(p: {
@@ -149,7 +182,7 @@ export class Canon {
     const fromSuggestion = origin.fromSuggestion === true;
     const prepared = await this.#prepare(reader, principal, input, fromSuggestion);
     const { gate } = prepared;
-    const proposal: Omit<ProposalRecord, 'seq'> = {
+    const proposal: ProposalBody = {
       proposal_id: newId('prop'),
       object_id: input.object_id,
       intent: input.intent,
@@ -196,10 +229,16 @@ export class Canon {
   /**
    * Approves a pending proposal. The approver must hold the role the gate asked for; an agent never
    * can. If canon moved since the comparison, the approval is stale: the proposal is compared again
-   * (journaled) — or closed, when its target or what it replaces is no longer current — and
-   * STALE_APPROVAL asks for a fresh look.
+   * (journaled) — or closed, when its target or what it replaces is no longer current, or a creation
+   * finds its object created meanwhile — and STALE_APPROVAL asks for a fresh look. After that, only an
+   * approval naming the new head as `base_version` commits (BASE_NOT_ACKNOWLEDGED otherwise): sending
+   * the same request again never overwrites a version its approver has not seen.
    */
-  async approve(principal: Principal, proposalId: string): Promise<ProposalOutcome> {
+  async approve(
+    principal: Principal,
+    proposalId: string,
+    approval: Approval = {},
+  ): Promise<ProposalOutcome> {
     const reader = this.reader(principal.project);
     // A proposal the approver cannot read (someone's personal note) does not exist for them.
     const proposal = await this.#pending(this.readerFor(principal), proposalId);
@@ -220,8 +259,10 @@ export class Canon {
         proposal_id: proposal.proposal_id,
         closed,
         base_version: base,
+        ...(closed ? {} : { approval_requires_base: base }),
       });
     }
+    acknowledged(proposal, approval);
     const current = proposal.base_version ? await reader.version(proposal.base_version) : null;
     const stale = await staleDependents(
       reader,
@@ -355,6 +396,7 @@ export class Canon {
     await checkReferences(mine, candidate);
     await checkPlanes(mine, candidateAudience(candidate, principal.id), object, candidate, input);
     const judged = await judge(this.kernel, this.gate, reader, currentHash, {
+      message_id: input.message_id ?? null,
       object_id: input.object_id,
       intent: input.intent,
       candidate,
@@ -396,6 +438,16 @@ export class Canon {
     why: string,
   ): Promise<{ closed: boolean; base: ContentHash | null }> {
     const object = await reader.object(proposal.object_id);
+    if (proposal.base_version === null && object !== null) {
+      // It would create what now exists: a conflict, never a silent second version.
+      await this.#close(
+        reader.project,
+        proposal.proposal_id,
+        null,
+        `conflict: ${proposal.object_id} was created since the comparison (version ${object.version_id}); propose an update against it`,
+      );
+      return { closed: true, base: proposal.base_version };
+    }
     const targetGone = proposal.intent !== 'restore' && object !== null && !isLive(object);
     let replacedGone = false;
     for (const id of proposal.supersedes) replacedGone ||= !isLive(await reader.object(id));

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { type ContentHash, contentHash } from '../core/index.js';
 import type { EntryInput, ReceiptCheck, ReceiptInput } from '../journal/index.js';
 import { COMPARISON_CHECKS, type Comparison, isConcern } from './compare.js';
-import type { CommitBody, ProposalRecord } from './records.js';
+import type { CommitBody, ProposalBody } from './records.js';
 import type { NoteVersion, Principal } from './types.js';
 
 /** A short random id with a prefix (`prop_…`, `msg_…`, `op_…`). */
@@ -12,7 +12,7 @@ export function newId(prefix: string): string {
 
 /** The version a commit appends: immutable, hashed over everything but the receipt it will get. */
 export function buildVersion(
-  proposal: Omit<ProposalRecord, 'seq'>,
+  proposal: ProposalBody,
   current: NoteVersion | null,
   approver: Principal | null,
   timestamp: string,
@@ -46,7 +46,7 @@ function checksOf(comparison: Comparison): ReceiptCheck[] {
 
 /** The receipt input of a commit: the §5 checks, the gate, warnings and what became stale. */
 function receiptOf(
-  proposal: Omit<ProposalRecord, 'seq'>,
+  proposal: ProposalBody,
   approver: Principal | null,
   stale: readonly string[],
 ): ReceiptInput {
@@ -81,7 +81,7 @@ function receiptOf(
 
 /** The `canon.commit` entry for a proposal: version, §7 operation, receipt input, stale dependents. */
 export function commitEntry(
-  proposal: Omit<ProposalRecord, 'seq'>,
+  proposal: ProposalBody,
   current: NoteVersion | null,
   approver: Principal | null,
   stale: readonly string[],

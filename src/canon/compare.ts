@@ -70,6 +70,8 @@ export interface CompareContext {
   readonly supersededTypes?: readonly ObjectType[];
   /** Whether the source message was phrased as a suggestion (assistant/agent "I propose", "could"). */
   readonly fromSuggestion?: boolean;
+  /** Hedged sentences among what the candidate cites (`hedge.ts`), whoever spoke them. */
+  readonly hedges?: readonly string[];
 }
 
 const SUGGESTIVE: readonly ObjectType[] = ['preference', 'question', 'uncertainty'];
@@ -153,8 +155,12 @@ export function compareNotes(
   const before = now ? rank(now.confidence_state) : rank('asserted');
   const raised = rank(candidate.confidence_state) > before && newSources.length === 0;
 
+  // A hedged source becomes a directive only when the candidate claims it as asserted or stronger.
+  const hedged =
+    (context.hedges?.length ?? 0) > 0 && rank(candidate.confidence_state) >= rank('asserted');
   const wasSuggestion =
     context.fromSuggestion === true ||
+    hedged ||
     (now !== null &&
       (SUGGESTIVE.includes(now.object_type) ||
         now.status === 'provisional' ||
@@ -206,10 +212,12 @@ export function compareNotes(
       },
       suggestion_to_directive: {
         result: wasSuggestion && becomesDirective,
-        detail:
-          wasSuggestion && becomesDirective
-            ? `a suggestion becomes a ${candidate.object_type}`
-            : 'no change of modality',
+        detail: !(wasSuggestion && becomesDirective)
+          ? 'no change of modality'
+          : hedged
+            ? `the source hedged; the candidate states it as a ${candidate.object_type}`
+            : `a suggestion becomes a ${candidate.object_type}`,
+        ...(hedged && becomesDirective ? { items: context.hedges } : {}),
       },
       dispute_collapsed: {
         result: collapsed,

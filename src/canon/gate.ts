@@ -27,6 +27,11 @@ export type GateInput = {
   readonly object_type: ObjectType;
   /** The mutation changes what kind of object it is (a constraint becoming a question, …). */
   readonly type_changed: boolean;
+  /**
+   * The proposer changes a note that stands on its own authority alone (it proposed the current
+   * version and nobody approved it) and replaces nothing else: a tool correcting what it reported.
+   */
+  readonly corrects_own: boolean;
 } & { readonly [K in ComparisonCheckName]: boolean };
 
 /** The signed outcome of the gate, kept with the proposal and referenced from the receipt. */
@@ -39,21 +44,23 @@ export interface GateVerdict {
   readonly event_hash: ContentHash | null;
 }
 
-const FLAGS = [...COMPARISON_CHECKS, 'type_changed'] as const;
+const FLAGS = [...COMPARISON_CHECKS, 'type_changed', 'corrects_own'] as const;
 
 const v = (name: string) => ({ var: name });
 
 /**
  * The default stakes-and-authority gate, an agentic protocol evaluated by the kernel (first match):
  * a viewer is refused; S3 always hard-stops for the owner; a mutation beyond the proposer's authority
- * (an agent at S2+, an editor at S3) needs confirmation; so does anything an agent proposes that
- * removes information, changes source or authority, or turns a suggestion into a directive; raising
- * certainty without evidence, collapsing a dispute, or changing an object's type (a constraint
- * turned into a question) needs confirmation from anyone; the rest commits.
+ * (an agent or a tool at S2+, an editor at S3) needs confirmation; so does a tool's change of anything
+ * but a note it reported itself (§6: a tool result does not become canon because it arrived); so does
+ * anything an agent proposes that removes information, changes source or authority, or turns a
+ * suggestion into a directive, and a tool's suggestion turned directive; raising certainty without
+ * evidence, collapsing a dispute, or changing an object's type (a constraint turned into a question)
+ * needs confirmation from anyone; the rest commits. `docs/governance.md` tabulates the answers.
  */
 export const DEFAULT_GATE_PROTOCOL: AgenticProtocol = {
   slug: 'canonry.canon.stakes-gate',
-  version: '1.0',
+  version: '1.1',
   description: 'LCSM §6 stakes and authority gate: S0–S3 by actor role and the two-note checks.',
   constraints: {
     type: 'object',
@@ -72,6 +79,20 @@ export const DEFAULT_GATE_PROTOCOL: AgenticProtocol = {
     { label: 'REJECT', condition: { '==': [v('role'), 'viewer'] } },
     { label: 'HARD_STOP', condition: { '==': [v('stakes'), 'S3'] } },
     { label: 'REQUIRE_CONFIRMATION', condition: { '!': v('within_authority') } },
+    {
+      label: 'REQUIRE_CONFIRMATION',
+      condition: {
+        and: [
+          { '==': [v('role'), 'tool'] },
+          { '!=': [v('intent'), 'create'] },
+          { '!': v('corrects_own') },
+        ],
+      },
+    },
+    {
+      label: 'REQUIRE_CONFIRMATION',
+      condition: { and: [{ '==': [v('role'), 'tool'] }, v('suggestion_to_directive')] },
+    },
     {
       label: 'REQUIRE_CONFIRMATION',
       condition: {
@@ -121,6 +142,10 @@ export function gateInput(
     >),
     type_changed:
       comparison.current.content !== null && comparison.current.content.object_type !== objectType,
+    corrects_own:
+      comparison.current.content !== null &&
+      intent !== 'supersede' &&
+      comparison.current.authority?.principal === comparison.candidate.authority?.principal,
   };
 }
 

@@ -6,7 +6,13 @@ export {
   artifactInput,
   artifactState,
 } from './artifacts.js';
-export { Canon, type CanonOptions, type ProposalOutcome, type Viewer } from './canon.js';
+export {
+  type Approval,
+  Canon,
+  type CanonOptions,
+  type ProposalOutcome,
+  type Viewer,
+} from './canon.js';
 export { renderCapsule } from './capsule.js';
 export {
   type ArchivedMessage,

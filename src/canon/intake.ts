@@ -9,6 +9,7 @@ import {
   recordedClassification,
 } from './intake-classification.js';
 import {
+  MACHINE_ROLES,
   MESSAGE_ID,
   MESSAGE_VISIBILITIES,
   type MessageVisibility,
@@ -68,13 +69,14 @@ export function messageInput(
   ) {
     throw new CanonryError('INVALID_BODY', 'text must be a string of 1–20,000 characters');
   }
-  const role = (m.role ?? (principal.role === 'agent' ? 'agent' : 'user')) as MessageRole;
+  const machine = MACHINE_ROLES.includes(principal.role);
+  const role = (m.role ?? (machine ? principal.role : 'user')) as MessageRole;
   if (!ROLES.includes(role))
     throw new CanonryError('INVALID_BODY', `role must be one of ${ROLES.join(', ')}`);
-  if (principal.role === 'agent' && (role === 'user' || role === 'system')) {
+  if (machine && (role === 'user' || role === 'system')) {
     throw new CanonryError(
       'AUTHORITY_FROM_PAYLOAD',
-      'an agent cannot submit messages as the user or the system',
+      `${principal.role === 'tool' ? 'a tool' : 'an agent'} cannot submit messages as the user or the system`,
     );
   }
   if (

@@ -2,6 +2,7 @@ import { CanonryError, type ContentHash } from '../core/index.js';
 import type { CompiledProtocol, Kernel } from '../kernel/index.js';
 import { compareNotes } from './compare.js';
 import { gateInput, runGate } from './gate.js';
+import { hedgedSources } from './hedge.js';
 import { withoutBase } from './plane-rules.js';
 import {
   type Audience,
@@ -30,7 +31,13 @@ export async function judge(
   currentHash: ContentHash | null,
   p: Pick<
     ProposalRecord,
-    'object_id' | 'intent' | 'candidate' | 'supersedes' | 'proposer' | 'from_suggestion'
+    | 'object_id'
+    | 'intent'
+    | 'candidate'
+    | 'supersedes'
+    | 'proposer'
+    | 'from_suggestion'
+    | 'message_id'
   >,
 ) {
   const supersededTypes = await typesOfSuperseded(reader, p.supersedes);
@@ -49,6 +56,7 @@ export async function judge(
     dependentObjects: dependents.map((o) => o.object_id),
     supersededTypes,
     fromSuggestion: p.from_suggestion,
+    hedges: await hedgedSources(reader, p.candidate.sources, p.message_id),
   });
   const gate = runGate(
     kernel,

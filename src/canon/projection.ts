@@ -123,6 +123,8 @@ async function applyCommit(
   await updateProposal(tx, project, body.proposal_id, (p) => ({
     ...p,
     status: 'committed',
+    required_role: null,
+    approval_requires_base: null,
     decided_by: body.operation.authority_basis.approver,
   }));
 }
@@ -163,7 +165,12 @@ export const CANON_PROJECTION: Projection = {
             proposal.object_id,
             proposal.status,
             seq,
-            canonicalize({ ...proposal, seq }),
+            canonicalize({
+              ...proposal,
+              approval_role: proposal.required_role,
+              approval_requires_base: null,
+              seq,
+            } satisfies ProposalRecord),
           ],
         );
         return;
@@ -179,6 +186,8 @@ export const CANON_PROJECTION: Projection = {
                 comparison: b.comparison,
                 gate: b.gate,
                 required_role: b.required_role,
+                approval_role: b.required_role,
+                approval_requires_base: b.base_version,
                 status: 'pending',
               },
         );
@@ -191,6 +200,8 @@ export const CANON_PROJECTION: Projection = {
         await updateProposal(tx, project, b.proposal_id, (p) => ({
           ...p,
           status: 'rejected',
+          required_role: null,
+          approval_requires_base: null,
           decided_by: b.by,
           reason: b.reason,
         }));

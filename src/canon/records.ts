@@ -24,13 +24,26 @@ export interface ProposalRecord {
   readonly proposer: Principal;
   readonly comparison: Comparison;
   readonly gate: GateVerdict;
-  /** Who must approve before it can commit (null when it committed on its own or was refused). */
+  /**
+   * Who must approve it now: set only while it is pending and held back by the gate (null once it
+   * committed or was rejected, so nothing closed reads as waiting). `approval_role` keeps the answer.
+   */
   readonly required_role: Role | null;
+  /** The role the gate (or a re-comparison) asked to approve it, kept after it closes. */
+  readonly approval_role: Role | null;
+  /**
+   * Set when canon moved and the proposal was compared again: the version (the new head) an approval
+   * must name as its `base_version`, acknowledging what the proposal would now overwrite.
+   */
+  readonly approval_requires_base: ContentHash | null;
   readonly status: ProposalStatus;
   readonly decided_by: Principal | null;
   readonly reason: string | null;
   readonly seq: number;
 }
+
+/** A proposal as its `canon.proposal` entry carries it; the projection derives the approval fields. */
+export type ProposalBody = Omit<ProposalRecord, 'seq' | 'approval_role' | 'approval_requires_base'>;
 
 /** The §7 journal-operation fields carried by every commit. */
 export interface JournalOperation {
@@ -63,7 +76,7 @@ export interface CommitBody {
 /** Entry bodies by kind. */
 export interface CanonEntryBodies {
   'canon.message': { readonly message: Omit<ArchivedMessage, 'seq'> };
-  'canon.proposal': { readonly proposal: Omit<ProposalRecord, 'seq'> };
+  'canon.proposal': { readonly proposal: ProposalBody };
   'canon.recompare': {
     readonly proposal_id: string;
     readonly base_version: ContentHash | null;

@@ -27,6 +27,7 @@ export const AUTHORITY: Readonly<Record<Role, Stakes | null>> = {
   owner: 'S3',
   editor: 'S2',
   agent: 'S1',
+  tool: 'S1',
   viewer: null,
 };
 

@@ -52,9 +52,16 @@ export const MESSAGE_VISIBILITIES = [
 ] as const satisfies readonly Visibility[];
 export type MessageVisibility = (typeof MESSAGE_VISIBILITIES)[number];
 
-/** Roles a principal can hold in a project. */
-export const ROLES = ['owner', 'editor', 'agent', 'viewer'] as const;
+/**
+ * Roles a principal can hold in a project. A `tool` reports observations (a test run, a sensor, a
+ * crawler): it proposes like an agent, corrects only what it sourced itself without a person, and never
+ * approves (the matrix is in `docs/governance.md`).
+ */
+export const ROLES = ['owner', 'editor', 'agent', 'tool', 'viewer'] as const;
 export type Role = (typeof ROLES)[number];
+
+/** Roles of machines (agents and tools): they never speak as the user, accept artifacts or approve. */
+export const MACHINE_ROLES: readonly Role[] = ['agent', 'tool'];
 
 /** Object and artifact ids: lowercase, dotted or dashed, e.g. `ui.colour` or `design.identity`. */
 export const OBJECT_ID = /^[a-z0-9][a-z0-9._-]{0,99}$/;

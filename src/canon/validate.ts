@@ -230,6 +230,8 @@ export function proposalInput(value: unknown, defaults: NoteDefaults = {}): Prop
     ],
     'proposal',
   );
+  // No default: a proposal that does not say what it asks for is not guessed into an update.
+  if (p.intent === undefined) bad(`intent is required: ${PROPOSAL_INTENTS.join(', ')}`, 'intent');
   const intent = oneOf(p.intent, PROPOSAL_INTENTS, 'intent', 'update');
   if (p.base_version !== null && p.base_version !== undefined && !isContentHash(p.base_version)) {
     bad('base_version must be a sha256: hash or null', 'base_version');

@@ -105,6 +105,11 @@ export const ERROR_CODES = {
     status: 409,
     message: 'canon moved since the comparison; the proposal was compared again',
   },
+  BASE_NOT_ACKNOWLEDGED: {
+    status: 409,
+    message:
+      'the approval does not name the version the proposal would now overwrite (its approval_requires_base)',
+  },
   SOURCE_MISSING: { status: 422, message: 'a source reference does not match the archive' },
   PLANE_VIOLATION: {
     status: 422,

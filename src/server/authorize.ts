@@ -3,10 +3,19 @@ import type { AuthPrincipal, TokenRole, TokenStore } from '../auth/index.js';
 import type { Principal } from '../canon/index.js';
 import { CanonryError } from '../core/index.js';
 
-/** Roles from most to least powerful; a lower rank may do everything a higher rank may. */
-const RANK: Readonly<Record<TokenRole, number>> = { owner: 0, editor: 1, agent: 2, viewer: 3 };
+/**
+ * Roles from most to least powerful; a lower rank may do everything a higher rank may. A tool reaches
+ * the routes an agent reaches; canon itself holds its proposals to the tool's own rules.
+ */
+const RANK: Readonly<Record<TokenRole, number>> = {
+  owner: 0,
+  editor: 1,
+  agent: 2,
+  tool: 2,
+  viewer: 3,
+};
 
-/** True when `role` is at least `min` (owner ≥ editor ≥ agent ≥ viewer). */
+/** True when `role` is at least `min` (owner ≥ editor ≥ agent = tool ≥ viewer). */
 export function roleAtLeast(role: TokenRole, min: TokenRole): boolean {
   return RANK[role] <= RANK[min];
 }

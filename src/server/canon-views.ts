@@ -78,7 +78,14 @@ export interface ProposalView {
   readonly intent: ProposalRecord['intent'];
   readonly status: ProposalRecord['status'];
   readonly proposer: ProposalRecord['proposer'];
+  /** Who must approve it now (null unless pending and held back). */
   readonly required_role: ProposalRecord['required_role'];
+  /** The role the gate asked for, kept after it closes. */
+  readonly approval_role: ProposalRecord['approval_role'];
+  /** Who approved it, when it committed on an approval. */
+  readonly approved_by: ProposalRecord['decided_by'];
+  /** After a re-comparison: the base_version an approval must name (`current` is what it overwrites). */
+  readonly approval_requires_base: ProposalRecord['approval_requires_base'];
   readonly decided_by: ProposalRecord['decided_by'];
   readonly reason: string | null;
   readonly rationale: string | null;
@@ -117,6 +124,9 @@ export async function proposalView(
     status: p.status,
     proposer: p.proposer,
     required_role: p.required_role,
+    approval_role: p.approval_role,
+    approved_by: p.status === 'committed' ? p.decided_by : null,
+    approval_requires_base: p.approval_requires_base,
     decided_by: p.decided_by,
     reason: p.reason,
     rationale: p.rationale,

@@ -207,6 +207,18 @@ export function rejectRequest(body: unknown): { reason: string } {
   return { reason: text(b.reason, 'reason', 2_000) };
 }
 
+/** `{ base_version? }` for an approval: the version the approver saw as current. */
+export function approveRequest(body: unknown): { base_version?: ContentHash | null } {
+  const b = bodyObject(body, ['base_version'], { optional: true });
+  if (b.base_version === undefined) return {};
+  if (b.base_version !== null && !isContentHash(b.base_version)) {
+    throw new CanonryError('INVALID_BODY', 'base_version must be a sha256: hash or null', {
+      field: 'base_version',
+    });
+  }
+  return { base_version: b.base_version as ContentHash | null };
+}
+
 /** `{ acceptance_state }` for an artifact review. */
 export function reviewRequest(body: unknown): { acceptance_state: string } {
   const b = bodyObject(body, ['acceptance_state']);

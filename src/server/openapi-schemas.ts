@@ -127,7 +127,19 @@ const proposalRecord = obj(
       ['current', 'candidate', 'checks', 'stakes'],
     ),
     gate: ref('GateVerdict'),
-    required_role: nullable({ enum: [...ROLES] }),
+    required_role: {
+      ...nullable({ enum: [...ROLES] }),
+      description: 'who must approve it now; null unless it is pending and held back',
+    },
+    approval_role: {
+      ...nullable({ enum: [...ROLES] }),
+      description: 'the role the gate asked to approve it, kept after it closes',
+    },
+    approval_requires_base: {
+      ...nullable(hash),
+      description:
+        'after canon moved and it was compared again: the base_version an approval must name',
+    },
     status: { enum: ['pending', 'committed', 'rejected'] },
     decided_by: nullable(ref('Principal')),
     reason: nullable(str()),
@@ -417,7 +429,23 @@ const proposalView = obj(
     intent: str(),
     status: { enum: ['pending', 'committed', 'rejected'] },
     proposer: ref('Principal'),
-    required_role: nullable({ enum: [...ROLES] }),
+    required_role: {
+      ...nullable({ enum: [...ROLES] }),
+      description: 'who must approve it now; null unless it is pending and held back',
+    },
+    approval_role: {
+      ...nullable({ enum: [...ROLES] }),
+      description: 'the role the gate asked to approve it, kept after it closes',
+    },
+    approved_by: {
+      ...nullable(ref('Principal')),
+      description: 'who approved it, when it committed on an approval',
+    },
+    approval_requires_base: {
+      ...nullable(hash),
+      description:
+        'set after a re-comparison: approve with this base_version, having read current (what it would now overwrite)',
+    },
     decided_by: nullable(ref('Principal')),
     reason: nullable(str()),
     rationale: nullable(str()),
@@ -545,10 +573,7 @@ export const BODIES = {
   proposal: obj(
     {
       object_id: str({ pattern: OBJECT_ID.source }),
-      intent: {
-        enum: ['create', 'update', 'supersede', 'retire', 'restore', 'dispute'],
-        default: 'update',
-      },
+      intent: { enum: ['create', 'update', 'supersede', 'retire', 'restore', 'dispute'] },
       base_version: nullable(hash),
       candidate: ref('NoteContent'),
       supersedes: arr(str(), { maxItems: 20 }),
@@ -556,14 +581,25 @@ export const BODIES = {
       message_id: nullable(str({ maxLength: 100 })),
       rationale: str({ maxLength: 2_000 }),
     },
-    ['object_id', 'candidate'],
+    ['object_id', 'intent', 'candidate'],
     {
       ...closed,
       description:
-        'A ProposalInput. Authority fields (actor, authority, role, principal, approved_by, approver, authorized_by) are refused with AUTHORITY_FROM_PAYLOAD.',
+        'A ProposalInput; intent is required (no default).  Authority fields (actor, authority, role, principal, approved_by, approver, authorized_by) are refused with AUTHORITY_FROM_PAYLOAD.',
     },
   ),
   empty: obj({}, [], closed),
+  approve: obj(
+    {
+      base_version: {
+        ...nullable(hash),
+        description:
+          "the version the approver saw as current: optional on a first approval (then it must be the proposal's base_version), required after a re-comparison (the proposal's approval_requires_base)",
+      },
+    },
+    [],
+    closed,
+  ),
   reject: obj({ reason: str({ minLength: 1, maxLength: 2_000 }) }, ['reason'], closed),
   restore: obj(
     { version_hash: hash, rationale: str({ minLength: 1, maxLength: 2_000 }) },

@@ -489,7 +489,9 @@ for (const engine of CANON_ENGINES) {
       expect(held.proposal.status).toBe('pending');
       await update(runtime, owner, 'wp.obj', { text: 'Uploads are capped at 20 MB.' });
       await expectCode(runtime.canon.approve(editor, held.proposal.proposal_id), 'STALE_APPROVAL');
-      const done = await runtime.canon.approve(editor, held.proposal.proposal_id);
+      const done = await runtime.canon.approve(editor, held.proposal.proposal_id, {
+        base_version: await currentHash(runtime, 'wp.obj'),
+      });
       expect(done.committed!.version_id).toBe(3);
       const set = await workingSet(runtime.canon, PROJECT, { object_id: 'wp.obj' });
       expect(set.prior_mutations).toEqual([

@@ -186,7 +186,7 @@ for (const engine of CANON_ENGINES) {
     });
 
     describe('stale approval', () => {
-      it('approving after the object moved → STALE_APPROVAL, a new comparison, then a second approval works', async () => {
+      it('approving after the object moved → STALE_APPROVAL, a new comparison, then an approval that names the new base works', async () => {
         const id = fresh('sa.obj');
         await create(runtime, owner, id, { text: 'The release train is weekly.' });
         const v1 = await currentHash(runtime, id);
@@ -222,8 +222,18 @@ for (const engine of CANON_ENGINES) {
         expect(recompared.comparison.checks.information_removed.items).toEqual([
           'the release train is biweekly.',
         ]);
+        expect(recompared.approval_requires_base).toBe(v2);
 
-        const approved = await runtime.canon.approve(editor, pending.proposal.proposal_id);
+        // The same request again does not commit: the approver has to name the new base.
+        const unacknowledged = await canonState(runtime);
+        await expectCode(
+          runtime.canon.approve(editor, pending.proposal.proposal_id),
+          'BASE_NOT_ACKNOWLEDGED',
+        );
+        expect(await canonState(runtime)).toEqual(unacknowledged);
+        const approved = await runtime.canon.approve(editor, pending.proposal.proposal_id, {
+          base_version: v2,
+        });
         expect(approved.proposal.status).toBe('committed');
         expect(approved.committed).toMatchObject({ version_id: 3, parent_version_hash: v2 });
         expect((await verifyProject(runtime.journal, PROJECT)).ok).toBe(true);

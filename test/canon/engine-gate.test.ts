@@ -44,6 +44,7 @@ const EXPECTED: Record<Exclude<Role, 'viewer'>, Record<Exclude<Stakes, 'S0'>, st
   owner: { S1: 'AUTO_COMMIT', S2: 'AUTO_COMMIT', S3: 'HARD_STOP' },
   editor: { S1: 'AUTO_COMMIT', S2: 'AUTO_COMMIT', S3: 'HARD_STOP' },
   agent: { S1: 'AUTO_COMMIT', S2: 'REQUIRE_CONFIRMATION', S3: 'HARD_STOP' },
+  tool: { S1: 'AUTO_COMMIT', S2: 'REQUIRE_CONFIRMATION', S3: 'HARD_STOP' },
 };
 
 let otherRoot: string;
@@ -68,7 +69,7 @@ for (const engine of CANON_ENGINES) {
     afterAll(async () => env?.close());
 
     describe('outcome by role × stakes', () => {
-      for (const role of ['owner', 'editor', 'agent'] as const) {
+      for (const role of ['owner', 'editor', 'agent', 'tool'] as const) {
         for (const stakes of ['S1', 'S2', 'S3'] as const) {
           const label = EXPECTED[role][stakes];
           it(`${role} at ${stakes} → ${label}`, async () => {

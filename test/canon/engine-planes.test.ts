@@ -474,6 +474,7 @@ for (const engine of CANON_ENGINES) {
       // Leaving out visibility keeps the object's: no silent promotion.
       const raw = {
         object_id: 'agent.accent',
+        intent: 'update',
         base_version: v1,
         candidate: { object_type: 'preference', title: 't', text: 'x' },
       };

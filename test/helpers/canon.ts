@@ -32,6 +32,7 @@ export function principals(project = PROJECT) {
     owner: principal('olivia', 'owner', project),
     editor: principal('eddie', 'editor', project),
     agent: principal('agent-7', 'agent', project),
+    tool: principal('ci-runner', 'tool', project),
     viewer: principal('vera', 'viewer', project),
   } as const;
 }

@@ -6,11 +6,11 @@ import { citesSource } from './cues.js';
 const MACHINE_ROLES: ReadonlySet<string> = new Set(['assistant', 'agent', 'tool']);
 
 /**
- * Whether a message is a machine's: an assistant, agent or tool message, or anything an agent
- * principal sent. Its drafts are suggestions: provisional, and inferred unless they cite a source.
+ * Whether a message is a machine's: an assistant, agent or tool message, or anything an agent or
+ * tool principal sent. Its drafts are suggestions: provisional, and inferred unless they cite a source.
  */
 export function isMachineAuthor(message: Pick<ArchivedMessage, 'role' | 'actor_role'>): boolean {
-  return MACHINE_ROLES.has(message.role) || message.actor_role === 'agent';
+  return MACHINE_ROLES.has(message.role) || MACHINE_ROLES.has(message.actor_role);
 }
 
 /** What a draft from this author may claim. */

@@ -30,4 +30,4 @@ export {
 export { ModelClassifier, type ModelClassifierOptions } from './model.js';
 export { classificationRequest, compactCanon, type PromptLimits, systemPrompt } from './prompt.js';
 export { ScriptedClassifier } from './scripted.js';
-export { type Sentence, splitSentences } from './text.js';
+export { phraseRegExp, type Sentence, splitSentences } from './text.js';

@@ -99,7 +99,7 @@ function objectLine(o: CanonObject, effective?: EffectiveState): string {
 }
 
 function proposalLine(p: ProposalRecord): string {
-  return `${p.proposal_id} ${p.status.padEnd(9)} ${p.intent.padEnd(9)} ${p.object_id.padEnd(20)} ${p.comparison.stakes} ${p.gate.label}${p.status === 'pending' ? ` needs ${p.required_role}` : ''}: ${p.candidate.text}`;
+  return `${p.proposal_id} ${p.status.padEnd(9)} ${p.intent.padEnd(9)} ${p.object_id.padEnd(20)} ${p.comparison.stakes} ${p.gate.label}${p.status === 'pending' ? ` needs ${p.required_role}${p.approval_requires_base ? ` with --base ${p.approval_requires_base}` : ''}` : ''}: ${p.candidate.text}`;
 }
 
 function artifactLine(a: ArtifactStatus): string {
@@ -111,8 +111,21 @@ function proposalViewLines(v: ProposalView): string[] {
   const flagged = COMPARISON_CHECKS.filter((name) => isConcern(name, v.checks[name].result)).map(
     (name) => `  ! ${name}: ${v.checks[name].detail}`,
   );
+  const decided =
+    v.status === 'pending'
+      ? v.required_role
+        ? `, needs ${v.required_role}`
+        : ''
+      : `${v.approval_role ? `, ${v.approval_role} approval was required` : ''}${v.approved_by ? `, approved by ${v.approved_by.id} (${v.approved_by.role})` : ''}${v.status === 'rejected' && v.reason ? `: ${v.reason}` : ''}`;
+  const acknowledge =
+    v.status === 'pending' && v.approval_requires_base && !v.stale
+      ? [
+          `canon moved and this was compared again: it would now overwrite the CURRENT below; approve with --base ${v.approval_requires_base}`,
+        ]
+      : [];
   return [
-    `${v.proposal_id} ${v.intent} ${v.object_id}: ${v.status}${v.required_role && v.status === 'pending' ? `, needs ${v.required_role}` : ''}${v.stale ? ' (STALE: canon moved; approval will re-compare)' : ''}`,
+    `${v.proposal_id} ${v.intent} ${v.object_id}: ${v.status}${decided}${v.stale ? ' (STALE: canon moved; approval will re-compare)' : ''}`,
+    ...acknowledge,
     `CURRENT   ${v.current.content ? `${v.current.content.text} [${v.current.content.confidence_state}]` : '(none)'}`,
     `CANDIDATE ${v.candidate.content?.text ?? ''} [${v.candidate.content?.confidence_state ?? ''}] by ${v.proposer.id} (${v.proposer.role})`,
     `stakes ${v.stakes}, gate ${v.gate.label}, signed verdict ${v.gate.verification.ok ? 'verifies' : `does not verify (${v.gate.verification.issue})`}`,
@@ -219,11 +232,22 @@ export function canonCommand(program: Command): void {
     ),
   );
 
-  common(canon.command('approve <proposal_id>').description('approve a pending proposal')).action(
+  common(
+    canon
+      .command('approve <proposal_id>')
+      .description('approve a pending proposal')
+      .option(
+        '--base <hash>',
+        'the version you saw as current (sha256:…); required after canon moved and the proposal was compared again (`canon proposal` shows it)',
+      ),
+  ).action(
     run<ProposalOutcome>(
       'approveProposal',
       (o) => [`approved: ${outcomeLine(o)}`],
-      (_f, [id]) => ({ params: { id: id! } }),
+      (f, [id]) => ({
+        params: { id: id! },
+        body: typeof f.base === 'string' ? { base_version: f.base } : {},
+      }),
     ),
   );
 

@@ -32,7 +32,7 @@ export function tokensCommand(program: Command): void {
     .description('issue a token for a principal and role; the secret is printed once')
     .requiredOption('--project <name>', 'project')
     .requiredOption('--principal <name>', 'who the token stands for')
-    .requiredOption('--role <role>', 'owner | editor | agent | viewer')
+    .requiredOption('--role <role>', 'owner | editor | agent | tool | viewer')
     .option(...DATA_FLAG)
     .option(...DB_FLAG)
     .option('--json', 'print JSON')

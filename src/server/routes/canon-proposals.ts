@@ -2,7 +2,7 @@ import { OBJECT_ID, proposalInput } from '../../canon/index.js';
 import { CanonryError } from '../../core/index.js';
 import { proposalView } from '../canon-views.js';
 import {
-  bodyObject,
+  approveRequest,
   oneOfQuery,
   PROPOSAL_STATUSES,
   proposalIdArg,
@@ -113,16 +113,21 @@ export const PROPOSAL_ROUTES: readonly CanonRoute[] = [
     url: '/v1/projects/:project/proposals/:id/approve',
     operationId: 'approveProposal',
     summary:
-      'Approve a pending proposal (the role the gate asked for: editor for REQUIRE_CONFIRMATION, owner for HARD_STOP); stale → 409 and a new comparison',
+      'Approve a pending proposal (the role the gate asked for: editor for REQUIRE_CONFIRMATION, owner for HARD_STOP); stale → 409 STALE_APPROVAL and a new comparison, after which only an approval naming the new head as base_version commits (else 409 BASE_NOT_ACKNOWLEDGED)',
     tag: 'proposals',
     minRole: 'agent',
     params: { id: 'proposal id' },
-    body: { schema: BODIES.empty, required: false, example: {} },
+    body: {
+      schema: BODIES.approve,
+      required: false,
+      example: { base_version: `sha256:${'0'.repeat(64)}` },
+    },
     status: 200,
     response: ref('ProposalOutcome'),
     errors: [
       'FORBIDDEN',
       'STALE_APPROVAL',
+      'BASE_NOT_ACKNOWLEDGED',
       'PROPOSAL_CLOSED',
       'UNKNOWN_PROPOSAL',
       'CONFLICT',
@@ -131,8 +136,7 @@ export const PROPOSAL_ROUTES: readonly CanonRoute[] = [
     ],
     handler: async ({ runtime, principal, params, body }) => {
       const id = proposalIdArg(params.id);
-      bodyObject(body, [], { optional: true });
-      return runtime.canon.approve(principal, id);
+      return runtime.canon.approve(principal, id, approveRequest(body));
     },
   },
   {
