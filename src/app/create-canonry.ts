@@ -5,7 +5,13 @@ import {
   Canon,
   DEFAULT_GATE_PROTOCOL,
 } from '../canon/index.js';
-import { JOURNAL_MIGRATIONS, Journal, type StartCheck, verifyOnStart } from '../journal/index.js';
+import {
+  JOURNAL_MIGRATIONS,
+  Journal,
+  type StartCheck,
+  upgradeProjections,
+  verifyOnStart,
+} from '../journal/index.js';
 import { Kernel, ProtocolRegistry, REGISTRY_LIMITS } from '../kernel/index.js';
 import { openStore, STORE_IDENTITY_MIGRATIONS, type Store } from '../store/index.js';
 import { type Keyring, Keyring as Keys } from '../trust/index.js';
@@ -129,6 +135,18 @@ export async function createCanonry(
         { project: broken.project, seq: broken.seq, reason: broken.reason, detail: broken.detail },
         'journal chain does not verify: appends to this project are refused',
       );
+    }
+    // After the chains are checked: a quarantined project is not replayed.
+    const upgrade = await upgradeProjections(journal);
+    for (const { name, from, to } of upgrade.changed) {
+      if (from === null && upgrade.rebuilt === 0) continue; // a fresh store: nothing to rebuild
+      logger.info(
+        { projection: name, from, to, rebuilt: upgrade.rebuilt },
+        'projection tables rebuilt from the journal for this version of canonry',
+      );
+    }
+    for (const { project, reason } of upgrade.failed) {
+      logger.error({ project, reason }, 'projection tables of this project could not be rebuilt');
     }
     const audit = new JournalAuditSink(journal, onError);
     const registry = new ProtocolRegistry(

@@ -135,6 +135,8 @@ async function applyCommit(
  */
 export const CANON_PROJECTION: Projection = {
   name: 'canon',
+  // 2: proposals carry approval_role and approval_requires_base; closed ones no pending role.
+  version: 2,
   kinds: CANON_KINDS,
   tables: [
     'canon_messages',

@@ -36,3 +36,4 @@ export {
   type ReceiptInput,
   type VerifyReport,
 } from './types.js';
+export { type ProjectionUpgrade, upgradeProjections } from './upgrade.js';

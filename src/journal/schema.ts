@@ -49,4 +49,14 @@ export const JOURNAL_MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    // Which version of each projection wrote its tables (see Projection.version).
+    name: 'projection_versions',
+    up: `
+      CREATE TABLE journal_projection_versions (
+        name TEXT PRIMARY KEY,
+        version BIGINT NOT NULL
+      );
+    `,
+  },
 ];

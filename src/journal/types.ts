@@ -114,6 +114,12 @@ export interface Projection {
   readonly kinds: readonly string[] | '*';
   /** The tables it owns; each has a `project` column. */
   readonly tables: readonly string[];
+  /**
+   * What `apply` makes of the same entries. Change it whenever that changes (a new table, a new
+   * field): a journal opened on a store whose tables an older version wrote rebuilds them from the
+   * journal ({@link upgradeProjections}). A projection without one is never rebuilt on open.
+   */
+  readonly version?: number;
   apply(tx: Queryable, entry: JournalEntry): Promise<void>;
 }
 
