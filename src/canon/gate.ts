@@ -47,13 +47,14 @@ const v = (name: string) => ({ var: name });
  * The default stakes-and-authority gate, an agentic protocol evaluated by the kernel (first match):
  * a viewer is refused; S3 always hard-stops for the owner; a mutation beyond the proposer's authority
  * (an agent at S2+, an editor at S3) needs confirmation; so does anything an agent proposes that
- * removes information, changes source or authority, or turns a suggestion into a directive; raising
+ * removes information, changes source or authority, turns a suggestion into a directive, or resolves a
+ * dispute (an agent's resolution waits for an editor or the owner); raising
  * certainty without evidence, collapsing a dispute, or changing an object's type (a constraint
  * turned into a question) needs confirmation from anyone; the rest commits.
  */
 export const DEFAULT_GATE_PROTOCOL: AgenticProtocol = {
   slug: 'canonry.canon.stakes-gate',
-  version: '1.0',
+  version: '1.1',
   description: 'LCSM §6 stakes and authority gate: S0–S3 by actor role and the two-note checks.',
   constraints: {
     type: 'object',
@@ -82,6 +83,7 @@ export const DEFAULT_GATE_PROTOCOL: AgenticProtocol = {
               v('information_removed'),
               v('source_or_authority_change'),
               v('suggestion_to_directive'),
+              { '==': [v('intent'), 'resolve'] },
             ],
           },
         ],

@@ -4,6 +4,7 @@ import {
   type ArtifactStatus,
   artifactStatuses,
   type CanonObject,
+  type Claim,
   type Comparison,
   type EffectiveState,
   effectiveState,
@@ -29,6 +30,8 @@ export interface ObjectView {
   /** How many versions the reader may read (a promoted note's personal past is its holder's). */
   readonly versions: number;
   readonly effective: EffectiveState;
+  /** The claims its disputes have held, open ones while it is disputed (§15). */
+  readonly claims: readonly Claim[];
 }
 
 export async function objectView(
@@ -46,6 +49,7 @@ export async function objectView(
     current,
     versions: versions.length,
     effective: effectiveState(object, runtime.canon.now()),
+    claims: await reader.claims(id),
   };
 }
 
@@ -151,6 +155,8 @@ function verifyGate(runtime: CanonryRuntime, p: ProposalRecord) {
 export type BoardObject = CanonObject & {
   /** `expired` or `not_yet_effective` objects are on the board but are not current canon. */
   readonly effective: EffectiveState;
+  /** A disputed object's open claims (§15): none of them is current canon. */
+  readonly claims?: readonly Claim[];
 };
 
 /** The board (§9): objects grouped by status, pending proposals, artifacts with their §10 states. */
@@ -169,7 +175,15 @@ export async function boardView(runtime: CanonryRuntime, principal: Principal): 
     OBJECT_STATUSES.map((s) => [s, [] as BoardObject[]]),
   ) as Record<ObjectStatus, BoardObject[]>;
   for (const o of await reader.objects()) {
-    objects[o.status].push({ ...o, effective: effectiveState(o, now) });
+    const claims =
+      o.status === 'disputed'
+        ? (await reader.claims(o.object_id)).filter((c) => c.state === 'open')
+        : [];
+    objects[o.status].push({
+      ...o,
+      effective: effectiveState(o, now),
+      ...(claims.length > 0 ? { claims } : {}),
+    });
   }
   return {
     project: principal.project,
