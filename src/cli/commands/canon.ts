@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import {
   type ArtifactStatus,
   type CanonObject,
+  type Claim,
   COMPARISON_CHECKS,
   type EffectiveState,
   type IntakeResult,
@@ -120,6 +121,17 @@ function proposalViewLines(v: ProposalView): string[] {
   ];
 }
 
+/** A dispute's claim: its state, statement, and who holds it on what source (LCSM §15). */
+function claimLine(c: Claim): string {
+  const held = c.holders
+    .map(
+      (h) =>
+        `${h.principal.id} (${h.principal.role})${h.sources.map((s) => ` ${s.message_id}[${s.span[0]}:${s.span[1]}]`).join('')}`,
+    )
+    .join(', ');
+  return `claim ${c.claim_id} ${c.state}: "${c.statement}" held by ${held}`;
+}
+
 function provenanceLines(p: Provenance): string[] {
   const by = p.authorized_by;
   return [
@@ -131,6 +143,10 @@ function provenanceLines(p: Provenance): string[] {
     `built from older versions: ${p.built_from_old.map((b) => `${b.artifact_id} (v${b.version_id})`).join(', ') || 'none'}`,
     `stale if changed: ${[...p.stale_if_changed.artifacts.map((a) => a.manifest.artifact_id), ...p.stale_if_changed.objects].join(', ') || 'nothing'}`,
     `restorable: ${p.restorable.map((r) => `v${r.version_id} ${r.version_hash}`).join(', ') || 'no earlier version'}`,
+    ...(p.resolution
+      ? [`resolved: ${p.resolution.claim_id} stands; why: ${p.resolution.rationale}`]
+      : []),
+    ...p.claims.map(claimLine),
   ];
 }
 
@@ -259,6 +275,25 @@ export function canonCommand(program: Command): void {
 
   common(
     canon
+      .command('resolve <object_id>')
+      .description(
+        'resolve a dispute: the open claim that stands, and why (gated; the other claims stay in history)',
+      )
+      .requiredOption('--claim <claim_id>', 'the claim that stands (claim_…, see `canon object`)')
+      .requiredOption('--rationale <text>', 'why it stands'),
+  ).action(
+    run<ProposalOutcome>(
+      'resolveObject',
+      (o) => [outcomeLine(o)],
+      (f, [id]) => ({
+        params: { id: id! },
+        body: { claim_id: f.claim, rationale: f.rationale },
+      }),
+    ),
+  );
+
+  common(
+    canon
       .command('objects')
       .description('list canonical objects')
       .option(
@@ -282,6 +317,7 @@ export function canonCommand(program: Command): void {
         objectLine(v.object, v.effective),
         `current ${v.current.version_hash} by ${v.current.actor} at ${v.current.timestamp} (${v.versions} version(s))`,
         ...v.object.source_refs.map((s) => `source "${s.quote}" (${s.message_id})`),
+        ...v.claims.map(claimLine),
       ],
       (_f, [id]) => ({ params: { id: id! } }),
     ),
