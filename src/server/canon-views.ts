@@ -5,6 +5,7 @@ import {
   artifactStatuses,
   type CanonObject,
   type Claim,
+  type ClaimInput,
   type Comparison,
   type EffectiveState,
   effectiveState,
@@ -95,6 +96,10 @@ export interface ProposalView {
   readonly stale: boolean;
   readonly current: Comparison['current'];
   readonly candidate: Comparison['candidate'];
+  /** A dispute's competing claim (its candidate keeps the disputed statement), else null. */
+  readonly claim: ClaimInput | null;
+  /** The claim a resolution names as standing, else null. */
+  readonly claim_id: string | null;
   readonly stakes: Comparison['stakes'];
   readonly checks: Comparison['checks'];
   readonly gate: ProposalRecord['gate'] & {
@@ -131,6 +136,8 @@ export async function proposalView(
     stale: p.status === 'pending' && now !== p.base_version,
     current: p.comparison.current,
     candidate: p.comparison.candidate,
+    claim: p.claim ?? null,
+    claim_id: p.claim_id ?? null,
     stakes: p.comparison.stakes,
     checks: p.comparison.checks,
     gate: { ...p.gate, verification: verifyGate(runtime, p) },

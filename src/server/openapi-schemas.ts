@@ -540,6 +540,17 @@ const proposalView = obj(
     stale: { type: 'boolean', description: 'canon moved since the comparison' },
     current: ref('NoteSide'),
     candidate: ref('NoteSide'),
+    claim: nullable(
+      obj(
+        {
+          statement: str(),
+          sources: arr(ref('SourceRef')),
+          confidence_state: { enum: [...CONFIDENCE_STATES] },
+        },
+        ['statement', 'sources', 'confidence_state'],
+      ),
+    ),
+    claim_id: nullable(str({ pattern: CLAIM_ID.source })),
     stakes: { enum: [...STAKES] },
     checks: ref('ComparisonChecks'),
     gate: {

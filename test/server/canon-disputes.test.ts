@@ -70,6 +70,13 @@ for (const engine of CANON_ENGINES) {
       const claims = disputed.body.committed.claims;
       expect(claims.map((c: { statement: string }) => c.statement)).toEqual([FACT, CLAIM]);
 
+      const view = await api('GET', `/proposals/${disputed.body.proposal.proposal_id}`, t.vera);
+      expect(view.body.claim).toEqual({
+        statement: CLAIM,
+        sources: [s2],
+        confidence_state: 'asserted',
+      });
+      expect(view.body.candidate.content).toMatchObject({ text: FACT, status: 'disputed' });
       const read = await api('GET', '/objects/ops.backups', t.vera);
       expect(read.status).toBe(200);
       expect(read.body.object).toMatchObject({ status: 'disputed', text: FACT });
@@ -144,6 +151,12 @@ for (const engine of CANON_ENGINES) {
         rationale: why,
         status: 'pending',
         required_role: 'editor',
+      });
+      const heldView = await api('GET', `/proposals/${held.body.proposal.proposal_id}`, t.vera);
+      expect(heldView.body).toMatchObject({
+        claim: null,
+        claim_id: claims[1].claim_id,
+        rationale: why,
       });
       const approved = await api(
         'POST',

@@ -116,6 +116,12 @@ function proposalViewLines(v: ProposalView): string[] {
     `${v.proposal_id} ${v.intent} ${v.object_id}: ${v.status}${v.required_role && v.status === 'pending' ? `, needs ${v.required_role}` : ''}${v.stale ? ' (STALE: canon moved; approval will re-compare)' : ''}`,
     `CURRENT   ${v.current.content ? `${v.current.content.text} [${v.current.content.confidence_state}]` : '(none)'}`,
     `CANDIDATE ${v.candidate.content?.text ?? ''} [${v.candidate.content?.confidence_state ?? ''}] by ${v.proposer.id} (${v.proposer.role})`,
+    ...(v.claim
+      ? [
+          `CLAIM     ${v.claim.statement} [${v.claim.confidence_state}] (disputes the current statement)`,
+        ]
+      : []),
+    ...(v.claim_id ? [`RESOLVES  ${v.claim_id} stands; why: ${v.rationale ?? ''}`] : []),
     `stakes ${v.stakes}, gate ${v.gate.label}, signed verdict ${v.gate.verification.ok ? 'verifies' : `does not verify (${v.gate.verification.issue})`}`,
     ...(flagged.length > 0 ? flagged : ['  no check raised']),
   ];
