@@ -9,6 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CanonryRuntime } from '../../src/app/index.js';
 import {
+  archiveMessage,
   type Claim,
   type NoteVersion,
   type Principal,
@@ -436,6 +437,40 @@ for (const engine of CANON_ENGINES) {
         'UNKNOWN_CLAIM',
       );
       expect(await canonState(runtime)).toEqual(before);
+    });
+
+    it("a claim cites only what the object's readers may read (§14), nothing written otherwise", async () => {
+      const id = fresh('d.plane');
+      await create(runtime, owner, id, { text: POSTGRES });
+      const message = await archiveMessage(runtime.canon, editor, {
+        text: `Note to self: ${SQLITE}`,
+        visibility: 'personal',
+      });
+      const start = message.text.indexOf(SQLITE);
+      const before = await canonState(runtime);
+      await expectCode(
+        dispute(editor, id, SQLITE, [
+          { message_id: message.message_id, span: [start, start + SQLITE.length], quote: SQLITE },
+        ]),
+        'PLANE_VIOLATION',
+      );
+      expect(await canonState(runtime)).toEqual(before);
+    });
+
+    it('a note resting on a disputed object finds it among the disputes, not the active dependencies', async () => {
+      const { id } = await disputed('d.dep');
+      const dependent = fresh('d.dependent');
+      await create(runtime, owner, dependent, {
+        object_type: 'decision',
+        text: 'Nightly exports read the canon store.',
+        dependency_refs: [id],
+      });
+      const set = await workingSet(runtime.canon, owner, { object_id: dependent });
+      expect(set.notes.map((n) => n.object_id)).toEqual([dependent]);
+      expect(set.dependencies.map((n) => n.object_id)).not.toContain(id);
+      expect(set.disputes.map((d) => d.object_id)).toEqual([id]);
+      expect(section(set.capsule, 'Active dependencies')).not.toContain(POSTGRES);
+      expect(section(set.capsule, DISPUTED_SECTION)).toContain(SQLITE);
     });
 
     it('rebuilding from the journal reproduces the claims exactly', async () => {
