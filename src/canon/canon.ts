@@ -3,12 +3,13 @@ import type { AppendResult, Journal, Receipt } from '../journal/index.js';
 import { type CompiledProtocol, compileProtocol, type Kernel } from '../kernel/index.js';
 import type { Queryable } from '../store/index.js';
 import { commitEntry, newId } from './commit.js';
+import { checkResolve, prepareDispute, resolvedContent } from './disputes.js';
 import { DEFAULT_GATE_PROTOCOL, type GateLabel } from './gate.js';
 import { checkReferences, isLive, judge, staleDependents } from './judge.js';
 import { checkPlanes } from './plane-rules.js';
 import { candidateAudience, mayRead, objectAudience, proposalAudience } from './planes.js';
 import { CanonReader } from './read.js';
-import type { ProposalBody, ProposalRecord } from './records.js';
+import type { ClaimInput, ProposalBody, ProposalRecord } from './records.js';
 import type {
   NoteContent,
   NoteVersion,
@@ -201,6 +202,8 @@ export class Canon {
       status: gate.label === 'REJECT' ? 'rejected' : 'pending',
       decided_by: null,
       reason: gate.label === 'REJECT' ? 'refused by the stakes gate' : null,
+      ...(prepared.claim ? { claim: prepared.claim } : {}),
+      ...(input.intent === 'resolve' ? { claim_id: input.claim_id! } : {}),
     };
     const entries = [
       {
@@ -325,6 +328,30 @@ export class Canon {
     });
   }
 
+  /**
+   * Resolves a dispute: proposes the object's current content stating the open claim `claimId`, with
+   * the rationale that says why it stands (§15). Gated like any proposal (an agent's waits for an
+   * editor or the owner); the other claims are set aside and stay in history.
+   */
+  async resolve(
+    principal: Principal,
+    objectId: string,
+    claimId: string,
+    rationale: string,
+  ): Promise<ProposalOutcome> {
+    const reader = this.readerFor(principal);
+    const current = await reader.current(objectId);
+    if (!current) throw new CanonryError('UNKNOWN_OBJECT', `no object ${objectId}`);
+    return this.propose(principal, {
+      object_id: objectId,
+      intent: 'resolve',
+      base_version: current.version_hash,
+      candidate: resolvedContent(current, claimId),
+      claim_id: claimId,
+      rationale,
+    });
+  }
+
   async #prepare(
     reader: CanonReader,
     principal: Principal,
@@ -390,11 +417,23 @@ export class Canon {
       }
       candidate = restored(old.content);
     }
+    let claim: ClaimInput | null = null;
+    if (input.intent === 'dispute' || input.intent === 'resolve') {
+      const current = currentHash ? await reader.version(currentHash) : null;
+      if (!current) throw new CanonryError('UNKNOWN_OBJECT', `no object ${input.object_id}`);
+      if (input.intent === 'resolve') checkResolve(current, input);
+      else ({ candidate, claim } = prepareDispute(current, input, principal));
+    }
     if (input.message_id && !(await mine.message(input.message_id))) {
       throw new CanonryError('UNKNOWN_MESSAGE', `no archived message ${input.message_id}`);
     }
-    await checkReferences(mine, candidate);
-    await checkPlanes(mine, candidateAudience(candidate, principal.id), object, candidate, input);
+    // A dispute's claim cites its own sources: they must quote the archive and be readable by the
+    // object's readers, like the note's.
+    const cited = claim
+      ? { ...candidate, sources: [...candidate.sources, ...claim.sources] }
+      : candidate;
+    await checkReferences(mine, cited);
+    await checkPlanes(mine, candidateAudience(candidate, principal.id), object, cited, input);
     const judged = await judge(this.kernel, this.gate, reader, currentHash, {
       message_id: input.message_id ?? null,
       object_id: input.object_id,
@@ -404,7 +443,7 @@ export class Canon {
       proposer: principal,
       from_suggestion: fromSuggestion,
     });
-    return { ...judged, candidate };
+    return { ...judged, candidate, claim };
   }
 
   /** Why canon is no longer what a proposal was compared against, or null when it still is. */
@@ -448,7 +487,11 @@ export class Canon {
       );
       return { closed: true, base: proposal.base_version };
     }
-    const targetGone = proposal.intent !== 'restore' && object !== null && !isLive(object);
+    // A dispute answers one statement, a resolution one set of claims: once the object moved, each
+    // must be proposed again against what it now says.
+    const claimBound = proposal.intent === 'dispute' || proposal.intent === 'resolve';
+    const targetGone =
+      claimBound || (proposal.intent !== 'restore' && object !== null && !isLive(object));
     let replacedGone = false;
     for (const id of proposal.supersedes) replacedGone ||= !isLive(await reader.object(id));
     if (targetGone || replacedGone) {

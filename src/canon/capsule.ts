@@ -1,3 +1,4 @@
+import type { DisputedNote } from './disputes.js';
 import type { WorkingNote, WorkingSet } from './working-set.js';
 
 type Mutation = WorkingSet['prior_mutations'][number];
@@ -30,6 +31,31 @@ function line(n: WorkingNote, how: Mutation | undefined): string {
   ].join('\n');
 }
 
+/** Cites a source span, with its quote when the quote is not the statement itself. */
+function cite(s: WorkingNote['sources'][number], statement: string): string {
+  const span = `${s.message_id}[${s.span[0]}:${s.span[1]}]`;
+  return s.quote === statement ? span : `${span} "${s.quote}"`;
+}
+
+/**
+ * A disputed object: its heading, then each claim once with who holds it and on what source. No
+ * claim is written as the note's text, so none reads as current canon.
+ */
+function disputeLines(d: DisputedNote): string[] {
+  return [
+    `- ${d.object_id} v${d.version_id} ${d.object_type} "${d.title}": disputed, ${d.claims.length} claim(s), none is canon`,
+    ...d.claims.map((c) => {
+      const who = c.held_by
+        .map((h) => {
+          const cites = h.sources.map((s) => cite(s, c.statement));
+          return `${h.principal}/${h.role} ${h.confidence_state}${cites.length ? ` (source ${cites.join(', ')})` : ''}`;
+        })
+        .join('; ');
+      return `  ${c.claim_id ?? 'claim'}: "${c.statement}" held by ${who}`;
+    }),
+  ];
+}
+
 /** The prompt capsule: the working set as text a model reads instead of the transcript. */
 export function renderCapsule(set: Omit<WorkingSet, 'capsule' | 'tokens'>): string {
   // The objective is the caller's own text: the capsule does not spend tokens repeating it.
@@ -58,6 +84,7 @@ export function renderCapsule(set: Omit<WorkingSet, 'capsule' | 'tokens'>): stri
       (c) => `- ${c.object_id}: ${c.status}${c.needs ? ` (needs ${c.needs})` : ''}: ${c.text}`,
     ),
   );
+  section('Disputed (competing claims, none is current canon)', set.disputes.flatMap(disputeLines));
   section('Open uncertainty', notes(set.uncertainty));
   section(
     'Artifacts',

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { type ContentHash, contentHash } from '../core/index.js';
 import type { EntryInput, ReceiptCheck, ReceiptInput } from '../journal/index.js';
 import { COMPARISON_CHECKS, type Comparison, isConcern } from './compare.js';
+import { disputeCheck, nextClaims } from './disputes.js';
 import type { CommitBody, ProposalBody } from './records.js';
 import type { NoteVersion, Principal } from './types.js';
 
@@ -33,6 +34,7 @@ export function buildVersion(
       proposal_id: proposal.proposal_id,
     },
     timestamp,
+    ...nextClaims(proposal, current, approver),
   };
   return { ...unhashed, version_hash: contentHash(unhashed) };
 }
@@ -49,7 +51,9 @@ function receiptOf(
   proposal: ProposalBody,
   approver: Principal | null,
   stale: readonly string[],
+  version: Omit<NoteVersion, 'receipt_ref'>,
 ): ReceiptInput {
+  const dispute = disputeCheck(version);
   const c = proposal.comparison.checks;
   const warnings = [
     ...(c.information_removed.result
@@ -68,6 +72,7 @@ function receiptOf(
         result: 'pass',
         detail: `${proposal.comparison.stakes} → ${proposal.gate.label}${approver ? `, approved by ${approver.id} (${approver.role})` : ''}; signed verdict ${proposal.gate.event_hash}`,
       },
+      ...(dispute ? [dispute] : []),
     ],
     warnings,
     uncertainty: uncertain ? `held as ${proposal.candidate.confidence_state}` : null,
@@ -120,6 +125,6 @@ export function commitEntry(
     actor: actor.id,
     authority: { principal: actor.id, role: actor.role, project: actor.project },
     correlation_id: proposal.proposal_id,
-    receipt: receiptOf(proposal, approver, stale),
+    receipt: receiptOf(proposal, approver, stale, version),
   };
 }

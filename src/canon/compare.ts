@@ -168,8 +168,15 @@ export function compareNotes(
   const becomesDirective =
     DIRECTIVE.includes(candidate.object_type) ||
     (candidate.status === 'active' && MODAL_DIRECTIVE.test(candidate.text));
+  // A resolution is the governed way to settle a dispute: it names the claim that stands and says why
+  // (`disputes.ts`), and the gate holds an agent's for confirmation. Anything else that settles one
+  // collapses it.
+  const resolving = context.intent === 'resolve';
   const collapsed =
-    now?.status === 'disputed' && candidate.status !== 'disputed' && context.intent !== 'dispute';
+    now?.status === 'disputed' &&
+    candidate.status !== 'disputed' &&
+    context.intent !== 'dispute' &&
+    !resolving;
   const stale = [...context.dependentArtifacts, ...context.dependentObjects];
   const irreversible =
     candidate.tags.includes('irreversible') || candidate.tags.includes('external');
@@ -223,7 +230,9 @@ export function compareNotes(
         result: collapsed,
         detail: collapsed
           ? 'a disputed state would become settled without a resolution'
-          : 'no dispute collapsed',
+          : resolving
+            ? 'a resolution names the claim that stands; the others stay in history'
+            : 'no dispute collapsed',
       },
       dependents_made_stale: {
         result: stale.length > 0,

@@ -53,10 +53,11 @@ const v = (name: string) => ({ var: name });
  * a viewer is refused; S3 always hard-stops for the owner; a mutation beyond the proposer's authority
  * (an agent or a tool at S2+, an editor at S3) needs confirmation; so does a tool's change of anything
  * but a note it reported itself (§6: a tool result does not become canon because it arrived); so does
- * anything an agent proposes that removes information, changes source or authority, or turns a
- * suggestion into a directive, and a tool's suggestion turned directive; raising certainty without
- * evidence, collapsing a dispute, or changing an object's type (a constraint turned into a question)
- * needs confirmation from anyone; the rest commits. `docs/governance.md` tabulates the answers.
+ * anything an agent proposes that removes information, changes source or authority, turns a
+ * suggestion into a directive, or resolves a dispute (an agent's resolution waits for an editor or
+ * the owner), and a tool's suggestion turned directive; raising certainty without evidence,
+ * collapsing a dispute, or changing an object's type (a constraint turned into a question) needs
+ * confirmation from anyone; the rest commits. `docs/governance.md` tabulates the answers.
  */
 export const DEFAULT_GATE_PROTOCOL: AgenticProtocol = {
   slug: 'canonry.canon.stakes-gate',
@@ -103,6 +104,7 @@ export const DEFAULT_GATE_PROTOCOL: AgenticProtocol = {
               v('information_removed'),
               v('source_or_authority_change'),
               v('suggestion_to_directive'),
+              { '==': [v('intent'), 'resolve'] },
             ],
           },
         ],

@@ -46,6 +46,7 @@ export {
   compareNotes,
   isConcern,
 } from './compare.js';
+export { type DisputedNote, openClaims } from './disputes.js';
 export {
   EFFECTIVE_STATES,
   type EffectiveState,
@@ -74,15 +75,28 @@ export {
 export { CANON_KINDS, CANON_PROJECTION } from './projection.js';
 export { type Epistemic, type Provenance, provenance } from './provenance.js';
 export { CanonReader } from './read.js';
-export type { CommitBody, JournalOperation, ProposalRecord, ProposalStatus } from './records.js';
+export type {
+  ClaimInput,
+  CommitBody,
+  JournalOperation,
+  ProposalRecord,
+  ProposalStatus,
+} from './records.js';
 export { CANON_MIGRATIONS } from './schema.js';
 export { AUTHORITY, classifyStakes, withinAuthority } from './stakes.js';
 export {
   ACCEPTANCE_STATES,
   type AcceptanceState,
   type CanonObject,
+  CLAIM_ID,
+  CLAIM_STATES,
+  type Claim,
+  type ClaimHolder,
+  type ClaimState,
   CONFIDENCE_STATES,
   type ConfidenceState,
+  type DisputeResolution,
+  DRAFT_INTENTS,
   MESSAGE_ID,
   MESSAGE_VISIBILITIES,
   type MessageVisibility,

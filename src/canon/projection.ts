@@ -1,6 +1,7 @@
 import { canonicalize } from '../core/index.js';
 import type { JournalEntry, Projection } from '../journal/index.js';
 import type { Queryable } from '../store/index.js';
+import { applyClaims } from './disputes.js';
 import type { CanonEntryBodies, ProposalRecord } from './records.js';
 import type { CanonObject, NoteVersion } from './types.js';
 
@@ -110,6 +111,7 @@ async function applyCommit(
     superseded_by: null,
   };
   await putObject(tx, project, object, seq);
+  await applyClaims(tx, project, seq, version);
   for (const replaced of body.supersedes) {
     const old = await objectRecord(tx, project, replaced);
     if (old)
@@ -135,7 +137,7 @@ async function applyCommit(
  */
 export const CANON_PROJECTION: Projection = {
   name: 'canon',
-  // 2: proposals carry approval_role and approval_requires_base; closed ones no pending role.
+  // 2: proposals carry approval_role and approval_requires_base, closed ones no pending role; canon_claims.
   version: 2,
   kinds: CANON_KINDS,
   tables: [
@@ -145,6 +147,7 @@ export const CANON_PROJECTION: Projection = {
     'canon_proposals',
     'canon_artifacts',
     'canon_artifact_inputs',
+    'canon_claims',
   ],
   async apply(tx, entry) {
     const { project, seq } = entry;

@@ -4,7 +4,14 @@ import { type ArtifactStatus, artifactState } from './artifacts.js';
 import type { Canon, Viewer } from './canon.js';
 import { type EffectiveState, effectiveState } from './effective.js';
 import type { ProposalRecord } from './records.js';
-import type { CanonObject, NoteVersion, ObjectStatus, ObjectType } from './types.js';
+import type {
+  CanonObject,
+  Claim,
+  DisputeResolution,
+  NoteVersion,
+  ObjectStatus,
+  ObjectType,
+} from './types.js';
 
 /** What kind of knowing an object is (§8 last question). */
 export type Epistemic =
@@ -75,6 +82,13 @@ export interface Provenance {
     timestamp: string;
     text: string;
   }[];
+  /**
+   * The claims its disputes have held (§15), each with its holders, sources, authority and state
+   * (`open` while disputed; `stands`, `set_aside` or `collapsed` once settled): settled claims stay.
+   */
+  readonly claims: readonly Claim[];
+  /** When the current version resolved a dispute: the claim that stands, and why. */
+  readonly resolution: DisputeResolution | null;
   /** Is it fact, preference, policy, inference, or unresolved uncertainty? */
   readonly epistemic: Epistemic;
   readonly history: readonly NoteVersion[];
@@ -184,6 +198,8 @@ export async function provenance(
         timestamp: v.timestamp,
         text: v.content.text,
       })),
+    claims: await reader.claims(objectId),
+    resolution: current.resolution ?? null,
     epistemic: epistemic(object.object_type, object.confidence_state, object.status),
     history,
   };

@@ -12,7 +12,7 @@ import {
   versionAudience,
 } from './planes.js';
 import type { ProposalRecord, ProposalStatus } from './records.js';
-import type { CanonObject, NoteVersion, ObjectStatus } from './types.js';
+import type { CanonObject, Claim, NoteVersion, ObjectStatus } from './types.js';
 
 function parse<T>(rows: { record: string }[]): T[] {
   return rows.map((r) => JSON.parse(r.record) as T);
@@ -86,6 +86,21 @@ export class CanonReader {
   async current(id: string): Promise<NoteVersion | null> {
     const object = await this.object(id);
     return object ? this.version(object.current_version_ref) : null;
+  }
+
+  /** Every claim an object's disputes have held, in the order they were opened, with its latest state. */
+  async claims(objectId: string): Promise<Claim[]> {
+    if (!(await this.object(objectId))) return [];
+    const all = await this.#records<Claim>(
+      'SELECT record FROM canon_claims WHERE project = $1 AND object_id = $2 ORDER BY seq, claim_id',
+      [objectId],
+    );
+    return all.sort(
+      (a, b) =>
+        a.opened_in - b.opened_in ||
+        a.holders[0]!.version_id - b.holders[0]!.version_id ||
+        a.claim_id.localeCompare(b.claim_id),
+    );
   }
 
   async proposals(status?: ProposalStatus): Promise<ProposalRecord[]> {

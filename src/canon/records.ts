@@ -2,7 +2,22 @@ import type { ContentHash } from '../core/index.js';
 import type { ArchivedMessage } from './classification.js';
 import type { Comparison } from './compare.js';
 import type { GateVerdict } from './gate.js';
-import type { NoteContent, NoteVersion, Principal, ProposalIntent, Role } from './types.js';
+import type {
+  ConfidenceState,
+  NoteContent,
+  NoteVersion,
+  Principal,
+  ProposalIntent,
+  Role,
+  SourceRef,
+} from './types.js';
+
+/** The competing claim a `dispute` proposal carries (its candidate's statement, sources, confidence). */
+export interface ClaimInput {
+  readonly statement: string;
+  readonly sources: readonly SourceRef[];
+  readonly confidence_state: ConfidenceState;
+}
 
 /** Where a proposal stands. */
 export type ProposalStatus = 'pending' | 'committed' | 'rejected';
@@ -39,6 +54,10 @@ export interface ProposalRecord {
   readonly status: ProposalStatus;
   readonly decided_by: Principal | null;
   readonly reason: string | null;
+  /** For `dispute`: the competing claim (the candidate keeps the disputed statement, status disputed). */
+  readonly claim?: ClaimInput;
+  /** For `resolve`: the claim that stands. */
+  readonly claim_id?: string;
   readonly seq: number;
 }
 

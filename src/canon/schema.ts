@@ -61,4 +61,19 @@ export const CANON_MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    // Disputes keep every claim (§15): one row per object and claim, its latest state.
+    name: 'canon-claims',
+    up: `
+      CREATE TABLE canon_claims (
+        project TEXT NOT NULL,
+        object_id TEXT NOT NULL,
+        claim_id TEXT NOT NULL,
+        state TEXT NOT NULL,
+        seq BIGINT NOT NULL,
+        record TEXT NOT NULL,
+        PRIMARY KEY (project, object_id, claim_id)
+      );
+    `,
+  },
 ];

@@ -130,6 +130,50 @@ export interface NoteVersion {
   /** The journal entry (`project#seq`) whose receipt explains this version. */
   readonly receipt_ref: string;
   readonly version_hash: ContentHash;
+  /** The competing claims while the object is disputed, and when a version closes them (§15). */
+  readonly claims?: readonly Claim[];
+  /** On the version that resolved a dispute: which claim stands, and why. */
+  readonly resolution?: DisputeResolution;
+}
+
+/** Where a claim of a dispute stands. */
+export const CLAIM_STATES = ['open', 'stands', 'set_aside', 'collapsed'] as const;
+export type ClaimState = (typeof CLAIM_STATES)[number];
+
+/** Claim ids, as canon mints them (`claim_` and 16 hex digits). */
+export const CLAIM_ID = /^claim_[0-9a-f]{16}$/;
+
+/** One principal holding a claim: its source, and the authority under which it entered canon. */
+export interface ClaimHolder {
+  readonly principal: { readonly id: string; readonly role: Role };
+  readonly approver: { readonly id: string; readonly role: Role } | null;
+  readonly confidence_state: ConfidenceState;
+  readonly sources: readonly SourceRef[];
+  readonly gate: string | null;
+  readonly gate_event: ContentHash | null;
+  readonly proposal_id: string | null;
+  /** The version that recorded this holder. */
+  readonly version_id: number;
+  /** That version's journal entry (`project#seq`); null only inside the version that records it. */
+  readonly receipt_ref: string | null;
+}
+
+/** One of the competing statements of a disputed object: listed once, with everyone who holds it. */
+export interface Claim {
+  readonly claim_id: string;
+  readonly statement: string;
+  readonly state: ClaimState;
+  /** The version that opened the dispute this claim belongs to. */
+  readonly opened_in: number;
+  readonly holders: readonly ClaimHolder[];
+}
+
+/** How a dispute was resolved: the claim that stands, why, and the claims set aside. */
+export interface DisputeResolution {
+  readonly claim_id: string;
+  readonly statement: string;
+  readonly rationale: string;
+  readonly set_aside: readonly string[];
 }
 
 /** The current state of a canonical object (§2 minimal fields). */
@@ -162,8 +206,15 @@ export const PROPOSAL_INTENTS = [
   'retire',
   'restore',
   'dispute',
+  'resolve',
 ] as const;
 export type ProposalIntent = (typeof PROPOSAL_INTENTS)[number];
+
+/**
+ * The intents a classifier may draft: all but `resolve`, which names a claim of a dispute and says why
+ * it stands — a principal's deliberate act, never read off a message.
+ */
+export const DRAFT_INTENTS = PROPOSAL_INTENTS.filter((i) => i !== 'resolve');
 
 /** A proposed mutation, as submitted by a classifier, an agent or a person. */
 export interface ProposalInput {
@@ -176,6 +227,8 @@ export interface ProposalInput {
   readonly supersedes?: readonly string[];
   /** For `restore`: the version whose content comes back. */
   readonly restore_version?: ContentHash;
+  /** For `resolve`: the open claim that stands (the candidate states it; `rationale` says why). */
+  readonly claim_id?: string;
   /** The archived message it came from, if any. */
   readonly message_id?: string | null;
   readonly rationale?: string;

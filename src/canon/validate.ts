@@ -1,5 +1,6 @@
 import { CanonryError, canonicalize, isContentHash, type JsonValue } from '../core/index.js';
 import {
+  CLAIM_ID,
   CONFIDENCE_STATES,
   type NoteContent,
   OBJECT_ID,
@@ -227,6 +228,7 @@ export function proposalInput(value: unknown, defaults: NoteDefaults = {}): Prop
       'restore_version',
       'message_id',
       'rationale',
+      'claim_id',
     ],
     'proposal',
   );
@@ -244,6 +246,9 @@ export function proposalInput(value: unknown, defaults: NoteDefaults = {}): Prop
   ) {
     bad('restore_version is a sha256: hash, only for intent restore', 'restore_version');
   }
+  const resolution = intent === 'resolve' ? resolveFields(p) : {};
+  if (intent !== 'resolve' && p.claim_id !== undefined)
+    bad('claim_id is only for intent resolve', 'claim_id');
   return {
     object_id: objectId(p.object_id),
     intent,
@@ -260,5 +265,15 @@ export function proposalInput(value: unknown, defaults: NoteDefaults = {}): Prop
         ? null
         : text(p.message_id, 'message_id', 100),
     ...(p.rationale !== undefined ? { rationale: text(p.rationale, 'rationale', 2_000, 0) } : {}),
+    ...resolution,
   };
+}
+
+/** A resolution names the open claim that stands and must say why (§15). */
+function resolveFields(p: Raw): { claim_id: string; rationale: string } {
+  if (typeof p.claim_id !== 'string' || !CLAIM_ID.test(p.claim_id))
+    bad('claim_id must name an open claim (claim_ and 16 hex digits)', 'claim_id');
+  const rationale = text(p.rationale, 'rationale', 2_000);
+  if (rationale.trim() === '') bad('rationale must say why the claim stands', 'rationale');
+  return { claim_id: p.claim_id, rationale };
 }

@@ -2,6 +2,7 @@ import { CanonryError, countTokens } from '../core/index.js';
 import { type ArtifactStatus, artifactState, type CanonLookup } from './artifacts.js';
 import type { Canon, Viewer } from './canon.js';
 import { renderCapsule } from './capsule.js';
+import { type DisputedNote, disputedNote } from './disputes.js';
 import { type EffectiveState, effectiveState } from './effective.js';
 import type { ProposalRecord } from './records.js';
 import type { CanonObject, ObjectType, SourceRef } from './types.js';
@@ -59,6 +60,11 @@ export interface WorkingSet {
     needs: string | null;
   }[];
   readonly uncertainty: readonly WorkingNote[];
+  /**
+   * Disputed objects of the set, each once, with its competing claims and who holds which (§15):
+   * never among the notes, policies, dependencies or uncertainty as if one claim were current canon.
+   */
+  readonly disputes: readonly DisputedNote[];
   readonly artifacts: readonly {
     artifact_id: string;
     title: string;
@@ -230,7 +236,6 @@ export async function workingSet(
       text: p.candidate.text,
       needs: p.required_role,
     }));
-  const disputed = live.filter((o) => o.status === 'disputed' && touched.has(o.object_id));
   const artifacts: ArtifactStatus[] = (await reader.artifacts())
     .filter((m) =>
       m.canonical_note_versions.some((n) => touched.has(n.object_id) || !byId.has(n.object_id)),
@@ -252,26 +257,26 @@ export async function workingSet(
       lapsed.push({ object_id: o.object_id, depends_on: id, effective, since: since ?? '' });
     }
   }
+  const plain = (o: CanonObject) => o.status !== 'disputed';
+  const disputes = [...new Map(inSet.map((o) => [o.object_id, o])).values()]
+    .filter((o) => !plain(o))
+    .flatMap((o) => {
+      const version = lookup.version(o.current_version_ref);
+      return version ? [disputedNote(version)] : [];
+    });
   const set = {
     project,
     objective: request.objective ?? null,
-    notes: focus.map(note),
-    policies: policies.map(note),
-    dependencies: deps.map(note),
+    notes: focus.filter(plain).map(note),
+    policies: policies.filter(plain).map(note),
+    dependencies: deps.filter(plain).map(note),
     prior_mutations: prior,
-    contradictions: [
-      ...contradictions,
-      ...disputed.map((o) => ({
-        proposal_id: '',
-        object_id: o.object_id,
-        status: 'disputed',
-        text: o.text,
-        needs: null,
-      })),
-    ],
+    contradictions,
     uncertainty: live
       .filter((o) => UNCERTAIN_TYPES.includes(o.object_type) && !focusIds.has(o.object_id))
+      .filter(plain)
       .map(note),
+    disputes,
     artifacts: artifacts.map((a) => ({
       artifact_id: a.manifest.artifact_id,
       title: a.manifest.title,

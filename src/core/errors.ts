@@ -100,6 +100,7 @@ export const ERROR_CODES = {
   UNKNOWN_PROPOSAL: { status: 404, message: 'no such proposal' },
   UNKNOWN_MESSAGE: { status: 404, message: 'no such archived message' },
   UNKNOWN_VERSION: { status: 404, message: 'no such version of the object' },
+  UNKNOWN_CLAIM: { status: 404, message: 'no such open claim of the disputed object' },
   PROPOSAL_CLOSED: { status: 409, message: 'the proposal was already committed or rejected' },
   STALE_APPROVAL: {
     status: 409,

@@ -4,6 +4,8 @@ import {
   type ArtifactStatus,
   artifactStatuses,
   type CanonObject,
+  type Claim,
+  type ClaimInput,
   type Comparison,
   type EffectiveState,
   effectiveState,
@@ -29,6 +31,8 @@ export interface ObjectView {
   /** How many versions the reader may read (a promoted note's personal past is its holder's). */
   readonly versions: number;
   readonly effective: EffectiveState;
+  /** The claims its disputes have held, open ones while it is disputed (§15). */
+  readonly claims: readonly Claim[];
 }
 
 export async function objectView(
@@ -46,6 +50,7 @@ export async function objectView(
     current,
     versions: versions.length,
     effective: effectiveState(object, runtime.canon.now()),
+    claims: await reader.claims(id),
   };
 }
 
@@ -98,6 +103,10 @@ export interface ProposalView {
   readonly stale: boolean;
   readonly current: Comparison['current'];
   readonly candidate: Comparison['candidate'];
+  /** A dispute's competing claim (its candidate keeps the disputed statement), else null. */
+  readonly claim: ClaimInput | null;
+  /** The claim a resolution names as standing, else null. */
+  readonly claim_id: string | null;
   readonly stakes: Comparison['stakes'];
   readonly checks: Comparison['checks'];
   readonly gate: ProposalRecord['gate'] & {
@@ -137,6 +146,8 @@ export async function proposalView(
     stale: p.status === 'pending' && now !== p.base_version,
     current: p.comparison.current,
     candidate: p.comparison.candidate,
+    claim: p.claim ?? null,
+    claim_id: p.claim_id ?? null,
     stakes: p.comparison.stakes,
     checks: p.comparison.checks,
     gate: { ...p.gate, verification: verifyGate(runtime, p) },
@@ -161,6 +172,8 @@ function verifyGate(runtime: CanonryRuntime, p: ProposalRecord) {
 export type BoardObject = CanonObject & {
   /** `expired` or `not_yet_effective` objects are on the board but are not current canon. */
   readonly effective: EffectiveState;
+  /** A disputed object's open claims (§15): none of them is current canon. */
+  readonly claims?: readonly Claim[];
 };
 
 /** The board (§9): objects grouped by status, pending proposals, artifacts with their §10 states. */
@@ -179,7 +192,15 @@ export async function boardView(runtime: CanonryRuntime, principal: Principal): 
     OBJECT_STATUSES.map((s) => [s, [] as BoardObject[]]),
   ) as Record<ObjectStatus, BoardObject[]>;
   for (const o of await reader.objects()) {
-    objects[o.status].push({ ...o, effective: effectiveState(o, now) });
+    const claims =
+      o.status === 'disputed'
+        ? (await reader.claims(o.object_id)).filter((c) => c.state === 'open')
+        : [];
+    objects[o.status].push({
+      ...o,
+      effective: effectiveState(o, now),
+      ...(claims.length > 0 ? { claims } : {}),
+    });
   }
   return {
     project: principal.project,

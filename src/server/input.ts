@@ -1,5 +1,6 @@
 import { TOKEN_ID } from '../auth/index.js';
 import {
+  CLAIM_ID,
   MESSAGE_ID,
   objectId,
   PROPOSAL_ID,
@@ -199,6 +200,23 @@ export function restoreRequest(body: unknown): { version_hash: ContentHash; rati
   return b.rationale === undefined
     ? { version_hash }
     : { version_hash, rationale: text(b.rationale, 'rationale', 2_000) };
+}
+
+/** `{ claim_id, rationale }` for a resolution: the open claim that stands, and why. */
+export function resolveRequest(body: unknown): { claim_id: string; rationale: string } {
+  const b = bodyObject(body, ['claim_id', 'rationale']);
+  if (typeof b.claim_id !== 'string' || !CLAIM_ID.test(b.claim_id)) {
+    throw new CanonryError('INVALID_BODY', 'claim_id is claim_ and 16 hex digits', {
+      field: 'claim_id',
+    });
+  }
+  const rationale = text(b.rationale, 'rationale', 2_000);
+  if (rationale.trim() === '') {
+    throw new CanonryError('INVALID_BODY', 'rationale must say why the claim stands', {
+      field: 'rationale',
+    });
+  }
+  return { claim_id: b.claim_id, rationale };
 }
 
 /** `{ reason }` for a rejection. */

@@ -1,5 +1,7 @@
 import {
   ACCEPTANCE_STATES,
+  CLAIM_ID,
+  CLAIM_STATES,
   COMPARISON_CHECKS,
   CONFIDENCE_STATES,
   EFFECTIVE_STATES,
@@ -8,6 +10,7 @@ import {
   OBJECT_ID,
   OBJECT_STATUSES,
   OBJECT_TYPES,
+  PROPOSAL_INTENTS,
   ROLES,
   STAKES,
   VISIBILITIES,
@@ -108,7 +111,7 @@ const proposalRecord = obj(
   {
     proposal_id: str(),
     object_id: str(),
-    intent: { enum: ['create', 'update', 'supersede', 'retire', 'restore', 'dispute'] },
+    intent: { enum: [...PROPOSAL_INTENTS] },
     base_version: nullable(hash),
     candidate: ref('NoteContent'),
     supersedes: arr(str()),
@@ -143,9 +146,65 @@ const proposalRecord = obj(
     status: { enum: ['pending', 'committed', 'rejected'] },
     decided_by: nullable(ref('Principal')),
     reason: nullable(str()),
+    claim: obj(
+      {
+        statement: str(),
+        sources: arr(ref('SourceRef')),
+        confidence_state: { enum: [...CONFIDENCE_STATES] },
+      },
+      ['statement', 'sources', 'confidence_state'],
+      {
+        description:
+          'dispute: the competing claim (the candidate keeps the disputed statement, status disputed)',
+      },
+    ),
+    claim_id: str({ pattern: CLAIM_ID.source, description: 'resolve: the claim that stands' }),
     seq: { type: 'integer' },
   },
   ['proposal_id', 'object_id', 'intent', 'status', 'comparison', 'gate', 'proposer'],
+);
+
+const claimHolder = obj(
+  {
+    principal: obj({ id: str(), role: { enum: [...ROLES] } }, ['id', 'role']),
+    approver: nullable(obj({ id: str(), role: { enum: [...ROLES] } }, ['id', 'role'])),
+    confidence_state: { enum: [...CONFIDENCE_STATES] },
+    sources: arr(ref('SourceRef')),
+    gate: nullable(str()),
+    gate_event: nullable(hash),
+    proposal_id: nullable(str()),
+    version_id: { type: 'integer', description: 'the version that recorded this holder' },
+    receipt_ref: nullable(
+      str({ description: "that version's entry; null only inside that version itself" }),
+    ),
+  },
+  ['principal', 'approver', 'sources', 'gate', 'version_id', 'receipt_ref'],
+);
+
+const claim = obj(
+  {
+    claim_id: str({ pattern: CLAIM_ID.source }),
+    statement: str(),
+    state: {
+      enum: [...CLAIM_STATES],
+      description:
+        'open while disputed; stands or set_aside once resolved; collapsed when settled without a resolution',
+    },
+    opened_in: { type: 'integer', description: 'the version that opened this dispute' },
+    holders: arr(ref('ClaimHolder')),
+  },
+  ['claim_id', 'statement', 'state', 'opened_in', 'holders'],
+  { description: 'one competing statement of a disputed object (LCSM §15), listed once' },
+);
+
+const disputeResolution = obj(
+  {
+    claim_id: str({ pattern: CLAIM_ID.source }),
+    statement: str(),
+    rationale: str(),
+    set_aside: arr(str()),
+  },
+  ['claim_id', 'statement', 'rationale', 'set_aside'],
 );
 
 const noteVersion = obj(
@@ -161,6 +220,8 @@ const noteVersion = obj(
     timestamp: str({ format: 'date-time' }),
     receipt_ref: str(),
     version_hash: hash,
+    claims: arr(ref('Claim'), { description: 'the competing claims while disputed (LCSM §15)' }),
+    resolution: ref('DisputeResolution'),
   },
   ['note_id', 'version_id', 'parent_version_hash', 'content', 'actor', 'authority', 'version_hash'],
 );
@@ -195,7 +256,16 @@ const effective = {
 };
 
 const boardObject = {
-  allOf: [ref('CanonObject'), obj({ effective: ref('EffectiveState') }, ['effective'])],
+  allOf: [
+    ref('CanonObject'),
+    obj(
+      {
+        effective: ref('EffectiveState'),
+        claims: arr(ref('Claim'), { description: "a disputed object's open claims" }),
+      },
+      ['effective'],
+    ),
+  ],
 };
 
 const receipt = obj(
@@ -320,6 +390,41 @@ const workingSet = obj(
     prior_mutations: arr({ type: 'object' }),
     contradictions: arr({ type: 'object' }),
     uncertainty: arr(ref('WorkingNote')),
+    disputes: arr(
+      obj(
+        {
+          object_id: str(),
+          object_type: str(),
+          version_id: { type: 'integer' },
+          title: str(),
+          claims: arr(
+            obj(
+              {
+                claim_id: nullable(str()),
+                statement: str(),
+                held_by: arr(
+                  obj(
+                    {
+                      principal: str(),
+                      role: str(),
+                      confidence_state: str(),
+                      sources: arr(ref('SourceRef')),
+                    },
+                    ['principal', 'role', 'confidence_state', 'sources'],
+                  ),
+                ),
+              },
+              ['claim_id', 'statement', 'held_by'],
+            ),
+          ),
+        },
+        ['object_id', 'object_type', 'version_id', 'title', 'claims'],
+      ),
+      {
+        description:
+          'disputed objects, each once with its competing claims and who holds which; none is current canon (LCSM §15)',
+      },
+    ),
     artifacts: arr({ type: 'object' }),
     excluded: { type: 'integer', description: 'superseded or retired objects left out' },
     expired: { type: 'integer', description: 'objects left out because their window has ended' },
@@ -349,6 +454,7 @@ const workingSet = obj(
     'expired',
     'not_yet_effective',
     'lapsed_dependencies',
+    'disputes',
     'capsule',
     'tokens',
   ],
@@ -404,6 +510,10 @@ const provenance = obj(
         'other',
       ],
     },
+    claims: arr(ref('Claim'), {
+      description: 'every claim its disputes have held, settled ones included',
+    }),
+    resolution: nullable(ref('DisputeResolution')),
     history: arr(ref('NoteVersion')),
   },
   [
@@ -417,6 +527,8 @@ const provenance = obj(
     'built_from_old',
     'stale_if_changed',
     'restorable',
+    'claims',
+    'resolution',
     'epistemic',
     'history',
   ],
@@ -456,6 +568,17 @@ const proposalView = obj(
     stale: { type: 'boolean', description: 'canon moved since the comparison' },
     current: ref('NoteSide'),
     candidate: ref('NoteSide'),
+    claim: nullable(
+      obj(
+        {
+          statement: str(),
+          sources: arr(ref('SourceRef')),
+          confidence_state: { enum: [...CONFIDENCE_STATES] },
+        },
+        ['statement', 'sources', 'confidence_state'],
+      ),
+    ),
+    claim_id: nullable(str({ pattern: CLAIM_ID.source })),
     stakes: { enum: [...STAKES] },
     checks: ref('ComparisonChecks'),
     gate: {
@@ -536,6 +659,9 @@ export const SCHEMAS: Readonly<Record<string, JsonObject>> = {
   ProposalOutcome: proposalOutcome,
   ProposalView: proposalView,
   NoteVersion: noteVersion,
+  Claim: claim,
+  ClaimHolder: claimHolder,
+  DisputeResolution: disputeResolution,
   CanonObject: canonObject,
   EffectiveState: effective,
   BoardObject: boardObject,
@@ -573,13 +699,18 @@ export const BODIES = {
   proposal: obj(
     {
       object_id: str({ pattern: OBJECT_ID.source }),
-      intent: { enum: ['create', 'update', 'supersede', 'retire', 'restore', 'dispute'] },
+      intent: {
+        enum: [...PROPOSAL_INTENTS],
+        description:
+          'required. dispute: the candidate carries the competing claim (text, sources, confidence); the object keeps its statement. resolve: claim_id names the open claim that stands, the candidate states it, rationale is required',
+      },
       base_version: nullable(hash),
       candidate: ref('NoteContent'),
       supersedes: arr(str(), { maxItems: 20 }),
       restore_version: hash,
       message_id: nullable(str({ maxLength: 100 })),
       rationale: str({ maxLength: 2_000 }),
+      claim_id: str({ pattern: CLAIM_ID.source, description: 'resolve only' }),
     },
     ['object_id', 'intent', 'candidate'],
     {
@@ -604,6 +735,14 @@ export const BODIES = {
   restore: obj(
     { version_hash: hash, rationale: str({ minLength: 1, maxLength: 2_000 }) },
     ['version_hash'],
+    closed,
+  ),
+  resolve: obj(
+    {
+      claim_id: str({ pattern: CLAIM_ID.source }),
+      rationale: str({ minLength: 1, maxLength: 2_000 }),
+    },
+    ['claim_id', 'rationale'],
     closed,
   ),
   artifact: obj(

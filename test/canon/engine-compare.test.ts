@@ -252,7 +252,11 @@ for (const engine of CANON_ENGINES) {
       });
       it('no: an active object has no dispute to collapse', async () => {
         await create(runtime, owner, 'dc.none', { text: 'The SLA is 99%.' });
-        const o = await propose('dc.none', 'dispute', { status: 'disputed' });
+        // A dispute states a competing claim (repeating the disputed statement is refused).
+        const o = await propose('dc.none', 'dispute', {
+          status: 'disputed',
+          text: 'The SLA is 99.5%.',
+        });
         expect(checksOf(o).dispute_collapsed.result).toBe(false);
       });
     });

@@ -150,6 +150,7 @@ export const CANON_TABLES = {
   canon_proposals: 'proposal_id',
   canon_artifacts: 'artifact_id',
   canon_artifact_inputs: 'artifact_id, object_id',
+  canon_claims: 'object_id, claim_id',
 } as const;
 
 /** Every row (every column) of every canon table for a project, for before/after equality. */
@@ -195,6 +196,7 @@ export async function canonState(runtime: CanonryRuntime, project = PROJECT) {
     proposals: await rows('canon_proposals'),
     messages: await rows('canon_messages'),
     artifacts: await rows('canon_artifacts'),
+    claims: await rows('canon_claims'),
     head: await runtime.journal.head(project),
   };
 }

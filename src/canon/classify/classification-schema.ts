@@ -2,9 +2,9 @@ import type { JsonObject } from '../../core/index.js';
 import { CLASSIFICATION_OUTCOMES } from '../classification.js';
 import {
   CONFIDENCE_STATES,
+  DRAFT_INTENTS,
   OBJECT_STATUSES,
   OBJECT_TYPES,
-  PROPOSAL_INTENTS,
   type ProposalIntent,
   VISIBILITIES,
 } from '../types.js';
@@ -50,7 +50,7 @@ const candidate = closed({
 
 const draft = closed({
   object_id: str,
-  intent: enumOf(PROPOSAL_INTENTS),
+  intent: enumOf(DRAFT_INTENTS),
   candidate,
   supersedes: strings,
   rationale: str,

@@ -1,7 +1,7 @@
 import { canonicalize } from '../../core/index.js';
 import type { ModelRequest } from '../../models/index.js';
 import { CLASSIFICATION_OUTCOMES, type ClassifierInput } from '../classification.js';
-import { OBJECT_TYPES, PROPOSAL_INTENTS } from '../types.js';
+import { DRAFT_INTENTS, OBJECT_TYPES } from '../types.js';
 import { CLASSIFICATION_SCHEMA, CLASSIFICATION_SCHEMA_NAME } from './classification-schema.js';
 import type { OutputLimits } from './limits.js';
 
@@ -58,7 +58,7 @@ export function systemPrompt(input: ClassifierInput, limits: PromptLimits & Outp
     ...CLASSIFICATION_OUTCOMES.map((o) => `- ${o}: ${OUTCOME_MEANING[o]}`),
     '',
     `Object types: ${OBJECT_TYPES.join(', ')}.`,
-    `Intents: ${PROPOSAL_INTENTS.join(', ')}. create names a new id; update, retire and dispute name an id in the canon below; supersede creates a new id replacing the canon ids listed in supersedes (empty otherwise); restore names the object to bring back.`,
+    `Intents: ${DRAFT_INTENTS.join(', ')}. create names a new id; update, retire and dispute name an id in the canon below; supersede creates a new id replacing the canon ids listed in supersedes (empty otherwise); restore names the object to bring back.`,
     '',
     'Rules:',
     '1. touched lists the canon ids the message bears on and the ids your drafts create.',

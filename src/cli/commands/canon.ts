@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import {
   type ArtifactStatus,
   type CanonObject,
+  type Claim,
   COMPARISON_CHECKS,
   type EffectiveState,
   type IntakeResult,
@@ -128,9 +129,26 @@ function proposalViewLines(v: ProposalView): string[] {
     ...acknowledge,
     `CURRENT   ${v.current.content ? `${v.current.content.text} [${v.current.content.confidence_state}]` : '(none)'}`,
     `CANDIDATE ${v.candidate.content?.text ?? ''} [${v.candidate.content?.confidence_state ?? ''}] by ${v.proposer.id} (${v.proposer.role})`,
+    ...(v.claim
+      ? [
+          `CLAIM     ${v.claim.statement} [${v.claim.confidence_state}] (disputes the current statement)`,
+        ]
+      : []),
+    ...(v.claim_id ? [`RESOLVES  ${v.claim_id} stands; why: ${v.rationale ?? ''}`] : []),
     `stakes ${v.stakes}, gate ${v.gate.label}, signed verdict ${v.gate.verification.ok ? 'verifies' : `does not verify (${v.gate.verification.issue})`}`,
     ...(flagged.length > 0 ? flagged : ['  no check raised']),
   ];
+}
+
+/** A dispute's claim: its state, statement, and who holds it on what source (LCSM §15). */
+function claimLine(c: Claim): string {
+  const held = c.holders
+    .map(
+      (h) =>
+        `${h.principal.id} (${h.principal.role})${h.sources.map((s) => ` ${s.message_id}[${s.span[0]}:${s.span[1]}]`).join('')}`,
+    )
+    .join(', ');
+  return `claim ${c.claim_id} ${c.state}: "${c.statement}" held by ${held}`;
 }
 
 function provenanceLines(p: Provenance): string[] {
@@ -144,6 +162,10 @@ function provenanceLines(p: Provenance): string[] {
     `built from older versions: ${p.built_from_old.map((b) => `${b.artifact_id} (v${b.version_id})`).join(', ') || 'none'}`,
     `stale if changed: ${[...p.stale_if_changed.artifacts.map((a) => a.manifest.artifact_id), ...p.stale_if_changed.objects].join(', ') || 'nothing'}`,
     `restorable: ${p.restorable.map((r) => `v${r.version_id} ${r.version_hash}`).join(', ') || 'no earlier version'}`,
+    ...(p.resolution
+      ? [`resolved: ${p.resolution.claim_id} stands; why: ${p.resolution.rationale}`]
+      : []),
+    ...p.claims.map(claimLine),
   ];
 }
 
@@ -283,6 +305,25 @@ export function canonCommand(program: Command): void {
 
   common(
     canon
+      .command('resolve <object_id>')
+      .description(
+        'resolve a dispute: the open claim that stands, and why (gated; the other claims stay in history)',
+      )
+      .requiredOption('--claim <claim_id>', 'the claim that stands (claim_…, see `canon object`)')
+      .requiredOption('--rationale <text>', 'why it stands'),
+  ).action(
+    run<ProposalOutcome>(
+      'resolveObject',
+      (o) => [outcomeLine(o)],
+      (f, [id]) => ({
+        params: { id: id! },
+        body: { claim_id: f.claim, rationale: f.rationale },
+      }),
+    ),
+  );
+
+  common(
+    canon
       .command('objects')
       .description('list canonical objects')
       .option(
@@ -306,6 +347,7 @@ export function canonCommand(program: Command): void {
         objectLine(v.object, v.effective),
         `current ${v.current.version_hash} by ${v.current.actor} at ${v.current.timestamp} (${v.versions} version(s))`,
         ...v.object.source_refs.map((s) => `source "${s.quote}" (${s.message_id})`),
+        ...v.claims.map(claimLine),
       ],
       (_f, [id]) => ({ params: { id: id! } }),
     ),

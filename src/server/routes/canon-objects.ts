@@ -1,7 +1,7 @@
 import { OBJECT_STATUSES, type ObjectStatus, provenance } from '../../canon/index.js';
 import { CanonryError } from '../../core/index.js';
 import { objectView, versionsView } from '../canon-views.js';
-import { objectIdArg, restoreRequest } from '../input.js';
+import { objectIdArg, resolveRequest, restoreRequest } from '../input.js';
 import { BODIES, EXAMPLE_HASH, RESPONSES, ref } from '../openapi-schemas.js';
 import type { CanonRoute } from './canon-route.js';
 
@@ -60,8 +60,11 @@ export const OBJECT_ROUTES: readonly CanonRoute[] = [
         current: ref('NoteVersion'),
         versions: { type: 'integer' },
         effective: ref('EffectiveState'),
+        claims: arr(ref('Claim'), {
+          description: 'every claim its disputes have held (open ones while disputed)',
+        }),
       },
-      ['object', 'current', 'versions', 'effective'],
+      ['object', 'current', 'versions', 'effective', 'claims'],
     ),
     errors: ['UNKNOWN_OBJECT', 'INVALID_ARGUMENT'],
     handler: async ({ runtime, principal, params }) =>
@@ -129,6 +132,42 @@ export const OBJECT_ROUTES: readonly CanonRoute[] = [
       const id = objectIdArg(params.id);
       const { version_hash, rationale } = restoreRequest(body);
       return runtime.canon.restore(principal, id, version_hash, rationale);
+    },
+  },
+  {
+    method: 'POST',
+    url: '/v1/projects/:project/objects/:id/resolve',
+    operationId: 'resolveObject',
+    summary:
+      "Resolve a dispute (LCSM §15): propose the open claim that stands, with why; gated like any proposal (an agent's waits for an editor), the other claims stay in history",
+    tag: 'objects',
+    minRole: 'agent',
+    params: { id: 'object id' },
+    body: {
+      schema: BODIES.resolve,
+      required: true,
+      example: {
+        claim_id: 'claim_0123456789abcdef',
+        rationale: 'the deploy manifest settles it',
+      },
+    },
+    status: 201,
+    response: ref('ProposalOutcome'),
+    errors: [
+      'UNKNOWN_OBJECT',
+      'UNKNOWN_CLAIM',
+      'INVALID_BODY',
+      'INVALID_ARGUMENT',
+      'INVALID_PROPOSAL',
+      'AUTHORITY_FROM_PAYLOAD',
+      'GATE_REFUSED',
+      'CONFLICT',
+      'PLANE_VIOLATION',
+    ],
+    handler: async ({ runtime, principal, params, body }) => {
+      const id = objectIdArg(params.id);
+      const { claim_id, rationale } = resolveRequest(body);
+      return runtime.canon.resolve(principal, id, claim_id, rationale);
     },
   },
 ];

@@ -48,6 +48,7 @@ export const PROPOSAL_ROUTES: readonly CanonRoute[] = [
       'UNKNOWN_OBJECT',
       'UNKNOWN_VERSION',
       'UNKNOWN_MESSAGE',
+      'UNKNOWN_CLAIM',
       'PLANE_VIOLATION',
     ],
     handler: async ({ runtime, principal, body }) => {
