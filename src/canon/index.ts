@@ -78,6 +78,7 @@ export {
   CONFIDENCE_STATES,
   type ConfidenceState,
   MESSAGE_ID,
+  MESSAGE_ID_RULE,
   MESSAGE_VISIBILITIES,
   type MessageVisibility,
   type NoteContent,

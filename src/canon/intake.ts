@@ -10,6 +10,7 @@ import {
 } from './intake-classification.js';
 import {
   MESSAGE_ID,
+  MESSAGE_ID_RULE,
   MESSAGE_VISIBILITIES,
   type MessageVisibility,
   type Principal,
@@ -81,7 +82,7 @@ export function messageInput(
     m.message_id !== undefined &&
     (typeof m.message_id !== 'string' || !MESSAGE_ID.test(m.message_id))
   ) {
-    throw new CanonryError('INVALID_BODY', 'message_id is 1–100 of letters, digits, _ . : -');
+    throw new CanonryError('INVALID_BODY', `message_id is ${MESSAGE_ID_RULE}`);
   }
   const visibility = (m.visibility === undefined ? 'project' : m.visibility) as MessageVisibility;
   if (!MESSAGE_VISIBILITIES.includes(visibility)) {

@@ -1,6 +1,7 @@
 import { TOKEN_ID } from '../auth/index.js';
 import {
   MESSAGE_ID,
+  MESSAGE_ID_RULE,
   objectId,
   PROPOSAL_ID,
   type ProposalStatus,
@@ -140,16 +141,12 @@ export function proposalIdArg(value: unknown): string {
   return value;
 }
 
-/** A message id (1–100 of letters, digits, `_ . : -`). */
+/** A message id ({@link MESSAGE_ID_RULE}; percent-encoded in a path). */
 export function messageIdArg(value: unknown): string {
   if (typeof value !== 'string' || !MESSAGE_ID.test(value)) {
-    throw new CanonryError(
-      'INVALID_ARGUMENT',
-      'a message id is 1–100 of letters, digits, _ . : -',
-      {
-        field: 'message_id',
-      },
-    );
+    throw new CanonryError('INVALID_ARGUMENT', `a message id is ${MESSAGE_ID_RULE}`, {
+      field: 'message_id',
+    });
   }
   return value;
 }
