@@ -20,6 +20,14 @@ export {
   type ProposalDraft,
 } from './classification.js';
 export {
+  CLASSIFIER_KIND,
+  type ClassifierSettings,
+  classifierSettings,
+  importClassifierConfig,
+  putSubjects,
+  removeSubject,
+} from './classifier-config.js';
+export {
   authorBounds,
   boundIssues,
   citesSource,
@@ -30,6 +38,7 @@ export {
   parseScriptedConfig,
   ScriptedClassifier,
   type ScriptedConfig,
+  type SubjectConfig,
 } from './classify/index.js';
 export {
   type CheckResult,
@@ -53,7 +62,17 @@ export {
   intake,
   type MessageInput,
   messageInput,
+  reclassify,
+  type UnclassifiedMessage,
+  unclassifiedMessages,
 } from './intake.js';
+export {
+  CLASSIFICATION_FAILED_KIND,
+  CLASSIFICATION_FAILURES,
+  type ClassificationFailure,
+  type ClassificationFailureCode,
+  FAILURE_LIMITS,
+} from './intake-failure.js';
 export { mayReadEntry, type RedactedEntry, readableEntries } from './journal-view.js';
 export {
   type Audience,
@@ -68,7 +87,14 @@ export {
 export { CANON_KINDS, CANON_PROJECTION } from './projection.js';
 export { type Epistemic, type Provenance, provenance } from './provenance.js';
 export { CanonReader } from './read.js';
-export type { CommitBody, JournalOperation, ProposalRecord, ProposalStatus } from './records.js';
+export type {
+  ClassifierBody,
+  ClassifierRecord,
+  CommitBody,
+  JournalOperation,
+  ProposalRecord,
+  ProposalStatus,
+} from './records.js';
 export { CANON_MIGRATIONS } from './schema.js';
 export { AUTHORITY, classifyStakes, withinAuthority } from './stakes.js';
 export {

@@ -1,5 +1,22 @@
 import type { Migration } from '../store/index.js';
 
+/** The intake tables (see the `intake` migration). */
+const INTAKE_TABLES = `
+  CREATE TABLE canon_intake (
+    project TEXT NOT NULL,
+    message_id TEXT NOT NULL,
+    state TEXT NOT NULL,
+    seq BIGINT NOT NULL,
+    record TEXT,
+    PRIMARY KEY (project, message_id)
+  );
+  CREATE TABLE canon_classifier (
+    project TEXT NOT NULL PRIMARY KEY,
+    seq BIGINT NOT NULL,
+    record TEXT NOT NULL
+  );
+`;
+
 /**
  * Canon's projection tables. Each row is derived from journal entries and rebuilt by replaying them;
  * `record` holds the full canonical JSON of what the row describes, the other columns are for lookup.
@@ -60,5 +77,22 @@ export const CANON_MIGRATIONS: readonly Migration[] = [
         PRIMARY KEY (project, artifact_id, object_id)
       );
     `,
+  },
+  {
+    // What became of each message's classification (`canon.classification`, and
+    // `canon.classification_failed` while none has succeeded), and each project's classifier
+    // subjects (`canon.classifier`). Classifications journaled before this table existed are
+    // projected here once, from their entries, so the table equals a replay from the first start on.
+    name: 'intake',
+    up: {
+      sqlite: `${INTAKE_TABLES}
+        INSERT INTO canon_intake (project, message_id, state, seq, record)
+          SELECT project, json_extract(body, '$.message_id'), 'classified', seq, NULL
+          FROM journal_entries WHERE kind = 'canon.classification';`,
+      postgres: `${INTAKE_TABLES}
+        INSERT INTO canon_intake (project, message_id, state, seq, record)
+          SELECT project, (body::jsonb)->>'message_id', 'classified', seq, NULL
+          FROM journal_entries WHERE kind = 'canon.classification';`,
+    },
   },
 ];

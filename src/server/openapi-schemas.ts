@@ -233,6 +233,28 @@ const classification = obj(
   ['outcome', 'touched', 'drafts', 'rationale', 'classifier'],
 );
 
+const unclassifiedMessage = obj(
+  {
+    message: ref('ArchivedMessage'),
+    failure: nullable(
+      obj(
+        {
+          message_id: str(),
+          code: { enum: ['MODEL_UNAVAILABLE', 'MODEL_BUSY', 'CLASSIFIER_FAILED'] },
+          detail: str({ maxLength: 300 }),
+          issues: arr(str({ maxLength: 160 }), { maxItems: 5 }),
+          classifier: str(),
+          at: str(),
+          seq: { type: 'integer' },
+          attempts: { type: 'integer', minimum: 1 },
+        },
+        ['message_id', 'code', 'detail', 'issues', 'classifier', 'at', 'seq', 'attempts'],
+      ),
+    ),
+  },
+  ['message', 'failure'],
+);
+
 const proposalOutcome = obj(
   {
     proposal: ref('ProposalRecord'),
@@ -514,6 +536,7 @@ export const SCHEMAS: Readonly<Record<string, JsonObject>> = {
   Receipt: receipt,
   ArchivedMessage: archivedMessage,
   Classification: classification,
+  UnclassifiedMessage: unclassifiedMessage,
   ArtifactManifest: artifactManifest,
   ArtifactStatus: artifactStatus,
   WorkingNote: workingNote,

@@ -1,5 +1,12 @@
 import type { CanonryRuntime } from '../../app/index.js';
-import { archiveMessage, intake, messageInput, type Principal } from '../../canon/index.js';
+import {
+  archiveMessage,
+  intake,
+  messageInput,
+  type Principal,
+  reclassify,
+  unclassifiedMessages,
+} from '../../canon/index.js';
 import { CanonryError } from '../../core/index.js';
 import { messageView } from '../canon-views.js';
 import { messageIdArg, oneOfQuery } from '../input.js';
@@ -87,7 +94,7 @@ export const MESSAGE_ROUTES: readonly CanonRoute[] = [
       await refuseReuse(runtime, principal, body);
       if (classify === 'false')
         return { message: await archiveMessage(runtime.canon, principal, body) };
-      return intake(runtime.canon, runtime.classifierFor(project), principal, body);
+      return intake(runtime.canon, await runtime.classifierFor(project), principal, body);
     },
   },
   {
@@ -104,6 +111,55 @@ export const MESSAGE_ROUTES: readonly CanonRoute[] = [
     handler: async ({ runtime, principal }) => ({
       messages: await runtime.canon.readerFor(principal).messages(),
     }),
+  },
+  {
+    method: 'GET',
+    url: '/v1/projects/:project/unclassified',
+    operationId: 'listUnclassified',
+    summary:
+      'Archived messages never classified (model down, output refused, classify=false), each with its last journaled failure; personal ones only to their speaker',
+    tag: 'messages',
+    minRole: 'viewer',
+    status: 200,
+    response: list('messages', 'UnclassifiedMessage'),
+    errors: [],
+    handler: async ({ runtime, principal }) => ({
+      messages: await unclassifiedMessages(runtime.canon, principal),
+    }),
+  },
+  {
+    method: 'POST',
+    url: '/v1/projects/:project/messages/:id/classify',
+    operationId: 'classifyMessage',
+    summary:
+      'Classify an archived message again (its speaker only): the intake a re-send runs; a message already classified reports its first intake and writes nothing',
+    tag: 'messages',
+    minRole: 'agent',
+    params: { id: 'message id (percent-encoded)' },
+    status: 200,
+    response: obj(
+      {
+        message: ref('ArchivedMessage'),
+        classification: ref('Classification'),
+        proposals: arr({ type: 'object' }),
+      },
+      ['message', 'classification', 'proposals'],
+    ),
+    errors: [
+      'UNKNOWN_MESSAGE',
+      'INVALID_ARGUMENT',
+      'FORBIDDEN',
+      'CLASSIFIER_FAILED',
+      'MODEL_UNAVAILABLE',
+      'MODEL_BUSY',
+    ],
+    handler: async ({ runtime, principal, project, params }) =>
+      reclassify(
+        runtime.canon,
+        await runtime.classifierFor(project),
+        principal,
+        messageIdArg(params.id),
+      ),
   },
   {
     method: 'GET',
