@@ -25,6 +25,12 @@ export interface CueRule {
 export interface ScriptedConfig {
   readonly subjects: Readonly<Record<string, SubjectConfig>>;
   readonly rules?: readonly CueRule[];
+  /**
+   * Whether a decision, instruction, preference or suggestion that touches no subject becomes a
+   * note with an id derived from its sentence (`decision.ship-on-fridays`, see `derive.ts`); true
+   * when absent. False: such messages are classified but draft nothing until a subject names them.
+   */
+  readonly derive_ids?: boolean;
 }
 
 /** The default: no subjects and no extra rules (outcomes are still found, no drafts are made). */
@@ -54,6 +60,7 @@ export const SCRIPTED_CONFIG_SCHEMA: JsonObject = {
         },
       },
     },
+    derive_ids: { type: 'boolean' },
     rules: {
       type: 'array',
       maxItems: 100,

@@ -16,7 +16,8 @@ import {
   ruleTiers,
   SUGGESTION_TIER,
 } from './cues.js';
-import { makeDrafts, type Subject } from './drafts.js';
+import { DERIVING_KINDS } from './derive.js';
+import { derivedDrafts, makeDrafts, type Subject } from './drafts.js';
 import { phraseRegExp, type Sentence, splitSentences, titleWords } from './text.js';
 
 type CompiledTier = { tier: CueTier; find: (sentences: readonly Sentence[]) => CueHit[] };
@@ -110,6 +111,20 @@ export class ScriptedClassifier implements Classifier {
         outcome = touched.some((id) => byId.has(id)) ? 'supersede_request' : 'proposed_decision';
       }
       const ctx = { tier, hits, machine, role: message.role, canon: byId, touched };
+      // Derived ids only for what canon does not already speak of (a supersede cue replaces it).
+      const derive =
+        subjects.length === 0 &&
+        this.config.derive_ids !== false &&
+        DERIVING_KINDS.has(tier.kind) &&
+        (tier.kind === 'supersede' || touched.length === 0);
+      if (derive) {
+        const drafts = derivedDrafts(ctx);
+        const ids = drafts.map((d) => d.object_id);
+        return {
+          ...result(outcome, `${why}; ${drafts.length} draft(s) with derived ids`, drafts),
+          touched: [...new Set([...touched, ...ids])].sort(),
+        };
+      }
       const drafts = makeDrafts(tier.kind === 'contradiction' ? active : subjects, ctx);
       return result(outcome, `${why}; ${drafts.length} draft(s)`, drafts);
     }
