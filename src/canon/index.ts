@@ -36,6 +36,7 @@ export {
   ModelClassifier,
   type ModelClassifierOptions,
   parseScriptedConfig,
+  SCRIPTED_CONFIG_SCHEMA,
   ScriptedClassifier,
   type ScriptedConfig,
   type SubjectConfig,

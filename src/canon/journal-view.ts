@@ -69,7 +69,9 @@ async function entryAudience(reader: CanonReader, entry: JournalEntry): Promise<
         return message ? messageAudience(message) : NOBODY;
       }
       case 'canon.classifier':
-        return { shared: true };
+        // Subject ids may name notes of any plane: principals read the configuration through the
+        // classifier route (editors and owners); its entries are their author's (an import: nobody's).
+        return { shared: false, holder: entry.actor };
       case 'canon.artifact': {
         const { manifest } = body as unknown as CanonEntryBodies['canon.artifact'];
         return await reader.artifactAudience(manifest);

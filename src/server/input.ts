@@ -190,12 +190,34 @@ export function workingSetRequest(body: unknown): WorkingSetRequest {
 }
 
 /** `{ version_hash, rationale? }` for a restore. */
-export function restoreRequest(body: unknown): { version_hash: ContentHash; rationale?: string } {
-  const b = bodyObject(body, ['version_hash', 'rationale']);
-  const version_hash = hashArg(b.version_hash, 'version_hash');
+export function restoreRequest(body: unknown): {
+  version: ContentHash | number;
+  rationale?: string;
+} {
+  const b = bodyObject(body, ['version_hash', 'version', 'rationale']);
+  if ((b.version_hash === undefined) === (b.version === undefined)) {
+    throw new CanonryError(
+      'INVALID_BODY',
+      'name the version to restore by exactly one of version_hash (sha256:…) or version (its number)',
+      { field: 'version' },
+    );
+  }
+  const version =
+    b.version === undefined ? hashArg(b.version_hash, 'version_hash') : versionNumber(b.version);
   return b.rationale === undefined
-    ? { version_hash }
-    : { version_hash, rationale: text(b.rationale, 'rationale', 2_000) };
+    ? { version }
+    : { version, rationale: text(b.rationale, 'rationale', 2_000) };
+}
+
+/** A version number: an integer from 1 (as JSON, or as the decimal text a CLI flag gives). */
+export function versionNumber(value: unknown): number {
+  const n = typeof value === 'string' && /^\d{1,15}$/.test(value) ? Number(value) : value;
+  if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 1) {
+    throw new CanonryError('INVALID_BODY', 'version is a version number, an integer from 1', {
+      field: 'version',
+    });
+  }
+  return n;
 }
 
 /** `{ reason }` for a rejection. */

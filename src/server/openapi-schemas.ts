@@ -255,6 +255,21 @@ const unclassifiedMessage = obj(
   ['message', 'failure'],
 );
 
+const classifierView = obj(
+  {
+    kind: { enum: ['scripted', 'model'] },
+    model: nullable(str()),
+    subjects: { type: 'integer', minimum: 0 },
+    source: { enum: ['default', 'api', 'file'] },
+    seq: nullable({ type: 'integer' }),
+    config: {
+      type: 'object',
+      description: 'the scripted classifier configuration (subjects, rules, derive_ids)',
+    },
+  },
+  ['kind', 'model', 'subjects', 'source', 'seq', 'config'],
+);
+
 const proposalOutcome = obj(
   {
     proposal: ref('ProposalRecord'),
@@ -537,6 +552,7 @@ export const SCHEMAS: Readonly<Record<string, JsonObject>> = {
   ArchivedMessage: archivedMessage,
   Classification: classification,
   UnclassifiedMessage: unclassifiedMessage,
+  ClassifierView: classifierView,
   ArtifactManifest: artifactManifest,
   ArtifactStatus: artifactStatus,
   WorkingNote: workingNote,
@@ -588,11 +604,18 @@ export const BODIES = {
   ),
   empty: obj({}, [], closed),
   reject: obj({ reason: str({ minLength: 1, maxLength: 2_000 }) }, ['reason'], closed),
-  restore: obj(
-    { version_hash: hash, rationale: str({ minLength: 1, maxLength: 2_000 }) },
-    ['version_hash'],
-    closed,
-  ),
+  restore: {
+    ...obj(
+      {
+        version_hash: hash,
+        version: { type: 'integer', minimum: 1, description: 'the version number (version_id)' },
+        rationale: str({ minLength: 1, maxLength: 2_000 }),
+      },
+      [],
+      closed,
+    ),
+    oneOf: [{ required: ['version_hash'] }, { required: ['version'] }],
+  },
   artifact: obj(
     {
       ...artifactFields,

@@ -20,6 +20,7 @@ import {
   type ObjectView,
   type ProposalView,
   refuseReservedProject,
+  versionNumber,
 } from '../../server/index.js';
 import { emit, readJson } from '../io.js';
 import { DATA_FLAG, DB_FLAG, type RuntimeFlags, withRuntime } from '../runtime.js';
@@ -244,16 +245,27 @@ export function canonCommand(program: Command): void {
     canon
       .command('restore <object_id>')
       .description('restore an earlier version (appends a new version; history is kept)')
-      .requiredOption('--version <hash>', 'the version hash to bring back (sha256:…)')
+      .requiredOption(
+        '--version <n|hash>',
+        'the version to bring back: its number (3) or its hash (sha256:…)',
+      )
       .option('--rationale <text>', 'why'),
   ).action(
     run<ProposalOutcome>(
       'restoreObject',
       (o) => [outcomeLine(o)],
-      (f, [id]) => ({
-        params: { id: id! },
-        body: { version_hash: f.version, ...defined({ rationale: f.rationale }) },
-      }),
+      (f, [id]) => {
+        const version = f.version as string;
+        return {
+          params: { id: id! },
+          body: {
+            ...(/^\d+$/.test(version)
+              ? { version: versionNumber(version) }
+              : { version_hash: version }),
+            ...defined({ rationale: f.rationale }),
+          },
+        };
+      },
     ),
   );
 
