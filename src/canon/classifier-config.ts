@@ -6,7 +6,7 @@ import {
   type ScriptedConfig,
   type SubjectConfig,
 } from './classify/index.js';
-import type { ClassifierBody } from './records.js';
+import type { ClassifierBody, ClassifierRecord } from './records.js';
 import { OBJECT_ID, type Principal } from './types.js';
 
 /** The journal entry kind that records a project's scripted-classifier configuration, whole. */
@@ -29,6 +29,19 @@ export async function classifierSettings(
   const record = await canon.reader(project).classifierConfig();
   if (!record) return { config: DEFAULT_SCRIPTED_CONFIG, seq: null, by: null, source: 'default' };
   return { config: record.config, seq: record.seq, by: record.by, source: record.source };
+}
+
+/** How many subjects each project with a journaled configuration has (for the start log). */
+export async function subjectCounts(canon: Canon): Promise<Record<string, number>> {
+  const rows = await canon.journal.store.all<{ project: string; record: string }>(
+    'SELECT project, record FROM canon_classifier ORDER BY project',
+  );
+  return Object.fromEntries(
+    rows.map((r) => [
+      r.project,
+      Object.keys((JSON.parse(r.record) as ClassifierRecord).config.subjects).length,
+    ]),
+  );
 }
 
 function mayConfigure(principal: Principal): void {

@@ -26,6 +26,7 @@ export {
   importClassifierConfig,
   putSubjects,
   removeSubject,
+  subjectCounts,
 } from './classifier-config.js';
 export {
   authorBounds,

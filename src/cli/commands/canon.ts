@@ -9,6 +9,7 @@ import {
   type ProposalOutcome,
   type ProposalRecord,
   type Provenance,
+  type UnclassifiedMessage,
   type WorkingSet,
 } from '../../canon/index.js';
 import { CanonryError } from '../../core/index.js';
@@ -16,6 +17,7 @@ import {
   authorizeToken,
   type Board,
   CANON_ROUTES,
+  type ClassifierView,
   canonPrincipal,
   type ObjectView,
   type ProposalView,
@@ -88,6 +90,12 @@ function intakeLines(r: IntakeResult): string[] {
   }
   for (const p of r.proposals ?? []) {
     out.push(p.ok ? `  ${outcomeLine(p.outcome)}` : `  ${p.object_id}: ${p.code}: ${p.message}`);
+  }
+  const c = r.classification;
+  if (c && c.drafts.length === 0 && c.outcome !== 'no_effect') {
+    out.push(
+      `no proposal (${c.rationale}); to turn such messages into notes, name their subject: canonry canon subject set <object_id> --title … --type … --keywords …`,
+    );
   }
   return out;
 }
@@ -164,6 +172,47 @@ function run<T>(
   };
 }
 
+/** The message text: the argument or `--text`, exactly one. */
+function messageText(said: string | undefined, flag: unknown): string {
+  if ((said === undefined) === (flag === undefined)) {
+    throw new CanonryError(
+      'INVALID_ARGUMENT',
+      'give the message as the argument or as --text (exactly one)',
+    );
+  }
+  return (said ?? flag) as string;
+}
+
+/** A comma-separated flag as its trimmed, non-empty items. */
+const list = (value: string): string[] =>
+  value
+    .split(',')
+    .map((v) => v.trim())
+    .filter((v) => v !== '');
+
+function unclassifiedLine(u: UnclassifiedMessage): string {
+  const m = u.message;
+  const why = u.failure
+    ? `${u.failure.code} x${u.failure.attempts}: ${u.failure.detail}`
+    : 'not tried (archived only)';
+  return `${m.message_id} (${m.role}, by ${m.actor}): ${why}`;
+}
+
+function classifierLines(v: ClassifierView): string[] {
+  const out = [
+    `classifier: ${v.kind}${v.model ? ` (${v.model})` : ''}; ${v.subjects} subject(s) (${v.source}${v.seq === null ? '' : `, journal seq ${v.seq}`})`,
+  ];
+  for (const [id, s] of Object.entries(v.config.subjects)) {
+    out.push(`  ${id.padEnd(24)} ${s.object_type.padEnd(12)} ${s.title}: ${s.keywords.join(', ')}`);
+  }
+  if (v.subjects === 0 && v.config.derive_ids !== false) {
+    out.push(
+      '  (no subjects: decisions, instructions and preferences get ids derived from their sentence)',
+    );
+  }
+  return out;
+}
+
 const defined = (values: Record<string, unknown>): Record<string, string> =>
   Object.fromEntries(
     Object.entries(values).filter((e): e is [string, string] => typeof e[1] === 'string'),
@@ -183,9 +232,9 @@ export function canonCommand(program: Command): void {
 
   common(
     canon
-      .command('message')
+      .command('message [text]')
       .description('archive a message and classify it into proposals')
-      .requiredOption('--text <text>', 'the message, exactly as said')
+      .option('--text <text>', 'the message, exactly as said (or give it as the argument)')
       .option('--role <role>', 'who spoke: user, assistant, agent, tool (not authority)')
       .option('--id <message_id>', 'a message id of your own (retries are idempotent)')
       .option(
@@ -194,10 +243,10 @@ export function canonCommand(program: Command): void {
       )
       .option('--no-classify', 'archive only'),
   ).action(
-    run<IntakeResult>('postMessage', intakeLines, (f) => ({
+    run<IntakeResult>('postMessage', intakeLines, (f, [said]) => ({
       query: defined({ classify: f.classify === false ? 'false' : undefined }),
       body: {
-        text: f.text,
+        text: messageText(said, f.text),
         ...defined({
           role: f.role,
           message_id: f.id,
@@ -205,6 +254,62 @@ export function canonCommand(program: Command): void {
         }),
       },
     })),
+  );
+
+  common(
+    canon
+      .command('unclassified')
+      .description('archived messages never classified (model down, output refused), with why'),
+  ).action(
+    run<{ messages: UnclassifiedMessage[] }>(
+      'listUnclassified',
+      (r) =>
+        r.messages.length > 0
+          ? r.messages.map(unclassifiedLine)
+          : ['every archived message is classified'],
+      () => ({}),
+    ),
+  );
+
+  common(
+    canon
+      .command('classify <message_id>')
+      .description('classify an archived message again (its speaker only)'),
+  ).action(
+    run<IntakeResult>('classifyMessage', intakeLines, (_f, [id]) => ({ params: { id: id! } })),
+  );
+
+  common(
+    canon.command('subjects').description("the classifier's subjects (editors and owners)"),
+  ).action(run<ClassifierView>('getClassifier', classifierLines, () => ({})));
+
+  const subject = canon
+    .command('subject')
+    .description("add, replace or remove a subject of the project's classifier (journaled)");
+  common(
+    subject
+      .command('set <object_id>')
+      .description('add or replace a subject: messages naming a keyword draft notes of this id')
+      .requiredOption('--title <title>', 'the title its notes get')
+      .requiredOption('--type <object_type>', 'decision, fact, preference, constraint, …')
+      .requiredOption('--keywords <list>', 'comma-separated words or phrases that name it')
+      .option('--tags <list>', 'comma-separated tags (identity, publication, budget, …)'),
+  ).action(
+    run<ClassifierView>('putSubjects', classifierLines, (f, [id]) => ({
+      body: {
+        subjects: {
+          [id!]: {
+            title: f.title,
+            object_type: f.type,
+            keywords: list(f.keywords as string),
+            ...(f.tags === undefined ? {} : { tags: list(f.tags as string) }),
+          },
+        },
+      },
+    })),
+  );
+  common(subject.command('remove <object_id>').description('remove a subject')).action(
+    run<ClassifierView>('removeSubject', classifierLines, (_f, [id]) => ({ params: { id: id! } })),
   );
 
   common(
