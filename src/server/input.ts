@@ -1,4 +1,4 @@
-import { TOKEN_ID } from '../auth/index.js';
+import { tokenIdArg } from '../auth/index.js';
 import {
   MESSAGE_ID,
   MESSAGE_ID_RULE,
@@ -151,16 +151,6 @@ export function messageIdArg(value: unknown): string {
   return value;
 }
 
-/** A token id (`tok_` and 12 hex digits). */
-export function tokenIdArg(value: unknown): string {
-  if (typeof value !== 'string' || !TOKEN_ID.test(value)) {
-    throw new CanonryError('INVALID_ARGUMENT', 'a token id is tok_ and 12 hex digits', {
-      field: 'token_id',
-    });
-  }
-  return value;
-}
-
 /** A content hash (`sha256:` and 64 lowercase hex digits). */
 export function hashArg(value: unknown, field: string): ContentHash {
   if (!isContentHash(value)) {
@@ -242,3 +232,5 @@ export function tokenRequest(body: unknown): { principal: string; role: string }
   const b = bodyObject(body, ['principal', 'role'], { claims: ['principal', 'role'] });
   return { principal: text(b.principal, 'principal', 100), role: text(b.role, 'role', 16) };
 }
+
+export { tokenIdArg };
