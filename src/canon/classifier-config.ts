@@ -139,7 +139,7 @@ async function commitConfig(
 }
 
 /** Adds or replaces subjects (owners and editors); returns the settings now in force. */
-export function putSubjects(
+export async function putSubjects(
   canon: Canon,
   principal: Principal,
   input: unknown,
@@ -156,7 +156,7 @@ export function putSubjects(
 }
 
 /** Removes a subject (owners and editors); UNKNOWN_SUBJECT when the project has none by that id. */
-export function removeSubject(
+export async function removeSubject(
   canon: Canon,
   principal: Principal,
   id: string,

@@ -45,7 +45,7 @@ const SECRETS: readonly [RegExp, string][] = [
 
 /** A reason as a failure entry keeps it: no credentials, no control characters, at most `max`. */
 export function clip(text: string, max: number): string {
-  let out = text.replace(/[\u0000-\u001f\u007f]+/g, ' ');
+  let out = text.replace(/\p{Cc}+/gu, ' ');
   for (const [pattern, replacement] of SECRETS) out = out.replace(pattern, replacement);
   out = out.toWellFormed();
   return out.length <= max ? out : `${out.slice(0, max - 1)}…`;

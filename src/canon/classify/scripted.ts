@@ -111,22 +111,23 @@ export class ScriptedClassifier implements Classifier {
         outcome = touched.some((id) => byId.has(id)) ? 'supersede_request' : 'proposed_decision';
       }
       const ctx = { tier, hits, machine, role: message.role, canon: byId, touched };
-      // Derived ids only for what canon does not already speak of (a supersede cue replaces it).
       const derive =
-        subjects.length === 0 &&
-        this.config.derive_ids !== false &&
-        DERIVING_KINDS.has(tier.kind) &&
-        (tier.kind === 'supersede' || touched.length === 0);
-      if (derive) {
-        const drafts = derivedDrafts(ctx);
-        const ids = drafts.map((d) => d.object_id);
+        subjects.length === 0 && this.config.derive_ids !== false && DERIVING_KINDS.has(tier.kind);
+      const drafts = derive ? derivedDrafts(ctx) : [];
+      const ids = drafts.map((d) => d.object_id);
+      // Derived ids only where canon speaks of nothing else: a message that names other current
+      // objects by their title is about them (a supersede cue replaces them).
+      if (
+        drafts.length > 0 &&
+        (tier.kind === 'supersede' || touched.every((id) => ids.includes(id)))
+      ) {
         return {
           ...result(outcome, `${why}; ${drafts.length} draft(s) with derived ids`, drafts),
           touched: [...new Set([...touched, ...ids])].sort(),
         };
       }
-      const drafts = makeDrafts(tier.kind === 'contradiction' ? active : subjects, ctx);
-      return result(outcome, `${why}; ${drafts.length} draft(s)`, drafts);
+      const made = makeDrafts(tier.kind === 'contradiction' ? active : subjects, ctx);
+      return result(outcome, `${why}; ${made.length} draft(s)`, made);
     }
     if (message.role === 'tool')
       return result('source', 'a tool result with no cue, kept as a source');
