@@ -8,7 +8,7 @@ export {
   roleAtLeast,
 } from './authorize.js';
 export type { Board, ObjectView, ProposalView } from './canon-views.js';
-export { tokenIdArg, versionNumber } from './input.js';
+export { tokenIdArg } from './input.js';
 export { createLogger, loggedPath } from './logger.js';
 export { OPENAPI_PATH, openApiDocument } from './openapi.js';
 export { type RegisteredRoute, registeredRoutes } from './route-table.js';

@@ -199,9 +199,8 @@ export function restoreRequest(body: unknown): {
     : { version, rationale: text(b.rationale, 'rationale', 2_000) };
 }
 
-/** A version number: an integer from 1 (as JSON, or as the decimal text a CLI flag gives). */
-export function versionNumber(value: unknown): number {
-  const n = typeof value === 'string' && /^\d{1,15}$/.test(value) ? Number(value) : value;
+/** A version number: a JSON integer from 1. */
+function versionNumber(n: unknown): number {
   if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 1) {
     throw new CanonryError('INVALID_BODY', 'version is a version number, an integer from 1', {
       field: 'version',

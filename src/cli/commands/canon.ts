@@ -22,7 +22,6 @@ import {
   type ObjectView,
   type ProposalView,
   refuseReservedProject,
-  versionNumber,
 } from '../../server/index.js';
 import { emit, readJson } from '../io.js';
 import { DATA_FLAG, DB_FLAG, type RuntimeFlags, withRuntime } from '../runtime.js';
@@ -364,8 +363,9 @@ export function canonCommand(program: Command): void {
         return {
           params: { id: id! },
           body: {
-            ...(/^\d+$/.test(version)
-              ? { version: versionNumber(version) }
+            // A number is a version number (the server refuses 0); anything else a hash.
+            ...(/^\d{1,15}$/.test(version)
+              ? { version: Number(version) }
               : { version_hash: version }),
             ...defined({ rationale: f.rationale }),
           },
