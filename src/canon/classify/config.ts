@@ -27,8 +27,9 @@ export interface ScriptedConfig {
   readonly rules?: readonly CueRule[];
   /**
    * Whether a decision, instruction, preference or suggestion that touches no subject becomes a
-   * note with an id derived from its sentence (`decision.ship-on-fridays`, see `derive.ts`); true
-   * when absent. False: such messages are classified but draft nothing until a subject names them.
+   * note with an id derived from its sentence (`decision.ship-on-fridays`, see `derive.ts`). When
+   * absent: true while no subject is configured (a first run proposes), false once subjects are
+   * (the project chose what becomes a note). False: such messages draft nothing.
    */
   readonly derive_ids?: boolean;
 }

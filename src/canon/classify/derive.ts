@@ -14,7 +14,7 @@ export const DERIVING_KINDS: ReadonlySet<CueKind> = new Set([
 
 /** Words that carry no subject at the start of what is left of a sentence once its cue is out. */
 const FILLERS = new Set(
-  "a an and also be decided going has have i i'd i'll i've is it let's lets now so that the then they to we we'll we're we've will would shall should you".split(
+  "a an and also be can could decided going has have i i'd i'll i've is it let's lets may maybe might now perhaps so that the then they to we we'll we're we've will would shall should you".split(
     ' ',
   ),
 );
