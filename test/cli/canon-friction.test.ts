@@ -3,9 +3,12 @@
 // `canon message "We decided to ship on Fridays."` proposing with no configuration, a message id
 // from another system (`slack:C01/p#12@x`), a message archived only → listed → classified,
 // classifier subjects set and read as an editor, and `canon restore <id> --version <n>`.
+
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/runtime.js';
+import { type ServeProcess, startServe } from '../helpers/serve.js';
 import { freshPostgresSchema, postgresAvailable } from '../helpers/stores.js';
 
 const ENGINES = [
@@ -205,6 +208,56 @@ for (const engine of ENGINES) {
           tok.alice,
         );
         expect(byHash).toContain('now version 4');
+      });
+
+      it('serve names the intake classifier in its start log, never the model key', async () => {
+        await ok(
+          [
+            'canon',
+            'subject',
+            'set',
+            'api.limit',
+            '--title',
+            'API limit',
+            '--type',
+            'fact',
+            '--keywords',
+            'limit',
+          ],
+          tok.bob,
+        );
+        const args = db ? ['--db', db] : [];
+        const waitFor = async (served: ServeProcess, text: string) => {
+          for (let i = 0; i < 200 && !served.stderr().includes(text); i++) await sleep(50);
+          return served.stderr();
+        };
+        const scripted = await startServe(dir, { args, timeoutMs: 60_000 });
+        try {
+          const log = await waitFor(scripted, 'intake classifier');
+          expect(log).toContain(
+            'canonry: intake classifier: scripted, 1 subject(s) in 1 project(s)',
+          );
+        } finally {
+          await scripted.stop();
+        }
+        const key = 'sk-friction-SECRET-0a1b2c3d4e5f';
+        const modelled = await startServe(dir, {
+          args,
+          timeoutMs: 60_000,
+          env: {
+            CANONRY_MODEL_URL: 'http://127.0.0.1:9/v1',
+            CANONRY_MODEL: 'fake-llm',
+            CANONRY_MODEL_KEY: key,
+            CANONRY_LOG_LEVEL: 'info',
+          },
+        });
+        try {
+          const log = await waitFor(modelled, 'intake classifier: model');
+          expect(log).toContain('canonry: intake classifier: model fake-llm');
+          expect(log).not.toContain(key);
+        } finally {
+          await modelled.stop();
+        }
       });
     },
   );
