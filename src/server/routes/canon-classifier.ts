@@ -2,6 +2,7 @@ import type { CanonryRuntime } from '../../app/index.js';
 import {
   type ClassifierSettings,
   classifierSettings,
+  OBJECT_ID,
   putSubjects,
   removeSubject,
   SCRIPTED_CONFIG_SCHEMA,
@@ -35,7 +36,13 @@ function view(runtime: CanonryRuntime, settings: ClassifierSettings): Classifier
   };
 }
 
-const subjectSchema = (SCRIPTED_CONFIG_SCHEMA.properties as Record<string, JsonObject>).subjects!;
+/** The subjects of a change: the configuration's, keyed by object ids (they become notes' ids). */
+const subjectSchema: JsonObject = {
+  ...(SCRIPTED_CONFIG_SCHEMA.properties as Record<string, JsonObject>).subjects!,
+  minProperties: 1,
+  maxProperties: 100,
+  propertyNames: { pattern: OBJECT_ID.source },
+};
 
 /**
  * The classifier's subjects, journaled (`canon.classifier`), read and changed by editors and owners:
