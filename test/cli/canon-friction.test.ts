@@ -4,7 +4,9 @@
 // from another system (`slack:C01/p#12@x`), a message archived only → listed → classified,
 // classifier subjects set and read as an editor, and `canon restore <id> --version <n>`.
 
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/runtime.js';
@@ -262,3 +264,46 @@ for (const engine of ENGINES) {
     },
   );
 }
+
+describe('canonry tokens on a chain that does not verify', { timeout: 120_000 }, () => {
+  it('refuses to append a token event to it (CHAIN_BROKEN); other projects are served', async () => {
+    const { dir, cleanup } = tempDir('canonry-cli-broken-');
+    try {
+      const create = (project: string, principal: string) =>
+        runCli(
+          [
+            'tokens',
+            'create',
+            '--project',
+            project,
+            '--principal',
+            principal,
+            '--role',
+            'owner',
+            '--data',
+            dir,
+          ],
+          { env: { CANONRY_TOKEN: '' } },
+        );
+      expect((await create('p', 'alice')).code).toBe(0);
+      const db = new Database(join(dir, 'canonry.db'));
+      try {
+        db.prepare(
+          "UPDATE journal_entries SET body = replace(body, 'alice', 'mallory') WHERE project = 'p'",
+        ).run();
+      } finally {
+        db.close();
+      }
+      const refused = await create('p', 'bob');
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain('canonry: CHAIN_BROKEN:');
+      const listed = await runCli(['tokens', 'list', '--project', 'p', '--data', dir, '--json']);
+      expect(
+        JSON.parse(listed.stdout).tokens.map((t: { principal: string }) => t.principal),
+      ).toEqual(['alice']);
+      expect((await create('q', 'carol')).code).toBe(0);
+    } finally {
+      cleanup();
+    }
+  });
+});
