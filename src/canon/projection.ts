@@ -169,8 +169,9 @@ async function applyIntake(tx: Queryable, entry: JournalEntry): Promise<void> {
 }
 
 /**
- * Canon's projection: messages, objects (the current pointers), versions, proposals and artifacts,
- * all derived from `canon.*` journal entries inside the append transaction and rebuilt by replay.
+ * Canon's projection: messages, objects (the current pointers), versions, proposals, artifacts,
+ * each message's intake state and each project's classifier configuration, all derived from
+ * `canon.*` journal entries inside the append transaction and rebuilt by replay.
  */
 export const CANON_PROJECTION: Projection = {
   name: 'canon',
