@@ -4,6 +4,7 @@ import {
   classifierSettings,
   ModelClassifier,
   ScriptedClassifier,
+  subjectCounts,
 } from '../canon/index.js';
 import { modelConfigFromEnv, OpenAIModel } from '../models/index.js';
 
@@ -51,5 +52,25 @@ export function classifierSource(
       return classifier;
     },
     summary: { kind: 'scripted', model: null },
+  };
+}
+
+/**
+ * What intake classifies with, for the start log: the kind, the model's name (never its URL or key),
+ * and the subjects the projects have, or what a project with none does.
+ */
+export async function describeClassifier(runtime: {
+  readonly classifier: ClassifierSummary;
+  readonly canon: Canon;
+}): Promise<{ fields: Record<string, unknown>; text: string }> {
+  const { kind, model } = runtime.classifier;
+  if (kind === 'model')
+    return { fields: { kind, model }, text: `intake classifier: model ${model}` };
+  const counts = await subjectCounts(runtime.canon);
+  const total = Object.values(counts).reduce((a, b) => a + b, 0);
+  const projects = Object.keys(counts).length;
+  return {
+    fields: { kind, model: null, subjects: total, projects_with_subjects: projects },
+    text: `intake classifier: scripted, ${total} subject(s) in ${projects} project(s); a project with none derives note ids from decisions, instructions and preferences (subjects: canonry canon subject set, or POST /v1/projects/{project}/classifier/subjects)`,
   };
 }

@@ -12,7 +12,7 @@ export {
 export type { CanonryRuntime, RuntimeOptions } from './create-canonry.js';
 export type { Health } from './health.js';
 export { JournalAuditSink, KERNEL_AUDIT_PROJECT } from './journal-audit-sink.js';
-export { createCanonry, runLcsmStory } from './lazy.js';
+export { createCanonry, describeClassifier, runLcsmStory } from './lazy.js';
 export type { StoryResult, StoryStep } from './lcsm-story.js';
 export type { RuntimeLogger } from './logger.js';
 export { type OpenedTokens, openTokens } from './open-tokens.js';

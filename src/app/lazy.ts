@@ -20,3 +20,10 @@ export async function runLcsmStory(
 ): Promise<StoryResult> {
   return (await import('./lcsm-story.js')).runLcsmStory(runtime, onStep);
 }
+
+/** {@link import('./classifiers.js').describeClassifier}, loaded on first call. */
+export async function describeClassifier(
+  runtime: CanonryRuntime,
+): Promise<{ fields: Record<string, unknown>; text: string }> {
+  return (await import('./classifiers.js')).describeClassifier(runtime);
+}

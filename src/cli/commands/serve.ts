@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
-import { type CanonryRuntime, createCanonry, resolveConfig } from '../../app/index.js';
-import { subjectCounts } from '../../canon/index.js';
+import { createCanonry, describeClassifier, resolveConfig } from '../../app/index.js';
 import { CanonryError } from '../../core/index.js';
 import { buildServer, createLogger, listen } from '../../server/index.js';
 import { DEVELOPMENT_ROOT_WARNING } from '../../trust/index.js';
@@ -70,28 +69,8 @@ export function serveCommand(program: Command): void {
       process.stderr.write(
         `canonry listening on ${address} (data ${runtime.config.dataDir}, store ${runtime.store.description}, issuer ${runtime.kernel.issuerFingerprint})\n`,
       );
-      const line = await classifierLine(runtime);
-      logger.info({ classifier: line.fields }, 'intake classifier');
-      process.stderr.write(`canonry: ${line.text}\n`);
+      process.stderr.write(`canonry: ${(await describeClassifier(runtime)).text}\n`);
     });
-}
-
-/**
- * The start log's account of what intake classifies with: the kind, the model's name (never its URL
- * or key), and the subjects each project has, or what a project with none does.
- */
-async function classifierLine(runtime: CanonryRuntime) {
-  const { kind, model } = runtime.classifier;
-  if (kind === 'model') {
-    return { fields: { kind, model }, text: `intake classifier: model ${model}` };
-  }
-  const counts = await subjectCounts(runtime.canon);
-  const total = Object.values(counts).reduce((a, b) => a + b, 0);
-  const projects = Object.keys(counts).length;
-  return {
-    fields: { kind, model: null, subjects: total, projects_with_subjects: projects },
-    text: `intake classifier: scripted, ${total} subject(s) in ${projects} project(s); a project with none derives note ids from decisions, instructions and preferences (subjects: canonry canon subject set, or POST /v1/projects/{project}/classifier/subjects)`,
-  };
 }
 
 /** Why the port could not be bound, as a typed error instead of INTERNAL. */
