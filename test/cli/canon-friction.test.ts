@@ -105,7 +105,7 @@ for (const engine of ENGINES) {
           ['canon', 'message', 'According to the review, the build takes 4 minutes.'],
           tok.alice,
         );
-        expect(fact).toContain('no proposal');
+        expect(fact).toContain('nothing proposed: the scripted classifier drafts facts');
         expect(fact).toContain('canonry canon subject set');
       });
 

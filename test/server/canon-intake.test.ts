@@ -204,6 +204,13 @@ for (const engine of CANON_ENGINES) {
           committed: { version_id: 1 },
         },
       });
+      expect(r.body.hint).toBeUndefined();
+      // A fact needs a subject: the answer says what to configure.
+      const fact = await s.api('POST', '/messages', s.t.olivia, {
+        text: 'According to the review, the build takes 4 minutes.',
+      });
+      expect([fact.status, fact.body.proposals]).toEqual([201, []]);
+      expect(fact.body.hint).toContain('POST /v1/projects/{project}/classifier/subjects');
       const board = await s.api('GET', '/objects/decision.ship-on-fridays', s.t.val);
       expect(board.body.object).toMatchObject({ object_type: 'decision', status: 'active' });
       const view = await s.api('GET', '/classifier', s.t.eddie);

@@ -76,7 +76,7 @@ function outcomeLine(o: ProposalOutcome): string {
   return `${p.proposal_id} ${p.intent} ${p.object_id}: ${p.comparison.stakes} ${p.gate.label} → ${p.status}${needs}${version}`;
 }
 
-function intakeLines(r: IntakeResult): string[] {
+function intakeLines(r: IntakeResult & { hint?: string }): string[] {
   const m = r.message;
   const out = [
     `archived ${m.message_id} (${m.role}, by ${m.actor}${m.visibility === 'personal' ? ', personal' : ''})`,
@@ -90,12 +90,7 @@ function intakeLines(r: IntakeResult): string[] {
   for (const p of r.proposals ?? []) {
     out.push(p.ok ? `  ${outcomeLine(p.outcome)}` : `  ${p.object_id}: ${p.code}: ${p.message}`);
   }
-  const c = r.classification;
-  if (c && c.drafts.length === 0 && c.outcome !== 'no_effect') {
-    out.push(
-      `no proposal (${c.rationale}); to turn such messages into notes, name their subject: canonry canon subject set <object_id> --title … --type … --keywords …`,
-    );
-  }
+  if (r.hint) out.push(r.hint);
   return out;
 }
 

@@ -1,6 +1,7 @@
 import type { CanonryRuntime } from '../../app/index.js';
 import {
   archiveMessage,
+  type IntakeResult,
   intake,
   messageInput,
   type Principal,
@@ -13,7 +14,7 @@ import { messageIdArg, oneOfQuery } from '../input.js';
 import { BODIES, RESPONSES, ref } from '../openapi-schemas.js';
 import type { CanonRoute } from './canon-route.js';
 
-const { obj, list, arr } = RESPONSES;
+const { obj, list, arr, str } = RESPONSES;
 
 /**
  * A client-chosen `message_id` names one archived message. Canon treats a re-sent id as a retry and
@@ -43,6 +44,17 @@ async function refuseReuse(
       { message_id: checked.message_id },
     );
   }
+}
+
+/** What to configure when the scripted classifier found something but had no subject to draft it for. */
+export const SUBJECT_HINT =
+  'nothing proposed: the scripted classifier drafts facts and questions only for a subject of the project; name one with POST /v1/projects/{project}/classifier/subjects (canonry canon subject set <object_id> --title … --type … --keywords …)';
+
+/** An intake answer, with {@link SUBJECT_HINT} when it proposed nothing for want of a subject. */
+function answer(result: IntakeResult): IntakeResult & { hint?: string } {
+  const c = result.classification;
+  const wanting = c.classifier === 'scripted' && c.drafts.length === 0 && c.outcome !== 'no_effect';
+  return wanting ? { ...result, hint: SUBJECT_HINT } : result;
 }
 
 /** The archive (§4): messages are captured exactly, then classified into proposals. */
@@ -77,6 +89,9 @@ export const MESSAGE_ROUTES: readonly CanonRoute[] = [
             '{ ok: true, outcome: ProposalOutcome } or { ok: false, object_id, code, message }; a retried message_id reports its first intake',
           type: 'object',
         }),
+        hint: str({
+          description: 'what to configure when nothing was proposed for want of a subject',
+        }),
       },
       ['message'],
     ),
@@ -94,7 +109,9 @@ export const MESSAGE_ROUTES: readonly CanonRoute[] = [
       await refuseReuse(runtime, principal, body);
       if (classify === 'false')
         return { message: await archiveMessage(runtime.canon, principal, body) };
-      return intake(runtime.canon, await runtime.classifierFor(project), principal, body);
+      return answer(
+        await intake(runtime.canon, await runtime.classifierFor(project), principal, body),
+      );
     },
   },
   {
@@ -142,6 +159,7 @@ export const MESSAGE_ROUTES: readonly CanonRoute[] = [
         message: ref('ArchivedMessage'),
         classification: ref('Classification'),
         proposals: arr({ type: 'object' }),
+        hint: str(),
       },
       ['message', 'classification', 'proposals'],
     ),
@@ -154,11 +172,13 @@ export const MESSAGE_ROUTES: readonly CanonRoute[] = [
       'MODEL_BUSY',
     ],
     handler: async ({ runtime, principal, project, params }) =>
-      reclassify(
-        runtime.canon,
-        await runtime.classifierFor(project),
-        principal,
-        messageIdArg(params.id),
+      answer(
+        await reclassify(
+          runtime.canon,
+          await runtime.classifierFor(project),
+          principal,
+          messageIdArg(params.id),
+        ),
       ),
   },
   {
