@@ -16,11 +16,12 @@ import { Kernel, ProtocolRegistry, REGISTRY_LIMITS } from '../kernel/index.js';
 import { openStore, STORE_IDENTITY_MIGRATIONS, type Store } from '../store/index.js';
 import { type Keyring, Keyring as Keys } from '../trust/index.js';
 import { startAuditRetention } from './audit-retention.js';
-import { type ClassifierSource, classifierSource } from './classifiers.js';
+import { type ClassifierSource, type ClassifierSummary, classifierSource } from './classifiers.js';
 import { type CanonryConfig, type ConfigInput, resolveConfig } from './config.js';
 import { type Health, healthOf } from './health.js';
 import { JournalAuditSink, KERNEL_AUDIT_PROJECT } from './journal-audit-sink.js';
 import { watchKeyring } from './keyring-watch.js';
+import { importLegacyClassifiers } from './legacy-classifiers.js';
 import { importLegacyProtocols } from './legacy-protocols.js';
 import { type RuntimeLogger, STDERR_LOGGER } from './logger.js';
 import { ensureDataDirectory } from './private-file.js';
@@ -46,6 +47,8 @@ export interface CanonryRuntime {
   readonly canon: Canon;
   /** The classifier for a project's intake. */
   readonly classifierFor: ClassifierSource;
+  /** What intake classifies with (for the start log). */
+  readonly classifier: ClassifierSummary;
   readonly tokens: TokenStore;
   /** What the chains looked like when the runtime started (see `verifyOnStart`). */
   readonly startCheck: StartCheck;
@@ -161,6 +164,8 @@ export async function createCanonry(
       gate,
       ...(options.now ? { now: options.now } : {}),
     });
+    const classifiers = classifierSource(canon);
+    await importLegacyClassifiers(config.dataDir, canon, logger);
     const retention =
       config.auditRetentionDays === null
         ? undefined
@@ -175,7 +180,8 @@ export async function createCanonry(
       journal,
       kernel,
       canon,
-      classifierFor: classifierSource(config.dataDir),
+      classifierFor: classifiers.source,
+      classifier: classifiers.summary,
       // Issuance and revocation commit with their journal entry (never with the secret).
       tokens: new TokenStore(store, journalTokenRecorder(journal)),
       startCheck,

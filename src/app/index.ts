@@ -9,16 +9,13 @@ export {
   resolveConfig,
   type VerifyOnStart,
 } from './config.js';
-export { type CanonryRuntime, createCanonry, type RuntimeOptions } from './create-canonry.js';
+export type { CanonryRuntime, RuntimeOptions } from './create-canonry.js';
 export type { Health } from './health.js';
 export { JournalAuditSink, KERNEL_AUDIT_PROJECT } from './journal-audit-sink.js';
-export {
-  runLcsmStory,
-  STORY_CLASSIFIER,
-  STORY_PROJECT,
-  type StoryResult,
-  type StoryStep,
-} from './lcsm-story.js';
+export { createCanonry, describeClassifier, runLcsmStory } from './lazy.js';
+export type { StoryResult, StoryStep } from './lcsm-story.js';
 export type { RuntimeLogger } from './logger.js';
+export { type OpenedTokens, openTokens } from './open-tokens.js';
 export { dataPaths } from './paths.js';
 export { JournalProtocolStore, PROTOCOL_PROJECTION, REGISTRY_PROJECT } from './protocol-store.js';
+export { STORY_PROJECT } from './story-project.js';

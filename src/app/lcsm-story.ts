@@ -18,8 +18,9 @@ import { contentHash } from '../core/index.js';
 import type { Receipt } from '../journal/index.js';
 import type { CanonryRuntime } from './create-canonry.js';
 
-/** The project the story runs in. */
-export const STORY_PROJECT = 'demo';
+import { STORY_PROJECT } from './story-project.js';
+
+export { STORY_PROJECT };
 
 /** One event of the story and what canon did with it. */
 export interface StoryStep {

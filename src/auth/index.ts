@@ -8,4 +8,5 @@ export {
   type TokenRecorder,
   type TokenRole,
   TokenStore,
+  tokenIdArg,
 } from './tokens.js';

@@ -9,6 +9,16 @@ export type TokenRole = (typeof TOKEN_ROLES)[number];
 /** Token ids, as the store mints them (`tok_` and 12 hex digits); never the secret. */
 export const TOKEN_ID = /^tok_[0-9a-f]{12}$/;
 
+/** A token id from outside (a path or a flag), checked: INVALID_ARGUMENT unless {@link TOKEN_ID}. */
+export function tokenIdArg(value: unknown): string {
+  if (typeof value !== 'string' || !TOKEN_ID.test(value)) {
+    throw new CanonryError('INVALID_ARGUMENT', 'a token id is tok_ and 12 hex digits', {
+      field: 'token_id',
+    });
+  }
+  return value;
+}
+
 /** The authenticated identity behind a token: all authority derives from this, never a payload. */
 export interface AuthPrincipal {
   readonly id: string;

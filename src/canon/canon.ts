@@ -305,25 +305,31 @@ export class Canon {
     return (await reader.proposal(proposalId))!;
   }
 
-  /** Restores an object to an earlier version by appending a new one with its content (§3). */
+  /**
+   * Restores an object to an earlier version, named by its hash or its number (`version_id`), by
+   * appending a new one with its content (§3).
+   */
   async restore(
     principal: Principal,
     objectId: string,
-    versionHash: ContentHash,
+    version: ContentHash | number,
     rationale?: string,
   ): Promise<ProposalOutcome> {
     const reader = this.readerFor(principal);
     const object = await reader.object(objectId);
     if (!object) throw new CanonryError('UNKNOWN_OBJECT', `no object ${objectId}`);
-    const old = await reader.version(versionHash);
+    const old =
+      typeof version === 'number'
+        ? ((await reader.versions(objectId)).find((v) => v.version_id === version) ?? null)
+        : await reader.version(version);
     if (!old || old.note_id !== objectId)
-      throw new CanonryError('UNKNOWN_VERSION', `${objectId} has no version ${versionHash}`);
+      throw new CanonryError('UNKNOWN_VERSION', `${objectId} has no version ${version}`);
     return this.propose(principal, {
       object_id: objectId,
       intent: 'restore',
       base_version: object.current_version_ref,
       candidate: restored(old.content),
-      restore_version: versionHash,
+      restore_version: old.version_hash,
       rationale: rationale ?? `restore version ${old.version_id}`,
     });
   }

@@ -26,6 +26,15 @@ export {
   type ProposalDraft,
 } from './classification.js';
 export {
+  CLASSIFIER_KIND,
+  type ClassifierSettings,
+  classifierSettings,
+  importClassifierConfig,
+  putSubjects,
+  removeSubject,
+  subjectCounts,
+} from './classifier-config.js';
+export {
   authorBounds,
   boundIssues,
   citesSource,
@@ -34,8 +43,10 @@ export {
   ModelClassifier,
   type ModelClassifierOptions,
   parseScriptedConfig,
+  SCRIPTED_CONFIG_SCHEMA,
   ScriptedClassifier,
   type ScriptedConfig,
+  type SubjectConfig,
 } from './classify/index.js';
 export {
   type CheckResult,
@@ -60,7 +71,17 @@ export {
   intake,
   type MessageInput,
   messageInput,
+  reclassify,
+  type UnclassifiedMessage,
+  unclassifiedMessages,
 } from './intake.js';
+export {
+  CLASSIFICATION_FAILED_KIND,
+  CLASSIFICATION_FAILURES,
+  type ClassificationFailure,
+  type ClassificationFailureCode,
+  FAILURE_LIMITS,
+} from './intake-failure.js';
 export { mayReadEntry, type RedactedEntry, readableEntries } from './journal-view.js';
 export {
   type Audience,
@@ -77,6 +98,8 @@ export { type Epistemic, type Provenance, provenance } from './provenance.js';
 export { CanonReader } from './read.js';
 export type {
   ClaimInput,
+  ClassifierBody,
+  ClassifierRecord,
   CommitBody,
   JournalOperation,
   ProposalRecord,
@@ -98,6 +121,7 @@ export {
   type DisputeResolution,
   DRAFT_INTENTS,
   MESSAGE_ID,
+  MESSAGE_ID_RULE,
   MESSAGE_VISIBILITIES,
   type MessageVisibility,
   type NoteContent,

@@ -32,7 +32,7 @@ export function classificationKey(messageId: string): string {
 function outageFor(outage: CanonryError, message: ArchivedMessage): CanonryError {
   return new CanonryError(
     outage.code,
-    `message ${message.message_id} is archived but not classified (send it again with the same message_id): ${outage.message}`,
+    `message ${message.message_id} is archived but not classified (send it again with the same message_id, or POST …/messages/{id}/classify): ${outage.message}`,
     { ...outage.details, message_id: message.message_id },
   );
 }

@@ -8,9 +8,11 @@ import {
   recordClassification,
   recordedClassification,
 } from './intake-classification.js';
+import { type ClassificationFailure, failureOf, recordFailure } from './intake-failure.js';
 import {
   MACHINE_ROLES,
   MESSAGE_ID,
+  MESSAGE_ID_RULE,
   MESSAGE_VISIBILITIES,
   type MessageVisibility,
   type Principal,
@@ -83,7 +85,7 @@ export function messageInput(
     m.message_id !== undefined &&
     (typeof m.message_id !== 'string' || !MESSAGE_ID.test(m.message_id))
   ) {
-    throw new CanonryError('INVALID_BODY', 'message_id is 1–100 of letters, digits, _ . : -');
+    throw new CanonryError('INVALID_BODY', `message_id is ${MESSAGE_ID_RULE}`);
   }
   const visibility = (m.visibility === undefined ? 'project' : m.visibility) as MessageVisibility;
   if (!MESSAGE_VISIBILITIES.includes(visibility)) {
@@ -202,7 +204,15 @@ async function takeIn(
       return legacyRepeated(canon, classifier, principal, message);
   }
   const current = await reader.objects(['active', 'provisional', 'disputed']);
-  const classified = await classifyMessage(classifier, { message, canon: current });
+  let classified: Classification;
+  try {
+    classified = await classifyMessage(classifier, { message, canon: current });
+  } catch (error) {
+    // Journaled, so the message is listed as unclassified with its reason and can be tried again.
+    const failure = failureOf(error, message, classifier);
+    if (failure) await recordFailure(canon, principal, failure);
+    throw error;
+  }
   const claim = await recordClassification(canon, principal, message, classified);
   // Another intake of this message (another process) classified it first: report, do not propose.
   if (!claim.first) return repeated(canon, principal, message, claim.classification);
@@ -255,6 +265,55 @@ async function takeIn(
     }
   }
   return { message, classification, proposals };
+}
+
+/** A message no classification was journaled for, and why (its last journaled failure). */
+export interface UnclassifiedMessage {
+  readonly message: ArchivedMessage;
+  readonly failure: ClassificationFailure | null;
+}
+
+/**
+ * The archived messages `principal` may read that were never classified (an outage, a refused
+ * answer, `classify=false`), oldest first: personal ones only to their speaker (§14). A message
+ * taken in before classifications were journaled counts as classified when it has proposals.
+ */
+export async function unclassifiedMessages(
+  canon: Canon,
+  principal: Principal,
+): Promise<UnclassifiedMessage[]> {
+  const found = await canon.readerFor(principal).unclassified();
+  if (found.length === 0) return [];
+  const proposed = new Set(
+    (await canon.reader(principal.project).proposals()).map((p) => p.message_id),
+  );
+  return found.filter((u) => !proposed.has(u.message.message_id));
+}
+
+/**
+ * Classifies an archived message again (§4 recovery): the intake a re-send with the same
+ * `message_id` would run, without the text. Only its speaker may (the proposals are made as the
+ * principal asking, and must be the speaker's, as on the first try): anyone else is FORBIDDEN, and a
+ * message the principal may not read is UNKNOWN_MESSAGE. Already classified → its journaled
+ * classification and proposals, nothing written; concurrent calls share one intake in a process and
+ * the claim `classification:<message_id>` decides across processes.
+ */
+export async function reclassify(
+  canon: Canon,
+  classifier: Classifier,
+  principal: Principal,
+  messageId: string,
+): Promise<IntakeResult> {
+  const message = await canon.readerFor(principal).message(messageId);
+  if (!message) throw new CanonryError('UNKNOWN_MESSAGE', `no message ${messageId}`);
+  if (message.actor !== principal.id) {
+    throw new CanonryError(
+      'FORBIDDEN',
+      `only ${message.actor}, who sent message ${messageId}, may classify it again`,
+      { message_id: messageId },
+    );
+  }
+  return once(canon, message, () => takeIn(canon, classifier, principal, message, true));
 }
 
 /** The proposals made from a message, each with its receipt (and committed version). */

@@ -62,6 +62,16 @@ async function entryAudience(reader: CanonReader, entry: JournalEntry): Promise<
         // Its drafts may name the speaker's own personal notes (the classifier saw the canon the
         // speaker may read): only the speaker reads it.
         return { shared: false, holder: entry.actor };
+      case 'canon.classification_failed': {
+        // Follows its message: a personal message's failures are its speaker's alone.
+        const id = body?.message_id;
+        const message = typeof id === 'string' ? await reader.message(id) : null;
+        return message ? messageAudience(message) : NOBODY;
+      }
+      case 'canon.classifier':
+        // Subject ids may name notes of any plane: principals read the configuration through the
+        // classifier route (editors and owners); its entries are their author's (an import: nobody's).
+        return { shared: false, holder: entry.actor };
       case 'canon.artifact': {
         const { manifest } = body as unknown as CanonEntryBodies['canon.artifact'];
         return await reader.artifactAudience(manifest);

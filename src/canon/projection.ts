@@ -2,6 +2,11 @@ import { canonicalize } from '../core/index.js';
 import type { JournalEntry, Projection } from '../journal/index.js';
 import type { Queryable } from '../store/index.js';
 import { applyClaims } from './disputes.js';
+import {
+  CLASSIFICATION_FAILED_KIND,
+  type ClassificationFailure,
+  type ClassificationFailureBody,
+} from './intake-failure.js';
 import type { CanonEntryBodies, ProposalRecord } from './records.js';
 import type { CanonObject, NoteVersion } from './types.js';
 
@@ -13,6 +18,9 @@ export const CANON_KINDS = [
   'canon.commit',
   'canon.reject',
   'canon.artifact',
+  'canon.classification',
+  'canon.classification_failed',
+  'canon.classifier',
 ] as const;
 
 type Kind = (typeof CANON_KINDS)[number];
@@ -132,12 +140,47 @@ async function applyCommit(
 }
 
 /**
- * Canon's projection: messages, objects (the current pointers), versions, proposals and artifacts,
- * all derived from `canon.*` journal entries inside the append transaction and rebuilt by replay.
+ * A message's intake state: `classified` once its classification is journaled (for good: the claim
+ * is taken once), else `failed` with the last failure and how many there were.
+ */
+async function applyIntake(tx: Queryable, entry: JournalEntry): Promise<void> {
+  const { project, seq } = entry;
+  const body = entry.body as unknown as ClassificationFailureBody;
+  const rows = await tx.all<{ state: string; record: string | null }>(
+    'SELECT state, record FROM canon_intake WHERE project = $1 AND message_id = $2',
+    [project, body.message_id],
+  );
+  const row = rows[0];
+  if (row?.state === 'classified') return;
+  let state = 'classified';
+  let record: string | null = null;
+  if (entry.kind === CLASSIFICATION_FAILED_KIND) {
+    const before = row?.record ? (JSON.parse(row.record) as ClassificationFailure) : null;
+    const failure: ClassificationFailure = {
+      ...body,
+      at: entry.at,
+      seq,
+      attempts: (before?.attempts ?? 0) + 1,
+    };
+    state = 'failed';
+    record = canonicalize(failure);
+  }
+  await tx.run(
+    `INSERT INTO canon_intake (project, message_id, state, seq, record) VALUES ($1, $2, $3, $4, $5)
+     ON CONFLICT (project, message_id) DO UPDATE SET state = $3, seq = $4, record = $5`,
+    [project, body.message_id, state, seq, record],
+  );
+}
+
+/**
+ * Canon's projection: messages, objects (the current pointers), versions, proposals, artifacts,
+ * each message's intake state and each project's classifier configuration, all derived from
+ * `canon.*` journal entries inside the append transaction and rebuilt by replay.
  */
 export const CANON_PROJECTION: Projection = {
   name: 'canon',
-  // 2: proposals carry approval_role and approval_requires_base, closed ones no pending role; canon_claims.
+  // 2: proposals carry approval_role and approval_requires_base (closed ones no pending role);
+  // canon_claims, canon_intake, canon_classifier.
   version: 2,
   kinds: CANON_KINDS,
   tables: [
@@ -148,6 +191,8 @@ export const CANON_PROJECTION: Projection = {
     'canon_artifacts',
     'canon_artifact_inputs',
     'canon_claims',
+    'canon_intake',
+    'canon_classifier',
   ],
   async apply(tx, entry) {
     const { project, seq } = entry;
@@ -210,6 +255,18 @@ export const CANON_PROJECTION: Projection = {
           decided_by: b.by,
           reason: b.reason,
         }));
+        return;
+      }
+      case 'canon.classification':
+      case 'canon.classification_failed':
+        return applyIntake(tx, entry);
+      case 'canon.classifier': {
+        const body = entry.body as unknown as CanonEntryBodies['canon.classifier'];
+        await tx.run(
+          `INSERT INTO canon_classifier (project, seq, record) VALUES ($1, $2, $3)
+           ON CONFLICT (project) DO UPDATE SET seq = $2, record = $3`,
+          [project, seq, canonicalize({ ...body, at: entry.at, seq })],
+        );
         return;
       }
       case 'canon.artifact': {

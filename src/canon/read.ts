@@ -2,6 +2,7 @@ import type { ContentHash } from '../core/index.js';
 import type { Queryable } from '../store/index.js';
 import type { ArtifactManifest, CanonLookup } from './artifacts.js';
 import type { ArchivedMessage } from './classification.js';
+import type { ClassificationFailure } from './intake-failure.js';
 import {
   type Audience,
   artifactAudience,
@@ -11,7 +12,7 @@ import {
   proposalAudience,
   versionAudience,
 } from './planes.js';
-import type { ProposalRecord, ProposalStatus } from './records.js';
+import type { ClassifierRecord, ProposalRecord, ProposalStatus } from './records.js';
 import type { CanonObject, Claim, NoteVersion, ObjectStatus } from './types.js';
 
 function parse<T>(rows: { record: string }[]): T[] {
@@ -131,6 +132,36 @@ export class CanonReader {
       [id],
     );
     return m && this.#may(messageAudience(m)) ? withVisibility(m) : null;
+  }
+
+  /**
+   * Archived messages no classification was journaled for, in capture order, each with its last
+   * journaled failure (null when none was tried: archived only, or archived by an earlier version).
+   */
+  async unclassified(): Promise<
+    { message: ArchivedMessage; failure: ClassificationFailure | null }[]
+  > {
+    const rows = await this.db.all<{ record: string; failure: string | null }>(
+      `SELECT m.record AS record, i.record AS failure FROM canon_messages m
+       LEFT JOIN canon_intake i ON i.project = m.project AND i.message_id = m.message_id
+       WHERE m.project = $1 AND (i.state IS NULL OR i.state <> 'classified') ORDER BY m.seq`,
+      [this.project],
+    );
+    return rows
+      .map((r) => ({
+        message: JSON.parse(r.record) as ArchivedMessage,
+        failure: r.failure === null ? null : (JSON.parse(r.failure) as ClassificationFailure),
+      }))
+      .filter((u) => this.#may(messageAudience(u.message)))
+      .map((u) => ({ ...u, message: withVisibility(u.message) }));
+  }
+
+  /** The project's journaled classifier configuration, or null when none was set. */
+  async classifierConfig(): Promise<ClassifierRecord | null> {
+    const [c] = await this.#records<ClassifierRecord>(
+      'SELECT record FROM canon_classifier WHERE project = $1',
+    );
+    return c ?? null;
   }
 
   async artifacts(): Promise<ArtifactManifest[]> {

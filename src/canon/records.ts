@@ -1,5 +1,6 @@
 import type { ContentHash } from '../core/index.js';
 import type { ArchivedMessage } from './classification.js';
+import type { ScriptedConfig } from './classify/index.js';
 import type { Comparison } from './compare.js';
 import type { GateVerdict } from './gate.js';
 import type {
@@ -92,6 +93,20 @@ export interface CommitBody {
   readonly stale_artifacts: readonly string[];
 }
 
+/** The body of a `canon.classifier` entry: a project's scripted-classifier configuration, whole. */
+export interface ClassifierBody {
+  readonly config: ScriptedConfig;
+  /** Who changed it; null when it was imported from the data directory's file. */
+  readonly by: Principal | null;
+  readonly source: 'api' | 'file';
+}
+
+/** A `canon.classifier` entry as its projection keeps it. */
+export interface ClassifierRecord extends ClassifierBody {
+  readonly at: string;
+  readonly seq: number;
+}
+
 /** Entry bodies by kind. */
 export interface CanonEntryBodies {
   'canon.message': { readonly message: Omit<ArchivedMessage, 'seq'> };
@@ -109,6 +124,7 @@ export interface CanonEntryBodies {
     readonly by: Principal | null;
     readonly reason: string;
   };
+  'canon.classifier': ClassifierBody;
   'canon.artifact': {
     readonly manifest: import('./artifacts.js').ArtifactManifest;
     readonly by: Principal;

@@ -1,5 +1,22 @@
 import type { Migration } from '../store/index.js';
 
+/** The intake tables (see the `intake` migration). */
+const INTAKE_TABLES = `
+  CREATE TABLE canon_intake (
+    project TEXT NOT NULL,
+    message_id TEXT NOT NULL,
+    state TEXT NOT NULL,
+    seq BIGINT NOT NULL,
+    record TEXT,
+    PRIMARY KEY (project, message_id)
+  );
+  CREATE TABLE canon_classifier (
+    project TEXT NOT NULL PRIMARY KEY,
+    seq BIGINT NOT NULL,
+    record TEXT NOT NULL
+  );
+`;
+
 /**
  * Canon's projection tables. Each row is derived from journal entries and rebuilt by replaying them;
  * `record` holds the full canonical JSON of what the row describes, the other columns are for lookup.
@@ -75,5 +92,13 @@ export const CANON_MIGRATIONS: readonly Migration[] = [
         PRIMARY KEY (project, object_id, claim_id)
       );
     `,
+  },
+  {
+    // What became of each message's classification (`canon.classification`, and
+    // `canon.classification_failed` while none has succeeded), and each project's classifier
+    // subjects (`canon.classifier`). A store that held classifications before is rebuilt from its
+    // journal on open (the canon projection's version changed), which fills them in.
+    name: 'intake',
+    up: INTAKE_TABLES,
   },
 ];

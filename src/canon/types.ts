@@ -66,8 +66,15 @@ export const MACHINE_ROLES: readonly Role[] = ['agent', 'tool'];
 /** Object and artifact ids: lowercase, dotted or dashed, e.g. `ui.colour` or `design.identity`. */
 export const OBJECT_ID = /^[a-z0-9][a-z0-9._-]{0,99}$/;
 
-/** Archived message ids: chosen by the client, or `msg_…` when canon mints them. */
-export const MESSAGE_ID = /^[A-Za-z0-9_.:-]{1,100}$/;
+/**
+ * Archived message ids: chosen by the client, or `msg_…` when canon mints them. Besides letters and
+ * digits they take the characters source systems put in their ids (`slack:C01/p#12@x`): `_ . : - # / @`.
+ * In a URL path an id is percent-encoded (`#` and `/` must be).
+ */
+export const MESSAGE_ID = /^[A-Za-z0-9_.:#/@-]{1,100}$/;
+
+/** What {@link MESSAGE_ID} allows, in words (error messages and help). */
+export const MESSAGE_ID_RULE = '1–100 of letters, digits and _ . : - # / @';
 
 /** Proposal ids, as canon mints them (`prop_` and 16 hex digits). */
 export const PROPOSAL_ID = /^prop_[0-9a-f]{16}$/;

@@ -7,13 +7,14 @@ import { serveCommand } from './commands/serve.js';
 import { tokensCommand } from './commands/tokens.js';
 import { validateCommand } from './commands/validate.js';
 import { verifyCommand } from './commands/verify.js';
+import { PROGRAM } from './program-info.js';
 
 /** Builds the `canonry` command; exported so tests can drive it without a child process. */
 export function buildProgram(): Command {
   const program = new Command()
-    .name('canonry')
-    .description('governed state for LLM systems: the model proposes, the kernel decides')
-    .version('0.1.0')
+    .name(PROGRAM.name)
+    .description(PROGRAM.description)
+    .version(PROGRAM.version)
     .exitOverride()
     .showHelpAfterError(false);
   serveCommand(program);

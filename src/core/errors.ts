@@ -123,6 +123,7 @@ export const ERROR_CODES = {
   },
   INVALID_ARTIFACT: { status: 400, message: 'the artifact manifest is malformed' },
   UNKNOWN_ARTIFACT: { status: 404, message: 'no such artifact' },
+  UNKNOWN_SUBJECT: { status: 404, message: 'no such classifier subject' },
   // Inputs to commands and files.
   ADDRESS_UNAVAILABLE: { status: 503, message: 'the server cannot listen on that address' },
   INVALID_ARGUMENT: { status: 400, message: 'an argument is missing or invalid' },

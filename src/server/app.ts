@@ -5,7 +5,7 @@ import Fastify, {
   LogController,
 } from 'fastify';
 import type { Logger } from 'pino';
-import type { CanonryRuntime } from '../app/index.js';
+import { type CanonryRuntime, describeClassifier } from '../app/index.js';
 import { CanonryError } from '../core/index.js';
 import { rejectionEnvelope } from '../kernel/index.js';
 import { useProjectAuth } from './auth.js';
@@ -106,5 +106,7 @@ export function buildServer(runtime: CanonryRuntime, options: ServerOptions = {}
 
 /** Starts listening on the runtime's host and port; resolves to the bound address. */
 export async function listen(app: FastifyInstance, runtime: CanonryRuntime): Promise<string> {
-  return app.listen({ port: runtime.config.port, host: runtime.config.host });
+  const address = await app.listen({ port: runtime.config.port, host: runtime.config.host });
+  app.log.info({ classifier: (await describeClassifier(runtime)).fields }, 'intake classifier');
+  return address;
 }

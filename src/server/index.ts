@@ -13,3 +13,4 @@ export { createLogger, loggedPath } from './logger.js';
 export { OPENAPI_PATH, openApiDocument } from './openapi.js';
 export { type RegisteredRoute, registeredRoutes } from './route-table.js';
 export { CANON_ROUTES } from './routes/canon.js';
+export type { ClassifierView } from './routes/canon-classifier.js';

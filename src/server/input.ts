@@ -1,7 +1,8 @@
-import { TOKEN_ID } from '../auth/index.js';
+import { tokenIdArg } from '../auth/index.js';
 import {
   CLAIM_ID,
   MESSAGE_ID,
+  MESSAGE_ID_RULE,
   objectId,
   PROPOSAL_ID,
   type ProposalStatus,
@@ -141,25 +142,11 @@ export function proposalIdArg(value: unknown): string {
   return value;
 }
 
-/** A message id (1–100 of letters, digits, `_ . : -`). */
+/** A message id ({@link MESSAGE_ID_RULE}; percent-encoded in a path). */
 export function messageIdArg(value: unknown): string {
   if (typeof value !== 'string' || !MESSAGE_ID.test(value)) {
-    throw new CanonryError(
-      'INVALID_ARGUMENT',
-      'a message id is 1–100 of letters, digits, _ . : -',
-      {
-        field: 'message_id',
-      },
-    );
-  }
-  return value;
-}
-
-/** A token id (`tok_` and 12 hex digits). */
-export function tokenIdArg(value: unknown): string {
-  if (typeof value !== 'string' || !TOKEN_ID.test(value)) {
-    throw new CanonryError('INVALID_ARGUMENT', 'a token id is tok_ and 12 hex digits', {
-      field: 'token_id',
+    throw new CanonryError('INVALID_ARGUMENT', `a message id is ${MESSAGE_ID_RULE}`, {
+      field: 'message_id',
     });
   }
   return value;
@@ -194,12 +181,33 @@ export function workingSetRequest(body: unknown): WorkingSetRequest {
 }
 
 /** `{ version_hash, rationale? }` for a restore. */
-export function restoreRequest(body: unknown): { version_hash: ContentHash; rationale?: string } {
-  const b = bodyObject(body, ['version_hash', 'rationale']);
-  const version_hash = hashArg(b.version_hash, 'version_hash');
+export function restoreRequest(body: unknown): {
+  version: ContentHash | number;
+  rationale?: string;
+} {
+  const b = bodyObject(body, ['version_hash', 'version', 'rationale']);
+  if ((b.version_hash === undefined) === (b.version === undefined)) {
+    throw new CanonryError(
+      'INVALID_BODY',
+      'name the version to restore by exactly one of version_hash (sha256:…) or version (its number)',
+      { field: 'version' },
+    );
+  }
+  const version =
+    b.version === undefined ? hashArg(b.version_hash, 'version_hash') : versionNumber(b.version);
   return b.rationale === undefined
-    ? { version_hash }
-    : { version_hash, rationale: text(b.rationale, 'rationale', 2_000) };
+    ? { version }
+    : { version, rationale: text(b.rationale, 'rationale', 2_000) };
+}
+
+/** A version number: a JSON integer from 1. */
+function versionNumber(n: unknown): number {
+  if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 1) {
+    throw new CanonryError('INVALID_BODY', 'version is a version number, an integer from 1', {
+      field: 'version',
+    });
+  }
+  return n;
 }
 
 /** `{ claim_id, rationale }` for a resolution: the open claim that stands, and why. */
@@ -253,3 +261,5 @@ export function tokenRequest(body: unknown): { principal: string; role: string }
   const b = bodyObject(body, ['principal', 'role'], { claims: ['principal', 'role'] });
   return { principal: text(b.principal, 'principal', 100), role: text(b.role, 'role', 16) };
 }
+
+export { tokenIdArg };

@@ -315,6 +315,43 @@ const classification = obj(
   ['outcome', 'touched', 'drafts', 'rationale', 'classifier'],
 );
 
+const unclassifiedMessage = obj(
+  {
+    message: ref('ArchivedMessage'),
+    failure: nullable(
+      obj(
+        {
+          message_id: str(),
+          code: { enum: ['MODEL_UNAVAILABLE', 'MODEL_BUSY', 'CLASSIFIER_FAILED'] },
+          detail: str({ maxLength: 300 }),
+          issues: arr(str({ maxLength: 160 }), { maxItems: 5 }),
+          classifier: str(),
+          at: str(),
+          seq: { type: 'integer' },
+          attempts: { type: 'integer', minimum: 1 },
+        },
+        ['message_id', 'code', 'detail', 'issues', 'classifier', 'at', 'seq', 'attempts'],
+      ),
+    ),
+  },
+  ['message', 'failure'],
+);
+
+const classifierView = obj(
+  {
+    kind: { enum: ['scripted', 'model'] },
+    model: nullable(str()),
+    subjects: { type: 'integer', minimum: 0 },
+    source: { enum: ['default', 'api', 'file'] },
+    seq: nullable({ type: 'integer' }),
+    config: {
+      type: 'object',
+      description: 'the scripted classifier configuration (subjects, rules, derive_ids)',
+    },
+  },
+  ['kind', 'model', 'subjects', 'source', 'seq', 'config'],
+);
+
 const proposalOutcome = obj(
   {
     proposal: ref('ProposalRecord'),
@@ -668,6 +705,8 @@ export const SCHEMAS: Readonly<Record<string, JsonObject>> = {
   Receipt: receipt,
   ArchivedMessage: archivedMessage,
   Classification: classification,
+  UnclassifiedMessage: unclassifiedMessage,
+  ClassifierView: classifierView,
   ArtifactManifest: artifactManifest,
   ArtifactStatus: artifactStatus,
   WorkingNote: workingNote,
@@ -732,11 +771,18 @@ export const BODIES = {
     closed,
   ),
   reject: obj({ reason: str({ minLength: 1, maxLength: 2_000 }) }, ['reason'], closed),
-  restore: obj(
-    { version_hash: hash, rationale: str({ minLength: 1, maxLength: 2_000 }) },
-    ['version_hash'],
-    closed,
-  ),
+  restore: {
+    ...obj(
+      {
+        version_hash: hash,
+        version: { type: 'integer', minimum: 1, description: 'the version number (version_id)' },
+        rationale: str({ minLength: 1, maxLength: 2_000 }),
+      },
+      [],
+      closed,
+    ),
+    oneOf: [{ required: ['version_hash'] }, { required: ['version'] }],
+  },
   resolve: obj(
     {
       claim_id: str({ pattern: CLAIM_ID.source }),

@@ -356,6 +356,7 @@ export function openApiDocument(): JsonObject {
       'tcp-ap',
       'journal',
       'messages',
+      'classifier',
       'proposals',
       'objects',
       'board',

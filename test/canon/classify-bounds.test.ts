@@ -31,6 +31,7 @@ import {
   canonState,
   type EngineRuntime,
   expectCode,
+  PROJECT,
   principals,
 } from '../helpers/canon.js';
 
@@ -324,7 +325,17 @@ for (const engine of CANON_ENGINES) {
           expect(after.objects).toEqual(before.objects);
           expect(after.proposals).toEqual(before.proposals);
           expect(after.messages).toHaveLength(before.messages.length + 1);
-          expect(after.head.seq).toBe(before.head.seq + 1);
+          // The archive, then the failure, journaled so the message can be classified again.
+          expect(after.head.seq).toBe(before.head.seq + 2);
+          const [failure] = await env.runtime.journal.read(PROJECT, {
+            after: after.head.seq - 1,
+            limit: 1,
+          });
+          expect(failure).toMatchObject({
+            kind: 'canon.classification_failed',
+            body: { message_id: id, code: 'CLASSIFIER_FAILED', classifier: 'rogue' },
+          });
+          expect(codes((failure!.body as { issues: string[] }).issues)).toEqual([code]);
         }
       });
 

@@ -151,6 +151,8 @@ export const CANON_TABLES = {
   canon_artifacts: 'artifact_id',
   canon_artifact_inputs: 'artifact_id, object_id',
   canon_claims: 'object_id, claim_id',
+  canon_intake: 'message_id',
+  canon_classifier: 'seq',
 } as const;
 
 /** Every row (every column) of every canon table for a project, for before/after equality. */

@@ -375,7 +375,17 @@ describe('route by route', () => {
   });
 
   it('restore', async () => {
-    await refused('POST', '/objects/ui.colour/restore', {}, { code: 'INVALID_HASH' });
+    // The version is named by its hash or its number: neither (or both) is a malformed body.
+    await refused('POST', '/objects/ui.colour/restore', {}, { code: 'INVALID_BODY' });
+    for (const body of [
+      { version: 0 },
+      { version: '2' },
+      { version: 2.5 },
+      { version: 1e300 },
+      { version: 1, version_hash: `sha256:${'0'.repeat(64)}` },
+    ]) {
+      await refused('POST', '/objects/ui.colour/restore', body, { code: 'INVALID_BODY' });
+    }
     await refused(
       'POST',
       '/objects/ui.colour/restore',

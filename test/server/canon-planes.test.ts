@@ -6,8 +6,6 @@
 // leaked), every route given a personal id answers as if it did not exist, the journal redacts the
 // personal entries (the chain still links, the rest re-hashes, verify passes), writes cannot reach the
 // personal plane, and boards, object reads, provenance and working sets follow the effective windows.
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CanonryRuntime, createCanonry } from '../../src/app/index.js';
@@ -98,15 +96,6 @@ const after: Record<string, unknown> = {};
 
 beforeAll(async () => {
   const dir = tempDir('canonry-planes-');
-  mkdirSync(join(dir.dir, 'classifiers'));
-  writeFileSync(
-    join(dir.dir, 'classifiers', `${P}.json`),
-    JSON.stringify({
-      subjects: {
-        'team.morale': { title: 'Morale', object_type: 'preference', keywords: ['morale'] },
-      },
-    }),
-  );
   runtime = await createCanonry({ dataDir: dir.dir, logLevel: 'silent' }, { now: () => clock });
   app = buildServer(runtime, { logLevel: 'silent' });
   url = await app.listen({ port: 0, host: '127.0.0.1' });
@@ -210,6 +199,14 @@ beforeAll(async () => {
     output_digest: contentHash('eddie sheet'),
   });
   expect(sheet.status).toBe(201);
+  // Eddie's subject: its id names his personal note, so its entry is his alone (the journal shows
+  // it to others only as its place in the chain).
+  const subject = await api('POST', '/classifier/subjects', t.eddie, {
+    subjects: {
+      'team.morale': { title: 'Morale', object_type: 'preference', keywords: ['morale'] },
+    },
+  });
+  expect(subject.status).toBe(200);
   const morale = await api('POST', '/messages', t.eddie, {
     text: SECRET.morale,
     visibility: 'personal',

@@ -25,6 +25,13 @@ export interface CueRule {
 export interface ScriptedConfig {
   readonly subjects: Readonly<Record<string, SubjectConfig>>;
   readonly rules?: readonly CueRule[];
+  /**
+   * Whether a decision, instruction, preference or suggestion that touches no subject becomes a
+   * note with an id derived from its sentence (`decision.ship-on-fridays`, see `derive.ts`). When
+   * absent: true while no subject is configured (a first run proposes), false once subjects are
+   * (the project chose what becomes a note). False: such messages draft nothing.
+   */
+  readonly derive_ids?: boolean;
 }
 
 /** The default: no subjects and no extra rules (outcomes are still found, no drafts are made). */
@@ -54,6 +61,7 @@ export const SCRIPTED_CONFIG_SCHEMA: JsonObject = {
         },
       },
     },
+    derive_ids: { type: 'boolean' },
     rules: {
       type: 'array',
       maxItems: 100,

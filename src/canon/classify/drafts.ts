@@ -8,6 +8,7 @@ import type {
 } from '../types.js';
 import type { SubjectConfig } from './config.js';
 import { type CueHit, type CueTier, citesSource } from './cues.js';
+import { deriveSubject } from './derive.js';
 
 /** A configured subject, compiled: its id, config and keyword pattern. */
 export interface Subject {
@@ -111,6 +112,54 @@ export function makeDrafts(subjects: readonly Subject[], ctx: DraftContext): Pro
   for (const subject of subjects) {
     const draft = draftFor(subject, ctx, superseded);
     if (draft !== null) drafts.push(draft);
+  }
+  return drafts;
+}
+
+/** At most this many drafts are derived from one message (one per cue sentence). */
+export const MAX_DERIVED = 8;
+
+/**
+ * Drafts for a message that touches no configured subject (the rule of `deriveSubject`): one per cue
+ * sentence, up to {@link MAX_DERIVED}, each creating (or, said again, updating) the note its
+ * sentence derives. A supersede cue's new note supersedes the touched current objects of its type.
+ */
+export function derivedDrafts(ctx: DraftContext): ProposalDraft[] {
+  const type: ObjectType = ctx.tier.object_type ?? 'decision';
+  const drafts: ProposalDraft[] = [];
+  const seen = new Set<string>();
+  for (const hit of ctx.hits) {
+    if (drafts.length >= MAX_DERIVED) break;
+    const { id, title } = deriveSubject(hit, type);
+    if (seen.has(id)) continue;
+    seen.add(id);
+    const current = ctx.canon.get(id);
+    const replaced =
+      ctx.tier.kind === 'supersede' && current === undefined
+        ? ctx.touched.filter((t) => t !== id && ctx.canon.get(t)?.object_type === type)
+        : [];
+    const intent: ProposalIntent =
+      replaced.length > 0 ? 'supersede' : current === undefined ? 'create' : 'update';
+    drafts.push({
+      object_id: id,
+      intent,
+      candidate: {
+        object_type: current?.object_type ?? type,
+        title: current?.title ?? title,
+        text: hit.sentence.text,
+        shape: null,
+        confidence_state: confidence(ctx, hit.sentence.text),
+        status: status(ctx),
+        visibility: 'project',
+        sources: [{ span: [hit.sentence.start, hit.sentence.end] }],
+        dependency_refs: [],
+        effective_from: null,
+        effective_until: null,
+        tags: [],
+      },
+      ...(intent === 'supersede' ? { supersedes: replaced } : {}),
+      rationale: `${intent} ${id} (derived from the sentence: no subject configured for it): ${ctx.tier.kind} cue "${hit.cue}" in a message from ${ctx.role}`,
+    });
   }
   return drafts;
 }

@@ -16,7 +16,8 @@ import {
   ruleTiers,
   SUGGESTION_TIER,
 } from './cues.js';
-import { makeDrafts, type Subject } from './drafts.js';
+import { DERIVING_KINDS } from './derive.js';
+import { derivedDrafts, makeDrafts, type Subject } from './drafts.js';
 import { phraseRegExp, type Sentence, splitSentences, titleWords } from './text.js';
 
 type CompiledTier = { tier: CueTier; find: (sentences: readonly Sentence[]) => CueHit[] };
@@ -43,6 +44,8 @@ export class ScriptedClassifier implements Classifier {
   readonly #subjects: readonly Subject[];
   readonly #human: readonly CompiledTier[];
   readonly #machine: readonly CompiledTier[];
+  /** Whether unnamed decisions, instructions and preferences get derived ids (see `derive.ts`). */
+  readonly #derive: boolean;
 
   /** Validates the config (INVALID_ARGUMENT when it is not a {@link ScriptedConfig}). */
   constructor(config: unknown = DEFAULT_SCRIPTED_CONFIG) {
@@ -56,6 +59,8 @@ export class ScriptedClassifier implements Classifier {
     const compile = (tier: CueTier): CompiledTier => ({ tier, find: compileTier(tier) });
     this.#human = [...ruleTiers(this.config.rules ?? []), ...BUILTIN_TIERS].map(compile);
     this.#machine = [compile(SUGGESTION_TIER), ...this.#human];
+    // A project that names its subjects chose what becomes a note; one that names none still proposes.
+    this.#derive = this.config.derive_ids ?? this.#subjects.length === 0;
   }
 
   /** Classifies one message; fails only when the input is not a message. */
@@ -110,8 +115,22 @@ export class ScriptedClassifier implements Classifier {
         outcome = touched.some((id) => byId.has(id)) ? 'supersede_request' : 'proposed_decision';
       }
       const ctx = { tier, hits, machine, role: message.role, canon: byId, touched };
-      const drafts = makeDrafts(tier.kind === 'contradiction' ? active : subjects, ctx);
-      return result(outcome, `${why}; ${drafts.length} draft(s)`, drafts);
+      const derive = subjects.length === 0 && this.#derive && DERIVING_KINDS.has(tier.kind);
+      const drafts = derive ? derivedDrafts(ctx) : [];
+      const ids = drafts.map((d) => d.object_id);
+      // Derived ids only where canon speaks of nothing else: a message that names other current
+      // objects by their title is about them (a supersede cue replaces them).
+      if (
+        drafts.length > 0 &&
+        (tier.kind === 'supersede' || touched.every((id) => ids.includes(id)))
+      ) {
+        return {
+          ...result(outcome, `${why}; ${drafts.length} draft(s) with derived ids`, drafts),
+          touched: [...new Set([...touched, ...ids])].sort(),
+        };
+      }
+      const made = makeDrafts(tier.kind === 'contradiction' ? active : subjects, ctx);
+      return result(outcome, `${why}; ${made.length} draft(s)`, made);
     }
     if (message.role === 'tool')
       return result('source', 'a tool result with no cue, kept as a source');

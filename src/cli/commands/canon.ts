@@ -10,6 +10,7 @@ import {
   type ProposalOutcome,
   type ProposalRecord,
   type Provenance,
+  type UnclassifiedMessage,
   type WorkingSet,
 } from '../../canon/index.js';
 import { CanonryError } from '../../core/index.js';
@@ -17,6 +18,7 @@ import {
   authorizeToken,
   type Board,
   CANON_ROUTES,
+  type ClassifierView,
   canonPrincipal,
   type ObjectView,
   type ProposalView,
@@ -75,7 +77,7 @@ function outcomeLine(o: ProposalOutcome): string {
   return `${p.proposal_id} ${p.intent} ${p.object_id}: ${p.comparison.stakes} ${p.gate.label} → ${p.status}${needs}${version}`;
 }
 
-function intakeLines(r: IntakeResult): string[] {
+function intakeLines(r: IntakeResult & { hint?: string }): string[] {
   const m = r.message;
   const out = [
     `archived ${m.message_id} (${m.role}, by ${m.actor}${m.visibility === 'personal' ? ', personal' : ''})`,
@@ -89,6 +91,7 @@ function intakeLines(r: IntakeResult): string[] {
   for (const p of r.proposals ?? []) {
     out.push(p.ok ? `  ${outcomeLine(p.outcome)}` : `  ${p.object_id}: ${p.code}: ${p.message}`);
   }
+  if (r.hint) out.push(r.hint);
   return out;
 }
 
@@ -198,6 +201,47 @@ function run<T>(
   };
 }
 
+/** The message text: the argument or `--text`, exactly one. */
+function messageText(said: string | undefined, flag: unknown): string {
+  if ((said === undefined) === (flag === undefined)) {
+    throw new CanonryError(
+      'INVALID_ARGUMENT',
+      'give the message as the argument or as --text (exactly one)',
+    );
+  }
+  return (said ?? flag) as string;
+}
+
+/** A comma-separated flag as its trimmed, non-empty items. */
+const list = (value: string): string[] =>
+  value
+    .split(',')
+    .map((v) => v.trim())
+    .filter((v) => v !== '');
+
+function unclassifiedLine(u: UnclassifiedMessage): string {
+  const m = u.message;
+  const why = u.failure
+    ? `${u.failure.code} x${u.failure.attempts}: ${u.failure.detail}`
+    : 'not tried (archived only)';
+  return `${m.message_id} (${m.role}, by ${m.actor}): ${why}`;
+}
+
+function classifierLines(v: ClassifierView): string[] {
+  const out = [
+    `classifier: ${v.kind}${v.model ? ` (${v.model})` : ''}; ${v.subjects} subject(s) (${v.source}${v.seq === null ? '' : `, journal seq ${v.seq}`})`,
+  ];
+  for (const [id, s] of Object.entries(v.config.subjects)) {
+    out.push(`  ${id.padEnd(24)} ${s.object_type.padEnd(12)} ${s.title}: ${s.keywords.join(', ')}`);
+  }
+  if (v.subjects === 0 && v.config.derive_ids !== false) {
+    out.push(
+      '  (no subjects: decisions, instructions and preferences get ids derived from their sentence)',
+    );
+  }
+  return out;
+}
+
 const defined = (values: Record<string, unknown>): Record<string, string> =>
   Object.fromEntries(
     Object.entries(values).filter((e): e is [string, string] => typeof e[1] === 'string'),
@@ -217,9 +261,9 @@ export function canonCommand(program: Command): void {
 
   common(
     canon
-      .command('message')
+      .command('message [text]')
       .description('archive a message and classify it into proposals')
-      .requiredOption('--text <text>', 'the message, exactly as said')
+      .option('--text <text>', 'the message, exactly as said (or give it as the argument)')
       .option('--role <role>', 'who spoke: user, assistant, agent, tool (not authority)')
       .option('--id <message_id>', 'a message id of your own (retries are idempotent)')
       .option(
@@ -228,10 +272,10 @@ export function canonCommand(program: Command): void {
       )
       .option('--no-classify', 'archive only'),
   ).action(
-    run<IntakeResult>('postMessage', intakeLines, (f) => ({
+    run<IntakeResult>('postMessage', intakeLines, (f, [said]) => ({
       query: defined({ classify: f.classify === false ? 'false' : undefined }),
       body: {
-        text: f.text,
+        text: messageText(said, f.text),
         ...defined({
           role: f.role,
           message_id: f.id,
@@ -239,6 +283,62 @@ export function canonCommand(program: Command): void {
         }),
       },
     })),
+  );
+
+  common(
+    canon
+      .command('unclassified')
+      .description('archived messages never classified (model down, output refused), with why'),
+  ).action(
+    run<{ messages: UnclassifiedMessage[] }>(
+      'listUnclassified',
+      (r) =>
+        r.messages.length > 0
+          ? r.messages.map(unclassifiedLine)
+          : ['every archived message is classified'],
+      () => ({}),
+    ),
+  );
+
+  common(
+    canon
+      .command('classify <message_id>')
+      .description('classify an archived message again (its speaker only)'),
+  ).action(
+    run<IntakeResult>('classifyMessage', intakeLines, (_f, [id]) => ({ params: { id: id! } })),
+  );
+
+  common(
+    canon.command('subjects').description("the classifier's subjects (editors and owners)"),
+  ).action(run<ClassifierView>('getClassifier', classifierLines, () => ({})));
+
+  const subject = canon
+    .command('subject')
+    .description("add, replace or remove a subject of the project's classifier (journaled)");
+  common(
+    subject
+      .command('set <object_id>')
+      .description('add or replace a subject: messages naming a keyword draft notes of this id')
+      .requiredOption('--title <title>', 'the title its notes get')
+      .requiredOption('--type <object_type>', 'decision, fact, preference, constraint, …')
+      .requiredOption('--keywords <list>', 'comma-separated words or phrases that name it')
+      .option('--tags <list>', 'comma-separated tags (identity, publication, budget, …)'),
+  ).action(
+    run<ClassifierView>('putSubjects', classifierLines, (f, [id]) => ({
+      body: {
+        subjects: {
+          [id!]: {
+            title: f.title,
+            object_type: f.type,
+            keywords: list(f.keywords as string),
+            ...(f.tags === undefined ? {} : { tags: list(f.tags as string) }),
+          },
+        },
+      },
+    })),
+  );
+  common(subject.command('remove <object_id>').description('remove a subject')).action(
+    run<ClassifierView>('removeSubject', classifierLines, (_f, [id]) => ({ params: { id: id! } })),
   );
 
   common(
@@ -290,16 +390,28 @@ export function canonCommand(program: Command): void {
     canon
       .command('restore <object_id>')
       .description('restore an earlier version (appends a new version; history is kept)')
-      .requiredOption('--version <hash>', 'the version hash to bring back (sha256:…)')
+      .requiredOption(
+        '--version <n|hash>',
+        'the version to bring back: its number (3) or its hash (sha256:…)',
+      )
       .option('--rationale <text>', 'why'),
   ).action(
     run<ProposalOutcome>(
       'restoreObject',
       (o) => [outcomeLine(o)],
-      (f, [id]) => ({
-        params: { id: id! },
-        body: { version_hash: f.version, ...defined({ rationale: f.rationale }) },
-      }),
+      (f, [id]) => {
+        const version = f.version as string;
+        return {
+          params: { id: id! },
+          body: {
+            // A number is a version number (the server refuses 0); anything else a hash.
+            ...(/^\d{1,15}$/.test(version)
+              ? { version: Number(version) }
+              : { version_hash: version }),
+            ...defined({ rationale: f.rationale }),
+          },
+        };
+      },
     ),
   );
 

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { createCanonry, resolveConfig } from '../../app/index.js';
+import { createCanonry, describeClassifier, resolveConfig } from '../../app/index.js';
 import { CanonryError } from '../../core/index.js';
 import { buildServer, createLogger, listen } from '../../server/index.js';
 import { DEVELOPMENT_ROOT_WARNING } from '../../trust/index.js';
@@ -69,6 +69,7 @@ export function serveCommand(program: Command): void {
       process.stderr.write(
         `canonry listening on ${address} (data ${runtime.config.dataDir}, store ${runtime.store.description}, issuer ${runtime.kernel.issuerFingerprint})\n`,
       );
+      process.stderr.write(`canonry: ${(await describeClassifier(runtime)).text}\n`);
     });
 }
 

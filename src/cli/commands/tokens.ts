@@ -1,10 +1,10 @@
 import type { Command } from 'commander';
-import type { TokenInfo } from '../../auth/index.js';
+import { type OpenedTokens, openTokens } from '../../app/index.js';
+import { type TokenInfo, tokenIdArg } from '../../auth/index.js';
 import { CanonryError } from '../../core/index.js';
 import { parseProject } from '../../journal/index.js';
-import { tokenIdArg } from '../../server/index.js';
 import { emit } from '../io.js';
-import { DATA_FLAG, DB_FLAG, type RuntimeFlags, withRuntime } from '../runtime.js';
+import { DATA_FLAG, DB_FLAG, type RuntimeFlags } from '../runtime.js';
 
 interface TokenFlags extends RuntimeFlags {
   project: string;
@@ -12,6 +12,22 @@ interface TokenFlags extends RuntimeFlags {
   role?: string;
   id?: string;
   json?: boolean;
+}
+
+/**
+ * Opens only the token store (not the runtime: no kernel, canon or other chains) for one command,
+ * and always closes it. Commands that append first check the project's chain.
+ */
+async function withTokens<T>(
+  flags: RuntimeFlags,
+  work: (opened: OpenedTokens) => Promise<T>,
+): Promise<T> {
+  const opened = await openTokens({ dataDir: flags.data, db: flags.db, logLevel: 'silent' });
+  try {
+    return await work(opened);
+  } finally {
+    await opened.close();
+  }
 }
 
 function line(t: TokenInfo): string {
@@ -37,9 +53,11 @@ export function tokensCommand(program: Command): void {
     .option(...DB_FLAG)
     .option('--json', 'print JSON')
     .action(async (flags: TokenFlags) => {
-      const { token, info } = await withRuntime(flags, (runtime) =>
-        runtime.tokens.create(parseProject(flags.project), flags.principal!, flags.role!),
-      );
+      const project = parseProject(flags.project);
+      const { token, info } = await withTokens(flags, async (opened) => {
+        await opened.verifyProject(project);
+        return opened.tokens.create(project, flags.principal!, flags.role!);
+      });
       emit(flags.json === true, { token, info }, () => [
         token,
         `${info.token_id}: ${info.principal} is ${info.role} of ${info.project}`,
@@ -59,8 +77,8 @@ export function tokensCommand(program: Command): void {
     .option(...DB_FLAG)
     .option('--json', 'print JSON')
     .action(async (flags: TokenFlags) => {
-      const list = await withRuntime(flags, (runtime) =>
-        runtime.tokens.list(parseProject(flags.project)),
+      const list = await withTokens(flags, (opened) =>
+        opened.tokens.list(parseProject(flags.project)),
       );
       emit(flags.json === true, { tokens: list }, () =>
         list.length > 0 ? list.map(line) : [`no tokens in ${flags.project}`],
@@ -78,7 +96,10 @@ export function tokensCommand(program: Command): void {
     .action(async (flags: TokenFlags) => {
       const project = parseProject(flags.project);
       const id = tokenIdArg(flags.id);
-      const revoked = await withRuntime(flags, (runtime) => runtime.tokens.revoke(project, id));
+      const revoked = await withTokens(flags, async (opened) => {
+        await opened.verifyProject(project);
+        return opened.tokens.revoke(project, id);
+      });
       if (!revoked) {
         throw new CanonryError('NOT_FOUND', `no live token ${id} in ${project}`, { token_id: id });
       }

@@ -1,12 +1,20 @@
 import type { CanonryRuntime } from '../../app/index.js';
-import { archiveMessage, intake, messageInput, type Principal } from '../../canon/index.js';
+import {
+  archiveMessage,
+  type IntakeResult,
+  intake,
+  messageInput,
+  type Principal,
+  reclassify,
+  unclassifiedMessages,
+} from '../../canon/index.js';
 import { CanonryError } from '../../core/index.js';
 import { messageView } from '../canon-views.js';
 import { messageIdArg, oneOfQuery } from '../input.js';
 import { BODIES, RESPONSES, ref } from '../openapi-schemas.js';
 import type { CanonRoute } from './canon-route.js';
 
-const { obj, list, arr } = RESPONSES;
+const { obj, list, arr, str } = RESPONSES;
 
 /**
  * A client-chosen `message_id` names one archived message. Canon treats a re-sent id as a retry and
@@ -36,6 +44,17 @@ async function refuseReuse(
       { message_id: checked.message_id },
     );
   }
+}
+
+/** What to configure when the scripted classifier found something but had no subject to draft it for. */
+export const SUBJECT_HINT =
+  'nothing proposed: the scripted classifier drafts facts and questions only for a subject of the project; name one with POST /v1/projects/{project}/classifier/subjects (canonry canon subject set <object_id> --title … --type … --keywords …)';
+
+/** An intake answer, with {@link SUBJECT_HINT} when it proposed nothing for want of a subject. */
+function answer(result: IntakeResult): IntakeResult & { hint?: string } {
+  const c = result.classification;
+  const wanting = c.classifier === 'scripted' && c.drafts.length === 0 && c.outcome !== 'no_effect';
+  return wanting ? { ...result, hint: SUBJECT_HINT } : result;
 }
 
 /** The archive (§4): messages are captured exactly, then classified into proposals. */
@@ -70,6 +89,9 @@ export const MESSAGE_ROUTES: readonly CanonRoute[] = [
             '{ ok: true, outcome: ProposalOutcome } or { ok: false, object_id, code, message }; a retried message_id reports its first intake',
           type: 'object',
         }),
+        hint: str({
+          description: 'what to configure when nothing was proposed for want of a subject',
+        }),
       },
       ['message'],
     ),
@@ -87,7 +109,9 @@ export const MESSAGE_ROUTES: readonly CanonRoute[] = [
       await refuseReuse(runtime, principal, body);
       if (classify === 'false')
         return { message: await archiveMessage(runtime.canon, principal, body) };
-      return intake(runtime.canon, runtime.classifierFor(project), principal, body);
+      return answer(
+        await intake(runtime.canon, await runtime.classifierFor(project), principal, body),
+      );
     },
   },
   {
@@ -104,6 +128,58 @@ export const MESSAGE_ROUTES: readonly CanonRoute[] = [
     handler: async ({ runtime, principal }) => ({
       messages: await runtime.canon.readerFor(principal).messages(),
     }),
+  },
+  {
+    method: 'GET',
+    url: '/v1/projects/:project/unclassified',
+    operationId: 'listUnclassified',
+    summary:
+      'Archived messages never classified (model down, output refused, classify=false), each with its last journaled failure; personal ones only to their speaker',
+    tag: 'messages',
+    minRole: 'viewer',
+    status: 200,
+    response: list('messages', 'UnclassifiedMessage'),
+    errors: [],
+    handler: async ({ runtime, principal }) => ({
+      messages: await unclassifiedMessages(runtime.canon, principal),
+    }),
+  },
+  {
+    method: 'POST',
+    url: '/v1/projects/:project/messages/:id/classify',
+    operationId: 'classifyMessage',
+    summary:
+      'Classify an archived message again (its speaker only): the intake a re-send runs; a message already classified reports its first intake and writes nothing',
+    tag: 'messages',
+    minRole: 'agent',
+    params: { id: 'message id (percent-encoded)' },
+    status: 200,
+    response: obj(
+      {
+        message: ref('ArchivedMessage'),
+        classification: ref('Classification'),
+        proposals: arr({ type: 'object' }),
+        hint: str(),
+      },
+      ['message', 'classification', 'proposals'],
+    ),
+    errors: [
+      'UNKNOWN_MESSAGE',
+      'INVALID_ARGUMENT',
+      'FORBIDDEN',
+      'CLASSIFIER_FAILED',
+      'MODEL_UNAVAILABLE',
+      'MODEL_BUSY',
+    ],
+    handler: async ({ runtime, principal, project, params }) =>
+      answer(
+        await reclassify(
+          runtime.canon,
+          await runtime.classifierFor(project),
+          principal,
+          messageIdArg(params.id),
+        ),
+      ),
   },
   {
     method: 'GET',

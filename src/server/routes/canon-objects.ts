@@ -107,7 +107,7 @@ export const OBJECT_ROUTES: readonly CanonRoute[] = [
     url: '/v1/projects/:project/objects/:id/restore',
     operationId: 'restoreObject',
     summary:
-      'Restore an earlier version by proposing a new version with its content (gated like any proposal)',
+      'Restore an earlier version, named by its hash or its number, by proposing a new version with its content (gated like any proposal)',
     tag: 'objects',
     minRole: 'agent',
     params: { id: 'object id' },
@@ -130,8 +130,8 @@ export const OBJECT_ROUTES: readonly CanonRoute[] = [
     ],
     handler: async ({ runtime, principal, params, body }) => {
       const id = objectIdArg(params.id);
-      const { version_hash, rationale } = restoreRequest(body);
-      return runtime.canon.restore(principal, id, version_hash, rationale);
+      const { version, rationale } = restoreRequest(body);
+      return runtime.canon.restore(principal, id, version, rationale);
     },
   },
   {

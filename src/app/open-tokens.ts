@@ -1,0 +1,73 @@
+import { AUTH_MIGRATIONS, TokenStore } from '../auth/index.js';
+import { CanonryError } from '../core/index.js';
+import { JOURNAL_MIGRATIONS, Journal, verifyProject } from '../journal/index.js';
+import { openStore, STORE_IDENTITY_MIGRATIONS } from '../store/index.js';
+import { Keyring } from '../trust/index.js';
+import { type ConfigInput, resolveConfig } from './config.js';
+import { ensureDataDirectory } from './private-file.js';
+import { bindStore } from './store-binding.js';
+import { journalTokenRecorder } from './token-recorder.js';
+
+/** The token store of a data directory, opened alone; `close` releases it. */
+export interface OpenedTokens {
+  readonly tokens: TokenStore;
+  /**
+   * Refuses (CHAIN_BROKEN) when the project's chain does not verify since its last checkpoint: a
+   * token event is never appended to a chain `serve` would quarantine.
+   */
+  verifyProject(project: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * Opens only what issuing, listing and revoking tokens needs — the keyring (created on first use, as
+ * `createCanonry` does), the store with the store's, journal's and token migrations, the store
+ * binding (one root per database) and a journal without projections (token events are projected by
+ * nobody) — not the kernel, canon, classifiers or the other chains' verification. The local
+ * operator's `canonry tokens …` answers in a fraction of the runtime's start.
+ */
+export async function openTokens(input: ConfigInput = {}): Promise<OpenedTokens> {
+  const config = resolveConfig(input);
+  const keyring = await Keyring.openOrInit(config.dataDir);
+  await ensureDataDirectory(config.dataDir);
+  const store = await openStore(config.db, config.dataDir, {
+    store: STORE_IDENTITY_MIGRATIONS,
+    journal: JOURNAL_MIGRATIONS,
+    auth: AUTH_MIGRATIONS,
+  });
+  try {
+    await bindStore(store, config.dataDir, keyring.rootFingerprint);
+    const journal = new Journal(store, {
+      signer: () => keyring.signer(),
+      checkpointEvery: config.checkpoints.every,
+      checkpointIntervalMs: config.checkpoints.intervalMs,
+    });
+    const anchor = {
+      root: keyring.rootCertificatePem,
+      revocationList: keyring.revocationListPem(),
+    };
+    return {
+      tokens: new TokenStore(store, journalTokenRecorder(journal)),
+      async verifyProject(project) {
+        const report = await verifyProject(journal, project, anchor, {
+          scope: 'tail',
+          revoked: 'skip',
+        });
+        if (report.broken !== null) {
+          throw new CanonryError(
+            'CHAIN_BROKEN',
+            `the journal of ${project} does not verify (seq ${report.broken.seq}: ${report.broken.reason}); no token event is appended to it until an operator repairs it`,
+            { project, seq: report.broken.seq, reason: report.broken.reason },
+          );
+        }
+      },
+      async close() {
+        await journal.close();
+        await store.close();
+      },
+    };
+  } catch (err) {
+    await store.close().catch(() => undefined);
+    throw err;
+  }
+}
