@@ -1,6 +1,7 @@
 import { CanonryError } from '../core/index.js';
 import {
   type ArtifactManifest,
+  type ArtifactState,
   type ArtifactStatus,
   artifactInput,
   artifactState,
@@ -94,9 +95,19 @@ export async function reviewArtifact(
   });
 }
 
-/** Every artifact `viewer` may read (§14) with its §10 state against the canon it may read. */
+/**
+ * Every artifact `viewer` may read (§14) with its §10 state: against the canon it may read, or —
+ * when its inputs are current but a cascade reached it through a note that needs revision — the
+ * state the cascade recorded (possibly stale, with the path).
+ */
 export async function artifactStatuses(canon: Canon, viewer: Viewer): Promise<ArtifactStatus[]> {
   const reader = canon.readerAs(viewer);
   const lookup = await reader.lookup();
-  return (await reader.artifacts()).map((m) => artifactState(m, lookup));
+  const cascaded = await reader.dependencyStates();
+  return (await reader.artifacts()).map((m) => {
+    const status = artifactState(m, lookup);
+    const recorded = cascaded.get(`artifact:${m.artifact_id}`);
+    if (status.state !== 'current' || !recorded) return status;
+    return { manifest: m, state: recorded.state as ArtifactState, reasons: [recorded.cause] };
+  });
 }

@@ -195,7 +195,21 @@ const receipt = obj(
     checks: arr(obj({ name: str(), result: str(), detail: str() })),
     warnings: arr(str()),
     uncertainty: nullable(str()),
-    affected_dependents: arr(str()),
+    affected_dependents: arr({
+      oneOf: [
+        str(),
+        obj(
+          {
+            id: str(),
+            kind: { enum: ['note', 'artifact'] },
+            depth: { type: 'integer', minimum: 1 },
+            state: str(),
+            cause: str(),
+          },
+          ['id', 'kind', 'depth', 'state', 'cause'],
+        ),
+      ],
+    }),
     rollback_route: str(),
     acceptance_state: { enum: ['accepted', 'provisional', 'rejected'] },
     hash_chain_parent: hash,

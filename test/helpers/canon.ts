@@ -149,6 +149,8 @@ export const CANON_TABLES = {
   canon_proposals: 'proposal_id',
   canon_artifacts: 'artifact_id',
   canon_artifact_inputs: 'artifact_id, object_id',
+  canon_edges: 'from_kind, from_id, to_id',
+  canon_dependency_states: 'kind, dependent_id',
 } as const;
 
 /** Every row (every column) of every canon table for a project, for before/after equality. */

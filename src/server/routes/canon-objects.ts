@@ -124,6 +124,7 @@ export const OBJECT_ROUTES: readonly CanonRoute[] = [
       'GATE_REFUSED',
       'CONFLICT',
       'PLANE_VIOLATION',
+      'DEPENDENCY_CYCLE',
     ],
     handler: async ({ runtime, principal, params, body }) => {
       const id = objectIdArg(params.id);
