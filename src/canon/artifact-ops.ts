@@ -1,12 +1,12 @@
 import { CanonryError } from '../core/index.js';
 import {
   type ArtifactManifest,
-  type ArtifactState,
   type ArtifactStatus,
   artifactInput,
   artifactState,
 } from './artifacts.js';
 import type { Canon, Viewer } from './canon.js';
+import { withCascade } from './cascade.js';
 import { ACCEPTANCE_STATES, type AcceptanceState, type Principal } from './types.js';
 
 /** Journals a new manifest version as `canon.artifact`, under the acting principal's authority. */
@@ -104,10 +104,5 @@ export async function artifactStatuses(canon: Canon, viewer: Viewer): Promise<Ar
   const reader = canon.readerAs(viewer);
   const lookup = await reader.lookup();
   const cascaded = await reader.dependencyStates();
-  return (await reader.artifacts()).map((m) => {
-    const status = artifactState(m, lookup);
-    const recorded = cascaded.get(`artifact:${m.artifact_id}`);
-    if (status.state !== 'current' || !recorded) return status;
-    return { manifest: m, state: recorded.state as ArtifactState, reasons: [recorded.cause] };
-  });
+  return (await reader.artifacts()).map((m) => withCascade(artifactState(m, lookup), cascaded));
 }

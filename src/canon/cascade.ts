@@ -3,6 +3,7 @@ import type { Queryable } from '../store/index.js';
 import {
   type ArtifactManifest,
   type ArtifactState,
+  type ArtifactStatus,
   artifactState,
   type CanonLookup,
   sameStatement,
@@ -357,4 +358,17 @@ export async function readableStates(
       out.push({ id: s.id, kind: s.kind, depth: s.depth, state: s.state, cause: s.cause });
   }
   return out;
+}
+
+/**
+ * An artifact's §10 state as shown: against canon when its inputs moved, else — when a cascade
+ * reached it through a note that needs revision — the state the cascade recorded, with its cause.
+ */
+export function withCascade(
+  status: ArtifactStatus,
+  recorded: ReadonlyMap<string, DependencyState>,
+): ArtifactStatus {
+  const s = recorded.get(`artifact:${status.manifest.artifact_id}`);
+  if (status.state !== 'current' || !s) return status;
+  return { manifest: status.manifest, state: s.state as ArtifactState, reasons: [s.cause] };
 }

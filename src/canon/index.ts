@@ -8,6 +8,7 @@ export {
 } from './artifacts.js';
 export { Canon, type CanonOptions, type ProposalOutcome, type Viewer } from './canon.js';
 export { renderCapsule } from './capsule.js';
+export type { DependencyState, NoteState } from './cascade.js';
 export {
   type ArchivedMessage,
   CLASSIFICATION_OUTCOMES,
@@ -47,6 +48,7 @@ export {
   effectiveState,
 } from './effective.js';
 export { DEFAULT_GATE_PROTOCOL, type GateInput, type GateLabel, type GateVerdict } from './gate.js';
+export type { DependentKind, Edge } from './graph.js';
 export {
   archiveMessage,
   type IntakeResult,
@@ -77,6 +79,7 @@ export {
   type CanonObject,
   CONFIDENCE_STATES,
   type ConfidenceState,
+  type DependencyPin,
   MESSAGE_ID,
   MESSAGE_VISIBILITIES,
   type MessageVisibility,

@@ -2,6 +2,7 @@ import { CanonryError, countTokens } from '../core/index.js';
 import { type ArtifactStatus, artifactState, type CanonLookup } from './artifacts.js';
 import type { Canon, Viewer } from './canon.js';
 import { renderCapsule } from './capsule.js';
+import { withCascade } from './cascade.js';
 import { type EffectiveState, effectiveState } from './effective.js';
 import type { ProposalRecord } from './records.js';
 import type { CanonObject, ObjectType, SourceRef } from './types.js';
@@ -83,6 +84,15 @@ export interface WorkingSet {
     /** The bound that puts it out of effect: `effective_until` when expired, else `effective_from`. */
     since: string;
   }[];
+  /**
+   * Notes of the set that rest on something that moved (a cascade flagged them): taken out of the
+   * sections above and listed here with the cause, the depth and the path, never as current canon.
+   */
+  readonly needs_revision: readonly (WorkingNote & {
+    readonly cause: string;
+    readonly depth: number;
+    readonly path: readonly string[];
+  })[];
   readonly capsule: string;
   readonly tokens: number;
 }
@@ -231,11 +241,12 @@ export async function workingSet(
       needs: p.required_role,
     }));
   const disputed = live.filter((o) => o.status === 'disputed' && touched.has(o.object_id));
+  const cascaded = await reader.dependencyStates();
   const artifacts: ArtifactStatus[] = (await reader.artifacts())
     .filter((m) =>
       m.canonical_note_versions.some((n) => touched.has(n.object_id) || !byId.has(n.object_id)),
     )
-    .map((m) => artifactState(m, lookup));
+    .map((m) => withCascade(artifactState(m, lookup), cascaded));
   const inSet = [
     ...focus,
     ...policies,
@@ -252,12 +263,18 @@ export async function workingSet(
       lapsed.push({ object_id: o.object_id, depends_on: id, effective, since: since ?? '' });
     }
   }
+  const flagged = (o: CanonObject) => cascaded.get(`note:${o.object_id}`);
+  const standingOn = (rows: readonly CanonObject[]) => rows.filter((o) => !flagged(o)).map(note);
+  const needsRevision = [...new Map(inSet.map((n) => [n.object_id, n])).values()].flatMap((o) => {
+    const s = flagged(o);
+    return s ? [{ ...note(o), cause: s.cause, depth: s.depth, path: s.path }] : [];
+  });
   const set = {
     project,
     objective: request.objective ?? null,
-    notes: focus.map(note),
-    policies: policies.map(note),
-    dependencies: deps.map(note),
+    notes: standingOn(focus),
+    policies: standingOn(policies),
+    dependencies: standingOn(deps),
     prior_mutations: prior,
     contradictions: [
       ...contradictions,
@@ -269,9 +286,9 @@ export async function workingSet(
         needs: null,
       })),
     ],
-    uncertainty: live
-      .filter((o) => UNCERTAIN_TYPES.includes(o.object_type) && !focusIds.has(o.object_id))
-      .map(note),
+    uncertainty: standingOn(
+      live.filter((o) => UNCERTAIN_TYPES.includes(o.object_type) && !focusIds.has(o.object_id)),
+    ),
     artifacts: artifacts.map((a) => ({
       artifact_id: a.manifest.artifact_id,
       title: a.manifest.title,
@@ -284,6 +301,7 @@ export async function workingSet(
     not_yet_effective: standing.filter((o) => state.get(o.object_id) === 'not_yet_effective')
       .length,
     lapsed_dependencies: lapsed,
+    needs_revision: needsRevision,
   };
   const capsule = renderCapsule(set);
   return { ...set, capsule, tokens: countTokens(capsule) };

@@ -5,6 +5,7 @@ import {
   artifactStatuses,
   type CanonObject,
   type Comparison,
+  type DependencyState,
   type EffectiveState,
   effectiveState,
   type NoteVersion,
@@ -29,6 +30,8 @@ export interface ObjectView {
   /** How many versions the reader may read (a promoted note's personal past is its holder's). */
   readonly versions: number;
   readonly effective: EffectiveState;
+  /** What a cascade left on it: `needs_revision` with the cause, path and depth, or null. */
+  readonly dependency_state: DependencyState | null;
 }
 
 export async function objectView(
@@ -46,6 +49,7 @@ export async function objectView(
     current,
     versions: versions.length,
     effective: effectiveState(object, runtime.canon.now()),
+    dependency_state: await reader.dependencyState('note', id),
   };
 }
 
@@ -151,6 +155,8 @@ function verifyGate(runtime: CanonryRuntime, p: ProposalRecord) {
 export type BoardObject = CanonObject & {
   /** `expired` or `not_yet_effective` objects are on the board but are not current canon. */
   readonly effective: EffectiveState;
+  /** `needs_revision` (with cause, path, depth) when something it rests on moved; else null. */
+  readonly dependency_state: DependencyState | null;
 };
 
 /** The board (§9): objects grouped by status, pending proposals, artifacts with their §10 states. */
@@ -168,8 +174,13 @@ export async function boardView(runtime: CanonryRuntime, principal: Principal): 
   const objects = Object.fromEntries(
     OBJECT_STATUSES.map((s) => [s, [] as BoardObject[]]),
   ) as Record<ObjectStatus, BoardObject[]>;
+  const states = await reader.dependencyStates();
   for (const o of await reader.objects()) {
-    objects[o.status].push({ ...o, effective: effectiveState(o, now) });
+    objects[o.status].push({
+      ...o,
+      effective: effectiveState(o, now),
+      dependency_state: states.get(`note:${o.object_id}`) ?? null,
+    });
   }
   return {
     project: principal.project,

@@ -6,7 +6,13 @@
 // it; rebuilding from the journal gives every edge and state back byte for byte.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CanonryRuntime } from '../../src/app/index.js';
-import { artifactStatuses, proposalInput, registerArtifact } from '../../src/canon/index.js';
+import {
+  artifactStatuses,
+  proposalInput,
+  provenance,
+  registerArtifact,
+  workingSet,
+} from '../../src/canon/index.js';
 import { contentHash } from '../../src/core/index.js';
 import { rebuildProject } from '../../src/journal/index.js';
 import {
@@ -321,6 +327,59 @@ for (const engine of CANON_ENGINES) {
       expect(
         (await runtime.canon.readerFor(agent).dependencyState('note', `${p}.mine`))?.state,
       ).toBe('needs_revision');
+    });
+
+    it('working sets, capsules and provenance show a dependent that needs revision under a warning, never as current canon', async () => {
+      const p = `ws${++n}`;
+      await fact(`${p}.engine`, 'Storage is SQLite.');
+      await decision(`${p}.db`, 'We ship the embedded engine.', [`${p}.engine`]);
+      await decision(`${p}.backup`, 'Backups copy the database file.', [`${p}.db`]);
+      const clean = await workingSet(runtime.canon, owner, { object_id: `${p}.db` });
+      // The object, then what it depends on and what depends on it.
+      expect(clean.notes.map((x) => x.object_id)).toEqual([
+        `${p}.db`,
+        `${p}.backup`,
+        `${p}.engine`,
+      ]);
+      expect(clean.needs_revision).toEqual([]);
+      expect(clean.capsule).not.toContain('Needs revision');
+      await update(runtime, owner, `${p}.engine`, { text: 'Storage is PostgreSQL.' });
+      const set = await workingSet(runtime.canon, owner, { object_id: `${p}.db` });
+      expect(set.notes.map((x) => x.object_id)).toEqual([`${p}.engine`]);
+      expect(set.needs_revision.map((x) => [x.object_id, x.depth, x.cause, x.path])).toEqual([
+        [`${p}.db`, 1, `${p}.engine moved v1 → v2`, [`${p}.engine`, `${p}.db`]],
+        [
+          `${p}.backup`,
+          2,
+          `${p}.engine moved v1 → v2 (through ${p}.db)`,
+          [`${p}.engine`, `${p}.db`, `${p}.backup`],
+        ],
+      ]);
+      const [head, ...rest] = set.capsule.split('\n## ');
+      const sections = Object.fromEntries(
+        rest.map((sec) => [sec.split('\n')[0], sec.split('\n').slice(1).join('\n')]),
+      );
+      expect(head).toContain('# Working set');
+      const warning =
+        'Needs revision: rests on something that moved (not current canon until revised)';
+      expect(sections[warning]).toContain(
+        `- ${p}.db v1 asserted decision: We ship the embedded engine.`,
+      );
+      expect(sections[warning]).toContain(`  needs revision: ${p}.engine moved v1 → v2 (depth 1)`);
+      expect(sections[warning]).toContain(`(through ${p}.db) (depth 2)`);
+      expect(sections['Current notes']).toContain('Storage is PostgreSQL.');
+      expect(sections['Current notes']).not.toContain('embedded');
+      expect(sections['Current notes']).not.toContain('Backups');
+      const walk = await provenance(runtime.canon, owner, `${p}.backup`);
+      expect(walk.dependency_state).toMatchObject({
+        state: 'needs_revision',
+        depth: 2,
+        path: [`${p}.engine`, `${p}.db`, `${p}.backup`],
+      });
+      expect(walk.made_against).toEqual([
+        { object_id: `${p}.db`, version_hash: await currentHash(runtime, `${p}.db`) },
+      ]);
+      expect((await provenance(runtime.canon, owner, `${p}.engine`)).dependency_state).toBeNull();
     });
 
     it('rebuilding from the journal reproduces every edge and dependency state exactly', async () => {

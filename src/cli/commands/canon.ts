@@ -3,6 +3,7 @@ import {
   type ArtifactStatus,
   type CanonObject,
   COMPARISON_CHECKS,
+  type DependencyState,
   type EffectiveState,
   type IntakeResult,
   isConcern,
@@ -91,11 +92,19 @@ function intakeLines(r: IntakeResult): string[] {
   return out;
 }
 
-/** One object; `effective` (board, object view) marks one out of its window as not current canon. */
-function objectLine(o: CanonObject, effective?: EffectiveState): string {
+/**
+ * One object; `effective` (board, object view) marks one out of its window as not current canon,
+ * `dependency` one that rests on something that moved.
+ */
+function objectLine(
+  o: CanonObject,
+  effective?: EffectiveState,
+  dependency?: DependencyState | null,
+): string {
   const lapsed =
     effective === 'expired' ? '[expired] ' : effective === 'not_yet_effective' ? '[not yet] ' : '';
-  return `${o.object_id.padEnd(24)} v${String(o.version_id).padEnd(3)} ${o.status.padEnd(11)} ${o.object_type.padEnd(12)} ${lapsed}${o.text}`;
+  const revise = dependency ? `[NEEDS REVISION: ${dependency.cause}] ` : '';
+  return `${o.object_id.padEnd(24)} v${String(o.version_id).padEnd(3)} ${o.status.padEnd(11)} ${o.object_type.padEnd(12)} ${lapsed}${revise}${o.text}`;
 }
 
 function proposalLine(p: ProposalRecord): string {
@@ -124,6 +133,11 @@ function provenanceLines(p: Provenance): string[] {
   const by = p.authorized_by;
   return [
     `${p.object.object_id} v${p.object.version_id} (${p.object.status}, ${p.epistemic}${p.effective === 'in_effect' ? '' : `, ${p.effective.replaceAll('_', ' ')}`}): ${p.why.statement}`,
+    ...(p.dependency_state
+      ? [
+          `NEEDS REVISION (depth ${p.dependency_state.depth}): ${p.dependency_state.cause}; path ${p.dependency_state.path.join(' → ')}`,
+        ]
+      : []),
     `why: ${p.why.confidence}${p.why.sources.map((s) => `; "${s.quote}" (${s.message_id}, said by ${s.actor} as ${s.speaker})`).join('')}`,
     `current since ${p.current_since.timestamp} (receipt ${p.current_since.receipt_ref})`,
     `authorized by ${by.proposer?.id ?? '?'} (${by.proposer?.role ?? '?'})${by.approver ? `, approved by ${by.approver.id} (${by.approver.role})` : ''}; ${by.stakes ?? '?'} ${by.gate ?? '?'}`,
@@ -138,7 +152,10 @@ function boardLines(b: Board): string[] {
   const out = [`board of ${b.project}`];
   for (const [status, objects] of Object.entries(b.objects)) {
     if (objects.length > 0)
-      out.push(`## ${status}`, ...objects.map((o) => objectLine(o, o.effective)));
+      out.push(
+        `## ${status}`,
+        ...objects.map((o) => objectLine(o, o.effective, o.dependency_state)),
+      );
   }
   if (b.pending.length > 0) out.push('## pending proposals', ...b.pending.map(proposalLine));
   if (b.artifacts.length > 0) out.push('## artifacts', ...b.artifacts.map(artifactLine));
@@ -279,7 +296,7 @@ export function canonCommand(program: Command): void {
     run<ObjectView>(
       'getObject',
       (v) => [
-        objectLine(v.object, v.effective),
+        objectLine(v.object, v.effective, v.dependency_state),
         `current ${v.current.version_hash} by ${v.current.actor} at ${v.current.timestamp} (${v.versions} version(s))`,
         ...v.object.source_refs.map((s) => `source "${s.quote}" (${s.message_id})`),
       ],

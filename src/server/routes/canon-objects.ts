@@ -5,7 +5,7 @@ import { objectIdArg, restoreRequest } from '../input.js';
 import { BODIES, EXAMPLE_HASH, RESPONSES, ref } from '../openapi-schemas.js';
 import type { CanonRoute } from './canon-route.js';
 
-const { obj, arr, list, str } = RESPONSES;
+const { obj, arr, list, str, nullable } = RESPONSES;
 
 /** `?status=active,provisional` → the listed statuses. */
 function statuses(value: string | undefined): ObjectStatus[] | undefined {
@@ -60,8 +60,9 @@ export const OBJECT_ROUTES: readonly CanonRoute[] = [
         current: ref('NoteVersion'),
         versions: { type: 'integer' },
         effective: ref('EffectiveState'),
+        dependency_state: nullable(ref('DependencyState')),
       },
-      ['object', 'current', 'versions', 'effective'],
+      ['object', 'current', 'versions', 'effective', 'dependency_state'],
     ),
     errors: ['UNKNOWN_OBJECT', 'INVALID_ARGUMENT'],
     handler: async ({ runtime, principal, params }) =>
