@@ -37,7 +37,10 @@ export async function setEdges(
   }
 }
 
-/** The edges into a note: what was made against one of its versions (one indexed lookup). */
+/**
+ * The edges into a note: what was made against one of its versions. One range of the
+ * `canon_edges_to` index, which also gives the order (so no engine scans the key index instead).
+ */
 export async function edgesInto(db: Db, project: string, id: string): Promise<Edge[]> {
   return db.all<Edge>(
     'SELECT from_kind, from_id, to_id, to_version FROM canon_edges WHERE project = $1 AND to_id = $2 ORDER BY from_kind, from_id',

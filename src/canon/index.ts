@@ -8,7 +8,13 @@ export {
 } from './artifacts.js';
 export { Canon, type CanonOptions, type ProposalOutcome, type Viewer } from './canon.js';
 export { renderCapsule } from './capsule.js';
-export type { DependencyState, NoteState } from './cascade.js';
+export {
+  type CommitView,
+  cascade,
+  commitView,
+  type DependencyState,
+  type NoteState,
+} from './cascade.js';
 export {
   type ArchivedMessage,
   CLASSIFICATION_OUTCOMES,

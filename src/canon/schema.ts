@@ -75,7 +75,7 @@ export const CANON_MIGRATIONS: readonly Migration[] = [
         to_version TEXT NOT NULL,
         PRIMARY KEY (project, from_kind, from_id, to_id)
       );
-      CREATE INDEX canon_edges_to ON canon_edges (project, to_id);
+      CREATE INDEX canon_edges_to ON canon_edges (project, to_id, from_kind, from_id);
       CREATE TABLE canon_dependency_states (
         project TEXT NOT NULL,
         kind TEXT NOT NULL,
