@@ -23,6 +23,7 @@ import {
   currentHash,
   type EngineRuntime,
   expectCode,
+  note,
   PROJECT,
   principals,
   update,
@@ -380,6 +381,52 @@ for (const engine of CANON_ENGINES) {
         { object_id: `${p}.db`, version_hash: await currentHash(runtime, `${p}.db`) },
       ]);
       expect((await provenance(runtime.canon, owner, `${p}.engine`)).dependency_state).toBeNull();
+    });
+
+    it('a version journaled before pins existed was made against what was current at its commit', async () => {
+      const p = `legacy${++n}`;
+      const base = await fact(`${p}.x`, 'X holds.');
+      // A commit entry as canon wrote them before `dependency_versions`: the refs are bare ids.
+      const unhashed = {
+        note_id: `${p}.old`,
+        version_id: 1,
+        parent_version_hash: null,
+        content: note({ title: 'old', text: 'Rests on X.', dependency_refs: [`${p}.x`] }),
+        shape: null,
+        sources: [],
+        actor: owner.id,
+        authority: { proposer: owner, approver: null, gate: 'AUTO_COMMIT', gate_event: null },
+        timestamp: '2026-01-01T00:00:00.000Z',
+      };
+      const version = { ...unhashed, version_hash: contentHash(unhashed) };
+      expect(version.content).not.toHaveProperty('dependency_versions');
+      await runtime.journal.append(PROJECT, {
+        kind: 'canon.commit',
+        actor: owner.id,
+        authority: { principal: owner.id, role: owner.role, project: PROJECT },
+        body: {
+          proposal_id: 'prop_0000000000000001',
+          version,
+          supersedes: [],
+          stale_artifacts: [],
+          operation: { operation_type: 'create', authority_basis: { approver: null } },
+        } as never,
+      });
+      const edges = await runtime.store.all(
+        'SELECT to_id, to_version FROM canon_edges WHERE project = $1 AND from_id = $2',
+        [PROJECT, `${p}.old`],
+      );
+      expect(edges).toEqual([{ to_id: `${p}.x`, to_version: base.committed!.version_hash }]);
+      const moved = await update(runtime, owner, `${p}.x`, { text: 'X no longer holds.' });
+      expect(moved.receipt.affected_dependents).toEqual([
+        {
+          id: `${p}.old`,
+          kind: 'note',
+          depth: 1,
+          state: 'needs_revision',
+          cause: `${p}.x moved v1 → v2`,
+        },
+      ]);
     });
 
     it('rebuilding from the journal reproduces every edge and dependency state exactly', async () => {

@@ -75,6 +75,15 @@ function outcomeLine(o: ProposalOutcome): string {
   return `${p.proposal_id} ${p.intent} ${p.object_id}: ${p.comparison.stakes} ${p.gate.label} → ${p.status}${needs}${version}`;
 }
 
+/** What the commit flagged downstream, one line each (the receipt's affected dependents). */
+function affectedLines(o: ProposalOutcome): string[] {
+  return o.receipt.affected_dependents.map((d) =>
+    typeof d === 'string'
+      ? `  stale: ${d}`
+      : `  ${d.state} ${d.kind} ${d.id} (depth ${d.depth}): ${d.cause}`,
+  );
+}
+
 function intakeLines(r: IntakeResult): string[] {
   const m = r.message;
   const out = [
@@ -226,12 +235,14 @@ export function canonCommand(program: Command): void {
   common(
     canon
       .command('propose')
-      .description('propose a mutation from a JSON file (a ProposalInput)')
+      .description(
+        'propose a mutation from a JSON file (a ProposalInput); candidate.dependency_refs lists ids (pinned to their current version) or { object_id, version_hash }',
+      )
       .requiredOption('--file <proposal.json>', 'the proposal'),
   ).action(
     run<ProposalOutcome>(
       'postProposal',
-      (o) => [outcomeLine(o)],
+      (o) => [outcomeLine(o), ...affectedLines(o)],
       (f) => ({ body: readJson(f.file as string, '--file') }),
     ),
   );
@@ -239,7 +250,7 @@ export function canonCommand(program: Command): void {
   common(canon.command('approve <proposal_id>').description('approve a pending proposal')).action(
     run<ProposalOutcome>(
       'approveProposal',
-      (o) => [`approved: ${outcomeLine(o)}`],
+      (o) => [`approved: ${outcomeLine(o)}`, ...affectedLines(o)],
       (_f, [id]) => ({ params: { id: id! } }),
     ),
   );
@@ -266,7 +277,7 @@ export function canonCommand(program: Command): void {
   ).action(
     run<ProposalOutcome>(
       'restoreObject',
-      (o) => [outcomeLine(o)],
+      (o) => [outcomeLine(o), ...affectedLines(o)],
       (f, [id]) => ({
         params: { id: id! },
         body: { version_hash: f.version, ...defined({ rationale: f.rationale }) },
