@@ -197,6 +197,12 @@ function dependencies(
 /** Checks a candidate note and fills the optional fields with their defaults. */
 export function noteContent(value: unknown, defaults: NoteDefaults = {}): NoteContent {
   const c = record(value, 'candidate');
+  // A version's content read back and sent again: say where a pin goes instead of "unknown field".
+  if (Object.hasOwn(c, 'dependency_versions'))
+    bad(
+      'dependency_versions is what canon records; to pin a version, list { object_id, version_hash } in dependency_refs (an id alone is pinned to the current version)',
+      'dependency_versions',
+    );
   only(
     c,
     [

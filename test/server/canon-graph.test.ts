@@ -214,6 +214,19 @@ for (const engine of CANON_ENGINES) {
         );
         expect([bad.status, bad.body.error.code]).toEqual([400, 'INVALID_PROPOSAL']);
       }
+      // A version's content sent back as it was read: told where a pin goes.
+      const echoed = await propose('other.note', {
+        ...note('Other', 'Other.'),
+        dependency_refs: ['storage.engine'],
+        dependency_versions: [
+          { object_id: 'storage.engine', version_hash: await version('storage.engine') },
+        ],
+      });
+      expect([echoed.status, echoed.body.error.code, echoed.body.error.details]).toEqual([
+        400,
+        'INVALID_PROPOSAL',
+        { field: 'dependency_versions' },
+      ]);
       const unknown = await propose(
         'other.note',
         note('Other', 'Other.', {
