@@ -1,5 +1,6 @@
 import { AUTH_MIGRATIONS, TokenStore } from '../auth/index.js';
 import {
+  backfillGraph,
   CANON_MIGRATIONS,
   CANON_PROJECTION,
   Canon,
@@ -130,6 +131,12 @@ export async function createCanonry(
         'journal chain does not verify: appends to this project are refused',
       );
     }
+    const backfilled = await backfillGraph(
+      journal,
+      new Set(startCheck.broken.map((b) => b.project)),
+    );
+    if (backfilled.length > 0)
+      logger.info({ projects: backfilled }, 'built the dependency graph of canon from the journal');
     const audit = new JournalAuditSink(journal, onError);
     const registry = new ProtocolRegistry(
       new JournalProtocolStore(journal, REGISTRY_LIMITS.maxPerProject),

@@ -55,6 +55,7 @@ export {
 } from './effective.js';
 export { DEFAULT_GATE_PROTOCOL, type GateInput, type GateLabel, type GateVerdict } from './gate.js';
 export type { DependentKind, Edge } from './graph.js';
+export { backfillGraph } from './graph-backfill.js';
 export {
   archiveMessage,
   type IntakeResult,

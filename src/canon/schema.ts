@@ -85,6 +85,10 @@ export const CANON_MIGRATIONS: readonly Migration[] = [
         record TEXT NOT NULL,
         PRIMARY KEY (project, kind, dependent_id)
       );
+      -- Projects that held canon before the graph: their edges and states are rebuilt from the
+      -- journal once, when the runtime next starts (backfillGraph).
+      CREATE TABLE canon_graph_backfill (project TEXT NOT NULL PRIMARY KEY);
+      INSERT INTO canon_graph_backfill (project) SELECT DISTINCT project FROM canon_objects;
     `,
   },
 ];

@@ -441,5 +441,17 @@ for (const engine of CANON_ENGINES) {
       );
       expect(JSON.stringify(after)).toBe(JSON.stringify(before));
     });
+
+    it('a project that held canon before the graph gets its edges and states from the journal at the next start', async () => {
+      const before = await canonTables(runtime.store);
+      // As a data directory upgraded by the migration finds it: canon, and an empty graph.
+      await runtime.store.run('DELETE FROM canon_edges WHERE project = $1', [PROJECT]);
+      await runtime.store.run('DELETE FROM canon_dependency_states WHERE project = $1', [PROJECT]);
+      await runtime.store.run('INSERT INTO canon_graph_backfill (project) VALUES ($1)', [PROJECT]);
+      expect((await canonTables(runtime.store)).canon_edges).toEqual([]);
+      const next = await env.another();
+      expect(JSON.stringify(await canonTables(next.store))).toBe(JSON.stringify(before));
+      expect(await next.store.all('SELECT project FROM canon_graph_backfill')).toEqual([]);
+    });
   });
 }
