@@ -1,7 +1,7 @@
 // @ts-check
 /**
- * Runs a bench suite: `node bench/run.js [kernel|journal|canon]` (or `npm run bench`, which builds first
- * and runs the kernel suite). Each bench runs in its own node process, one after the other; their
+ * Runs a bench suite: `node bench/run.js [kernel|journal|canon|canon-graph]` (or `npm run bench`,
+ * which builds first and runs the kernel suite). Each bench runs in its own node process, one after the other; their
  * tables are printed as markdown, the raw results go to bench/results/<suite>.json, and the section
  * of bench/README.md between `<!-- <suite>:results:begin -->` and `<!-- <suite>:results:end -->`
  * (or, when the README has no such markers, between `<!-- <suite>:begin -->` and
@@ -18,7 +18,11 @@ const SUITES = {
   journal: ['appends-sqlite', 'appends-postgres', 'rebuild', 'langgraph-peer'],
   // LCSM §13: regenerate the scenario corpus, replay it through the context strategies, run the probes.
   canon: ['generate', 'run', 'probes'],
+  // Cascade propagation on a 100,000-edge project: canon's indexed cascade against a full scan.
+  'canon-graph': ['propagation'],
 };
+/** The folder of a suite's scripts and the dist/ module it needs: the suite's name unless said here. */
+const DIRS = /** @type {Record<string, string>} */ ({ 'canon-graph': 'canon' });
 const suite = /** @type {keyof typeof SUITES} */ (process.argv[2] ?? 'kernel');
 const here = (/** @type {string} */ path) => fileURLToPath(new URL(path, import.meta.url));
 
@@ -50,7 +54,8 @@ function replaceSection(readme, body) {
 async function main() {
   const scripts = SUITES[suite];
   if (!scripts) throw new Error(`unknown suite ${suite}; known: ${Object.keys(SUITES).join(', ')}`);
-  if (!existsSync(here(`../dist/${suite}/index.js`)))
+  const dir = DIRS[suite] ?? suite;
+  if (!existsSync(here(`../dist/${dir}/index.js`)))
     throw new Error('dist/ is missing: run `npm run build` first');
   const info = machine();
   const loadBefore = loadavg()[0] ?? 0;
@@ -67,7 +72,7 @@ async function main() {
     process.stderr.write(`${suite}: running ${name}…\n`);
     const before = loadavg()[0] ?? 0;
     const result = /** @type {import('./lib/report.js').BenchResult} */ (
-      await runBench(here(`./${suite}/${name}.js`))
+      await runBench(here(`./${dir}/${name}.js`))
     );
     loads[result.name] = { before, after: loadavg()[0] ?? 0 };
     results.push(result);

@@ -6,6 +6,7 @@ import {
   artifactState,
 } from './artifacts.js';
 import type { Canon, Viewer } from './canon.js';
+import { withCascade } from './cascade.js';
 import { ACCEPTANCE_STATES, type AcceptanceState, MACHINE_ROLES, type Principal } from './types.js';
 
 /** Journals a new manifest version as `canon.artifact`, under the acting principal's authority. */
@@ -101,9 +102,14 @@ export async function reviewArtifact(
   });
 }
 
-/** Every artifact `viewer` may read (§14) with its §10 state against the canon it may read. */
+/**
+ * Every artifact `viewer` may read (§14) with its §10 state: against the canon it may read, or —
+ * when its inputs are current but a cascade reached it through a note that needs revision — the
+ * state the cascade recorded (possibly stale, with the path).
+ */
 export async function artifactStatuses(canon: Canon, viewer: Viewer): Promise<ArtifactStatus[]> {
   const reader = canon.readerAs(viewer);
   const lookup = await reader.lookup();
-  return (await reader.artifacts()).map((m) => artifactState(m, lookup));
+  const cascaded = await reader.dependencyStates();
+  return (await reader.artifacts()).map((m) => withCascade(artifactState(m, lookup), cascaded));
 }

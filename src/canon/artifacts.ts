@@ -148,6 +148,8 @@ export interface CanonLookup {
  * possibly stale (the object moved but its statement did not: only sources, confidence or title), or
  * definitely stale (statement changed, or the object was superseded or retired). A definitely stale
  * artifact a person accepted requires human review; one a tool or model made requires regeneration.
+ * An input now disputed requires human review whoever made the artifact: which claim it should
+ * follow is a person's call.
  * With `moved`, artifacts that do not depend on that object are `unaffected` by the move.
  */
 export function artifactState(
@@ -160,6 +162,7 @@ export function artifactState(
   }
   const reasons: string[] = [];
   let worst: 'current' | 'possibly_stale' | 'definitely_stale' = 'current';
+  let disputed = false;
   for (const dep of manifest.canonical_note_versions) {
     const now = canon.object(dep.object_id);
     if (
@@ -176,6 +179,10 @@ export function artifactState(
         `${dep.object_id} ${now ? now.status : 'gone'}${now?.superseded_by ? ` by ${now.superseded_by}` : ''}`,
       );
       worst = 'definitely_stale';
+    } else if (now.status === 'disputed') {
+      reasons.push(`${dep.object_id} disputed, now v${now.version_id}`);
+      disputed = true;
+      worst = 'definitely_stale';
     } else if (then && current && sameStatement(then, current)) {
       reasons.push(`${dep.object_id} now v${now.version_id}, statement unchanged`);
       if (worst === 'current') worst = 'possibly_stale';
@@ -185,7 +192,7 @@ export function artifactState(
     }
   }
   if (worst !== 'definitely_stale') return { manifest, state: worst, reasons };
-  if (manifest.acceptance_state === 'accepted')
+  if (manifest.acceptance_state === 'accepted' || disputed)
     return { manifest, state: 'requires_human_review', reasons };
   if (manifest.tool_or_model_refs.length > 0 && manifest.acceptance_state !== 'rejected') {
     return { manifest, state: 'requires_regeneration', reasons };
@@ -193,7 +200,8 @@ export function artifactState(
   return { manifest, state: 'definitely_stale', reasons };
 }
 
-function sameStatement(a: NoteVersion, b: NoteVersion): boolean {
+/** Whether two versions state the same thing: text, type, shape and status (title, sources, confidence aside). */
+export function sameStatement(a: NoteVersion, b: NoteVersion): boolean {
   return (
     a.content.text === b.content.text &&
     a.content.object_type === b.content.object_type &&

@@ -1,10 +1,12 @@
-import { CanonryError, type ContentHash } from '../core/index.js';
+import { CanonryError, type ContentHash, canonicalize } from '../core/index.js';
 import type { AppendResult, Journal, Receipt } from '../journal/index.js';
 import { type CompiledProtocol, compileProtocol, type Kernel } from '../kernel/index.js';
 import type { Queryable } from '../store/index.js';
-import { commitEntry, newId } from './commit.js';
+import { cascade, commitView, readableStates } from './cascade.js';
+import { buildVersion, commitEntry, newId } from './commit.js';
 import { checkResolve, prepareDispute, resolvedContent } from './disputes.js';
 import { DEFAULT_GATE_PROTOCOL, type GateLabel } from './gate.js';
+import { pinDependencies, refuseCycle } from './graph.js';
 import { checkReferences, isLive, judge, staleDependents } from './judge.js';
 import { checkPlanes } from './plane-rules.js';
 import { candidateAudience, mayRead, objectAudience, proposalAudience } from './planes.js';
@@ -205,6 +207,10 @@ export class Canon {
       ...(prepared.claim ? { claim: prepared.claim } : {}),
       ...(input.intent === 'resolve' ? { claim_id: input.claim_id! } : {}),
     };
+    const commit =
+      gate.label === 'AUTO_COMMIT'
+        ? await this.#commit(principal.project, proposal, prepared.current, null, prepared.stale)
+        : null;
     const entries = [
       {
         kind: 'canon.proposal',
@@ -213,12 +219,14 @@ export class Canon {
         authority: authorityOf(principal),
         correlation_id: proposal.proposal_id,
       },
-      ...(gate.label === 'AUTO_COMMIT'
-        ? [commitEntry(proposal, prepared.current, null, prepared.stale, this.#now().toISOString())]
-        : []),
+      ...(commit ? [commit.entry] : []),
     ];
     const results = await this.journal.appendAll(principal.project, entries, {
-      precondition: (tx) => this.#guard(tx, principal.project, expectedOf(input)),
+      precondition: async (tx) => {
+        await this.#guard(tx, principal.project, expectedOf(input));
+        await refuseCycle(tx, principal.project, input.object_id, prepared.candidate);
+        await commit?.check(tx);
+      },
     });
     if (gate.label === 'REJECT') {
       throw new CanonryError('GATE_REFUSED', 'the stakes gate refused the mutation', {
@@ -274,16 +282,15 @@ export class Canon {
       proposal.base_version,
       proposal.supersedes,
     );
-    const [result] = await this.journal.appendAll(
-      principal.project,
-      [commitEntry(proposal, current, principal, stale, this.#now().toISOString())],
-      {
-        precondition: async (tx) => {
-          await this.#stillPending(tx, principal.project, proposalId);
-          await this.#guard(tx, principal.project, expected);
-        },
+    const commit = await this.#commit(principal.project, proposal, current, principal, stale);
+    const [result] = await this.journal.appendAll(principal.project, [commit.entry], {
+      precondition: async (tx) => {
+        await this.#stillPending(tx, principal.project, proposalId);
+        await this.#guard(tx, principal.project, expected);
+        await refuseCycle(tx, principal.project, proposal.object_id, proposal.candidate);
+        await commit.check(tx);
       },
-    );
+    });
     return this.#outcome(principal.project, proposalId, result!);
   }
 
@@ -435,11 +442,18 @@ export class Canon {
     }
     // A dispute's claim cites its own sources: they must quote the archive and be readable by the
     // object's readers, like the note's.
-    const cited = claim
-      ? { ...candidate, sources: [...candidate.sources, ...claim.sources] }
-      : candidate;
-    await checkReferences(mine, cited);
-    await checkPlanes(mine, candidateAudience(candidate, principal.id), object, cited, input);
+    const citing = (note: NoteContent) =>
+      claim ? { ...note, sources: [...note.sources, ...claim.sources] } : note;
+    await checkReferences(mine, citing(candidate));
+    candidate = await pinDependencies(mine, candidate);
+    await refuseCycle(this.journal.store, principal.project, input.object_id, candidate);
+    await checkPlanes(
+      mine,
+      candidateAudience(candidate, principal.id),
+      object,
+      citing(candidate),
+      input,
+    );
     const judged = await judge(this.kernel, this.gate, reader, currentHash, {
       message_id: input.message_id ?? null,
       object_id: input.object_id,
@@ -450,6 +464,43 @@ export class Canon {
       from_suggestion: fromSuggestion,
     });
     return { ...judged, candidate, claim };
+  }
+
+  /**
+   * A commit entry whose receipt lists every dependent the cascade reaches that the proposal's
+   * readers may read (§14), and the check that, inside the append transaction, the cascade over
+   * canon as it then stands lists exactly the same (else CONFLICT): the receipt and the states the
+   * projection records come from one function over one transaction state.
+   */
+  async #commit(
+    project: string,
+    proposal: ProposalBody,
+    current: NoteVersion | null,
+    approver: Principal | null,
+    stale: readonly string[],
+  ) {
+    const timestamp = this.#now().toISOString();
+    const version = buildVersion(proposal, current, approver, timestamp);
+    const affected = async (db: Pick<Queryable, 'all'>) => {
+      const view = await commitView(db, project, version, proposal.supersedes, proposal.intent);
+      return readableStates(
+        this.reader(project, db),
+        await cascade(db, project, view),
+        proposalAudience(proposal),
+        view,
+      );
+    };
+    const listed = await affected(this.journal.store);
+    return {
+      entry: commitEntry(proposal, current, approver, stale, timestamp, listed),
+      check: async (tx: Queryable) => {
+        if (canonicalize(await affected(tx)) !== canonicalize(listed))
+          throw new CanonryError(
+            'CONFLICT',
+            'the dependents of the commit changed during it; compare again',
+          );
+      },
+    };
   }
 
   /** Why canon is no longer what a proposal was compared against, or null when it still is. */

@@ -68,6 +68,12 @@ export function renderCapsule(set: Omit<WorkingSet, 'capsule' | 'tokens'>): stri
   const section = (title: string, rows: readonly string[]) => {
     if (rows.length > 0) out.push('', `## ${title}`, ...rows);
   };
+  section(
+    'Needs revision: rests on something that moved (not current canon until revised)',
+    set.needs_revision.map(
+      (n) => `${line(n, how.get(n.object_id))}\n  needs revision: ${n.cause} (depth ${n.depth})`,
+    ),
+  );
   section('Current notes', notes(set.notes));
   section('Applicable policy and constraints', notes(set.policies));
   section('Active dependencies', notes(set.dependencies));

@@ -1,6 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { type ContentHash, contentHash } from '../core/index.js';
-import type { EntryInput, ReceiptCheck, ReceiptInput } from '../journal/index.js';
+import type {
+  AffectedDependent,
+  EntryInput,
+  ReceiptCheck,
+  ReceiptInput,
+} from '../journal/index.js';
 import { COMPARISON_CHECKS, type Comparison, isConcern } from './compare.js';
 import { disputeCheck, nextClaims } from './disputes.js';
 import type { CommitBody, ProposalBody } from './records.js';
@@ -50,7 +55,7 @@ function checksOf(comparison: Comparison): ReceiptCheck[] {
 function receiptOf(
   proposal: ProposalBody,
   approver: Principal | null,
-  stale: readonly string[],
+  affected: readonly AffectedDependent[],
   version: Omit<NoteVersion, 'receipt_ref'>,
 ): ReceiptInput {
   const dispute = disputeCheck(version);
@@ -76,7 +81,7 @@ function receiptOf(
     ],
     warnings,
     uncertainty: uncertain ? `held as ${proposal.candidate.confidence_state}` : null,
-    affected_dependents: [...stale],
+    affected_dependents: [...affected],
     rollback_route: proposal.base_version
       ? `restore ${proposal.object_id} to version ${proposal.base_version} (appends; history is kept)`
       : `retire ${proposal.object_id} (appends; history is kept)`,
@@ -84,13 +89,17 @@ function receiptOf(
   };
 }
 
-/** The `canon.commit` entry for a proposal: version, §7 operation, receipt input, stale dependents. */
+/**
+ * The `canon.commit` entry for a proposal: version, §7 operation, receipt input (`affected`: what the
+ * cascade reaches, as the proposal's readers may see it), and the artifacts built on the base.
+ */
 export function commitEntry(
   proposal: ProposalBody,
   current: NoteVersion | null,
   approver: Principal | null,
   stale: readonly string[],
   timestamp: string,
+  affected: readonly AffectedDependent[],
 ): EntryInput {
   const version = buildVersion(proposal, current, approver, timestamp);
   const actor = approver ?? proposal.proposer;
@@ -125,6 +134,6 @@ export function commitEntry(
     actor: actor.id,
     authority: { principal: actor.id, role: actor.role, project: actor.project },
     correlation_id: proposal.proposal_id,
-    receipt: receiptOf(proposal, approver, stale, version),
+    receipt: receiptOf(proposal, approver, affected, version),
   };
 }

@@ -15,6 +15,13 @@ export {
 } from './canon.js';
 export { renderCapsule } from './capsule.js';
 export {
+  type CommitView,
+  cascade,
+  commitView,
+  type DependencyState,
+  type NoteState,
+} from './cascade.js';
+export {
   type ArchivedMessage,
   CLASSIFICATION_OUTCOMES,
   type Classification,
@@ -65,6 +72,7 @@ export {
   effectiveState,
 } from './effective.js';
 export { DEFAULT_GATE_PROTOCOL, type GateInput, type GateLabel, type GateVerdict } from './gate.js';
+export type { DependentKind, Edge } from './graph.js';
 export {
   archiveMessage,
   type IntakeResult,
@@ -118,6 +126,7 @@ export {
   type ClaimState,
   CONFIDENCE_STATES,
   type ConfidenceState,
+  type DependencyPin,
   type DisputeResolution,
   DRAFT_INTENTS,
   MESSAGE_ID,

@@ -46,8 +46,8 @@ export async function judge(
   // only dependents they may read (§14), and the gate judges what they can see.
   const audience = proposalAudience(p);
   const stale = await staleDependents(reader, audience, p.object_id, currentHash, p.supersedes);
-  const dependents = (await reader.objects(['active', 'provisional', 'disputed'])).filter(
-    (o) => o.dependency_refs.includes(p.object_id) && readableWithin(objectAudience(o), audience),
+  const dependents = (await reader.dependentObjects(p.object_id)).filter((o) =>
+    readableWithin(objectAudience(o), audience),
   );
   const full = compareNotes(current, p.candidate, {
     intent: p.intent,

@@ -1,7 +1,9 @@
 import { canonicalize } from '../core/index.js';
 import type { JournalEntry, Projection } from '../journal/index.js';
 import type { Queryable } from '../store/index.js';
+import { cascade, clearState, commitView, recordStates } from './cascade.js';
 import { applyClaims } from './disputes.js';
+import { setEdges } from './graph.js';
 import {
   CLASSIFICATION_FAILED_KIND,
   type ClassificationFailure,
@@ -41,18 +43,6 @@ async function updateProposal(
     'UPDATE canon_proposals SET status = $3, record = $4 WHERE project = $1 AND proposal_id = $2',
     [project, id, next.status, canonicalize(next)],
   );
-}
-
-async function objectRecord(
-  tx: Queryable,
-  project: string,
-  id: string,
-): Promise<CanonObject | null> {
-  const rows = await tx.all<{ record: string }>(
-    'SELECT record FROM canon_objects WHERE project = $1 AND object_id = $2',
-    [project, id],
-  );
-  return rows[0] ? (JSON.parse(rows[0].record) as CanonObject) : null;
 }
 
 async function putObject(
@@ -97,39 +87,25 @@ async function applyCommit(
       canonicalize(version),
     ],
   );
-  const before = await objectRecord(tx, project, version.note_id);
-  const c = version.content;
-  const object: CanonObject = {
-    object_id: version.note_id,
-    object_type: c.object_type,
-    schema_version: 1,
-    current_version_ref: version.version_hash,
-    version_id: version.version_id,
-    authority_basis: version.authority,
-    confidence_state: c.confidence_state,
-    visibility: c.visibility,
-    source_refs: c.sources,
-    dependency_refs: c.dependency_refs,
-    created_at: before?.created_at ?? version.timestamp,
-    effective_from: c.effective_from,
-    effective_until: c.effective_until,
-    status: body.operation.operation_type === 'retire' ? 'retired' : c.status,
-    title: c.title,
-    text: c.text,
-    superseded_by: null,
-  };
-  await putObject(tx, project, object, seq);
-  await applyClaims(tx, project, seq, version);
-  for (const replaced of body.supersedes) {
-    const old = await objectRecord(tx, project, replaced);
-    if (old)
-      await putObject(
-        tx,
-        project,
-        { ...old, status: 'superseded', superseded_by: version.note_id },
-        seq,
-      );
+  // The cascade reads canon as the commit found it, with the commit overlaid: the same function
+  // over the same transaction state as the receipt's `affected_dependents`.
+  const view = await commitView(
+    tx,
+    project,
+    body.version,
+    body.supersedes,
+    body.operation.operation_type,
+  );
+  const states = await cascade(tx, project, view);
+  for (const object of view.after) {
+    await putObject(tx, project, object, seq);
+    const live = object.status !== 'superseded' && object.status !== 'retired';
+    const own = object.object_id === version.note_id;
+    await setEdges(tx, project, 'note', object.object_id, own && live ? view.pins : []);
+    if (own || !live) await clearState(tx, project, 'note', object.object_id);
   }
+  await applyClaims(tx, project, seq, version);
+  await recordStates(tx, project, seq, states);
   await updateProposal(tx, project, body.proposal_id, (p) => ({
     ...p,
     status: 'committed',
@@ -180,7 +156,7 @@ async function applyIntake(tx: Queryable, entry: JournalEntry): Promise<void> {
 export const CANON_PROJECTION: Projection = {
   name: 'canon',
   // 2: proposals carry approval_role and approval_requires_base (closed ones no pending role);
-  // canon_claims, canon_intake, canon_classifier.
+  // canon_claims, canon_intake, canon_classifier, canon_edges, canon_dependency_states.
   version: 2,
   kinds: CANON_KINDS,
   tables: [
@@ -193,6 +169,8 @@ export const CANON_PROJECTION: Projection = {
     'canon_claims',
     'canon_intake',
     'canon_classifier',
+    'canon_edges',
+    'canon_dependency_states',
   ],
   async apply(tx, entry) {
     const { project, seq } = entry;
@@ -286,6 +264,16 @@ export const CANON_PROJECTION: Projection = {
             [project, manifest.artifact_id, note.object_id, note.version_hash],
           );
         }
+        // A new manifest names the versions it was built from now: what a cascade said of the
+        // old one no longer holds (its direct state is computed against canon when read).
+        await setEdges(
+          tx,
+          project,
+          'artifact',
+          manifest.artifact_id,
+          manifest.canonical_note_versions,
+        );
+        await clearState(tx, project, 'artifact', manifest.artifact_id);
         return;
       }
     }

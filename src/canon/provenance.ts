@@ -2,11 +2,13 @@ import { CanonryError, type ContentHash } from '../core/index.js';
 import type { Receipt } from '../journal/index.js';
 import { type ArtifactStatus, artifactState } from './artifacts.js';
 import type { Canon, Viewer } from './canon.js';
+import type { DependencyState } from './cascade.js';
 import { type EffectiveState, effectiveState } from './effective.js';
 import type { ProposalRecord } from './records.js';
 import type {
   CanonObject,
   Claim,
+  DependencyPin,
   DisputeResolution,
   NoteVersion,
   ObjectStatus,
@@ -35,6 +37,13 @@ export interface Provenance {
     status: ObjectStatus | 'unknown';
     effective: EffectiveState | null;
   }[];
+  /**
+   * Does it rest on something that moved? `needs_revision` with the cause, the path through the
+   * graph and the depth (LCSM §10, CRP-030 §3), or null. `made_against` is the exact version of
+   * each dependency the current version was made against.
+   */
+  readonly dependency_state: DependencyState | null;
+  readonly made_against: readonly DependencyPin[];
   /** Why does the project believe this? Which source supports it? */
   readonly why: {
     readonly statement: string;
@@ -169,6 +178,8 @@ export async function provenance(
     object,
     effective: effectiveState(object, now),
     depends_on: dependsOn,
+    dependency_state: await reader.dependencyState('note', objectId),
+    made_against: current.content.dependency_versions ?? [],
     why: { statement: current.content.text, confidence: current.content.confidence_state, sources },
     current_since: {
       version_id: current.version_id,

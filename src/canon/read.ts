@@ -1,7 +1,9 @@
 import type { ContentHash } from '../core/index.js';
 import type { Queryable } from '../store/index.js';
 import type { ArtifactManifest, CanonLookup } from './artifacts.js';
+import { type DependencyState, dependencyStates } from './cascade.js';
 import type { ArchivedMessage } from './classification.js';
+import { type DependentKind, edgesInto } from './graph.js';
 import type { ClassificationFailure } from './intake-failure.js';
 import {
   type Audience,
@@ -214,10 +216,48 @@ export class CanonReader {
     return readable;
   }
 
-  /** Ids of objects (that this viewer may read) that declare a dependency on this one. */
+  /**
+   * Current objects (that this viewer may read) whose current version depends on this one, in id
+   * order: one indexed lookup of the graph's edges, not a scan of the project.
+   */
+  async dependentObjects(objectId: string): Promise<CanonObject[]> {
+    const out: CanonObject[] = [];
+    for (const edge of await edgesInto(this.db, this.project, objectId)) {
+      if (edge.from_kind !== 'note') continue;
+      const o = await this.object(edge.from_id);
+      if (o && o.status !== 'superseded' && o.status !== 'retired') out.push(o);
+    }
+    return out;
+  }
+
+  /** Ids of {@link CanonReader.dependentObjects}. */
   async dependents(objectId: string): Promise<string[]> {
-    const all = await this.objects(['active', 'provisional', 'disputed']);
-    return all.filter((o) => o.dependency_refs.includes(objectId)).map((o) => o.object_id);
+    return (await this.dependentObjects(objectId)).map((o) => o.object_id);
+  }
+
+  /**
+   * What cascades left on the dependents this viewer may read (§10, CRP-030 §3): notes that need
+   * revision and artifacts a move reached, by `kind:id` (`note:decision.db`, `artifact:spec`).
+   */
+  async dependencyStates(): Promise<Map<string, DependencyState>> {
+    const all = await dependencyStates(this.db, this.project);
+    if (this.viewer === null) return all;
+    for (const [key, s] of all) {
+      const readable = s.kind === 'note' ? await this.object(s.id) : await this.artifact(s.id);
+      if (!readable) all.delete(key);
+    }
+    return all;
+  }
+
+  /** The state a cascade left on one note or artifact this viewer may read, or null. */
+  async dependencyState(kind: DependentKind, id: string): Promise<DependencyState | null> {
+    const [row] = await this.#records<DependencyState>(
+      'SELECT record FROM canon_dependency_states WHERE project = $1 AND kind = $2 AND dependent_id = $3',
+      [kind, id],
+    );
+    if (!row) return null;
+    const readable = kind === 'note' ? await this.object(id) : await this.artifact(id);
+    return readable ? row : null;
   }
 
   /** An in-memory view of the objects and versions this viewer may read, for staleness and working sets. */

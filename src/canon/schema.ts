@@ -101,4 +101,31 @@ export const CANON_MIGRATIONS: readonly Migration[] = [
     name: 'intake',
     up: INTAKE_TABLES,
   },
+  {
+    // The dependency graph: one row per edge, from a dependent (a note's current version or an
+    // artifact's latest manifest) to the exact version of what it was made against, indexed both
+    // ways; and the staleness a cascade left on a dependent (only flagged dependents have a row). A
+    // store that held canon before is rebuilt from its journal on open (the projection's version).
+    name: 'canon-graph',
+    up: `
+      CREATE TABLE canon_edges (
+        project TEXT NOT NULL,
+        from_kind TEXT NOT NULL,
+        from_id TEXT NOT NULL,
+        to_id TEXT NOT NULL,
+        to_version TEXT NOT NULL,
+        PRIMARY KEY (project, from_kind, from_id, to_id)
+      );
+      CREATE INDEX canon_edges_to ON canon_edges (project, to_id, from_kind, from_id);
+      CREATE TABLE canon_dependency_states (
+        project TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        dependent_id TEXT NOT NULL,
+        state TEXT NOT NULL,
+        seq BIGINT NOT NULL,
+        record TEXT NOT NULL,
+        PRIMARY KEY (project, kind, dependent_id)
+      );
+    `,
+  },
 ];

@@ -103,6 +103,12 @@ export interface SourceRef {
   readonly quote: string;
 }
 
+/** One dependency at the exact version a dependent was made against. */
+export interface DependencyPin {
+  readonly object_id: string;
+  readonly version_hash: ContentHash;
+}
+
 /** The content of one version of an object: what the candidate note says. */
 export interface NoteContent {
   readonly object_type: ObjectType;
@@ -117,6 +123,12 @@ export interface NoteContent {
   readonly visibility: Visibility;
   readonly sources: readonly SourceRef[];
   readonly dependency_refs: readonly string[];
+  /**
+   * The exact version of each dependency the note was made against, in `dependency_refs` order
+   * (canon pins an id to the dependency's current version when the proposal is made). Versions
+   * committed before pins existed lack it: they were made against what was current at their commit.
+   */
+  readonly dependency_versions?: readonly DependencyPin[];
   readonly effective_from: string | null;
   readonly effective_until: string | null;
   /** Domains that raise stakes (identity, publication, external, legal, medical, financial, budget, …). */

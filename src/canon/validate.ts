@@ -1,7 +1,14 @@
-import { CanonryError, canonicalize, isContentHash, type JsonValue } from '../core/index.js';
+import {
+  CanonryError,
+  type ContentHash,
+  canonicalize,
+  isContentHash,
+  type JsonValue,
+} from '../core/index.js';
 import {
   CLAIM_ID,
   CONFIDENCE_STATES,
+  type DependencyPin,
   type NoteContent,
   OBJECT_ID,
   OBJECT_STATUSES,
@@ -151,9 +158,52 @@ export interface NoteDefaults {
   readonly visibility?: Visibility;
 }
 
+/**
+ * `dependency_refs` from outside: ids (canon pins each to its current version when the proposal is
+ * made) or `{ object_id, version_hash }` naming the exact version the note was made against.
+ */
+function dependencies(
+  value: unknown,
+): Pick<NoteContent, 'dependency_refs'> & { dependency_versions?: DependencyPin[] } {
+  const pins = new Map<string, ContentHash | null>();
+  list(value, 'dependency_refs', 100, (v) => {
+    let id: string;
+    let version: ContentHash | null = null;
+    if (typeof v === 'string') id = objectId(v, 'dependency_refs');
+    else {
+      const r = record(v, 'dependency_refs');
+      if (
+        Object.keys(r).sort().join(',') !== 'object_id,version_hash' ||
+        !isContentHash(r.version_hash)
+      )
+        bad('dependency_refs are ids or exactly { object_id, version_hash }', 'dependency_refs');
+      id = objectId(r.object_id, 'dependency_refs');
+      version = r.version_hash as ContentHash;
+    }
+    const seen = pins.get(id);
+    if (seen !== undefined && seen !== null && version !== null && seen !== version)
+      bad(`dependency_refs names two versions of ${id}`, 'dependency_refs');
+    pins.set(id, version ?? seen ?? null);
+    return id;
+  });
+  const ids = [...pins.keys()].sort();
+  const pinned = ids
+    .filter((id) => pins.get(id))
+    .map((id) => ({ object_id: id, version_hash: pins.get(id)! }));
+  return pinned.length > 0
+    ? { dependency_refs: ids, dependency_versions: pinned }
+    : { dependency_refs: ids };
+}
+
 /** Checks a candidate note and fills the optional fields with their defaults. */
 export function noteContent(value: unknown, defaults: NoteDefaults = {}): NoteContent {
   const c = record(value, 'candidate');
+  // A version's content read back and sent again: say where a pin goes instead of "unknown field".
+  if (Object.hasOwn(c, 'dependency_versions'))
+    bad(
+      'dependency_versions is what canon records; to pin a version, list { object_id, version_hash } in dependency_refs (an id alone is pinned to the current version)',
+      'dependency_versions',
+    );
   only(
     c,
     [
@@ -193,11 +243,7 @@ export function noteContent(value: unknown, defaults: NoteDefaults = {}): NoteCo
     status: oneOf(c.status, OBJECT_STATUSES, 'status', 'active'),
     visibility: oneOf(c.visibility, VISIBILITIES, 'visibility', defaults.visibility ?? 'project'),
     sources: list(c.sources, 'sources', 50, source),
-    dependency_refs: [
-      ...new Set(
-        list(c.dependency_refs, 'dependency_refs', 100, (v) => objectId(v, 'dependency_refs')),
-      ),
-    ].sort(),
+    ...dependencies(c.dependency_refs),
     ...window(c),
     tags: [
       ...new Set(

@@ -2,6 +2,7 @@ import { CanonryError, countTokens } from '../core/index.js';
 import { type ArtifactStatus, artifactState, type CanonLookup } from './artifacts.js';
 import type { Canon, Viewer } from './canon.js';
 import { renderCapsule } from './capsule.js';
+import { withCascade } from './cascade.js';
 import { type DisputedNote, disputedNote } from './disputes.js';
 import { type EffectiveState, effectiveState } from './effective.js';
 import type { ProposalRecord } from './records.js';
@@ -89,6 +90,15 @@ export interface WorkingSet {
     /** The bound that puts it out of effect: `effective_until` when expired, else `effective_from`. */
     since: string;
   }[];
+  /**
+   * Notes of the set that rest on something that moved (a cascade flagged them): taken out of the
+   * sections above and listed here with the cause, the depth and the path, never as current canon.
+   */
+  readonly needs_revision: readonly (WorkingNote & {
+    readonly cause: string;
+    readonly depth: number;
+    readonly path: readonly string[];
+  })[];
   readonly capsule: string;
   readonly tokens: number;
 }
@@ -236,11 +246,12 @@ export async function workingSet(
       text: p.candidate.text,
       needs: p.required_role,
     }));
+  const cascaded = await reader.dependencyStates();
   const artifacts: ArtifactStatus[] = (await reader.artifacts())
     .filter((m) =>
       m.canonical_note_versions.some((n) => touched.has(n.object_id) || !byId.has(n.object_id)),
     )
-    .map((m) => artifactState(m, lookup));
+    .map((m) => withCascade(artifactState(m, lookup), cascaded));
   const inSet = [
     ...focus,
     ...policies,
@@ -257,8 +268,18 @@ export async function workingSet(
       lapsed.push({ object_id: o.object_id, depends_on: id, effective, since: since ?? '' });
     }
   }
+  const flagged = (o: CanonObject) => cascaded.get(`note:${o.object_id}`);
   const plain = (o: CanonObject) => o.status !== 'disputed';
-  const disputes = [...new Map(inSet.map((o) => [o.object_id, o])).values()]
+  // A note standing on something that moved is listed under needs_revision, never as plain canon;
+  // a disputed one under disputes, with its claims.
+  const standingOn = (rows: readonly CanonObject[]) =>
+    rows.filter((o) => plain(o) && !flagged(o)).map(note);
+  const unique = [...new Map(inSet.map((o) => [o.object_id, o])).values()];
+  const needsRevision = unique.filter(plain).flatMap((o) => {
+    const s = flagged(o);
+    return s ? [{ ...note(o), cause: s.cause, depth: s.depth, path: s.path }] : [];
+  });
+  const disputes = unique
     .filter((o) => !plain(o))
     .flatMap((o) => {
       const version = lookup.version(o.current_version_ref);
@@ -267,15 +288,14 @@ export async function workingSet(
   const set = {
     project,
     objective: request.objective ?? null,
-    notes: focus.filter(plain).map(note),
-    policies: policies.filter(plain).map(note),
-    dependencies: deps.filter(plain).map(note),
+    notes: standingOn(focus),
+    policies: standingOn(policies),
+    dependencies: standingOn(deps),
     prior_mutations: prior,
     contradictions,
-    uncertainty: live
-      .filter((o) => UNCERTAIN_TYPES.includes(o.object_type) && !focusIds.has(o.object_id))
-      .filter(plain)
-      .map(note),
+    uncertainty: standingOn(
+      live.filter((o) => UNCERTAIN_TYPES.includes(o.object_type) && !focusIds.has(o.object_id)),
+    ),
     disputes,
     artifacts: artifacts.map((a) => ({
       artifact_id: a.manifest.artifact_id,
@@ -289,6 +309,7 @@ export async function workingSet(
     not_yet_effective: standing.filter((o) => state.get(o.object_id) === 'not_yet_effective')
       .length,
     lapsed_dependencies: lapsed,
+    needs_revision: needsRevision,
   };
   const capsule = renderCapsule(set);
   return { ...set, capsule, tokens: countTokens(capsule) };

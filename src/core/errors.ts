@@ -116,6 +116,10 @@ export const ERROR_CODES = {
     status: 422,
     message: 'a note may cite, depend on or replace only what all its readers may read',
   },
+  DEPENDENCY_CYCLE: {
+    status: 422,
+    message: 'the note would depend on itself through its dependencies',
+  },
   GATE_REFUSED: { status: 403, message: 'the stakes gate refused the mutation' },
   CLASSIFIER_FAILED: {
     status: 422,

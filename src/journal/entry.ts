@@ -150,8 +150,27 @@ function checkReceiptInput(value: unknown): void {
   if (Object.keys(r).some((k) => !known.includes(k))) bad('receipt has an unknown field');
   const strings = (v: unknown) =>
     v === undefined || (Array.isArray(v) && v.every((s) => typeof s === 'string'));
-  if (!strings(r.warnings) || !strings(r.affected_dependents))
-    bad('receipt lists must hold strings');
+  if (!strings(r.warnings)) bad('receipt warnings must be strings');
+  const dependent = (d: unknown) => {
+    if (typeof d === 'string') return true;
+    if (typeof d !== 'object' || d === null || Array.isArray(d)) return false;
+    const o = d as Record<string, unknown>;
+    return (
+      Object.keys(o).sort().join(',') === 'cause,depth,id,kind,state' &&
+      typeof o.id === 'string' &&
+      typeof o.kind === 'string' &&
+      typeof o.state === 'string' &&
+      typeof o.cause === 'string' &&
+      Number.isSafeInteger(o.depth) &&
+      (o.depth as number) >= 0
+    );
+  };
+  if (
+    r.affected_dependents !== undefined &&
+    !(Array.isArray(r.affected_dependents) && r.affected_dependents.every(dependent))
+  ) {
+    bad('receipt affected_dependents are ids or { id, kind, depth, state, cause }');
+  }
   const check = (c: unknown) =>
     typeof c === 'object' &&
     c !== null &&

@@ -23,6 +23,7 @@ export {
 } from './segment.js';
 export { type StartCheck, verifyOnStart } from './start-check.js';
 export {
+  type AffectedDependent,
   type AppendOptions,
   type AppendResult,
   type BreakReason,

@@ -25,10 +25,25 @@ export interface ReceiptInput {
   readonly checks?: readonly ReceiptCheck[];
   readonly warnings?: readonly string[];
   readonly uncertainty?: string | null;
-  readonly affected_dependents?: readonly string[];
+  readonly affected_dependents?: readonly AffectedDependent[];
   readonly rollback_route?: string | null;
   readonly acceptance_state?: 'accepted' | 'provisional' | 'rejected';
 }
+
+/**
+ * Something an entry made stale: an id (entries written before dependents were described), or the
+ * dependent with its kind, its depth below what moved and the state it is in now.
+ */
+export type AffectedDependent =
+  | string
+  | {
+      readonly id: string;
+      readonly kind: string;
+      readonly depth: number;
+      readonly state: string;
+      /** Why, in words (e.g. `storage.engine moved v1 → v2 via a → b`). */
+      readonly cause: string;
+    };
 
 /** One named check and its result. */
 export interface ReceiptCheck {
@@ -70,7 +85,7 @@ export interface Receipt {
   readonly checks: readonly ReceiptCheck[];
   readonly warnings: readonly string[];
   readonly uncertainty: string | null;
-  readonly affected_dependents: readonly string[];
+  readonly affected_dependents: readonly AffectedDependent[];
   readonly rollback_route: string;
   readonly acceptance_state: 'accepted' | 'provisional' | 'rejected';
   readonly hash_chain_parent: ContentHash;

@@ -7,6 +7,7 @@ import {
   type Claim,
   type ClaimInput,
   type Comparison,
+  type DependencyState,
   type EffectiveState,
   effectiveState,
   type NoteVersion,
@@ -33,6 +34,8 @@ export interface ObjectView {
   readonly effective: EffectiveState;
   /** The claims its disputes have held, open ones while it is disputed (§15). */
   readonly claims: readonly Claim[];
+  /** What a cascade left on it: `needs_revision` with the cause, path and depth, or null. */
+  readonly dependency_state: DependencyState | null;
 }
 
 export async function objectView(
@@ -51,6 +54,7 @@ export async function objectView(
     versions: versions.length,
     effective: effectiveState(object, runtime.canon.now()),
     claims: await reader.claims(id),
+    dependency_state: await reader.dependencyState('note', id),
   };
 }
 
@@ -174,6 +178,8 @@ export type BoardObject = CanonObject & {
   readonly effective: EffectiveState;
   /** A disputed object's open claims (§15): none of them is current canon. */
   readonly claims?: readonly Claim[];
+  /** `needs_revision` (with cause, path, depth) when something it rests on moved; else null. */
+  readonly dependency_state: DependencyState | null;
 };
 
 /** The board (§9): objects grouped by status, pending proposals, artifacts with their §10 states. */
@@ -191,6 +197,7 @@ export async function boardView(runtime: CanonryRuntime, principal: Principal): 
   const objects = Object.fromEntries(
     OBJECT_STATUSES.map((s) => [s, [] as BoardObject[]]),
   ) as Record<ObjectStatus, BoardObject[]>;
+  const states = await reader.dependencyStates();
   for (const o of await reader.objects()) {
     const claims =
       o.status === 'disputed'
@@ -199,6 +206,7 @@ export async function boardView(runtime: CanonryRuntime, principal: Principal): 
     objects[o.status].push({
       ...o,
       effective: effectiveState(o, now),
+      dependency_state: states.get(`note:${o.object_id}`) ?? null,
       ...(claims.length > 0 ? { claims } : {}),
     });
   }

@@ -74,7 +74,19 @@ const noteContent = obj(
         "LCSM §14 plane: personal is its proposer's alone; project, working and procedural are shared. Left out, an existing object keeps its own",
     },
     sources: arr(ref('SourceRef'), { maxItems: 50 }),
-    dependency_refs: arr(str(), { maxItems: 100 }),
+    dependency_refs: arr(
+      { oneOf: [str(), ref('DependencyPin')] },
+      {
+        maxItems: 100,
+        description:
+          'what the note rests on: an object id (pinned to its current version when the proposal is made) or { object_id, version_hash }, the exact version it was made against. Stored as ids, with the pins in dependency_versions',
+      },
+    ),
+    dependency_versions: arr(ref('DependencyPin'), {
+      readOnly: true,
+      description:
+        'the exact version of each dependency the note was made against (set by canon; versions committed before pins existed lack it)',
+    }),
     effective_from: nullable(str({ format: 'date-time' })),
     effective_until: nullable(str({ format: 'date-time' })),
     tags: arr(str({ pattern: '^[a-z][a-z0-9_-]{0,31}$' }), { maxItems: 20 }),
@@ -255,6 +267,36 @@ const effective = {
     'the object against its effective window [effective_from, effective_until) at the server clock (LCSM §2); only in_effect is current canon',
 };
 
+const dependencyPin = obj({ object_id: str(), version_hash: hash }, ['object_id', 'version_hash'], {
+  additionalProperties: false,
+});
+
+const dependencyState = obj(
+  {
+    id: str(),
+    kind: { enum: ['note', 'artifact'] },
+    depth: { type: 'integer', minimum: 1 },
+    state: {
+      enum: [
+        'needs_revision',
+        'possibly_stale',
+        'definitely_stale',
+        'requires_regeneration',
+        'requires_human_review',
+      ],
+    },
+    cause: str({ description: 'e.g. "storage.engine moved v1 → v2 (through decision.db)"' }),
+    path: arr(str(), {
+      description: 'the object that moved, then each dependent down to this one',
+    }),
+  },
+  ['id', 'kind', 'depth', 'state', 'cause', 'path'],
+  {
+    description:
+      'what a cascade left on a dependent when something it rests on moved (LCSM §10, CRP-030 §3); a new version of it made against current canon clears it',
+  },
+);
+
 const boardObject = {
   allOf: [
     ref('CanonObject'),
@@ -262,8 +304,9 @@ const boardObject = {
       {
         effective: ref('EffectiveState'),
         claims: arr(ref('Claim'), { description: "a disputed object's open claims" }),
+        dependency_state: nullable(ref('DependencyState')),
       },
-      ['effective'],
+      ['effective', 'dependency_state'],
     ),
   ],
 };
@@ -277,7 +320,21 @@ const receipt = obj(
     checks: arr(obj({ name: str(), result: str(), detail: str() })),
     warnings: arr(str()),
     uncertainty: nullable(str()),
-    affected_dependents: arr(str()),
+    affected_dependents: arr({
+      oneOf: [
+        str(),
+        obj(
+          {
+            id: str(),
+            kind: { enum: ['note', 'artifact'] },
+            depth: { type: 'integer', minimum: 1 },
+            state: str(),
+            cause: str(),
+          },
+          ['id', 'kind', 'depth', 'state', 'cause'],
+        ),
+      ],
+    }),
     rollback_route: str(),
     acceptance_state: { enum: ['accepted', 'provisional', 'rejected'] },
     hash_chain_parent: hash,
@@ -481,6 +538,22 @@ const workingSet = obj(
       ),
       { description: 'notes of the set that depend on an object out of effect' },
     ),
+    needs_revision: arr(
+      {
+        allOf: [
+          ref('WorkingNote'),
+          obj({ cause: str(), depth: { type: 'integer', minimum: 1 }, path: arr(str()) }, [
+            'cause',
+            'depth',
+            'path',
+          ]),
+        ],
+      },
+      {
+        description:
+          'notes of the set that rest on something that moved: taken out of notes, policies, dependencies and uncertainty, never shown as current canon',
+      },
+    ),
     capsule: str({ description: 'the prompt capsule a model reads instead of the transcript' }),
     tokens: { type: 'integer', description: 'tokens in the capsule' },
   },
@@ -492,6 +565,7 @@ const workingSet = obj(
     'not_yet_effective',
     'lapsed_dependencies',
     'disputes',
+    'needs_revision',
     'capsule',
     'tokens',
   ],
@@ -511,6 +585,8 @@ const provenance = obj(
         ['object_id', 'status', 'effective'],
       ),
     ),
+    dependency_state: nullable(ref('DependencyState')),
+    made_against: arr(ref('DependencyPin')),
     why: obj({ statement: str(), confidence: str(), sources: arr({ type: 'object' }) }),
     current_since: obj({
       version_id: { type: 'integer' },
@@ -702,6 +778,8 @@ export const SCHEMAS: Readonly<Record<string, JsonObject>> = {
   CanonObject: canonObject,
   EffectiveState: effective,
   BoardObject: boardObject,
+  DependencyPin: dependencyPin,
+  DependencyState: dependencyState,
   Receipt: receipt,
   ArchivedMessage: archivedMessage,
   Classification: classification,

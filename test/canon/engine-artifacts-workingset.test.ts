@@ -156,8 +156,16 @@ for (const engine of CANON_ENGINES) {
       expect(reviewed).toMatchObject({ acceptance_state: 'accepted', artifact_version: 2 });
       expect((await stateOf(artifact)).state).toBe('current');
       const moved = await update(runtime, owner, id, { text: 'The header is short.' });
-      // The commit names the artifact it made stale.
-      expect(moved.receipt.affected_dependents).toEqual([artifact.artifact_id]);
+      // The commit names the artifact it made stale, and the state it is in now.
+      expect(moved.receipt.affected_dependents).toEqual([
+        {
+          id: artifact.artifact_id,
+          kind: 'artifact',
+          depth: 1,
+          state: 'requires_human_review',
+          cause: `${id} changed, now v2`,
+        },
+      ]);
       expect((await stateOf(artifact)).state).toBe('requires_human_review');
     });
 
@@ -231,7 +239,15 @@ for (const engine of CANON_ENGINES) {
       expect(o.proposal.comparison.checks.dependents_made_stale.items).toContain(
         artifact.artifact_id,
       );
-      expect(o.receipt.affected_dependents).toEqual([artifact.artifact_id]);
+      expect(o.receipt.affected_dependents).toEqual([
+        {
+          id: artifact.artifact_id,
+          kind: 'artifact',
+          depth: 1,
+          state: 'definitely_stale',
+          cause: `${id} superseded by ${id}.auto`,
+        },
+      ]);
     });
 
     // The same supersede held for approval: its commit must name the same stale artifacts.
@@ -250,7 +266,15 @@ for (const engine of CANON_ENGINES) {
       );
       const approved = await runtime.canon.approve(owner, o.proposal.proposal_id);
       expect(approved.proposal.status).toBe('committed');
-      expect(approved.receipt.affected_dependents).toEqual([artifact.artifact_id]);
+      expect(approved.receipt.affected_dependents).toEqual([
+        {
+          id: artifact.artifact_id,
+          kind: 'artifact',
+          depth: 1,
+          state: 'definitely_stale',
+          cause: `${id} superseded by ${id}.held`,
+        },
+      ]);
     });
   });
 

@@ -276,7 +276,15 @@ for (const engine of CANON_ENGINES) {
           result: true,
           items: ['ds-logo-svg'],
         });
-        expect(o.receipt.affected_dependents).toEqual(['ds-logo-svg']);
+        expect(o.receipt.affected_dependents).toEqual([
+          {
+            id: 'ds-logo-svg',
+            kind: 'artifact',
+            depth: 1,
+            state: 'definitely_stale',
+            cause: 'ds.art changed, now v2',
+          },
+        ]);
       });
       it('yes: another object depends on it', async () => {
         await create(runtime, owner, 'ds.base', { text: 'The API is REST.' });

@@ -439,7 +439,15 @@ for (const engine of CANON_ENGINES) {
       const stale = out.proposal.comparison.checks.dependents_made_stale;
       expect(stale.items).toEqual(['budget.sheet']);
       expect(stale.detail).toBe('1 artifact(s) and 0 object(s) depend on the current version');
-      expect(out.receipt.affected_dependents).toEqual(['budget.sheet']);
+      expect(out.receipt.affected_dependents).toEqual([
+        {
+          id: 'budget.sheet',
+          kind: 'artifact',
+          depth: 1,
+          state: 'definitely_stale',
+          cause: 'team.budget changed, now v2',
+        },
+      ]);
       expectNoLeak(out, hidden.hashes);
       // The holder still learns that its own artifact went stale.
       const mine = await artifactStatuses(runtime.canon, editor);

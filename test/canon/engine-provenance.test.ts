@@ -237,7 +237,31 @@ for (const engine of CANON_ENGINES) {
           { artifact_id: 'gateway-config', version_id: 3 },
           { artifact_id: 'slo-report', version_id: 1 },
         ]);
-        expect(restored.receipt.affected_dependents).toEqual(['gateway-config']);
+        // The cascade re-evaluates every dependent: the artifact built from v1 now only possibly
+        // stale (its statement is back), the one built from v3 to regenerate, the note to revise.
+        expect(restored.receipt.affected_dependents).toEqual([
+          {
+            id: 'gateway-config',
+            kind: 'artifact',
+            depth: 1,
+            state: 'requires_regeneration',
+            cause: `${ID} changed, now v4`,
+          },
+          {
+            id: 'slo-report',
+            kind: 'artifact',
+            depth: 1,
+            state: 'possibly_stale',
+            cause: `${ID} now v4, statement unchanged`,
+          },
+          {
+            id: 'client.retry',
+            kind: 'note',
+            depth: 1,
+            state: 'needs_revision',
+            cause: `${ID} moved v3 → v4`,
+          },
+        ]);
       });
 
       it('a version of another object, or an unknown hash, cannot be restored', async () => {

@@ -153,6 +153,8 @@ export const CANON_TABLES = {
   canon_claims: 'object_id, claim_id',
   canon_intake: 'message_id',
   canon_classifier: 'seq',
+  canon_edges: 'from_kind, from_id, to_id',
+  canon_dependency_states: 'kind, dependent_id',
 } as const;
 
 /** Every row (every column) of every canon table for a project, for before/after equality. */

@@ -4,6 +4,7 @@ import {
   type CanonObject,
   type Claim,
   COMPARISON_CHECKS,
+  type DependencyState,
   type EffectiveState,
   type IntakeResult,
   isConcern,
@@ -77,6 +78,15 @@ function outcomeLine(o: ProposalOutcome): string {
   return `${p.proposal_id} ${p.intent} ${p.object_id}: ${p.comparison.stakes} ${p.gate.label} → ${p.status}${needs}${version}`;
 }
 
+/** What the commit flagged downstream, one line each (the receipt's affected dependents). */
+function affectedLines(o: ProposalOutcome): string[] {
+  return o.receipt.affected_dependents.map((d) =>
+    typeof d === 'string'
+      ? `  stale: ${d}`
+      : `  ${d.state} ${d.kind} ${d.id} (depth ${d.depth}): ${d.cause}`,
+  );
+}
+
 function intakeLines(r: IntakeResult & { hint?: string }): string[] {
   const m = r.message;
   const out = [
@@ -95,11 +105,19 @@ function intakeLines(r: IntakeResult & { hint?: string }): string[] {
   return out;
 }
 
-/** One object; `effective` (board, object view) marks one out of its window as not current canon. */
-function objectLine(o: CanonObject, effective?: EffectiveState): string {
+/**
+ * One object; `effective` (board, object view) marks one out of its window as not current canon,
+ * `dependency` one that rests on something that moved.
+ */
+function objectLine(
+  o: CanonObject,
+  effective?: EffectiveState,
+  dependency?: DependencyState | null,
+): string {
   const lapsed =
     effective === 'expired' ? '[expired] ' : effective === 'not_yet_effective' ? '[not yet] ' : '';
-  return `${o.object_id.padEnd(24)} v${String(o.version_id).padEnd(3)} ${o.status.padEnd(11)} ${o.object_type.padEnd(12)} ${lapsed}${o.text}`;
+  const revise = dependency ? `[NEEDS REVISION: ${dependency.cause}] ` : '';
+  return `${o.object_id.padEnd(24)} v${String(o.version_id).padEnd(3)} ${o.status.padEnd(11)} ${o.object_type.padEnd(12)} ${lapsed}${revise}${o.text}`;
 }
 
 function proposalLine(p: ProposalRecord): string {
@@ -158,6 +176,11 @@ function provenanceLines(p: Provenance): string[] {
   const by = p.authorized_by;
   return [
     `${p.object.object_id} v${p.object.version_id} (${p.object.status}, ${p.epistemic}${p.effective === 'in_effect' ? '' : `, ${p.effective.replaceAll('_', ' ')}`}): ${p.why.statement}`,
+    ...(p.dependency_state
+      ? [
+          `NEEDS REVISION (depth ${p.dependency_state.depth}): ${p.dependency_state.cause}; path ${p.dependency_state.path.join(' → ')}`,
+        ]
+      : []),
     `why: ${p.why.confidence}${p.why.sources.map((s) => `; "${s.quote}" (${s.message_id}, said by ${s.actor} as ${s.speaker})`).join('')}`,
     `current since ${p.current_since.timestamp} (receipt ${p.current_since.receipt_ref})`,
     `authorized by ${by.proposer?.id ?? '?'} (${by.proposer?.role ?? '?'})${by.approver ? `, approved by ${by.approver.id} (${by.approver.role})` : ''}; ${by.stakes ?? '?'} ${by.gate ?? '?'}`,
@@ -176,7 +199,10 @@ function boardLines(b: Board): string[] {
   const out = [`board of ${b.project}`];
   for (const [status, objects] of Object.entries(b.objects)) {
     if (objects.length > 0)
-      out.push(`## ${status}`, ...objects.map((o) => objectLine(o, o.effective)));
+      out.push(
+        `## ${status}`,
+        ...objects.map((o) => objectLine(o, o.effective, o.dependency_state)),
+      );
   }
   if (b.pending.length > 0) out.push('## pending proposals', ...b.pending.map(proposalLine));
   if (b.artifacts.length > 0) out.push('## artifacts', ...b.artifacts.map(artifactLine));
@@ -344,12 +370,14 @@ export function canonCommand(program: Command): void {
   common(
     canon
       .command('propose')
-      .description('propose a mutation from a JSON file (a ProposalInput)')
+      .description(
+        'propose a mutation from a JSON file (a ProposalInput); candidate.dependency_refs lists ids (pinned to their current version) or { object_id, version_hash }',
+      )
       .requiredOption('--file <proposal.json>', 'the proposal'),
   ).action(
     run<ProposalOutcome>(
       'postProposal',
-      (o) => [outcomeLine(o)],
+      (o) => [outcomeLine(o), ...affectedLines(o)],
       (f) => ({ body: readJson(f.file as string, '--file') }),
     ),
   );
@@ -365,7 +393,7 @@ export function canonCommand(program: Command): void {
   ).action(
     run<ProposalOutcome>(
       'approveProposal',
-      (o) => [`approved: ${outcomeLine(o)}`],
+      (o) => [`approved: ${outcomeLine(o)}`, ...affectedLines(o)],
       (f, [id]) => ({
         params: { id: id! },
         body: typeof f.base === 'string' ? { base_version: f.base } : {},
@@ -398,7 +426,7 @@ export function canonCommand(program: Command): void {
   ).action(
     run<ProposalOutcome>(
       'restoreObject',
-      (o) => [outcomeLine(o)],
+      (o) => [outcomeLine(o), ...affectedLines(o)],
       (f, [id]) => {
         const version = f.version as string;
         return {
@@ -426,7 +454,7 @@ export function canonCommand(program: Command): void {
   ).action(
     run<ProposalOutcome>(
       'resolveObject',
-      (o) => [outcomeLine(o)],
+      (o) => [outcomeLine(o), ...affectedLines(o)],
       (f, [id]) => ({
         params: { id: id! },
         body: { claim_id: f.claim, rationale: f.rationale },
@@ -456,7 +484,7 @@ export function canonCommand(program: Command): void {
     run<ObjectView>(
       'getObject',
       (v) => [
-        objectLine(v.object, v.effective),
+        objectLine(v.object, v.effective, v.dependency_state),
         `current ${v.current.version_hash} by ${v.current.actor} at ${v.current.timestamp} (${v.versions} version(s))`,
         ...v.object.source_refs.map((s) => `source "${s.quote}" (${s.message_id})`),
         ...v.claims.map(claimLine),

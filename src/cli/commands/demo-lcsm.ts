@@ -11,7 +11,9 @@ function receiptLines(receipt: Receipt): string[] {
     ...(gate ? [`       gate: ${gate.detail}`] : []),
     ...(flagged.length > 0 ? [`       flagged: ${flagged.join(', ')}`] : []),
     ...(receipt.affected_dependents.length > 0
-      ? [`       stale: ${receipt.affected_dependents.join(', ')}`]
+      ? [
+          `       stale: ${receipt.affected_dependents.map((d) => (typeof d === 'string' ? d : `${d.id} ${d.state}`)).join(', ')}`,
+        ]
       : []),
   ];
 }

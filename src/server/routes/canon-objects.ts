@@ -5,7 +5,7 @@ import { objectIdArg, resolveRequest, restoreRequest } from '../input.js';
 import { BODIES, EXAMPLE_HASH, RESPONSES, ref } from '../openapi-schemas.js';
 import type { CanonRoute } from './canon-route.js';
 
-const { obj, arr, list, str } = RESPONSES;
+const { obj, arr, list, str, nullable } = RESPONSES;
 
 /** `?status=active,provisional` → the listed statuses. */
 function statuses(value: string | undefined): ObjectStatus[] | undefined {
@@ -63,8 +63,9 @@ export const OBJECT_ROUTES: readonly CanonRoute[] = [
         claims: arr(ref('Claim'), {
           description: 'every claim its disputes have held (open ones while disputed)',
         }),
+        dependency_state: nullable(ref('DependencyState')),
       },
-      ['object', 'current', 'versions', 'effective', 'claims'],
+      ['object', 'current', 'versions', 'effective', 'claims', 'dependency_state'],
     ),
     errors: ['UNKNOWN_OBJECT', 'INVALID_ARGUMENT'],
     handler: async ({ runtime, principal, params }) =>
@@ -127,6 +128,7 @@ export const OBJECT_ROUTES: readonly CanonRoute[] = [
       'GATE_REFUSED',
       'CONFLICT',
       'PLANE_VIOLATION',
+      'DEPENDENCY_CYCLE',
     ],
     handler: async ({ runtime, principal, params, body }) => {
       const id = objectIdArg(params.id);

@@ -50,6 +50,7 @@ export const PROPOSAL_ROUTES: readonly CanonRoute[] = [
       'UNKNOWN_MESSAGE',
       'UNKNOWN_CLAIM',
       'PLANE_VIOLATION',
+      'DEPENDENCY_CYCLE',
     ],
     handler: async ({ runtime, principal, body }) => {
       // A candidate that leaves out its visibility keeps the object's: leaving a field out never

@@ -1,0 +1,378 @@
+import { canonicalize } from '../core/index.js';
+import type { Queryable } from '../store/index.js';
+import {
+  type ArtifactManifest,
+  type ArtifactState,
+  type ArtifactStatus,
+  artifactState,
+  type CanonLookup,
+  sameStatement,
+} from './artifacts.js';
+import { type DependentKind, edgesInto, pinsOf } from './graph.js';
+import { type Audience, objectAudience, readableWithin } from './planes.js';
+import type { CanonReader } from './read.js';
+import type { CanonObject, DependencyPin, NoteVersion } from './types.js';
+
+/** The state a cascade leaves on a note that rests on something that moved. */
+export type NoteState = 'needs_revision';
+
+/** Where a dependent stands after a cascade reached it. */
+export interface DependencyState {
+  readonly id: string;
+  readonly kind: DependentKind;
+  /** Edges between it and the object that moved: 1 for a direct dependent. */
+  readonly depth: number;
+  readonly state: NoteState | ArtifactState;
+  /** Why, in words: `storage.engine moved v1 → v2 (through decision.a)`. */
+  readonly cause: string;
+  /** The object that moved, then each dependent down to this one. */
+  readonly path: readonly string[];
+}
+
+/** A commit as the cascade sees it: the objects it changes, as they will be, and its new version. */
+export interface CommitView {
+  /** The committed object and the objects it supersedes, as they stand after the commit. */
+  readonly after: readonly CanonObject[];
+  readonly version: Omit<NoteVersion, 'receipt_ref'>;
+  /** The committed version's pins (what it was made against). */
+  readonly pins: readonly DependencyPin[];
+}
+
+type Db = Pick<Queryable, 'all'>;
+
+/** Canon's rows as they will be after the commit: reads go to the store, the moved objects overlay it. */
+class Overlay {
+  readonly #objects = new Map<string, CanonObject | null>();
+  readonly #versions = new Map<string, NoteVersion | null>();
+
+  constructor(
+    private readonly db: Db,
+    private readonly project: string,
+    view: CommitView,
+  ) {
+    for (const o of view.after) this.#objects.set(o.object_id, o);
+    this.#versions.set(view.version.version_hash, { ...view.version, receipt_ref: '' });
+  }
+
+  async object(id: string): Promise<CanonObject | null> {
+    if (!this.#objects.has(id)) {
+      const [row] = await this.db.all<{ record: string }>(
+        'SELECT record FROM canon_objects WHERE project = $1 AND object_id = $2',
+        [this.project, id],
+      );
+      this.#objects.set(id, row ? (JSON.parse(row.record) as CanonObject) : null);
+    }
+    return this.#objects.get(id)!;
+  }
+
+  async version(hash: string): Promise<NoteVersion | null> {
+    if (!this.#versions.has(hash)) {
+      const [row] = await this.db.all<{ record: string }>(
+        'SELECT record FROM canon_versions WHERE project = $1 AND version_hash = $2',
+        [this.project, hash],
+      );
+      this.#versions.set(hash, row ? (JSON.parse(row.record) as NoteVersion) : null);
+    }
+    return this.#versions.get(hash)!;
+  }
+
+  async artifact(id: string): Promise<ArtifactManifest | null> {
+    const [row] = await this.db.all<{ record: string }>(
+      'SELECT record FROM canon_artifacts WHERE project = $1 AND artifact_id = $2',
+      [this.project, id],
+    );
+    return row ? (JSON.parse(row.record) as ArtifactManifest) : null;
+  }
+
+  /** A synchronous lookup over what a manifest names, for {@link artifactState}. */
+  async lookupFor(manifest: ArtifactManifest): Promise<CanonLookup> {
+    const objects = new Map<string, CanonObject>();
+    const versions = new Map<string, NoteVersion>();
+    for (const dep of manifest.canonical_note_versions) {
+      const now = await this.object(dep.object_id);
+      if (now) {
+        objects.set(now.object_id, now);
+        const current = await this.version(now.current_version_ref);
+        if (current) versions.set(current.version_hash, current);
+      }
+      const then = await this.version(dep.version_hash);
+      if (then) versions.set(then.version_hash, then);
+    }
+    return { object: (id) => objects.get(id), version: (hash) => versions.get(hash) };
+  }
+}
+
+const gone = (o: CanonObject) => o.status === 'superseded' || o.status === 'retired';
+
+/**
+ * Why a note made against `pinned` of `now` must be revised, or null when it need not: `now` was
+ * retired, superseded or disputed, or its statement (text, type, shape, status) is not the pinned
+ * one. A move that keeps the statement (title, sources, confidence, tags) asks nothing of a note.
+ */
+async function revisionCause(
+  canon: Overlay,
+  now: CanonObject,
+  pinnedHash: string,
+): Promise<string | null> {
+  if (gone(now))
+    return `${now.object_id} ${now.status}${now.superseded_by ? ` by ${now.superseded_by}` : ''}`;
+  if (now.status === 'disputed') return `${now.object_id} disputed`;
+  if (pinnedHash === now.current_version_ref) return null;
+  const pinned = await canon.version(pinnedHash);
+  const current = await canon.version(now.current_version_ref);
+  if (pinned && current && sameStatement(pinned, current)) return null;
+  return `${now.object_id} moved ${pinned ? `v${pinned.version_id}` : 'from an unknown version'} → v${now.version_id}`;
+}
+
+const through = (path: readonly string[]) =>
+  path.length > 2 ? ` (through ${path.slice(1, -1).join(' → ')})` : '';
+
+/**
+ * Every dependent a commit reaches, each once at its shortest depth, with the state it is in after
+ * the commit (LCSM §10, CRP-030 §3). Reads canon as it is before the commit, with the commit's
+ * objects overlaid; the cost is the edges of what is reached, never a scan of the project.
+ *
+ * A direct dependent note needs revision when {@link revisionCause} says so; a direct artifact gets
+ * {@link artifactState} against canon after the commit. A note that needs revision carries it on:
+ * notes resting on it need revision, artifacts built on it are possibly stale. A dependent the
+ * move does not reach (statement unchanged) is left as it was, and can still be reached deeper.
+ * Last, the committed note itself: made against a version that is not current (an explicit older
+ * pin), or against something retired, superseded or disputed, it needs revision at once.
+ */
+export async function cascade(
+  db: Db,
+  project: string,
+  view: CommitView,
+): Promise<DependencyState[]> {
+  const canon = new Overlay(db, project, view);
+  const moved = new Set(view.after.map((o) => o.object_id));
+  const reached = new Map<string, DependencyState>();
+  const key = (kind: DependentKind, id: string) => `${kind}:${id}`;
+  let frontier: DependencyState[] = [];
+  const sources = [...view.after].sort((a, b) => (a.object_id < b.object_id ? -1 : 1));
+  for (const now of sources) {
+    for (const edge of await edgesInto(db, project, now.object_id)) {
+      const k = key(edge.from_kind, edge.from_id);
+      if (moved.has(edge.from_id) || reached.has(k)) continue;
+      const path = [now.object_id, edge.from_id];
+      if (edge.from_kind === 'note') {
+        const cause = await revisionCause(canon, now, edge.to_version);
+        if (cause === null) continue;
+        const state: DependencyState = {
+          id: edge.from_id,
+          kind: 'note',
+          depth: 1,
+          state: 'needs_revision',
+          cause,
+          path,
+        };
+        reached.set(k, state);
+        frontier.push(state);
+      } else {
+        const manifest = await canon.artifact(edge.from_id);
+        if (!manifest) continue;
+        const status = artifactState(manifest, await canon.lookupFor(manifest));
+        if (status.state === 'current' || status.state === 'unaffected') continue;
+        reached.set(k, {
+          id: edge.from_id,
+          kind: 'artifact',
+          depth: 1,
+          state: status.state,
+          cause: status.reasons.join('; '),
+          path,
+        });
+      }
+    }
+  }
+  while (frontier.length > 0) {
+    const next: DependencyState[] = [];
+    for (const parent of frontier) {
+      for (const edge of await edgesInto(db, project, parent.id)) {
+        const k = key(edge.from_kind, edge.from_id);
+        if (moved.has(edge.from_id) || reached.has(k)) continue;
+        const path = [...parent.path, edge.from_id];
+        const root = parent.cause.replace(/ \(through .*\)$/, '');
+        const state: DependencyState = {
+          id: edge.from_id,
+          kind: edge.from_kind,
+          depth: parent.depth + 1,
+          state: edge.from_kind === 'note' ? 'needs_revision' : 'possibly_stale',
+          cause: `${root}${through(path)}`,
+          path,
+        };
+        reached.set(k, state);
+        if (edge.from_kind === 'note') next.push(state);
+      }
+    }
+    frontier = next;
+  }
+  const own = await ownState(canon, view);
+  return [...reached.values(), ...(own ? [own] : [])].sort(
+    (a, b) =>
+      a.depth - b.depth || (a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : a.id < b.id ? -1 : 1),
+  );
+}
+
+async function ownState(canon: Overlay, view: CommitView): Promise<DependencyState | null> {
+  const id = view.version.note_id;
+  const self = view.after.find((o) => o.object_id === id);
+  if (!self || gone(self)) return null;
+  for (const pin of view.pins) {
+    const now = await canon.object(pin.object_id);
+    if (!now) continue;
+    const cause = await revisionCause(canon, now, pin.version_hash);
+    if (cause !== null) {
+      const path = [pin.object_id, id];
+      return {
+        id,
+        kind: 'note',
+        depth: 1,
+        state: 'needs_revision',
+        // Pinned to the current version, it rests on something retired, superseded or disputed.
+        cause:
+          pin.version_hash === now.current_version_ref
+            ? cause
+            : `made against an older ${pin.object_id}: ${cause}`,
+        path,
+      };
+    }
+  }
+  return null;
+}
+
+/** Writes what a cascade found: one row per dependent, replacing the state it had. */
+export async function recordStates(
+  tx: Queryable,
+  project: string,
+  seq: number,
+  states: readonly DependencyState[],
+): Promise<void> {
+  for (const s of states) {
+    await tx.run(
+      `INSERT INTO canon_dependency_states (project, kind, dependent_id, state, seq, record) VALUES ($1, $2, $3, $4, $5, $6)
+       ON CONFLICT (project, kind, dependent_id) DO UPDATE SET state = $4, seq = $5, record = $6`,
+      [project, s.kind, s.id, s.state, seq, canonicalize(s)],
+    );
+  }
+}
+
+/** Clears a dependent's state: a new version of it (or a new manifest) was made against current canon. */
+export async function clearState(
+  tx: Queryable,
+  project: string,
+  kind: DependentKind,
+  id: string,
+): Promise<void> {
+  await tx.run(
+    'DELETE FROM canon_dependency_states WHERE project = $1 AND kind = $2 AND dependent_id = $3',
+    [project, kind, id],
+  );
+}
+
+/** The recorded states of these dependents (or of every dependent of the project). */
+export async function dependencyStates(
+  db: Db,
+  project: string,
+): Promise<Map<string, DependencyState>> {
+  const rows = await db.all<{ record: string }>(
+    'SELECT record FROM canon_dependency_states WHERE project = $1 ORDER BY kind, dependent_id',
+    [project],
+  );
+  const out = new Map<string, DependencyState>();
+  for (const r of rows) {
+    const s = JSON.parse(r.record) as DependencyState;
+    out.set(`${s.kind}:${s.id}`, s);
+  }
+  return out;
+}
+
+/** The object a commit leaves: the version's content, under the pointer the commit moves. */
+export function objectAfter(
+  version: Omit<NoteVersion, 'receipt_ref'>,
+  before: CanonObject | null,
+  operation: string,
+): CanonObject {
+  const c = version.content;
+  return {
+    object_id: version.note_id,
+    object_type: c.object_type,
+    schema_version: 1,
+    current_version_ref: version.version_hash,
+    version_id: version.version_id,
+    authority_basis: version.authority,
+    confidence_state: c.confidence_state,
+    visibility: c.visibility,
+    source_refs: c.sources,
+    dependency_refs: c.dependency_refs,
+    created_at: before?.created_at ?? version.timestamp,
+    effective_from: c.effective_from,
+    effective_until: c.effective_until,
+    status: operation === 'retire' ? 'retired' : c.status,
+    title: c.title,
+    text: c.text,
+    superseded_by: null,
+  };
+}
+
+/** A commit's view for {@link cascade}, read from canon as it stands before the commit. */
+export async function commitView(
+  db: Db,
+  project: string,
+  version: Omit<NoteVersion, 'receipt_ref'>,
+  supersedes: readonly string[],
+  operation: string,
+): Promise<CommitView> {
+  const read = async (id: string) => {
+    const [row] = await db.all<{ record: string }>(
+      'SELECT record FROM canon_objects WHERE project = $1 AND object_id = $2',
+      [project, id],
+    );
+    return row ? (JSON.parse(row.record) as CanonObject) : null;
+  };
+  const after = [objectAfter(version, await read(version.note_id), operation)];
+  for (const id of supersedes) {
+    const old = await read(id);
+    if (old) after.push({ ...old, status: 'superseded', superseded_by: version.note_id });
+  }
+  return { after, version, pins: await pinsOf(db, project, version.content) };
+}
+
+/**
+ * What a receipt lists of a cascade: the dependents the proposal's readers may read (§14), as
+ * `{ id, kind, depth, state, cause }`. The projection records all of them.
+ */
+export async function readableStates(
+  reader: CanonReader,
+  states: readonly DependencyState[],
+  audience: Audience,
+  view: CommitView,
+): Promise<{ id: string; kind: DependentKind; depth: number; state: string; cause: string }[]> {
+  const out: { id: string; kind: DependentKind; depth: number; state: string; cause: string }[] =
+    [];
+  for (const s of states) {
+    let readable = false;
+    if (s.kind === 'note') {
+      const o = view.after.find((a) => a.object_id === s.id) ?? (await reader.object(s.id));
+      readable = o !== null && readableWithin(objectAudience(o), audience);
+    } else {
+      const m = await reader.artifact(s.id);
+      readable = m !== null && readableWithin(await reader.artifactAudience(m), audience);
+    }
+    if (readable)
+      out.push({ id: s.id, kind: s.kind, depth: s.depth, state: s.state, cause: s.cause });
+  }
+  return out;
+}
+
+/**
+ * An artifact's §10 state as shown: against canon when its inputs moved, else — when a cascade
+ * reached it through a note that needs revision — the state the cascade recorded, with its cause.
+ */
+export function withCascade(
+  status: ArtifactStatus,
+  recorded: ReadonlyMap<string, DependencyState>,
+): ArtifactStatus {
+  const s = recorded.get(`artifact:${status.manifest.artifact_id}`);
+  if (status.state !== 'current' || !s) return status;
+  return { manifest: status.manifest, state: s.state as ArtifactState, reasons: [s.cause] };
+}

@@ -1,0 +1,165 @@
+import { CanonryError, type ContentHash } from '../core/index.js';
+import type { Queryable } from '../store/index.js';
+import type { CanonReader } from './read.js';
+import type { DependencyPin, NoteContent } from './types.js';
+
+/** What can depend on a note: another note (its current version) or an artifact (its manifest). */
+export type DependentKind = 'note' | 'artifact';
+
+/** One edge of the dependency graph: a dependent made against an exact version of a note. */
+export interface Edge {
+  readonly from_kind: DependentKind;
+  readonly from_id: string;
+  readonly to_id: string;
+  readonly to_version: ContentHash;
+}
+
+type Db = Pick<Queryable, 'all'>;
+
+/** Replaces a dependent's outgoing edges (none when `pins` is empty). */
+export async function setEdges(
+  tx: Queryable,
+  project: string,
+  kind: DependentKind,
+  id: string,
+  pins: readonly DependencyPin[],
+): Promise<void> {
+  await tx.run('DELETE FROM canon_edges WHERE project = $1 AND from_kind = $2 AND from_id = $3', [
+    project,
+    kind,
+    id,
+  ]);
+  for (const pin of pins) {
+    await tx.run(
+      'INSERT INTO canon_edges (project, from_kind, from_id, to_id, to_version) VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING',
+      [project, kind, id, pin.object_id, pin.version_hash],
+    );
+  }
+}
+
+/**
+ * The edges into a note: what was made against one of its versions. One range of the
+ * `canon_edges_to` index, which also gives the order (so no engine scans the key index instead).
+ */
+export async function edgesInto(db: Db, project: string, id: string): Promise<Edge[]> {
+  return db.all<Edge>(
+    'SELECT from_kind, from_id, to_id, to_version FROM canon_edges WHERE project = $1 AND to_id = $2 ORDER BY from_kind, from_id',
+    [project, id],
+  );
+}
+
+/** The edges out of a dependent: what it was made against. */
+export async function edgesFrom(
+  db: Db,
+  project: string,
+  kind: DependentKind,
+  id: string,
+): Promise<Edge[]> {
+  return db.all<Edge>(
+    'SELECT from_kind, from_id, to_id, to_version FROM canon_edges WHERE project = $1 AND from_kind = $2 AND from_id = $3 ORDER BY to_id',
+    [project, kind, id],
+  );
+}
+
+/**
+ * The shortest cycle a note would close by depending on `deps`: `[id, …, id]`, or null. Follows
+ * the current notes' edges from each dependency; only a path back to `id` closes one.
+ */
+export async function cycleThrough(
+  db: Db,
+  project: string,
+  id: string,
+  deps: readonly string[],
+): Promise<string[] | null> {
+  if (deps.includes(id)) return [id, id];
+  const parent = new Map<string, string>(deps.map((d) => [d, id]));
+  let frontier = [...deps];
+  while (frontier.length > 0) {
+    const next: string[] = [];
+    for (const node of frontier) {
+      for (const edge of await edgesFrom(db, project, 'note', node)) {
+        if (edge.to_id === id) {
+          const path = [id, node];
+          for (let at = parent.get(node); at !== undefined && at !== id; at = parent.get(at))
+            path.splice(1, 0, at);
+          return [...path, id];
+        }
+        if (!parent.has(edge.to_id)) {
+          parent.set(edge.to_id, node);
+          next.push(edge.to_id);
+        }
+      }
+    }
+    frontier = next;
+  }
+  return null;
+}
+
+/** Refuses a candidate whose dependencies lead back to the note itself (DEPENDENCY_CYCLE, 422). */
+export async function refuseCycle(
+  db: Db,
+  project: string,
+  id: string,
+  candidate: Pick<NoteContent, 'dependency_refs'>,
+): Promise<void> {
+  const cycle = await cycleThrough(db, project, id, candidate.dependency_refs);
+  if (cycle) {
+    throw new CanonryError(
+      'DEPENDENCY_CYCLE',
+      `${id} would depend on itself: ${cycle.join(' → ')}`,
+      {
+        cycle,
+      },
+    );
+  }
+}
+
+/**
+ * The candidate with every dependency pinned: a pin the proposer named must be a version of that
+ * object (UNKNOWN_VERSION); an id alone is pinned to the object's current version now.
+ */
+export async function pinDependencies(
+  reader: CanonReader,
+  candidate: NoteContent,
+): Promise<NoteContent> {
+  const { dependency_versions: _, ...rest } = candidate;
+  if (candidate.dependency_refs.length === 0) return rest;
+  const named = new Map((candidate.dependency_versions ?? []).map((p) => [p.object_id, p]));
+  const pins: DependencyPin[] = [];
+  for (const id of candidate.dependency_refs) {
+    const object = await reader.object(id);
+    if (!object) throw new CanonryError('UNKNOWN_OBJECT', `dependency ${id} does not exist`);
+    const pin = named.get(id);
+    if (pin) {
+      const version = await reader.version(pin.version_hash);
+      if (version?.note_id !== id)
+        throw new CanonryError('UNKNOWN_VERSION', `${id} has no version ${pin.version_hash}`);
+    }
+    pins.push({
+      object_id: id,
+      version_hash: pin?.version_hash ?? (object.current_version_ref as ContentHash),
+    });
+  }
+  return { ...rest, dependency_versions: pins };
+}
+
+/**
+ * The pins of a committed version. A version committed before pins existed was made against each
+ * dependency's version current at its commit, which is what the projection holds while replaying it.
+ */
+export async function pinsOf(
+  db: Db,
+  project: string,
+  content: NoteContent,
+): Promise<DependencyPin[]> {
+  if (content.dependency_versions) return [...content.dependency_versions];
+  const pins: DependencyPin[] = [];
+  for (const id of content.dependency_refs) {
+    const [row] = await db.all<{ current_version: ContentHash }>(
+      'SELECT current_version FROM canon_objects WHERE project = $1 AND object_id = $2',
+      [project, id],
+    );
+    if (row) pins.push({ object_id: id, version_hash: row.current_version });
+  }
+  return pins;
+}
