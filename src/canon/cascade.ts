@@ -137,7 +137,8 @@ const through = (path: readonly string[]) =>
  * notes resting on it need revision, artifacts built on it are possibly stale. A dependent the
  * move does not reach (statement unchanged) is left as it was, and can still be reached deeper.
  * Last, the committed note itself: made against a version that is not current (an explicit older
- * pin), or against something retired, superseded or disputed, it needs revision at once.
+ * pin), or against something retired or superseded, it needs revision at once; made against the
+ * current version of a disputed object, it does not (a revision after the dispute clears the flag).
  */
 export async function cascade(
   db: Db,
@@ -220,6 +221,9 @@ async function ownState(canon: Overlay, view: CommitView): Promise<DependencySta
   for (const pin of view.pins) {
     const now = await canon.object(pin.object_id);
     if (!now) continue;
+    // Made against the current version of a disputed object, it was made knowing the dispute (the
+    // working set lists the dispute beside it): a revision against the new base clears the flag.
+    if (now.status === 'disputed' && pin.version_hash === now.current_version_ref) continue;
     const cause = await revisionCause(canon, now, pin.version_hash);
     if (cause !== null) {
       const path = [pin.object_id, id];

@@ -457,7 +457,7 @@ for (const engine of CANON_ENGINES) {
       expect(await canonState(runtime)).toEqual(before);
     });
 
-    it('a note resting on a disputed object needs revision and finds it among the disputes, not the active dependencies', async () => {
+    it('a note made against a disputed object finds it among the disputes, not the active dependencies', async () => {
       const { id } = await disputed('d.dep');
       const dependent = fresh('d.dependent');
       await create(runtime, owner, dependent, {
@@ -466,11 +466,9 @@ for (const engine of CANON_ENGINES) {
         dependency_refs: [id],
       });
       const set = await workingSet(runtime.canon, owner, { object_id: dependent });
-      // Resting on a disputed object, it is not plain canon: it needs revision (the graph's rule).
-      expect(set.notes).toEqual([]);
-      expect(set.needs_revision).toMatchObject([
-        { object_id: dependent, cause: `${id} disputed`, depth: 1, path: [id, dependent] },
-      ]);
+      // Made against the disputed version, knowing the dispute: it is a note, its dependency a dispute.
+      expect(set.notes.map((n) => n.object_id)).toEqual([dependent]);
+      expect(set.needs_revision).toEqual([]);
       expect(set.dependencies.map((n) => n.object_id)).not.toContain(id);
       expect(set.disputes.map((d) => d.object_id)).toEqual([id]);
       expect(section(set.capsule, 'Active dependencies')).not.toContain(POSTGRES);

@@ -208,6 +208,39 @@ for (const engine of CANON_ENGINES) {
       expect(Object.keys(await states()).filter((k) => k.includes(p))).toEqual([]);
     });
 
+    it('a dependent revised after its dependency was disputed is cleared; one made against an older version is not', async () => {
+      const p = `revise${++n}`;
+      await fact(`${p}.price`, 'The vendor charges 40 a seat.');
+      await decision(`${p}.budget`, 'Budget 4,000 for 100 seats.', [`${p}.price`]);
+      await update(
+        runtime,
+        owner,
+        `${p}.price`,
+        { status: 'disputed', text: 'The vendor charges 55 a seat.' },
+        { intent: 'dispute' },
+      );
+      expect((await states())[`note:${p}.budget`]).toEqual([
+        1,
+        'needs_revision',
+        `${p}.price disputed`,
+      ]);
+      // Revised against the disputed version (the new base), knowing the dispute: cleared.
+      await update(runtime, owner, `${p}.budget`, {
+        text: 'Budget 5,500 for 100 seats until the price is settled.',
+        dependency_versions: undefined,
+      });
+      expect((await states())[`note:${p}.budget`]).toBeUndefined();
+      // Pinned explicitly to the version before the dispute: flagged again at once.
+      const [v1] = await runtime.canon.reader(PROJECT).versions(`${p}.price`);
+      await update(runtime, owner, `${p}.budget`, {
+        text: 'Budget 4,000 for 100 seats.',
+        dependency_versions: [{ object_id: `${p}.price`, version_hash: v1!.version_hash }],
+      });
+      expect((await states())[`note:${p}.budget`]?.[2]).toBe(
+        `made against an older ${p}.price: ${p}.price disputed`,
+      );
+    });
+
     it('what the move was decides the state: title-only, retired, superseded, disputed, an old pin', async () => {
       const p = `kinds${++n}`;
       await fact(`${p}.x`, 'X holds.');
