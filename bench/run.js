@@ -16,8 +16,10 @@ import { machine } from './lib/report.js';
 const SUITES = {
   kernel: ['verdicts', 'engines', 'http', 'worst-case'],
   journal: ['appends-sqlite', 'appends-postgres', 'rebuild', 'langgraph-peer'],
-  // LCSM §13: regenerate the scenario corpus, replay it through the context strategies, run the probes.
-  canon: ['generate', 'run', 'probes'],
+  // LCSM §13: regenerate the scenario corpus, replay it through the context strategies, the issue-12
+  // scenario families (cascades, disputes, hedged suggestions, tool corrections, stale approvals),
+  // the probes.
+  canon: ['generate', 'run', 'families', 'probes'],
   // Cascade propagation on a 100,000-edge project: canon's indexed cascade against a full scan.
   'canon-graph': ['propagation'],
 };

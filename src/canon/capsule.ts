@@ -23,7 +23,11 @@ function line(n: WorkingNote, how: Mutation | undefined): string {
       how.from_version !== null && how.from_version !== n.version_id - 1
         ? ` from v${how.from_version}`
         : '';
-    change = `${how.stakes} ${how.intent}${of}${from} `;
+    // A resolved dispute says why its claim stands: the reason a later reader must not undo.
+    const settled = how.resolution
+      ? ` (stands: ${how.resolution.rationale}; ${how.resolution.set_aside} claim(s) set aside)`
+      : '';
+    change = `${how.stakes} ${how.intent}${settled}${of}${from} `;
   }
   return [
     `- ${n.object_id} v${n.version_id} ${status}${n.confidence} ${n.object_type}: ${n.text}`,

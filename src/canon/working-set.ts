@@ -49,6 +49,8 @@ export interface WorkingSet {
     intent: string;
     /** For a restore: the version whose content came back. */
     restored_version: number | null;
+    /** For a resolved dispute: why the standing claim stands, and how many were set aside. */
+    resolution: { rationale: string; set_aside: number } | null;
     gate: string;
     stakes: string;
     authorized_by: string;
@@ -323,7 +325,8 @@ function lastCommits(
 ): WorkingSet['prior_mutations'] {
   const byId = new Map(proposals.map((p) => [p.proposal_id, p]));
   return focus.flatMap((o) => {
-    const authority = version(o.current_version_ref)?.authority as { proposal_id?: string } | null;
+    const current = version(o.current_version_ref);
+    const authority = current?.authority as { proposal_id?: string } | null;
     const last = authority?.proposal_id ? byId.get(authority.proposal_id) : undefined;
     if (!last) return [];
     const who = last.decided_by
@@ -337,6 +340,12 @@ function lastCommits(
         intent: last.intent,
         restored_version: last.restore_version
           ? (version(last.restore_version)?.version_id ?? null)
+          : null,
+        resolution: current?.resolution
+          ? {
+              rationale: current.resolution.rationale,
+              set_aside: current.resolution.set_aside.length,
+            }
           : null,
         gate: last.gate.label,
         stakes: last.comparison.stakes,

@@ -404,6 +404,7 @@ for (const engine of CANON_ENGINES) {
         to_version: 1,
         intent: 'supersede',
         restored_version: null,
+        resolution: null,
         gate: 'AUTO_COMMIT',
         stakes: 'S2',
         authorized_by: `${owner.id} (owner)`,
@@ -525,6 +526,7 @@ for (const engine of CANON_ENGINES) {
           to_version: 3,
           intent: 'update',
           restored_version: null,
+          resolution: null,
           gate: done.proposal.gate.label,
           stakes: done.proposal.comparison.stakes,
           authorized_by: `${editor.id} (editor)`,
@@ -556,6 +558,7 @@ for (const engine of CANON_ENGINES) {
           to_version: 4,
           intent: 'restore',
           restored_version: 1,
+          resolution: null,
         }),
       ]);
       const lines = set.capsule.split('\n');

@@ -298,6 +298,12 @@ for (const engine of CANON_ENGINES) {
         [id, SQLITE, 'active'],
       ]);
       expect(set.capsule).not.toContain(POSTGRES);
+      // A reader of the working set learns why the claim stands, so it does not reopen it blindly.
+      expect(set.prior_mutations.find((m) => m.object_id === id)?.resolution).toEqual({
+        rationale: why,
+        set_aside: 1,
+      });
+      expect(set.capsule).toContain(`resolve (stands: ${why}; 1 claim(s) set aside)`);
       // The resolved object has no open claim to resolve again.
       await expectCode(runtime.canon.resolve(editor, id, open[0]!.claim_id, why), 'UNKNOWN_CLAIM');
       // A later dispute opens a new round with new claim ids; the old round stays in provenance.
