@@ -509,7 +509,10 @@ export class Story {
     );
     const proposal = this.one(result, s.t.key, ['committed', 'pending']);
     const auth = await this.settle(p, s, event, proposal, who, value);
+    // The object keeps its statement: the dispute is a competing claim beside it (LCSM §15).
+    const kept = /** @type {string} */ (s.cur?.text);
     this.commit(s, sentence, null, auth, 'disputed');
+    s.cur = { text: kept, value: null, auth };
     s.disputed = value;
     s.resolveAt = this.events.length + this.rng.int(2, 6);
     await this.verify(p, s);
