@@ -32,6 +32,7 @@ import {
   settle,
   update,
 } from '../helpers/canon.js';
+import { decisionAnswer } from '../helpers/model-answers.js';
 
 const SECRET = 'sk-live-0123456789abcdef';
 
@@ -58,32 +59,7 @@ function modelClassifier(state: { down: boolean; garbage: boolean; calls: number
           const user = request.messages.at(-1)!.content;
           const text = (JSON.parse(user) as { message: { text: string } }).message.text;
           const id = `release.${sha256Hex(text).slice(0, 8)}`;
-          return JSON.stringify({
-            outcome: 'proposed_decision',
-            touched: [id],
-            rationale: 'a decision',
-            drafts: [
-              {
-                object_id: id,
-                intent: 'create',
-                supersedes: [],
-                rationale: 'decided',
-                candidate: {
-                  object_type: 'decision',
-                  title: 'Release day',
-                  text,
-                  confidence_state: 'asserted',
-                  status: 'active',
-                  visibility: 'project',
-                  sources: [{ span: [0, text.length], quote: text }],
-                  dependency_refs: [],
-                  effective_from: null,
-                  effective_until: null,
-                  tags: [],
-                },
-              },
-            ],
-          });
+          return decisionAnswer(text, id);
         },
       },
     ],

@@ -16,6 +16,7 @@ import {
 } from '../fixtures/models/fake-openai-server.js';
 import { call, tokensFor } from '../helpers/auth.js';
 import { CANON_ENGINES, type EngineRuntime } from '../helpers/canon.js';
+import { decisionAnswer } from '../helpers/model-answers.js';
 
 const P = 'intake';
 const KEY = 'sk-intake-SECRET-9a8b7c6d5e4f';
@@ -69,34 +70,7 @@ async function withModelEnv<T>(env: Record<string, string>, open: () => Promise<
 
 /** The fake model's answer for `text`: the whole message as one decision. */
 function decision(text: string, id: string) {
-  return completion(
-    JSON.stringify({
-      outcome: 'proposed_decision',
-      touched: [id],
-      rationale: 'a decision',
-      drafts: [
-        {
-          object_id: id,
-          intent: 'create',
-          supersedes: [],
-          rationale: 'decided',
-          candidate: {
-            object_type: 'decision',
-            title: 'Release day',
-            text,
-            confidence_state: 'asserted',
-            status: 'active',
-            visibility: 'project',
-            sources: [{ span: [0, text.length], quote: text }],
-            dependency_refs: [],
-            effective_from: null,
-            effective_until: null,
-            tags: [],
-          },
-        },
-      ],
-    }),
-  );
+  return completion(decisionAnswer(text, id));
 }
 
 for (const engine of CANON_ENGINES) {

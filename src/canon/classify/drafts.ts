@@ -81,22 +81,33 @@ function draftFor(
   return {
     object_id: subject.id,
     intent,
-    candidate: {
-      object_type: objectType,
-      title: subject.config.title,
-      text: hit.sentence.text,
-      shape: null,
-      confidence_state: confidence(ctx, hit.sentence.text),
-      status: status(ctx),
-      visibility: 'project',
-      sources: [{ span: [hit.sentence.start, hit.sentence.end] }],
-      dependency_refs: [],
-      effective_from: null,
-      effective_until: null,
-      tags: [...(subject.config.tags ?? [])],
-    },
+    candidate: candidateOf(ctx, hit, objectType, subject.config.title, subject.config.tags ?? []),
     ...(intent === 'supersede' ? { supersedes } : {}),
     rationale: `${intent} ${subject.id}: ${ctx.tier.kind} cue "${hit.cue}" in a message from ${ctx.role}`,
+  };
+}
+
+/** A draft's candidate: the cue sentence itself, sourced on its span, as the message's role may hold it. */
+function candidateOf(
+  ctx: DraftContext,
+  hit: DraftContext['hits'][number],
+  objectType: ObjectType,
+  title: string,
+  tags: readonly string[],
+): ProposalDraft['candidate'] {
+  return {
+    object_type: objectType,
+    title,
+    text: hit.sentence.text,
+    shape: null,
+    confidence_state: confidence(ctx, hit.sentence.text),
+    status: status(ctx),
+    visibility: 'project',
+    sources: [{ span: [hit.sentence.start, hit.sentence.end] }],
+    dependency_refs: [],
+    effective_from: null,
+    effective_until: null,
+    tags: [...tags],
   };
 }
 
@@ -143,20 +154,7 @@ export function derivedDrafts(ctx: DraftContext): ProposalDraft[] {
     drafts.push({
       object_id: id,
       intent,
-      candidate: {
-        object_type: current?.object_type ?? type,
-        title: current?.title ?? title,
-        text: hit.sentence.text,
-        shape: null,
-        confidence_state: confidence(ctx, hit.sentence.text),
-        status: status(ctx),
-        visibility: 'project',
-        sources: [{ span: [hit.sentence.start, hit.sentence.end] }],
-        dependency_refs: [],
-        effective_from: null,
-        effective_until: null,
-        tags: [],
-      },
+      candidate: candidateOf(ctx, hit, current?.object_type ?? type, current?.title ?? title, []),
       ...(intent === 'supersede' ? { supersedes: replaced } : {}),
       rationale: `${intent} ${id} (derived from the sentence: no subject configured for it): ${ctx.tier.kind} cue "${hit.cue}" in a message from ${ctx.role}`,
     });
