@@ -7,18 +7,19 @@ import { buildVersion, commitEntry, newId } from './commit.js';
 import { checkResolve, prepareDispute, resolvedContent } from './disputes.js';
 import { DEFAULT_GATE_PROTOCOL, type GateLabel } from './gate.js';
 import { pinDependencies, refuseCycle } from './graph.js';
-import { checkReferences, isLive, judge, staleDependents } from './judge.js';
+import { checkReferences, judge, staleDependents } from './judge.js';
 import { checkPlanes } from './plane-rules.js';
 import { candidateAudience, mayRead, objectAudience, proposalAudience } from './planes.js';
 import { CanonReader } from './read.js';
 import type { ClaimInput, ProposalBody, ProposalRecord } from './records.js';
-import type {
-  NoteContent,
-  NoteVersion,
-  Principal,
-  ProposalInput,
-  ProposalIntent,
-  Role,
+import {
+  isLive,
+  type NoteContent,
+  type NoteVersion,
+  type Principal,
+  type ProposalInput,
+  type ProposalIntent,
+  type Role,
 } from './types.js';
 
 /** What a proposal came to. */
@@ -492,7 +493,7 @@ export class Canon {
     };
     const listed = await affected(this.journal.store);
     return {
-      entry: commitEntry(proposal, current, approver, stale, timestamp, listed),
+      entry: commitEntry(proposal, current, approver, stale, timestamp, listed, version),
       check: async (tx: Queryable) => {
         if (canonicalize(await affected(tx)) !== canonicalize(listed))
           throw new CanonryError(

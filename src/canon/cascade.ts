@@ -11,7 +11,7 @@ import {
 import { type DependentKind, edgesInto, pinsOf } from './graph.js';
 import { type Audience, objectAudience, readableWithin } from './planes.js';
 import type { CanonReader } from './read.js';
-import type { CanonObject, DependencyPin, NoteVersion } from './types.js';
+import { type CanonObject, type DependencyPin, isLive, type NoteVersion } from './types.js';
 
 /** The state a cascade leaves on a note that rests on something that moved. */
 export type NoteState = 'needs_revision';
@@ -102,7 +102,7 @@ class Overlay {
   }
 }
 
-const gone = (o: CanonObject) => o.status === 'superseded' || o.status === 'retired';
+const gone = (o: CanonObject) => !isLive(o);
 
 /**
  * Why a note made against `pinned` of `now` must be revised, or null when it need not: `now` was
@@ -192,7 +192,8 @@ export async function cascade(
         const k = key(edge.from_kind, edge.from_id);
         if (moved.has(edge.from_id) || reached.has(k)) continue;
         const path = [...parent.path, edge.from_id];
-        const root = parent.cause.replace(/ \(through .*\)$/, '');
+        // The cause of the depth-1 note the path went through: what moved, and how.
+        const root = reached.get(key('note', parent.path[1]!))!.cause;
         const state: DependencyState = {
           id: edge.from_id,
           kind: edge.from_kind,

@@ -100,8 +100,8 @@ export function commitEntry(
   stale: readonly string[],
   timestamp: string,
   affected: readonly AffectedDependent[],
+  version: Omit<NoteVersion, 'receipt_ref'>,
 ): EntryInput {
-  const version = buildVersion(proposal, current, approver, timestamp);
   const actor = approver ?? proposal.proposer;
   const body: CommitBody = {
     proposal_id: proposal.proposal_id,

@@ -13,11 +13,7 @@ import {
 } from './planes.js';
 import type { CanonReader } from './read.js';
 import type { ProposalRecord } from './records.js';
-import type { CanonObject, NoteContent, ObjectType } from './types.js';
-
-/** Whether an object is current canon's (not superseded or retired). */
-export const isLive = (o: CanonObject | null) =>
-  o !== null && o.status !== 'superseded' && o.status !== 'retired';
+import { isLive, type NoteContent, type ObjectType } from './types.js';
 
 /**
  * The two-note comparison (§5) of a candidate against the object's version `currentHash`, and the
@@ -68,7 +64,10 @@ export async function judge(
   return { current, comparison, stale, gate };
 }
 
-/** Sources must quote the archive exactly; dependencies must exist (for `reader`'s viewer). */
+/**
+ * Sources must quote the archive exactly (for `reader`'s viewer). Dependencies are checked where they
+ * are pinned (`pinDependencies`).
+ */
 export async function checkReferences(reader: CanonReader, candidate: NoteContent): Promise<void> {
   for (const source of candidate.sources) {
     const message = await reader.message(source.message_id);
@@ -79,10 +78,6 @@ export async function checkReferences(reader: CanonReader, candidate: NoteConten
         `source ${source.message_id}[${start}:${end}] does not match the archive`,
       );
     }
-  }
-  for (const dep of candidate.dependency_refs) {
-    if (!(await reader.object(dep)))
-      throw new CanonryError('UNKNOWN_OBJECT', `dependency ${dep} does not exist`);
   }
 }
 

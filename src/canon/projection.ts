@@ -10,7 +10,7 @@ import {
   type ClassificationFailureBody,
 } from './intake-failure.js';
 import type { CanonEntryBodies, ProposalRecord } from './records.js';
-import type { CanonObject, NoteVersion } from './types.js';
+import { type CanonObject, isLive, type NoteVersion } from './types.js';
 
 /** The entry kinds canon writes. */
 export const CANON_KINDS = [
@@ -99,7 +99,7 @@ async function applyCommit(
   const states = await cascade(tx, project, view);
   for (const object of view.after) {
     await putObject(tx, project, object, seq);
-    const live = object.status !== 'superseded' && object.status !== 'retired';
+    const live = isLive(object);
     const own = object.object_id === version.note_id;
     await setEdges(tx, project, 'note', object.object_id, own && live ? view.pins : []);
     if (own || !live) await clearState(tx, project, 'note', object.object_id);

@@ -15,7 +15,13 @@ import {
   versionAudience,
 } from './planes.js';
 import type { ClassifierRecord, ProposalRecord, ProposalStatus } from './records.js';
-import type { CanonObject, Claim, NoteVersion, ObjectStatus } from './types.js';
+import {
+  type CanonObject,
+  type Claim,
+  isLive,
+  type NoteVersion,
+  type ObjectStatus,
+} from './types.js';
 
 function parse<T>(rows: { record: string }[]): T[] {
   return rows.map((r) => JSON.parse(r.record) as T);
@@ -225,7 +231,7 @@ export class CanonReader {
     for (const edge of await edgesInto(this.db, this.project, objectId)) {
       if (edge.from_kind !== 'note') continue;
       const o = await this.object(edge.from_id);
-      if (o && o.status !== 'superseded' && o.status !== 'retired') out.push(o);
+      if (o && isLive(o)) out.push(o);
     }
     return out;
   }

@@ -28,6 +28,10 @@ export const OBJECT_STATUSES = [
 ] as const;
 export type ObjectStatus = (typeof OBJECT_STATUSES)[number];
 
+/** Whether an object is current canon's: not superseded or retired. */
+export const isLive = (o: { readonly status: ObjectStatus } | null | undefined): boolean =>
+  o != null && o.status !== 'superseded' && o.status !== 'retired';
+
 /** How the project came to hold it: its epistemic condition (§2). Ordered from weakest to strongest. */
 export const CONFIDENCE_STATES = [
   'uncertain',

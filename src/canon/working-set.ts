@@ -6,7 +6,7 @@ import { withCascade } from './cascade.js';
 import { type DisputedNote, disputedNote } from './disputes.js';
 import { type EffectiveState, effectiveState } from './effective.js';
 import type { ProposalRecord } from './records.js';
-import type { CanonObject, ObjectType, SourceRef } from './types.js';
+import { type CanonObject, isLive, type ObjectType, type SourceRef } from './types.js';
 
 /** What a working set is compiled for. */
 export interface WorkingSetRequest {
@@ -179,9 +179,7 @@ export async function workingSet(
   const project = reader.project;
   const now = canon.now();
   const lookup = await reader.lookup();
-  const standing = lookup.objects.filter(
-    (o) => o.status !== 'superseded' && o.status !== 'retired',
-  );
+  const standing = lookup.objects.filter((o) => isLive(o));
   const state = new Map(standing.map((o) => [o.object_id, effectiveState(o, now)]));
   const live = standing.filter((o) => state.get(o.object_id) === 'in_effect');
   const byId = new Map(live.map((o) => [o.object_id, o]));

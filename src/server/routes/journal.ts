@@ -4,6 +4,7 @@ import { mayReadEntry, readableEntries } from '../../canon/index.js';
 import { CanonryError } from '../../core/index.js';
 import {
   parseProject,
+  receiptFor,
   requireJournal,
   verifyProject,
   withProjectionCheck,
@@ -106,7 +107,7 @@ export function journalRoutes(app: FastifyInstance, runtime: CanonryRuntime): vo
       const [entry] = seq > 0 ? await journal.read(project, { after: seq - 1, limit: 1 }) : [];
       const readable =
         entry?.seq === seq && (await mayReadEntry(runtime.canon, principalOf(request), entry));
-      const receipt = readable ? await journal.receipt(project, seq) : null;
+      const receipt = readable ? receiptFor(entry) : null;
       if (!receipt) throw new CanonryError('NOT_FOUND', `no entry ${seq} in ${project}`);
       return receipt;
     },
