@@ -15,6 +15,7 @@ import {
   resolve,
   StepBudget,
 } from 'canonry/kernel';
+import { EMPTY_METADATA_HASH } from '../lib/hostile.js';
 import { median, progress } from '../lib/measure.js';
 import { machine, runIfMain, table } from '../lib/report.js';
 
@@ -259,14 +260,13 @@ export function schemaCompileCases(salt = 0) {
  * @returns {{ name: string, body: { artifact: unknown, agentic_protocol: Record<string, unknown>, generation_metadata_hash: string } }[]}
  */
 export function schemaWorstBodies() {
-  const empty = 'sha256:44136fa355b3678a1146ad16f7e8649e94fb4fc21fe77e8310c060f61caaff8a';
   return [
     ...schemaWorstCases().map((c) => ({
       name: `schema: ${c.what}`,
       body: {
         artifact: c.artifact,
         agentic_protocol: protocolOf(c),
-        generation_metadata_hash: empty,
+        generation_metadata_hash: EMPTY_METADATA_HASH,
       },
     })),
     ...schemaCompileCases().map((c) => ({
@@ -274,7 +274,7 @@ export function schemaWorstBodies() {
       body: {
         artifact: c.ajvValue ?? {},
         agentic_protocol: protocolOf({ ...c, artifact: null }),
-        generation_metadata_hash: empty,
+        generation_metadata_hash: EMPTY_METADATA_HASH,
       },
     })),
   ];

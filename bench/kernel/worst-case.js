@@ -23,7 +23,7 @@ import { Worker } from 'node:worker_threads';
 import { DEFAULT_MAX_JSON_KEYS, DEFAULT_MAX_JSON_VALUES, parseJsonText } from 'canonry/core';
 import { EVALUATION_BUDGET, Kernel, MemoryAuditSink } from 'canonry/kernel';
 import { Keyring } from 'canonry/trust';
-import { worstCases } from '../lib/hostile.js';
+import { EMPTY_METADATA_HASH, worstCases } from '../lib/hostile.js';
 import { median, progress } from '../lib/measure.js';
 import { refundProtocol } from '../lib/refund.js';
 import { runIfMain, table } from '../lib/report.js';
@@ -44,7 +44,6 @@ const CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
 const LOOP_DELAY_PRELOAD = new URL('./loop-delay-preload.js', import.meta.url).href;
 /** The server's body limit (1 MiB). */
 const BODY_LIMIT = 1024 * 1024;
-const EMPTY = 'sha256:44136fa355b3678a1146ad16f7e8649e94fb4fc21fe77e8310c060f61caaff8a';
 
 /** @typedef {{ name: string, body: { artifact: unknown, agentic_protocol: Record<string, unknown>, generation_metadata_hash: string } }} Case */
 
@@ -68,7 +67,7 @@ function refundCase() {
     body: {
       artifact: { amount: 640 },
       agentic_protocol: refundProtocol(),
-      generation_metadata_hash: EMPTY,
+      generation_metadata_hash: EMPTY_METADATA_HASH,
     },
   };
 }

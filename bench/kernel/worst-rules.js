@@ -24,6 +24,8 @@ import {
   StepBudget,
 } from 'canonry/kernel';
 
+import { EMPTY_METADATA_HASH } from '../lib/hostile.js';
+
 const LIMIT = Number(process.env.RULES_BUDGET ?? EVALUATION_BUDGET.rules);
 const ROUNDS = Number(process.env.ROUNDS ?? 15);
 /**
@@ -211,8 +213,7 @@ export function ruleWorstCases() {
           { label: 'MISS', condition: true },
         ],
       },
-      generation_metadata_hash:
-        'sha256:44136fa355b3678a1146ad16f7e8649e94fb4fc21fe77e8310c060f61caaff8a',
+      generation_metadata_hash: EMPTY_METADATA_HASH,
     },
   }));
 }

@@ -1,4 +1,6 @@
 /** Types of hostile.js (plain JavaScript, shared by the benches and the tests). */
+/** The generation-metadata hash of `{}`. */
+export const EMPTY_METADATA_HASH: string;
 export interface HostileBody {
   artifact: unknown;
   agentic_protocol: Record<string, unknown>;

@@ -7,8 +7,8 @@
  * bench (bench/kernel/worst-case.js) and the tests (test/helpers/hostile.ts) share them.
  */
 
-/** The generation-metadata hash of `{}` (what `EMPTY_METADATA_HASH` is). */
-const EMPTY_METADATA_HASH =
+/** The generation-metadata hash of `{}`. */
+export const EMPTY_METADATA_HASH =
   'sha256:44136fa355b3678a1146ad16f7e8649e94fb4fc21fe77e8310c060f61caaff8a';
 
 /**

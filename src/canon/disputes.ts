@@ -25,15 +25,20 @@ import type {
 type Proposal = ProposalBody;
 type Unreceipted = Omit<NoteVersion, 'receipt_ref'>;
 
+/** A statement as a claim compares: case and spacing aside. */
+const norm = (s: string) => s.trim().replace(/\s+/g, ' ').toLowerCase();
+
 /** Two statements are one claim when they say the same words (case and spacing aside). */
-export function sameStatement(a: string, b: string): boolean {
-  const norm = (s: string) => s.trim().replace(/\s+/g, ' ').toLowerCase();
+function sameClaim(a: string, b: string): boolean {
   return norm(a) === norm(b);
 }
 
 function claimId(objectId: string, openedIn: number, statement: string): string {
-  const norm = statement.trim().replace(/\s+/g, ' ').toLowerCase();
-  const hash = contentHash({ object_id: objectId, opened_in: openedIn, statement: norm });
+  const hash = contentHash({
+    object_id: objectId,
+    opened_in: openedIn,
+    statement: norm(statement),
+  });
   return `claim_${hash.slice('sha256:'.length, 'sha256:'.length + 16)}`;
 }
 
@@ -80,8 +85,8 @@ export function prepareDispute(
     confidence_state: input.candidate.confidence_state,
   };
   const open = openClaims(current);
-  const held = open.find((c) => sameStatement(c.statement, claim.statement));
-  if (open.length === 0 && sameStatement(current.content.text, claim.statement)) {
+  const held = open.find((c) => sameClaim(c.statement, claim.statement));
+  if (open.length === 0 && sameClaim(current.content.text, claim.statement)) {
     throw new CanonryError(
       'INVALID_PROPOSAL',
       'a dispute states a competing claim: this is the statement it disputes',
@@ -117,7 +122,7 @@ export function checkResolve(current: NoteVersion, input: ProposalInput): void {
       { field: 'claim_id', open_claims: open.map((c) => c.claim_id) },
     );
   }
-  if (!sameStatement(input.candidate.text, claim.statement)) {
+  if (!sameClaim(input.candidate.text, claim.statement)) {
     throw new CanonryError(
       'INVALID_PROPOSAL',
       `the candidate must state the claim that stands: "${claim.statement.slice(0, 200)}"`,
@@ -194,7 +199,7 @@ export function nextClaims(
       version_id: versionId,
       receipt_ref: null,
     };
-    const at = claims.findIndex((c) => sameStatement(c.statement, proposal.claim!.statement));
+    const at = claims.findIndex((c) => sameClaim(c.statement, proposal.claim!.statement));
     if (at >= 0) claims[at] = { ...claims[at]!, holders: [...claims[at]!.holders, holder] };
     else {
       const openedIn = claims[0]!.opened_in;

@@ -1,4 +1,5 @@
 import { CanonryError, type ContentHash, isContentHash, parseJsonText } from '../core/index.js';
+import { hasKeys, ISO_INSTANT, isRecord, RAW_KEY, SERIAL } from './keyring-fields.js';
 
 /** The lifecycle of an issuer in the index. */
 export type IssuerStatus = 'active' | 'retired' | 'revoked';
@@ -39,21 +40,14 @@ export interface KeyringIndex {
 }
 
 const STATUSES: readonly string[] = ['active', 'retired', 'revoked'];
-const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{3})?Z$/;
-const SERIAL = /^(?:[0-9a-f]{2}){1,20}$/;
 const MAX_ISSUERS = 100_000;
 
 function corrupt(message: string): CanonryError {
   return new CanonryError('KEYRING_CORRUPT', `keyring.json: ${message}`);
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function exactKeys(value: Record<string, unknown>, keys: readonly string[], what: string): void {
-  const actual = Object.keys(value).sort();
-  if (actual.join() !== [...keys].sort().join()) throw corrupt(`${what} has unexpected fields`);
+  if (!hasKeys(value, keys)) throw corrupt(`${what} has unexpected fields`);
 }
 
 function parseIssuer(value: unknown, at: number): IndexedIssuer {
@@ -89,7 +83,6 @@ function allDistinct(values: readonly unknown[]): boolean {
 
 const FORMAT_1_KEYS = ['format', 'root_fingerprint', 'active_issuer', 'issuers'];
 const FORMAT_2_KEYS = [...FORMAT_1_KEYS, 'development_root', 'root_key', 'pending_issuer'];
-const RAW_KEY = /^[A-Za-z0-9_-]{43}$/;
 
 function parsePending(value: unknown): PendingIssuer | null {
   if (value === null) return null;

@@ -1,4 +1,5 @@
 import { CanonryError, type ContentHash, isContentHash, parseJsonText } from '../core/index.js';
+import { hasKeys, ISO_INSTANT, isRecord, RAW_KEY, SERIAL } from './keyring-fields.js';
 
 /** One certificate the offline root has issued, as `issued.json` records it. */
 export interface IssuedEntry {
@@ -31,20 +32,9 @@ const ENTRY_KEYS = [
   'revoked_at',
   'serial',
 ];
-const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{3})?Z$/;
-const SERIAL = /^(?:[0-9a-f]{2}){1,20}$/;
-const RAW_KEY = /^[A-Za-z0-9_-]{43}$/;
 
 function corrupt(message: string): CanonryError {
   return new CanonryError('KEYRING_CORRUPT', `issued.json: ${message}`);
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function hasKeys(value: Record<string, unknown>, keys: readonly string[]): boolean {
-  return Object.keys(value).sort().join() === [...keys].sort().join();
 }
 
 function parseEntry(value: unknown, at: number): IssuedEntry {

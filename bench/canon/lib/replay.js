@@ -65,8 +65,8 @@ export async function openRuntime() {
   };
 }
 
-/** @param {unknown} err */
-const codeOf = (err) =>
+/** The error code of a thrown CanonryError (or the thrown value as text). @param {unknown} err */
+export const codeOf = (err) =>
   typeof err === 'object' && err !== null && 'code' in err ? String(err.code) : String(err);
 
 /** Applies events of one scenario to one runtime, remembering which proposal each event made. */

@@ -13,6 +13,7 @@ import {
   workingSet,
 } from 'canonry/canon';
 import { contentHash } from 'canonry/core';
+import { codeOf } from '../replay.js';
 import { ACTORS } from './vocab.js';
 
 /** Artifact §10 states that mean "needs rework". */
@@ -33,10 +34,6 @@ const CONFIRMED_BEATS = new Set([
   'dispute',
   'resolution',
 ]);
-
-/** @param {unknown} err */
-export const codeOf = (err) =>
-  typeof err === 'object' && err !== null && 'code' in err ? String(err.code) : String(err);
 
 /**
  * What one event did.
