@@ -3,39 +3,31 @@
 // claim), the object read, board, provenance and working set show both claims; bad resolution
 // input is a typed 4xx that writes nothing; an agent's resolution through POST /objects/:id/resolve
 // waits for an editor, whose approval records which claim stands and why.
-import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildServer } from '../../src/server/index.js';
-import { call, tokensFor } from '../helpers/auth.js';
 import { CANON_ENGINES, canonState, type EngineRuntime, PROJECT } from '../helpers/canon.js';
+import { type ServedCanon, serveCanon } from '../helpers/serve-canon.js';
 
 const FACT = 'Backups run nightly at 02:00.';
 const CLAIM = 'Backups run hourly.';
 
 for (const engine of CANON_ENGINES) {
   describe.skipIf(!engine.available)(`disputes over HTTP on ${engine.name}`, () => {
+    let served: ServedCanon<'olivia' | 'eddie' | 'bot' | 'vera'>;
     let env: EngineRuntime;
-    let app: FastifyInstance;
-    let url: string;
-    let t: Record<'olivia' | 'eddie' | 'bot' | 'vera', string>;
+    let t: typeof served.t;
     beforeAll(async () => {
-      env = await engine.open();
-      app = buildServer(env.runtime, { logLevel: 'silent' });
-      url = await app.listen({ port: 0, host: '127.0.0.1' });
-      t = await tokensFor(env.runtime, PROJECT, {
+      served = await serveCanon(engine.open, PROJECT, {
         olivia: 'owner',
         eddie: 'editor',
         bot: 'agent',
         vera: 'viewer',
       });
+      ({ env, t } = served);
     });
-    afterAll(async () => {
-      await app?.close();
-      await env?.close();
-    });
+    afterAll(async () => served?.close());
 
     const api = (method: string, path: string, token: string, body?: unknown) =>
-      call(url, method, `/v1/projects/${PROJECT}${path}`, token, body);
+      served.api(method, path, token, body);
 
     /** Archives `text` as `token`'s message and returns the span quoting `quote`. */
     async function source(token: string, text: string, quote: string) {

@@ -4,44 +4,35 @@
 // proposal view shows with what it would now overwrite; a stale create is closed; a tool token,
 // issued over the API, reports and corrects its own facts but never approves; closed proposals show
 // who was required and who approved, and nothing pending.
-import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CanonryRuntime } from '../../src/app/index.js';
-import { buildServer } from '../../src/server/index.js';
-import { call, tokensFor } from '../helpers/auth.js';
-import { CANON_ENGINES, type EngineRuntime } from '../helpers/canon.js';
+import { CANON_ENGINES } from '../helpers/canon.js';
+import { type ServedCanon, serveCanon } from '../helpers/serve-canon.js';
 
 const P = 'gov';
 
 for (const engine of CANON_ENGINES) {
   describe.skipIf(!engine.available)(`proposal governance over HTTP on ${engine.name}`, () => {
-    let env: EngineRuntime;
+    let served: ServedCanon<'alice' | 'bob' | 'assistant' | 'val'>;
     let runtime: CanonryRuntime;
-    let app: FastifyInstance;
-    let url: string;
-    let t: Record<'alice' | 'bob' | 'assistant' | 'val', string>;
+    let t: typeof served.t;
     let n = 0;
     const fresh = (prefix: string) => `${prefix}.${++n}`;
 
     beforeAll(async () => {
-      env = await engine.open();
-      runtime = env.runtime;
-      app = buildServer(runtime, { logLevel: 'silent' });
-      url = await app.listen({ port: 0, host: '127.0.0.1' });
-      t = await tokensFor(runtime, P, {
+      served = await serveCanon(engine.open, P, {
         alice: 'owner',
         bob: 'editor',
         assistant: 'agent',
         val: 'viewer',
       });
+      ({ t } = served);
+      runtime = served.env.runtime;
     });
-    afterAll(async () => {
-      await app?.close();
-      await env?.close();
-    });
+    afterAll(async () => served?.close());
 
     const api = (method: string, path: string, token: string | null, body?: unknown) =>
-      call(url, method, `/v1/projects/${P}${path}`, token, body);
+      served.api(method, path, token, body);
     const head = async () => (await runtime.journal.head(P))?.seq ?? 0;
 
     /** Archives `text` (no classification) and returns a source quoting `quote`. */

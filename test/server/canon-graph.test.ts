@@ -3,12 +3,10 @@
 // every level in the same commit, the receipt lists them, and the board, the object, provenance,
 // the artifacts and the working set all say so; a cycle is refused with DEPENDENCY_CYCLE (422) and
 // its path; a malformed pin is INVALID_PROPOSAL (400); a revision made against the new base clears.
-import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contentHash } from '../../src/core/index.js';
-import { buildServer } from '../../src/server/index.js';
-import { call, tokensFor } from '../helpers/auth.js';
 import { CANON_ENGINES, canonState, type EngineRuntime, PROJECT } from '../helpers/canon.js';
+import { type ServedCanon, serveCanon } from '../helpers/serve-canon.js';
 
 const note = (title: string, text: string, extra: Record<string, unknown> = {}) => ({
   object_type: 'decision',
@@ -19,12 +17,11 @@ const note = (title: string, text: string, extra: Record<string, unknown> = {}) 
 
 for (const engine of CANON_ENGINES) {
   describe.skipIf(!engine.available)(`the dependency graph over HTTP on ${engine.name}`, () => {
+    let served: ServedCanon<'olivia' | 'vera'>;
     let env: EngineRuntime;
-    let app: FastifyInstance;
-    let url: string;
-    let t: Record<'olivia' | 'vera', string>;
+    let t: typeof served.t;
     const api = (method: string, path: string, token: string, body?: unknown) =>
-      call(url, method, `/v1/projects/${PROJECT}${path}`, token, body);
+      served.api(method, path, token, body);
     const propose = (object_id: string, candidate: unknown, extra: Record<string, unknown> = {}) =>
       api('POST', '/proposals', t.olivia, {
         object_id,
@@ -37,15 +34,10 @@ for (const engine of CANON_ENGINES) {
       (await api('GET', `/objects/${id}`, t.vera)).body.object.current_version_ref as string;
 
     beforeAll(async () => {
-      env = await engine.open();
-      app = buildServer(env.runtime, { logLevel: 'silent' });
-      url = await app.listen({ port: 0, host: '127.0.0.1' });
-      t = await tokensFor(env.runtime, PROJECT, { olivia: 'owner', vera: 'viewer' });
+      served = await serveCanon(engine.open, PROJECT, { olivia: 'owner', vera: 'viewer' });
+      ({ env, t } = served);
     });
-    afterAll(async () => {
-      await app?.close();
-      await env?.close();
-    });
+    afterAll(async () => served?.close());
 
     it('moving the root flags every level in the same commit; every view says so', async () => {
       const root = await propose('storage.engine', {

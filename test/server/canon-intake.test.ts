@@ -4,54 +4,34 @@
 // is back → POST /messages/{id}/classify (the id percent-encoded) makes its proposals, once. Without
 // any configuration a decision proposes; classifier subjects set over HTTP are journaled and survive
 // a rebuild; restore takes a version number; message ids take `# / : @`.
-import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CanonryRuntime } from '../../src/app/index.js';
 import { rebuildProject } from '../../src/journal/index.js';
-import { buildServer } from '../../src/server/index.js';
 import {
   completion,
   type FakeOpenAI,
   startFakeOpenAI,
 } from '../fixtures/models/fake-openai-server.js';
-import { call, tokensFor } from '../helpers/auth.js';
 import { CANON_ENGINES, type EngineRuntime } from '../helpers/canon.js';
 import { decisionAnswer } from '../helpers/model-answers.js';
+import { type ServedCanon, serveCanon } from '../helpers/serve-canon.js';
 
 const P = 'intake';
 const KEY = 'sk-intake-SECRET-9a8b7c6d5e4f';
 const ODD_ID = 'slack:C01/p#12@x';
 
-interface Served {
-  readonly env: EngineRuntime;
+interface Served extends ServedCanon<'olivia' | 'eddie' | 'bot' | 'val'> {
   readonly runtime: CanonryRuntime;
-  readonly url: string;
-  readonly t: Record<'olivia' | 'eddie' | 'bot' | 'val', string>;
-  api(method: string, path: string, token: string | null, body?: unknown): ReturnType<typeof call>;
-  close(): Promise<void>;
 }
 
 async function serve(open: () => Promise<EngineRuntime>): Promise<Served> {
-  const env = await open();
-  const app: FastifyInstance = buildServer(env.runtime, { logLevel: 'silent' });
-  const url = await app.listen({ port: 0, host: '127.0.0.1' });
-  const t = await tokensFor(env.runtime, P, {
+  const served = await serveCanon(open, P, {
     olivia: 'owner',
     eddie: 'editor',
     bot: 'agent',
     val: 'viewer',
   });
-  return {
-    env,
-    runtime: env.runtime,
-    url,
-    t,
-    api: (method, path, token, body) => call(url, method, `/v1/projects/${P}${path}`, token, body),
-    close: async () => {
-      await app.close();
-      await env.close();
-    },
-  };
+  return { ...served, runtime: served.env.runtime };
 }
 
 /** A runtime opened while CANONRY_MODEL_* name the fake model (the environment is restored after). */
