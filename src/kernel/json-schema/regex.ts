@@ -1,4 +1,5 @@
 import { RE2JS } from 're2js';
+import { LruCache } from '../../core/index.js';
 import { translatePattern } from './pattern.js';
 
 /**
@@ -87,8 +88,7 @@ function tooHeavy(weight: number): string {
   return `its program would hold ${weight} instructions and character ranges, more than ${PATTERN_LIMITS.maxCompileWeight}`;
 }
 
-const cache = new Map<string, LinearPattern>();
-const CACHE_SIZE = 1_024;
+const cache = new LruCache<string, LinearPattern>(1_024);
 
 /**
  * Compiles a JSON Schema pattern (ECMA-262, Unicode mode) to run on RE2. Throws a plain Error when it
@@ -129,7 +129,6 @@ export function linearPattern(source: string): LinearPattern {
     compileWeight,
     test: (text: string) => compiled.test(text),
   });
-  if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value as string);
   cache.set(source, pattern);
   return pattern;
 }
