@@ -6,6 +6,7 @@ export {
   verifyCheckpoint,
 } from './checkpoint.js';
 export { entryHash, genesisHash, parseProject, withoutHash } from './entry.js';
+export { FEED_CHANNEL, type FollowOptions, type JournalFollower } from './follow.js';
 export { Journal, type JournalOptions, type Quarantine } from './journal.js';
 export { requireJournal, type VerifyScope, verifyProject } from './maintenance.js';
 export { type PruneResult, pruneProject } from './prune.js';

@@ -17,6 +17,7 @@ import {
   rowToEntry,
   SELECT_ENTRIES,
 } from './entry.js';
+import { type FollowOptions, JournalFeed, type JournalFollower } from './follow.js';
 import { applyProjections } from './projections.js';
 import { receiptFor } from './receipt.js';
 import type {
@@ -136,6 +137,7 @@ export class Journal {
   readonly #now: () => Date;
   readonly #byKind = new Map<string, readonly Projection[]>();
   readonly #tails: UnsignedTails;
+  readonly #feed: JournalFeed;
   readonly #prunable: (project: string) => boolean;
   /** Projects whose chain did not verify: appends to them are refused until an operator acts. */
   readonly #broken = new Map<string, Quarantine>();
@@ -178,6 +180,7 @@ export class Journal {
       },
       options.maxBatch,
     );
+    this.#feed = new JournalFeed(this, store.notifications);
     this.#signer = options.signer;
     this.#checkpointEvery = options.checkpointEvery ?? 1_000;
     this.#now = options.now ?? (() => new Date());
@@ -193,6 +196,7 @@ export class Journal {
 
   /** A head this process committed moved: its tail may now be unsigned. */
   #moved(project: string, seq: number): void {
+    this.#feed.moved(project, seq);
     if (this.#signer !== undefined) this.#tails.moved(project, seq, this.#checkpointEvery);
   }
 
@@ -224,9 +228,15 @@ export class Journal {
     return this.#tails.pending();
   }
 
-  /** Stops the checkpoint timer and signs every unsigned head this process left (shutdown). */
+  /** Ends every live feed, stops the checkpoint timer and signs every unsigned head this process left (shutdown). */
   close(): Promise<void> {
+    this.#feed.close();
     return this.#tails.stop();
+  }
+
+  /** A live feed of the project's committed entries after `after` (see follow.ts). */
+  follow(project: string, options?: FollowOptions): JournalFollower {
+    return this.#feed.follow(project, options);
   }
 
   /** Appends one entry. A seen idempotency key returns the first result and appends nothing. */

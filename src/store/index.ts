@@ -7,9 +7,11 @@ export type {
   BackgroundWriter,
   BatchStatement,
   Capabilities,
+  NotificationHandlers,
   Queryable,
   Row,
   SqlValue,
   Store,
+  StoreNotifications,
   TransactionOptions,
 } from './types.js';

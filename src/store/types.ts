@@ -60,11 +60,33 @@ export interface BackgroundWriter {
   commit(statements: readonly BatchStatement[]): Promise<boolean>;
 }
 
+/** What a listener on a notification channel is told. */
+export interface NotificationHandlers {
+  /** One notification's payload, as the committing transaction sent it. */
+  message(payload: string): void;
+  /**
+   * The channel is (again) being listened to: on the first connect and after every reconnect.
+   * Notifications sent while nobody listened are lost, so whatever they would have said is unknown.
+   */
+  reset(): void;
+}
+
+/**
+ * Notifications other processes on the same database send when their transactions commit (PostgreSQL
+ * `LISTEN`/`NOTIFY`), on one connection of the store's own that reconnects when it drops.
+ */
+export interface StoreNotifications {
+  /** Listens on `channel` until the returned function is called (or the store closes). */
+  listen(channel: string, handlers: NotificationHandlers): () => void;
+}
+
 /** A database: statements outside transactions, transactions, and its capabilities. */
 export interface Store extends Queryable {
   readonly capabilities: Capabilities;
   /** Where an engine whose driver blocks (SQLite) can commit plain writes off the event loop. */
   readonly background?: BackgroundWriter;
+  /** Notifications from other processes sharing the database, where the engine has them. */
+  readonly notifications?: StoreNotifications;
   /** A short description for logs (`sqlite:/path`, `postgres://host/db`), never with a password. */
   readonly description: string;
   /**

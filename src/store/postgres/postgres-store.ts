@@ -6,8 +6,10 @@ import type {
   Row,
   SqlValue,
   Store,
+  StoreNotifications,
   TransactionOptions,
 } from '../types.js';
+import { PgNotifications } from './notify.js';
 
 /** A query as the driver takes it; with a `name`, the connection parses and plans it once. */
 interface QueryConfig {
@@ -127,6 +129,7 @@ export class PostgresStore implements Store {
   readonly capabilities = CAPABILITIES;
   readonly description: string;
   readonly #pool: Pool;
+  readonly #notifications: PgNotifications;
   readonly #inFlight = new Set<Promise<unknown>>();
   #closed = false;
 
@@ -139,6 +142,12 @@ export class PostgresStore implements Store {
     this.#pool = new pg.Pool({ connectionString, max, types }) as unknown as Pool;
     // An idle client losing its connection must not crash the process; the next query reconnects.
     this.#pool.on('error', () => undefined);
+    this.#notifications = new PgNotifications(connectionString);
+  }
+
+  /** `LISTEN` on a connection of its own, opened while anyone listens (see `notify.ts`). */
+  get notifications(): StoreNotifications {
+    return this.#notifications;
   }
 
   async all<T extends object = Row>(sql: string, params: readonly SqlValue[] = []): Promise<T[]> {
@@ -225,6 +234,7 @@ export class PostgresStore implements Store {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    await this.#notifications.close();
     while (this.#inFlight.size > 0) await Promise.allSettled([...this.#inFlight]);
     await this.#pool.end();
   }

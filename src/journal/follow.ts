@@ -1,0 +1,291 @@
+import { CanonryError } from '../core/index.js';
+import type { StoreNotifications } from '../store/index.js';
+import { parseProject } from './entry.js';
+import type { Head, JournalEntry } from './types.js';
+
+/** The channel the head trigger notifies on PostgreSQL, with `<project>:<seq>` (see schema.ts). */
+export const FEED_CHANNEL = 'canonry_journal';
+
+/** How often followed heads are polled on a store without notifications (another process's writes). */
+const POLL_MS = 1_000;
+
+/** Options for {@link JournalFeed.follow}. */
+export interface FollowOptions {
+  /** Follow the entries after this seq (default 0: from the first). */
+  readonly after?: number;
+  /** Entries read at a time, 1–1,000 (default 100): the most a follower that does not consume holds. */
+  readonly limit?: number;
+  /** Ends the feed when aborted, like `return()`. */
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * A live feed of one project's entries: every committed entry after the starting seq, once, in seq
+ * order, waiting for the next when it has handed out all there are. `return()` (or `break` in a
+ * `for await`) ends it at once, also while it waits. A failed read rejects `next()` and ends the feed:
+ * follow again from `cursor`.
+ */
+export interface JournalFollower extends AsyncIterableIterator<JournalEntry, undefined> {
+  /** The seq of the last entry handed out (the starting seq before the first). */
+  readonly cursor: number;
+  return(): Promise<IteratorResult<JournalEntry, undefined>>;
+}
+
+/** What the feed reads: the journal's own paged read and head. */
+export interface FeedReader {
+  read(project: string, page: { after: number; limit: number }): Promise<JournalEntry[]>;
+  head(project: string): Promise<Head>;
+}
+
+/** A follower waiting for an entry past `cursor`. */
+interface Waiter {
+  readonly cursor: number;
+  readonly wake: () => void;
+}
+
+/** The wake-ups of one project, shared by all its followers. */
+class ProjectWakes {
+  /** Counts wake-ups, so a follower sees one that came while it was reading. */
+  generation = 0;
+  followers = 0;
+  readonly waiters = new Set<Waiter>();
+
+  /** The head moved to `seq` (Infinity: it may have moved anywhere): wakes whoever is behind it. */
+  moved(seq: number): void {
+    this.generation++;
+    for (const waiter of this.waiters) {
+      if (waiter.cursor >= seq) continue;
+      this.waiters.delete(waiter);
+      waiter.wake();
+    }
+  }
+}
+
+const DONE: IteratorResult<JournalEntry, undefined> = { done: true, value: undefined };
+const EMPTY: readonly JournalEntry[] = [];
+
+/**
+ * Live feeds of a journal's projects. A wake-up only says "the head of P moved to N"; followers then
+ * read committed entries with the journal's paged read from their own cursor, so a missed or
+ * coalesced wake-up never loses an entry. Wake-ups come from this process's commits (`moved`), from
+ * the store's notifications when it has them (PostgreSQL: other processes' commits; after a lost
+ * connection every follower reads again), and otherwise from a poll of the followed heads once a
+ * second (a SQLite file another process writes to).
+ */
+export class JournalFeed {
+  readonly #reader: FeedReader;
+  readonly #notifications: StoreNotifications | undefined;
+  readonly #projects = new Map<string, ProjectWakes>();
+  readonly #followers = new Set<Follower>();
+  #unlisten: (() => void) | undefined;
+  #poll: NodeJS.Timeout | undefined;
+  #closed = false;
+
+  constructor(reader: FeedReader, notifications?: StoreNotifications) {
+    this.#reader = reader;
+    this.#notifications = notifications;
+  }
+
+  /** This process committed the head of `project` at `seq`. */
+  moved(project: string, seq: number): void {
+    this.#projects.get(project)?.moved(seq);
+  }
+
+  /** Follows `project` from `after` (see {@link JournalFollower}); bad options reject the first `next()`. */
+  follow(project: string, options: FollowOptions = {}): JournalFollower {
+    return new Follower(this.#reader, project, options, {
+      attach: (name, follower) => this.#attach(name, follower),
+      detach: (name, follower) => this.#detach(name, follower),
+    });
+  }
+
+  /** Ends every feed and stops listening. */
+  close(): void {
+    this.#closed = true;
+    for (const follower of [...this.#followers]) void follower.return();
+    this.#unlisten?.();
+    this.#unlisten = undefined;
+    clearInterval(this.#poll);
+    this.#poll = undefined;
+  }
+
+  #attach(project: string, follower: Follower): ProjectWakes | null {
+    if (this.#closed) return null;
+    let wakes = this.#projects.get(project);
+    if (!wakes) {
+      wakes = new ProjectWakes();
+      this.#projects.set(project, wakes);
+    }
+    wakes.followers++;
+    this.#followers.add(follower);
+    this.#startWatching();
+    return wakes;
+  }
+
+  #detach(project: string, follower: Follower): void {
+    this.#followers.delete(follower);
+    const wakes = this.#projects.get(project);
+    if (!wakes || --wakes.followers > 0) return;
+    this.#projects.delete(project);
+    if (this.#projects.size === 0) {
+      clearInterval(this.#poll);
+      this.#poll = undefined;
+    }
+  }
+
+  /**
+   * Other processes' commits: one LISTEN for the whole journal, kept until `close` (a follower that
+   * reconnects does not reopen it), or a poll while anyone follows.
+   */
+  #startWatching(): void {
+    if (this.#notifications) {
+      this.#unlisten ??= this.#notifications.listen(FEED_CHANNEL, {
+        message: (payload) => this.#notified(payload),
+        // Listening (again): what was sent while nobody listened is lost, so everyone reads.
+        reset: () => {
+          for (const wakes of this.#projects.values()) wakes.moved(Number.POSITIVE_INFINITY);
+        },
+      });
+      return;
+    }
+    if (this.#poll) return;
+    this.#poll = setInterval(() => void this.#pollHeads(), POLL_MS);
+    this.#poll.unref();
+  }
+
+  #notified(payload: string): void {
+    const colon = payload.lastIndexOf(':');
+    const wakes = this.#projects.get(payload.slice(0, colon));
+    if (!wakes) return;
+    const seq = Number(payload.slice(colon + 1));
+    wakes.moved(Number.isSafeInteger(seq) ? seq : Number.POSITIVE_INFINITY);
+  }
+
+  async #pollHeads(): Promise<void> {
+    for (const [project, wakes] of this.#projects) {
+      if (wakes.waiters.size === 0) continue;
+      try {
+        wakes.moved((await this.#reader.head(project)).seq);
+      } catch {
+        // The store is unreachable for now: the next poll asks again.
+      }
+    }
+  }
+}
+
+/** How a follower joins and leaves its project's wake-ups. */
+interface Membership {
+  attach(project: string, follower: Follower): ProjectWakes | null;
+  detach(project: string, follower: Follower): void;
+}
+
+class Follower implements JournalFollower {
+  readonly #reader: FeedReader;
+  readonly #membership: Membership;
+  readonly #project: string;
+  readonly #limit: number;
+  readonly #signal: AbortSignal | undefined;
+  readonly #onAbort = () => void this.return();
+  #cursor: number;
+  #page: readonly JournalEntry[] = EMPTY;
+  #index = 0;
+  /** Null once the feed ended. */
+  #wakes: ProjectWakes | null = null;
+  #waiter: Waiter | null = null;
+  /** A bad option, reported by the first `next()`. */
+  #invalid: unknown;
+  /** `next()` calls run one after the other. */
+  #queue: Promise<unknown> = Promise.resolve();
+
+  constructor(reader: FeedReader, project: string, options: FollowOptions, membership: Membership) {
+    this.#reader = reader;
+    this.#membership = membership;
+    const { after = 0, limit = 100, signal } = options;
+    this.#cursor = after;
+    this.#limit = limit;
+    this.#signal = signal;
+    this.#project = project;
+    try {
+      this.#project = parseProject(project);
+      if (!Number.isSafeInteger(after) || after < 0)
+        throw new CanonryError('INVALID_ARGUMENT', 'after must be an integer ≥ 0');
+      if (!Number.isSafeInteger(limit) || limit < 1 || limit > 1_000)
+        throw new CanonryError('INVALID_ARGUMENT', 'limit must be an integer 1–1000');
+    } catch (err) {
+      this.#invalid = err;
+      return;
+    }
+    if (signal?.aborted) return;
+    this.#wakes = membership.attach(this.#project, this);
+    if (this.#wakes) signal?.addEventListener('abort', this.#onAbort, { once: true });
+  }
+
+  get cursor(): number {
+    return this.#cursor;
+  }
+
+  [Symbol.asyncIterator](): this {
+    return this;
+  }
+
+  next(): Promise<IteratorResult<JournalEntry, undefined>> {
+    const result = this.#queue.then(() => this.#next());
+    this.#queue = result.catch(() => undefined);
+    return result;
+  }
+
+  /** Ends the feed now, waking a `next()` that waits (it resolves done). */
+  async return(): Promise<IteratorResult<JournalEntry, undefined>> {
+    const wakes = this.#wakes;
+    if (wakes === null) return DONE;
+    this.#wakes = null;
+    this.#page = EMPTY;
+    const waiter = this.#waiter;
+    if (waiter) {
+      wakes.waiters.delete(waiter);
+      waiter.wake();
+    }
+    this.#signal?.removeEventListener('abort', this.#onAbort);
+    this.#membership.detach(this.#project, this);
+    return DONE;
+  }
+
+  async #next(): Promise<IteratorResult<JournalEntry, undefined>> {
+    if (this.#invalid !== undefined) {
+      const invalid = this.#invalid;
+      this.#invalid = undefined;
+      throw invalid;
+    }
+    for (;;) {
+      const wakes = this.#wakes;
+      if (wakes === null) return DONE;
+      if (this.#index < this.#page.length) {
+        const entry = this.#page[this.#index++]!;
+        this.#cursor = entry.seq;
+        return { done: false, value: entry };
+      }
+      this.#page = EMPTY;
+      this.#index = 0;
+      const generation = wakes.generation;
+      let page: JournalEntry[];
+      try {
+        page = await this.#reader.read(this.#project, { after: this.#cursor, limit: this.#limit });
+      } catch (err) {
+        await this.return();
+        throw err;
+      }
+      if (this.#wakes === null) return DONE;
+      if (page.length > 0) {
+        this.#page = page;
+        continue;
+      }
+      // A wake-up while the read ran may be for an entry it did not see: read again.
+      if (wakes.generation !== generation) continue;
+      await new Promise<void>((wake) => {
+        this.#waiter = { cursor: this.#cursor, wake };
+        wakes.waiters.add(this.#waiter);
+      });
+      this.#waiter = null;
+    }
+  }
+}

@@ -1,0 +1,333 @@
+// The live journal feed (`journal.follow`) on both engines: it resumes after a seq, wakes on appends of
+// every commit path, hands out each entry once in order to many followers, holds at most one page for a
+// follower that does not consume, and lets go at once on return/break/abort/close. Across stores (as
+// across processes): a second journal on the same database wakes it — PostgreSQL through LISTEN/NOTIFY
+// (also after its LISTEN connection was killed), SQLite through the poll of followed heads. No timed
+// assertions: every wait is for an entry, under the suite's timeout.
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { afterEach, describe, expect, it } from 'vitest';
+import { CanonryError } from '../../src/core/index.js';
+import { Journal, type JournalEntry, type JournalFollower } from '../../src/journal/index.js';
+import { PostgresStore, type Store } from '../../src/store/index.js';
+import { count } from '../helpers/journal.js';
+import { ENGINES, PG_URL } from '../helpers/stores.js';
+
+/** The next `n` entries of a follower. */
+async function take(follower: JournalFollower, n: number): Promise<JournalEntry[]> {
+  const out: JournalEntry[] = [];
+  while (out.length < n) {
+    const next = await follower.next();
+    if (next.done) throw new Error(`the feed ended after ${out.length} of ${n}`);
+    out.push(next.value);
+  }
+  return out;
+}
+
+const seqs = (entries: readonly JournalEntry[]) => entries.map((e) => e.seq);
+const range = (from: number, to: number) =>
+  Array.from({ length: to - from + 1 }, (_, i) => from + i);
+
+/**
+ * The store, with the journal rows each `values` call returned counted (the feed reads entries with
+ * `read`, which uses `values`): what a follower has pulled out of the database.
+ */
+function counted(store: Store): { store: Store; rows: () => number } {
+  let rows = 0;
+  const proxy = new Proxy(store, {
+    get(target, key) {
+      if (key === 'values') {
+        return async (sql: string, params?: never) => {
+          const out = await target.values(sql, params);
+          if (sql.includes('FROM journal_entries')) rows += out.length;
+          return out;
+        };
+      }
+      const value = Reflect.get(target, key, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+  return { store: proxy, rows: () => rows };
+}
+
+const settle = () => new Promise((r) => setTimeout(r, 50));
+
+async function codeOf(promise: Promise<unknown>): Promise<string> {
+  try {
+    await promise;
+  } catch (err) {
+    return err instanceof CanonryError ? err.code : `untyped: ${err}`;
+  }
+  return 'OK';
+}
+
+for (const engine of ENGINES) {
+  describe.skipIf(!engine.available)(`journal.follow on ${engine.name}`, () => {
+    const closers: (() => Promise<void>)[] = [];
+    afterEach(async () => {
+      for (const close of closers.splice(0).reverse()) await close();
+    });
+    const open = async () => {
+      const fresh = await engine.fresh();
+      const watched = counted(fresh.store);
+      const journal = new Journal(watched.store);
+      closers.push(
+        fresh.cleanup,
+        () => fresh.store.close(),
+        () => journal.close(),
+      );
+      return { ...fresh, journal, rows: watched.rows };
+    };
+
+    it('starts after the given seq and wakes on later appends, each entry once and in order', async () => {
+      const { journal } = await open();
+      for (let i = 1; i <= 5; i++) await journal.append('alpha', count('x', i));
+      const follower = journal.follow('alpha', { after: 2 });
+      const first = await take(follower, 3);
+      expect(seqs(first)).toEqual([3, 4, 5]);
+      expect(first[0]).toEqual((await journal.read('alpha', { after: 2, limit: 1 }))[0]);
+      // Waiting now: the next append wakes it.
+      const waiting = follower.next();
+      await journal.append('alpha', count('x', 6));
+      const woken = await waiting;
+      expect(woken.done).toBe(false);
+      expect(woken.value?.seq).toBe(6);
+      expect(follower.cursor).toBe(6);
+      await follower.return();
+    });
+
+    it('wakes on every commit path: one-statement, batch, idempotent, expected seq, concurrent', async () => {
+      const { journal } = await open();
+      const follower = journal.follow('alpha');
+      const seen = take(follower, 40);
+      await journal.append('alpha', count('a'));
+      await journal.append('alpha', count('b'));
+      await journal.appendAll('alpha', [count('c'), count('d'), count('e')]);
+      await journal.append('alpha', count('f', 1, { idempotency_key: 'k-1' }));
+      await journal.append('alpha', count('f', 1, { idempotency_key: 'k-1' })); // a repeat: nothing
+      await journal.append('alpha', count('g'), { expectedSeq: 6 });
+      await Promise.all(range(1, 33).map((i) => journal.append('alpha', count(`p${i}`))));
+      const entries = await seen;
+      expect(seqs(entries)).toEqual(range(1, 40));
+      for (let i = 1; i < entries.length; i++)
+        expect(entries[i]!.prev_hash).toBe(entries[i - 1]!.hash);
+      await follower.return();
+    });
+
+    it('many followers of one project each get every entry once; another project stays silent', async () => {
+      const { journal } = await open();
+      await journal.append('beta', count('before'));
+      const followers = range(1, 50).map(() => journal.follow('alpha'));
+      const other = journal.follow('beta', { after: 1 });
+      const otherNext = other.next();
+      const all = Promise.all(followers.map((f) => take(f, 30)));
+      for (let round = 0; round < 3; round++) {
+        await Promise.all(
+          range(1, 10).map((i) => journal.append('alpha', count(`r${round}-${i}`))),
+        );
+      }
+      for (const got of await all) expect(seqs(got)).toEqual(range(1, 30));
+      // beta's follower is still waiting: none of alpha's entries reached it.
+      const marker = await journal.append('beta', count('after'));
+      expect((await otherNext).value).toEqual(marker.entry);
+      for (const f of [...followers, other]) await f.return();
+    });
+
+    it('holds at most one page for a follower that does not consume: reads are pulled, not pushed', async () => {
+      const { journal, rows } = await open();
+      for (let i = 1; i <= 20; i++) await journal.append('alpha', count('x', i));
+      const before = rows();
+      const slow = journal.follow('alpha', { limit: 5 });
+      expect((await slow.next()).value?.seq).toBe(1);
+      expect(rows() - before).toBe(5);
+      // 100 more commits wake it, but it is not waiting: nothing more is read for it.
+      await Promise.all(range(1, 100).map(() => journal.append('alpha', count('y'))));
+      await settle();
+      expect(rows() - before).toBe(5);
+      // Consuming pulls the rest a page at a time, each entry read once.
+      expect(seqs(await take(slow, 119))).toEqual(range(2, 120));
+      expect(rows() - before).toBe(120);
+      await slow.return();
+    });
+
+    it('return, break, an abort signal and close let go at once, also while waiting', async () => {
+      const { journal, rows } = await open();
+      await journal.append('alpha', count('x'));
+      const waiting = journal.follow('alpha', { after: 1 });
+      const pending = waiting.next();
+      await settle();
+      await waiting.return();
+      expect(await pending).toEqual({ done: true, value: undefined });
+      expect(await waiting.next()).toEqual({ done: true, value: undefined });
+
+      const seen: number[] = [];
+      for await (const entry of journal.follow('alpha')) {
+        seen.push(entry.seq);
+        break;
+      }
+      expect(seen).toEqual([1]);
+
+      const abort = new AbortController();
+      const aborted = journal.follow('alpha', { after: 1, signal: abort.signal });
+      const abortedNext = aborted.next();
+      await settle();
+      abort.abort();
+      expect((await abortedNext).done).toBe(true);
+
+      // None of them reads again: appends wake nobody.
+      const before = rows();
+      for (let i = 0; i < 5; i++) await journal.append('alpha', count('z'));
+      await settle();
+      expect(rows()).toBe(before);
+
+      const last = journal.follow('alpha', { after: 6 });
+      const closing = last.next();
+      await settle();
+      await journal.close();
+      expect((await closing).done).toBe(true);
+      expect((await journal.follow('alpha').next()).done).toBe(true);
+    });
+
+    it('refuses bad options as typed rejections of the first next(), never a synchronous throw', async () => {
+      const { journal } = await open();
+      const bad = [
+        journal.follow('Not A Project'),
+        journal.follow('alpha', { after: -1 }),
+        journal.follow('alpha', { after: 1.5 }),
+        journal.follow('alpha', { limit: 0 }),
+        journal.follow('alpha', { limit: 1_001 }),
+      ];
+      expect(await Promise.all(bad.map((f) => codeOf(f.next())))).toEqual([
+        'INVALID_PROJECT',
+        'INVALID_ARGUMENT',
+        'INVALID_ARGUMENT',
+        'INVALID_ARGUMENT',
+        'INVALID_ARGUMENT',
+      ]);
+    });
+
+    it('wakes on entries another journal on the same database commits', async () => {
+      const { journal, location, reopen } = await open();
+      const otherStore = reopen();
+      const other = new Journal(otherStore);
+      closers.push(
+        () => otherStore.close(),
+        () => other.close(),
+      );
+      await journal.append('alpha', count('mine'));
+      const follower = journal.follow('alpha');
+      expect(seqs(await take(follower, 1))).toEqual([1]);
+      const waiting = take(follower, 3);
+      await other.append('alpha', count('theirs'));
+      await other.appendAll('alpha', [count('theirs'), count('theirs')]);
+      const got = await waiting;
+      expect(seqs(got)).toEqual([2, 3, 4]);
+      expect(got.map((e) => (e.body as { name: string }).name)).toEqual([
+        'theirs',
+        'theirs',
+        'theirs',
+      ]);
+      expect(location).toBeTruthy();
+      await follower.return();
+    });
+  });
+}
+
+const postgres = ENGINES.find((e) => e.name === 'postgres')!;
+
+describe.skipIf(!postgres.available)('journal.follow over LISTEN/NOTIFY', () => {
+  const closers: (() => Promise<void>)[] = [];
+  afterEach(async () => {
+    for (const close of closers.splice(0).reverse()) await close();
+  });
+
+  /** Two journals on one fresh schema, each with its own pool; the first's connections are named. */
+  async function twoJournals() {
+    const fresh = await postgres.fresh();
+    await fresh.store.close();
+    const name = `canonry_feed_${randomBytes(4).toString('hex')}`;
+    const stores = [
+      new PostgresStore({ connectionString: `${fresh.location}&application_name=${name}` }),
+      new PostgresStore({ connectionString: fresh.location }),
+    ] as const;
+    const journals = stores.map((s) => new Journal(s)) as [Journal, Journal];
+    closers.push(fresh.cleanup, ...stores.map((s) => () => s.close()));
+    closers.push(...journals.map((j) => () => j.close()));
+    return { journals, name };
+  }
+
+  /** The backends of the named pool that are listening (their last statement was LISTEN). */
+  async function listeners(name: string): Promise<number[]> {
+    const admin = new pg.Client({ connectionString: PG_URL });
+    await admin.connect();
+    try {
+      const { rows } = await admin.query(
+        "SELECT pid FROM pg_stat_activity WHERE application_name = $1 AND query LIKE 'LISTEN%'",
+        [name],
+      );
+      return rows.map((r: { pid: number }) => r.pid);
+    } finally {
+      await admin.end();
+    }
+  }
+
+  async function until<T>(probe: () => Promise<T>, ok: (value: T) => boolean): Promise<T> {
+    for (;;) {
+      const value = await probe();
+      if (ok(value)) return value;
+      await settle();
+    }
+  }
+
+  it('shares one LISTEN connection among all followers of all projects', async () => {
+    const { journals, name } = await twoJournals();
+    const [mine, theirs] = journals;
+    const followers = [
+      ...range(1, 20).map(() => mine.follow('alpha')),
+      ...range(1, 5).map(() => mine.follow('beta')),
+    ];
+    const got = Promise.all(followers.map((f) => take(f, 2)));
+    expect(
+      await until(
+        () => listeners(name),
+        (pids) => pids.length > 0,
+      ),
+    ).toHaveLength(1);
+    await theirs.appendAll('alpha', [count('a'), count('b')]);
+    await theirs.appendAll('beta', [count('a'), count('b')]);
+    for (const entries of await got) expect(seqs(entries)).toEqual([1, 2]);
+    expect(await listeners(name)).toHaveLength(1);
+    for (const f of followers) await f.return();
+  });
+
+  it('re-reads from every cursor after its LISTEN connection is killed: nothing committed meanwhile is lost', async () => {
+    const { journals, name } = await twoJournals();
+    const [mine, theirs] = journals;
+    const follower = mine.follow('alpha');
+    const first = take(follower, 1);
+    const [pid] = await until(
+      () => listeners(name),
+      (pids) => pids.length === 1,
+    );
+    await theirs.append('alpha', count('one'));
+    expect(seqs(await first)).toEqual([1]);
+
+    const admin = new pg.Client({ connectionString: PG_URL });
+    await admin.connect();
+    await admin.query('SELECT pg_terminate_backend($1)', [pid]);
+    await admin.end();
+    // Committed while nobody listened: the NOTIFY is lost, the reset on reconnect finds it.
+    await theirs.appendAll('alpha', [count('two'), count('three')]);
+    expect(seqs(await take(follower, 2))).toEqual([2, 3]);
+    const [again] = await until(
+      () => listeners(name),
+      (pids) => pids.length === 1 && pids[0] !== pid,
+    );
+    expect(again).not.toBe(pid);
+    // And listening again: the next commit wakes it too.
+    const next = take(follower, 1);
+    await theirs.append('alpha', count('four'));
+    expect(seqs(await next)).toEqual([4]);
+    await follower.return();
+  });
+});
