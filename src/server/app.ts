@@ -15,6 +15,7 @@ import { createLogger } from './logger.js';
 import { openApiRoute } from './openapi.js';
 import { recordRoutes } from './route-table.js';
 import { canonRoutes } from './routes/canon.js';
+import { eventRoutes } from './routes/events.js';
 import { journalRoutes } from './routes/journal.js';
 import { protocolRoutes } from './routes/protocols.js';
 import { trustRoutes } from './routes/trust.js';
@@ -99,6 +100,7 @@ export function buildServer(runtime: CanonryRuntime, options: ServerOptions = {}
   trustRoutes(app, runtime);
   protocolRoutes(app, runtime);
   journalRoutes(app, runtime);
+  eventRoutes(app, runtime);
   canonRoutes(app, runtime);
   openApiRoute(app);
   return app;

@@ -21,6 +21,8 @@ interface OperationDoc {
   readonly minRole?: TokenRole;
   readonly params?: Readonly<Record<string, string>>;
   readonly query?: readonly QueryDoc[];
+  /** Request headers the operation reads. */
+  readonly headers?: readonly QueryDoc[];
   readonly body?: {
     readonly schema: JsonObject;
     readonly required: boolean;
@@ -28,6 +30,8 @@ interface OperationDoc {
   };
   readonly status: number;
   readonly response: JsonObject;
+  /** The success response's media type (default `application/json`). */
+  readonly mediaType?: string;
   readonly errors: readonly ErrorCode[];
   /** For `/v1/validate`, whose errors use the TCP/AP envelope instead. */
   readonly errorSchema?: JsonObject;
@@ -226,6 +230,37 @@ const OTHER_ROUTES: readonly OperationDoc[] = [
     response: ref('Receipt'),
     errors: ['NOT_FOUND', 'INVALID_ARGUMENT', 'INVALID_PROJECT'],
   },
+  {
+    method: 'GET',
+    url: '/v1/projects/:project/events',
+    operationId: 'followEvents',
+    summary:
+      "The project's journal live, as server-sent events: `id:` the seq, `event:` the kind (`redacted` for an entry of another principal's personal plane), `data:` a summary — never a body; a heartbeat comment every 15 s; the kernel's audit project is never served",
+    tag: 'journal',
+    minRole: 'viewer',
+    query: [
+      {
+        name: 'after',
+        description: 'start after this seq (Last-Event-ID, when sent, wins)',
+        schema: { type: 'integer', minimum: 0 },
+      },
+    ],
+    headers: [
+      {
+        name: 'Last-Event-ID',
+        description: 'resume after this seq (what an EventSource sends when it reconnects)',
+        schema: { type: 'string', pattern: '^[0-9]{1,15}$' },
+      },
+    ],
+    status: 200,
+    mediaType: 'text/event-stream',
+    response: {
+      type: 'string',
+      description:
+        'events: `data` is { seq, kind, at, actor, authority: { principal?, role?, project?, system? }, hash, prev_hash, summary } — summary names ids, versions, outcomes and the gate label per kind (null for other kinds) — or { seq, hash, prev_hash, redacted: true }',
+    },
+    errors: ['INVALID_ARGUMENT', 'INVALID_PROJECT'],
+  },
 ];
 
 /** `/v1/projects/:project/x/:id` → `/v1/projects/{project}/x/{id}`. */
@@ -259,7 +294,16 @@ function parameters(op: OperationDoc): JsonObject[] {
       schema: q.schema,
     }),
   );
-  return [...path, ...query];
+  const headers = (op.headers ?? []).map(
+    (h): JsonObject => ({
+      name: h.name,
+      in: 'header',
+      required: false,
+      description: h.description,
+      schema: h.schema,
+    }),
+  );
+  return [...path, ...query, ...headers];
 }
 
 /** What the JSON body parser answers before any route runs. */
@@ -274,7 +318,7 @@ function responses(op: OperationDoc): JsonObject {
   const out: Record<string, JsonObject> = {
     [String(op.status)]: {
       description: 'success',
-      content: { 'application/json': { schema: op.response } },
+      content: { [op.mediaType ?? 'application/json']: { schema: op.response } },
     },
   };
   const codes = new Set<ErrorCode>(op.errors);

@@ -99,7 +99,9 @@ describe('GET /openapi.json', () => {
       for (const p of op.parameters) expect(p.schema).toBeDefined();
       const success = Object.keys(op.responses).filter((s) => s.startsWith('2'));
       expect(success.length, `${method} ${path}`).toBe(1);
-      expect(op.responses[success[0]!].content['application/json'].schema).toBeDefined();
+      const content = op.responses[success[0]!].content;
+      // JSON, or the live feed's event stream.
+      expect((content['application/json'] ?? content['text/event-stream']).schema).toBeDefined();
       if (path.startsWith('/v1/projects/{project}') && op.requestBody) {
         expect(op.requestBody.content['application/json'].example).toBeDefined();
       }

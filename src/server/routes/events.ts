@@ -1,0 +1,116 @@
+import type { ServerResponse } from 'node:http';
+import type { FastifyInstance } from 'fastify';
+import { type CanonryRuntime, KERNEL_AUDIT_PROJECT } from '../../app/index.js';
+import { CanonryError } from '../../core/index.js';
+import { parseProject } from '../../journal/index.js';
+import { principalOf } from '../auth.js';
+import { feedEvent } from '../event-summary.js';
+
+/** The live feed of a project, as server-sent events. */
+export const EVENTS_PATH = '/v1/projects/:project/events';
+
+/** A heartbeat comment this often at most (and at least twice per idle-socket timeout). */
+const HEARTBEAT_MS = 15_000;
+/** Entries read per page for one stream: the most a slow client's stream holds besides its socket. */
+const PAGE = 100;
+
+/** A resume point: a seq of up to 15 digits, else INVALID_ARGUMENT naming where it came from. */
+function seqFrom(value: unknown, field: string): number {
+  if (typeof value !== 'string' || !/^\d{1,15}$/.test(value.trim())) {
+    throw new CanonryError('INVALID_ARGUMENT', `${field} must be a journal seq (an integer ≥ 0)`, {
+      field,
+    });
+  }
+  return Number(value.trim());
+}
+
+/** Where a stream starts: after `Last-Event-ID` (a reconnecting client), else `?after=`, else 0. */
+function resumeAfter(header: unknown, query: unknown): number {
+  const q = (query ?? {}) as Record<string, unknown>;
+  const unknown = Object.keys(q).find((k) => k !== 'after');
+  if (unknown !== undefined) {
+    throw new CanonryError(
+      'INVALID_ARGUMENT',
+      `unknown query parameter ${JSON.stringify(unknown.slice(0, 64))}`,
+    );
+  }
+  if (header !== undefined) return seqFrom(header, 'Last-Event-ID');
+  return q.after === undefined ? 0 : seqFrom(q.after, 'after');
+}
+
+/** Resolves once the socket can take more, or it closed. */
+function drained(raw: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      raw.off('drain', done);
+      raw.off('close', done);
+      resolve();
+    };
+    raw.on('drain', done);
+    raw.on('close', done);
+  });
+}
+
+/**
+ * `GET /v1/projects/:project/events`: the project's journal as it grows, one server-sent event per
+ * entry (`id:` its seq, `event:` its kind, `data:` a policy-safe summary, or `event: redacted` for an
+ * entry the token's principal may not read), resumed after `Last-Event-ID` or `?after=`. Backed by
+ * `journal.follow`: a client that stops reading holds one page and its socket buffer, nothing more.
+ * The kernel's audit project is never served. Every stream ends when the server closes.
+ */
+export function eventRoutes(app: FastifyInstance, runtime: CanonryRuntime): void {
+  const open = new Set<() => void>();
+  app.addHook('preClose', async () => {
+    for (const end of open) end();
+  });
+  const heartbeatMs = Math.max(
+    100,
+    Math.min(HEARTBEAT_MS, Math.floor(runtime.config.http.idleTimeoutMs / 2)),
+  );
+
+  app.get<{ Params: { project: string } }>(EVENTS_PATH, async (request, reply) => {
+    const project = parseProject(request.params.project);
+    if (project === KERNEL_AUDIT_PROJECT) {
+      throw new CanonryError(
+        'FORBIDDEN',
+        `${project} is the kernel's private audit; it is not served`,
+      );
+    }
+    const after = resumeAfter(request.headers['last-event-id'], request.query);
+    const viewer = principalOf(request);
+    const follower = runtime.journal.follow(project, { after, limit: PAGE });
+    const end = () => void follower.return();
+    open.add(end);
+
+    reply.hijack();
+    const raw = reply.raw;
+    raw.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-store',
+      // The stream is the connection: when it ends, so does the socket (shutdown never waits on it).
+      connection: 'close',
+      'x-accel-buffering': 'no',
+    });
+    raw.write(`: ${project} after ${after}\n\n`);
+    raw.on('close', end);
+    const heartbeat = setInterval(() => raw.write(': heartbeat\n\n'), heartbeatMs);
+    try {
+      for await (const entry of follower) {
+        const event = await feedEvent(runtime.canon, viewer, entry);
+        const name = 'redacted' in event ? 'redacted' : event.kind;
+        const frame = `id: ${entry.seq}\nevent: ${name}\ndata: ${JSON.stringify(event)}\n\n`;
+        if (!raw.write(frame)) await drained(raw);
+        if (raw.destroyed) break;
+      }
+    } catch (err) {
+      // The store failed under the stream: end it; the client resumes with Last-Event-ID.
+      request.log.warn({ err, project }, 'event stream ended by a failed read');
+    } finally {
+      clearInterval(heartbeat);
+      open.delete(end);
+      raw.off('close', end);
+      await follower.return();
+      raw.end();
+    }
+  });
+}
