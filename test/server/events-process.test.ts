@@ -1,0 +1,141 @@
+// The live feed across processes: two `canonry serve` children on one PostgreSQL schema (one data
+// directory, so one trust root). A client streaming events from the first sees a commit made through
+// the second (PostgreSQL NOTIFY reaching the first process's LISTEN); after a disconnect and more
+// commits through both, reconnecting with Last-Event-ID yields every entry exactly once, in order.
+// Nothing here is timed: each wait is for an event, under the suite's timeout.
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call } from '../helpers/auth.js';
+import { runCli } from '../helpers/cli.js';
+import { tempDir } from '../helpers/runtime.js';
+import { type ServeProcess, startServe } from '../helpers/serve.js';
+import { openEvents, type SseEvent, type SseStream } from '../helpers/sse.js';
+import { freshPostgresSchema, postgresAvailable } from '../helpers/stores.js';
+
+const P = 'shared';
+let dir: string;
+let cleanup: () => void;
+let drop: () => Promise<void>;
+let first: ServeProcess;
+let second: ServeProcess;
+const t: Record<'alice' | 'val' | 'stranger', string> = { alice: '', val: '', stranger: '' };
+
+async function token(data: string, db: string, project: string, principal: string, role: string) {
+  const issued = await runCli([
+    'tokens',
+    'create',
+    '--project',
+    project,
+    '--principal',
+    principal,
+    '--role',
+    role,
+    '--data',
+    data,
+    '--db',
+    db,
+    '--json',
+  ]);
+  expect(issued.code, issued.stderr).toBe(0);
+  return JSON.parse(issued.stdout).token as string;
+}
+
+describe.skipIf(!postgresAvailable)('the event stream across two serve processes', () => {
+  beforeAll(async () => {
+    ({ dir, cleanup } = tempDir());
+    const schema = await freshPostgresSchema();
+    drop = schema.drop;
+    const data = join(dir, 'data');
+    t.alice = await token(data, schema.url, P, 'alice', 'owner');
+    t.val = await token(data, schema.url, P, 'val', 'viewer');
+    t.stranger = await token(data, schema.url, 'elsewhere', 'olga', 'owner');
+    const args = ['--db', schema.url];
+    [first, second] = await Promise.all([
+      startServe(data, { args, timeoutMs: 60_000 }),
+      startServe(data, { args, timeoutMs: 60_000 }),
+    ]);
+  }, 120_000);
+
+  afterAll(async () => {
+    await Promise.all([first?.stop(), second?.stop()]);
+    await drop?.();
+    cleanup?.();
+  });
+
+  const propose = async (served: ServeProcess, id: string) => {
+    const r = await call(served.url, 'POST', `/v1/projects/${P}/proposals`, t.alice, {
+      object_id: id,
+      intent: 'create',
+      base_version: null,
+      candidate: { object_type: 'fact', title: id, text: `The ${id} is settled.` },
+    });
+    expect(r.status, JSON.stringify(r.body)).toBe(201);
+    expect(r.body.proposal.status).toBe('committed');
+    return r.body;
+  };
+  const events = (served: ServeProcess, headers: Record<string, string> = {}) =>
+    openEvents(`${served.url}/v1/projects/${P}/events`, t.val, headers);
+  /** Reads events until the commit of `object`; returns everything read. */
+  const untilCommit = async (stream: SseStream, object: string): Promise<SseEvent[]> => {
+    const seen: SseEvent[] = [];
+    for (;;) {
+      const event = await stream.next();
+      if (!event) throw new Error(`the stream ended before ${object} committed`);
+      seen.push(event);
+      if (event.event === 'canon.commit' && event.data.summary.object_id === object) return seen;
+    }
+  };
+  const journalSeqs = async () => {
+    const r = await call(second.url, 'GET', `/v1/projects/${P}/journal?limit=1000`, t.val);
+    expect(r.status).toBe(200);
+    return (r.body.entries as { seq: number }[]).map((e) => e.seq);
+  };
+
+  it('a client of the first process sees a commit made through the second', async () => {
+    const stream = await events(first);
+    expect(stream.status).toBe(200);
+    const outcome = await propose(second, 'feed.one');
+    const seen = await untilCommit(stream, 'feed.one');
+    stream.close();
+    const commit = seen.at(-1)!;
+    expect(commit.data.summary).toMatchObject({
+      proposal_id: outcome.proposal.proposal_id,
+      version_hash: outcome.committed.version_hash,
+    });
+    expect(commit.data.authority).toEqual({ principal: 'alice', role: 'owner', project: P });
+    // Everything the project had, in order, from seq 1.
+    expect(seen.map((e) => Number(e.id))).toEqual(
+      Array.from({ length: seen.length }, (_, i) => i + 1),
+    );
+  });
+
+  it('reconnecting with Last-Event-ID after commits through both processes loses nothing', async () => {
+    const stream = await events(first);
+    const before = await untilCommit(stream, 'feed.one');
+    await propose(second, 'feed.two');
+    const partial = [...before, ...(await untilCommit(stream, 'feed.two'))];
+    stream.close();
+    // Disconnected: commits through the second and the first.
+    await propose(second, 'feed.three');
+    await propose(first, 'feed.four');
+    await propose(second, 'feed.five');
+    const last = partial.at(-1)!.id!;
+    const resumed = await events(first, { 'last-event-id': last });
+    const rest = await untilCommit(resumed, 'feed.five');
+    resumed.close();
+    const ids = [...partial, ...rest].map((e) => Number(e.id));
+    expect(ids).toEqual(await journalSeqs());
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it("refuses another project's token and a missing one, as the other project routes do", async () => {
+    const stranger = await openEvents(`${first.url}/v1/projects/${P}/events`, t.stranger);
+    expect(stranger.status).toBe(403);
+    expect(stranger.error.error.code).toBe('FORBIDDEN');
+    const journal = await call(first.url, 'GET', `/v1/projects/${P}/journal`, t.stranger);
+    expect(journal.status).toBe(403);
+    const anonymous = await openEvents(`${second.url}/v1/projects/${P}/events`, null);
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.error.error.code).toBe('UNAUTHENTICATED');
+  });
+});
