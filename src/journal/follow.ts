@@ -49,6 +49,8 @@ class ProjectWakes {
   generation = 0;
   followers = 0;
   readonly waiters = new Set<Waiter>();
+  /** Reads in flight by `after:limit:generation`: followers woken together at one cursor share one. */
+  readonly reads = new Map<string, Promise<JournalEntry[]>>();
 
   /** The head moved to `seq` (Infinity: it may have moved anywhere): wakes whoever is behind it. */
   moved(seq: number): void {
@@ -173,6 +175,29 @@ export class JournalFeed {
   }
 }
 
+/**
+ * The entries after `after`, read once for every follower that asks while the read runs — but only
+ * followers that have seen no wake-up since it started: a read that began before a commit's wake-up
+ * may miss that commit, so a follower woken by it starts a read of its own.
+ */
+function sharedRead(
+  reader: FeedReader,
+  wakes: ProjectWakes,
+  project: string,
+  after: number,
+  limit: number,
+): Promise<JournalEntry[]> {
+  const key = `${after}:${limit}:${wakes.generation}`;
+  let read = wakes.reads.get(key);
+  if (!read) {
+    read = reader.read(project, { after, limit });
+    wakes.reads.set(key, read);
+    const forget = () => wakes.reads.delete(key);
+    read.then(forget, forget);
+  }
+  return read;
+}
+
 /** How a follower joins and leaves its project's wake-ups. */
 interface Membership {
   attach(project: string, follower: Follower): ProjectWakes | null;
@@ -269,7 +294,7 @@ class Follower implements JournalFollower {
       const generation = wakes.generation;
       let page: JournalEntry[];
       try {
-        page = await this.#reader.read(this.#project, { after: this.#cursor, limit: this.#limit });
+        page = await sharedRead(this.#reader, wakes, this.#project, this.#cursor, this.#limit);
       } catch (err) {
         await this.return();
         throw err;
