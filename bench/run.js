@@ -15,7 +15,7 @@ import { machine } from './lib/report.js';
 
 const SUITES = {
   kernel: ['verdicts', 'engines', 'http', 'worst-case'],
-  journal: ['appends-sqlite', 'appends-postgres', 'rebuild', 'langgraph-peer'],
+  journal: ['appends-sqlite', 'appends-postgres', 'rebuild', 'langgraph-peer', 'feed'],
   // LCSM §13: regenerate the scenario corpus, replay it through the context strategies, the issue-12
   // scenario families (cascades, disputes, hedged suggestions, tool corrections, stale approvals),
   // the probes.
