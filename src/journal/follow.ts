@@ -3,11 +3,16 @@ import type { StoreNotifications } from '../store/index.js';
 import { parseProject } from './entry.js';
 import type { Head, JournalEntry } from './types.js';
 
-/** The channel the head trigger notifies on PostgreSQL, with `<project>:<seq>` (see schema.ts). */
+/** The channel every commit is announced on, as `<project>:<seq>`, where the store has notifications. */
 export const FEED_CHANNEL = 'canonry_journal';
 
 /** How often followed heads are polled on a store without notifications (another process's writes). */
 const POLL_MS = 1_000;
+/**
+ * How often they are polled with notifications: a commit whose announcement was lost (its process
+ * died between commit and NOTIFY, or the database crashed before the announcement was flushed).
+ */
+const SAFETY_POLL_MS = 5_000;
 
 /** Options for {@link JournalFeed.follow}. */
 export interface FollowOptions {
@@ -70,9 +75,10 @@ const EMPTY: readonly JournalEntry[] = [];
  * Live feeds of a journal's projects. A wake-up only says "the head of P moved to N"; followers then
  * read committed entries with the journal's paged read from their own cursor, so a missed or
  * coalesced wake-up never loses an entry. Wake-ups come from this process's commits (`moved`), from
- * the store's notifications when it has them (PostgreSQL: other processes' commits; after a lost
- * connection every follower reads again), and otherwise from a poll of the followed heads once a
- * second (a SQLite file another process writes to).
+ * the store's notifications when it has them (PostgreSQL: other processes announce their commits
+ * after committing; after a lost connection every follower reads again), and from a poll of the
+ * followed heads: once a second without notifications (a SQLite file another process writes to),
+ * every 5 s with them (an announcement lost in a crash).
  */
 export class JournalFeed {
   readonly #reader: FeedReader;
@@ -82,15 +88,39 @@ export class JournalFeed {
   #unlisten: (() => void) | undefined;
   #poll: NodeJS.Timeout | undefined;
   #closed = false;
+  /** Commits not yet announced to other processes: the highest seq per project. */
+  readonly #unannounced = new Map<string, number>();
+  #announcing = false;
 
   constructor(reader: FeedReader, notifications?: StoreNotifications) {
     this.#reader = reader;
     this.#notifications = notifications;
   }
 
-  /** This process committed the head of `project` at `seq`. */
+  /** This process committed the head of `project` at `seq`: wakes its followers, tells the others. */
   moved(project: string, seq: number): void {
     this.#projects.get(project)?.moved(seq);
+    if (!this.#notifications || this.#closed) return;
+    if ((this.#unannounced.get(project) ?? 0) < seq) this.#unannounced.set(project, seq);
+    this.#announce();
+  }
+
+  /**
+   * Announces commits after they committed, one statement at a time: what commits while one is in
+   * flight goes in the next, one payload per project. A failure loses wake-ups, never entries (the
+   * safety poll finds what it would have announced).
+   */
+  #announce(): void {
+    if (this.#announcing || this.#unannounced.size === 0) return;
+    this.#announcing = true;
+    const payloads = [...this.#unannounced].map(([project, seq]) => `${project}:${seq}`);
+    this.#unannounced.clear();
+    this.#notifications!.notify(FEED_CHANNEL, payloads)
+      .catch(() => undefined)
+      .finally(() => {
+        this.#announcing = false;
+        if (!this.#closed) this.#announce();
+      });
   }
 
   /** Follows `project` from `after` (see {@link JournalFollower}); bad options reject the first `next()`. */
@@ -101,9 +131,10 @@ export class JournalFeed {
     });
   }
 
-  /** Ends every feed and stops listening. */
+  /** Ends every feed and stops listening (an announcement in flight still goes out). */
   close(): void {
     this.#closed = true;
+    this.#unannounced.clear();
     for (const follower of [...this.#followers]) void follower.return();
     this.#unlisten?.();
     this.#unlisten = undefined;
@@ -148,10 +179,10 @@ export class JournalFeed {
           for (const wakes of this.#projects.values()) wakes.moved(Number.POSITIVE_INFINITY);
         },
       });
-      return;
     }
     if (this.#poll) return;
-    this.#poll = setInterval(() => void this.#pollHeads(), POLL_MS);
+    const every = this.#notifications ? SAFETY_POLL_MS : POLL_MS;
+    this.#poll = setInterval(() => void this.#pollHeads(), every);
     this.#poll.unref();
   }
 

@@ -59,24 +59,4 @@ export const JOURNAL_MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
-  {
-    // The live feed across processes (follow.ts): a head that moves tells every process listening on
-    // `canonry_journal`, as `<project>:<seq>`, when its transaction commits — whichever path moved it
-    // (the one-statement append, a batch, another canonry). SQLite has no NOTIFY: followers there are
-    // woken in process, and poll for writers in other processes.
-    name: 'head_notify',
-    up: {
-      postgres: `
-        CREATE FUNCTION canonry_journal_notify() RETURNS trigger LANGUAGE plpgsql AS $$
-        BEGIN
-          PERFORM pg_notify('canonry_journal', NEW.project || ':' || NEW.seq);
-          RETURN NULL;
-        END
-        $$;
-        CREATE TRIGGER journal_heads_notify AFTER INSERT OR UPDATE OF seq ON journal_heads
-          FOR EACH ROW EXECUTE FUNCTION canonry_journal_notify();
-      `,
-      sqlite: 'SELECT 1',
-    },
-  },
 ];

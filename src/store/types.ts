@@ -72,12 +72,17 @@ export interface NotificationHandlers {
 }
 
 /**
- * Notifications other processes on the same database send when their transactions commit (PostgreSQL
- * `LISTEN`/`NOTIFY`), on one connection of the store's own that reconnects when it drops.
+ * Notifications between processes sharing the database (PostgreSQL `LISTEN`/`NOTIFY`): listening on
+ * one connection of the store's own that reconnects when it drops.
  */
 export interface StoreNotifications {
   /** Listens on `channel` until the returned function is called (or the store closes). */
   listen(channel: string, handlers: NotificationHandlers): () => void;
+  /**
+   * Sends `payloads` on `channel` in one transaction of their own, committed without waiting for the
+   * WAL flush: a notification is a hint, and one lost in a crash costs a wake-up, never data.
+   */
+  notify(channel: string, payloads: readonly string[]): Promise<void>;
 }
 
 /** A database: statements outside transactions, transactions, and its capabilities. */

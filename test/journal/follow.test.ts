@@ -1,8 +1,9 @@
 // The live journal feed (`journal.follow`) on both engines: it resumes after a seq, wakes on appends of
 // every commit path, hands out each entry once in order to many followers, holds at most one page for a
 // follower that does not consume, and lets go at once on return/break/abort/close. Across stores (as
-// across processes): a second journal on the same database wakes it — PostgreSQL through LISTEN/NOTIFY
-// (also after its LISTEN connection was killed), SQLite through the poll of followed heads. No timed
+// across processes): a second journal on the same database wakes it — PostgreSQL through the NOTIFY it
+// sends after each commit (also after the follower's LISTEN connection was killed, and through the
+// safety poll when the announcement never came), SQLite through the poll of followed heads. No timed
 // assertions: every wait is for an entry, under the suite's timeout.
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
@@ -278,6 +279,26 @@ describe.skipIf(!postgres.available)('journal.follow over LISTEN/NOTIFY', () => 
       await settle();
     }
   }
+
+  it('still delivers a commit whose announcement never came (its writer died before NOTIFY)', async () => {
+    const { journals } = await twoJournals();
+    const [mine, theirs] = journals;
+    // A writer that commits and never announces: the store without its notifications.
+    const silentStore = new Proxy(theirs.store, {
+      get(target, key) {
+        if (key === 'notifications') return undefined;
+        const value = Reflect.get(target, key, target);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const silent = new Journal(silentStore);
+    closers.push(() => silent.close());
+    const follower = mine.follow('alpha');
+    const got = take(follower, 2);
+    await silent.appendAll('alpha', [count('unannounced'), count('unannounced')]);
+    expect(seqs(await got)).toEqual([1, 2]);
+    await follower.return();
+  });
 
   it('shares one LISTEN connection among all followers of all projects', async () => {
     const { journals, name } = await twoJournals();

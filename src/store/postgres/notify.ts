@@ -15,13 +15,21 @@ interface ListenClient {
 
 /** Channel names are identifiers, quoted in LISTEN; nothing else is accepted. */
 const CHANNEL = /^[a-z_][a-z0-9_]{0,62}$/;
+/**
+ * All payloads in one statement, so one transaction: its commit skips the WAL flush. A transaction
+ * that notifies holds PostgreSQL's notify lock until its commit is done, so notifying inside the
+ * journal's own (flushed) commits would queue every writer of the database behind one another.
+ */
+const NOTIFY = `SELECT set_config('synchronous_commit', 'off', true), pg_notify($1, payload)
+  FROM unnest($2::text[]) AS payload`;
 const FIRST_RETRY_MS = 100;
 const MAX_RETRY_MS = 5_000;
 
 /**
  * PostgreSQL `LISTEN` on one connection of its own, opened when the first handler arrives and closed
  * when the last one leaves. A dropped connection is reopened (100 ms, doubling up to 5 s); once it
- * listens again every handler is told `reset`, since whatever was sent meanwhile is lost.
+ * listens again every handler is told `reset`, since whatever was sent meanwhile is lost. `notify`
+ * goes through the store's pool (`send`).
  */
 export class PgNotifications implements StoreNotifications {
   readonly #connectionString: string;
@@ -34,8 +42,20 @@ export class PgNotifications implements StoreNotifications {
   #timer: NodeJS.Timeout | undefined;
   #closed = false;
 
-  constructor(connectionString: string) {
+  readonly #send: (sql: string, values: unknown[]) => Promise<unknown>;
+
+  constructor(
+    connectionString: string,
+    send: (sql: string, values: unknown[]) => Promise<unknown>,
+  ) {
     this.#connectionString = connectionString;
+    this.#send = send;
+  }
+
+  async notify(channel: string, payloads: readonly string[]): Promise<void> {
+    if (!CHANNEL.test(channel)) throw new TypeError(`not a channel name: ${channel}`);
+    if (this.#closed || payloads.length === 0) return;
+    await this.#send(NOTIFY, [channel, [...payloads]]);
   }
 
   listen(channel: string, handlers: NotificationHandlers): () => void {

@@ -142,7 +142,9 @@ export class PostgresStore implements Store {
     this.#pool = new pg.Pool({ connectionString, max, types }) as unknown as Pool;
     // An idle client losing its connection must not crash the process; the next query reconnects.
     this.#pool.on('error', () => undefined);
-    this.#notifications = new PgNotifications(connectionString);
+    this.#notifications = new PgNotifications(connectionString, (text, values) =>
+      this.#track(() => this.#pool.query({ name: 'canonry_notify', text, values })),
+    );
   }
 
   /** `LISTEN` on a connection of its own, opened while anyone listens (see `notify.ts`). */
