@@ -1,6 +1,24 @@
 #!/usr/bin/env node
 import { CommanderError } from 'commander';
+import type { Faces } from './faces.js';
 import { EXIT, reportError } from './io.js';
+
+/**
+ * The process entry is the one place that joins the faces: `serve` gets the HTTP face from here,
+ * loaded only when it runs; no command module imports another face.
+ */
+const FACES: Faces = {
+  http: async () => {
+    const server = await import('../server/index.js');
+    return {
+      createLogger: server.createLogger,
+      host: (runtime, logger) => {
+        const app = server.buildServer(runtime, { logger });
+        return { listen: () => server.listen(app, runtime), close: () => app.close() };
+      },
+    };
+  },
+};
 
 /**
  * `canonry tokens …` builds a program of that command alone: the other commands' modules (the HTTP
@@ -8,7 +26,7 @@ import { EXIT, reportError } from './io.js';
  */
 async function program(argv: string[]) {
   if (argv[2] === 'tokens') return (await import('./tokens-program.js')).buildTokensProgram();
-  return (await import('./program.js')).buildProgram();
+  return (await import('./program.js')).buildProgram(FACES);
 }
 
 async function main(argv: string[]): Promise<void> {

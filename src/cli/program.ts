@@ -7,17 +7,21 @@ import { serveCommand } from './commands/serve.js';
 import { tokensCommand } from './commands/tokens.js';
 import { validateCommand } from './commands/validate.js';
 import { verifyCommand } from './commands/verify.js';
+import type { Faces } from './faces.js';
 import { PROGRAM } from './program-info.js';
 
-/** Builds the `canonry` command; exported so tests can drive it without a child process. */
-export function buildProgram(): Command {
+/**
+ * Builds the `canonry` command; exported so tests can drive it without a child process. `faces`
+ * are the HTTP (and MCP) faces `serve` and `mcp` run, given by the process entry.
+ */
+export function buildProgram(faces: Faces): Command {
   const program = new Command()
     .name(PROGRAM.name)
     .description(PROGRAM.description)
     .version(PROGRAM.version)
     .exitOverride()
     .showHelpAfterError(false);
-  serveCommand(program);
+  serveCommand(program, faces);
   validateCommand(program);
   verifyCommand(program);
   keysCommand(program);
