@@ -1,5 +1,7 @@
 import type { Logger } from 'pino';
 import type { CanonryRuntime } from '../app/index.js';
+import type { TokenRole } from '../auth/index.js';
+import type { Invoker } from '../operations/index.js';
 
 /**
  * The other faces, as the commands that run them need them. `cli/` never imports `server/` or
@@ -20,7 +22,17 @@ export interface HttpFace {
   host(runtime: CanonryRuntime, logger: Logger): HttpHost;
 }
 
+/** The MCP face over stdio, acting as the invoker's principal. */
+export interface McpFace {
+  serveStdio(
+    invoker: Invoker,
+    identity: { project: string; role: TokenRole | null },
+    version: string,
+  ): Promise<void>;
+}
+
 /** The faces `serve` and `mcp` run, loaded on demand. */
 export interface Faces {
   http(): Promise<HttpFace>;
+  mcp(): Promise<McpFace>;
 }

@@ -2,22 +2,29 @@
 import { CommanderError } from 'commander';
 import type { Faces } from './faces.js';
 import { EXIT, reportError } from './io.js';
+import { PROGRAM } from './program-info.js';
 
 /**
- * The process entry is the one place that joins the faces: `serve` gets the HTTP face from here,
+ * The process entry is the one place that joins the faces: `serve` gets the HTTP face (with MCP at /mcp)
+ * and `mcp` the MCP face from here,
  * loaded only when it runs; no command module imports another face.
  */
 const FACES: Faces = {
   http: async () => {
-    const server = await import('../server/index.js');
+    const [server, mcp] = await Promise.all([
+      import('../server/index.js'),
+      import('../mcp/index.js'),
+    ]);
     return {
       createLogger: server.createLogger,
       host: (runtime, logger) => {
-        const app = server.buildServer(runtime, { logger });
+        const mounts = [mcp.mcpMount(runtime, PROGRAM.version)];
+        const app = server.buildServer(runtime, { logger, mounts });
         return { listen: () => server.listen(app, runtime), close: () => app.close() };
       },
     };
   },
+  mcp: () => import('../mcp/index.js'),
 };
 
 /**

@@ -3,6 +3,7 @@ import { canonCommand } from './commands/canon.js';
 import { demoCommand } from './commands/demo.js';
 import { journalCommand } from './commands/journal.js';
 import { keysCommand } from './commands/keys.js';
+import { mcpCommand } from './commands/mcp.js';
 import { serveCommand } from './commands/serve.js';
 import { tokensCommand } from './commands/tokens.js';
 import { validateCommand } from './commands/validate.js';
@@ -29,5 +30,6 @@ export function buildProgram(faces: Faces): Command {
   demoCommand(program);
   tokensCommand(program);
   canonCommand(program);
+  mcpCommand(program, faces);
   return program;
 }

@@ -17,7 +17,7 @@ export type {
   QueryDoc,
 } from './operation.js';
 export { operationPath, remoteInvoker } from './remote.js';
-export { localInvoker, runOperation } from './run.js';
+export { localInvoker, principalInvoker, runOperation } from './run.js';
 export { BODIES, EXAMPLE_HASH, RESPONSES, ref, SCHEMAS } from './schemas.js';
 export { OPERATIONS, operationNamed } from './table.js';
 export {

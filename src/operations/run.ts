@@ -1,7 +1,8 @@
 import type { CanonryRuntime } from '../app/index.js';
+import type { AuthPrincipal } from '../auth/index.js';
 import type { Principal } from '../canon/index.js';
 import { CanonryError } from '../core/index.js';
-import { authorizeToken, canonPrincipal, refuseReservedProject } from './authorize.js';
+import { authorizeToken, canonPrincipal, refuseReservedProject, roleAtLeast } from './authorize.js';
 import { checkBody } from './check-body.js';
 import { noBody, onlyQuery } from './input.js';
 import type { Invoker, Operation, OperationInput } from './operation.js';
@@ -57,5 +58,23 @@ export function localInvoker(
       return runOperation(runtime, op, canonPrincipal(auth), input);
     },
     close: async () => options.close?.(),
+  };
+}
+
+/**
+ * Runs operations in process as a principal its face has already authenticated (MCP over HTTP, one
+ * request at a time): the operation's least role is still checked here.
+ */
+export function principalInvoker(runtime: CanonryRuntime, principal: AuthPrincipal): Invoker {
+  return {
+    async invoke(op, input) {
+      if (!roleAtLeast(principal.role, op.minRole)) {
+        throw new CanonryError('FORBIDDEN', `this needs the ${op.minRole} role or above`, {
+          required_role: op.minRole,
+        });
+      }
+      return runOperation(runtime, op, canonPrincipal(principal), input);
+    },
+    close: async () => undefined,
   };
 }
