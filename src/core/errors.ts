@@ -130,6 +130,7 @@ export const ERROR_CODES = {
   UNKNOWN_SUBJECT: { status: 404, message: 'no such classifier subject' },
   // Inputs to commands and files.
   ADDRESS_UNAVAILABLE: { status: 503, message: 'the server cannot listen on that address' },
+  SERVER_UNREACHABLE: { status: 502, message: 'the canonry server could not be reached' },
   INVALID_ARGUMENT: { status: 400, message: 'an argument is missing or invalid' },
   FILE_UNREADABLE: { status: 400, message: 'a file could not be read' },
   MALFORMED_FILE: { status: 400, message: 'a file is not valid JSON or PEM' },

@@ -12,11 +12,12 @@ import { useProjectAuth } from './auth.js';
 import { edgeError, errorBody, modelFailureLog, retryAfterOf } from './errors.js';
 import { useJsonBodies } from './json-body.js';
 import { createLogger } from './logger.js';
+import { type Mount, mountRoutes } from './mount.js';
 import { openApiRoute } from './openapi.js';
 import { recordRoutes } from './route-table.js';
-import { canonRoutes } from './routes/canon.js';
 import { eventRoutes } from './routes/events.js';
 import { journalRoutes } from './routes/journal.js';
+import { operationRoutes } from './routes/operations.js';
 import { protocolRoutes } from './routes/protocols.js';
 import { trustRoutes } from './routes/trust.js';
 import { VALIDATE_PATH, validateRoutes } from './routes/validate.js';
@@ -32,6 +33,8 @@ export interface ServerOptions {
   readonly logger?: Logger;
   /** Where log lines go instead of stderr when no `logger` is given (tests capture them). */
   readonly logStream?: { write(line: string): void };
+  /** Routes another face serves here (MCP at `/mcp`), given by whoever composes the process. */
+  readonly mounts?: readonly Mount[];
 }
 
 /**
@@ -101,8 +104,9 @@ export function buildServer(runtime: CanonryRuntime, options: ServerOptions = {}
   protocolRoutes(app, runtime);
   journalRoutes(app, runtime);
   eventRoutes(app, runtime);
-  canonRoutes(app, runtime);
-  openApiRoute(app);
+  operationRoutes(app, runtime);
+  mountRoutes(app, runtime, options.mounts ?? []);
+  openApiRoute(app, options.mounts ?? []);
   return app;
 }
 

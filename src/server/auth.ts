@@ -3,7 +3,7 @@ import type { CanonryRuntime } from '../app/index.js';
 import type { AuthPrincipal, TokenRole } from '../auth/index.js';
 import type { Principal } from '../canon/index.js';
 import { CanonryError } from '../core/index.js';
-import { authorizeToken, bearerToken, canonPrincipal } from './authorize.js';
+import { authorizeToken, bearerToken, canonPrincipal } from '../operations/index.js';
 
 declare module 'fastify' {
   interface FastifyRequest {

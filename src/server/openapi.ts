@@ -1,16 +1,22 @@
 import type { FastifyInstance } from 'fastify';
 import type { TokenRole } from '../auth/index.js';
 import { ERROR_CODES, type ErrorCode, type JsonObject } from '../core/index.js';
-import { RESPONSES, ref, SCHEMAS } from './openapi-schemas.js';
-import { CANON_ROUTES } from './routes/canon.js';
-import type { CanonRoute, QueryDoc } from './routes/canon-route.js';
+import {
+  BODIES,
+  OPERATIONS,
+  type Operation,
+  type QueryDoc,
+  RESPONSES,
+  ref,
+  SCHEMAS,
+} from '../operations/index.js';
 
 /** Where the document is served. */
 export const OPENAPI_PATH = '/openapi.json';
 
 const { obj, arr, str, hash } = RESPONSES;
 
-/** One operation as the document needs it; canon routes carry theirs, the others are listed here. */
+/** One route as the document needs it; operations carry theirs, the others are listed here. */
 interface OperationDoc {
   readonly method: 'GET' | 'POST' | 'DELETE';
   readonly url: string;
@@ -37,7 +43,7 @@ interface OperationDoc {
   readonly errorSchema?: JsonObject;
 }
 
-/** The routes registered outside canon's route table: public ones and the journal's. */
+/** The routes registered outside the operation table: public ones and the journal's. */
 const OTHER_ROUTES: readonly OperationDoc[] = [
   {
     method: 'GET',
@@ -90,17 +96,7 @@ const OTHER_ROUTES: readonly OperationDoc[] = [
     summary:
       'TCP/AP §6: evaluate an artifact against an agentic protocol (inline or by hash); no token, rate limited per client',
     tag: 'tcp-ap',
-    body: {
-      schema: obj(
-        {
-          artifact: {},
-          agentic_protocol: { oneOf: [{ type: 'object' }, hash] },
-          generation_metadata_hash: hash,
-        },
-        ['artifact', 'agentic_protocol', 'generation_metadata_hash'],
-      ),
-      required: true,
-    },
+    body: { schema: BODIES.validate, required: true },
     status: 200,
     response: ref('ValidateEnvelope'),
     errors: [
@@ -371,22 +367,54 @@ function operation(op: OperationDoc): JsonObject {
   return doc as JsonObject;
 }
 
-/** Every documented operation: canon's route table and the routes registered elsewhere. */
-export function documentedRoutes(): readonly OperationDoc[] {
-  return [...OTHER_ROUTES, ...CANON_ROUTES.map((r: CanonRoute): OperationDoc => r)];
+/** A route another face serves on this server (MCP at `/mcp`), as the document lists it. */
+export interface MountDoc {
+  readonly methods: readonly ('GET' | 'POST' | 'DELETE')[];
+  readonly url: string;
+  readonly operationId: string;
+  readonly summary: string;
+  readonly tag: string;
 }
 
-let cached: JsonObject | undefined;
+function mountDocs(mount: MountDoc): OperationDoc[] {
+  return mount.methods.map((method) => ({
+    method,
+    url: mount.url,
+    operationId: `${mount.operationId}${method === 'POST' ? '' : method[0]! + method.slice(1).toLowerCase()}`,
+    summary: mount.summary,
+    tag: mount.tag,
+    minRole: 'viewer' as const,
+    ...(method === 'POST'
+      ? { body: { schema: { type: 'object' }, required: true, example: { jsonrpc: '2.0' } } }
+      : {}),
+    status: 200,
+    response: { type: 'object' },
+    errors: [],
+  }));
+}
 
-/** The OpenAPI 3.1 document of the HTTP API. */
-export function openApiDocument(): JsonObject {
-  if (cached) return cached;
+/** Every documented route: the operation table, the routes registered elsewhere, and mounts. */
+export function documentedRoutes(mounts: readonly MountDoc[] = []): readonly OperationDoc[] {
+  return [
+    ...OTHER_ROUTES,
+    ...OPERATIONS.map((op: Operation): OperationDoc => op),
+    ...mounts.flatMap(mountDocs),
+  ];
+}
+
+const cache = new Map<string, JsonObject>();
+
+/** The OpenAPI 3.1 document of the HTTP API (with the routes other faces mount on it). */
+export function openApiDocument(mounts: readonly MountDoc[] = []): JsonObject {
+  const key = mounts.map((m) => m.url).join(' ');
+  const hit = cache.get(key);
+  if (hit) return hit;
   const paths: Record<string, Record<string, JsonObject>> = {};
-  for (const op of documentedRoutes()) {
+  for (const op of documentedRoutes(mounts)) {
     const path = openApiPath(op.url);
     paths[path] = { ...paths[path], [op.method.toLowerCase()]: operation(op) };
   }
-  cached = {
+  const doc = {
     openapi: '3.1.0',
     info: {
       title: 'canonry',
@@ -407,6 +435,7 @@ export function openApiDocument(): JsonObject {
       'artifacts',
       'working-set',
       'tokens',
+      'mcp',
     ].map((name) => ({ name })),
     paths,
     components: {
@@ -420,10 +449,11 @@ export function openApiDocument(): JsonObject {
       schemas: { ...SCHEMAS },
     },
   } as JsonObject;
-  return cached;
+  cache.set(key, doc);
+  return doc;
 }
 
 /** Serves the document at {@link OPENAPI_PATH} (public). */
-export function openApiRoute(app: FastifyInstance): void {
-  app.get(OPENAPI_PATH, async () => openApiDocument());
+export function openApiRoute(app: FastifyInstance, mounts: readonly MountDoc[] = []): void {
+  app.get(OPENAPI_PATH, async () => openApiDocument(mounts));
 }

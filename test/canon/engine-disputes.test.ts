@@ -19,7 +19,7 @@ import {
   workingSet,
 } from '../../src/canon/index.js';
 import { rebuildProject, verifyProject } from '../../src/journal/index.js';
-import { boardView, objectView } from '../../src/server/canon-views.js';
+import { boardView, objectView } from '../../src/operations/index.js';
 import {
   archivedSource,
   CANON_ENGINES,

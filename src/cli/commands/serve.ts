@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
 import { createCanonry, describeClassifier, resolveConfig } from '../../app/index.js';
 import { CanonryError } from '../../core/index.js';
-import { buildServer, createLogger, listen } from '../../server/index.js';
 import { DEVELOPMENT_ROOT_WARNING } from '../../trust/index.js';
+import type { Faces } from '../faces.js';
 import { DATA_FLAG, DB_FLAG } from '../runtime.js';
 
 interface ServeOptions {
@@ -18,7 +18,7 @@ interface ServeOptions {
  * HTTP API (keys are created on first start). One logger serves the requests, the runtime's
  * background work and the process: a failure in the background is logged and the server stays up.
  */
-export function serveCommand(program: Command): void {
+export function serveCommand(program: Command, faces: Faces): void {
   program
     .command('serve')
     .description('serve the HTTP API (POST /v1/validate, GET /v1/trust, …)')
@@ -38,7 +38,8 @@ export function serveCommand(program: Command): void {
         db: opts.db,
         verifyOnStart: opts.verifyOnStart,
       };
-      const logger = createLogger(resolveConfig(input).logLevel);
+      const http = await faces.http();
+      const logger = http.createLogger(resolveConfig(input).logLevel);
       process.on('unhandledRejection', (err) => {
         logger.error({ err }, 'unhandled rejection (the server keeps running)');
       });
@@ -51,7 +52,7 @@ export function serveCommand(program: Command): void {
         logger.warn({ root: runtime.keyring.rootFingerprint }, DEVELOPMENT_ROOT_WARNING);
         process.stderr.write(`canonry: warning: ${DEVELOPMENT_ROOT_WARNING}\n`);
       }
-      const app = buildServer(runtime, { logger });
+      const app = http.host(runtime, logger);
       const stop = async () => {
         await app.close();
         await runtime.close();
@@ -61,7 +62,7 @@ export function serveCommand(program: Command): void {
       process.once('SIGTERM', stop);
       let address: string;
       try {
-        address = await listen(app, runtime);
+        address = await app.listen();
       } catch (err) {
         await runtime.close().catch(() => undefined);
         throw listenError(err, runtime.config.host, runtime.config.port);

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { CanonryRuntime } from '../../app/index.js';
 import { CanonryError } from '../../core/index.js';
-import { authorizeToken, bearerToken } from '../authorize.js';
+import { authorizeToken, bearerToken } from '../../operations/index.js';
 
 /** The least role a token needs to register a protocol. */
 export const REGISTER_ROLE = 'editor';

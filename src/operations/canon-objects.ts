@@ -1,9 +1,9 @@
-import { OBJECT_STATUSES, type ObjectStatus, provenance } from '../../canon/index.js';
-import { CanonryError } from '../../core/index.js';
-import { objectView, versionsView } from '../canon-views.js';
-import { objectIdArg, resolveRequest, restoreRequest } from '../input.js';
-import { BODIES, EXAMPLE_HASH, RESPONSES, ref } from '../openapi-schemas.js';
-import type { CanonRoute } from './canon-route.js';
+import { OBJECT_STATUSES, type ObjectStatus, provenance } from '../canon/index.js';
+import { CanonryError } from '../core/index.js';
+import { objectIdArg, resolveRequest, restoreRequest } from './input.js';
+import type { Operation } from './operation.js';
+import { BODIES, EXAMPLE_HASH, RESPONSES, ref } from './schemas.js';
+import { objectView, versionsView } from './views.js';
 
 const { obj, arr, list, str, nullable } = RESPONSES;
 
@@ -23,13 +23,17 @@ function statuses(value: string | undefined): ObjectStatus[] | undefined {
 }
 
 /** Canonical objects (§2), their immutable versions (§3), provenance (§8) and restore. */
-export const OBJECT_ROUTES: readonly CanonRoute[] = [
+export const OBJECT_OPERATIONS: readonly Operation[] = [
   {
     method: 'GET',
     url: '/v1/projects/:project/objects',
     operationId: 'listObjects',
     summary: 'Canonical objects in id order, optionally only those with the given statuses',
     tag: 'objects',
+    cli: {
+      command: 'objects',
+      description: 'list canonical objects',
+    },
     minRole: 'viewer',
     query: [
       {
@@ -51,6 +55,10 @@ export const OBJECT_ROUTES: readonly CanonRoute[] = [
     operationId: 'getObject',
     summary: 'An object with its current version',
     tag: 'objects',
+    cli: {
+      command: 'object <object_id>',
+      description: 'an object and its current version',
+    },
     minRole: 'viewer',
     params: { id: 'object id' },
     status: 200,
@@ -77,6 +85,10 @@ export const OBJECT_ROUTES: readonly CanonRoute[] = [
     operationId: 'listVersions',
     summary: 'Every immutable version of an object, oldest first (restores append, never rewind)',
     tag: 'objects',
+    cli: {
+      command: 'versions <object_id>',
+      description: 'every version of an object, oldest first',
+    },
     minRole: 'viewer',
     params: { id: 'object id' },
     status: 200,
@@ -95,6 +107,10 @@ export const OBJECT_ROUTES: readonly CanonRoute[] = [
     summary:
       'The provenance walk (§8): why, since when, who authorized it, sources, what it replaced, stale dependents, restorable versions',
     tag: 'objects',
+    cli: {
+      command: 'provenance <object_id>',
+      description: 'why an object is current (LCSM §8)',
+    },
     minRole: 'viewer',
     params: { id: 'object id' },
     status: 200,
@@ -110,6 +126,11 @@ export const OBJECT_ROUTES: readonly CanonRoute[] = [
     summary:
       'Restore an earlier version, named by its hash or its number, by proposing a new version with its content (gated like any proposal)',
     tag: 'objects',
+    cli: {
+      command: 'restore <object_id>',
+      description: 'restore an earlier version (appends a new version; history is kept)',
+      flags: { version: '--version <n|hash>' },
+    },
     minRole: 'agent',
     params: { id: 'object id' },
     body: {
@@ -143,6 +164,12 @@ export const OBJECT_ROUTES: readonly CanonRoute[] = [
     summary:
       "Resolve a dispute (LCSM §15): propose the open claim that stands, with why; gated like any proposal (an agent's waits for an editor), the other claims stay in history",
     tag: 'objects',
+    cli: {
+      command: 'resolve <object_id>',
+      description:
+        'resolve a dispute: the open claim that stands, and why (gated; the other claims stay in history)',
+      flags: { claim_id: '--claim <claim_id>' },
+    },
     minRole: 'agent',
     params: { id: 'object id' },
     body: {

@@ -1,12 +1,12 @@
-import { CanonryError } from '../../core/index.js';
-import { tokenIdArg, tokenRequest } from '../input.js';
-import { BODIES, RESPONSES, ref } from '../openapi-schemas.js';
-import type { CanonRoute } from './canon-route.js';
+import { CanonryError } from '../core/index.js';
+import { tokenIdArg, tokenRequest } from './input.js';
+import type { Operation } from './operation.js';
+import { BODIES, RESPONSES, ref } from './schemas.js';
 
 const { obj, list, str } = RESPONSES;
 
 /** Bearer tokens of the project (owners only). The secret is in the creation response, once. */
-export const TOKEN_ROUTES: readonly CanonRoute[] = [
+export const TOKEN_OPERATIONS: readonly Operation[] = [
   {
     method: 'POST',
     url: '/v1/projects/:project/tokens',
@@ -14,6 +14,11 @@ export const TOKEN_ROUTES: readonly CanonRoute[] = [
     summary:
       'Issue a token for a principal and role in this project; the secret is shown only here',
     tag: 'tokens',
+    cli: {
+      command: 'token create',
+      description: 'issue a token of this project (owners); the secret is printed once',
+    },
+    mcp: 'hidden',
     minRole: 'owner',
     body: {
       schema: BODIES.token,
@@ -34,6 +39,11 @@ export const TOKEN_ROUTES: readonly CanonRoute[] = [
     operationId: 'listTokens',
     summary: 'The tokens of this project (descriptions, never secrets)',
     tag: 'tokens',
+    cli: {
+      command: 'token list',
+      description: 'the tokens of this project (owners; never secrets)',
+    },
+    mcp: 'hidden',
     minRole: 'owner',
     status: 200,
     response: list('tokens', 'TokenInfo'),
@@ -46,6 +56,11 @@ export const TOKEN_ROUTES: readonly CanonRoute[] = [
     operationId: 'revokeToken',
     summary: 'Revoke a live token of this project',
     tag: 'tokens',
+    cli: {
+      command: 'token revoke <token_id>',
+      description: 'revoke a token of this project (owners)',
+    },
+    mcp: 'hidden',
     minRole: 'owner',
     params: { id: 'token id' },
     status: 200,

@@ -18,8 +18,10 @@ import {
 import { ERROR_CODES, type JsonObject } from '../core/index.js';
 
 /**
- * JSON Schemas (2020-12, as OpenAPI 3.1 uses them) of what canonry's routes take and answer. They
- * document; the routes validate by hand so every refusal carries canon's own typed code.
+ * JSON Schemas (2020-12, as OpenAPI 3.1 uses them) of what canonry's operations take and answer.
+ * A body schema is the one description of an input: the OpenAPI request body, the checks every face
+ * runs (`check-body.ts`), the CLI's options and the MCP tool's input schema. `x-error-code` on a
+ * property names the code its failure is refused with.
  */
 
 /** A well-formed hash for examples. */
@@ -42,6 +44,10 @@ const obj = (
 const hash = str({ pattern: '^sha256:[0-9a-f]{64}$' });
 const nullable = (schema: JsonObject): JsonObject => ({ oneOf: [schema, { type: 'null' }] });
 const closed = { additionalProperties: false };
+/** An RFC 3339 date or date-time with offset, or null (LCSM §2 effective windows). */
+const rfc3339: JsonObject = {
+  anyOf: [str({ format: 'date' }), str({ format: 'date-time' }), { type: 'null' }],
+};
 
 const principal = obj({ id: str(), project: str(), role: { enum: [...ROLES] } }, [
   'id',
@@ -87,8 +93,8 @@ const noteContent = obj(
       description:
         'the exact version of each dependency the note was made against (set by canon; versions committed before pins existed lack it)',
     }),
-    effective_from: nullable(str({ format: 'date-time' })),
-    effective_until: nullable(str({ format: 'date-time' })),
+    effective_from: { ...rfc3339, description: 'a date (2026-01-31) or a date-time with offset' },
+    effective_until: rfc3339,
     tags: arr(str({ pattern: '^[a-z][a-z0-9_-]{0,31}$' }), { maxItems: 20 }),
   },
   ['object_type', 'title', 'text'],
@@ -852,7 +858,7 @@ export const BODIES = {
   restore: {
     ...obj(
       {
-        version_hash: hash,
+        version_hash: { ...hash, 'x-error-code': 'INVALID_HASH' },
         version: { type: 'integer', minimum: 1, description: 'the version number (version_id)' },
         rationale: str({ minLength: 1, maxLength: 2_000 }),
       },
@@ -877,20 +883,48 @@ export const BODIES = {
     ['artifact_id', 'canonical_note_versions', 'output_digest'],
     closed,
   ),
-  review: obj({ acceptance_state: { enum: [...ACCEPTANCE_STATES] } }, ['acceptance_state'], closed),
+  review: obj(
+    { acceptance_state: { enum: [...ACCEPTANCE_STATES], 'x-error-code': 'INVALID_ARTIFACT' } },
+    ['acceptance_state'],
+    closed,
+  ),
   workingSet: obj(
     {
       objective: str({ minLength: 1, maxLength: 2_000 }),
-      object_id: str({ pattern: OBJECT_ID.source }),
+      object_id: str({ pattern: OBJECT_ID.source, 'x-error-code': 'INVALID_ARGUMENT' }),
       limit: { type: 'integer', minimum: 1, maximum: 100, default: 12 },
     },
     [],
     closed,
   ),
+  validate: obj(
+    {
+      artifact: { description: 'the artifact to evaluate (any JSON value)' },
+      agentic_protocol: {
+        oneOf: [{ type: 'object' }, hash],
+        description: 'the protocol inline, or the content hash of a registered one',
+      },
+      generation_metadata_hash: hash,
+    },
+    ['artifact', 'agentic_protocol', 'generation_metadata_hash'],
+  ),
+  verify: obj(
+    {
+      event: { type: 'object', description: 'the signed conformance event' },
+      artifact: { description: 'when given, the event must bind this artifact' },
+      protocol: { type: 'object', description: 'when given, the event must bind this protocol' },
+      generation_metadata_hash: { ...hash, description: 'when given, the event must bind it' },
+    },
+    ['event'],
+    closed,
+  ),
   token: obj(
     {
-      principal: str({ pattern: '^[A-Za-z0-9][A-Za-z0-9_.@-]{0,99}$' }),
-      role: { enum: [...ROLES] },
+      principal: str({
+        pattern: '^[A-Za-z0-9][A-Za-z0-9_.@-]{0,99}$',
+        'x-error-code': 'INVALID_ARGUMENT',
+      }),
+      role: { enum: [...ROLES], 'x-error-code': 'INVALID_ARGUMENT' },
     },
     ['principal', 'role'],
     { ...closed, description: "the new token's principal and role (not the caller's)" },

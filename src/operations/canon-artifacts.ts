@@ -1,13 +1,13 @@
-import { artifactStatuses, registerArtifact, reviewArtifact } from '../../canon/index.js';
-import { artifactView } from '../canon-views.js';
-import { objectIdArg, refuseClaims, reviewRequest } from '../input.js';
-import { BODIES, EXAMPLE_HASH, RESPONSES, ref } from '../openapi-schemas.js';
-import type { CanonRoute } from './canon-route.js';
+import { artifactStatuses, registerArtifact, reviewArtifact } from '../canon/index.js';
+import { objectIdArg, refuseClaims, reviewRequest } from './input.js';
+import type { Operation } from './operation.js';
+import { BODIES, EXAMPLE_HASH, RESPONSES, ref } from './schemas.js';
+import { artifactView } from './views.js';
 
 const { list } = RESPONSES;
 
 /** Artifacts (§10): manifests of what was built from which canonical versions, and their staleness. */
-export const ARTIFACT_ROUTES: readonly CanonRoute[] = [
+export const ARTIFACT_OPERATIONS: readonly Operation[] = [
   {
     method: 'POST',
     url: '/v1/projects/:project/artifacts',
@@ -15,10 +15,15 @@ export const ARTIFACT_ROUTES: readonly CanonRoute[] = [
     summary:
       'Register an artifact manifest (re-registering makes a new artifact_version); an agent may not accept one',
     tag: 'artifacts',
+    cli: {
+      command: 'artifact register',
+      description: 'register an artifact manifest (from --file or flags)',
+    },
     minRole: 'agent',
     body: {
       schema: BODIES.artifact,
       required: true,
+      invalid: 'INVALID_ARTIFACT',
       example: {
         artifact_id: 'settings-screen',
         title: 'Settings screen',
@@ -51,6 +56,10 @@ export const ARTIFACT_ROUTES: readonly CanonRoute[] = [
     summary:
       "Every artifact the principal may read (§14: one citing a personal version is its holder's) with its §10 state",
     tag: 'artifacts',
+    cli: {
+      command: 'artifacts',
+      description: 'artifacts with their §10 states',
+    },
     minRole: 'viewer',
     status: 200,
     response: list('artifacts', 'ArtifactStatus'),
@@ -65,6 +74,10 @@ export const ARTIFACT_ROUTES: readonly CanonRoute[] = [
     operationId: 'getArtifact',
     summary: 'One artifact with its §10 state and the reasons',
     tag: 'artifacts',
+    cli: {
+      command: 'artifact show <artifact_id>',
+      description: 'one artifact and its state',
+    },
     minRole: 'viewer',
     params: { id: 'artifact id' },
     status: 200,
@@ -79,6 +92,12 @@ export const ARTIFACT_ROUTES: readonly CanonRoute[] = [
     operationId: 'reviewArtifact',
     summary: "Record a person's review of an artifact (owners and editors)",
     tag: 'artifacts',
+    cli: {
+      command: 'artifact review <artifact_id>',
+      description: 'record a review (owners and editors)',
+      flags: { acceptance_state: '--acceptance <state>' },
+    },
+    mcp: { minRole: 'editor' },
     minRole: 'agent',
     params: { id: 'artifact id' },
     body: { schema: BODIES.review, required: true, example: { acceptance_state: 'rejected' } },

@@ -1,12 +1,12 @@
-import { OBJECT_STATUSES } from '../../canon/index.js';
-import { boardView } from '../canon-views.js';
-import { RESPONSES, ref } from '../openapi-schemas.js';
-import type { CanonRoute } from './canon-route.js';
+import { OBJECT_STATUSES } from '../canon/index.js';
+import type { Operation } from './operation.js';
+import { RESPONSES, ref } from './schemas.js';
+import { boardView } from './views.js';
 
 const { obj, arr, str } = RESPONSES;
 
 /** The board (§9): an operational view of canon, derived and disposable. */
-export const BOARD_ROUTES: readonly CanonRoute[] = [
+export const BOARD_OPERATIONS: readonly Operation[] = [
   {
     method: 'GET',
     url: '/v1/projects/:project/board',
@@ -14,6 +14,10 @@ export const BOARD_ROUTES: readonly CanonRoute[] = [
     summary:
       'Objects the principal may read, grouped by status and marked in or out of effect (§2), pending proposals, and artifacts with their §10 states',
     tag: 'board',
+    cli: {
+      command: 'board',
+      description: 'objects by status, pending proposals, artifacts',
+    },
     minRole: 'viewer',
     status: 200,
     response: obj(

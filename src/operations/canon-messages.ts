@@ -1,4 +1,4 @@
-import type { CanonryRuntime } from '../../app/index.js';
+import type { CanonryRuntime } from '../app/index.js';
 import {
   archiveMessage,
   type IntakeResult,
@@ -7,12 +7,12 @@ import {
   type Principal,
   reclassify,
   unclassifiedMessages,
-} from '../../canon/index.js';
-import { CanonryError } from '../../core/index.js';
-import { messageView } from '../canon-views.js';
-import { messageIdArg, oneOfQuery } from '../input.js';
-import { BODIES, RESPONSES, ref } from '../openapi-schemas.js';
-import type { CanonRoute } from './canon-route.js';
+} from '../canon/index.js';
+import { CanonryError } from '../core/index.js';
+import { messageIdArg, oneOfQuery } from './input.js';
+import type { Operation } from './operation.js';
+import { BODIES, RESPONSES, ref } from './schemas.js';
+import { messageView } from './views.js';
 
 const { obj, list, arr, str } = RESPONSES;
 
@@ -58,7 +58,7 @@ function answer(result: IntakeResult): IntakeResult & { hint?: string } {
 }
 
 /** The archive (§4): messages are captured exactly, then classified into proposals. */
-export const MESSAGE_ROUTES: readonly CanonRoute[] = [
+export const MESSAGE_OPERATIONS: readonly Operation[] = [
   {
     method: 'POST',
     url: '/v1/projects/:project/messages',
@@ -66,6 +66,11 @@ export const MESSAGE_ROUTES: readonly CanonRoute[] = [
     summary:
       'Archive a message and run intake: classify it and turn each draft into a gated proposal (classify=false archives only)',
     tag: 'messages',
+    cli: {
+      command: 'message [text]',
+      description: 'archive a message and classify it into proposals',
+      flags: { message_id: '--id <message_id>', classify: '--no-classify', text: '--text <text>' },
+    },
     minRole: 'agent',
     query: [
       {
@@ -121,6 +126,10 @@ export const MESSAGE_ROUTES: readonly CanonRoute[] = [
     summary:
       "The archive of the project in capture order: project messages and the principal's own personal ones",
     tag: 'messages',
+    cli: {
+      command: 'messages',
+      description: 'the archive: project messages and your own personal ones',
+    },
     minRole: 'viewer',
     status: 200,
     response: list('messages', 'ArchivedMessage'),
@@ -136,6 +145,10 @@ export const MESSAGE_ROUTES: readonly CanonRoute[] = [
     summary:
       'Archived messages never classified (model down, output refused, classify=false), each with its last journaled failure; personal ones only to their speaker',
     tag: 'messages',
+    cli: {
+      command: 'unclassified',
+      description: 'archived messages never classified (model down, output refused), with why',
+    },
     minRole: 'viewer',
     status: 200,
     response: list('messages', 'UnclassifiedMessage'),
@@ -151,6 +164,10 @@ export const MESSAGE_ROUTES: readonly CanonRoute[] = [
     summary:
       'Classify an archived message again (its speaker only): the intake a re-send runs; a message already classified reports its first intake and writes nothing',
     tag: 'messages',
+    cli: {
+      command: 'classify <message_id>',
+      description: 'classify an archived message again (its speaker only)',
+    },
     minRole: 'agent',
     params: { id: 'message id (percent-encoded)' },
     status: 200,
@@ -187,6 +204,10 @@ export const MESSAGE_ROUTES: readonly CanonRoute[] = [
     operationId: 'getMessage',
     summary: 'One archived message, exactly as captured',
     tag: 'messages',
+    cli: {
+      command: 'show-message <message_id>',
+      description: 'one archived message, exactly as captured',
+    },
     minRole: 'viewer',
     params: { id: 'message id' },
     status: 200,

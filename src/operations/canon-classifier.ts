@@ -1,4 +1,4 @@
-import type { CanonryRuntime } from '../../app/index.js';
+import type { CanonryRuntime } from '../app/index.js';
 import {
   type ClassifierSettings,
   classifierSettings,
@@ -6,11 +6,11 @@ import {
   putSubjects,
   removeSubject,
   SCRIPTED_CONFIG_SCHEMA,
-} from '../../canon/index.js';
-import type { JsonObject } from '../../core/index.js';
-import { objectIdArg } from '../input.js';
-import { RESPONSES, ref } from '../openapi-schemas.js';
-import type { CanonRoute } from './canon-route.js';
+} from '../canon/index.js';
+import type { JsonObject } from '../core/index.js';
+import { objectIdArg } from './input.js';
+import type { Operation } from './operation.js';
+import { RESPONSES, ref } from './schemas.js';
 
 /** What a project's intake classifies with, and the journaled subjects of the scripted classifier. */
 export interface ClassifierView {
@@ -48,7 +48,7 @@ const subjectSchema: JsonObject = {
  * The classifier's subjects, journaled (`canon.classifier`), read and changed by editors and owners:
  * subject ids may name notes of any plane, so agents and viewers do not read them.
  */
-export const CLASSIFIER_ROUTES: readonly CanonRoute[] = [
+export const CLASSIFIER_OPERATIONS: readonly Operation[] = [
   {
     method: 'GET',
     url: '/v1/projects/:project/classifier',
@@ -56,6 +56,10 @@ export const CLASSIFIER_ROUTES: readonly CanonRoute[] = [
     summary:
       "The project's classifier: its kind (scripted or model), and the scripted classifier's journaled subjects",
     tag: 'classifier',
+    cli: {
+      command: 'subjects',
+      description: "the classifier's subjects (editors and owners)",
+    },
     minRole: 'editor',
     status: 200,
     response: ref('ClassifierView'),
@@ -70,6 +74,10 @@ export const CLASSIFIER_ROUTES: readonly CanonRoute[] = [
     summary:
       'Add or replace subjects of the scripted classifier (object id → title, object type, keywords, tags); journaled',
     tag: 'classifier',
+    cli: {
+      command: 'subject set <object_id>',
+      description: 'add or replace a subject: messages naming a keyword draft notes of this id',
+    },
     minRole: 'editor',
     body: {
       schema: RESPONSES.obj({ subjects: subjectSchema }, ['subjects'], {
@@ -98,6 +106,10 @@ export const CLASSIFIER_ROUTES: readonly CanonRoute[] = [
     operationId: 'removeSubject',
     summary: 'Remove a subject of the scripted classifier; journaled',
     tag: 'classifier',
+    cli: {
+      command: 'subject remove <object_id>',
+      description: 'remove a subject',
+    },
     minRole: 'editor',
     params: { id: 'subject (object) id' },
     status: 200,

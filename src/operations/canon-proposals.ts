@@ -1,20 +1,20 @@
-import { OBJECT_ID, proposalInput } from '../../canon/index.js';
-import { CanonryError } from '../../core/index.js';
-import { proposalView } from '../canon-views.js';
+import { OBJECT_ID, proposalInput } from '../canon/index.js';
+import { CanonryError } from '../core/index.js';
 import {
   approveRequest,
   oneOfQuery,
   PROPOSAL_STATUSES,
   proposalIdArg,
   rejectRequest,
-} from '../input.js';
-import { BODIES, RESPONSES, ref } from '../openapi-schemas.js';
-import type { CanonRoute } from './canon-route.js';
+} from './input.js';
+import type { Operation } from './operation.js';
+import { BODIES, RESPONSES, ref } from './schemas.js';
+import { proposalView } from './views.js';
 
 const { obj, list } = RESPONSES;
 
 /** Proposals (§5, §6): submitted, compared, gated, and approved or rejected by people. */
-export const PROPOSAL_ROUTES: readonly CanonRoute[] = [
+export const PROPOSAL_OPERATIONS: readonly Operation[] = [
   {
     method: 'POST',
     url: '/v1/projects/:project/proposals',
@@ -22,10 +22,16 @@ export const PROPOSAL_ROUTES: readonly CanonRoute[] = [
     summary:
       'Propose a mutation: it is compared with current canon, gated, and committed when the gate answers AUTO_COMMIT',
     tag: 'proposals',
+    cli: {
+      command: 'propose',
+      description:
+        'propose a mutation (a ProposalInput, from --file or flags); candidate.dependency_refs lists ids (pinned to their current version) or { object_id, version_hash }',
+    },
     minRole: 'agent',
     body: {
       schema: BODIES.proposal,
       required: true,
+      invalid: 'INVALID_PROPOSAL',
       example: {
         object_id: 'ui.colour',
         intent: 'create',
@@ -78,6 +84,10 @@ export const PROPOSAL_ROUTES: readonly CanonRoute[] = [
     operationId: 'listProposals',
     summary: 'Proposals in journal order, optionally only those with one status',
     tag: 'proposals',
+    cli: {
+      command: 'proposals',
+      description: 'list proposals',
+    },
     minRole: 'viewer',
     query: [
       {
@@ -102,6 +112,10 @@ export const PROPOSAL_ROUTES: readonly CanonRoute[] = [
     summary:
       'The two-note view: current vs candidate, the computed checks, and the gate verdict with its signed event',
     tag: 'proposals',
+    cli: {
+      command: 'proposal <proposal_id>',
+      description: 'the two-note view of a proposal',
+    },
     minRole: 'viewer',
     params: { id: 'proposal id' },
     status: 200,
@@ -117,6 +131,12 @@ export const PROPOSAL_ROUTES: readonly CanonRoute[] = [
     summary:
       'Approve a pending proposal (the role the gate asked for: editor for REQUIRE_CONFIRMATION, owner for HARD_STOP); stale → 409 STALE_APPROVAL and a new comparison, after which only an approval naming the new head as base_version commits (else 409 BASE_NOT_ACKNOWLEDGED)',
     tag: 'proposals',
+    cli: {
+      command: 'approve <proposal_id>',
+      description: 'approve a pending proposal',
+      flags: { base_version: '--base <hash>' },
+    },
+    mcp: { minRole: 'editor' },
     minRole: 'agent',
     params: { id: 'proposal id' },
     body: {
@@ -147,6 +167,10 @@ export const PROPOSAL_ROUTES: readonly CanonRoute[] = [
     operationId: 'rejectProposal',
     summary: 'Reject a pending proposal (owner, editor, or its proposer withdrawing it)',
     tag: 'proposals',
+    cli: {
+      command: 'reject <proposal_id>',
+      description: 'reject (or, as its proposer, withdraw) a pending proposal',
+    },
     minRole: 'agent',
     params: { id: 'proposal id' },
     body: { schema: BODIES.reject, required: true, example: { reason: 'not what we want' } },

@@ -1,0 +1,48 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { CanonryRuntime } from '../app/index.js';
+import type { AuthPrincipal } from '../auth/index.js';
+import { principalInvoker } from '../operations/index.js';
+import { createMcpServer } from './server.js';
+
+/** Where `canonry serve` answers MCP. */
+export const MCP_PATH = '/mcp';
+
+/**
+ * MCP's streamable HTTP transport as a route the HTTP face mounts (it never imports this module: the
+ * process entry hands it over). Stateless: each POST carries the bearer token the server has already
+ * checked, and gets a server of its own acting as that token's principal; nothing is kept between
+ * requests, so any `canonry serve` behind a balancer answers any request.
+ */
+export function mcpMount(runtime: CanonryRuntime, version: string) {
+  return {
+    methods: ['POST'] as const,
+    url: MCP_PATH,
+    operationId: 'mcp',
+    summary:
+      "Model Context Protocol over streamable HTTP (stateless JSON-RPC): the operations as tools within the token's role, the project's board and working set as resources",
+    tag: 'mcp',
+    async handle(
+      principal: AuthPrincipal,
+      request: IncomingMessage,
+      response: ServerResponse,
+      body: unknown,
+    ): Promise<void> {
+      const server = createMcpServer(
+        principalInvoker(runtime, principal),
+        { project: principal.project, role: principal.role },
+        version,
+      );
+      const transport = new StreamableHTTPServerTransport({
+        sessionIdGenerator: undefined,
+        enableJsonResponse: true,
+      });
+      response.on('close', () => {
+        void transport.close();
+        void server.close();
+      });
+      await server.connect(transport);
+      await transport.handleRequest(request, response, body);
+    },
+  };
+}

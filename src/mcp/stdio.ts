@@ -1,0 +1,24 @@
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { Invoker } from '../operations/index.js';
+import { createMcpServer, type McpIdentity } from './server.js';
+
+/**
+ * Serves MCP over this process's stdin and stdout (stdout carries JSON-RPC alone) until the client
+ * closes stdin; resolves then.
+ */
+export async function serveStdio(
+  invoker: Invoker,
+  identity: McpIdentity,
+  version: string,
+): Promise<void> {
+  const server = createMcpServer(invoker, identity, version);
+  const transport = new StdioServerTransport();
+  const ended = new Promise<void>((done) => {
+    process.stdin.once('end', done);
+    process.stdin.once('close', done);
+    transport.onclose = done;
+  });
+  await server.connect(transport);
+  await ended;
+  await server.close();
+}

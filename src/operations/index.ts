@@ -1,0 +1,34 @@
+export {
+  authorizeToken,
+  bearerToken,
+  canonPrincipal,
+  refuseReservedProject,
+  roleAtLeast,
+} from './authorize.js';
+export type { ClassifierView } from './canon-classifier.js';
+export { checkBody, inlineRefs } from './check-body.js';
+export { tokenIdArg } from './input.js';
+export type {
+  CliBinding,
+  Invoker,
+  Operation,
+  OperationContext,
+  OperationInput,
+  QueryDoc,
+} from './operation.js';
+export { operationPath, remoteInvoker } from './remote.js';
+export { localInvoker, principalInvoker, runOperation } from './run.js';
+export { BODIES, EXAMPLE_HASH, RESPONSES, ref, SCHEMAS } from './schemas.js';
+export { OPERATIONS, operationNamed } from './table.js';
+export {
+  artifactView,
+  type Board,
+  type BoardObject,
+  boardView,
+  messageView,
+  type ObjectView,
+  objectView,
+  type ProposalView,
+  proposalView,
+  versionsView,
+} from './views.js';

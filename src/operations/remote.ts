@@ -1,0 +1,99 @@
+import { CanonryError, ERROR_CODES, type ErrorCode } from '../core/index.js';
+import type { Invoker, Operation, OperationInput } from './operation.js';
+
+/** Responses larger than this are refused (a server answers far less; a wrong URL might not). */
+const MAX_RESPONSE = 64 * 1024 * 1024;
+
+/** `/v1/projects/:project/proposals/:id` with values, each percent-encoded. */
+export function operationPath(
+  op: Operation,
+  project: string,
+  params: Readonly<Record<string, string>>,
+): string {
+  return op.url.replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, (_, name: string) => {
+    const value = name === 'project' ? project : params[name];
+    if (value === undefined) {
+      throw new CanonryError('INVALID_ARGUMENT', `${name} is required`, { field: name });
+    }
+    return encodeURIComponent(value);
+  });
+}
+
+/** A server's error envelope as the typed error it stands for (an unknown code stays INTERNAL). */
+function remoteError(status: number, body: unknown): CanonryError {
+  const error = (body as { error?: { code?: unknown; message?: unknown; details?: unknown } })
+    ?.error;
+  const code =
+    typeof error?.code === 'string' && Object.hasOwn(ERROR_CODES, error.code)
+      ? (error.code as ErrorCode)
+      : 'INTERNAL';
+  const message =
+    typeof error?.message === 'string' ? error.message : `the server answered ${status}`;
+  const details =
+    typeof error?.details === 'object' && error.details !== null
+      ? (error.details as Record<string, unknown>)
+      : undefined;
+  return new CanonryError(code, message, details);
+}
+
+/**
+ * Runs operations over HTTP against a running `canonry serve` as the principal of `token`: the same
+ * route, so the same principal, checks and answers as in process. The client cannot read the
+ * project from a token, so it is given.
+ */
+export function remoteInvoker(baseUrl: string, token: string, project: string): Invoker {
+  let base: URL;
+  try {
+    base = new URL(baseUrl);
+  } catch {
+    throw new CanonryError('INVALID_ARGUMENT', `--url ${baseUrl} is not a URL`, { field: 'url' });
+  }
+  if (base.protocol !== 'http:' && base.protocol !== 'https:') {
+    throw new CanonryError('INVALID_ARGUMENT', 'the server URL must be http: or https:', {
+      field: 'url',
+    });
+  }
+  return {
+    async invoke(op: Operation, input: OperationInput) {
+      const url = new URL(operationPath(op, project, input.params ?? {}), base);
+      for (const [name, value] of Object.entries(input.query ?? {})) {
+        url.searchParams.set(name, value);
+      }
+      const hasBody = input.body !== undefined;
+      let response: Response;
+      try {
+        response = await fetch(url, {
+          method: op.method,
+          headers: {
+            authorization: `Bearer ${token}`,
+            ...(hasBody ? { 'content-type': 'application/json' } : {}),
+          },
+          ...(hasBody ? { body: JSON.stringify(input.body) } : {}),
+        });
+      } catch (err) {
+        throw new CanonryError(
+          'SERVER_UNREACHABLE',
+          `cannot reach ${base.origin} (${(err as Error).cause ?? (err as Error).message})`,
+          { url: base.origin },
+        );
+      }
+      const text = await response.text();
+      if (text.length > MAX_RESPONSE) {
+        throw new CanonryError('SERVER_UNREACHABLE', `${base.origin} answered too much`);
+      }
+      let body: unknown;
+      try {
+        body = text === '' ? null : JSON.parse(text);
+      } catch {
+        throw new CanonryError(
+          'SERVER_UNREACHABLE',
+          `${base.origin} did not answer JSON (${response.status}): is it canonry?`,
+          { url: base.origin, status: response.status },
+        );
+      }
+      if (!response.ok) throw remoteError(response.status, body);
+      return body;
+    },
+    close: async () => undefined,
+  };
+}
