@@ -45,6 +45,8 @@ export interface CanonryConfig {
   readonly verifyOnStart: VerifyOnStart;
   /** Days the kernel's audit entries are kept before they are pruned; null keeps them forever. */
   readonly auditRetentionDays: number | null;
+  /** Browser origins allowed to call the HTTP API (`*` for any); empty: CORS off. */
+  readonly corsOrigins: readonly string[];
 }
 
 /** Defaults: `./.canonry`, port 7070 on 127.0.0.1. */
@@ -64,6 +66,7 @@ export const DEFAULT_CONFIG: CanonryConfig = {
   checkpoints: { every: 256, intervalMs: 5_000 },
   verifyOnStart: 'tail',
   auditRetentionDays: 30,
+  corsOrigins: [],
 };
 
 /** Overrides as they arrive from flags (strings) or code. */
@@ -80,6 +83,8 @@ export interface ConfigInput {
   readonly verifyOnStart?: string | undefined;
   /** Days, or `forever`. */
   readonly auditRetentionDays?: string | number | null | undefined;
+  /** Origins, or one comma-separated string of them (`https://a.example,https://b.example`, `*`). */
+  readonly corsOrigins?: string | readonly string[] | undefined;
 }
 
 const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -174,9 +179,33 @@ function retention(value: string | number | null): number | null {
   return integer(value, 'CANONRY_AUDIT_RETENTION_DAYS', 1, 36_500);
 }
 
+/** `https://app.example, http://localhost:5173` → each an exact origin (or `*`). */
+export function parseCorsOrigins(value: string | readonly string[], name: string): string[] {
+  const items = typeof value === 'string' ? value.split(',') : value;
+  const origins: string[] = [];
+  for (const raw of items) {
+    const item = String(raw).trim();
+    if (item === '') continue;
+    if (item !== '*') {
+      let origin: string | undefined;
+      try {
+        origin = new URL(item).origin;
+      } catch {
+        origin = undefined;
+      }
+      if (origin !== item || !/^https?:/.test(item)) {
+        throw bad(`${name}: ${item.slice(0, 80)} is not an origin (scheme://host[:port], or *)`);
+      }
+    }
+    if (!origins.includes(item)) origins.push(item);
+  }
+  if (origins.length > 100) throw bad(`${name}: at most 100 origins`);
+  return origins;
+}
+
 /**
  * Resolves the configuration: explicit input first, then the environment (`CANONRY_DATA`,
- * `CANONRY_DB`, `CANONRY_PORT`, `CANONRY_HOST`, `CANONRY_LOG_LEVEL`, the timeouts, checkpoints, rate
+ * `CANONRY_DB`, `CANONRY_PORT`, `CANONRY_HOST`, `CANONRY_LOG_LEVEL`, `CANONRY_CORS_ORIGINS`, the timeouts, checkpoints, rate
  * limit and retention variables in `docs/configuration.md`), then the defaults. Bad values throw
  * INVALID_ARGUMENT.
  */
@@ -215,6 +244,10 @@ export function resolveConfig(
       input.auditRetentionDays !== undefined
         ? input.auditRetentionDays
         : (env.CANONRY_AUDIT_RETENTION_DAYS ?? DEFAULT_CONFIG.auditRetentionDays),
+    ),
+    corsOrigins: parseCorsOrigins(
+      input.corsOrigins ?? env.CANONRY_CORS_ORIGINS ?? DEFAULT_CONFIG.corsOrigins,
+      input.corsOrigins !== undefined ? 'cors origins' : 'CANONRY_CORS_ORIGINS',
     ),
   };
 }

@@ -4,6 +4,7 @@ export {
   type ConfigInput,
   DEFAULT_CONFIG,
   type HttpTimeouts,
+  parseCorsOrigins,
   parseRateLimit,
   type RateLimit,
   resolveConfig,

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-import { CommanderError } from 'commander';
+import { type Command, CommanderError } from 'commander';
+import { CanonryError } from '../core/index.js';
 import type { Faces } from './faces.js';
 import { EXIT, reportError } from './io.js';
 import { PROGRAM } from './program-info.js';
@@ -28,6 +29,29 @@ const FACES: Faces = {
 };
 
 /**
+ * A reader that went away (`canonry … | head -1`) is not the command's failure: later output is
+ * dropped instead of an unhandled EPIPE with a stack trace, and the command finishes its work
+ * (closing the store, signing checkpoints) as it would have.
+ */
+function toleratePipeClose(stream: NodeJS.WriteStream): void {
+  stream.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code !== 'EPIPE') throw err;
+    stream.write = (() => true) as typeof stream.write;
+    // A writer waiting for room (journal export) would wait forever on a closed pipe.
+    stream.emit('drain');
+  });
+}
+
+/** With `--json`, commander's usage errors are reported as JSON (below), not as its text. */
+function silenceUsageErrors(command: Command): void {
+  command.configureOutput({ outputError: () => undefined });
+  for (const sub of command.commands) silenceUsageErrors(sub);
+}
+
+/** Commander's exits that are not usage errors: help and version. */
+const NOT_USAGE = new Set(['commander.helpDisplayed', 'commander.help', 'commander.version']);
+
+/**
  * `canonry tokens …` builds a program of that command alone: the other commands' modules (the HTTP
  * server, the kernel, canon) take longer to load than issuing a token takes.
  */
@@ -38,10 +62,19 @@ async function program(argv: string[]) {
 
 async function main(argv: string[]): Promise<void> {
   const json = argv.includes('--json');
+  toleratePipeClose(process.stdout);
+  toleratePipeClose(process.stderr);
   try {
-    await (await program(argv)).parseAsync(argv);
+    const built = await program(argv);
+    if (json) silenceUsageErrors(built);
+    await built.parseAsync(argv);
   } catch (err) {
     if (err instanceof CommanderError) {
+      if (json && err.exitCode !== 0 && !NOT_USAGE.has(err.code)) {
+        const message = err.message.replace(/^error: /, '');
+        reportError(new CanonryError('INVALID_ARGUMENT', message, { usage: err.code }), true);
+        return;
+      }
       process.exitCode = err.exitCode === 0 ? EXIT.OK : EXIT.FAILED;
       return;
     }

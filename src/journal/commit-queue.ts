@@ -69,6 +69,11 @@ export class CommitQueue<B, P = unknown> {
     private readonly maxBatch = 256,
   ) {}
 
+  /** Jobs queued and not yet sent to a transaction or the background writer. */
+  get depth(): number {
+    return this.#pending.length;
+  }
+
   /** Queues a job; resolves once its transaction commits. */
   push<T>(job: CommitJob<T, B, P>): Promise<T> {
     return new Promise<T>((resolve, reject) => {

@@ -7,7 +7,7 @@ export {
 } from './checkpoint.js';
 export { entryHash, genesisHash, parseProject, withoutHash } from './entry.js';
 export { FEED_CHANNEL, type FollowOptions, type JournalFollower } from './follow.js';
-export { Journal, type JournalOptions, type Quarantine } from './journal.js';
+export { Journal, type JournalOptions, type JournalStats, type Quarantine } from './journal.js';
 export { requireJournal, type VerifyScope, verifyProject } from './maintenance.js';
 export { type PruneResult, pruneProject } from './prune.js';
 export { rebuildProject, verifyProjections, withProjectionCheck } from './rebuild.js';

@@ -116,6 +116,12 @@ function insertStatements(rows: readonly (string | number | null)[]): BatchState
   return statements;
 }
 
+/** See {@link Journal.stats}. */
+export interface JournalStats {
+  readonly appended: ReadonlyMap<string, number>;
+  readonly queued: number;
+}
+
 /**
  * The journal: per-project, append-only, hash-chained entries and the projections derived from them.
  * Appending and updating projections happen in one transaction; concurrent appends are group-committed.
@@ -141,6 +147,8 @@ export class Journal {
   readonly #prunable: (project: string) => boolean;
   /** Projects whose chain did not verify: appends to them are refused until an operator acts. */
   readonly #broken = new Map<string, Quarantine>();
+  /** Entries this process appended, by kind (duplicates excluded). */
+  readonly #appended = new Map<string, number>();
 
   constructor(store: Store, options: JournalOptions = {}) {
     this.store = store;
@@ -228,6 +236,14 @@ export class Journal {
     return this.#tails.pending();
   }
 
+  /**
+   * What this process's journal has done so far: entries appended by kind, and appends queued for
+   * the next group commit (for `/metrics`).
+   */
+  stats(): JournalStats {
+    return { appended: this.#appended, queued: this.#queue.depth };
+  }
+
   /** Ends every live feed, stops the checkpoint timer and signs every unsigned head this process left (shutdown). */
   close(): Promise<void> {
     this.#feed.close();
@@ -281,7 +297,7 @@ export class Journal {
       effects !== undefined ||
       prepared.some((p) => p.idempotency_key !== null);
     const plain = !decides && prepared.every((p) => this.#consumers(p.kind).length === 0);
-    return this.#queue.push({
+    const results = await this.#queue.push({
       retrySafe: prepared.every((p) => p.idempotency_key !== null),
       ...(decides || prepared.length !== 1 ? {} : { solo: () => this.#solo(name, prepared[0]!) }),
       ...(plain ? { plain: { project: name, inputs: prepared } } : {}),
@@ -307,6 +323,10 @@ export class Journal {
         };
       },
     });
+    for (const { entry, duplicate } of results) {
+      if (!duplicate) this.#appended.set(entry.kind, (this.#appended.get(entry.kind) ?? 0) + 1);
+    }
+    return results;
   }
 
   /**

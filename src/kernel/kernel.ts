@@ -8,7 +8,7 @@ import { EventEncoder } from './event-encoder.js';
 import type { CompiledProtocol } from './protocol.js';
 import { ProtocolRegistry } from './registry.js';
 import { resolve } from './resolve.js';
-import type { Verdict } from './verdict.js';
+import { VERDICT_CLASSES, type Verdict, type VerdictClass } from './verdict.js';
 
 /** What the kernel needs: the issuer's signer (it alone signs), a registry and an audit sink. */
 export interface KernelOptions {
@@ -42,6 +42,7 @@ export class Kernel {
   readonly #audit: AuditSink | undefined;
   readonly #now: () => Date;
   readonly #encoder = new EventEncoder();
+  readonly #verdicts = new Map<VerdictClass, number>(VERDICT_CLASSES.map((c) => [c, 0]));
 
   constructor({
     signer,
@@ -60,6 +61,11 @@ export class Kernel {
     return this.#signer().fingerprint;
   }
 
+  /** How many verdicts of each class this kernel has reached (for `/metrics`). */
+  verdictCounts(): ReadonlyMap<VerdictClass, number> {
+    return this.#verdicts;
+  }
+
   /** Resolves once every audit record so far is written. */
   flushAudit(): Promise<void> {
     return this.#audit?.flush() ?? Promise.resolve();
@@ -72,6 +78,7 @@ export class Kernel {
     generationMetadataHash: ContentHash,
   ): Evaluation {
     const verdict = resolve(artifact, protocol);
+    this.#verdicts.set(verdict.class, (this.#verdicts.get(verdict.class) ?? 0) + 1);
     const signer = this.#signer();
     const event =
       verdict.class === 'CONFORMANT' && verdict.label !== null && verdict.artifactHash !== null

@@ -9,11 +9,15 @@ import { type CanonryRuntime, describeClassifier } from '../app/index.js';
 import { CanonryError } from '../core/index.js';
 import { rejectionEnvelope } from '../kernel/index.js';
 import { useProjectAuth } from './auth.js';
+import { useCors } from './cors.js';
 import { edgeError, errorBody, modelFailureLog, retryAfterOf } from './errors.js';
 import { useJsonBodies } from './json-body.js';
 import { createLogger } from './logger.js';
+import { metricsRoute } from './metrics.js';
 import { type Mount, mountRoutes } from './mount.js';
 import { openApiRoute } from './openapi.js';
+import { readinessRoute } from './readiness.js';
+import { REQUEST_ID_HEADER, requestId, useRequestId } from './request-id.js';
 import { recordRoutes } from './route-table.js';
 import { eventRoutes } from './routes/events.js';
 import { journalRoutes } from './routes/journal.js';
@@ -52,8 +56,9 @@ export function buildServer(runtime: CanonryRuntime, options: ServerOptions = {}
     bodyLimit: BODY_LIMIT,
     ...(logger ? { loggerInstance: logger as FastifyBaseLogger } : { logger: false }),
     logController: new LogController({
-      disableRequestLogging: logger === undefined || !logger.isLevelEnabled('debug'),
+      disableRequestLogging: logger === undefined || !logger.isLevelEnabled('info'),
     }),
+    genReqId: requestId,
     requestTimeout: timeouts.requestTimeoutMs,
     keepAliveTimeout: timeouts.keepAliveTimeoutMs,
     connectionTimeout: timeouts.idleTimeoutMs,
@@ -64,12 +69,16 @@ export function buildServer(runtime: CanonryRuntime, options: ServerOptions = {}
       connectionsCheckingInterval: Math.max(50, Math.min(1_000, timeouts.headersTimeoutMs / 2)),
     },
     // Router failures (bad percent-escapes, over-long path parameters) answer in the error envelope too.
-    frameworkErrors: (err, _request, reply) => {
+    frameworkErrors: (err, request, reply) => {
       const typed = edgeError(err);
+      (reply as FastifyReply).header(REQUEST_ID_HEADER, request.id);
       (reply as FastifyReply).code(typed.status).send(errorBody(typed));
     },
   });
   recordRoutes(app);
+  useRequestId(app);
+  useCors(app, runtime.config.corsOrigins);
+  metricsRoute(app, runtime);
   useJsonBodies(app);
   // Before any route: every route under /v1/projects/:project/ needs that project's bearer token.
   useProjectAuth(app, runtime);
@@ -99,6 +108,7 @@ export function buildServer(runtime: CanonryRuntime, options: ServerOptions = {}
     const health = runtime.health();
     return reply.code(health.ok ? 200 : 503).send(health);
   });
+  readinessRoute(app, runtime);
   validateRoutes(app, runtime);
   trustRoutes(app, runtime);
   protocolRoutes(app, runtime);

@@ -81,6 +81,28 @@ const OTHER_ROUTES: readonly OperationDoc[] = [
   },
   {
     method: 'GET',
+    url: '/readyz',
+    operationId: 'ready',
+    summary:
+      'Readiness: 200 when the store answers a query; 503 STORE_UNAVAILABLE when it does not (or not within 2 s)',
+    tag: 'service',
+    status: 200,
+    response: obj({ ok: { type: 'boolean' }, store: str() }, ['ok', 'store']),
+    errors: ['STORE_UNAVAILABLE'],
+  },
+  {
+    method: 'GET',
+    url: '/metrics',
+    operationId: 'metrics',
+    summary:
+      'Prometheus metrics (text exposition format): requests, latencies, verdicts by class, journal appends, commit-queue depth',
+    tag: 'service',
+    status: 200,
+    response: { type: 'string' },
+    errors: [],
+  },
+  {
+    method: 'GET',
     url: OPENAPI_PATH,
     operationId: 'openapi',
     summary: 'This OpenAPI 3.1 document',

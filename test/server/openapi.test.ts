@@ -82,7 +82,9 @@ describe('GET /openapi.json', () => {
       .sort();
     expect(publicPaths).toEqual([
       'GET /healthz',
+      'GET /metrics',
       'GET /openapi.json',
+      'GET /readyz',
       'GET /v1/protocols/{hash}',
       'GET /v1/trust',
       'POST /v1/validate',

@@ -45,7 +45,9 @@ export function tokensCommand(program: Command): void {
 
   tokens
     .command('create')
-    .description('issue a token for a principal and role; the secret is printed once')
+    .description(
+      'issue a token for a principal and role: the token alone on stdout (printed once), details on stderr',
+    )
     .requiredOption('--project <name>', 'project')
     .requiredOption('--principal <name>', 'who the token stands for')
     .requiredOption('--role <role>', 'owner | editor | agent | tool | viewer')
@@ -58,13 +60,12 @@ export function tokensCommand(program: Command): void {
         await opened.verifyProject(project);
         return opened.tokens.create(project, flags.principal!, flags.role!);
       });
-      emit(flags.json === true, { token, info }, () => [
-        token,
-        `${info.token_id}: ${info.principal} is ${info.role} of ${info.project}`,
-      ]);
+      // stdout is the token alone (`TOKEN=$(canonry tokens create …)`); what it is goes to stderr.
+      emit(flags.json === true, { token, info }, () => [token]);
       if (flags.json !== true) {
         process.stderr.write(
-          'canonry: keep this token now; only its hash is stored and it is not shown again\n',
+          `canonry: ${info.token_id}: ${info.principal} is ${info.role} of ${info.project}\n` +
+            'canonry: keep this token now; only its hash is stored and it is not shown again\n',
         );
       }
     });

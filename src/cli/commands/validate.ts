@@ -1,3 +1,4 @@
+import { writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { resolveConfig } from '../../app/index.js';
 import { CanonryError, isCanonryError, parseContentHash } from '../../core/index.js';
@@ -11,6 +12,7 @@ interface ValidateOptions {
   artifact: string;
   metadataHash?: string;
   data?: string;
+  eventOut?: string;
   json?: boolean;
 }
 
@@ -31,8 +33,9 @@ async function existingKeyring(dataDir: string): Promise<Keyring> {
 }
 
 /**
- * `canonry validate --protocol P.json --artifact A.json [--data DIR]`: one verdict, exit 0
- * conformant, 2 invalid, 3 drift. Conformant verdicts are signed with the data directory's issuer.
+ * `canonry validate --protocol P.json --artifact A.json [--data DIR] [--event-out E.json]`: one
+ * verdict, exit 0 conformant, 2 invalid, 3 drift. Conformant verdicts are signed with the data
+ * directory's issuer; `--event-out` writes that signed event (nothing when not conformant).
  * An offline check: no database is opened and no audit is written.
  */
 export function validateCommand(program: Command): void {
@@ -45,6 +48,10 @@ export function validateCommand(program: Command): void {
     .requiredOption('--artifact <file>', 'artifact (JSON)')
     .option('--metadata-hash <hash>', 'generation-metadata hash (sha256:…); default: hash of {}')
     .option(...DATA_FLAG)
+    .option(
+      '--event-out <file>',
+      'write the signed conformance event (the attestation) to this file, for `canonry verify`',
+    )
     .option('--json', 'print the §6 envelope as JSON')
     .action(async (opts: ValidateOptions) => {
       const protocol = compileProtocol(readJson(opts.protocol, '--protocol'));
@@ -54,7 +61,10 @@ export function validateCommand(program: Command): void {
         : EMPTY_METADATA_HASH;
       const keyring = await existingKeyring(resolveConfig({ dataDir: opts.data }).dataDir);
       const kernel = new Kernel({ signer: keyring.signer() });
-      const { verdict, envelope } = kernel.evaluate(artifact, protocol, metadataHash);
+      const { verdict, envelope, event } = kernel.evaluate(artifact, protocol, metadataHash);
+      if (opts.eventOut !== undefined && event !== null) {
+        writeFileSync(opts.eventOut, `${JSON.stringify(event, null, 2)}\n`);
+      }
       emit(opts.json === true, envelope, () =>
         verdict.class === 'CONFORMANT'
           ? [

@@ -1,5 +1,5 @@
-import pg from 'pg';
 import { CanonryError, sha256Hex } from '../../core/index.js';
+import { postgresDriver } from '../drivers.js';
 import type {
   Capabilities,
   Queryable,
@@ -135,6 +135,7 @@ export class PostgresStore implements Store {
 
   constructor({ connectionString, max = 10 }: PostgresOptions) {
     this.description = redact(connectionString);
+    const pg = postgresDriver();
     const types = {
       getTypeParser: (oid: number, format?: string) =>
         oid === 20 ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format as 'text'),

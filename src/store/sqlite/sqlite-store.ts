@@ -1,7 +1,7 @@
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync } from 'node:fs';
 import { dirname, resolve as resolvePath } from 'node:path';
-import Database from 'better-sqlite3';
 import { CanonryError } from '../../core/index.js';
+import { sqliteDriver } from '../drivers.js';
 import type {
   BackgroundWriter,
   Capabilities,
@@ -99,6 +99,7 @@ function acquire(path: string): { key: string; shared: Shared } {
   let shared = SHARED.get(key);
   if (!shared) {
     if (path !== ':memory:') privateFiles(key);
+    const Database = sqliteDriver();
     const db = new Database(path) as unknown as Connection;
     db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
     db.pragma('journal_mode = WAL');

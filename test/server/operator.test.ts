@@ -1,0 +1,288 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createCanonry, resolveConfig } from '../../src/app/index.js';
+import { EMPTY_METADATA_HASH } from '../../src/kernel/index.js';
+import { buildServer } from '../../src/server/index.js';
+import { refundProtocol, tempDir } from '../helpers/runtime.js';
+import { freshPostgresSchema, postgresAvailable } from '../helpers/stores.js';
+
+/** A runtime on a fresh data directory and a server over it on loopback, with captured log lines. */
+async function serve(config: { db?: string; corsOrigins?: string[] } = {}) {
+  const { dir, cleanup } = tempDir();
+  const runtime = await createCanonry({ dataDir: dir, logLevel: 'silent', ...config });
+  const log: string[] = [];
+  const app = buildServer(runtime, {
+    logLevel: 'info',
+    logStream: { write: (line) => log.push(line) },
+  });
+  const url = await app.listen({ port: 0, host: '127.0.0.1' });
+  return {
+    url,
+    app,
+    runtime,
+    log: () => log.map((line) => JSON.parse(line) as Record<string, unknown>),
+    close: async () => {
+      await app.close();
+      // A test may have closed the store under the runtime: stop the rest of it all the same.
+      await runtime.close().catch(() => undefined);
+      cleanup();
+    },
+  };
+}
+type Live = Awaited<ReturnType<typeof serve>>;
+
+function validate(url: string, amount: unknown, headers: Record<string, string> = {}) {
+  return fetch(`${url}/v1/validate`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify({
+      artifact: { amount },
+      agentic_protocol: refundProtocol(),
+      generation_metadata_hash: EMPTY_METADATA_HASH,
+    }),
+  });
+}
+
+/** The value of one sample in a Prometheus text exposition (undefined when absent). */
+function sample(
+  text: string,
+  name: string,
+  labels: Record<string, string> = {},
+): number | undefined {
+  for (const line of text.split('\n')) {
+    const match = /^([a-z_:]+)(?:\{(.*)\})? (\S+)$/.exec(line);
+    if (!match || match[1] !== name) continue;
+    const have = Object.fromEntries(
+      [...(match[2] ?? '').matchAll(/([a-z_]+)="((?:[^"\\]|\\.)*)"/g)].map((m) => [m[1], m[2]]),
+    );
+    if (Object.entries(labels).every(([k, v]) => have[k] === v)) return Number(match[3]);
+  }
+  return undefined;
+}
+
+describe('GET /readyz', () => {
+  const opened: Live[] = [];
+  afterEach(async () => {
+    for (const live of opened.splice(0)) await live.close();
+  });
+
+  async function readyThenClosed(live: Live) {
+    opened.push(live);
+    const ready = await fetch(`${live.url}/readyz`);
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toEqual({ ok: true, store: live.runtime.store.description });
+
+    await live.runtime.store.close();
+    const down = await fetch(`${live.url}/readyz`);
+    expect(down.status).toBe(503);
+    expect(((await down.json()) as any).error.code).toBe('STORE_UNAVAILABLE');
+    // Liveness does not touch the store: the process is up, it just cannot serve writes.
+    expect((await fetch(`${live.url}/healthz`)).status).toBe(200);
+  }
+
+  it('answers 200 while the SQLite store answers a query, 503 STORE_UNAVAILABLE once it is closed', async () => {
+    await readyThenClosed(await serve());
+  });
+
+  it.runIf(postgresAvailable)('does the same on PostgreSQL', async () => {
+    const pg = await freshPostgresSchema();
+    try {
+      await readyThenClosed(await serve({ db: pg.url }));
+    } finally {
+      await pg.drop();
+    }
+  });
+});
+
+describe('GET /metrics', () => {
+  let live: Live;
+  beforeAll(async () => {
+    live = await serve();
+  });
+  afterAll(async () => {
+    await live.close();
+  });
+
+  it('counts requests by route template, verdicts by class and journal appends by kind', async () => {
+    expect((await validate(live.url, 20)).status).toBe(200);
+    expect((await validate(live.url, 20)).status).toBe(200);
+    expect((await validate(live.url, 'twenty')).status).toBe(400);
+    expect((await fetch(`${live.url}/v1/protocols/sha256:${'0'.repeat(64)}`)).status).toBe(404);
+    expect((await fetch(`${live.url}/nowhere/at/all`)).status).toBe(404);
+    await live.runtime.kernel.flushAudit();
+
+    const res = await fetch(`${live.url}/metrics`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
+    const text = await res.text();
+    const requests = 'canonry_http_requests_total';
+    expect(sample(text, requests, { method: 'POST', route: '/v1/validate', status: '200' })).toBe(
+      2,
+    );
+    expect(sample(text, requests, { method: 'POST', route: '/v1/validate', status: '400' })).toBe(
+      1,
+    );
+    // The template, not the path, so ids in URLs do not multiply the series.
+    expect(sample(text, requests, { route: '/v1/protocols/:hash', status: '404' })).toBe(1);
+    expect(sample(text, requests, { route: 'unmatched', status: '404' })).toBe(1);
+    expect(
+      sample(text, 'canonry_http_request_duration_seconds_count', {
+        method: 'POST',
+        route: '/v1/validate',
+        status: '200',
+      }),
+    ).toBe(2);
+    expect(sample(text, 'canonry_kernel_verdicts_total', { class: 'CONFORMANT' })).toBe(2);
+    expect(sample(text, 'canonry_kernel_verdicts_total', { class: 'INVALID_REQUEST' })).toBe(1);
+    expect(sample(text, 'canonry_kernel_verdicts_total', { class: 'INTERPRETATION_DRIFT' })).toBe(
+      0,
+    );
+    // Each verdict is journaled in the kernel's private audit.
+    expect(sample(text, 'canonry_journal_appends_total', { kind: 'kernel.verdict' })).toBe(3);
+    expect(sample(text, 'canonry_journal_commit_queue_depth')).toBe(0);
+    expect(sample(text, 'process_resident_memory_bytes')).toBeGreaterThan(0);
+  });
+
+  it('keeps one registry per server, so two servers over one runtime count apart', async () => {
+    const second = buildServer(live.runtime, { logLevel: 'silent' });
+    try {
+      const url = await second.listen({ port: 0, host: '127.0.0.1' });
+      await fetch(`${url}/healthz`);
+      const text = await (await fetch(`${url}/metrics`)).text();
+      expect(sample(text, 'canonry_http_requests_total', { route: '/healthz' })).toBe(1);
+      expect(
+        sample(text, 'canonry_http_requests_total', { route: '/v1/validate' }),
+      ).toBeUndefined();
+      // The runtime's own counts are the same whichever server reads them.
+      expect(sample(text, 'canonry_kernel_verdicts_total', { class: 'CONFORMANT' })).toBe(2);
+    } finally {
+      await second.close();
+    }
+  });
+});
+
+describe('request ids and request logs', () => {
+  let live: Live;
+  beforeAll(async () => {
+    live = await serve();
+  });
+  afterAll(async () => {
+    await live.close();
+  });
+
+  it('sends an x-request-id on every response, errors included, and logs each request at info under it', async () => {
+    const ok = await fetch(`${live.url}/healthz`);
+    const missing = await fetch(`${live.url}/nowhere`);
+    const denied = await fetch(`${live.url}/v1/projects/p1/objects`);
+    expect(denied.status).toBe(401);
+    // A URL the router cannot decode fails before any hook runs; it gets an id all the same.
+    const undecodable = await fetch(`${live.url}/v1/protocols/%E0%A4%A`);
+    expect(undecodable.status).toBe(400);
+    expect(undecodable.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    const ids = [ok, missing, denied].map((r) => r.headers.get('x-request-id'));
+    for (const id of ids) expect(id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(new Set(ids).size).toBe(3);
+
+    const lines = live.log();
+    for (const id of ids) {
+      const mine = lines.filter((l) => l.reqId === id);
+      expect(mine.map((l) => l.msg)).toEqual(
+        expect.arrayContaining(['incoming request', 'request completed']),
+      );
+      for (const line of mine) expect(line.level).toBeGreaterThanOrEqual(30);
+    }
+    // Every line written while a request was served carries its id.
+    const requestLines = lines.filter((l) => l.req !== undefined || l.res !== undefined);
+    expect(requestLines.length).toBeGreaterThanOrEqual(6);
+    const answered = [...ids, undecodable.headers.get('x-request-id')];
+    for (const line of requestLines) expect(answered).toContain(line.reqId);
+  });
+
+  it("keeps a caller's sane x-request-id and replaces one that is not", async () => {
+    const kept = await validate(live.url, 20, { 'x-request-id': 'lb-7f3a.01:edge_2' });
+    expect(kept.headers.get('x-request-id')).toBe('lb-7f3a.01:edge_2');
+    expect(live.log().some((l) => l.reqId === 'lb-7f3a.01:edge_2')).toBe(true);
+    for (const bad of ['a'.repeat(129), 'two words', 'line\tbreak', '{"json":1}']) {
+      const res = await fetch(`${live.url}/healthz`, { headers: { 'x-request-id': bad } });
+      expect(res.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    }
+  });
+});
+
+describe('CORS', () => {
+  const ORIGIN = 'https://board.example';
+  let live: Live;
+  beforeAll(async () => {
+    live = await serve({ corsOrigins: [ORIGIN, 'http://localhost:5173'] });
+  });
+  afterAll(async () => {
+    await live.close();
+  });
+
+  function preflight(url: string, origin: string) {
+    return fetch(`${url}/v1/projects/p1/objects`, {
+      method: 'OPTIONS',
+      headers: {
+        origin,
+        'access-control-request-method': 'GET',
+        'access-control-request-headers': 'authorization',
+      },
+    });
+  }
+
+  it('answers a preflight from an allowed origin before auth, and refuses any other with 403', async () => {
+    const allowed = await preflight(live.url, ORIGIN);
+    expect(allowed.status).toBe(204);
+    expect(allowed.headers.get('access-control-allow-origin')).toBe(ORIGIN);
+    expect(allowed.headers.get('access-control-allow-headers')).toContain('authorization');
+    expect(allowed.headers.get('access-control-allow-methods')).toContain('GET');
+    expect(allowed.headers.get('vary')).toContain('origin');
+    expect(allowed.headers.get('access-control-allow-credentials')).toBeNull();
+
+    const refused = await preflight(live.url, 'https://evil.example');
+    expect(refused.status).toBe(403);
+    expect(refused.headers.get('access-control-allow-origin')).toBeNull();
+    expect(((await refused.json()) as any).error.code).toBe('FORBIDDEN');
+  });
+
+  it('marks answers to allowed origins only', async () => {
+    const mine = await fetch(`${live.url}/healthz`, { headers: { origin: ORIGIN } });
+    expect(mine.headers.get('access-control-allow-origin')).toBe(ORIGIN);
+    expect(mine.headers.get('access-control-expose-headers')).toContain('x-request-id');
+    const theirs = await fetch(`${live.url}/healthz`, {
+      headers: { origin: 'https://evil.example' },
+    });
+    expect(theirs.status).toBe(200);
+    expect(theirs.headers.get('access-control-allow-origin')).toBeNull();
+  });
+
+  it('is off by default: no preflight answer, no CORS headers', async () => {
+    const plain = await serve();
+    try {
+      const res = await preflight(plain.url, ORIGIN);
+      expect(res.status).toBe(404);
+      expect(res.headers.get('access-control-allow-origin')).toBeNull();
+    } finally {
+      await plain.close();
+    }
+  });
+
+  it('takes its origins from CANONRY_CORS_ORIGINS and refuses what is not an origin', () => {
+    const env = { CANONRY_CORS_ORIGINS: ' https://a.example , http://localhost:8080,*' };
+    expect(resolveConfig({}, env).corsOrigins).toEqual([
+      'https://a.example',
+      'http://localhost:8080',
+      '*',
+    ]);
+    expect(resolveConfig({}, {}).corsOrigins).toEqual([]);
+    for (const bad of [
+      'https://a.example/path',
+      'a.example',
+      'ftp://a.example',
+      'https://a.example/',
+    ]) {
+      expect(() => resolveConfig({}, { CANONRY_CORS_ORIGINS: bad })).toThrow(
+        expect.objectContaining({ code: 'INVALID_ARGUMENT' }),
+      );
+    }
+  });
+});
