@@ -37,7 +37,7 @@ describe('module rules (.dependency-cruiser.cjs)', () => {
     // Exactly these: the fixture's allowed imports (store → core, canon → journal's index, relay →
     // canon's index, server → core, a module's own files) raise nothing.
     expect(found).toEqual([
-      'drivers-only-in-store: src/models/index.ts → node_modules/pg/lib/index.js',
+      'drivers-only-in-store: src/models/index.ts → node_modules/pg/esm/index.mjs',
       'evolution-imports-only-below-it: src/evolution/index.ts → src/relay/index.ts',
       'evolution-never-reaches-canon-or-relay: src/evolution/index.ts → src/relay/index.ts',
       'faces-never-import-each-other: src/mcp/index.ts → src/server/index.ts',

@@ -1,4 +1,4 @@
-import pg from 'pg';
+import { postgresDriver } from '../drivers.js';
 import type { NotificationHandlers, StoreNotifications } from '../types.js';
 
 /** The few driver methods the listener calls. */
@@ -99,7 +99,7 @@ export class PgNotifications implements StoreNotifications {
 
   #connect(): void {
     const epoch = ++this.#epoch;
-    const client = new pg.Client({
+    const client = new (postgresDriver().Client)({
       connectionString: this.#connectionString,
       keepAlive: true,
     }) as unknown as ListenClient;
