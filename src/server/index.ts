@@ -14,3 +14,5 @@ export { OPENAPI_PATH, openApiDocument } from './openapi.js';
 export { type RegisteredRoute, registeredRoutes } from './route-table.js';
 export { CANON_ROUTES } from './routes/canon.js';
 export type { ClassifierView } from './routes/canon-classifier.js';
+export { IN_PROCESS_MAX_BYTES, VALIDATE_PATH, validatePoolOf } from './routes/validate.js';
+export { ValidatePool, type ValidatePoolOptions } from './validate-pool/pool.js';
