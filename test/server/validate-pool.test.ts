@@ -6,7 +6,7 @@ import {
   ProtocolRegistry,
   rejectionEnvelope,
 } from '../../src/kernel/index.js';
-import { buildServer, validatePoolOf } from '../../src/server/index.js';
+import { buildServer, ValidatePool, validatePoolOf } from '../../src/server/index.js';
 import { parseJsonBytes } from '../../src/server/json-body.js';
 import { tokensFor } from '../helpers/auth.js';
 import { liveServer, refundProtocol, tempDir } from '../helpers/runtime.js';
@@ -295,6 +295,31 @@ describe('how many evaluation threads', () => {
       await app.close();
       await runtime.close();
       cleanup();
+    }
+  });
+});
+
+describe('a thread that never answers', () => {
+  it('is stopped by the watchdog: its request is 503-typed, the next one is served', async () => {
+    const failures: unknown[] = [];
+    const pool = new ValidatePool({
+      size: 1,
+      // The registry never answers, so the thread waits on this request forever.
+      source: () => new Promise(() => undefined),
+      stuckMs: 300,
+      onThreadError: (err) => failures.push(err),
+    });
+    try {
+      const waiting = body({ amount: 1 }, `sha256:${'2'.repeat(64)}`);
+      await expect(pool.decide(Buffer.from(waiting))).rejects.toMatchObject({
+        code: 'EVALUATOR_UNAVAILABLE',
+      });
+      expect(failures).toHaveLength(1);
+      const decision = await pool.decide(Buffer.from(body({ amount: 20 }, refundProtocol())));
+      expect(decision.verdict).toMatchObject({ class: 'CONFORMANT', label: 'AUTO_APPROVE' });
+      expect(pool.running).toBe(1);
+    } finally {
+      await pool.close();
     }
   });
 });

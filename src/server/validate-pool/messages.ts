@@ -20,6 +20,8 @@ export type ToWorker =
 
 /** From an evaluation thread to the server's thread. */
 export type FromWorker =
+  /** The thread has loaded its program (the watchdog counts from here, not from the start). */
+  | { readonly type: 'ready' }
   | { readonly type: 'decided'; readonly id: number; readonly decision: Decision }
   | { readonly type: 'refused'; readonly id: number; readonly error: WireError }
   /** The thread needs the bundle registered under `hash` (it compiles and keeps it itself). */

@@ -13,11 +13,19 @@ export interface ValidatePoolOptions {
   readonly source: (hash: ContentHash) => Promise<unknown>;
   /** Told when a thread fails (its requests are answered EVALUATOR_UNAVAILABLE). */
   readonly onThreadError?: (err: unknown) => void;
+  /**
+   * A thread that has not answered a request for this long is stopped as a crash would be (its
+   * requests: 503). Not a verdict — the step budgets end every evaluation in tens of ms — but the
+   * guard against a thread that hangs, so no request waits forever. Default 10 s.
+   */
+  readonly stuckMs?: number;
 }
 
 interface Pending {
   readonly resolve: (decision: Decision) => void;
   readonly reject: (err: CanonryError) => void;
+  /** When it was sent (performance.now()), for the watchdog. */
+  readonly sent: number;
 }
 
 /** One evaluation thread and the requests it has not answered. */
@@ -25,6 +33,8 @@ interface Thread {
   readonly worker: Worker;
   readonly pending: Map<number, Pending>;
   dead: boolean;
+  /** When its program had loaded (performance.now()); undefined while it loads. */
+  ready: number | undefined;
 }
 
 /**
@@ -40,6 +50,7 @@ export class ValidatePool {
   readonly #threads: (Thread | undefined)[];
   #nextId = 0;
   #closed = false;
+  #watchdog: NodeJS.Timeout | undefined;
 
   constructor(options: ValidatePoolOptions) {
     if (!Number.isSafeInteger(options.size) || options.size < 1) {
@@ -65,8 +76,9 @@ export class ValidatePool {
     const thread = this.#pick();
     const id = ++this.#nextId;
     const buffer = ownBuffer(bytes);
+    this.#watch();
     return new Promise((resolve, reject) => {
-      thread.pending.set(id, { resolve, reject });
+      thread.pending.set(id, { resolve, reject, sent: performance.now() });
       const message: ToWorker = { type: 'decide', id, bytes: buffer };
       thread.worker.postMessage(message, [buffer]);
     });
@@ -80,7 +92,39 @@ export class ValidatePool {
   /** Stops every thread for good; later requests are EVALUATOR_UNAVAILABLE. */
   async close(): Promise<void> {
     this.#closed = true;
+    clearInterval(this.#watchdog);
     await this.terminate();
+  }
+
+  /** Checks, while requests are in flight, that no thread sits on one past `stuckMs`. */
+  #watch(): void {
+    if (this.#watchdog !== undefined) return;
+    const stuckMs = this.#options.stuckMs ?? 10_000;
+    this.#watchdog = setInterval(
+      () => {
+        const now = performance.now();
+        let inFlight = 0;
+        for (const thread of this.#threads) {
+          if (thread === undefined || thread.dead) continue;
+          inFlight += thread.pending.size;
+          if (thread.ready === undefined) continue;
+          // Map order is send order: the first is the oldest.
+          const oldest = thread.pending.values().next().value;
+          if (oldest !== undefined && now - Math.max(oldest.sent, thread.ready) > stuckMs) {
+            this.#options.onThreadError?.(
+              new Error(`an evaluation thread held a request for more than ${stuckMs} ms`),
+            );
+            void thread.worker.terminate();
+          }
+        }
+        if (inFlight === 0) {
+          clearInterval(this.#watchdog);
+          this.#watchdog = undefined;
+        }
+      },
+      Math.max(10, Math.min(1_000, stuckMs / 2)),
+    );
+    this.#watchdog.unref();
   }
 
   /** The live thread with the fewest requests in flight, starting one in an empty slot. */
@@ -101,7 +145,7 @@ export class ValidatePool {
   #start(slot: number): Thread {
     const worker = spawnEvaluator();
     worker.unref();
-    const thread: Thread = { worker, pending: new Map(), dead: false };
+    const thread: Thread = { worker, pending: new Map(), dead: false, ready: undefined };
     const fail = (err?: unknown) => {
       if (thread.dead) return;
       thread.dead = true;
@@ -119,6 +163,10 @@ export class ValidatePool {
   }
 
   #answer(thread: Thread, message: FromWorker): void {
+    if (message.type === 'ready') {
+      thread.ready = performance.now();
+      return;
+    }
     if (message.type === 'source') {
       const hash = message.hash;
       this.#options.source(hash).then(

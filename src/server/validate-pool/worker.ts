@@ -77,3 +77,4 @@ port.on('message', (message: ToWorker) => {
   if (message.type === 'decide') void decideBody(message.id, message.bytes);
   else sourceArrived(message);
 });
+send({ type: 'ready' });
