@@ -198,6 +198,35 @@ describe('POST /v1/validate on the evaluation threads', () => {
     }
   });
 
+  it('concurrent requests for a protocol the thread lacks share one question and all get its answer', async () => {
+    const registry = live.runtime.kernel.registry;
+    const source = registry.source.bind(registry);
+    const asked: string[] = [];
+    registry.source = async (hash) => {
+      asked.push(String(hash));
+      return source(hash);
+    };
+    try {
+      const fresh = await new ProtocolRegistry(
+        new JournalProtocolStore(live.runtime.journal, 1_000),
+      ).register(
+        { ...ledger, version: '5.0' },
+        { project: 'pool', principal: 'editor', role: 'editor' },
+      );
+      const raws = Array.from({ length: 12 }, (_, i) =>
+        body({ amount: i * 10, lines: lines(400) }, fresh.protocol.hash),
+      );
+      const answers = await Promise.all(raws.map(postRaw));
+      expect(asked).toEqual([fresh.protocol.hash]);
+      for (const [i, raw] of raws.entries()) {
+        expect(answers[i]!.status).toBe(200);
+        expect(answers[i]!.text).toBe((await inProcess(raw)).text);
+      }
+    } finally {
+      registry.source = source;
+    }
+  });
+
   it('a decision from a thread is audited exactly as one made in process', async () => {
     const raw = body({ amount: 70, lines: [...lines(400), 7] }, ledgerHash);
     await postRaw(raw);
