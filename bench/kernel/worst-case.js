@@ -11,6 +11,8 @@
  *    each case, then two untimed requests warm the JIT on its shape.
  * 2. Over HTTP: `canonry serve` in a child process while a probe asks `GET /healthz` every 2 ms;
  *    the longest probe wait during a hostile request is how long the server could answer nobody.
+ *    The server decides these bodies on its evaluation threads; the "registered … in the server's
+ *    thread" cases are the small by-hash bodies it keeps on its event loop.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
