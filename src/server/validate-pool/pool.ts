@@ -33,6 +33,8 @@ interface Thread {
   readonly worker: Worker;
   readonly pending: Map<number, Pending>;
   dead: boolean;
+  /** Being stopped (terminate sent, exit not yet seen): it gets no new requests. */
+  stopping: boolean;
   /** When its program had loaded (performance.now()); undefined while it loads. */
   ready: number | undefined;
 }
@@ -86,7 +88,7 @@ export class ValidatePool {
 
   /** Stops every thread as a crash would (their requests: EVALUATOR_UNAVAILABLE); new ones start on demand. */
   async terminate(): Promise<void> {
-    await Promise.all(this.#threads.map((t) => t?.worker.terminate()));
+    await Promise.all(this.#threads.map((t) => (t ? stop(t) : undefined)));
   }
 
   /** Stops every thread for good; later requests are EVALUATOR_UNAVAILABLE. */
@@ -107,14 +109,14 @@ export class ValidatePool {
         for (const thread of this.#threads) {
           if (thread === undefined || thread.dead) continue;
           inFlight += thread.pending.size;
-          if (thread.ready === undefined) continue;
+          if (thread.ready === undefined || thread.stopping) continue;
           // Map order is send order: the first is the oldest.
           const oldest = thread.pending.values().next().value;
           if (oldest !== undefined && now - Math.max(oldest.sent, thread.ready) > stuckMs) {
             this.#options.onThreadError?.(
               new Error(`an evaluation thread held a request for more than ${stuckMs} ms`),
             );
-            void thread.worker.terminate();
+            void stop(thread);
           }
         }
         if (inFlight === 0) {
@@ -132,7 +134,7 @@ export class ValidatePool {
     let best: Thread | undefined;
     for (let slot = 0; slot < this.#threads.length; slot++) {
       let thread = this.#threads[slot];
-      if (thread === undefined || thread.dead) {
+      if (thread === undefined || thread.dead || thread.stopping) {
         thread = this.#start(slot);
         this.#threads[slot] = thread;
       }
@@ -145,7 +147,13 @@ export class ValidatePool {
   #start(slot: number): Thread {
     const worker = spawnEvaluator();
     worker.unref();
-    const thread: Thread = { worker, pending: new Map(), dead: false, ready: undefined };
+    const thread: Thread = {
+      worker,
+      pending: new Map(),
+      dead: false,
+      stopping: false,
+      ready: undefined,
+    };
     const fail = (err?: unknown) => {
       if (thread.dead) return;
       thread.dead = true;
@@ -181,6 +189,12 @@ export class ValidatePool {
     if (message.type === 'decided') pending.resolve(message.decision);
     else pending.reject(fromWire(message.error));
   }
+}
+
+/** Stops a thread; its exit answers its requests (see `#start`). */
+async function stop(thread: Thread): Promise<void> {
+  thread.stopping = true;
+  await thread.worker.terminate();
 }
 
 function post(thread: Thread, message: ToWorker): void {
