@@ -126,7 +126,9 @@ async function inProcess(kernel, audit, c, base, rounds = ROUNDS) {
  * if it dies).
  * `loopMax` asks the server for the longest event-loop delay since the last ask
  * (bench/kernel/loop-delay-preload.js).
- * @param {string} data @returns {Promise<{ url: string, stop: () => Promise<void>, log: () => string, loopMax: () => Promise<number> }>}
+ * `thread` says how long its main thread ran and waited for a CPU in the last interval
+ * (CANONRY_BENCH_SCHEDSTAT=1; empty otherwise).
+ * @param {string} data @returns {Promise<{ url: string, stop: () => Promise<void>, log: () => string, loopMax: () => Promise<number>, thread: () => string }>}
  */
 function serve(data) {
   const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--data', data], {
@@ -140,20 +142,22 @@ function serve(data) {
   });
   const exited = new Promise((done) => child.once('exit', done));
   let err = '';
+  let lastThread = '';
   /** @type {((ms: number) => void)[]} */
   const waiting = [];
   return new Promise((ready, failed) => {
     child.stderr.setEncoding('utf8').on('data', (chunk) => {
       err += chunk;
-      for (const [, ms] of chunk.matchAll(/^loop-delay-max (\S+)$/gm))
+      for (const [, ms, thread] of chunk.matchAll(/^loop-delay-max (\S+)(.*)$/gm)) {
+        if (thread) lastThread = thread.trim();
         waiting.shift()?.(Number(ms));
-      for (const [line] of chunk.matchAll(/^main-thread .*$/gm))
-        progress(SCOPE, `  server ${line}`);
+      }
       const url = /listening on (http:\/\/\S+)/.exec(err)?.[1];
       if (url)
         ready({
           url,
           log: () => err,
+          thread: () => lastThread,
           loopMax: () =>
             new Promise((answer) => {
               waiting.push(answer);
@@ -345,10 +349,11 @@ export async function main() {
           probeFailures: r.probeFailures,
           httpMedian: median(r.times),
           loopMax,
+          ...(server.thread() ? { mainThread: server.thread() } : {}),
         });
         progress(
           SCOPE,
-          `${c.name} over HTTP: longest event-loop block in the server ${ms(loopMax)} ms, longest /healthz wait ${ms(r.probeMax)} ms${r.probeFailures ? ` (${r.probeFailures} probe failures)` : ''}`,
+          `${c.name} over HTTP: longest event-loop block in the server ${ms(loopMax)} ms, longest /healthz wait ${ms(r.probeMax)} ms${r.probeFailures ? ` (${r.probeFailures} probe failures)` : ''}${server.thread() ? ` (main thread ${server.thread()} ms)` : ''}`,
         );
       }
     } catch (err) {
