@@ -11,8 +11,10 @@
  *    each case, then two untimed requests warm the JIT on its shape.
  * 2. Over HTTP: `canonry serve` in a child process while a probe asks `GET /healthz` every 2 ms;
  *    the longest probe wait during a hostile request is how long the server could answer nobody.
+ *    The server decides these bodies on its evaluation threads; the "registered … in the server's
+ *    thread" cases are the small by-hash bodies it keeps on its event loop.
  */
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,7 +23,8 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { Worker } from 'node:worker_threads';
 import { DEFAULT_MAX_JSON_KEYS, DEFAULT_MAX_JSON_VALUES, parseJsonText } from 'canonry/core';
-import { EVALUATION_BUDGET, Kernel, MemoryAuditSink } from 'canonry/kernel';
+import { compileProtocol, EVALUATION_BUDGET, Kernel, MemoryAuditSink } from 'canonry/kernel';
+import { IN_PROCESS_MAX_BYTES } from 'canonry/server';
 import { Keyring } from 'canonry/trust';
 import { EMPTY_METADATA_HASH, worstCases } from '../lib/hostile.js';
 import { median, progress } from '../lib/measure.js';
@@ -37,18 +40,33 @@ setFlagsFromString('--expose-gc');
 const gc = /** @type {() => void} */ (runInNewContext('gc'));
 /** The longest a single request may hold the event loop, in ms (issue 11). */
 export const TARGET_MS = 50;
+// Smoke runs: `--http-only` skips the in-process timings, `--rounds N` sends N requests per case
+// over HTTP. The full run (bench/run.js) uses neither.
+const HTTP_ONLY = process.argv.includes('--http-only');
+const ROUNDS_FLAG = process.argv.indexOf('--rounds');
 const ROUNDS = 15;
-const HTTP_ROUNDS = 5;
+const HTTP_ROUNDS = ROUNDS_FLAG > 0 ? Number(process.argv[ROUNDS_FLAG + 1]) : 5;
+// `--only <text>`: only the cases whose name contains the text (the baseline always runs).
+const ONLY_FLAG = process.argv.indexOf('--only');
+const ONLY = ONLY_FLAG > 0 ? process.argv[ONLY_FLAG + 1] : undefined;
 const CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
 /** Measures the server's own event-loop delay (see the file). */
 const LOOP_DELAY_PRELOAD = new URL('./loop-delay-preload.js', import.meta.url).href;
 /** The server's body limit (1 MiB). */
 const BODY_LIMIT = 1024 * 1024;
 
-/** @typedef {{ name: string, body: { artifact: unknown, agentic_protocol: Record<string, unknown>, generation_metadata_hash: string } }} Case */
+/**
+ * A case: its §6 body; `registered` when the body names the protocol by hash (registered first).
+ * @typedef {{ name: string, body: { artifact: unknown, agentic_protocol: Record<string, unknown> | string, generation_metadata_hash: string }, registered?: Record<string, unknown> }} Case
+ */
 
-/** The same body with a protocol version never seen before (so nothing is cached). @param {Case['body']} body @param {number} n */
+/**
+ * The same body with a protocol version never seen before (so nothing is cached); a body naming a
+ * registered protocol by hash is sent as it is.
+ * @param {Case['body']} body @param {number} n
+ */
 function fresh(body, n) {
+  if (typeof body.agentic_protocol === 'string') return JSON.stringify(body);
   return JSON.stringify({
     ...body,
     agentic_protocol: { ...body.agentic_protocol, version: `bench-${n}` },
@@ -108,7 +126,9 @@ async function inProcess(kernel, audit, c, base, rounds = ROUNDS) {
  * if it dies).
  * `loopMax` asks the server for the longest event-loop delay since the last ask
  * (bench/kernel/loop-delay-preload.js).
- * @param {string} data @returns {Promise<{ url: string, stop: () => Promise<void>, log: () => string, loopMax: () => Promise<number> }>}
+ * `thread` says how long its main thread ran and waited for a CPU in the last interval
+ * (CANONRY_BENCH_SCHEDSTAT=1; empty otherwise).
+ * @param {string} data @returns {Promise<{ url: string, stop: () => Promise<void>, log: () => string, loopMax: () => Promise<number>, thread: () => string }>}
  */
 function serve(data) {
   const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--data', data], {
@@ -122,18 +142,22 @@ function serve(data) {
   });
   const exited = new Promise((done) => child.once('exit', done));
   let err = '';
+  let lastThread = '';
   /** @type {((ms: number) => void)[]} */
   const waiting = [];
   return new Promise((ready, failed) => {
     child.stderr.setEncoding('utf8').on('data', (chunk) => {
       err += chunk;
-      for (const [, ms] of chunk.matchAll(/^loop-delay-max (\S+)$/gm))
+      for (const [, ms, thread] of chunk.matchAll(/^loop-delay-max (\S+)(.*)$/gm)) {
+        if (thread) lastThread = thread.trim();
         waiting.shift()?.(Number(ms));
+      }
       const url = /listening on (http:\/\/\S+)/.exec(err)?.[1];
       if (url)
         ready({
           url,
           log: () => err,
+          thread: () => lastThread,
           loopMax: () =>
             new Promise((answer) => {
               waiting.push(answer);
@@ -215,6 +239,35 @@ async function overHttp(url, probe, c, base) {
 
 const ms = (/** @type {number} */ n) => n.toFixed(1);
 
+/**
+ * The worst rules over artifacts of a few KiB, their protocols registered and named by hash: bodies
+ * the server decides in its own thread (at most IN_PROCESS_MAX_BYTES, a protocol it has compiled),
+ * where only the step budgets bound the work.
+ * @returns {Case[]}
+ */
+function registeredCases() {
+  return ruleWorstCases({ small: true })
+    .map((c) => {
+      const protocol = c.body.agentic_protocol;
+      return {
+        name: `registered, ≤ ${IN_PROCESS_MAX_BYTES / 1024} KiB, in the server's thread: ${c.name}`,
+        body: { ...c.body, agentic_protocol: compileProtocol(protocol).hash },
+        registered: protocol,
+      };
+    })
+    .filter((c) => Buffer.byteLength(JSON.stringify(c.body)) <= IN_PROCESS_MAX_BYTES);
+}
+
+/** An editor's token for registering protocols, issued with the CLI. @param {string} data */
+function issueToken(data) {
+  const out = execFileSync(
+    process.execPath,
+    [CLI, 'tokens', 'create', '--project', 'bench', '--principal', 'bench', '--role', 'editor'],
+    { env: { ...process.env, CANONRY_DATA: data }, encoding: 'utf8' },
+  );
+  return out.split('\n')[0] ?? '';
+}
+
 /** @returns {Promise<import('../lib/report.js').BenchResult>} */
 export async function main() {
   const dir = mkdtempSync(join(tmpdir(), 'canonry-bench-worst-'));
@@ -222,14 +275,25 @@ export async function main() {
     const keyring = await Keyring.init(join(dir, 'keys'));
     const audit = new MemoryAuditSink();
     const kernel = new Kernel({ signer: keyring.signer(), audit });
-    const cases = [refundCase(), ...worstCases(), ...schemaWorstBodies(), ...ruleWorstCases()];
+    const cases = [
+      refundCase(),
+      ...worstCases(),
+      ...schemaWorstBodies(),
+      ...ruleWorstCases(),
+      ...registeredCases(),
+    ].filter((c, i) => i === 0 || ONLY === undefined || c.name.includes(ONLY));
     progress(
       SCOPE,
       `budgets: constraints ${EVALUATION_BUDGET.constraints}, rules ${EVALUATION_BUDGET.rules} steps`,
     );
+    for (const c of cases) if (c.registered) await kernel.registry.register(c.registered);
     /** @type {Record<string, any>} */
     const results = {};
     for (const [i, c] of cases.entries()) {
+      if (HTTP_ONLY) {
+        results[c.name] = { times: [0], status: 0, reason: '(not timed)', median: 0, max: 0 };
+        continue;
+      }
       // The heap collected of the cases before, then two untimed requests (the JIT warmed on this
       // shape, as a server's is after a few), then the timed ones.
       gc();
@@ -242,9 +306,20 @@ export async function main() {
       );
     }
     progress(SCOPE, 'starting canonry serve for the probe');
+    const token = issueToken(join(dir, 'data'));
     const server = await serve(join(dir, 'data'));
     const probe = new Worker(PROBE, { eval: true, workerData: { url: server.url } });
     try {
+      for (const c of cases) {
+        if (!c.registered) continue;
+        const res = await fetch(`${server.url}/v1/protocols`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+          body: JSON.stringify(c.registered),
+        });
+        const { hash } = /** @type {{ hash?: string }} */ (await res.json());
+        if (hash !== c.body.agentic_protocol) throw new Error(`${c.name}: registered as ${hash}`);
+      }
       // Warm the server as the in-process kernel was: one untimed request of each case.
       for (const [i, c] of cases.entries()) {
         if (tooLarge(c)) continue;
@@ -274,10 +349,11 @@ export async function main() {
           probeFailures: r.probeFailures,
           httpMedian: median(r.times),
           loopMax,
+          ...(server.thread() ? { mainThread: server.thread() } : {}),
         });
         progress(
           SCOPE,
-          `${c.name} over HTTP: longest event-loop block in the server ${ms(loopMax)} ms, longest /healthz wait ${ms(r.probeMax)} ms${r.probeFailures ? ` (${r.probeFailures} probe failures)` : ''}`,
+          `${c.name} over HTTP: longest event-loop block in the server ${ms(loopMax)} ms, longest /healthz wait ${ms(r.probeMax)} ms${r.probeFailures ? ` (${r.probeFailures} probe failures)` : ''}${server.thread() ? ` (main thread ${server.thread()} ms)` : ''}`,
         );
       }
     } catch (err) {

@@ -198,11 +198,30 @@ const CASES = [
  * that does not match is no drift), over its artifact. For bench/kernel/worst-case.js.
  * @returns {{ name: string, body: { artifact: unknown, agentic_protocol: Record<string, unknown>, generation_metadata_hash: string } }[]}
  */
-export function ruleWorstCases() {
+/**
+ * The same rules over artifacts cut to a few KiB, so that with the protocol registered and named by
+ * hash the body is small enough for the server to decide it in its own thread (see
+ * IN_PROCESS_MAX_BYTES in canonry/server): what the step budget alone bounds there.
+ */
+const SMALL_ARTIFACTS = {
+  numbers: { xs: range(2_000, (i) => i % 10) },
+  text: { s: 'a'.repeat(12_000), xs: range(64, (i) => i) },
+  texts: { s: 'a'.repeat(6_000), t: 'a'.repeat(6_000), xs: range(64, (i) => i) },
+  numeric: { n: '1'.repeat(12_000), xs: range(64, (i) => i) },
+  keys: { keys: range(1_200, (i) => `k${i}`), xs: range(8, (i) => i) },
+  object: { o: Object.fromEntries(range(800, (i) => [`k${i}`, i])), xs: range(300, (i) => i) },
+  strings: { xs: range(700, () => 'abcdefghijklmn') },
+  nulls: { ns: range(2_000, () => null), xs: range(64, (i) => i) },
+  nested: { xs: range(1_500, (i) => [i % 10]) },
+};
+
+/** The worst rules as §6 bodies with an inline protocol; `small` cuts the artifacts (see above). */
+export function ruleWorstCases({ small = false } = {}) {
+  const artifacts = small ? SMALL_ARTIFACTS : ARTIFACTS;
   return CASES.map(([name, artifact, condition]) => ({
     name: `rule: ${name}`,
     body: {
-      artifact: ARTIFACTS[artifact],
+      artifact: artifacts[artifact],
       agentic_protocol: {
         slug: 'worst-rules',
         version: '1',

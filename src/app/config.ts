@@ -41,6 +41,8 @@ export interface CanonryConfig {
   readonly http: HttpTimeouts;
   /** Per client address on the public `POST /v1/validate`; null when off. */
   readonly validateRateLimit: RateLimit | null;
+  /** Threads that evaluate `POST /v1/validate` off the event loop; 0 evaluates in the server's thread. */
+  readonly validateWorkers: number;
   readonly checkpoints: CheckpointPolicy;
   readonly verifyOnStart: VerifyOnStart;
   /** Days the kernel's audit entries are kept before they are pruned; null keeps them forever. */
@@ -63,6 +65,7 @@ export const DEFAULT_CONFIG: CanonryConfig = {
     idleTimeoutMs: 60_000,
   },
   validateRateLimit: { max: 600, windowMs: 60_000 },
+  validateWorkers: 1,
   checkpoints: { every: 256, intervalMs: 5_000 },
   verifyOnStart: 'tail',
   auditRetentionDays: 30,
@@ -79,6 +82,7 @@ export interface ConfigInput {
   readonly http?: Partial<HttpTimeouts> | undefined;
   /** `N/<window>` (`600/1m`, `20/10s`) or `off`. */
   readonly validateRateLimit?: string | RateLimit | null | undefined;
+  readonly validateWorkers?: string | number | undefined;
   readonly checkpoints?: Partial<CheckpointPolicy> | undefined;
   readonly verifyOnStart?: string | undefined;
   /** Days, or `forever`. */
@@ -97,6 +101,7 @@ const ENV = {
   idleTimeoutMs: 'CANONRY_IDLE_TIMEOUT_MS',
   checkpointEvery: 'CANONRY_CHECKPOINT_EVERY',
   checkpointIntervalMs: 'CANONRY_CHECKPOINT_INTERVAL_MS',
+  validateWorkers: 'CANONRY_VALIDATE_WORKERS',
 } as const;
 
 function bad(message: string): CanonryError {
@@ -237,6 +242,12 @@ export function resolveConfig(
         ? input.validateRateLimit
         : (env.CANONRY_VALIDATE_RATE_LIMIT ?? DEFAULT_CONFIG.validateRateLimit),
       'CANONRY_VALIDATE_RATE_LIMIT',
+    ),
+    validateWorkers: integer(
+      input.validateWorkers ?? env[ENV.validateWorkers] ?? DEFAULT_CONFIG.validateWorkers,
+      ENV.validateWorkers,
+      0,
+      64,
     ),
     checkpoints: checkpointPolicy(input.checkpoints, env),
     verifyOnStart,

@@ -14,6 +14,9 @@ interface IssuerBlock {
   readonly text: string;
 }
 
+/** Issuer blocks kept: a keyring has one active issuer, a few more across rotations. */
+const MAX_ISSUERS = 16;
+
 const SUFFIX = `,"type":${JSON.stringify(CONFORMANCE_EVENT_TYPE)},"v":1}`;
 
 /**
@@ -24,7 +27,9 @@ const SUFFIX = `,"type":${JSON.stringify(CONFORMANCE_EVENT_TYPE)},"v":1}`;
  * holds them to `canonicalize`), so any verifier recomputes them with a general canonicalizer.
  */
 export class EventEncoder {
-  readonly #issuers = new WeakMap<Signer, IssuerBlock>();
+  /** By fingerprint, so a signer object made afresh for the same issuer (a keyring reloaded by
+   * another process) reuses the block, and a rotated issuer (a new fingerprint) gets its own at once. */
+  readonly #issuers = new Map<ContentHash, IssuerBlock>();
   readonly #protocols = new Map<ContentHash, ProtocolBlock>();
 
   /** Builds and signs one event. Strings must be well-formed: protocols are validated, hashes are hex. */
@@ -55,15 +60,17 @@ export class EventEncoder {
   }
 
   #issuer(signer: Signer): IssuerBlock {
-    let block = this.#issuers.get(signer);
-    if (!block) {
+    let block = this.#issuers.get(signer.fingerprint);
+    // The fingerprint names the certificate, so this holds unless a signer lies; then it is rebuilt.
+    if (block === undefined || block.value.certificate !== signer.certificatePem) {
       const value = Object.freeze({
         fingerprint: signer.fingerprint,
         certificate: signer.certificatePem,
       });
       const text = `"issuer":{"certificate":${JSON.stringify(value.certificate)},"fingerprint":"${value.fingerprint}"}`;
       block = { value, text };
-      this.#issuers.set(signer, block);
+      if (this.#issuers.size >= MAX_ISSUERS) this.#issuers.clear();
+      this.#issuers.set(signer.fingerprint, block);
     }
     return block;
   }

@@ -60,6 +60,14 @@ export {
   REGISTRY_LIMITS,
   type RegistrationOwner,
 } from './registry.js';
+export {
+  type Decision,
+  decide,
+  decideRequest,
+  type ProtocolHeader,
+  parseValidateRequest,
+  type ValidateRequest,
+} from './request.js';
 export { resolve } from './resolve.js';
 export {
   ALLOWED_OPERATORS,

@@ -1,4 +1,4 @@
-import { CanonryError, type ContentHash, parseContentHash } from '../core/index.js';
+import { type ContentHash, parseContentHash } from '../core/index.js';
 import type { Signer } from '../trust/index.js';
 import type { AuditSink } from './audit.js';
 import { boundedDetail } from './audit-detail.js';
@@ -7,7 +7,7 @@ import type { ConformanceEvent } from './event.js';
 import { EventEncoder } from './event-encoder.js';
 import type { CompiledProtocol } from './protocol.js';
 import { ProtocolRegistry } from './registry.js';
-import { resolve } from './resolve.js';
+import { type Decision, decide, decideRequest } from './request.js';
 import { VERDICT_CLASSES, type Verdict, type VerdictClass } from './verdict.js';
 
 /** What the kernel needs: the issuer's signer (it alone signs), a registry and an audit sink. */
@@ -77,29 +77,33 @@ export class Kernel {
     protocol: CompiledProtocol,
     generationMetadataHash: ContentHash,
   ): Evaluation {
-    const verdict = resolve(artifact, protocol);
+    return this.attest(decide(artifact, protocol, generationMetadataHash));
+  }
+
+  /**
+   * Signs a decision when it is conformant, writes its private audit record and builds the §6
+   * response: the half of an evaluation that needs the signer, kept on the thread that holds it.
+   * A decision made elsewhere (the server's evaluation threads) gives the same bytes as `evaluate`.
+   */
+  attest({ verdict, protocol, metadataHash }: Decision): Evaluation {
     this.#verdicts.set(verdict.class, (this.#verdicts.get(verdict.class) ?? 0) + 1);
     const signer = this.#signer();
     const event =
       verdict.class === 'CONFORMANT' && verdict.label !== null && verdict.artifactHash !== null
         ? this.#encoder.sign(
             signer,
-            {
-              hash: protocol.hash,
-              slug: protocol.protocol.slug,
-              version: protocol.protocol.version,
-            },
+            protocol,
             verdict.artifactHash,
-            parseContentHash(generationMetadataHash, 'generation_metadata_hash'),
+            parseContentHash(metadataHash, 'generation_metadata_hash'),
             verdict.label,
           )
         : null;
     this.#audit?.record({
       at: this.#now().toISOString(),
       protocol_hash: verdict.protocolHash,
-      protocol_slug: protocol.protocol.slug,
+      protocol_slug: protocol.slug,
       artifact_hash: verdict.artifactHash,
-      generation_metadata_hash: generationMetadataHash,
+      generation_metadata_hash: metadataHash,
       class: verdict.class,
       label: verdict.label,
       detail: boundedDetail(verdict.detail),
@@ -119,40 +123,6 @@ export class Kernel {
    * never evaluated.
    */
   async validate(body: unknown): Promise<Evaluation> {
-    if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-      throw new CanonryError('INVALID_BODY', 'the body must be a JSON object');
-    }
-    const request = body as Record<string, unknown>;
-    const unknown = Object.keys(request).filter((k) => !REQUEST_KEYS.has(k));
-    if (unknown.length > 0) {
-      throw new CanonryError('INVALID_BODY', `unknown field ${JSON.stringify(unknown[0])}`, {
-        field: unknown[0],
-      });
-    }
-    for (const field of REQUEST_KEYS) {
-      if (!(field in request)) {
-        throw new CanonryError('INVALID_BODY', `missing field ${field}`, { field });
-      }
-    }
-    const metadataHash = parseContentHash(
-      request.generation_metadata_hash,
-      'generation_metadata_hash',
-    );
-    const ref = request.agentic_protocol;
-    if (
-      typeof ref !== 'string' &&
-      (typeof ref !== 'object' || ref === null || Array.isArray(ref))
-    ) {
-      throw new CanonryError(
-        'INVALID_BODY',
-        'agentic_protocol must be an object or a sha256: hash',
-        {
-          field: 'agentic_protocol',
-        },
-      );
-    }
-    return this.evaluate(request.artifact, await this.registry.resolveRef(ref), metadataHash);
+    return this.attest(await decideRequest(body, (ref) => this.registry.resolveRef(ref)));
   }
 }
-
-const REQUEST_KEYS = new Set(['artifact', 'agentic_protocol', 'generation_metadata_hash']);

@@ -140,6 +140,20 @@ export class ProtocolRegistry {
   }
 
   /**
+   * The bundle registered under `hash`, as stored and not compiled (UNKNOWN_PROTOCOL if none,
+   * INVALID_HASH if malformed): for a caller that compiles on a thread of its own and must check
+   * that the bundle hashes to `hash` (STORE_CORRUPT otherwise), as `get` does.
+   */
+  async source(hash: unknown): Promise<unknown> {
+    const key = parseContentHash(hash, 'agentic_protocol');
+    const cached = this.#compiled.get(key);
+    if (cached) return cached.protocol;
+    const bundle = await this.store.load(key);
+    if (bundle === undefined) throw new CanonryError('UNKNOWN_PROTOCOL', undefined, { hash: key });
+    return bundle;
+  }
+
+  /**
    * A protocol already in memory (registered or looked up by this process), synchronously, for code
    * that cannot wait (a switchboard's label check); UNKNOWN_PROTOCOL otherwise.
    */

@@ -26,3 +26,17 @@ export function useJsonBodies(
     }
   });
 }
+
+/**
+ * Parses a request body's bytes as the JSON parser above parses its text (UTF-8, the same bounds and
+ * typed errors). `POST /v1/validate` reads bytes, so the server's thread and an evaluation thread
+ * run this same function on them.
+ */
+export function parseJsonBytes(
+  bytes: Uint8Array,
+  maxDepth = DEFAULT_MAX_JSON_DEPTH,
+  limits = { values: DEFAULT_MAX_JSON_VALUES, keys: DEFAULT_MAX_JSON_KEYS },
+): unknown {
+  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+  return parseJsonText(text, maxDepth, limits);
+}

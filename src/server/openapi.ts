@@ -129,6 +129,7 @@ const OTHER_ROUTES: readonly OperationDoc[] = [
       'INVALID_PROTOCOL',
       'UNKNOWN_PROTOCOL',
       'RATE_LIMITED',
+      'EVALUATOR_UNAVAILABLE',
     ],
     errorSchema: ref('ValidateEnvelope'),
   },

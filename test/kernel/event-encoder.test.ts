@@ -1,8 +1,13 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ContentHash, canonicalize } from '../../src/core/index.js';
-import { EventEncoder, verifyConformanceEvent } from '../../src/kernel/index.js';
-import { Keyring } from '../../src/trust/index.js';
+import {
+  type ConformanceEvent,
+  EventEncoder,
+  signConformanceEvent,
+  verifyConformanceEvent,
+} from '../../src/kernel/index.js';
+import { documentBytes, Keyring, type Signer } from '../../src/trust/index.js';
 import { tempDir } from '../helpers/runtime.js';
 
 let keyring: Keyring;
@@ -48,5 +53,75 @@ describe('EventEncoder', () => {
       ),
       { numRuns: 200 },
     );
+  });
+
+  it('one encoder alternating between two signers writes the bytes a fresh encoder and the general path write', async () => {
+    const t = tempDir();
+    try {
+      const other = await Keyring.init(t.dir);
+      const signers: Signer[] = [keyring.signer(), other.signer()];
+      expect(signers[0]!.fingerprint).not.toBe(signers[1]!.fingerprint);
+      const cached = new EventEncoder();
+      const protocol = { hash: `sha256:${'c'.repeat(64)}` as ContentHash, slug: 's', version: '1' };
+      const meta = `sha256:${'d'.repeat(64)}` as ContentHash;
+      for (let i = 0; i < 12; i++) {
+        const signer = signers[i % 2]!;
+        const artifact = `sha256:${i.toString(16).padStart(64, '0')}` as ContentHash;
+        const label = `L${i}`;
+        const event = cached.sign(signer, protocol, artifact, meta, label);
+        const fresh = new EventEncoder().sign(signer, protocol, artifact, meta, label);
+        const general = signConformanceEvent(
+          {
+            class: 'CONFORMANT',
+            label,
+            protocolHash: protocol.hash,
+            artifactHash: artifact,
+            detail: { reason: 'matched' },
+          },
+          protocol,
+          meta,
+          signer,
+        );
+        expect(event.issuer).toEqual({
+          fingerprint: signer.fingerprint,
+          certificate: signer.certificatePem,
+        });
+        expect(canonicalize(event)).toBe(canonicalize(fresh));
+        expect(canonicalize(event)).toBe(canonicalize(general));
+        const { signature: _s, ...unsigned } = event;
+        expect(documentBytes(unsigned).toString('utf8')).toBe(canonicalize(unsigned));
+      }
+    } finally {
+      t.cleanup();
+    }
+  });
+
+  it('a rotated keyring signs with its new issuer at once; a reloaded signer writes the same bytes', async () => {
+    const t = tempDir();
+    try {
+      const rotating = await Keyring.init(t.dir);
+      const encoder = new EventEncoder();
+      const protocol = { hash: `sha256:${'e'.repeat(64)}` as ContentHash, slug: 'r', version: '2' };
+      const meta = `sha256:${'f'.repeat(64)}` as ContentHash;
+      const sign = (signer: Signer): ConformanceEvent =>
+        encoder.sign(signer, protocol, meta, meta, 'OK');
+      const before = sign(rotating.signer());
+      await rotating.rotate();
+      const after = sign(rotating.signer());
+      expect(after.issuer.fingerprint).toBe(rotating.activeIssuer().fingerprint);
+      expect(after.issuer.fingerprint).not.toBe(before.issuer.fingerprint);
+      expect(after.issuer.certificate).toBe(rotating.signer().certificatePem);
+      // Another Keyring object over the same files: a new Signer with the same fingerprint.
+      const reloaded = (await Keyring.open(t.dir)).signer();
+      expect(reloaded).not.toBe(rotating.signer());
+      expect(canonicalize(sign(reloaded))).toBe(canonicalize(after));
+      // A signer naming a fingerprint with another certificate gets its own block, never a cached one.
+      const liar: Signer = { ...reloaded, certificatePem: before.issuer.certificate };
+      expect(sign(liar).issuer.certificate).toBe(before.issuer.certificate);
+      const root = rotating.rootCertificatePem;
+      expect(verifyConformanceEvent(JSON.parse(JSON.stringify(after)), { root }).ok).toBe(true);
+    } finally {
+      t.cleanup();
+    }
   });
 });
