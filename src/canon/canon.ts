@@ -5,6 +5,7 @@ import type { Queryable } from '../store/index.js';
 import { cascade, commitView, readableStates } from './cascade.js';
 import { buildVersion, commitEntry, newId } from './commit.js';
 import { checkResolve, prepareDispute, resolvedContent } from './disputes.js';
+import { COMMIT, PROPOSAL, RECOMPARE, REJECT } from './entry-kinds.js';
 import { DEFAULT_GATE_PROTOCOL, type GateLabel } from './gate.js';
 import { pinDependencies, refuseCycle } from './graph.js';
 import { checkReferences, judge, staleDependents } from './judge.js';
@@ -213,13 +214,14 @@ export class Canon {
         ? await this.#commit(principal.project, proposal, prepared.current, null, prepared.stale)
         : null;
     const entries = [
-      {
-        kind: 'canon.proposal',
-        body: { proposal } as never,
-        actor: principal.id,
-        authority: authorityOf(principal),
-        correlation_id: proposal.proposal_id,
-      },
+      PROPOSAL.input(
+        { proposal },
+        {
+          actor: principal.id,
+          authority: authorityOf(principal),
+          correlation_id: proposal.proposal_id,
+        },
+      ),
       ...(commit ? [commit.entry] : []),
     ];
     const results = await this.journal.appendAll(principal.project, entries, {
@@ -561,19 +563,16 @@ export class Canon {
     const expected = { ...expectedOf(proposal), base: currentHash };
     await this.journal.append(
       reader.project,
-      {
-        kind: 'canon.recompare',
-        body: {
+      RECOMPARE.input(
+        {
           proposal_id: proposal.proposal_id,
           base_version: currentHash,
           comparison,
           gate,
           required_role: requiredRole(gate.label) ?? 'editor',
-        } as never,
-        actor: 'canon',
-        authority: { system: 'canon' },
-        correlation_id: proposal.proposal_id,
-      },
+        },
+        { actor: 'canon', authority: { system: 'canon' }, correlation_id: proposal.proposal_id },
+      ),
       {
         precondition: async (tx) => {
           await this.#stillPending(tx, reader.project, proposal.proposal_id);
@@ -593,13 +592,14 @@ export class Canon {
   ): Promise<void> {
     await this.journal.append(
       project,
-      {
-        kind: 'canon.reject',
-        body: { proposal_id: proposalId, by, reason } as never,
-        actor: by?.id ?? 'canon',
-        authority: by ? authorityOf(by) : { system: 'canon' },
-        correlation_id: proposalId,
-      },
+      REJECT.input(
+        { proposal_id: proposalId, by, reason },
+        {
+          actor: by?.id ?? 'canon',
+          authority: by ? authorityOf(by) : { system: 'canon' },
+          correlation_id: proposalId,
+        },
+      ),
       { precondition: (tx) => this.#stillPending(tx, project, proposalId) },
     );
   }
@@ -628,7 +628,7 @@ export class Canon {
     const reader = this.reader(project);
     const proposal = (await reader.proposal(proposalId))!;
     const committed =
-      last.entry.kind === 'canon.commit' ? await reader.current(proposal.object_id) : null;
+      last.entry.kind === COMMIT.kind ? await reader.current(proposal.object_id) : null;
     return { proposal, committed, receipt: last.receipt };
   }
 }

@@ -71,6 +71,18 @@ export {
   type EffectiveWindow,
   effectiveState,
 } from './effective.js';
+export {
+  ARTIFACT,
+  CANON_ENTRY_KINDS,
+  CLASSIFICATION,
+  CLASSIFICATION_FAILED,
+  CLASSIFIER,
+  COMMIT,
+  MESSAGE,
+  PROPOSAL,
+  RECOMPARE,
+  REJECT,
+} from './entry-kinds.js';
 export { DEFAULT_GATE_PROTOCOL, type GateInput, type GateLabel, type GateVerdict } from './gate.js';
 export type { DependentKind, Edge } from './graph.js';
 export {
