@@ -36,7 +36,7 @@ export const noteContent = object(
     sources: list(source),
     dependency_refs: list(text),
   },
-  { dependency_pins: list(object({ object_id: text, version_hash: hash })) },
+  { dependency_versions: list(object({ object_id: text, version_hash: hash })) },
 );
 
 export const noteVersion = object(

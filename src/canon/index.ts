@@ -1,3 +1,4 @@
+export type { Approval } from './approval.js';
 export { artifactStatuses, registerArtifact, reviewArtifact } from './artifact-ops.js';
 export {
   type ArtifactManifest,
@@ -7,7 +8,6 @@ export {
   artifactState,
 } from './artifacts.js';
 export {
-  type Approval,
   Canon,
   type CanonOptions,
   type ProposalOutcome,
