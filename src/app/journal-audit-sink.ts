@@ -2,7 +2,8 @@ import { isCanonryError } from '../core/index.js';
 import { bodySchema, defineEntryKind, type EntryInput, type Journal } from '../journal/index.js';
 import { type AuditRecord, type AuditSink, VERDICT_CLASSES } from '../kernel/index.js';
 
-const { hash, nullable, object, oneOf, text } = bodySchema;
+// The kernel computed these hashes itself; the audit is the hottest append path (see `hashRef`).
+const { hashRef: hash, nullable, object, oneOf, text } = bodySchema;
 
 /** A `kernel.verdict` entry's body: the kernel's audit record, its time being the entry's. */
 export type VerdictBody = Omit<AuditRecord, 'at'>;
