@@ -6,7 +6,8 @@
  * concurrent producers (the journal group-commits) against raw transactions of 32 rows.
  */
 import { join } from 'node:path';
-import { Journal } from 'canonry/journal';
+import { VERDICT } from 'canonry/app';
+import { EntryKinds, Journal } from 'canonry/journal';
 import { SqliteStore } from 'canonry/store';
 import {
   CountingStore,
@@ -35,13 +36,14 @@ const J32 = `canonry journal.append, ${PRODUCERS} concurrent producers`;
 const R32 = `raw better-sqlite3 INSERT, ${PRODUCERS} rows/tx`;
 
 /**
- * A journal on a fresh SqliteStore file, with the server's settings (signed checkpoint every 1,000).
+ * A journal on a fresh SqliteStore file, with the server's settings (signed checkpoint every 1,000,
+ * every body checked against its kind, as the runtime does).
  * @param {string} path @param {() => import('canonry/trust').Signer} signer
  */
 async function openJournal(path, signer) {
   const store = new CountingStore(new SqliteStore(path));
   await migrateJournal(store);
-  return { store, journal: new Journal(store, { signer }) };
+  return { store, journal: new Journal(store, { signer, kinds: new EntryKinds([VERDICT]) }) };
 }
 
 /** @returns {Promise<import('../lib/report.js').BenchResult>} */

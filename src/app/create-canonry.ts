@@ -18,6 +18,7 @@ import { type Keyring, Keyring as Keys } from '../trust/index.js';
 import { startAuditRetention } from './audit-retention.js';
 import { type ClassifierSource, type ClassifierSummary, classifierSource } from './classifiers.js';
 import { type CanonryConfig, type ConfigInput, resolveConfig } from './config.js';
+import { runtimeEntryKinds } from './entry-kinds.js';
 import { type Health, healthOf } from './health.js';
 import { JournalAuditSink, KERNEL_AUDIT_PROJECT } from './journal-audit-sink.js';
 import { watchKeyring } from './keyring-watch.js';
@@ -119,6 +120,7 @@ export async function createCanonry(
     const signer = () => trust.current().signer();
     const journal = new Journal(store, {
       signer,
+      kinds: runtimeEntryKinds(),
       projections: [CANON_PROJECTION, PROTOCOL_PROJECTION],
       checkpointEvery: config.checkpoints.every,
       checkpointIntervalMs: config.checkpoints.intervalMs,

@@ -11,12 +11,25 @@ export {
   type VerifyOnStart,
 } from './config.js';
 export type { CanonryRuntime, RuntimeOptions } from './create-canonry.js';
+export { runtimeEntryKinds } from './entry-kinds.js';
 export type { Health } from './health.js';
-export { JournalAuditSink, KERNEL_AUDIT_PROJECT } from './journal-audit-sink.js';
+export {
+  JournalAuditSink,
+  KERNEL_AUDIT_PROJECT,
+  VERDICT,
+  type VerdictBody,
+} from './journal-audit-sink.js';
 export { createCanonry, describeClassifier, runLcsmStory } from './lazy.js';
 export type { StoryResult, StoryStep } from './lcsm-story.js';
 export type { RuntimeLogger } from './logger.js';
 export { type OpenedTokens, openTokens } from './open-tokens.js';
 export { dataPaths } from './paths.js';
-export { JournalProtocolStore, PROTOCOL_PROJECTION, REGISTRY_PROJECT } from './protocol-store.js';
+export {
+  JournalProtocolStore,
+  PROTOCOL,
+  PROTOCOL_PROJECTION,
+  REGISTRY_PROJECT,
+  type RegistrationBody,
+} from './protocol-store.js';
 export { STORY_PROJECT } from './story-project.js';
+export { TOKEN_ISSUED, TOKEN_REVOKED, type TokenEventBody } from './token-recorder.js';

@@ -1,6 +1,28 @@
 import { isCanonryError } from '../core/index.js';
-import type { EntryInput, Journal } from '../journal/index.js';
-import type { AuditRecord, AuditSink } from '../kernel/index.js';
+import { bodySchema, defineEntryKind, type EntryInput, type Journal } from '../journal/index.js';
+import { type AuditRecord, type AuditSink, VERDICT_CLASSES } from '../kernel/index.js';
+
+// The kernel computed these hashes itself; the audit is the hottest append path (see `hashRef`).
+const { hashRef: hash, nullable, object, oneOf, text } = bodySchema;
+
+/** A `kernel.verdict` entry's body: the kernel's audit record, its time being the entry's. */
+export type VerdictBody = Omit<AuditRecord, 'at'>;
+
+/** The kernel's private reasoning for one verdict, journaled in the project `kernel`. */
+export const VERDICT = defineEntryKind<VerdictBody>({
+  kind: 'kernel.verdict',
+  version: 1,
+  schema: object({
+    protocol_hash: hash,
+    protocol_slug: text,
+    artifact_hash: nullable(hash),
+    generation_metadata_hash: hash,
+    class: oneOf(VERDICT_CLASSES),
+    label: nullable(text),
+    detail: object({ reason: text }),
+    issuer: nullable(hash),
+  }),
+});
 
 /** The project the kernel's private audit records are journaled under. */
 export const KERNEL_AUDIT_PROJECT = 'kernel';
@@ -40,12 +62,9 @@ export class JournalAuditSink implements AuditSink {
   record(entry: AuditRecord): void {
     try {
       const { at: _at, ...body } = entry;
-      this.#buffer.push({
-        kind: 'kernel.verdict',
-        body: body as never,
-        actor: 'kernel',
-        authority: { issuer: entry.issuer },
-      });
+      this.#buffer.push(
+        VERDICT.input(body, { actor: 'kernel', authority: { issuer: entry.issuer } }),
+      );
       if (this.#buffer.length >= this.#maxRecords) this.#write();
       else this.#timer ??= setTimeout(() => this.#write(), this.#maxDelayMs).unref();
     } catch (err) {

@@ -4,6 +4,7 @@ import { JOURNAL_MIGRATIONS, Journal, verifyProject } from '../journal/index.js'
 import { openStore, STORE_IDENTITY_MIGRATIONS } from '../store/index.js';
 import { Keyring } from '../trust/index.js';
 import { type ConfigInput, resolveConfig } from './config.js';
+import { runtimeEntryKinds } from './entry-kinds.js';
 import { ensureDataDirectory } from './private-file.js';
 import { bindStore } from './store-binding.js';
 import { journalTokenRecorder } from './token-recorder.js';
@@ -39,6 +40,7 @@ export async function openTokens(input: ConfigInput = {}): Promise<OpenedTokens>
     await bindStore(store, config.dataDir, keyring.rootFingerprint);
     const journal = new Journal(store, {
       signer: () => keyring.signer(),
+      kinds: runtimeEntryKinds(),
       checkpointEvery: config.checkpoints.every,
       checkpointIntervalMs: config.checkpoints.intervalMs,
     });

@@ -1,13 +1,16 @@
 import { CanonryError, type ContentHash, canonicalize, contentHash } from '../core/index.js';
-import type { Journal, JournalEntry, Projection } from '../journal/index.js';
+import {
+  bodySchema,
+  defineEntryKind,
+  type Journal,
+  type JournalEntry,
+  type Projection,
+} from '../journal/index.js';
 import type { CompiledProtocol, ProtocolStore, RegistrationOwner } from '../kernel/index.js';
 import type { Migration, Queryable } from '../store/index.js';
 
 /** The project that holds protocols registered by the system (the stakes gate, imported files). */
 export const REGISTRY_PROJECT = 'registry';
-
-/** The entry kind of one registration. */
-const KIND = 'kernel.protocol';
 
 /** The registry's table: one row per (project, hash), found by hash from any project. */
 export const PROTOCOL_MIGRATIONS: readonly Migration[] = [
@@ -29,20 +32,25 @@ export const PROTOCOL_MIGRATIONS: readonly Migration[] = [
   },
 ];
 
-/** The body of a `kernel.protocol` entry. */
-interface RegistrationBody {
+/** The body of a `kernel.protocol` entry: the protocol bundle and its content hash. */
+export interface RegistrationBody {
   readonly hash: ContentHash;
   readonly protocol: { readonly slug: string; readonly version: string };
 }
 
+const { hash, object, text } = bodySchema;
+
+/** One protocol registration (the registry's entry kind). */
+export const PROTOCOL = defineEntryKind<RegistrationBody>({
+  kind: 'kernel.protocol',
+  version: 1,
+  schema: object({ hash, protocol: object({ slug: text, version: text }) }),
+});
+
+/** The registration an entry holds; its hash must be its protocol's (STORE_CORRUPT otherwise). */
 function registrationOf(entry: JournalEntry): RegistrationBody {
-  const body = entry.body as unknown as RegistrationBody;
-  if (
-    typeof body !== 'object' ||
-    body === null ||
-    typeof body.protocol?.slug !== 'string' ||
-    contentHash(body.protocol as never) !== body.hash
-  ) {
+  const body = PROTOCOL.body(entry);
+  if (contentHash(body.protocol) !== body.hash) {
     throw new CanonryError('STORE_CORRUPT', `entry ${entry.seq} is not a protocol registration`);
   }
   return body;
@@ -51,7 +59,7 @@ function registrationOf(entry: JournalEntry): RegistrationBody {
 /** The registry as a projection of `kernel.protocol` entries, rebuilt by replay like canon's. */
 export const PROTOCOL_PROJECTION: Projection = {
   name: 'protocols',
-  kinds: [KIND],
+  kinds: [PROTOCOL.kind],
   tables: ['kernel_protocols'],
   async apply(tx: Queryable, entry: JournalEntry): Promise<void> {
     const { hash, protocol } = registrationOf(entry);
@@ -62,7 +70,7 @@ export const PROTOCOL_PROJECTION: Projection = {
         hash,
         protocol.slug,
         protocol.version,
-        canonicalize(protocol as never),
+        canonicalize(protocol),
         entry.actor,
         entry.seq,
       ],
@@ -99,15 +107,16 @@ export class JournalProtocolStore implements ProtocolStore {
     const project = owner?.project ?? REGISTRY_PROJECT;
     const { duplicate } = await this.journal.append(
       project,
-      {
-        kind: KIND,
-        body: { hash: protocol.hash, protocol: protocol.protocol } as never,
-        actor: owner?.principal ?? 'system',
-        authority: owner
-          ? { principal: owner.principal, role: owner.role, project: owner.project }
-          : { system: 'kernel' },
-        idempotency_key: `protocol:${protocol.hash}`,
-      },
+      PROTOCOL.input(
+        { hash: protocol.hash, protocol: protocol.protocol },
+        {
+          actor: owner?.principal ?? 'system',
+          authority: owner
+            ? { principal: owner.principal, role: owner.role, project: owner.project }
+            : { system: 'kernel' },
+          idempotency_key: `protocol:${protocol.hash}`,
+        },
+      ),
       {
         precondition: async (tx) => {
           const rows = await tx.all<{ n: number }>(

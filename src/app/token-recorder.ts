@@ -1,5 +1,26 @@
-import type { TokenRecorder } from '../auth/index.js';
-import type { Journal } from '../journal/index.js';
+import { TOKEN_ROLES, type TokenInfo, type TokenRecorder } from '../auth/index.js';
+import { bodySchema, defineEntryKind, type Journal } from '../journal/index.js';
+
+const { object, oneOf, text } = bodySchema;
+
+/** What a token event journals: never the secret or its hash. */
+export type TokenEventBody = Pick<TokenInfo, 'token_id' | 'principal' | 'role'>;
+
+const tokenEvent = object({ token_id: text, principal: text, role: oneOf(TOKEN_ROLES) });
+
+/** A bearer token issued (auth's event, journaled with the token row). */
+export const TOKEN_ISSUED = defineEntryKind<TokenEventBody>({
+  kind: 'auth.token.issued',
+  version: 1,
+  schema: tokenEvent,
+});
+
+/** A bearer token revoked. */
+export const TOKEN_REVOKED = defineEntryKind<TokenEventBody>({
+  kind: 'auth.token.revoked',
+  version: 1,
+  schema: tokenEvent,
+});
 
 /**
  * Journals a token's issuance or revocation in the token's project, in one transaction with the
@@ -8,14 +29,13 @@ import type { Journal } from '../journal/index.js';
  */
 export function journalTokenRecorder(journal: Journal): TokenRecorder {
   return async ({ action, info }, { check, write }) => {
+    const kind = action === 'issued' ? TOKEN_ISSUED : TOKEN_REVOKED;
     await journal.append(
       info.project,
-      {
-        kind: `auth.token.${action}`,
-        body: { token_id: info.token_id, principal: info.principal, role: info.role },
-        actor: 'operator',
-        authority: { system: 'auth' },
-      },
+      kind.input(
+        { token_id: info.token_id, principal: info.principal, role: info.role },
+        { actor: 'operator', authority: { system: 'auth' } },
+      ),
       { precondition: check, effects: write },
     );
   };

@@ -7,6 +7,7 @@ import {
 } from './artifacts.js';
 import type { Canon, Viewer } from './canon.js';
 import { withCascade } from './cascade.js';
+import { ARTIFACT } from './entry-kinds.js';
 import { ACCEPTANCE_STATES, type AcceptanceState, MACHINE_ROLES, type Principal } from './types.js';
 
 /** Journals a new manifest version as `canon.artifact`, under the acting principal's authority. */
@@ -15,12 +16,16 @@ async function appendManifest(
   principal: Principal,
   manifest: ArtifactManifest,
 ): Promise<ArtifactManifest> {
-  await canon.journal.append(principal.project, {
-    kind: 'canon.artifact',
-    body: { manifest, by: principal } as never,
-    actor: principal.id,
-    authority: { principal: principal.id, role: principal.role, project: principal.project },
-  });
+  await canon.journal.append(
+    principal.project,
+    ARTIFACT.input(
+      { manifest, by: principal },
+      {
+        actor: principal.id,
+        authority: { principal: principal.id, role: principal.role, project: principal.project },
+      },
+    ),
+  );
   return manifest;
 }
 

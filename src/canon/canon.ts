@@ -2,24 +2,25 @@ import { CanonryError, type ContentHash, canonicalize } from '../core/index.js';
 import type { AppendResult, Journal, Receipt } from '../journal/index.js';
 import { type CompiledProtocol, compileProtocol, type Kernel } from '../kernel/index.js';
 import type { Queryable } from '../store/index.js';
+import { type Approval, acknowledged, mayApprove, requiredRole } from './approval.js';
 import { cascade, commitView, readableStates } from './cascade.js';
 import { buildVersion, commitEntry, newId } from './commit.js';
 import { checkResolve, prepareDispute, resolvedContent } from './disputes.js';
-import { DEFAULT_GATE_PROTOCOL, type GateLabel } from './gate.js';
+import { COMMIT, PROPOSAL, RECOMPARE, REJECT } from './entry-kinds.js';
+import { DEFAULT_GATE_PROTOCOL } from './gate.js';
 import { pinDependencies, refuseCycle } from './graph.js';
 import { checkReferences, judge, staleDependents } from './judge.js';
 import { checkPlanes } from './plane-rules.js';
 import { candidateAudience, mayRead, objectAudience, proposalAudience } from './planes.js';
 import { CanonReader } from './read.js';
 import type { ClaimInput, ProposalBody, ProposalRecord } from './records.js';
+import { type Expected, expectedOf, movedSince } from './staleness.js';
 import {
   isLive,
   type NoteContent,
   type NoteVersion,
   type Principal,
   type ProposalInput,
-  type ProposalIntent,
-  type Role,
 } from './types.js';
 
 /** What a proposal came to. */
@@ -46,76 +47,6 @@ export interface CanonOptions {
  * reads every plane. Whatever answers a principal (HTTP, `canonry canon`) passes the principal.
  */
 export type Viewer = Principal | string;
-
-/** The canon a proposal was compared against; a commit must find it unchanged. */
-interface Expected {
-  readonly objectId: string;
-  readonly base: ContentHash | null;
-  /** The target must still be current (not superseded or retired); false only for a restore. */
-  readonly live: boolean;
-  /** Objects the proposal replaces, which must all still be current. */
-  readonly supersedes: readonly string[];
-}
-
-/**
- * What an approval may say beyond who gives it: the version the approver saw as current. Optional on
- * a first approval (when given it must be the proposal's base); required once canon moved and the
- * proposal was compared again (`approval_requires_base`).
- */
-export interface Approval {
-  readonly base_version?: ContentHash | null;
-}
-
-/** Who must approve a proposal the gate held back. */
-function requiredRole(label: GateLabel): Role | null {
-  if (label === 'HARD_STOP') return 'owner';
-  if (label === 'REQUIRE_CONFIRMATION') return 'editor';
-  return null;
-}
-
-function mayApprove(role: Role, required: Role | null): boolean {
-  if (required === 'owner') return role === 'owner';
-  if (required === 'editor') return role === 'owner' || role === 'editor';
-  return false;
-}
-
-/**
- * Refuses an approval that does not name the version the proposal now overwrites: required after a
- * re-comparison, checked whenever given.
- */
-function acknowledged(proposal: ProposalRecord, approval: Approval): void {
-  // A row projected before the field existed reads as not re-compared (a rebuild fills it in).
-  const required = proposal.approval_requires_base ?? null;
-  const given = approval.base_version;
-  if (required === null && (given === undefined || given === proposal.base_version)) return;
-  if (required !== null && given === required) return;
-  const base = required ?? proposal.base_version;
-  throw new CanonryError(
-    'BASE_NOT_ACKNOWLEDGED',
-    required !== null
-      ? `canon moved and ${proposal.proposal_id} was compared again: read what it would now overwrite, then approve with base_version ${required}`
-      : `${proposal.proposal_id} was compared against ${base ?? 'no version'}, not ${given ?? 'no version'}`,
-    {
-      proposal_id: proposal.proposal_id,
-      approval_requires_base: base,
-      base_version: given ?? null,
-    },
-  );
-}
-
-function expectedOf(p: {
-  object_id: string;
-  base_version: ContentHash | null;
-  intent: ProposalIntent;
-  supersedes?: readonly string[];
-}): Expected {
-  return {
-    objectId: p.object_id,
-    base: p.base_version,
-    live: p.intent !== 'restore',
-    supersedes: p.supersedes ?? [],
-  };
-}
 
 function restored(content: NoteContent): NoteContent {
   return {
@@ -213,13 +144,14 @@ export class Canon {
         ? await this.#commit(principal.project, proposal, prepared.current, null, prepared.stale)
         : null;
     const entries = [
-      {
-        kind: 'canon.proposal',
-        body: { proposal } as never,
-        actor: principal.id,
-        authority: authorityOf(principal),
-        correlation_id: proposal.proposal_id,
-      },
+      PROPOSAL.input(
+        { proposal },
+        {
+          actor: principal.id,
+          authority: authorityOf(principal),
+          correlation_id: proposal.proposal_id,
+        },
+      ),
       ...(commit ? [commit.entry] : []),
     ];
     const results = await this.journal.appendAll(principal.project, entries, {
@@ -264,7 +196,7 @@ export class Canon {
       );
     }
     const expected = expectedOf(proposal);
-    const moved = await this.#moved(reader, expected);
+    const moved = await movedSince(reader, expected);
     if (moved !== null) {
       const { closed, base } = await this.#stale(reader, proposal, moved);
       throw new CanonryError('STALE_APPROVAL', `canon moved since the comparison: ${moved}`, {
@@ -504,22 +436,9 @@ export class Canon {
     };
   }
 
-  /** Why canon is no longer what a proposal was compared against, or null when it still is. */
-  async #moved(reader: CanonReader, expected: Expected): Promise<string | null> {
-    const object = await reader.object(expected.objectId);
-    const now = object?.current_version_ref ?? null;
-    if (now !== expected.base) return `${expected.objectId} moved to ${now ?? 'nothing'}`;
-    if (expected.live && object && !isLive(object))
-      return `${expected.objectId} is ${object.status}`;
-    for (const id of expected.supersedes) {
-      if (!isLive(await reader.object(id))) return `${id} is no longer current`;
-    }
-    return null;
-  }
-
   /** Inside an append transaction: refuse with CONFLICT if canon moved since the comparison. */
   async #guard(tx: Queryable, project: string, expected: Expected): Promise<void> {
-    const moved = await this.#moved(this.reader(project, tx), expected);
+    const moved = await movedSince(this.reader(project, tx), expected);
     if (moved !== null)
       throw new CanonryError('CONFLICT', `${moved} during the commit; compare again`);
   }
@@ -561,19 +480,16 @@ export class Canon {
     const expected = { ...expectedOf(proposal), base: currentHash };
     await this.journal.append(
       reader.project,
-      {
-        kind: 'canon.recompare',
-        body: {
+      RECOMPARE.input(
+        {
           proposal_id: proposal.proposal_id,
           base_version: currentHash,
           comparison,
           gate,
           required_role: requiredRole(gate.label) ?? 'editor',
-        } as never,
-        actor: 'canon',
-        authority: { system: 'canon' },
-        correlation_id: proposal.proposal_id,
-      },
+        },
+        { actor: 'canon', authority: { system: 'canon' }, correlation_id: proposal.proposal_id },
+      ),
       {
         precondition: async (tx) => {
           await this.#stillPending(tx, reader.project, proposal.proposal_id);
@@ -593,13 +509,14 @@ export class Canon {
   ): Promise<void> {
     await this.journal.append(
       project,
-      {
-        kind: 'canon.reject',
-        body: { proposal_id: proposalId, by, reason } as never,
-        actor: by?.id ?? 'canon',
-        authority: by ? authorityOf(by) : { system: 'canon' },
-        correlation_id: proposalId,
-      },
+      REJECT.input(
+        { proposal_id: proposalId, by, reason },
+        {
+          actor: by?.id ?? 'canon',
+          authority: by ? authorityOf(by) : { system: 'canon' },
+          correlation_id: proposalId,
+        },
+      ),
       { precondition: (tx) => this.#stillPending(tx, project, proposalId) },
     );
   }
@@ -628,7 +545,7 @@ export class Canon {
     const reader = this.reader(project);
     const proposal = (await reader.proposal(proposalId))!;
     const committed =
-      last.entry.kind === 'canon.commit' ? await reader.current(proposal.object_id) : null;
+      last.entry.kind === COMMIT.kind ? await reader.current(proposal.object_id) : null;
     return { proposal, committed, receipt: last.receipt };
   }
 }

@@ -6,6 +6,7 @@ import {
   type ScriptedConfig,
   type SubjectConfig,
 } from './classify/index.js';
+import { CLASSIFIER } from './entry-kinds.js';
 import type { ClassifierBody, ClassifierRecord } from './records.js';
 import { OBJECT_ID, type Principal } from './types.js';
 
@@ -107,15 +108,13 @@ async function commitConfig(
     try {
       await canon.journal.append(
         project,
-        {
-          kind: CLASSIFIER_KIND,
-          body: body as never,
+        CLASSIFIER.input(body, {
           actor: by?.id ?? 'operator',
           authority: by
             ? { principal: by.id, role: by.role, project }
             : { principal: 'operator', role: 'owner', project },
           ...(idempotencyKey ? { idempotency_key: idempotencyKey } : {}),
-        },
+        }),
         {
           precondition: async (tx) => {
             const rows = await tx.all<{ seq: number | string }>(

@@ -8,6 +8,7 @@ import type {
 } from '../journal/index.js';
 import { COMPARISON_CHECKS, type Comparison, isConcern } from './compare.js';
 import { disputeCheck, nextClaims } from './disputes.js';
+import { COMMIT } from './entry-kinds.js';
 import type { CommitBody, ProposalBody } from './records.js';
 import type { NoteVersion, Principal } from './types.js';
 
@@ -128,12 +129,10 @@ export function commitEntry(
       correlation_id: proposal.proposal_id,
     },
   };
-  return {
-    kind: 'canon.commit',
-    body: body as never,
+  return COMMIT.input(body, {
     actor: actor.id,
     authority: { principal: actor.id, role: actor.role, project: actor.project },
     correlation_id: proposal.proposal_id,
     receipt: receiptOf(proposal, approver, affected, version),
-  };
+  });
 }

@@ -149,9 +149,7 @@ export function resolvedContent(current: NoteVersion, claimId: string): NoteCont
       },
     );
   }
-  const sources = new Map(
-    claim.holders.flatMap((h) => h.sources).map((s) => [canonicalize(s as never), s]),
-  );
+  const sources = new Map(claim.holders.flatMap((h) => h.sources).map((s) => [canonicalize(s), s]));
   return {
     ...current.content,
     text: claim.statement,
@@ -285,7 +283,7 @@ export async function applyClaims(
     await tx.run(
       `INSERT INTO canon_claims (project, object_id, claim_id, state, seq, record) VALUES ($1, $2, $3, $4, $5, $6)
        ON CONFLICT (project, object_id, claim_id) DO UPDATE SET state = $4, seq = $5, record = $6`,
-      [project, version.note_id, claim.claim_id, claim.state, seq, canonicalize(record as never)],
+      [project, version.note_id, claim.claim_id, claim.state, seq, canonicalize(record)],
     );
   }
 }

@@ -1,3 +1,4 @@
+export type { Approval } from './approval.js';
 export { artifactStatuses, registerArtifact, reviewArtifact } from './artifact-ops.js';
 export {
   type ArtifactManifest,
@@ -7,7 +8,6 @@ export {
   artifactState,
 } from './artifacts.js';
 export {
-  type Approval,
   Canon,
   type CanonOptions,
   type ProposalOutcome,
@@ -71,6 +71,18 @@ export {
   type EffectiveWindow,
   effectiveState,
 } from './effective.js';
+export {
+  ARTIFACT,
+  CANON_ENTRY_KINDS,
+  CLASSIFICATION,
+  CLASSIFICATION_FAILED,
+  CLASSIFIER,
+  COMMIT,
+  MESSAGE,
+  PROPOSAL,
+  RECOMPARE,
+  REJECT,
+} from './entry-kinds.js';
 export { DEFAULT_GATE_PROTOCOL, type GateInput, type GateLabel, type GateVerdict } from './gate.js';
 export type { DependentKind, Edge } from './graph.js';
 export {

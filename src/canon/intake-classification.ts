@@ -9,6 +9,7 @@ import type {
   ClassifierResult,
 } from './classification.js';
 import { boundIssues } from './classify/index.js';
+import { CLASSIFICATION } from './entry-kinds.js';
 import type { Principal } from './types.js';
 
 /** The journal entry kind that records a message's classification, once. */
@@ -84,19 +85,17 @@ export async function recordClassification(
   classification: Classification,
 ): Promise<{ classification: Classification; first: boolean }> {
   const body: ClassificationBody = { message_id: message.message_id, classification };
-  const { entry, duplicate } = await canon.journal.append(principal.project, {
-    kind: CLASSIFICATION_KIND,
-    body: body as never,
-    actor: principal.id,
-    authority: { principal: principal.id, role: principal.role, project: principal.project },
-    correlation_id: message.message_id,
-    idempotency_key: classificationKey(message.message_id),
-  });
+  const { entry, duplicate } = await canon.journal.append(
+    principal.project,
+    CLASSIFICATION.input(body, {
+      actor: principal.id,
+      authority: { principal: principal.id, role: principal.role, project: principal.project },
+      correlation_id: message.message_id,
+      idempotency_key: classificationKey(message.message_id),
+    }),
+  );
   if (!duplicate) return { classification, first: true };
-  return {
-    classification: (entry.body as unknown as ClassificationBody).classification,
-    first: false,
-  };
+  return { classification: CLASSIFICATION.body(entry).classification, first: false };
 }
 
 /** The classification journaled for a message, or null when it has not been classified. */
@@ -108,6 +107,6 @@ export async function recordedClassification(
     message.project,
     classificationKey(message.message_id),
   );
-  if (entry === null || entry.kind !== CLASSIFICATION_KIND) return null;
-  return (entry.body as unknown as ClassificationBody).classification;
+  if (entry === null || !CLASSIFICATION.is(entry)) return null;
+  return entry.body.classification;
 }

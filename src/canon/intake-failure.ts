@@ -1,6 +1,7 @@
 import { isCanonryError } from '../core/index.js';
 import type { Canon } from './canon.js';
 import type { ArchivedMessage, Classifier } from './classification.js';
+import { CLASSIFICATION_FAILED } from './entry-kinds.js';
 import type { Principal } from './types.js';
 
 /** The journal entry kind that records a classification that failed (the message stays archived). */
@@ -82,12 +83,13 @@ export async function recordFailure(
   body: ClassificationFailureBody,
 ): Promise<void> {
   await canon.journal
-    .append(principal.project, {
-      kind: CLASSIFICATION_FAILED_KIND,
-      body: body as never,
-      actor: principal.id,
-      authority: { principal: principal.id, role: principal.role, project: principal.project },
-      correlation_id: body.message_id,
-    })
+    .append(
+      principal.project,
+      CLASSIFICATION_FAILED.input(body, {
+        actor: principal.id,
+        authority: { principal: principal.id, role: principal.role, project: principal.project },
+        correlation_id: body.message_id,
+      }),
+    )
     .catch(() => undefined);
 }

@@ -3,6 +3,7 @@ import type { Canon, ProposalOutcome } from './canon.js';
 import type { ArchivedMessage, Classification, Classifier, MessageRole } from './classification.js';
 import { isMachineAuthor } from './classify/index.js';
 import { newId } from './commit.js';
+import { MESSAGE } from './entry-kinds.js';
 import {
   classifyMessage,
   recordClassification,
@@ -128,14 +129,18 @@ async function archive(
     captured_at: canon.now().toISOString(),
     visibility: checked.visibility,
   };
-  const { entry, duplicate } = await canon.journal.append(principal.project, {
-    kind: 'canon.message',
-    body: { message } as never,
-    actor: principal.id,
-    authority: { principal: principal.id, role: principal.role, project: principal.project },
-    idempotency_key: `message:${messageId}`,
-  });
-  const archived = (entry.body as unknown as { message: ArchivedMessage }).message;
+  const { entry, duplicate } = await canon.journal.append(
+    principal.project,
+    MESSAGE.input(
+      { message },
+      {
+        actor: principal.id,
+        authority: { principal: principal.id, role: principal.role, project: principal.project },
+        idempotency_key: `message:${messageId}`,
+      },
+    ),
+  );
+  const archived = MESSAGE.body(entry).message;
   if (
     duplicate &&
     (archived.text !== message.text ||

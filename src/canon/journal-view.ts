@@ -1,6 +1,17 @@
 import type { JournalEntry } from '../journal/index.js';
 import type { Canon } from './canon.js';
 import {
+  ARTIFACT,
+  CLASSIFICATION,
+  CLASSIFICATION_FAILED,
+  CLASSIFIER,
+  COMMIT,
+  MESSAGE,
+  PROPOSAL,
+  RECOMPARE,
+  REJECT,
+} from './entry-kinds.js';
+import {
   type Audience,
   mayRead,
   messageAudience,
@@ -8,7 +19,6 @@ import {
   versionAudience,
 } from './planes.js';
 import type { CanonReader } from './read.js';
-import type { CanonEntryBodies } from './records.js';
 import type { Principal } from './types.js';
 
 /**
@@ -28,61 +38,30 @@ export interface RedactedEntry {
 /** Nobody's: an entry whose body is not what canon writes is never shown to a principal. */
 const NOBODY: Audience = { shared: false, holder: '' };
 
-type Body = Record<string, unknown> | null;
-
-function record(value: unknown): Body {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-    ? (value as Record<string, unknown>)
-    : null;
-}
-
 /** Who may read a journal entry: canon's entries carry note bodies and follow their note's plane. */
 async function entryAudience(reader: CanonReader, entry: JournalEntry): Promise<Audience> {
   if (!entry.kind.startsWith('canon.')) return { shared: true };
-  const body = record(entry.body);
-  try {
-    switch (entry.kind) {
-      case 'canon.message': {
-        const { message } = body as unknown as CanonEntryBodies['canon.message'];
-        return messageAudience(message);
-      }
-      case 'canon.proposal': {
-        const { proposal } = body as unknown as CanonEntryBodies['canon.proposal'];
-        return proposalAudience(proposal);
-      }
-      case 'canon.commit':
-        return versionAudience((body as unknown as CanonEntryBodies['canon.commit']).version);
-      case 'canon.recompare':
-      case 'canon.reject': {
-        const id = body?.proposal_id;
-        const proposal = typeof id === 'string' ? await reader.proposal(id) : null;
-        return proposal ? proposalAudience(proposal) : NOBODY;
-      }
-      case 'canon.classification':
-        // Its drafts may name the speaker's own personal notes (the classifier saw the canon the
-        // speaker may read): only the speaker reads it.
-        return { shared: false, holder: entry.actor };
-      case 'canon.classification_failed': {
-        // Follows its message: a personal message's failures are its speaker's alone.
-        const id = body?.message_id;
-        const message = typeof id === 'string' ? await reader.message(id) : null;
-        return message ? messageAudience(message) : NOBODY;
-      }
-      case 'canon.classifier':
-        // Subject ids may name notes of any plane: principals read the configuration through the
-        // classifier route (editors and owners); its entries are their author's (an import: nobody's).
-        return { shared: false, holder: entry.actor };
-      case 'canon.artifact': {
-        const { manifest } = body as unknown as CanonEntryBodies['canon.artifact'];
-        return await reader.artifactAudience(manifest);
-      }
-      default:
-        return NOBODY;
-    }
-  } catch {
-    // A body without the fields its kind promises (a bug, or a hand-edited row): fail closed.
-    return NOBODY;
+  // A body without the fields its kind promises (a bug, or a hand-edited row) is read by nobody.
+  if (MESSAGE.is(entry)) return messageAudience(entry.body.message);
+  if (PROPOSAL.is(entry)) return proposalAudience(entry.body.proposal);
+  if (COMMIT.is(entry)) return versionAudience(entry.body.version);
+  if (RECOMPARE.is(entry) || REJECT.is(entry)) {
+    const proposal = await reader.proposal(entry.body.proposal_id);
+    return proposal ? proposalAudience(proposal) : NOBODY;
   }
+  // Its drafts may name the speaker's own personal notes (the classifier saw the canon the
+  // speaker may read): only the speaker reads it.
+  if (CLASSIFICATION.is(entry)) return { shared: false, holder: entry.actor };
+  if (CLASSIFICATION_FAILED.is(entry)) {
+    // Follows its message: a personal message's failures are its speaker's alone.
+    const message = await reader.message(entry.body.message_id);
+    return message ? messageAudience(message) : NOBODY;
+  }
+  // Subject ids may name notes of any plane: principals read the configuration through the
+  // classifier route (editors and owners); its entries are their author's (an import: nobody's).
+  if (CLASSIFIER.is(entry)) return { shared: false, holder: entry.actor };
+  if (ARTIFACT.is(entry)) return reader.artifactAudience(entry.body.manifest);
+  return NOBODY;
 }
 
 function redact(entry: JournalEntry): RedactedEntry {

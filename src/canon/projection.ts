@@ -3,29 +3,25 @@ import type { JournalEntry, Projection } from '../journal/index.js';
 import type { Queryable } from '../store/index.js';
 import { cascade, clearState, commitView, recordStates } from './cascade.js';
 import { applyClaims } from './disputes.js';
-import { setEdges } from './graph.js';
 import {
-  CLASSIFICATION_FAILED_KIND,
-  type ClassificationFailure,
-  type ClassificationFailureBody,
-} from './intake-failure.js';
-import type { CanonEntryBodies, ProposalRecord } from './records.js';
+  ARTIFACT,
+  CANON_ENTRY_KINDS,
+  CLASSIFICATION,
+  CLASSIFICATION_FAILED,
+  CLASSIFIER,
+  COMMIT,
+  MESSAGE,
+  PROPOSAL,
+  RECOMPARE,
+  REJECT,
+} from './entry-kinds.js';
+import { setEdges } from './graph.js';
+import type { ClassificationFailure, ClassificationFailureBody } from './intake-failure.js';
+import type { CommitBody, ProposalRecord } from './records.js';
 import { type CanonObject, isLive, type NoteVersion } from './types.js';
 
-/** The entry kinds canon writes. */
-export const CANON_KINDS = [
-  'canon.message',
-  'canon.proposal',
-  'canon.recompare',
-  'canon.commit',
-  'canon.reject',
-  'canon.artifact',
-  'canon.classification',
-  'canon.classification_failed',
-  'canon.classifier',
-] as const;
-
-type Kind = (typeof CANON_KINDS)[number];
+/** The entry kinds canon writes (and its projection reads), by stored name. */
+export const CANON_KINDS: readonly string[] = CANON_ENTRY_KINDS.map((k) => k.kind);
 
 async function updateProposal(
   tx: Queryable,
@@ -69,11 +65,7 @@ async function putObject(
   );
 }
 
-async function applyCommit(
-  tx: Queryable,
-  entry: JournalEntry,
-  body: CanonEntryBodies['canon.commit'],
-): Promise<void> {
+async function applyCommit(tx: Queryable, entry: JournalEntry, body: CommitBody): Promise<void> {
   const { project, seq } = entry;
   const version: NoteVersion = { ...body.version, receipt_ref: `${project}#${seq}` };
   await tx.run(
@@ -119,9 +111,13 @@ async function applyCommit(
  * A message's intake state: `classified` once its classification is journaled (for good: the claim
  * is taken once), else `failed` with the last failure and how many there were.
  */
-async function applyIntake(tx: Queryable, entry: JournalEntry): Promise<void> {
+async function applyIntake(
+  tx: Queryable,
+  entry: JournalEntry,
+  body: { readonly message_id: string },
+  failure: ClassificationFailureBody | null,
+): Promise<void> {
   const { project, seq } = entry;
-  const body = entry.body as unknown as ClassificationFailureBody;
   const rows = await tx.all<{ state: string; record: string | null }>(
     'SELECT state, record FROM canon_intake WHERE project = $1 AND message_id = $2',
     [project, body.message_id],
@@ -130,16 +126,16 @@ async function applyIntake(tx: Queryable, entry: JournalEntry): Promise<void> {
   if (row?.state === 'classified') return;
   let state = 'classified';
   let record: string | null = null;
-  if (entry.kind === CLASSIFICATION_FAILED_KIND) {
+  if (failure !== null) {
     const before = row?.record ? (JSON.parse(row.record) as ClassificationFailure) : null;
-    const failure: ClassificationFailure = {
-      ...body,
+    const failed: ClassificationFailure = {
+      ...failure,
       at: entry.at,
       seq,
       attempts: (before?.attempts ?? 0) + 1,
     };
     state = 'failed';
-    record = canonicalize(failure);
+    record = canonicalize(failed);
   }
   await tx.run(
     `INSERT INTO canon_intake (project, message_id, state, seq, record) VALUES ($1, $2, $3, $4, $5)
@@ -174,17 +170,17 @@ export const CANON_PROJECTION: Projection = {
   ],
   async apply(tx, entry) {
     const { project, seq } = entry;
-    switch (entry.kind as Kind) {
-      case 'canon.message': {
-        const { message } = entry.body as unknown as CanonEntryBodies['canon.message'];
+    switch (entry.kind) {
+      case MESSAGE.kind: {
+        const { message } = MESSAGE.body(entry);
         await tx.run(
           'INSERT INTO canon_messages (project, message_id, seq, record) VALUES ($1, $2, $3, $4)',
           [project, message.message_id, seq, canonicalize({ ...message, seq })],
         );
         return;
       }
-      case 'canon.proposal': {
-        const { proposal } = entry.body as unknown as CanonEntryBodies['canon.proposal'];
+      case PROPOSAL.kind: {
+        const { proposal } = PROPOSAL.body(entry);
         await tx.run(
           'INSERT INTO canon_proposals (project, proposal_id, object_id, status, seq, record) VALUES ($1, $2, $3, $4, $5, $6)',
           [
@@ -203,8 +199,8 @@ export const CANON_PROJECTION: Projection = {
         );
         return;
       }
-      case 'canon.recompare': {
-        const b = entry.body as unknown as CanonEntryBodies['canon.recompare'];
+      case RECOMPARE.kind: {
+        const b = RECOMPARE.body(entry);
         await updateProposal(tx, project, b.proposal_id, (p) =>
           p.status !== 'pending'
             ? p
@@ -221,10 +217,10 @@ export const CANON_PROJECTION: Projection = {
         );
         return;
       }
-      case 'canon.commit':
-        return applyCommit(tx, entry, entry.body as unknown as CanonEntryBodies['canon.commit']);
-      case 'canon.reject': {
-        const b = entry.body as unknown as CanonEntryBodies['canon.reject'];
+      case COMMIT.kind:
+        return applyCommit(tx, entry, COMMIT.body(entry));
+      case REJECT.kind: {
+        const b = REJECT.body(entry);
         await updateProposal(tx, project, b.proposal_id, (p) => ({
           ...p,
           status: 'rejected',
@@ -235,11 +231,14 @@ export const CANON_PROJECTION: Projection = {
         }));
         return;
       }
-      case 'canon.classification':
-      case 'canon.classification_failed':
-        return applyIntake(tx, entry);
-      case 'canon.classifier': {
-        const body = entry.body as unknown as CanonEntryBodies['canon.classifier'];
+      case CLASSIFICATION.kind:
+        return applyIntake(tx, entry, CLASSIFICATION.body(entry), null);
+      case CLASSIFICATION_FAILED.kind: {
+        const failure = CLASSIFICATION_FAILED.body(entry);
+        return applyIntake(tx, entry, failure, failure);
+      }
+      case CLASSIFIER.kind: {
+        const body = CLASSIFIER.body(entry);
         await tx.run(
           `INSERT INTO canon_classifier (project, seq, record) VALUES ($1, $2, $3)
            ON CONFLICT (project) DO UPDATE SET seq = $2, record = $3`,
@@ -247,8 +246,8 @@ export const CANON_PROJECTION: Projection = {
         );
         return;
       }
-      case 'canon.artifact': {
-        const { manifest } = entry.body as unknown as CanonEntryBodies['canon.artifact'];
+      case ARTIFACT.kind: {
+        const { manifest } = ARTIFACT.body(entry);
         await tx.run(
           `INSERT INTO canon_artifacts (project, artifact_id, seq, record) VALUES ($1, $2, $3, $4)
            ON CONFLICT (project, artifact_id) DO UPDATE SET seq = $3, record = $4`,

@@ -80,6 +80,11 @@ export const ERROR_CODES = {
   INVALID_PROJECT: { status: 400, message: 'project names are 1-64 of a-z 0-9 _ -' },
   UNKNOWN_PROJECT: { status: 404, message: 'no such project' },
   INVALID_ENTRY: { status: 400, message: 'the journal entry is malformed' },
+  UNKNOWN_ENTRY_KIND: { status: 400, message: 'no such entry kind is registered' },
+  ENTRY_BODY_INVALID: {
+    status: 500,
+    message: 'a stored journal entry does not match the schema of its kind',
+  },
   CHAIN_BROKEN: { status: 409, message: 'the journal chain does not verify' },
   INVALID_CHECKPOINT: { status: 400, message: 'a journal checkpoint is malformed' },
   INVALID_SEGMENT: { status: 400, message: 'an exported journal segment is malformed' },

@@ -1,6 +1,6 @@
 import type { ContentHash } from '../core/index.js';
 import type { Queryable } from '../store/index.js';
-import { genesisHash } from './entry.js';
+import { genesisHash } from './entry-hash.js';
 
 /** Where a project's stored chain starts: after a pruned prefix, or at genesis. */
 export interface ChainBase {

@@ -1,6 +1,6 @@
 import { CanonryError } from '../core/index.js';
 import type { StoreNotifications } from '../store/index.js';
-import { parseProject } from './entry.js';
+import { parseProject } from './entry-input.js';
 import type { Head, JournalEntry } from './types.js';
 
 /** The channel every commit is announced on, as `<project>:<seq>`, where the store has notifications. */

@@ -1,3 +1,4 @@
+export { bodySchema } from './body-schema.js';
 export {
   CHECKPOINT_TYPE,
   type Checkpoint,
@@ -5,7 +6,19 @@ export {
   signCheckpoint,
   verifyCheckpoint,
 } from './checkpoint.js';
-export { entryHash, genesisHash, parseProject, withoutHash } from './entry.js';
+export { entryHash, genesisHash, withoutHash } from './entry-hash.js';
+export { parseProject } from './entry-input.js';
+export {
+  type BodyIssue,
+  type BodySchema,
+  defineEntryKind,
+  type EntryKind,
+  type EntryKindSpec,
+  EntryKinds,
+  type EntryMeta,
+  storedKind,
+  type TypedEntry,
+} from './entry-kind.js';
 export { FEED_CHANNEL, type FollowOptions, type JournalFollower } from './follow.js';
 export { Journal, type JournalOptions, type JournalStats, type Quarantine } from './journal.js';
 export { requireJournal, type VerifyScope, verifyProject } from './maintenance.js';

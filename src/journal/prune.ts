@@ -1,7 +1,9 @@
 import { CanonryError, type ContentHash } from '../core/index.js';
 import { readBase } from './base.js';
 import { signCheckpoint } from './checkpoint.js';
-import { type EntryRow, parseProject, rowHash, SELECT_ENTRIES } from './entry.js';
+import { rowHash } from './entry-hash.js';
+import { parseProject } from './entry-input.js';
+import { type EntryRow, SELECT_ENTRIES } from './entry-row.js';
 import type { Journal } from './journal.js';
 
 /** What a prune removed. */

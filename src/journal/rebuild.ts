@@ -1,7 +1,9 @@
 import { CanonryError, canonicalize, hashBytes } from '../core/index.js';
 import type { Queryable } from '../store/index.js';
 import { readBase } from './base.js';
-import { type EntryRow, parseProject, rowHash, rowToEntry, SELECT_ENTRIES } from './entry.js';
+import { rowHash } from './entry-hash.js';
+import { parseProject } from './entry-input.js';
+import { type EntryRow, rowToEntry, SELECT_ENTRIES } from './entry-row.js';
 import type { Journal } from './journal.js';
 import { PAGE } from './scan.js';
 import type { JournalEntry, Projection, VerifyReport } from './types.js';
@@ -72,6 +74,9 @@ async function replay(
             reason: 'unreadable',
           });
         }
+        // A body a projection reads must be its kind's: one that is not fails here, at its seq,
+        // rather than as a projection's row built from a shape nobody wrote.
+        journal.kinds?.checkStored(entry);
         for (const projection of applies) await projection.apply(tx, entry);
       }
       prev = row[12];
@@ -101,8 +106,13 @@ export async function rebuildProject(
       return { project: name, entries, projections: journal.projections.map((p) => p.name) };
     });
   } catch (err) {
-    if (err instanceof CanonryError && err.code === 'CHAIN_BROKEN') {
-      throw new CanonryError('CHAIN_BROKEN', `${err.message}; nothing rebuilt`, err.details);
+    if (
+      err instanceof CanonryError &&
+      (err.code === 'CHAIN_BROKEN' ||
+        err.code === 'ENTRY_BODY_INVALID' ||
+        err.code === 'UNKNOWN_ENTRY_KIND')
+    ) {
+      throw new CanonryError(err.code, `${err.message}; nothing rebuilt`, err.details);
     }
     throw err;
   }
@@ -114,7 +124,7 @@ export async function rebuildProject(
  */
 async function tableDigest(db: Pick<Queryable, 'all'>, table: string, project: string) {
   const rows = await db.all(`SELECT * FROM ${table} WHERE project = $1`, [project]);
-  const texts = rows.map((row) => canonicalize(row as never)).sort();
+  const texts = rows.map((row) => canonicalize(row)).sort();
   return hashBytes(`${texts.length}\n${texts.join('\n')}`);
 }
 

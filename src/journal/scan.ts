@@ -1,5 +1,5 @@
 import type { Store } from '../store/index.js';
-import { type EntryRow, rowToEntry, SELECT_ENTRIES } from './entry.js';
+import { type EntryRow, rowToEntry, SELECT_ENTRIES } from './entry-row.js';
 import type { ChainItem } from './verify-chain.js';
 
 /**

@@ -2,7 +2,8 @@ import { CanonryError, type ContentHash, canonicalize, isContentHash } from '../
 import { checkRevocationList, type TrustAnchor } from '../trust/index.js';
 import { readBase } from './base.js';
 import { type Checkpoint, verifyCheckpoint } from './checkpoint.js';
-import { genesisHash, parseProject } from './entry.js';
+import { genesisHash } from './entry-hash.js';
+import { parseProject } from './entry-input.js';
 import type { Journal } from './journal.js';
 import { scanEntries } from './scan.js';
 import type { JournalEntry, VerifyReport } from './types.js';

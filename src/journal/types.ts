@@ -6,9 +6,13 @@ export const ENTRY_FORMAT = 1;
 
 /** What a caller supplies to append one entry. */
 export interface EntryInput {
-  /** Dotted lowercase name of what happened (`kernel.verdict`, `canon.commit`, …). */
+  /**
+   * Dotted lowercase name of what happened (`kernel.verdict`, `canon.commit`, …): the stored name of
+   * a registered kind. Build inputs with the kind (`KIND.input(body, meta)`) to have the body typed.
+   */
   readonly kind: string;
-  readonly body: JsonValue;
+  /** JSON; checked against its kind's schema when the journal has registered kinds. */
+  readonly body: unknown;
   /** Who caused it (a principal id, `kernel`, a model route). */
   readonly actor: string;
   /** The authority it was done under, taken from the authenticated principal — never the payload. */
@@ -59,7 +63,8 @@ export interface JournalEntry {
   readonly format: number;
   readonly at: string;
   readonly kind: string;
-  readonly body: JsonValue;
+  /** Narrow it with its kind: `KIND.is(entry)` or `KIND.body(entry)` check it against the schema. */
+  readonly body: unknown;
   readonly actor: string;
   readonly authority: JsonValue;
   readonly correlation_id: string | null;

@@ -1,5 +1,5 @@
 import type { ContentHash } from '../core/index.js';
-import { entryHash, genesisHash, withoutHash } from './entry.js';
+import { entryHash, genesisHash, withoutHash } from './entry-hash.js';
 import type { BreakReason, JournalEntry, VerifyReport } from './types.js';
 
 /** An entry, or the seq of a row that could not be read back. */

@@ -14,6 +14,7 @@ import {
 import type { AuditRecord } from '../../src/kernel/index.js';
 import { migrate, SqliteStore } from '../../src/store/index.js';
 import { Keyring } from '../../src/trust/index.js';
+import { acceptNotes } from '../helpers/journal.js';
 import { tempDir } from '../helpers/runtime.js';
 import { freshPostgresSchema, PG_URL, postgresAvailable } from '../helpers/stores.js';
 
@@ -91,9 +92,11 @@ describe('background work never takes the process down', () => {
 describe('the unsigned tail of every chain is bounded', () => {
   it('signs a checkpoint at the head soon after an append, and at close', async () => {
     const data = temp();
-    const runtime = await createCanonry(
-      { dataDir: data, logLevel: 'silent', checkpoints: { every: 1000, intervalMs: 50 } },
-      { create: true },
+    const runtime = acceptNotes(
+      await createCanonry(
+        { dataDir: data, logLevel: 'silent', checkpoints: { every: 1000, intervalMs: 50 } },
+        { create: true },
+      ),
     );
     await runtime.journal.append('tail', { kind: 'test.note', body: 1, actor: 'a' });
     await runtime.journal.append('tail', { kind: 'test.note', body: 2, actor: 'a' });
@@ -115,9 +118,11 @@ describe('the unsigned tail of every chain is bounded', () => {
 
   it('reports the unsigned tail a crash left, and signs it when the next runtime starts', async () => {
     const data = temp();
-    const runtime = await createCanonry(
-      { dataDir: data, logLevel: 'silent', checkpoints: { every: 1000, intervalMs: 60_000 } },
-      { create: true },
+    const runtime = acceptNotes(
+      await createCanonry(
+        { dataDir: data, logLevel: 'silent', checkpoints: { every: 1000, intervalMs: 60_000 } },
+        { create: true },
+      ),
     );
     for (let i = 0; i < 3; i++)
       await runtime.journal.append('crashy', { kind: 'test.note', body: i, actor: 'a' });
@@ -195,7 +200,9 @@ describe('one root per database (scale-out)', () => {
   it('refuses a data directory with another root, or set up with another database', async () => {
     const first = temp();
     const db = join(temp(), 'shared.db');
-    const a = await createCanonry({ dataDir: first, db: `sqlite:${db}`, logLevel: 'silent' });
+    const a = acceptNotes(
+      await createCanonry({ dataDir: first, db: `sqlite:${db}`, logLevel: 'silent' }),
+    );
     await a.journal.append('shared', { kind: 'test.note', body: 1, actor: 'a' });
     await a.close();
     const stranger = temp();
@@ -220,7 +227,9 @@ describe('one root per database (scale-out)', () => {
       const pg = await freshPostgresSchema();
       cleanups.push(pg.drop);
       const hostA = temp();
-      const a = await createCanonry({ dataDir: hostA, db: pg.url, logLevel: 'silent' });
+      const a = acceptNotes(
+        await createCanonry({ dataDir: hostA, db: pg.url, logLevel: 'silent' }),
+      );
       const hostB = temp();
       cpSync(join(hostA, 'keys'), join(hostB, 'keys'), { recursive: true });
       const b = await createCanonry({ dataDir: hostB, db: pg.url, logLevel: 'silent' });

@@ -13,6 +13,7 @@ import { archiveMessage } from '../../src/canon/index.js';
 import type { JournalEntry } from '../../src/journal/index.js';
 import { Keyring } from '../../src/trust/index.js';
 import { runCli } from '../helpers/cli.js';
+import { acceptNotes } from '../helpers/journal.js';
 import { tempDir } from '../helpers/runtime.js';
 
 let dir: string;
@@ -68,7 +69,7 @@ beforeAll(async () => {
   ({ dir, cleanup } = tempDir());
   data = join(dir, 'data');
   db = join(data, 'canonry.db');
-  const runtime = await createCanonry({ dataDir: data, logLevel: 'silent' });
+  const runtime = acceptNotes(await createCanonry({ dataDir: data, logLevel: 'silent' }));
   try {
     for (let i = 1; i <= ALPHA; i++) {
       if (i > ALPHA - 5) {
@@ -210,7 +211,7 @@ describe('canonry journal export | verify --file', () => {
 
   it('a segment whose checkpoint issuer was revoked before export fails with the root alone', async () => {
     const d = join(dir, 'revoked');
-    const runtime = await createCanonry({ dataDir: d, logLevel: 'silent' });
+    const runtime = acceptNotes(await createCanonry({ dataDir: d, logLevel: 'silent' }));
     try {
       for (let i = 1; i <= 3; i++)
         await runtime.journal.append('gamma', { kind: 'test.note', body: { i }, actor: 'tester' });

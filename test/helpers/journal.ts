@@ -1,5 +1,17 @@
-import type { Projection } from '../../src/journal/index.js';
+import { defineEntryKind, type Journal, type Projection } from '../../src/journal/index.js';
 import type { Store } from '../../src/store/index.js';
+
+/** The free-form kind the runtime suites append when all they need is some entry in a project. */
+export const NOTE = defineEntryKind<unknown>({ kind: 'test.note', version: 1, schema: {} });
+
+/**
+ * Lets a runtime's journal take `test.note` entries: the runtime registers only the kinds its own
+ * modules write, and refuses any other (UNKNOWN_ENTRY_KIND).
+ */
+export function acceptNotes<T extends { readonly journal: Journal }>(runtime: T): T {
+  runtime.journal.kinds?.register(NOTE);
+  return runtime;
+}
 
 /** A small projection used by the journal suites: named counters per project. */
 export const COUNTERS: Projection = {

@@ -1,7 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { type ContentHash, canonicalize, contentHash } from '../../src/core/index.js';
-import { buildEntry, checkInput, type EntryRow, rowHash } from '../../src/journal/entry.js';
+import { buildEntry, rowHash } from '../../src/journal/entry-hash.js';
+import { checkInput } from '../../src/journal/entry-input.js';
+import type { EntryRow } from '../../src/journal/entry-row.js';
 import { entryHash, withoutHash } from '../../src/journal/index.js';
 
 const text = fc.string({ unit: 'grapheme', minLength: 1, maxLength: 30 });

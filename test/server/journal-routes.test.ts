@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { canonicalize } from '../../src/core/index.js';
 import type { JournalEntry } from '../../src/journal/index.js';
 import { tokensFor } from '../helpers/auth.js';
+import { acceptNotes } from '../helpers/journal.js';
 import { liveServer } from '../helpers/runtime.js';
 
 let live: Awaited<ReturnType<typeof liveServer>>;
@@ -18,6 +19,7 @@ const tokens: Record<string, string> = {};
 
 beforeAll(async () => {
   live = await liveServer();
+  acceptNotes(live.runtime);
   for (const project of ['alpha', 'beta', 'gamma', 'delta', 'nobody']) {
     tokens[project] = (await tokensFor(live.runtime, project, { reader: 'viewer' })).reader;
   }

@@ -7,6 +7,7 @@ import {
   EMPTY_METADATA_HASH,
   verifyConformanceEvent,
 } from '../../src/kernel/index.js';
+import { acceptNotes } from '../helpers/journal.js';
 import { refundProtocol } from '../helpers/runtime.js';
 import { freshPostgresSchema, postgresAvailable } from '../helpers/stores.js';
 import { certify, offlineRoot, pinnedKeyring } from './ceremony.js';
@@ -55,9 +56,13 @@ for (const engine of ENGINES) {
         const issuerA = hostA.ring.activeIssuer().fingerprint;
         expect(hostB.ring.activeIssuer().fingerprint).not.toBe(issuerA);
         const db = await engine.db(hostA.dataDir);
-        const a = await createCanonry({ dataDir: hostA.dataDir, db, logLevel: 'silent' });
+        const a = acceptNotes(
+          await createCanonry({ dataDir: hostA.dataDir, db, logLevel: 'silent' }),
+        );
         opened.push(a);
-        const b = await createCanonry({ dataDir: hostB.dataDir, db, logLevel: 'silent' });
+        const b = acceptNotes(
+          await createCanonry({ dataDir: hostB.dataDir, db, logLevel: 'silent' }),
+        );
         opened.push(b);
 
         const entry = (n: number) => ({

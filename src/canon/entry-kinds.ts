@@ -1,0 +1,125 @@
+import { defineEntryKind, type EntryKind } from '../journal/index.js';
+import {
+  classification,
+  comparison,
+  gateVerdict,
+  hash,
+  list,
+  manifest,
+  message,
+  noteVersion,
+  nullable,
+  object,
+  operation,
+  principal,
+  proposal,
+  role,
+  text,
+} from './entry-schemas.js';
+import type { ClassificationBody } from './intake-classification.js';
+import type { ClassificationFailureBody } from './intake-failure.js';
+import type { CanonEntryBodies } from './records.js';
+
+/**
+ * The kinds of entry canon writes, each with its body's type and schema (version 1: every canon
+ * entry ever written). The journal checks a body against its kind when it is appended and when it
+ * is replayed; canon's projection reads bodies through these kinds, never by casting.
+ */
+
+/** An archived message, exactly as captured (§4). */
+export const MESSAGE = defineEntryKind<CanonEntryBodies['canon.message']>({
+  kind: 'canon.message',
+  version: 1,
+  schema: object({ message }),
+});
+
+/** A proposal with its comparison and gate verdict. */
+export const PROPOSAL = defineEntryKind<CanonEntryBodies['canon.proposal']>({
+  kind: 'canon.proposal',
+  version: 1,
+  schema: object({ proposal }),
+});
+
+/** A pending proposal compared again after canon moved. */
+export const RECOMPARE = defineEntryKind<CanonEntryBodies['canon.recompare']>({
+  kind: 'canon.recompare',
+  version: 1,
+  schema: object({
+    proposal_id: text,
+    base_version: nullable(hash),
+    comparison,
+    gate: gateVerdict,
+    required_role: role,
+  }),
+});
+
+/** A version committed: the version, the §7 operation and what it made stale. */
+export const COMMIT = defineEntryKind<CanonEntryBodies['canon.commit']>({
+  kind: 'canon.commit',
+  version: 1,
+  schema: object({
+    proposal_id: text,
+    version: noteVersion,
+    supersedes: list(text),
+    operation,
+    stale_artifacts: list(text),
+  }),
+});
+
+/** A proposal closed without committing (by a principal, or by canon itself). */
+export const REJECT = defineEntryKind<CanonEntryBodies['canon.reject']>({
+  kind: 'canon.reject',
+  version: 1,
+  schema: object({ proposal_id: text, by: nullable(principal), reason: text }),
+});
+
+/** A project's scripted-classifier configuration, whole. */
+export const CLASSIFIER = defineEntryKind<CanonEntryBodies['canon.classifier']>({
+  kind: 'canon.classifier',
+  version: 1,
+  schema: object({
+    config: object({ subjects: { type: 'object' } }),
+    by: nullable(principal),
+    source: { enum: ['api', 'file'] },
+  }),
+});
+
+/** An artifact's manifest (§10). */
+export const ARTIFACT = defineEntryKind<CanonEntryBodies['canon.artifact']>({
+  kind: 'canon.artifact',
+  version: 1,
+  schema: object({ manifest, by: principal }),
+});
+
+/** A message's classification, journaled once. */
+export const CLASSIFICATION = defineEntryKind<ClassificationBody>({
+  kind: 'canon.classification',
+  version: 1,
+  schema: object({ message_id: text, classification }),
+});
+
+/** A classification that failed (an outage or output refused). */
+export const CLASSIFICATION_FAILED = defineEntryKind<ClassificationFailureBody>({
+  kind: 'canon.classification_failed',
+  version: 1,
+  schema: object({
+    message_id: text,
+    code: text,
+    detail: text,
+    issues: list(text),
+    classifier: text,
+  }),
+});
+
+/** Every kind canon writes: register them all with the journal. */
+export const CANON_ENTRY_KINDS: readonly EntryKind<unknown>[] = [
+  MESSAGE,
+  PROPOSAL,
+  RECOMPARE,
+  COMMIT,
+  REJECT,
+  ARTIFACT,
+  CLASSIFICATION,
+  CLASSIFICATION_FAILED,
+  CLASSIFIER,
+];

@@ -1,0 +1,160 @@
+import { type ContentHash, contentHash, hashBytes } from '../core/index.js';
+import type { PreparedInput } from './entry-input.js';
+import type { EntryRow } from './entry-row.js';
+import { ENTRY_FORMAT, type JournalEntry } from './types.js';
+
+/** The `prev_hash` of a project's first entry: bound to the project, so chains cannot be spliced. */
+export function genesisHash(project: string): ContentHash {
+  return contentHash({ genesis: 'canonry-journal', project });
+}
+
+/** An entry exactly as it is hashed: every field but `hash`, absent values as null. */
+export type UnhashedEntry = Omit<JournalEntry, 'hash'>;
+
+/** The entry without its hash: what the hash covers. */
+export function withoutHash(entry: JournalEntry): UnhashedEntry {
+  const { hash: _hash, ...rest } = entry;
+  return rest;
+}
+
+/** `sha256(JCS(entry without hash))`, by the general canonicalizer (verification, tests). */
+export function entryHash(entry: UnhashedEntry): ContentHash {
+  return contentHash(entry);
+}
+
+const str = (value: string | null) => (value === null ? 'null' : JSON.stringify(value));
+
+/**
+ * The RFC 8785 text of an entry without its hash, assembled from canonical parts: the keys are fixed
+ * and sorted, strings are well-formed (checked on input), so this equals `canonicalize` of the entry
+ * (a property test holds it to that) at a fraction of the cost.
+ */
+function entryText(
+  project: string,
+  seq: number,
+  at: string,
+  kind: string,
+  actor: string,
+  correlation: string | null,
+  idempotency: string | null,
+  bodyText: string,
+  authorityText: string,
+  receiptText: string,
+  prevHash: string,
+  format: number,
+): string {
+  return (
+    `{"actor":${str(actor)},"at":${str(at)},"authority":${authorityText},"body":${bodyText},` +
+    `"correlation_id":${str(correlation)},"format":${format},"idempotency_key":${str(idempotency)},` +
+    `"kind":${str(kind)},"prev_hash":${str(prevHash)},"project":${str(project)},"receipt":${receiptText},"seq":${seq}}`
+  );
+}
+
+/** A new entry and the column values that store it (see `insertEntries`). */
+export interface BuiltEntry {
+  readonly entry: JournalEntry;
+  readonly params: (string | number | null)[];
+}
+
+/** Builds the next entry of a chain from a prepared input. */
+export function buildEntry(
+  project: string,
+  seq: number,
+  prevHash: ContentHash,
+  at: string,
+  input: PreparedInput,
+): BuiltEntry {
+  const hash = hashBytes(
+    entryText(
+      project,
+      seq,
+      at,
+      input.kind,
+      input.actor,
+      input.correlation_id,
+      input.idempotency_key,
+      input.bodyText,
+      input.authorityText,
+      input.receiptText,
+      prevHash,
+      ENTRY_FORMAT,
+    ),
+  );
+  const entry: JournalEntry = {
+    project,
+    seq,
+    format: ENTRY_FORMAT,
+    at,
+    kind: input.kind,
+    body: input.body,
+    actor: input.actor,
+    authority: input.authority,
+    correlation_id: input.correlation_id,
+    idempotency_key: input.idempotency_key,
+    receipt: input.receipt,
+    prev_hash: prevHash,
+    hash,
+  };
+  const params = [
+    project,
+    seq,
+    ENTRY_FORMAT,
+    at,
+    input.kind,
+    input.bodyText,
+    input.actor,
+    input.authorityText,
+    input.correlation_id,
+    input.idempotency_key,
+    input.receiptText,
+    prevHash,
+    hash,
+  ];
+  return { entry, params };
+}
+
+/**
+ * The hash a stored row commits to, from its stored texts without parsing them: the texts were
+ * stored canonical, so any edit — even one that keeps the JSON value — changes it.
+ */
+export function rowHash(row: EntryRow): ContentHash {
+  return hashBytes(
+    entryText(
+      row[0],
+      Number(row[1]),
+      row[3],
+      row[4],
+      row[6],
+      row[8],
+      row[9],
+      row[5],
+      row[7],
+      row[10],
+      row[11],
+      Number(row[2]),
+    ),
+  );
+}
+
+/**
+ * Builds consecutive entries of a chain from `from`: each links to the one before. Inputs at the
+ * indexes in `skip` (duplicates of earlier appends) get no entry.
+ */
+export function buildChain(
+  project: string,
+  from: { readonly seq: number; readonly hash: ContentHash },
+  at: string,
+  inputs: readonly PreparedInput[],
+  skip?: ReadonlyMap<number, unknown>,
+): BuiltEntry[] {
+  const built: BuiltEntry[] = [];
+  let seq = from.seq;
+  let prev = from.hash;
+  for (let n = 0; n < inputs.length; n++) {
+    if (skip?.has(n)) continue;
+    const next = buildEntry(project, ++seq, prev, at, inputs[n]!);
+    prev = next.entry.hash;
+    built.push(next);
+  }
+  return built;
+}
