@@ -155,8 +155,12 @@ export class ParkedAppends {
     let missed = 0;
     for (;;) {
       switch (outcome.state) {
-        case 'placed':
-          return [this.#result(project, input, outcome.place)];
+        case 'placed': {
+          const result = this.#result(project, input, outcome.place);
+          // Followers and checkpoint timers hear of it as of any commit this process made.
+          this.#ctx.committed({ project, seq: result.entry.seq, hash: result.entry.hash });
+          return [result];
+        }
         case 'busy': {
           this.contention(project);
           // Another writer is chaining: wait for its commit (with every other waiter at once) and
