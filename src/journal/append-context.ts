@@ -24,6 +24,8 @@ export interface AppendContext {
   signCheckpoint(project: string, seq: number, hash: ContentHash): Checkpoint;
   /** A head this process committed: the newest it knows unless it knew a later one. */
   committed(head: Head): void;
+  /** Another writer moved the head of `project` since this process last knew it. */
+  contention(project: string): void;
 }
 
 /** Appends that need no read and no decision: they may be committed by the background writer. */

@@ -40,7 +40,10 @@ export async function appendSolo(
     input,
   );
   const inserted = await ctx.store.run(SOLO_APPEND, [...params, from.seq]);
-  if (inserted !== 1) return undefined;
+  if (inserted !== 1) {
+    ctx.contention(project);
+    return undefined;
+  }
   ctx.committed({ project, seq: entry.seq, hash: entry.hash });
   return [appended(entry, false)];
 }

@@ -135,6 +135,7 @@ async function write(
   if (!batch.stored.has(project) && !(await advance(tx, from, built))) {
     // Another writer moved the head since this process last saw it. A decision taken under a lock
     // that turned out stale must be taken again: refuse, and the queue retries the job alone.
+    ctx.contention(project);
     if (locked) throw new CanonryError('CONFLICT', `the head of ${project} moved; retrying`);
     from = await lockedHead(ctx, tx, project);
     built = buildChain(project, from, at, inputs, duplicates);

@@ -3,6 +3,7 @@ import type { Store } from '../store/index.js';
 import type { Signer } from '../trust/index.js';
 import { appendInBackground } from './append-background.js';
 import type { AppendContext, PlainAppend } from './append-context.js';
+import { ParkedAppends } from './append-parked.js';
 import { appendSolo } from './append-solo.js';
 import { readHead } from './append-statements.js';
 import { type Batch, beginBatch, checkInTransaction, finishBatch } from './append-transaction.js';
@@ -91,6 +92,7 @@ export class Journal {
   /** The kinds this journal accepts, when it checks them (see {@link JournalOptions.kinds}). */
   readonly kinds: EntryKinds | undefined;
   readonly #queue: CommitQueue<Batch, PlainAppend>;
+  readonly #parked: ParkedAppends | undefined;
   readonly #ctx: AppendContext;
   readonly #signer: (() => Signer) | undefined;
   readonly #checkpointEvery: number;
@@ -132,6 +134,7 @@ export class Journal {
       consumers: (kind) => this.#consumers(kind),
       checkpointDue: (seq) => signer !== undefined && seq % every === 0,
       signCheckpoint: (project, seq, hash) => signCheckpoint(project, seq, hash, signer!()),
+      contention: (project) => this.#parked?.contention(project),
       committed: (head) => {
         if ((heads.get(head.project)?.seq ?? -1) <= head.seq) heads.set(head.project, head);
         this.#feed.moved(head.project, head.seq);
@@ -139,6 +142,11 @@ export class Journal {
       },
     };
     const ctx = this.#ctx;
+    // Many processes on one database: a contended head's plain appends are chained in batches.
+    this.#parked =
+      store.capabilities.rowLocks && store.capabilities.shared
+        ? new ParkedAppends(ctx, signer === undefined ? 0 : every)
+        : undefined;
     this.#queue = new CommitQueue<Batch, PlainAppend>(
       store,
       {
@@ -255,6 +263,13 @@ export class Journal {
       prepared.some((p) => p.idempotency_key !== null);
     const plain = !decides && prepared.every((p) => this.#consumers(p.kind).length === 0);
     const ctx = this.#ctx;
+    if (plain && prepared.length === 1 && this.#parked?.contended(name)) {
+      const parked = await this.#parked.append(name, prepared[0]!);
+      if (parked) {
+        this.#count(parked);
+        return parked;
+      }
+    }
     const results = await this.#queue.push({
       retrySafe: prepared.every((p) => p.idempotency_key !== null),
       ...(decides || prepared.length !== 1
