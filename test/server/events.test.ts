@@ -9,6 +9,7 @@ import { createCanonry } from '../../src/app/index.js';
 import { sha256Hex } from '../../src/core/index.js';
 import { buildServer } from '../../src/server/index.js';
 import { call, STORY_SUBJECTS, tokensFor } from '../helpers/auth.js';
+import { acceptNotes } from '../helpers/journal.js';
 import { liveServer, tempDir } from '../helpers/runtime.js';
 import { openEvents, type SseEvent } from '../helpers/sse.js';
 
@@ -214,11 +215,13 @@ describe('GET /v1/projects/:project/events', () => {
 describe('event streams and the server around them', () => {
   it('keep an idle stream alive past the socket timeouts with heartbeats, and end when the server closes', async () => {
     const { dir, cleanup } = tempDir();
-    const runtime = await createCanonry({
-      dataDir: dir,
-      logLevel: 'silent',
-      http: { idleTimeoutMs: 600, requestTimeoutMs: 500, headersTimeoutMs: 500 },
-    });
+    const runtime = acceptNotes(
+      await createCanonry({
+        dataDir: dir,
+        logLevel: 'silent',
+        http: { idleTimeoutMs: 600, requestTimeoutMs: 500, headersTimeoutMs: 500 },
+      }),
+    );
     const app = buildServer(runtime, { logLevel: 'silent' });
     const url = await app.listen({ port: 0, host: '127.0.0.1' });
     try {
