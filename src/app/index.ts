@@ -1,3 +1,4 @@
+export { auditRecordBound } from './audit-record-bound.js';
 export {
   type CanonryConfig,
   type CheckpointPolicy,
@@ -12,7 +13,15 @@ export {
 } from './config.js';
 export type { CanonryRuntime, RuntimeOptions } from './create-canonry.js';
 export type { Health } from './health.js';
-export { JournalAuditSink, KERNEL_AUDIT_PROJECT } from './journal-audit-sink.js';
+export {
+  AUDIT_ENTRY_KIND,
+  AUDIT_ENTRY_MAX_BYTES,
+  AUDIT_ENTRY_MAX_RECORDS,
+  type AuditBatching,
+  type AuditEntryBody,
+  JournalAuditSink,
+  KERNEL_AUDIT_PROJECT,
+} from './journal-audit-sink.js';
 export { createCanonry, describeClassifier, runLcsmStory } from './lazy.js';
 export type { StoryResult, StoryStep } from './lcsm-story.js';
 export type { RuntimeLogger } from './logger.js';
