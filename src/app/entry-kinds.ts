@@ -1,6 +1,6 @@
 import { CANON_ENTRY_KINDS } from '../canon/index.js';
 import { EntryKinds } from '../journal/index.js';
-import { VERDICT } from './journal-audit-sink.js';
+import { VERDICT, VERDICTS } from './journal-audit-sink.js';
 import { PROTOCOL } from './protocol-store.js';
 import { TOKEN_ISSUED, TOKEN_REVOKED } from './token-recorder.js';
 
@@ -10,5 +10,12 @@ import { TOKEN_ISSUED, TOKEN_REVOKED } from './token-recorder.js';
  * and checks every body against its kind, on append and on replay.
  */
 export function runtimeEntryKinds(): EntryKinds {
-  return new EntryKinds([...CANON_ENTRY_KINDS, PROTOCOL, VERDICT, TOKEN_ISSUED, TOKEN_REVOKED]);
+  return new EntryKinds([
+    ...CANON_ENTRY_KINDS,
+    PROTOCOL,
+    VERDICT,
+    VERDICTS,
+    TOKEN_ISSUED,
+    TOKEN_REVOKED,
+  ]);
 }

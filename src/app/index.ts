@@ -1,3 +1,4 @@
+export { auditRecordBound } from './audit-record-bound.js';
 export {
   type CanonryConfig,
   type CheckpointPolicy,
@@ -14,9 +15,15 @@ export type { CanonryRuntime, RuntimeOptions } from './create-canonry.js';
 export { runtimeEntryKinds } from './entry-kinds.js';
 export type { Health } from './health.js';
 export {
+  AUDIT_ENTRY_KIND,
+  AUDIT_ENTRY_MAX_BYTES,
+  AUDIT_ENTRY_MAX_RECORDS,
+  type AuditBatching,
+  type AuditEntryBody,
   JournalAuditSink,
   KERNEL_AUDIT_PROJECT,
   VERDICT,
+  VERDICTS,
   type VerdictBody,
 } from './journal-audit-sink.js';
 export { createCanonry, describeClassifier, runLcsmStory } from './lazy.js';

@@ -1,31 +1,60 @@
 import { isCanonryError } from '../core/index.js';
 import { bodySchema, defineEntryKind, type EntryInput, type Journal } from '../journal/index.js';
 import { type AuditRecord, type AuditSink, VERDICT_CLASSES } from '../kernel/index.js';
+import { auditRecordBound } from './audit-record-bound.js';
 
 // The kernel computed these hashes itself; the audit is the hottest append path (see `hashRef`).
-const { hashRef: hash, nullable, object, oneOf, text } = bodySchema;
+const { hashRef: hash, list, nullable, object, oneOf, text } = bodySchema;
 
-/** A `kernel.verdict` entry's body: the kernel's audit record, its time being the entry's. */
+/** One audit record's fields besides its time. */
+const RECORD_FIELDS = {
+  protocol_hash: hash,
+  protocol_slug: text,
+  artifact_hash: nullable(hash),
+  generation_metadata_hash: hash,
+  class: oneOf(VERDICT_CLASSES),
+  label: nullable(text),
+  detail: object({ reason: text }),
+  issuer: nullable(hash),
+};
+
+/** A `kernel.verdict` entry's body (one record per entry, its time the entry's): older chains. */
 export type VerdictBody = Omit<AuditRecord, 'at'>;
 
-/** The kernel's private reasoning for one verdict, journaled in the project `kernel`. */
+/** The audit's entries as written before records were batched; registered so old chains replay. */
 export const VERDICT = defineEntryKind<VerdictBody>({
   kind: 'kernel.verdict',
   version: 1,
-  schema: object({
-    protocol_hash: hash,
-    protocol_slug: text,
-    artifact_hash: nullable(hash),
-    generation_metadata_hash: hash,
-    class: oneOf(VERDICT_CLASSES),
-    label: nullable(text),
-    detail: object({ reason: text }),
-    issuer: nullable(hash),
-  }),
+  schema: object(RECORD_FIELDS),
 });
 
 /** The project the kernel's private audit records are journaled under. */
 export const KERNEL_AUDIT_PROJECT = 'kernel';
+
+/** The kind of the audit's entries: one entry carries the records of one batch, in order. */
+export const AUDIT_ENTRY_KIND = 'kernel.verdicts';
+
+/** A `kernel.verdicts` entry's body. */
+export interface AuditEntryBody {
+  /** The records, oldest first, each with its own time (`at`). */
+  readonly records: readonly AuditRecord[];
+}
+
+/** The kernel's private reasoning, one batch of verdicts per entry, journaled in the project `kernel`. */
+export const VERDICTS = defineEntryKind<AuditEntryBody>({
+  kind: AUDIT_ENTRY_KIND,
+  version: 1,
+  schema: object({ records: list(object({ at: text, ...RECORD_FIELDS })) }),
+});
+
+/**
+ * Most bytes of records one entry carries, by their upper bound (`auditRecordBound`, plus a comma
+ * each): under the journal's 1 MiB body limit with room for the body's own brackets, so an entry is
+ * never refused for its size.
+ */
+export const AUDIT_ENTRY_MAX_BYTES = 1_000_000;
+/** Most records one entry carries. */
+export const AUDIT_ENTRY_MAX_RECORDS = 512;
 
 /** How audit records are batched into journal transactions. */
 export interface AuditBatching {
@@ -36,14 +65,20 @@ export interface AuditBatching {
 }
 
 /**
- * Sends the kernel's private reasoning to the journal as `kernel.verdict` entries. A verdict is
+ * Sends the kernel's private reasoning to the journal as `kernel.verdicts` entries, each carrying up
+ * to {@link AUDIT_ENTRY_MAX_RECORDS} records (within {@link AUDIT_ENTRY_MAX_BYTES}). A verdict is
  * answered without waiting for its record: records are buffered and appended in batches (one
- * transaction, one fsync, per batch), so auditing costs the request path almost nothing. `flush` and
- * `close` wait until every record so far is committed. A failed write is reported to `onError`, never
- * thrown into a request.
+ * transaction, one fsync, per batch) and packed into few entries, so the per-entry work — the
+ * entry's hash, its row, its index updates — is paid once per batch, not per verdict. `flush` and
+ * `close` wait until every record so far is committed. A failed write is reported to `onError`,
+ * never thrown into a request.
  */
 export class JournalAuditSink implements AuditSink {
-  readonly #buffer: EntryInput[] = [];
+  /** The entries of the batch being filled; the last one is open. */
+  #entries: AuditRecord[][] = [];
+  #open: AuditRecord[] = [];
+  #openBytes = 0;
+  #buffered = 0;
   readonly #writes = new Set<Promise<void>>();
   readonly #maxRecords: number;
   readonly #maxDelayMs: number;
@@ -61,11 +96,18 @@ export class JournalAuditSink implements AuditSink {
 
   record(entry: AuditRecord): void {
     try {
-      const { at: _at, ...body } = entry;
-      this.#buffer.push(
-        VERDICT.input(body, { actor: 'kernel', authority: { issuer: entry.issuer } }),
-      );
-      if (this.#buffer.length >= this.#maxRecords) this.#write();
+      const bytes = auditRecordBound(entry) + 1;
+      if (
+        this.#open.length > 0 &&
+        (this.#open.length >= AUDIT_ENTRY_MAX_RECORDS ||
+          this.#openBytes + bytes > AUDIT_ENTRY_MAX_BYTES)
+      ) {
+        this.#seal();
+      }
+      if (this.#open.length === 0) this.#entries.push(this.#open);
+      this.#open.push(entry);
+      this.#openBytes += bytes;
+      if (++this.#buffered >= this.#maxRecords) this.#write();
       else this.#timer ??= setTimeout(() => this.#write(), this.#maxDelayMs).unref();
     } catch (err) {
       // Recording runs inside a request and on a timer: a failure is reported, never thrown.
@@ -73,12 +115,28 @@ export class JournalAuditSink implements AuditSink {
     }
   }
 
+  #seal(): void {
+    this.#open = [];
+    this.#openBytes = 0;
+  }
+
   #write(): void {
     clearTimeout(this.#timer);
     this.#timer = undefined;
-    if (this.#buffer.length === 0) return;
-    const batch = this.#buffer.splice(0);
-    const write: Promise<void> = this.#append(batch)
+    if (this.#buffered === 0) return;
+    const groups = this.#entries;
+    this.#entries = [];
+    this.#buffered = 0;
+    this.#seal();
+    // A lone entry would commit on the event loop's connection, its fsync included; two or more go
+    // to the store's background writer (the journal's plain path). A batch of several records is
+    // therefore always sent as at least two entries.
+    const only = groups.length === 1 ? groups[0]! : undefined;
+    if (only !== undefined && only.length > 1) {
+      const half = Math.ceil(only.length / 2);
+      groups.splice(0, 1, only.slice(0, half), only.slice(half));
+    }
+    const write: Promise<void> = this.#append(groups)
       .catch((err: unknown) => this.onError(err))
       .finally(() => this.#writes.delete(write));
     this.#writes.add(write);
@@ -86,16 +144,19 @@ export class JournalAuditSink implements AuditSink {
 
   /**
    * One transaction for the batch; if the journal refuses an entry of it (a malformed record is a
-   * bug, but one bug must not cost the other records), the records go one by one and only the
+   * bug, but one bug must not cost the other records), the records go one entry each and only the
    * refused ones are reported.
    */
-  async #append(batch: EntryInput[]): Promise<void> {
+  async #append(groups: readonly AuditRecord[][]): Promise<void> {
     try {
-      await this.journal.appendAll(this.project, batch);
+      await this.journal.appendAll(this.project, groups.map(auditEntry));
     } catch (err) {
-      if (!isCanonryError(err, 'INVALID_ENTRY') || batch.length === 1) throw err;
-      for (const input of batch) {
-        await this.journal.append(this.project, input).catch((one: unknown) => this.onError(one));
+      const records = groups.flat();
+      if (!isCanonryError(err, 'INVALID_ENTRY') || records.length === 1) throw err;
+      for (const record of records) {
+        await this.journal
+          .append(this.project, auditEntry([record]))
+          .catch((one: unknown) => this.onError(one));
       }
     }
   }
@@ -108,4 +169,14 @@ export class JournalAuditSink implements AuditSink {
   close(): Promise<void> {
     return this.flush();
   }
+}
+
+/** One `kernel.verdicts` entry; its authority names every issuer that signed one of its verdicts. */
+function auditEntry(records: readonly AuditRecord[]): EntryInput {
+  const issuers = new Set<string>();
+  for (const { issuer } of records) if (issuer !== null) issuers.add(issuer);
+  return VERDICTS.input(
+    { records },
+    { actor: 'kernel', authority: { issuers: [...issuers].sort() } },
+  );
 }

@@ -2,29 +2,69 @@ import type { ContentHash } from '../core/index.js';
 import type { Signer } from '../trust/index.js';
 import { CONFORMANCE_EVENT_TYPE, type ConformanceEvent } from './event.js';
 
-/** The per-protocol part of an event: its block as an object and as canonical text. */
+/**
+ * The per-protocol part of an event: its block as an object, as canonical text (what is signed) and
+ * as `JSON.stringify` writes it (what is sent).
+ */
 interface ProtocolBlock {
   readonly value: ConformanceEvent['protocol'];
   readonly text: string;
+  readonly json: string;
 }
 
 /** The per-issuer part of an event. */
 interface IssuerBlock {
   readonly value: ConformanceEvent['issuer'];
   readonly text: string;
+  readonly json: string;
+  /** The signed bytes per protocol hash and label, both hashes left blank. */
+  readonly templates: Map<string, Buffer>;
+}
+
+/** A signed event and its JSON text, byte for byte `JSON.stringify(event)`. */
+export interface EncodedEvent {
+  readonly event: ConformanceEvent;
+  readonly json: string;
 }
 
 /** Issuer blocks kept: a keyring has one active issuer, a few more across rotations. */
 const MAX_ISSUERS = 16;
+/** Byte templates kept per issuer (one per protocol and label signed). */
+const MAX_TEMPLATES = 1_024;
 
+const PREFIX = '{"artifact_hash":"';
+const MIDDLE = '","conformant":true,"generation_metadata_hash":"';
 const SUFFIX = `,"type":${JSON.stringify(CONFORMANCE_EVENT_TYPE)},"v":1}`;
+/** The start of an event's JSON text, in the key order of the object `sign` returns. */
+const JSON_PREFIX = `{"type":${JSON.stringify(CONFORMANCE_EVENT_TYPE)},"v":1,"protocol":`;
+/** `sha256:` and 64 hex digits: every content hash is this many ASCII bytes. */
+const HASH_LENGTH = 71;
+const ARTIFACT_AT = PREFIX.length;
+const METADATA_AT = ARTIFACT_AT + HASH_LENGTH + MIDDLE.length;
+
+/** What the encoder needs of a protocol. */
+type ProtocolHeader = {
+  readonly hash: ContentHash;
+  readonly slug: string;
+  readonly version: string;
+};
+
+/** A signed event and the parts its JSON text is written from. */
+interface Signed {
+  readonly event: ConformanceEvent;
+  readonly issuer: IssuerBlock;
+  readonly block: ProtocolBlock;
+  readonly labelJson: string;
+}
 
 /**
  * Writes conformance events on the hot path. Only the artifact hash, the metadata hash and the label
  * change from one event to the next; the issuer and protocol blocks are fixed per signer and protocol,
  * and the key order of the event is fixed, so their canonical text is built once and the three fields
- * are spliced in. The bytes are exactly RFC 8785 of the event without its signature (a property test
- * holds them to `canonicalize`), so any verifier recomputes them with a general canonicalizer.
+ * are spliced in. Per issuer, protocol and label the bytes are kept as a template whose two hash slots
+ * (always 71 ASCII bytes) are written into a copy, so no event re-encodes the certificate as UTF-8.
+ * The bytes are exactly RFC 8785 of the event without its signature (a property test holds them to
+ * `canonicalize`), so any verifier recomputes them with a general canonicalizer.
  */
 export class EventEncoder {
   /** By fingerprint, so a signer object made afresh for the same issuer (a keyring reloaded by
@@ -35,18 +75,52 @@ export class EventEncoder {
   /** Builds and signs one event. Strings must be well-formed: protocols are validated, hashes are hex. */
   sign(
     signer: Signer,
-    protocol: { readonly hash: ContentHash; readonly slug: string; readonly version: string },
+    protocol: ProtocolHeader,
     artifactHash: ContentHash,
     metadataHash: ContentHash,
     label: string,
   ): ConformanceEvent {
+    return this.#sign(signer, protocol, artifactHash, metadataHash, label).event;
+  }
+
+  /**
+   * {@link sign}, and the event's JSON text built from the same cached blocks, so a server answers
+   * without serialising the issuer's certificate again (a property test holds it to `JSON.stringify`).
+   */
+  encode(
+    signer: Signer,
+    protocol: ProtocolHeader,
+    artifactHash: ContentHash,
+    metadataHash: ContentHash,
+    label: string,
+  ): EncodedEvent {
+    const { event, issuer, block, labelJson } = this.#sign(
+      signer,
+      protocol,
+      artifactHash,
+      metadataHash,
+      label,
+    );
+    const json =
+      `${JSON_PREFIX}${block.json},"artifact_hash":"${artifactHash}","generation_metadata_hash":"${metadataHash}",` +
+      `"conformant":true,"label":${labelJson},"issuer":${issuer.json},"signature":{"alg":"Ed25519","value":"${event.signature.value}"}}`;
+    return { event, json };
+  }
+
+  #sign(
+    signer: Signer,
+    protocol: ProtocolHeader,
+    artifactHash: ContentHash,
+    metadataHash: ContentHash,
+    label: string,
+  ): Signed {
     const issuer = this.#issuer(signer);
     const block = this.#protocol(protocol);
-    const text =
-      `{"artifact_hash":"${artifactHash}","conformant":true,"generation_metadata_hash":"${metadataHash}",` +
-      `${issuer.text},"label":${JSON.stringify(label)},${block.text}${SUFFIX}`;
-    const value = signer.sign(Buffer.from(text, 'utf8')).toString('base64url');
-    return {
+    const labelJson = JSON.stringify(label);
+    const value = signer
+      .sign(this.#message(issuer, block, labelJson, artifactHash, metadataHash))
+      .toString('base64url');
+    const event: ConformanceEvent = {
       type: CONFORMANCE_EVENT_TYPE,
       v: 1,
       protocol: block.value,
@@ -57,6 +131,33 @@ export class EventEncoder {
       issuer: issuer.value,
       signature: { alg: 'Ed25519', value },
     };
+    return { event, issuer, block, labelJson };
+  }
+
+  /** The bytes to sign: a fresh copy of the template with both hashes written in. */
+  #message(
+    issuer: IssuerBlock,
+    block: ProtocolBlock,
+    labelJson: string,
+    artifactHash: ContentHash,
+    metadataHash: ContentHash,
+  ): Buffer {
+    if (artifactHash.length !== HASH_LENGTH || metadataHash.length !== HASH_LENGTH) {
+      return Buffer.from(eventText(issuer, block, labelJson, artifactHash, metadataHash), 'utf8');
+    }
+    const key = block.value.hash + labelJson;
+    let template = issuer.templates.get(key);
+    if (template === undefined) {
+      const blank = 'x'.repeat(HASH_LENGTH) as ContentHash;
+      template = Buffer.from(eventText(issuer, block, labelJson, blank, blank), 'utf8');
+      if (issuer.templates.size >= MAX_TEMPLATES) issuer.templates.clear();
+      issuer.templates.set(key, template);
+    }
+    const message = Buffer.allocUnsafe(template.length);
+    template.copy(message);
+    message.write(artifactHash, ARTIFACT_AT, HASH_LENGTH, 'latin1');
+    message.write(metadataHash, METADATA_AT, HASH_LENGTH, 'latin1');
+    return message;
   }
 
   #issuer(signer: Signer): IssuerBlock {
@@ -68,18 +169,14 @@ export class EventEncoder {
         certificate: signer.certificatePem,
       });
       const text = `"issuer":{"certificate":${JSON.stringify(value.certificate)},"fingerprint":"${value.fingerprint}"}`;
-      block = { value, text };
+      block = { value, text, json: JSON.stringify(value), templates: new Map() };
       if (this.#issuers.size >= MAX_ISSUERS) this.#issuers.clear();
       this.#issuers.set(signer.fingerprint, block);
     }
     return block;
   }
 
-  #protocol(protocol: {
-    readonly hash: ContentHash;
-    readonly slug: string;
-    readonly version: string;
-  }): ProtocolBlock {
+  #protocol(protocol: ProtocolHeader): ProtocolBlock {
     let block = this.#protocols.get(protocol.hash);
     if (!block) {
       const value = Object.freeze({
@@ -88,10 +185,21 @@ export class EventEncoder {
         version: protocol.version,
       });
       const text = `"protocol":{"hash":"${value.hash}","slug":${JSON.stringify(value.slug)},"version":${JSON.stringify(value.version)}}`;
-      block = { value, text };
+      block = { value, text, json: JSON.stringify(value) };
       if (this.#protocols.size >= 1_000) this.#protocols.clear();
       this.#protocols.set(protocol.hash, block);
     }
     return block;
   }
+}
+
+/** RFC 8785 of the event without its signature, from its cached parts. */
+function eventText(
+  issuer: IssuerBlock,
+  block: ProtocolBlock,
+  labelJson: string,
+  artifactHash: ContentHash,
+  metadataHash: ContentHash,
+): string {
+  return `${PREFIX}${artifactHash}${MIDDLE}${metadataHash}",${issuer.text},"label":${labelJson},${block.text}${SUFFIX}`;
 }

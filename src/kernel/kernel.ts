@@ -4,7 +4,7 @@ import type { AuditSink } from './audit.js';
 import { boundedDetail } from './audit-detail.js';
 import { type ValidateEnvelope, VERDICT_STATUS, verdictEnvelope } from './envelope.js';
 import type { ConformanceEvent } from './event.js';
-import { EventEncoder } from './event-encoder.js';
+import { type EncodedEvent, EventEncoder } from './event-encoder.js';
 import type { CompiledProtocol } from './protocol.js';
 import { ProtocolRegistry } from './registry.js';
 import { type Decision, decide, decideRequest } from './request.js';
@@ -26,6 +26,11 @@ export interface Evaluation {
   readonly event: ConformanceEvent | null;
   readonly httpStatus: 200 | 400 | 422;
   readonly envelope: ValidateEnvelope;
+  /**
+   * The envelope as JSON text, byte for byte `JSON.stringify(envelope)`, when the kernel wrote it
+   * already (conformant verdicts: built from the event's cached blocks); otherwise undefined.
+   */
+  readonly json?: string;
 }
 
 /**
@@ -77,7 +82,7 @@ export class Kernel {
     protocol: CompiledProtocol,
     generationMetadataHash: ContentHash,
   ): Evaluation {
-    return this.attest(decide(artifact, protocol, generationMetadataHash));
+    return this.#attest(decide(artifact, protocol, generationMetadataHash), false);
   }
 
   /**
@@ -85,19 +90,26 @@ export class Kernel {
    * response: the half of an evaluation that needs the signer, kept on the thread that holds it.
    * A decision made elsewhere (the server's evaluation threads) gives the same bytes as `evaluate`.
    */
-  attest({ verdict, protocol, metadataHash }: Decision): Evaluation {
+  attest(decision: Decision): Evaluation {
+    return this.#attest(decision, true);
+  }
+
+  /** `json`: also write the envelope's JSON text (a server sends it; `evaluate`'s callers do not). */
+  #attest({ verdict, protocol, metadataHash }: Decision, json: boolean): Evaluation {
     this.#verdicts.set(verdict.class, (this.#verdicts.get(verdict.class) ?? 0) + 1);
     const signer = this.#signer();
-    const event =
-      verdict.class === 'CONFORMANT' && verdict.label !== null && verdict.artifactHash !== null
-        ? this.#encoder.sign(
-            signer,
-            protocol,
-            verdict.artifactHash,
-            parseContentHash(metadataHash, 'generation_metadata_hash'),
-            verdict.label,
-          )
-        : null;
+    let encoded: EncodedEvent | undefined;
+    let event: ConformanceEvent | null = null;
+    if (verdict.class === 'CONFORMANT' && verdict.label !== null && verdict.artifactHash !== null) {
+      const meta = parseContentHash(metadataHash, 'generation_metadata_hash');
+      const { artifactHash, label } = verdict;
+      if (json) {
+        encoded = this.#encoder.encode(signer, protocol, artifactHash, meta, label);
+        event = encoded.event;
+      } else {
+        event = this.#encoder.sign(signer, protocol, artifactHash, meta, label);
+      }
+    }
     this.#audit?.record({
       at: this.#now().toISOString(),
       protocol_hash: verdict.protocolHash,
@@ -109,11 +121,16 @@ export class Kernel {
       detail: boundedDetail(verdict.detail),
       issuer: event ? signer.fingerprint : null,
     });
+    const envelope = verdictEnvelope(verdict.class, verdict.label, event);
+    if (encoded === undefined) {
+      return { verdict, event, httpStatus: VERDICT_STATUS[verdict.class], envelope };
+    }
     return {
       verdict,
       event,
-      httpStatus: VERDICT_STATUS[verdict.class],
-      envelope: verdictEnvelope(verdict.class, verdict.label, event),
+      httpStatus: 200,
+      envelope,
+      json: `{"status":"EVALUATED","data":{"conformant":true,"label":${JSON.stringify(verdict.label)}},"error":null,"attestation":${encoded.json}}`,
     };
   }
 

@@ -59,6 +59,10 @@ export function buildServer(runtime: CanonryRuntime, options: ServerOptions = {}
       disableRequestLogging: logger === undefined || !logger.isLevelEnabled('info'),
     }),
     genReqId: requestId,
+    // A silent logger writes nothing, so a request needs no child logger of its own (one per request).
+    ...(logger && !logger.isLevelEnabled('fatal')
+      ? { childLoggerFactory: (parent: FastifyBaseLogger) => parent }
+      : {}),
     requestTimeout: timeouts.requestTimeoutMs,
     keepAliveTimeout: timeouts.keepAliveTimeoutMs,
     connectionTimeout: timeouts.idleTimeoutMs,

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { CanonryRuntime } from '../app/index.js';
 import type { AuthPrincipal, TokenRole } from '../auth/index.js';
 import type { Principal } from '../canon/index.js';
@@ -41,24 +41,32 @@ export function minRoleOf(method: string, config: { minRole?: TokenRole } | unde
  */
 export function useProjectAuth(app: FastifyInstance, runtime: CanonryRuntime): void {
   app.decorateRequest('principal', null);
-  app.addHook('onRequest', async (request, reply) => {
-    const url = request.routeOptions.url;
-    if (!isProjectRoute(url)) return;
-    const project = (request.params as { project?: string } | undefined)?.project;
-    try {
-      request.principal = await authorizeToken(
-        runtime.tokens,
-        bearerToken(request.headers.authorization),
-        project ?? '',
-        minRoleOf(request.method, request.routeOptions.config),
-      );
-    } catch (err) {
-      if (err instanceof CanonryError && err.code === 'UNAUTHENTICATED') {
-        reply.header('www-authenticate', 'Bearer realm="canonry"');
-      }
-      throw err;
-    }
+  // A callback hook: the public routes (`POST /v1/validate` above all) pay no promise for it.
+  app.addHook('onRequest', (request, reply, done) => {
+    if (!isProjectRoute(request.routeOptions.url)) return done();
+    authenticate(runtime, request, reply).then(() => done(), done);
   });
+}
+
+async function authenticate(
+  runtime: CanonryRuntime,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<void> {
+  const project = (request.params as { project?: string } | undefined)?.project;
+  try {
+    request.principal = await authorizeToken(
+      runtime.tokens,
+      bearerToken(request.headers.authorization),
+      project ?? '',
+      minRoleOf(request.method, request.routeOptions.config),
+    );
+  } catch (err) {
+    if (err instanceof CanonryError && err.code === 'UNAUTHENTICATED') {
+      reply.header('www-authenticate', 'Bearer realm="canonry"');
+    }
+    throw err;
+  }
 }
 
 /** The canon principal of an authenticated request (a bug if the hook did not run). */

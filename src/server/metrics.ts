@@ -18,18 +18,25 @@ export function metricsRoute(app: FastifyInstance, runtime: CanonryRuntime): Reg
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const labelNames = ['method', 'route', 'status'] as const;
-  const requests = new Counter({
-    name: 'canonry_http_requests_total',
-    help: 'HTTP requests answered, by method, route template and status',
-    labelNames,
-    registers: [registry],
-  });
   const latency = new Histogram({
     name: 'canonry_http_request_duration_seconds',
     help: 'Time from receiving a request to answering it, by method, route template and status',
     labelNames,
     buckets: LATENCY_BUCKETS,
     registers: [registry],
+  });
+  // The request count is the histogram's count per series, read when scraped: one observe a request.
+  new Counter({
+    name: 'canonry_http_requests_total',
+    help: 'HTTP requests answered, by method, route template and status',
+    labelNames,
+    registers: [registry],
+    async collect() {
+      this.reset();
+      for (const { metricName, labels, value } of (await latency.get()).values) {
+        if (metricName === 'canonry_http_request_duration_seconds_count') this.inc(labels, value);
+      }
+    },
   });
   new Counter({
     name: 'canonry_kernel_verdicts_total',
@@ -62,15 +69,16 @@ export function metricsRoute(app: FastifyInstance, runtime: CanonryRuntime): Reg
     },
   });
 
-  app.addHook('onResponse', async (request, reply) => {
+  // A callback hook (no promise per request) with one observe.
+  app.addHook('onResponse', (request, reply, done) => {
     const labels = {
       method: request.method,
       // The template, not the path: one series per route, whatever the ids in the URL.
       route: request.routeOptions.url ?? 'unmatched',
       status: String(reply.statusCode),
     };
-    requests.inc(labels);
     latency.observe(labels, reply.elapsedTime / 1_000);
+    done();
   });
   app.get(METRICS_PATH, async (_request, reply) => {
     const text = await registry.metrics();

@@ -55,6 +55,33 @@ describe('EventEncoder', () => {
     );
   });
 
+  it('writes the JSON text of the event byte for byte as JSON.stringify, and signs the same bytes as sign', () => {
+    const encoder = new EventEncoder();
+    const signer = keyring.signer();
+    fc.assert(
+      fc.property(
+        hash,
+        hash,
+        hash,
+        text,
+        text,
+        text,
+        (protocolHash, artifact, meta, slug, version, label) => {
+          const protocol = { hash: protocolHash, slug, version };
+          const { event, json } = encoder.encode(signer, protocol, artifact, meta, label);
+          expect(json).toBe(JSON.stringify(event));
+          // Ed25519 is deterministic: the same bytes signed give the same signature.
+          const signed = encoder.sign(signer, protocol, artifact, meta, label);
+          expect(signed.signature).toEqual(event.signature);
+          expect(
+            verifyConformanceEvent(JSON.parse(json), { root: keyring.rootCertificatePem }).ok,
+          ).toBe(true);
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
   it('one encoder alternating between two signers writes the bytes a fresh encoder and the general path write', async () => {
     const t = tempDir();
     try {

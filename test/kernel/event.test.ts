@@ -50,6 +50,28 @@ describe('conformance events', () => {
     expect(a).not.toMatch(/20\d\d-\d\d-\d\dT/);
   });
 
+  it('come with the envelope as JSON text, byte for byte JSON.stringify, from validate and attest only', async () => {
+    const kernel = new Kernel({ signer: keyring.signer() });
+    const { protocol } = await kernel.registry.register(refundProtocol());
+    for (const artifact of [{ amount: 20 }, { amount: 640 }, { amount: 5000 }, { amount: 'x' }]) {
+      const body = {
+        artifact,
+        agentic_protocol: protocol.hash,
+        generation_metadata_hash: EMPTY_METADATA_HASH,
+      };
+      const validated = await kernel.validate(body);
+      const evaluated = kernel.evaluate(artifact, protocol, EMPTY_METADATA_HASH);
+      expect(evaluated.json).toBeUndefined();
+      expect(canonicalize(validated.envelope)).toBe(canonicalize(evaluated.envelope));
+      if (validated.verdict.class === 'CONFORMANT') {
+        expect(validated.json).toBe(JSON.stringify(validated.envelope));
+      } else {
+        // Not conformant: no event to reuse; the server serialises the small envelope itself.
+        expect(validated.json).toBeUndefined();
+      }
+    }
+  });
+
   it('bind the protocol, artifact and metadata hashes, the label and the issuer certificate', () => {
     const event = sign({ amount: 20 });
     expect(event.protocol.hash).toBe(contentHash(refundProtocol()));

@@ -136,8 +136,13 @@ describe('GET /metrics', () => {
     expect(sample(text, 'canonry_kernel_verdicts_total', { class: 'INTERPRETATION_DRIFT' })).toBe(
       0,
     );
-    // Each verdict is journaled in the kernel's private audit.
-    expect(sample(text, 'canonry_journal_appends_total', { kind: 'kernel.verdict' })).toBe(3);
+    // Each verdict is journaled in the kernel's private audit, the records of a batch in few entries.
+    const audited = await live.runtime.journal.read('kernel', { limit: 1000 });
+    const records = audited.flatMap((e) => (e.body as { records: unknown[] }).records);
+    expect(records).toHaveLength(3);
+    expect(sample(text, 'canonry_journal_appends_total', { kind: 'kernel.verdicts' })).toBe(
+      audited.length,
+    );
     expect(sample(text, 'canonry_journal_commit_queue_depth')).toBe(0);
     expect(sample(text, 'process_resident_memory_bytes')).toBeGreaterThan(0);
   });

@@ -97,12 +97,12 @@ describe('TCP/AP conformance clauses over HTTP', () => {
     expect(invalid.text).not.toMatch(/amount|type|number|schema|rule/i);
     await live.runtime.kernel.flushAudit();
     const audit = await live.runtime.journal.read('kernel', { limit: 1000 });
-    expect(
-      audit.some(
-        (e) =>
-          e.kind === 'kernel.verdict' && JSON.stringify(e.body).includes('"reason":"constraints"'),
-      ),
-    ).toBe(true);
+    const records = audit.flatMap((e) =>
+      e.kind === 'kernel.verdicts' ? (e.body as { records: { detail: unknown }[] }).records : [],
+    );
+    expect(records.some((r) => JSON.stringify(r.detail).includes('"reason":"constraints"'))).toBe(
+      true,
+    );
   });
 
   it('C-5: a conformant response carries an event that verifies offline from the pinned root', async () => {

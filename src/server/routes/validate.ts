@@ -20,6 +20,9 @@ export const VALIDATE_PATH = '/v1/validate';
  */
 export const IN_PROCESS_MAX_BYTES = 16 * 1024;
 
+/** What Fastify sends with a serialised object; a pre-serialised envelope goes with the same. */
+const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+
 const pools = new WeakMap<FastifyInstance, ValidatePool>();
 
 /** The evaluation threads of a server built by `buildServer` (none when `validateWorkers` is 0). */
@@ -82,7 +85,10 @@ export function validateRoutes(app: FastifyInstance, runtime: CanonryRuntime): v
       config: { rateLimit: rateLimitOptions },
       handler: async (request, reply) => {
         const evaluation = await evaluate(request.body as Buffer);
-        return reply.code(evaluation.httpStatus).send(evaluation.envelope);
+        reply.code(evaluation.httpStatus);
+        // A conformant envelope comes as text already (the certificate is not serialised again).
+        if (evaluation.json === undefined) return reply.send(evaluation.envelope);
+        return reply.type(JSON_CONTENT_TYPE).send(evaluation.json);
       },
     });
   });

@@ -1,0 +1,198 @@
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { afterAll, describe, expect, it } from 'vitest';
+import {
+  AUDIT_ENTRY_KIND,
+  AUDIT_ENTRY_MAX_BYTES,
+  AUDIT_ENTRY_MAX_RECORDS,
+  type AuditEntryBody,
+  auditRecordBound,
+  JournalAuditSink,
+  KERNEL_AUDIT_PROJECT,
+} from '../../src/app/index.js';
+import { canonicalize } from '../../src/core/index.js';
+import {
+  JOURNAL_MIGRATIONS,
+  Journal,
+  pruneProject,
+  verifyProject,
+} from '../../src/journal/index.js';
+import { AUDIT_LIMITS, type AuditRecord, boundedDetail } from '../../src/kernel/index.js';
+import { migrate, SqliteStore } from '../../src/store/index.js';
+import { Keyring } from '../../src/trust/index.js';
+import { tempDir } from '../helpers/runtime.js';
+
+const cleanups: (() => void | Promise<void>)[] = [];
+afterAll(async () => {
+  for (const c of cleanups.reverse()) await c();
+});
+
+async function freshJournal(now?: () => Date): Promise<{ journal: Journal; keyring: Keyring }> {
+  const { dir, cleanup } = tempDir();
+  const keyring = await Keyring.init(dir);
+  const store = new SqliteStore(join(dir, 'audit.db'));
+  cleanups.push(cleanup, () => store.close());
+  await migrate(store, { journal: JOURNAL_MIGRATIONS });
+  const journal = new Journal(store, {
+    signer: () => keyring.signer(),
+    prunable: (project) => project === KERNEL_AUDIT_PROJECT,
+    ...(now ? { now } : {}),
+  });
+  return { journal, keyring };
+}
+
+const hash = (digit: string) => `sha256:${digit.repeat(64)}` as const;
+
+function record(i: number, detail: AuditRecord['detail'] = { reason: 'matched' }): AuditRecord {
+  return {
+    at: new Date(Date.UTC(2026, 0, 1, 0, 0, 0, i)).toISOString(),
+    protocol_hash: hash('1'),
+    protocol_slug: 'refund',
+    artifact_hash: hash('2'),
+    generation_metadata_hash: hash('3'),
+    class: i % 2 === 0 ? 'CONFORMANT' : 'INVALID_REQUEST',
+    label: i % 2 === 0 ? 'AUTO_APPROVE' : null,
+    detail: { ...detail, matched: [{ rule: i, label: 'AUTO_APPROVE' }] },
+    issuer: i % 2 === 0 ? hash(i % 4 === 0 ? 'a' : 'b') : null,
+  };
+}
+
+async function audited(journal: Journal) {
+  const entries = await journal.read(KERNEL_AUDIT_PROJECT, { limit: 1_000 });
+  return {
+    entries,
+    records: entries.flatMap((e) => (e.body as unknown as AuditEntryBody).records),
+  };
+}
+
+describe('JournalAuditSink: the records of a batch in few kernel.verdicts entries', () => {
+  it('keeps every record, in order and whole (its own time included), packed into entries up to the limits', async () => {
+    const { journal } = await freshJournal();
+    const errors: unknown[] = [];
+    const sink = new JournalAuditSink(journal, (err) => errors.push(err));
+    const sent = Array.from({ length: 1_100 }, (_, i) => record(i));
+    for (const r of sent) sink.record(r);
+    await sink.flush();
+    const { entries, records } = await audited(journal);
+    expect(errors).toEqual([]);
+    expect(records).toEqual(sent);
+    expect(entries.every((e) => e.kind === AUDIT_ENTRY_KIND && e.actor === 'kernel')).toBe(true);
+    expect(entries.length).toBeGreaterThan(1);
+    const held = entries.map((e) => (e.body as unknown as AuditEntryBody).records);
+    const bytes = (rs: readonly AuditRecord[]) =>
+      rs.reduce((sum, r) => sum + auditRecordBound(r) + 1, 0);
+    for (const [i, rs] of held.entries()) {
+      expect(rs.length).toBeLessThanOrEqual(AUDIT_ENTRY_MAX_RECORDS);
+      expect(bytes(rs)).toBeLessThanOrEqual(AUDIT_ENTRY_MAX_BYTES);
+      // Packed: an entry was cut only when the next record would not fit.
+      const next = held[i + 1]?.[0];
+      if (next !== undefined && rs.length < AUDIT_ENTRY_MAX_RECORDS)
+        expect(bytes([...rs, next])).toBeGreaterThan(AUDIT_ENTRY_MAX_BYTES);
+    }
+    for (const e of entries) {
+      const body = e.body as unknown as AuditEntryBody;
+      // The authority names every issuer that signed one of the entry's verdicts, and only those.
+      const issuers = [...new Set(body.records.flatMap((r) => (r.issuer ? [r.issuer] : [])))];
+      expect(e.authority).toEqual({ issuers: issuers.sort() });
+    }
+  });
+
+  it('never writes a batch of several records as one lone entry (that would commit on the event loop)', async () => {
+    const { journal } = await freshJournal();
+    const sink = new JournalAuditSink(journal);
+    for (let i = 0; i < 3; i++) sink.record(record(i));
+    await sink.flush();
+    const { entries, records } = await audited(journal);
+    expect(entries.map((e) => (e.body as unknown as AuditEntryBody).records.length)).toEqual([
+      2, 1,
+    ]);
+    expect(records).toEqual([0, 1, 2].map((i) => record(i)));
+    sink.record(record(3));
+    await sink.flush();
+    expect((await audited(journal)).records).toHaveLength(4);
+  });
+
+  it('cuts entries by the records’ byte bound, so the largest records the kernel writes all land', async () => {
+    const { journal } = await freshJournal();
+    const errors: unknown[] = [];
+    const sink = new JournalAuditSink(journal, (err) => errors.push(err));
+    // The largest detail `boundedDetail` keeps: every string at its limit, control characters only
+    // (six bytes each in JSON), every list full.
+    const long = '\u0001'.repeat(AUDIT_LIMITS.maxText * 2);
+    const worst = boundedDetail({
+      reason: 'constraints',
+      constraintErrors: Array.from({ length: 40 }, () => ({
+        instancePath: long,
+        schemaPath: long,
+        keyword: long,
+      })),
+      matched: Array.from({ length: 40 }, (_, rule) => ({ rule, label: long })),
+      ruleError: { rule: 1, message: long },
+    });
+    const sent = Array.from({ length: 60 }, (_, i) => ({ ...record(i), detail: worst }));
+    const bound = auditRecordBound(sent[0]);
+    expect(bound).toBeGreaterThan(40_000);
+    for (const r of sent) sink.record(r);
+    await sink.flush();
+    const { entries, records } = await audited(journal);
+    expect(errors).toEqual([]);
+    expect(records).toEqual(sent);
+    expect(entries.length).toBeGreaterThan(1);
+    for (const e of entries) {
+      const { records: held } = e.body as unknown as AuditEntryBody;
+      expect(held.length * (bound + 1)).toBeLessThanOrEqual(AUDIT_ENTRY_MAX_BYTES);
+      expect(Buffer.byteLength(canonicalize(e.body))).toBeLessThan(1024 * 1024);
+    }
+  });
+
+  it('bounds the canonical bytes of any JSON value from above', () => {
+    const text = fc.string({ unit: 'binary', maxLength: 40 });
+    const value = fc.letrec((tie) => ({
+      node: fc.oneof(
+        { depthSize: 'small' },
+        text,
+        fc.double({ noNaN: true, noDefaultInfinity: true }),
+        fc.integer(),
+        fc.boolean(),
+        fc.constant(null),
+        fc.array(tie('node'), { maxLength: 5 }),
+        fc.dictionary(text, tie('node'), { maxKeys: 5 }),
+      ),
+    })).node;
+    fc.assert(
+      fc.property(value, (v) => {
+        let exact: number;
+        try {
+          exact = Buffer.byteLength(canonicalize(v));
+        } catch {
+          return; // not canonicalizable (a lone surrogate): the journal refuses it anyway
+        }
+        expect(auditRecordBound(v)).toBeGreaterThanOrEqual(exact);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('keeps the audit prunable past its retention and its chain verifiable', async () => {
+    let now = new Date('2026-01-01T00:00:00Z');
+    const { journal, keyring } = await freshJournal(() => now);
+    const sink = new JournalAuditSink(journal);
+    for (let i = 0; i < 4; i++) sink.record(record(i));
+    await sink.flush();
+    now = new Date('2026-03-01T00:00:00Z');
+    for (let i = 4; i < 8; i++) sink.record(record(i));
+    await sink.flush();
+    const pruned = await pruneProject(
+      journal,
+      KERNEL_AUDIT_PROJECT,
+      new Date('2026-02-01T00:00:00Z'),
+      keyring.signer(),
+    );
+    expect(pruned.pruned).toBe(2);
+    expect((await audited(journal)).records).toEqual([4, 5, 6, 7].map((i) => record(i)));
+    const report = await verifyProject(journal, KERNEL_AUDIT_PROJECT, {
+      root: keyring.rootCertificatePem,
+    });
+    expect(report.ok).toBe(true);
+  });
+});
