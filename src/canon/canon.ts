@@ -4,17 +4,19 @@ import { type CompiledProtocol, compileProtocol, type Kernel } from '../kernel/i
 import type { Queryable } from '../store/index.js';
 import { type Approval, acknowledged, mayApprove, requiredRole } from './approval.js';
 import { cascade, commitView, readableStates } from './cascade.js';
-import { buildVersion, commitEntry, newId } from './commit.js';
+import { authorityOf, buildVersion, commitEntry, newId } from './commit.js';
 import { checkResolve, prepareDispute, resolvedContent } from './disputes.js';
-import { COMMIT, PROPOSAL, RECOMPARE, REJECT } from './entry-kinds.js';
+import { COMMIT, PROPOSAL } from './entry-kinds.js';
 import { DEFAULT_GATE_PROTOCOL } from './gate.js';
 import { pinDependencies, refuseCycle } from './graph.js';
 import { checkReferences, judge, staleDependents } from './judge.js';
+import { closeProposal, pendingProposal, stillPending } from './pending.js';
 import { checkPlanes } from './plane-rules.js';
 import { candidateAudience, mayRead, objectAudience, proposalAudience } from './planes.js';
 import { CanonReader } from './read.js';
+import { recompareOrClose } from './recompare.js';
 import type { ClaimInput, ProposalBody, ProposalRecord } from './records.js';
-import { type Expected, expectedOf, movedSince } from './staleness.js';
+import { expectedOf, movedSince, refuseMoved } from './staleness.js';
 import {
   isLive,
   type NoteContent,
@@ -54,10 +56,6 @@ function restored(content: NoteContent): NoteContent {
     status:
       content.status === 'superseded' || content.status === 'retired' ? 'active' : content.status,
   };
-}
-
-function authorityOf(principal: Principal) {
-  return { principal: principal.id, role: principal.role, project: principal.project };
 }
 
 /**
@@ -156,7 +154,7 @@ export class Canon {
     ];
     const results = await this.journal.appendAll(principal.project, entries, {
       precondition: async (tx) => {
-        await this.#guard(tx, principal.project, expectedOf(input));
+        await refuseMoved(this.reader(principal.project, tx), expectedOf(input));
         await refuseCycle(tx, principal.project, input.object_id, prepared.candidate);
         await commit?.check(tx);
       },
@@ -185,7 +183,7 @@ export class Canon {
   ): Promise<ProposalOutcome> {
     const reader = this.reader(principal.project);
     // A proposal the approver cannot read (someone's personal note) does not exist for them.
-    const proposal = await this.#pending(this.readerFor(principal), proposalId);
+    const proposal = await pendingProposal(this.readerFor(principal), proposalId);
     if (!mayApprove(principal.role, proposal.required_role)) {
       throw new CanonryError(
         'FORBIDDEN',
@@ -198,7 +196,7 @@ export class Canon {
     const expected = expectedOf(proposal);
     const moved = await movedSince(reader, expected);
     if (moved !== null) {
-      const { closed, base } = await this.#stale(reader, proposal, moved);
+      const { closed, base } = await recompareOrClose(this, reader, proposal, moved);
       throw new CanonryError('STALE_APPROVAL', `canon moved since the comparison: ${moved}`, {
         proposal_id: proposal.proposal_id,
         closed,
@@ -218,8 +216,8 @@ export class Canon {
     const commit = await this.#commit(principal.project, proposal, current, principal, stale);
     const [result] = await this.journal.appendAll(principal.project, [commit.entry], {
       precondition: async (tx) => {
-        await this.#stillPending(tx, principal.project, proposalId);
-        await this.#guard(tx, principal.project, expected);
+        await stillPending(this, tx, principal.project, proposalId);
+        await refuseMoved(this.reader(principal.project, tx), expected);
         await refuseCycle(tx, principal.project, proposal.object_id, proposal.candidate);
         await commit.check(tx);
       },
@@ -230,7 +228,7 @@ export class Canon {
   /** Rejects a pending proposal: an owner or editor may, and so may its proposer (withdrawal). */
   async reject(principal: Principal, proposalId: string, reason: string): Promise<ProposalRecord> {
     const reader = this.readerFor(principal);
-    const proposal = await this.#pending(reader, proposalId);
+    const proposal = await pendingProposal(reader, proposalId);
     const own = proposal.proposer.id === principal.id;
     if (!own && principal.role !== 'owner' && principal.role !== 'editor') {
       throw new CanonryError('FORBIDDEN', 'only an owner, an editor or the proposer may reject');
@@ -241,7 +239,7 @@ export class Canon {
         'reason must be a string of at most 2,000 characters',
       );
     }
-    await this.#close(principal.project, proposalId, principal, reason);
+    await closeProposal(this, principal.project, proposalId, principal, reason);
     return (await reader.proposal(proposalId))!;
   }
 
@@ -434,107 +432,6 @@ export class Canon {
           );
       },
     };
-  }
-
-  /** Inside an append transaction: refuse with CONFLICT if canon moved since the comparison. */
-  async #guard(tx: Queryable, project: string, expected: Expected): Promise<void> {
-    const moved = await movedSince(this.reader(project, tx), expected);
-    if (moved !== null)
-      throw new CanonryError('CONFLICT', `${moved} during the commit; compare again`);
-  }
-
-  /**
-   * A stale approval: when the target and what it replaces are still current, the proposal is
-   * compared again against the new version (journaled, for a fresh approval); otherwise it can no
-   * longer apply and is closed. Returns whether it was closed and the version it now compares against.
-   */
-  async #stale(
-    reader: CanonReader,
-    proposal: ProposalRecord,
-    why: string,
-  ): Promise<{ closed: boolean; base: ContentHash | null }> {
-    const object = await reader.object(proposal.object_id);
-    if (proposal.base_version === null && object !== null) {
-      // It would create what now exists: a conflict, never a silent second version.
-      await this.#close(
-        reader.project,
-        proposal.proposal_id,
-        null,
-        `conflict: ${proposal.object_id} was created since the comparison (version ${object.version_id}); propose an update against it`,
-      );
-      return { closed: true, base: proposal.base_version };
-    }
-    // A dispute answers one statement, a resolution one set of claims: once the object moved, each
-    // must be proposed again against what it now says.
-    const claimBound = proposal.intent === 'dispute' || proposal.intent === 'resolve';
-    const targetGone =
-      claimBound || (proposal.intent !== 'restore' && object !== null && !isLive(object));
-    let replacedGone = false;
-    for (const id of proposal.supersedes) replacedGone ||= !isLive(await reader.object(id));
-    if (targetGone || replacedGone) {
-      await this.#close(reader.project, proposal.proposal_id, null, `no longer applies: ${why}`);
-      return { closed: true, base: proposal.base_version };
-    }
-    const currentHash = (object?.current_version_ref as ContentHash | undefined) ?? null;
-    const { comparison, gate } = await judge(this.kernel, this.gate, reader, currentHash, proposal);
-    const expected = { ...expectedOf(proposal), base: currentHash };
-    await this.journal.append(
-      reader.project,
-      RECOMPARE.input(
-        {
-          proposal_id: proposal.proposal_id,
-          base_version: currentHash,
-          comparison,
-          gate,
-          required_role: requiredRole(gate.label) ?? 'editor',
-        },
-        { actor: 'canon', authority: { system: 'canon' }, correlation_id: proposal.proposal_id },
-      ),
-      {
-        precondition: async (tx) => {
-          await this.#stillPending(tx, reader.project, proposal.proposal_id);
-          await this.#guard(tx, reader.project, expected);
-        },
-      },
-    );
-    return { closed: false, base: currentHash };
-  }
-
-  /** Journals the rejection of a pending proposal (by a principal, or by canon itself). */
-  async #close(
-    project: string,
-    proposalId: string,
-    by: Principal | null,
-    reason: string,
-  ): Promise<void> {
-    await this.journal.append(
-      project,
-      REJECT.input(
-        { proposal_id: proposalId, by, reason },
-        {
-          actor: by?.id ?? 'canon',
-          authority: by ? authorityOf(by) : { system: 'canon' },
-          correlation_id: proposalId,
-        },
-      ),
-      { precondition: (tx) => this.#stillPending(tx, project, proposalId) },
-    );
-  }
-
-  async #pending(reader: CanonReader, proposalId: string): Promise<ProposalRecord> {
-    const proposal = await reader.proposal(proposalId);
-    if (!proposal) throw new CanonryError('UNKNOWN_PROPOSAL', `no proposal ${proposalId}`);
-    if (proposal.status !== 'pending') {
-      throw new CanonryError('PROPOSAL_CLOSED', `proposal ${proposalId} is ${proposal.status}`);
-    }
-    return proposal;
-  }
-
-  async #stillPending(tx: Queryable, project: string, proposalId: string): Promise<void> {
-    const proposal = await this.reader(project, tx).proposal(proposalId);
-    if (proposal?.status !== 'pending') {
-      throw new CanonryError('PROPOSAL_CLOSED', `proposal ${proposalId} is ${proposal?.status}`);
-    }
   }
 
   async #outcome(
