@@ -1,12 +1,12 @@
-import { CanonryError, type ContentHash, canonicalize } from '../core/index.js';
-import type { AppendResult, Journal, Receipt } from '../journal/index.js';
+import { CanonryError, type ContentHash } from '../core/index.js';
+import type { Journal } from '../journal/index.js';
 import { type CompiledProtocol, compileProtocol, type Kernel } from '../kernel/index.js';
 import type { Queryable } from '../store/index.js';
 import { type Approval, acknowledged, mayApprove, requiredRole } from './approval.js';
-import { cascade, commitView, readableStates } from './cascade.js';
-import { authorityOf, buildVersion, commitEntry, newId } from './commit.js';
+import { authorityOf, newId } from './commit.js';
+import { outcomeOf, type ProposalOutcome, planCommit } from './committing.js';
 import { checkResolve, prepareDispute, resolvedContent } from './disputes.js';
-import { COMMIT, PROPOSAL } from './entry-kinds.js';
+import { PROPOSAL } from './entry-kinds.js';
 import { DEFAULT_GATE_PROTOCOL } from './gate.js';
 import { pinDependencies, refuseCycle } from './graph.js';
 import { checkReferences, judge, staleDependents } from './judge.js';
@@ -17,22 +17,7 @@ import { CanonReader } from './read.js';
 import { recompareOrClose } from './recompare.js';
 import type { ClaimInput, ProposalBody, ProposalRecord } from './records.js';
 import { expectedOf, movedSince, refuseMoved } from './staleness.js';
-import {
-  isLive,
-  type NoteContent,
-  type NoteVersion,
-  type Principal,
-  type ProposalInput,
-} from './types.js';
-
-/** What a proposal came to. */
-export interface ProposalOutcome {
-  readonly proposal: ProposalRecord;
-  /** The version appended, when it committed. */
-  readonly committed: NoteVersion | null;
-  /** The journal receipt of the commit (or of the proposal, when it is pending). */
-  readonly receipt: Receipt;
-}
+import { isLive, type NoteContent, type Principal, type ProposalInput } from './types.js';
 
 /** Options for {@link Canon}. */
 export interface CanonOptions {
@@ -139,7 +124,14 @@ export class Canon {
     };
     const commit =
       gate.label === 'AUTO_COMMIT'
-        ? await this.#commit(principal.project, proposal, prepared.current, null, prepared.stale)
+        ? await planCommit(
+            this,
+            principal.project,
+            proposal,
+            prepared.current,
+            null,
+            prepared.stale,
+          )
         : null;
     const entries = [
       PROPOSAL.input(
@@ -165,7 +157,7 @@ export class Canon {
         label: gate.label,
       });
     }
-    return this.#outcome(principal.project, proposal.proposal_id, results.at(-1)!);
+    return outcomeOf(this, principal.project, proposal.proposal_id, results.at(-1)!);
   }
 
   /**
@@ -213,7 +205,7 @@ export class Canon {
       proposal.base_version,
       proposal.supersedes,
     );
-    const commit = await this.#commit(principal.project, proposal, current, principal, stale);
+    const commit = await planCommit(this, principal.project, proposal, current, principal, stale);
     const [result] = await this.journal.appendAll(principal.project, [commit.entry], {
       precondition: async (tx) => {
         await stillPending(this, tx, principal.project, proposalId);
@@ -222,7 +214,7 @@ export class Canon {
         await commit.check(tx);
       },
     });
-    return this.#outcome(principal.project, proposalId, result!);
+    return outcomeOf(this, principal.project, proposalId, result!);
   }
 
   /** Rejects a pending proposal: an owner or editor may, and so may its proposer (withdrawal). */
@@ -395,54 +387,5 @@ export class Canon {
       from_suggestion: fromSuggestion,
     });
     return { ...judged, candidate, claim };
-  }
-
-  /**
-   * A commit entry whose receipt lists every dependent the cascade reaches that the proposal's
-   * readers may read (§14), and the check that, inside the append transaction, the cascade over
-   * canon as it then stands lists exactly the same (else CONFLICT): the receipt and the states the
-   * projection records come from one function over one transaction state.
-   */
-  async #commit(
-    project: string,
-    proposal: ProposalBody,
-    current: NoteVersion | null,
-    approver: Principal | null,
-    stale: readonly string[],
-  ) {
-    const timestamp = this.#now().toISOString();
-    const version = buildVersion(proposal, current, approver, timestamp);
-    const affected = async (db: Pick<Queryable, 'all'>) => {
-      const view = await commitView(db, project, version, proposal.supersedes, proposal.intent);
-      return readableStates(
-        this.reader(project, db),
-        await cascade(db, project, view),
-        proposalAudience(proposal),
-        view,
-      );
-    };
-    const listed = await affected(this.journal.store);
-    return {
-      entry: commitEntry(proposal, current, approver, stale, timestamp, listed, version),
-      check: async (tx: Queryable) => {
-        if (canonicalize(await affected(tx)) !== canonicalize(listed))
-          throw new CanonryError(
-            'CONFLICT',
-            'the dependents of the commit changed during it; compare again',
-          );
-      },
-    };
-  }
-
-  async #outcome(
-    project: string,
-    proposalId: string,
-    last: AppendResult,
-  ): Promise<ProposalOutcome> {
-    const reader = this.reader(project);
-    const proposal = (await reader.proposal(proposalId))!;
-    const committed =
-      last.entry.kind === COMMIT.kind ? await reader.current(proposal.object_id) : null;
-    return { proposal, committed, receipt: last.receipt };
   }
 }
