@@ -5,7 +5,7 @@ import type { Queryable } from '../store/index.js';
 import { type Approval, acknowledged, mayApprove, requiredRole } from './approval.js';
 import { authorityOf, newId } from './commit.js';
 import { outcomeOf, type ProposalOutcome, planCommit } from './committing.js';
-import { checkResolve, prepareDispute, resolvedContent } from './disputes.js';
+import { checkResolve, prepareDispute } from './disputes.js';
 import { PROPOSAL } from './entry-kinds.js';
 import { DEFAULT_GATE_PROTOCOL } from './gate.js';
 import { pinDependencies, refuseCycle } from './graph.js';
@@ -16,6 +16,8 @@ import { candidateAudience, mayRead, objectAudience, proposalAudience } from './
 import { CanonReader } from './read.js';
 import { recompareOrClose } from './recompare.js';
 import type { ClaimInput, ProposalBody, ProposalRecord } from './records.js';
+import { resolveInput } from './resolve.js';
+import { restored, restoreInput } from './restore.js';
 import { expectedOf, movedSince, refuseMoved } from './staleness.js';
 import { isLive, type NoteContent, type Principal, type ProposalInput } from './types.js';
 
@@ -34,14 +36,6 @@ export interface CanonOptions {
  * reads every plane. Whatever answers a principal (HTTP, `canonry canon`) passes the principal.
  */
 export type Viewer = Principal | string;
-
-function restored(content: NoteContent): NoteContent {
-  return {
-    ...content,
-    status:
-      content.status === 'superseded' || content.status === 'retired' ? 'active' : content.status,
-  };
-}
 
 /**
  * The LCSM governed-mutation loop over the journal: proposals are compared (§5), gated by the kernel
@@ -245,23 +239,8 @@ export class Canon {
     version: ContentHash | number,
     rationale?: string,
   ): Promise<ProposalOutcome> {
-    const reader = this.readerFor(principal);
-    const object = await reader.object(objectId);
-    if (!object) throw new CanonryError('UNKNOWN_OBJECT', `no object ${objectId}`);
-    const old =
-      typeof version === 'number'
-        ? ((await reader.versions(objectId)).find((v) => v.version_id === version) ?? null)
-        : await reader.version(version);
-    if (!old || old.note_id !== objectId)
-      throw new CanonryError('UNKNOWN_VERSION', `${objectId} has no version ${version}`);
-    return this.propose(principal, {
-      object_id: objectId,
-      intent: 'restore',
-      base_version: object.current_version_ref,
-      candidate: restored(old.content),
-      restore_version: old.version_hash,
-      rationale: rationale ?? `restore version ${old.version_id}`,
-    });
+    const input = await restoreInput(this.readerFor(principal), objectId, version, rationale);
+    return this.propose(principal, input);
   }
 
   /**
@@ -275,17 +254,8 @@ export class Canon {
     claimId: string,
     rationale: string,
   ): Promise<ProposalOutcome> {
-    const reader = this.readerFor(principal);
-    const current = await reader.current(objectId);
-    if (!current) throw new CanonryError('UNKNOWN_OBJECT', `no object ${objectId}`);
-    return this.propose(principal, {
-      object_id: objectId,
-      intent: 'resolve',
-      base_version: current.version_hash,
-      candidate: resolvedContent(current, claimId),
-      claim_id: claimId,
-      rationale,
-    });
+    const input = await resolveInput(this.readerFor(principal), objectId, claimId, rationale);
+    return this.propose(principal, input);
   }
 
   async #prepare(
