@@ -2,24 +2,21 @@ import { CanonryError, type ContentHash } from '../core/index.js';
 import type { Journal } from '../journal/index.js';
 import { type CompiledProtocol, compileProtocol, type Kernel } from '../kernel/index.js';
 import type { Queryable } from '../store/index.js';
-import { type Approval, acknowledged, mayApprove, requiredRole } from './approval.js';
-import { authorityOf, newId } from './commit.js';
+import { type Approval, acknowledged, mayApprove } from './approval.js';
 import { outcomeOf, type ProposalOutcome, planCommit } from './committing.js';
-import { checkResolve, prepareDispute } from './disputes.js';
-import { PROPOSAL } from './entry-kinds.js';
 import { DEFAULT_GATE_PROTOCOL } from './gate.js';
-import { pinDependencies, refuseCycle } from './graph.js';
-import { checkReferences, judge, staleDependents } from './judge.js';
+import { refuseCycle } from './graph.js';
+import { staleDependents } from './judge.js';
 import { closeProposal, pendingProposal, stillPending } from './pending.js';
-import { checkPlanes } from './plane-rules.js';
-import { candidateAudience, mayRead, objectAudience, proposalAudience } from './planes.js';
+import { proposalAudience } from './planes.js';
+import { submitProposal } from './propose.js';
 import { CanonReader } from './read.js';
 import { recompareOrClose } from './recompare.js';
-import type { ClaimInput, ProposalBody, ProposalRecord } from './records.js';
+import type { ProposalRecord } from './records.js';
 import { resolveInput } from './resolve.js';
-import { restored, restoreInput } from './restore.js';
+import { restoreInput } from './restore.js';
 import { expectedOf, movedSince, refuseMoved } from './staleness.js';
-import { isLive, type NoteContent, type Principal, type ProposalInput } from './types.js';
+import type { Principal, ProposalInput } from './types.js';
 
 /** Options for {@link Canon}. */
 export interface CanonOptions {
@@ -42,6 +39,9 @@ export type Viewer = Principal | string;
  * (§6), and committed as one journal entry that appends the version, writes the receipt, moves the
  * pointer and marks dependents stale (§7). Authority always comes from the principal passed in.
  * Every commit re-checks, inside its transaction, that canon is still what the comparison saw.
+ *
+ * `Canon` holds the journal, the kernel, the gate and the clock, and routes each act to the file that
+ * does it: `propose.ts` (with `prepare.ts`), `restore.ts`, `resolve.ts`.
  */
 export class Canon {
   readonly journal: Journal;
@@ -84,74 +84,12 @@ export class Canon {
    * runs the gate, and journals the proposal — with its commit in the same transaction when the
    * gate answers AUTO_COMMIT. A REJECT is journaled and then refused with GATE_REFUSED.
    */
-  async propose(
+  propose(
     principal: Principal,
     input: ProposalInput,
     origin: { classifier?: string; fromSuggestion?: boolean } = {},
   ): Promise<ProposalOutcome> {
-    if (principal.role === 'viewer') throw new CanonryError('FORBIDDEN', 'viewers cannot propose');
-    const reader = this.reader(principal.project);
-    const fromSuggestion = origin.fromSuggestion === true;
-    const prepared = await this.#prepare(reader, principal, input, fromSuggestion);
-    const { gate } = prepared;
-    const proposal: ProposalBody = {
-      proposal_id: newId('prop'),
-      object_id: input.object_id,
-      intent: input.intent,
-      base_version: input.base_version,
-      candidate: prepared.candidate,
-      supersedes: input.supersedes ?? [],
-      restore_version: input.restore_version ?? null,
-      message_id: input.message_id ?? null,
-      rationale: input.rationale ?? null,
-      classifier: origin.classifier ?? null,
-      from_suggestion: fromSuggestion,
-      proposer: principal,
-      comparison: prepared.comparison,
-      gate,
-      required_role: requiredRole(gate.label),
-      status: gate.label === 'REJECT' ? 'rejected' : 'pending',
-      decided_by: null,
-      reason: gate.label === 'REJECT' ? 'refused by the stakes gate' : null,
-      ...(prepared.claim ? { claim: prepared.claim } : {}),
-      ...(input.intent === 'resolve' ? { claim_id: input.claim_id! } : {}),
-    };
-    const commit =
-      gate.label === 'AUTO_COMMIT'
-        ? await planCommit(
-            this,
-            principal.project,
-            proposal,
-            prepared.current,
-            null,
-            prepared.stale,
-          )
-        : null;
-    const entries = [
-      PROPOSAL.input(
-        { proposal },
-        {
-          actor: principal.id,
-          authority: authorityOf(principal),
-          correlation_id: proposal.proposal_id,
-        },
-      ),
-      ...(commit ? [commit.entry] : []),
-    ];
-    const results = await this.journal.appendAll(principal.project, entries, {
-      precondition: async (tx) => {
-        await refuseMoved(this.reader(principal.project, tx), expectedOf(input));
-        await refuseCycle(tx, principal.project, input.object_id, prepared.candidate);
-        await commit?.check(tx);
-      },
-    });
-    if (gate.label === 'REJECT') {
-      throw new CanonryError('GATE_REFUSED', 'the stakes gate refused the mutation', {
-        proposal_id: proposal.proposal_id,
-        label: gate.label,
-      });
-    }
-    return outcomeOf(this, principal.project, proposal.proposal_id, results.at(-1)!);
+    return submitProposal(this, principal, input, origin);
   }
 
   /**
@@ -256,106 +194,5 @@ export class Canon {
   ): Promise<ProposalOutcome> {
     const input = await resolveInput(this.readerFor(principal), objectId, claimId, rationale);
     return this.propose(principal, input);
-  }
-
-  async #prepare(
-    reader: CanonReader,
-    principal: Principal,
-    input: ProposalInput,
-    fromSuggestion: boolean,
-  ) {
-    const mine = this.readerFor(principal);
-    const existing = await reader.object(input.object_id);
-    const object = existing && mayRead(principal.id, objectAudience(existing)) ? existing : null;
-    if (existing && !object) {
-      // Another principal's personal note holds the id. It does not exist for this principal; all a
-      // proposal can learn is that the id is taken (ids are one namespace per project).
-      if (input.intent === 'create' || input.intent === 'supersede') {
-        throw new CanonryError(
-          'CONFLICT',
-          `${input.object_id} is not available; choose another id`,
-        );
-      }
-      throw new CanonryError('UNKNOWN_OBJECT', `no object ${input.object_id}`);
-    }
-    if (input.intent === 'create' && object) {
-      throw new CanonryError(
-        'CONFLICT',
-        `${input.object_id} exists; propose an update against its current version`,
-        {
-          current_version: object.current_version_ref,
-        },
-      );
-    }
-    if (input.intent !== 'create' && input.intent !== 'supersede' && !object) {
-      throw new CanonryError('UNKNOWN_OBJECT', `no object ${input.object_id}`);
-    }
-    if (object && input.intent !== 'restore' && !isLive(object)) {
-      throw new CanonryError(
-        'CONFLICT',
-        `${input.object_id} is ${object.status}; restore it to change it`,
-        {
-          status: object.status,
-        },
-      );
-    }
-    if ((input.supersedes ?? []).includes(input.object_id)) {
-      throw new CanonryError('INVALID_PROPOSAL', 'an object cannot supersede itself');
-    }
-    const currentHash = (object?.current_version_ref as ContentHash | undefined) ?? null;
-    if (input.base_version !== currentHash) {
-      throw new CanonryError(
-        'CONFLICT',
-        `${input.object_id} is at ${currentHash ?? 'no version'}; compare again`,
-        {
-          current_version: currentHash,
-        },
-      );
-    }
-    let candidate = input.candidate;
-    if (input.intent === 'restore') {
-      const old = input.restore_version ? await mine.version(input.restore_version) : null;
-      if (!old || old.note_id !== input.object_id) {
-        throw new CanonryError(
-          'UNKNOWN_VERSION',
-          'restore_version is not a version of this object',
-        );
-      }
-      candidate = restored(old.content);
-    }
-    let claim: ClaimInput | null = null;
-    if (input.intent === 'dispute' || input.intent === 'resolve') {
-      const current = currentHash ? await reader.version(currentHash) : null;
-      if (!current) throw new CanonryError('UNKNOWN_OBJECT', `no object ${input.object_id}`);
-      if (input.intent === 'resolve') checkResolve(current, input);
-      else ({ candidate, claim } = prepareDispute(current, input, principal));
-    }
-    if (input.message_id && !(await mine.message(input.message_id))) {
-      throw new CanonryError('UNKNOWN_MESSAGE', `no archived message ${input.message_id}`);
-    }
-    // A dispute's claim cites its own sources: they must quote the archive and be readable by the
-    // object's readers, like the note's.
-    const citing = (note: NoteContent) =>
-      claim ? { ...note, sources: [...note.sources, ...claim.sources] } : note;
-    await checkReferences(mine, citing(candidate));
-    candidate = await pinDependencies(mine, candidate);
-    await refuseCycle(this.journal.store, principal.project, input.object_id, candidate);
-    await checkPlanes(
-      mine,
-      candidateAudience(candidate, principal.id),
-      object,
-      citing(candidate),
-      input,
-    );
-    const judged = await judge(this.kernel, this.gate, reader, currentHash, {
-      message_id: input.message_id ?? null,
-      object_id: input.object_id,
-      intent: input.intent,
-      candidate,
-      supersedes: input.supersedes ?? [],
-      proposer: principal,
-      from_suggestion: fromSuggestion,
-    });
-    return { ...judged, candidate, claim };
   }
 }
