@@ -1,21 +1,16 @@
-import { CanonryError, type ContentHash } from '../core/index.js';
+import type { ContentHash } from '../core/index.js';
 import type { Journal } from '../journal/index.js';
 import { type CompiledProtocol, compileProtocol, type Kernel } from '../kernel/index.js';
 import type { Queryable } from '../store/index.js';
-import { type Approval, acknowledged, mayApprove } from './approval.js';
-import { outcomeOf, type ProposalOutcome, planCommit } from './committing.js';
+import type { Approval } from './approval.js';
+import { approveProposal, rejectProposal } from './approve.js';
+import type { ProposalOutcome } from './committing.js';
 import { DEFAULT_GATE_PROTOCOL } from './gate.js';
-import { refuseCycle } from './graph.js';
-import { staleDependents } from './judge.js';
-import { closeProposal, pendingProposal, stillPending } from './pending.js';
-import { proposalAudience } from './planes.js';
 import { submitProposal } from './propose.js';
 import { CanonReader } from './read.js';
-import { recompareOrClose } from './recompare.js';
 import type { ProposalRecord } from './records.js';
 import { resolveInput } from './resolve.js';
 import { restoreInput } from './restore.js';
-import { expectedOf, movedSince, refuseMoved } from './staleness.js';
 import type { Principal, ProposalInput } from './types.js';
 
 /** Options for {@link Canon}. */
@@ -41,7 +36,7 @@ export type Viewer = Principal | string;
  * Every commit re-checks, inside its transaction, that canon is still what the comparison saw.
  *
  * `Canon` holds the journal, the kernel, the gate and the clock, and routes each act to the file that
- * does it: `propose.ts` (with `prepare.ts`), `restore.ts`, `resolve.ts`.
+ * does it: `propose.ts` (with `prepare.ts`), `approve.ts`, `restore.ts`, `resolve.ts`.
  */
 export class Canon {
   readonly journal: Journal;
@@ -100,71 +95,17 @@ export class Canon {
    * approval naming the new head as `base_version` commits (BASE_NOT_ACKNOWLEDGED otherwise): sending
    * the same request again never overwrites a version its approver has not seen.
    */
-  async approve(
+  approve(
     principal: Principal,
     proposalId: string,
     approval: Approval = {},
   ): Promise<ProposalOutcome> {
-    const reader = this.reader(principal.project);
-    // A proposal the approver cannot read (someone's personal note) does not exist for them.
-    const proposal = await pendingProposal(this.readerFor(principal), proposalId);
-    if (!mayApprove(principal.role, proposal.required_role)) {
-      throw new CanonryError(
-        'FORBIDDEN',
-        `approving this needs the ${proposal.required_role} role`,
-        {
-          required_role: proposal.required_role,
-        },
-      );
-    }
-    const expected = expectedOf(proposal);
-    const moved = await movedSince(reader, expected);
-    if (moved !== null) {
-      const { closed, base } = await recompareOrClose(this, reader, proposal, moved);
-      throw new CanonryError('STALE_APPROVAL', `canon moved since the comparison: ${moved}`, {
-        proposal_id: proposal.proposal_id,
-        closed,
-        base_version: base,
-        ...(closed ? {} : { approval_requires_base: base }),
-      });
-    }
-    acknowledged(proposal, approval);
-    const current = proposal.base_version ? await reader.version(proposal.base_version) : null;
-    const stale = await staleDependents(
-      reader,
-      proposalAudience(proposal),
-      proposal.object_id,
-      proposal.base_version,
-      proposal.supersedes,
-    );
-    const commit = await planCommit(this, principal.project, proposal, current, principal, stale);
-    const [result] = await this.journal.appendAll(principal.project, [commit.entry], {
-      precondition: async (tx) => {
-        await stillPending(this, tx, principal.project, proposalId);
-        await refuseMoved(this.reader(principal.project, tx), expected);
-        await refuseCycle(tx, principal.project, proposal.object_id, proposal.candidate);
-        await commit.check(tx);
-      },
-    });
-    return outcomeOf(this, principal.project, proposalId, result!);
+    return approveProposal(this, principal, proposalId, approval);
   }
 
   /** Rejects a pending proposal: an owner or editor may, and so may its proposer (withdrawal). */
-  async reject(principal: Principal, proposalId: string, reason: string): Promise<ProposalRecord> {
-    const reader = this.readerFor(principal);
-    const proposal = await pendingProposal(reader, proposalId);
-    const own = proposal.proposer.id === principal.id;
-    if (!own && principal.role !== 'owner' && principal.role !== 'editor') {
-      throw new CanonryError('FORBIDDEN', 'only an owner, an editor or the proposer may reject');
-    }
-    if (typeof reason !== 'string' || reason.length > 2_000 || !reason.isWellFormed()) {
-      throw new CanonryError(
-        'INVALID_PROPOSAL',
-        'reason must be a string of at most 2,000 characters',
-      );
-    }
-    await closeProposal(this, principal.project, proposalId, principal, reason);
-    return (await reader.proposal(proposalId))!;
+  reject(principal: Principal, proposalId: string, reason: string): Promise<ProposalRecord> {
+    return rejectProposal(this, principal, proposalId, reason);
   }
 
   /**
