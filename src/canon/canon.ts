@@ -1,36 +1,17 @@
-import { CanonryError, type ContentHash, canonicalize } from '../core/index.js';
-import type { AppendResult, Journal, Receipt } from '../journal/index.js';
+import type { ContentHash } from '../core/index.js';
+import type { Journal } from '../journal/index.js';
 import { type CompiledProtocol, compileProtocol, type Kernel } from '../kernel/index.js';
 import type { Queryable } from '../store/index.js';
-import { type Approval, acknowledged, mayApprove, requiredRole } from './approval.js';
-import { cascade, commitView, readableStates } from './cascade.js';
-import { buildVersion, commitEntry, newId } from './commit.js';
-import { checkResolve, prepareDispute, resolvedContent } from './disputes.js';
-import { COMMIT, PROPOSAL, RECOMPARE, REJECT } from './entry-kinds.js';
+import type { Approval } from './approval.js';
+import { approveProposal, rejectProposal } from './approve.js';
+import type { ProposalOutcome } from './committing.js';
 import { DEFAULT_GATE_PROTOCOL } from './gate.js';
-import { pinDependencies, refuseCycle } from './graph.js';
-import { checkReferences, judge, staleDependents } from './judge.js';
-import { checkPlanes } from './plane-rules.js';
-import { candidateAudience, mayRead, objectAudience, proposalAudience } from './planes.js';
+import { submitProposal } from './propose.js';
 import { CanonReader } from './read.js';
-import type { ClaimInput, ProposalBody, ProposalRecord } from './records.js';
-import { type Expected, expectedOf, movedSince } from './staleness.js';
-import {
-  isLive,
-  type NoteContent,
-  type NoteVersion,
-  type Principal,
-  type ProposalInput,
-} from './types.js';
-
-/** What a proposal came to. */
-export interface ProposalOutcome {
-  readonly proposal: ProposalRecord;
-  /** The version appended, when it committed. */
-  readonly committed: NoteVersion | null;
-  /** The journal receipt of the commit (or of the proposal, when it is pending). */
-  readonly receipt: Receipt;
-}
+import type { ProposalRecord } from './records.js';
+import { resolveInput } from './resolve.js';
+import { restoreInput } from './restore.js';
+import type { Principal, ProposalInput } from './types.js';
 
 /** Options for {@link Canon}. */
 export interface CanonOptions {
@@ -48,23 +29,14 @@ export interface CanonOptions {
  */
 export type Viewer = Principal | string;
 
-function restored(content: NoteContent): NoteContent {
-  return {
-    ...content,
-    status:
-      content.status === 'superseded' || content.status === 'retired' ? 'active' : content.status,
-  };
-}
-
-function authorityOf(principal: Principal) {
-  return { principal: principal.id, role: principal.role, project: principal.project };
-}
-
 /**
  * The LCSM governed-mutation loop over the journal: proposals are compared (§5), gated by the kernel
  * (§6), and committed as one journal entry that appends the version, writes the receipt, moves the
  * pointer and marks dependents stale (§7). Authority always comes from the principal passed in.
  * Every commit re-checks, inside its transaction, that canon is still what the comparison saw.
+ *
+ * `Canon` holds the journal, the kernel, the gate and the clock, and routes each act to the file that
+ * does it: `propose.ts` (with `prepare.ts`), `approve.ts`, `restore.ts`, `resolve.ts`.
  */
 export class Canon {
   readonly journal: Journal;
@@ -107,67 +79,12 @@ export class Canon {
    * runs the gate, and journals the proposal — with its commit in the same transaction when the
    * gate answers AUTO_COMMIT. A REJECT is journaled and then refused with GATE_REFUSED.
    */
-  async propose(
+  propose(
     principal: Principal,
     input: ProposalInput,
     origin: { classifier?: string; fromSuggestion?: boolean } = {},
   ): Promise<ProposalOutcome> {
-    if (principal.role === 'viewer') throw new CanonryError('FORBIDDEN', 'viewers cannot propose');
-    const reader = this.reader(principal.project);
-    const fromSuggestion = origin.fromSuggestion === true;
-    const prepared = await this.#prepare(reader, principal, input, fromSuggestion);
-    const { gate } = prepared;
-    const proposal: ProposalBody = {
-      proposal_id: newId('prop'),
-      object_id: input.object_id,
-      intent: input.intent,
-      base_version: input.base_version,
-      candidate: prepared.candidate,
-      supersedes: input.supersedes ?? [],
-      restore_version: input.restore_version ?? null,
-      message_id: input.message_id ?? null,
-      rationale: input.rationale ?? null,
-      classifier: origin.classifier ?? null,
-      from_suggestion: fromSuggestion,
-      proposer: principal,
-      comparison: prepared.comparison,
-      gate,
-      required_role: requiredRole(gate.label),
-      status: gate.label === 'REJECT' ? 'rejected' : 'pending',
-      decided_by: null,
-      reason: gate.label === 'REJECT' ? 'refused by the stakes gate' : null,
-      ...(prepared.claim ? { claim: prepared.claim } : {}),
-      ...(input.intent === 'resolve' ? { claim_id: input.claim_id! } : {}),
-    };
-    const commit =
-      gate.label === 'AUTO_COMMIT'
-        ? await this.#commit(principal.project, proposal, prepared.current, null, prepared.stale)
-        : null;
-    const entries = [
-      PROPOSAL.input(
-        { proposal },
-        {
-          actor: principal.id,
-          authority: authorityOf(principal),
-          correlation_id: proposal.proposal_id,
-        },
-      ),
-      ...(commit ? [commit.entry] : []),
-    ];
-    const results = await this.journal.appendAll(principal.project, entries, {
-      precondition: async (tx) => {
-        await this.#guard(tx, principal.project, expectedOf(input));
-        await refuseCycle(tx, principal.project, input.object_id, prepared.candidate);
-        await commit?.check(tx);
-      },
-    });
-    if (gate.label === 'REJECT') {
-      throw new CanonryError('GATE_REFUSED', 'the stakes gate refused the mutation', {
-        proposal_id: proposal.proposal_id,
-        label: gate.label,
-      });
-    }
-    return this.#outcome(principal.project, proposal.proposal_id, results.at(-1)!);
+    return submitProposal(this, principal, input, origin);
   }
 
   /**
@@ -178,71 +95,17 @@ export class Canon {
    * approval naming the new head as `base_version` commits (BASE_NOT_ACKNOWLEDGED otherwise): sending
    * the same request again never overwrites a version its approver has not seen.
    */
-  async approve(
+  approve(
     principal: Principal,
     proposalId: string,
     approval: Approval = {},
   ): Promise<ProposalOutcome> {
-    const reader = this.reader(principal.project);
-    // A proposal the approver cannot read (someone's personal note) does not exist for them.
-    const proposal = await this.#pending(this.readerFor(principal), proposalId);
-    if (!mayApprove(principal.role, proposal.required_role)) {
-      throw new CanonryError(
-        'FORBIDDEN',
-        `approving this needs the ${proposal.required_role} role`,
-        {
-          required_role: proposal.required_role,
-        },
-      );
-    }
-    const expected = expectedOf(proposal);
-    const moved = await movedSince(reader, expected);
-    if (moved !== null) {
-      const { closed, base } = await this.#stale(reader, proposal, moved);
-      throw new CanonryError('STALE_APPROVAL', `canon moved since the comparison: ${moved}`, {
-        proposal_id: proposal.proposal_id,
-        closed,
-        base_version: base,
-        ...(closed ? {} : { approval_requires_base: base }),
-      });
-    }
-    acknowledged(proposal, approval);
-    const current = proposal.base_version ? await reader.version(proposal.base_version) : null;
-    const stale = await staleDependents(
-      reader,
-      proposalAudience(proposal),
-      proposal.object_id,
-      proposal.base_version,
-      proposal.supersedes,
-    );
-    const commit = await this.#commit(principal.project, proposal, current, principal, stale);
-    const [result] = await this.journal.appendAll(principal.project, [commit.entry], {
-      precondition: async (tx) => {
-        await this.#stillPending(tx, principal.project, proposalId);
-        await this.#guard(tx, principal.project, expected);
-        await refuseCycle(tx, principal.project, proposal.object_id, proposal.candidate);
-        await commit.check(tx);
-      },
-    });
-    return this.#outcome(principal.project, proposalId, result!);
+    return approveProposal(this, principal, proposalId, approval);
   }
 
   /** Rejects a pending proposal: an owner or editor may, and so may its proposer (withdrawal). */
-  async reject(principal: Principal, proposalId: string, reason: string): Promise<ProposalRecord> {
-    const reader = this.readerFor(principal);
-    const proposal = await this.#pending(reader, proposalId);
-    const own = proposal.proposer.id === principal.id;
-    if (!own && principal.role !== 'owner' && principal.role !== 'editor') {
-      throw new CanonryError('FORBIDDEN', 'only an owner, an editor or the proposer may reject');
-    }
-    if (typeof reason !== 'string' || reason.length > 2_000 || !reason.isWellFormed()) {
-      throw new CanonryError(
-        'INVALID_PROPOSAL',
-        'reason must be a string of at most 2,000 characters',
-      );
-    }
-    await this.#close(principal.project, proposalId, principal, reason);
-    return (await reader.proposal(proposalId))!;
+  reject(principal: Principal, proposalId: string, reason: string): Promise<ProposalRecord> {
+    return rejectProposal(this, principal, proposalId, reason);
   }
 
   /**
@@ -255,23 +118,8 @@ export class Canon {
     version: ContentHash | number,
     rationale?: string,
   ): Promise<ProposalOutcome> {
-    const reader = this.readerFor(principal);
-    const object = await reader.object(objectId);
-    if (!object) throw new CanonryError('UNKNOWN_OBJECT', `no object ${objectId}`);
-    const old =
-      typeof version === 'number'
-        ? ((await reader.versions(objectId)).find((v) => v.version_id === version) ?? null)
-        : await reader.version(version);
-    if (!old || old.note_id !== objectId)
-      throw new CanonryError('UNKNOWN_VERSION', `${objectId} has no version ${version}`);
-    return this.propose(principal, {
-      object_id: objectId,
-      intent: 'restore',
-      base_version: object.current_version_ref,
-      candidate: restored(old.content),
-      restore_version: old.version_hash,
-      rationale: rationale ?? `restore version ${old.version_id}`,
-    });
+    const input = await restoreInput(this.readerFor(principal), objectId, version, rationale);
+    return this.propose(principal, input);
   }
 
   /**
@@ -285,267 +133,7 @@ export class Canon {
     claimId: string,
     rationale: string,
   ): Promise<ProposalOutcome> {
-    const reader = this.readerFor(principal);
-    const current = await reader.current(objectId);
-    if (!current) throw new CanonryError('UNKNOWN_OBJECT', `no object ${objectId}`);
-    return this.propose(principal, {
-      object_id: objectId,
-      intent: 'resolve',
-      base_version: current.version_hash,
-      candidate: resolvedContent(current, claimId),
-      claim_id: claimId,
-      rationale,
-    });
-  }
-
-  async #prepare(
-    reader: CanonReader,
-    principal: Principal,
-    input: ProposalInput,
-    fromSuggestion: boolean,
-  ) {
-    const mine = this.readerFor(principal);
-    const existing = await reader.object(input.object_id);
-    const object = existing && mayRead(principal.id, objectAudience(existing)) ? existing : null;
-    if (existing && !object) {
-      // Another principal's personal note holds the id. It does not exist for this principal; all a
-      // proposal can learn is that the id is taken (ids are one namespace per project).
-      if (input.intent === 'create' || input.intent === 'supersede') {
-        throw new CanonryError(
-          'CONFLICT',
-          `${input.object_id} is not available; choose another id`,
-        );
-      }
-      throw new CanonryError('UNKNOWN_OBJECT', `no object ${input.object_id}`);
-    }
-    if (input.intent === 'create' && object) {
-      throw new CanonryError(
-        'CONFLICT',
-        `${input.object_id} exists; propose an update against its current version`,
-        {
-          current_version: object.current_version_ref,
-        },
-      );
-    }
-    if (input.intent !== 'create' && input.intent !== 'supersede' && !object) {
-      throw new CanonryError('UNKNOWN_OBJECT', `no object ${input.object_id}`);
-    }
-    if (object && input.intent !== 'restore' && !isLive(object)) {
-      throw new CanonryError(
-        'CONFLICT',
-        `${input.object_id} is ${object.status}; restore it to change it`,
-        {
-          status: object.status,
-        },
-      );
-    }
-    if ((input.supersedes ?? []).includes(input.object_id)) {
-      throw new CanonryError('INVALID_PROPOSAL', 'an object cannot supersede itself');
-    }
-    const currentHash = (object?.current_version_ref as ContentHash | undefined) ?? null;
-    if (input.base_version !== currentHash) {
-      throw new CanonryError(
-        'CONFLICT',
-        `${input.object_id} is at ${currentHash ?? 'no version'}; compare again`,
-        {
-          current_version: currentHash,
-        },
-      );
-    }
-    let candidate = input.candidate;
-    if (input.intent === 'restore') {
-      const old = input.restore_version ? await mine.version(input.restore_version) : null;
-      if (!old || old.note_id !== input.object_id) {
-        throw new CanonryError(
-          'UNKNOWN_VERSION',
-          'restore_version is not a version of this object',
-        );
-      }
-      candidate = restored(old.content);
-    }
-    let claim: ClaimInput | null = null;
-    if (input.intent === 'dispute' || input.intent === 'resolve') {
-      const current = currentHash ? await reader.version(currentHash) : null;
-      if (!current) throw new CanonryError('UNKNOWN_OBJECT', `no object ${input.object_id}`);
-      if (input.intent === 'resolve') checkResolve(current, input);
-      else ({ candidate, claim } = prepareDispute(current, input, principal));
-    }
-    if (input.message_id && !(await mine.message(input.message_id))) {
-      throw new CanonryError('UNKNOWN_MESSAGE', `no archived message ${input.message_id}`);
-    }
-    // A dispute's claim cites its own sources: they must quote the archive and be readable by the
-    // object's readers, like the note's.
-    const citing = (note: NoteContent) =>
-      claim ? { ...note, sources: [...note.sources, ...claim.sources] } : note;
-    await checkReferences(mine, citing(candidate));
-    candidate = await pinDependencies(mine, candidate);
-    await refuseCycle(this.journal.store, principal.project, input.object_id, candidate);
-    await checkPlanes(
-      mine,
-      candidateAudience(candidate, principal.id),
-      object,
-      citing(candidate),
-      input,
-    );
-    const judged = await judge(this.kernel, this.gate, reader, currentHash, {
-      message_id: input.message_id ?? null,
-      object_id: input.object_id,
-      intent: input.intent,
-      candidate,
-      supersedes: input.supersedes ?? [],
-      proposer: principal,
-      from_suggestion: fromSuggestion,
-    });
-    return { ...judged, candidate, claim };
-  }
-
-  /**
-   * A commit entry whose receipt lists every dependent the cascade reaches that the proposal's
-   * readers may read (§14), and the check that, inside the append transaction, the cascade over
-   * canon as it then stands lists exactly the same (else CONFLICT): the receipt and the states the
-   * projection records come from one function over one transaction state.
-   */
-  async #commit(
-    project: string,
-    proposal: ProposalBody,
-    current: NoteVersion | null,
-    approver: Principal | null,
-    stale: readonly string[],
-  ) {
-    const timestamp = this.#now().toISOString();
-    const version = buildVersion(proposal, current, approver, timestamp);
-    const affected = async (db: Pick<Queryable, 'all'>) => {
-      const view = await commitView(db, project, version, proposal.supersedes, proposal.intent);
-      return readableStates(
-        this.reader(project, db),
-        await cascade(db, project, view),
-        proposalAudience(proposal),
-        view,
-      );
-    };
-    const listed = await affected(this.journal.store);
-    return {
-      entry: commitEntry(proposal, current, approver, stale, timestamp, listed, version),
-      check: async (tx: Queryable) => {
-        if (canonicalize(await affected(tx)) !== canonicalize(listed))
-          throw new CanonryError(
-            'CONFLICT',
-            'the dependents of the commit changed during it; compare again',
-          );
-      },
-    };
-  }
-
-  /** Inside an append transaction: refuse with CONFLICT if canon moved since the comparison. */
-  async #guard(tx: Queryable, project: string, expected: Expected): Promise<void> {
-    const moved = await movedSince(this.reader(project, tx), expected);
-    if (moved !== null)
-      throw new CanonryError('CONFLICT', `${moved} during the commit; compare again`);
-  }
-
-  /**
-   * A stale approval: when the target and what it replaces are still current, the proposal is
-   * compared again against the new version (journaled, for a fresh approval); otherwise it can no
-   * longer apply and is closed. Returns whether it was closed and the version it now compares against.
-   */
-  async #stale(
-    reader: CanonReader,
-    proposal: ProposalRecord,
-    why: string,
-  ): Promise<{ closed: boolean; base: ContentHash | null }> {
-    const object = await reader.object(proposal.object_id);
-    if (proposal.base_version === null && object !== null) {
-      // It would create what now exists: a conflict, never a silent second version.
-      await this.#close(
-        reader.project,
-        proposal.proposal_id,
-        null,
-        `conflict: ${proposal.object_id} was created since the comparison (version ${object.version_id}); propose an update against it`,
-      );
-      return { closed: true, base: proposal.base_version };
-    }
-    // A dispute answers one statement, a resolution one set of claims: once the object moved, each
-    // must be proposed again against what it now says.
-    const claimBound = proposal.intent === 'dispute' || proposal.intent === 'resolve';
-    const targetGone =
-      claimBound || (proposal.intent !== 'restore' && object !== null && !isLive(object));
-    let replacedGone = false;
-    for (const id of proposal.supersedes) replacedGone ||= !isLive(await reader.object(id));
-    if (targetGone || replacedGone) {
-      await this.#close(reader.project, proposal.proposal_id, null, `no longer applies: ${why}`);
-      return { closed: true, base: proposal.base_version };
-    }
-    const currentHash = (object?.current_version_ref as ContentHash | undefined) ?? null;
-    const { comparison, gate } = await judge(this.kernel, this.gate, reader, currentHash, proposal);
-    const expected = { ...expectedOf(proposal), base: currentHash };
-    await this.journal.append(
-      reader.project,
-      RECOMPARE.input(
-        {
-          proposal_id: proposal.proposal_id,
-          base_version: currentHash,
-          comparison,
-          gate,
-          required_role: requiredRole(gate.label) ?? 'editor',
-        },
-        { actor: 'canon', authority: { system: 'canon' }, correlation_id: proposal.proposal_id },
-      ),
-      {
-        precondition: async (tx) => {
-          await this.#stillPending(tx, reader.project, proposal.proposal_id);
-          await this.#guard(tx, reader.project, expected);
-        },
-      },
-    );
-    return { closed: false, base: currentHash };
-  }
-
-  /** Journals the rejection of a pending proposal (by a principal, or by canon itself). */
-  async #close(
-    project: string,
-    proposalId: string,
-    by: Principal | null,
-    reason: string,
-  ): Promise<void> {
-    await this.journal.append(
-      project,
-      REJECT.input(
-        { proposal_id: proposalId, by, reason },
-        {
-          actor: by?.id ?? 'canon',
-          authority: by ? authorityOf(by) : { system: 'canon' },
-          correlation_id: proposalId,
-        },
-      ),
-      { precondition: (tx) => this.#stillPending(tx, project, proposalId) },
-    );
-  }
-
-  async #pending(reader: CanonReader, proposalId: string): Promise<ProposalRecord> {
-    const proposal = await reader.proposal(proposalId);
-    if (!proposal) throw new CanonryError('UNKNOWN_PROPOSAL', `no proposal ${proposalId}`);
-    if (proposal.status !== 'pending') {
-      throw new CanonryError('PROPOSAL_CLOSED', `proposal ${proposalId} is ${proposal.status}`);
-    }
-    return proposal;
-  }
-
-  async #stillPending(tx: Queryable, project: string, proposalId: string): Promise<void> {
-    const proposal = await this.reader(project, tx).proposal(proposalId);
-    if (proposal?.status !== 'pending') {
-      throw new CanonryError('PROPOSAL_CLOSED', `proposal ${proposalId} is ${proposal?.status}`);
-    }
-  }
-
-  async #outcome(
-    project: string,
-    proposalId: string,
-    last: AppendResult,
-  ): Promise<ProposalOutcome> {
-    const reader = this.reader(project);
-    const proposal = (await reader.proposal(proposalId))!;
-    const committed =
-      last.entry.kind === COMMIT.kind ? await reader.current(proposal.object_id) : null;
-    return { proposal, committed, receipt: last.receipt };
+    const input = await resolveInput(this.readerFor(principal), objectId, claimId, rationale);
+    return this.propose(principal, input);
   }
 }

@@ -17,6 +17,11 @@ export function newId(prefix: string): string {
   return `${prefix}_${randomBytes(8).toString('hex')}`;
 }
 
+/** The authority a principal's journal entry records: who, in which role, for which project. */
+export function authorityOf(principal: Principal) {
+  return { principal: principal.id, role: principal.role, project: principal.project };
+}
+
 /** The version a commit appends: immutable, hashed over everything but the receipt it will get. */
 export function buildVersion(
   proposal: ProposalBody,
@@ -131,7 +136,7 @@ export function commitEntry(
   };
   return COMMIT.input(body, {
     actor: actor.id,
-    authority: { principal: actor.id, role: actor.role, project: actor.project },
+    authority: authorityOf(actor),
     correlation_id: proposal.proposal_id,
     receipt: receiptOf(proposal, approver, affected, version),
   });

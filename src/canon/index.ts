@@ -7,12 +7,7 @@ export {
   artifactInput,
   artifactState,
 } from './artifacts.js';
-export {
-  Canon,
-  type CanonOptions,
-  type ProposalOutcome,
-  type Viewer,
-} from './canon.js';
+export { Canon, type CanonOptions, type Viewer } from './canon.js';
 export { renderCapsule } from './capsule.js';
 export {
   type CommitView,
@@ -55,6 +50,7 @@ export {
   type ScriptedConfig,
   type SubjectConfig,
 } from './classify/index.js';
+export type { ProposalOutcome } from './committing.js';
 export {
   type CheckResult,
   COMPARISON_CHECKS,

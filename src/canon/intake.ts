@@ -1,8 +1,9 @@
 import { CanonryError, isCanonryError } from '../core/index.js';
-import type { Canon, ProposalOutcome } from './canon.js';
+import type { Canon } from './canon.js';
 import type { ArchivedMessage, Classification, Classifier, MessageRole } from './classification.js';
 import { isMachineAuthor } from './classify/index.js';
 import { newId } from './commit.js';
+import type { ProposalOutcome } from './committing.js';
 import { MESSAGE } from './entry-kinds.js';
 import {
   classifyMessage,

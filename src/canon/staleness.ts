@@ -1,4 +1,4 @@
-import type { ContentHash } from '../core/index.js';
+import { CanonryError, type ContentHash } from '../core/index.js';
 import type { CanonReader } from './read.js';
 import { isLive, type ProposalIntent } from './types.js';
 
@@ -37,4 +37,14 @@ export async function movedSince(reader: CanonReader, expected: Expected): Promi
     if (!isLive(await reader.object(id))) return `${id} is no longer current`;
   }
   return null;
+}
+
+/**
+ * Inside an append transaction (`reader` reads through it): refuses with CONFLICT if canon moved
+ * since the comparison.
+ */
+export async function refuseMoved(reader: CanonReader, expected: Expected): Promise<void> {
+  const moved = await movedSince(reader, expected);
+  if (moved !== null)
+    throw new CanonryError('CONFLICT', `${moved} during the commit; compare again`);
 }
