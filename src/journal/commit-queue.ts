@@ -1,4 +1,3 @@
-import { performance } from 'node:perf_hooks';
 import { isCanonryError } from '../core/index.js';
 import type { Queryable, Store } from '../store/index.js';
 
@@ -44,11 +43,8 @@ interface Pending<B, P> {
   inTransaction?: boolean;
 }
 
-/** Background batches in flight at once when pipelined: one committing, the next queued behind it. */
+/** Background batches in flight at once: one committing while the next is prepared and queued. */
 const MAX_FLIGHTS = 2;
-
-/** The event loop's utilization is re-measured over windows of at least this many ms. */
-const UTILIZATION_WINDOW_MS = 50;
 
 /**
  * Group commit: appends that arrive while a transaction is in flight are committed together in the
@@ -58,26 +54,14 @@ const UTILIZATION_WINDOW_MS = 50;
  * dropped while COMMIT was in flight): then only jobs with idempotency keys are retried, since the
  * batch may have committed.
  *
- * With a background writer, runs of plain jobs are committed off the event loop instead, one batch
- * at a time, what arrives while it commits going in the next — unless the event loop is the slower
- * side. Then they are pipelined: two batches in flight, a run that finds none split in half, so one
- * batch is prepared while the other waits for its fsync. A job with reads or a decision waits until
- * the batches in flight are done.
- *
- * Pipelining halves the rows per fsync for good (producers waiting for their appends come back in
- * the same two groups), so it pays only when preparing a batch takes longer than committing it;
- * wherever the fsync is the slower side (every host measured so far), one whole batch per fsync
- * commits up to twice as much. Which side is slower shows in the event loop's utilization: with one
- * batch at a time the loop is busy while it prepares and idle while the writer commits, so it is
- * busy more than half the time only when preparing is slower.
+ * With a background writer, runs of plain jobs are committed off the event loop instead, pipelined:
+ * when several jobs wait, half go first and the rest follow at once, so one batch is prepared while
+ * the other waits for its fsync. A job with reads or a decision waits until those batches are done.
  */
 export class CommitQueue<B, P = unknown> {
   #pending: Pending<B, P>[] = [];
   #draining = false;
   readonly #flights = new Set<Promise<void>>();
-  /** Where the current utilization window started, and the last window's utilization (0–1). */
-  #window = performance.eventLoopUtilization();
-  #utilization = 0;
 
   constructor(
     private readonly store: Store,
@@ -125,12 +109,11 @@ export class CommitQueue<B, P = unknown> {
       // the background writer, which keeps its SQL and fsync off the event loop.
       const alone = this.#flights.size === 0 && this.#pending.length === 1;
       if (lane > 0 && !(alone && this.#pending[0]!.job.solo)) {
-        const busy = this.#loopBusy();
-        if (this.#flights.size >= (busy ? MAX_FLIGHTS : 1)) {
+        if (this.#flights.size >= MAX_FLIGHTS) {
           await Promise.race(this.#flights);
           continue;
         }
-        const take = this.#flights.size === 0 && busy ? Math.ceil(lane / 2) : lane;
+        const take = this.#flights.size === 0 ? Math.ceil(lane / 2) : lane;
         if (this.#launch(Math.min(take, this.maxBatch))) continue;
       }
       if (this.#flights.size > 0) {
@@ -171,16 +154,6 @@ export class CommitQueue<B, P = unknown> {
       }
     }
     this.#draining = false;
-  }
-
-  /** Whether the event loop was busy more than half of its last window: then batches are pipelined. */
-  #loopBusy(): boolean {
-    const since = performance.eventLoopUtilization(this.#window);
-    if (since.idle + since.active >= UTILIZATION_WINDOW_MS) {
-      this.#utilization = since.utilization;
-      this.#window = performance.eventLoopUtilization();
-    }
-    return this.#utilization > 0.5;
   }
 
   /** How many jobs at the head of the queue could go to the background writer together. */
