@@ -3,7 +3,7 @@ import type { AppendContext, PlainAppend } from './append-context.js';
 import { insertStatements, MOVE_HEAD } from './append-statements.js';
 import { appended } from './appended.js';
 import { checkpointParams, INSERT_CHECKPOINT } from './checkpoint-rows.js';
-import { buildChain } from './entry-hash.js';
+import { buildChainInto } from './entry-hash.js';
 import type { AppendResult, Head } from './types.js';
 
 /**
@@ -28,20 +28,22 @@ export function appendInBackground(
   for (const { project, inputs } of plains) {
     const from = tails.get(project) ?? ctx.assumed.get(project) ?? ctx.heads.get(project);
     if (!from) return undefined;
-    if (!froms.has(project)) froms.set(project, from);
-    const built = buildChain(project, from, at, inputs);
-    const values = rows.get(project) ?? [];
-    rows.set(project, values);
+    let values = rows.get(project);
+    if (values === undefined) {
+      froms.set(project, from);
+      values = [];
+      rows.set(project, values);
+    }
+    const entries = buildChainInto(project, from, at, inputs, values);
     const appendedHere: AppendResult[] = [];
-    for (const { entry, params } of built) {
-      for (const value of params) values.push(value);
+    for (const entry of entries) {
       if (ctx.checkpointDue(entry.seq)) {
         const checkpoint = ctx.signCheckpoint(project, entry.seq, entry.hash);
         checkpoints.push({ sql: INSERT_CHECKPOINT, params: checkpointParams(checkpoint) });
       }
       appendedHere.push(appended(entry, false));
     }
-    const last = built.at(-1)!.entry;
+    const last = entries.at(-1)!;
     tails.set(project, { project, seq: last.seq, hash: last.hash });
     results.push(appendedHere);
   }
@@ -53,9 +55,9 @@ export function appendInBackground(
       params: [project, tail.seq, tail.hash, from.seq, from.hash],
       expectChanges: 1,
     });
-    statements.push(...insertStatements(rows.get(project)!));
+    for (const insert of insertStatements(rows.get(project)!)) statements.push(insert);
   }
-  statements.push(...checkpoints);
+  for (const checkpoint of checkpoints) statements.push(checkpoint);
   for (const [project, tail] of tails) ctx.assumed.set(project, tail);
   return writer.commit(statements).then(
     (committed) => {

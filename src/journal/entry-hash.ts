@@ -64,6 +64,20 @@ export function buildEntry(
   at: string,
   input: PreparedInput,
 ): BuiltEntry {
+  const params: (string | number | null)[] = [];
+  const entry = pushEntry(project, seq, prevHash, at, input, params);
+  return { entry, params };
+}
+
+/** Builds an entry and pushes its column values onto `rows` (flattened, as `insertEntries` takes). */
+function pushEntry(
+  project: string,
+  seq: number,
+  prevHash: ContentHash,
+  at: string,
+  input: PreparedInput,
+  rows: (string | number | null)[],
+): JournalEntry {
   const hash = hashBytes(
     entryText(
       project,
@@ -80,7 +94,22 @@ export function buildEntry(
       ENTRY_FORMAT,
     ),
   );
-  const entry: JournalEntry = {
+  rows.push(
+    project,
+    seq,
+    ENTRY_FORMAT,
+    at,
+    input.kind,
+    input.bodyText,
+    input.actor,
+    input.authorityText,
+    input.correlation_id,
+    input.idempotency_key,
+    input.receiptText,
+    prevHash,
+    hash,
+  );
+  return {
     project,
     seq,
     format: ENTRY_FORMAT,
@@ -95,22 +124,6 @@ export function buildEntry(
     prev_hash: prevHash,
     hash,
   };
-  const params = [
-    project,
-    seq,
-    ENTRY_FORMAT,
-    at,
-    input.kind,
-    input.bodyText,
-    input.actor,
-    input.authorityText,
-    input.correlation_id,
-    input.idempotency_key,
-    input.receiptText,
-    prevHash,
-    hash,
-  ];
-  return { entry, params };
 }
 
 /**
@@ -157,4 +170,25 @@ export function buildChain(
     built.push(next);
   }
   return built;
+}
+
+/**
+ * {@link buildChain} for the background writer: every input gets an entry, and the column values go
+ * straight onto `rows` instead of an array per entry.
+ */
+export function buildChainInto(
+  project: string,
+  from: { readonly seq: number; readonly hash: ContentHash },
+  at: string,
+  inputs: readonly PreparedInput[],
+  rows: (string | number | null)[],
+): JournalEntry[] {
+  const entries: JournalEntry[] = [];
+  let prev = from.hash;
+  for (let n = 0; n < inputs.length; n++) {
+    const entry = pushEntry(project, from.seq + n + 1, prev, at, inputs[n]!, rows);
+    prev = entry.hash;
+    entries.push(entry);
+  }
+  return entries;
 }
