@@ -14,6 +14,14 @@ const POLL_MS = 1_000;
  */
 const SAFETY_POLL_MS = 5_000;
 
+/**
+ * Least time between two announcements of this process's commits. Each is a statement on the
+ * store's pool: one per commit took a writer's connection between its appends (8 writers with one
+ * connection each fell from 0.71× to 0.51× of raw INSERTs). Batched to one per 10 ms, it costs a
+ * follower in another process at most 10 ms more.
+ */
+const ANNOUNCE_GAP_MS = 10;
+
 /** Options for {@link JournalFeed.follow}. */
 export interface FollowOptions {
   /** Follow the entries after this seq (default 0: from the first). */
@@ -91,6 +99,9 @@ export class JournalFeed {
   /** Commits not yet announced to other processes: the highest seq per project. */
   readonly #unannounced = new Map<string, number>();
   #announcing = false;
+  /** When the last announcement was sent (ms), and the timer holding the next one back. */
+  #announcedAt = Number.NEGATIVE_INFINITY;
+  #announceTimer: NodeJS.Timeout | undefined;
 
   constructor(reader: FeedReader, notifications?: StoreNotifications) {
     this.#reader = reader;
@@ -111,7 +122,17 @@ export class JournalFeed {
    * safety poll finds what it would have announced).
    */
   #announce(): void {
-    if (this.#announcing || this.#unannounced.size === 0) return;
+    if (this.#announcing || this.#announceTimer || this.#unannounced.size === 0) return;
+    const wait = this.#announcedAt + ANNOUNCE_GAP_MS - Date.now();
+    if (wait > 0) {
+      this.#announceTimer = setTimeout(() => {
+        this.#announceTimer = undefined;
+        if (!this.#closed) this.#announce();
+      }, wait);
+      this.#announceTimer.unref();
+      return;
+    }
+    this.#announcedAt = Date.now();
     this.#announcing = true;
     const payloads = [...this.#unannounced].map(([project, seq]) => `${project}:${seq}`);
     this.#unannounced.clear();
@@ -133,6 +154,11 @@ export class JournalFeed {
 
   /** Ends every feed and stops listening (an announcement in flight still goes out). */
   close(): void {
+    // What waited for the gap goes out now (best effort: the store may close right after).
+    clearTimeout(this.#announceTimer);
+    this.#announceTimer = undefined;
+    this.#announcedAt = Number.NEGATIVE_INFINITY;
+    this.#announce();
     this.#closed = true;
     this.#unannounced.clear();
     for (const follower of [...this.#followers]) void follower.return();
