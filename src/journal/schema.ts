@@ -1,5 +1,10 @@
 import type { Migration } from '../store/index.js';
 
+/** A parked append's columns after its id (the same on both engines; see the `parked` migration). */
+const PARKED_COLUMNS = `project TEXT NOT NULL, at TEXT NOT NULL, kind TEXT NOT NULL, actor TEXT NOT NULL,
+  correlation_id TEXT, body TEXT NOT NULL, authority TEXT NOT NULL, receipt TEXT NOT NULL,
+  seq BIGINT, prev_hash TEXT, hash TEXT`;
+
 /** The journal's tables, in order. Never edit or reorder a migration that has shipped: append. */
 export const JOURNAL_MIGRATIONS: readonly Migration[] = [
   {
@@ -71,20 +76,7 @@ export const JOURNAL_MIGRATIONS: readonly Migration[] = [
     name: 'parked',
     up: {
       postgres: `
-        CREATE UNLOGGED TABLE journal_parked (
-          id BIGSERIAL PRIMARY KEY,
-          project TEXT NOT NULL,
-          at TEXT NOT NULL,
-          kind TEXT NOT NULL,
-          actor TEXT NOT NULL,
-          correlation_id TEXT,
-          body TEXT NOT NULL,
-          authority TEXT NOT NULL,
-          receipt TEXT NOT NULL,
-          seq BIGINT,
-          prev_hash TEXT,
-          hash TEXT
-        );
+        CREATE UNLOGGED TABLE journal_parked (id BIGSERIAL PRIMARY KEY, ${PARKED_COLUMNS});
         CREATE INDEX journal_parked_waiting ON journal_parked (project, id) WHERE seq IS NULL;
 
         -- Takes the head of p_project (waiting for it, or only if free) and chains its parked rows in
@@ -233,20 +225,7 @@ export const JOURNAL_MIGRATIONS: readonly Migration[] = [
         $fn$;
       `,
       sqlite: `
-        CREATE TABLE journal_parked (
-          id INTEGER PRIMARY KEY AUTOINCREMENT,
-          project TEXT NOT NULL,
-          at TEXT NOT NULL,
-          kind TEXT NOT NULL,
-          actor TEXT NOT NULL,
-          correlation_id TEXT,
-          body TEXT NOT NULL,
-          authority TEXT NOT NULL,
-          receipt TEXT NOT NULL,
-          seq BIGINT,
-          prev_hash TEXT,
-          hash TEXT
-        );
+        CREATE TABLE journal_parked (id INTEGER PRIMARY KEY AUTOINCREMENT, ${PARKED_COLUMNS});
       `,
     },
   },

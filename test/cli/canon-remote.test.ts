@@ -2,7 +2,7 @@
 // `canonry serve` on loopback (--url): the same answers, the same typed refusals, the same principal.
 // Writes go through one face and are read back through the other.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/cli.js';
+import { issueTokens, runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/runtime.js';
 import { type ServeProcess, startServe } from '../helpers/serve.js';
 
@@ -33,27 +33,14 @@ const refusal = async (run: Promise<{ code: number; stdout: string; stderr: stri
 
 beforeAll(async () => {
   ({ dir, cleanup } = tempDir('canonry-cli-remote-'));
-  for (const [name, role] of [
-    ['olivia', 'owner'],
-    ['eddie', 'editor'],
-    ['agent', 'agent'],
-  ] as const) {
-    const r = await runCli([
-      'tokens',
-      'create',
-      '--project',
-      'p',
-      '--principal',
-      name,
-      '--role',
-      role,
-      '--data',
-      dir,
-      '--json',
-    ]);
-    expect(r.code, r.stderr).toBe(0);
-    tok[name] = JSON.parse(r.stdout).token;
-  }
+  Object.assign(
+    tok,
+    await issueTokens(dir, 'p', [
+      ['olivia', 'owner'],
+      ['eddie', 'editor'],
+      ['agent', 'agent'],
+    ]),
+  );
   serve = await startServe(dir);
 }, 120_000);
 afterAll(async () => {

@@ -38,3 +38,33 @@ export function runCli(
     child.stdin!.end(options.input ?? '');
   });
 }
+
+/**
+ * Issues one token per principal of project `project` in data directory `dir` through
+ * `canonry tokens create … --json`; resolves to the secrets by principal.
+ */
+export async function issueTokens(
+  dir: string,
+  project: string,
+  principals: readonly (readonly [name: string, role: string])[],
+): Promise<Record<string, string>> {
+  const tokens: Record<string, string> = {};
+  for (const [name, role] of principals) {
+    const r = await runCli([
+      'tokens',
+      'create',
+      '--project',
+      project,
+      '--principal',
+      name,
+      '--role',
+      role,
+      '--data',
+      dir,
+      '--json',
+    ]);
+    if (r.code !== 0) throw new Error(`tokens create ${name}: ${r.stderr}`);
+    tokens[name] = (JSON.parse(r.stdout) as { token: string }).token;
+  }
+  return tokens;
+}

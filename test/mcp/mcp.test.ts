@@ -8,7 +8,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EMPTY_METADATA_HASH } from '../../src/kernel/index.js';
-import { CLI, runCli } from '../helpers/cli.js';
+import { CLI, issueTokens, runCli } from '../helpers/cli.js';
 import { refundProtocol, tempDir } from '../helpers/runtime.js';
 import { type ServeProcess, startServe } from '../helpers/serve.js';
 
@@ -19,26 +19,13 @@ const clients: Client[] = [];
 
 beforeAll(async () => {
   ({ dir, cleanup } = tempDir('canonry-mcp-'));
-  for (const [name, role] of [
-    ['olivia', 'owner'],
-    ['agent', 'agent'],
-  ] as const) {
-    const r = await runCli([
-      'tokens',
-      'create',
-      '--project',
-      'p',
-      '--principal',
-      name,
-      '--role',
-      role,
-      '--data',
-      dir,
-      '--json',
-    ]);
-    expect(r.code, r.stderr).toBe(0);
-    tok[name] = JSON.parse(r.stdout).token;
-  }
+  Object.assign(
+    tok,
+    await issueTokens(dir, 'p', [
+      ['olivia', 'owner'],
+      ['agent', 'agent'],
+    ]),
+  );
   for (const [id, title, keywords] of [
     ['ui.colour', 'Interface colour', 'red,blue,colour'],
     ['ui.font', 'Interface font', 'font,serif,sans'],
