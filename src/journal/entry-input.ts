@@ -45,9 +45,10 @@ function optionalText(value: unknown, field: string): string | null {
     typeof value !== 'string' ||
     value.length === 0 ||
     value.length > MAX_TEXT ||
-    !value.isWellFormed()
+    !value.isWellFormed() ||
+    value.includes('\u0000')
   ) {
-    bad(`${field} must be a non-empty string of at most ${MAX_TEXT} characters`);
+    bad(`${field} must be a non-empty string of at most ${MAX_TEXT} characters, without NUL`);
   }
   return value;
 }
@@ -83,9 +84,11 @@ export function checkInput(input: unknown, kinds?: EntryKinds): PreparedInput {
     typeof e.actor !== 'string' ||
     e.actor.length === 0 ||
     e.actor.length > MAX_TEXT ||
-    !e.actor.isWellFormed()
+    !e.actor.isWellFormed() ||
+    // Stored as a text column, and PostgreSQL's text cannot hold NUL (SQLite's could: refused alike).
+    e.actor.includes('\u0000')
   ) {
-    bad(`actor must be a non-empty string of at most ${MAX_TEXT} characters`);
+    bad(`actor must be a non-empty string of at most ${MAX_TEXT} characters, without NUL`);
   }
   const correlation = optionalText(e.correlation_id, 'correlation_id');
   const idempotency = optionalText(e.idempotency_key, 'idempotency_key');

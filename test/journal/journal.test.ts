@@ -184,6 +184,12 @@ for (const engine of ENGINES) {
         [() => journal.append('../etc', count('x')), 'INVALID_PROJECT'],
         [() => journal.append('alpha', { ...count('x'), kind: 'DROP TABLE' }), 'INVALID_ENTRY'],
         [() => journal.append('alpha', { ...count('x'), actor: '' }), 'INVALID_ENTRY'],
+        // A text column on PostgreSQL cannot hold NUL: refused on every engine, never a database error.
+        [() => journal.append('alpha', { ...count('x'), actor: 'a\u0000b' }), 'INVALID_ENTRY'],
+        [
+          () => journal.append('alpha', { ...count('x'), correlation_id: '\u0000' }),
+          'INVALID_ENTRY',
+        ],
         [() => journal.append('alpha', { ...count('x'), body: Number.NaN }), 'INVALID_ENTRY'],
         [() => journal.append('alpha', { ...count('x'), extra: 1 } as never), 'INVALID_ENTRY'],
         [
