@@ -1,7 +1,7 @@
 import type { ContentHash } from '../core/index.js';
 import type { Queryable } from '../store/index.js';
 import type { AppendContext } from './append-context.js';
-import { insertStatements } from './append-statements.js';
+import { insertStatements, readHead } from './append-statements.js';
 import { appended } from './appended.js';
 import { storeCheckpoint } from './checkpoint-rows.js';
 import { buildEntry, rowHash } from './entry-hash.js';
@@ -38,8 +38,7 @@ const CLAIM =
 const UNPARK = 'DELETE FROM journal_parked WHERE id = $1 AND seq IS NULL';
 const DROP = 'DELETE FROM journal_parked WHERE id = $1';
 
-/** The checkpoint case, chained here so the writer can sign it: the head, then the parked rows. */
-const LOCK_HEAD = 'SELECT seq, hash FROM journal_heads WHERE project = $1 FOR UPDATE';
+/** The checkpoint case, chained here so the writer can sign it: the parked rows, under the head. */
 const WAITING = `SELECT id, at, kind, actor, correlation_id, body, authority, receipt, seq, prev_hash, hash
   FROM journal_parked WHERE project = $1 AND (seq IS NULL OR id = $2) ORDER BY id LIMIT ${MAX_CHAIN + 1}
   FOR UPDATE`;
@@ -224,10 +223,9 @@ export class ParkedAppends {
     return ctx.store
       .transaction(async (tx): Promise<Outcome> => {
         moved = undefined;
-        const [head] = await tx.all<{ seq: string | number; hash: string }>(LOCK_HEAD, [project]);
-        if (!head) return { state: 'no-head' };
+        const from = await readHead(tx, project, true);
+        if (from.seq === 0) return { state: 'no-head' };
         await tx.all(CHAINING_LOCK, [project]);
-        const from: Head = { project, seq: Number(head.seq), hash: head.hash as ContentHash };
         const rows = await tx.all<ParkedRow>(WAITING, [project, id]);
         const own = rows.find((row) => String(row.id) === id);
         if (own && own.seq !== null) {

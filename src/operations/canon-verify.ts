@@ -5,6 +5,16 @@ import { BODIES, EXAMPLE_HASH, RESPONSES, ref } from './schemas.js';
 
 const { obj, str } = RESPONSES;
 
+/** What a §6 evaluation can answer with besides its verdict, on every route that evaluates. */
+export const VALIDATE_ERRORS = [
+  'INVALID_REQUEST',
+  'INTERPRETATION_DRIFT',
+  'INVALID_BODY',
+  'INVALID_HASH',
+  'INVALID_PROTOCOL',
+  'UNKNOWN_PROTOCOL',
+] as const;
+
 /**
  * TCP/AP for a project's principals: evaluate an artifact (§6) and check a signed verdict offline
  * (§7) against this server's root and revocation list. `POST /v1/validate` stays the public,
@@ -35,14 +45,7 @@ export const VERIFY_OPERATIONS: readonly Operation[] = [
     },
     status: 200,
     response: ref('ValidateEnvelope'),
-    errors: [
-      'INVALID_REQUEST',
-      'INTERPRETATION_DRIFT',
-      'INVALID_BODY',
-      'INVALID_HASH',
-      'INVALID_PROTOCOL',
-      'UNKNOWN_PROTOCOL',
-    ],
+    errors: VALIDATE_ERRORS,
     handler: async ({ runtime, body }) => (await runtime.kernel.validate(body)).envelope,
   },
   {

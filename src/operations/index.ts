@@ -6,6 +6,7 @@ export {
   roleAtLeast,
 } from './authorize.js';
 export type { ClassifierView } from './canon-classifier.js';
+export { VALIDATE_ERRORS } from './canon-verify.js';
 export { checkBody, inlineRefs } from './check-body.js';
 export { tokenIdArg } from './input.js';
 export type {

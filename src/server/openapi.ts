@@ -9,6 +9,7 @@ import {
   RESPONSES,
   ref,
   SCHEMAS,
+  VALIDATE_ERRORS,
 } from '../operations/index.js';
 
 /** Where the document is served. */
@@ -121,16 +122,7 @@ const OTHER_ROUTES: readonly OperationDoc[] = [
     body: { schema: BODIES.validate, required: true },
     status: 200,
     response: ref('ValidateEnvelope'),
-    errors: [
-      'INVALID_REQUEST',
-      'INTERPRETATION_DRIFT',
-      'INVALID_BODY',
-      'INVALID_HASH',
-      'INVALID_PROTOCOL',
-      'UNKNOWN_PROTOCOL',
-      'RATE_LIMITED',
-      'EVALUATOR_UNAVAILABLE',
-    ],
+    errors: [...VALIDATE_ERRORS, 'RATE_LIMITED', 'EVALUATOR_UNAVAILABLE'],
     errorSchema: ref('ValidateEnvelope'),
   },
   {
