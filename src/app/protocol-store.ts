@@ -45,6 +45,7 @@ export const PROTOCOL = defineEntryKind<RegistrationBody>({
   kind: 'kernel.protocol',
   version: 1,
   schema: object({ hash, protocol: object({ slug: text, version: text }) }),
+  summary: (b) => ({ hash: b.hash }),
 });
 
 /** The registration an entry holds; its hash must be its protocol's (STORE_CORRUPT otherwise). */

@@ -7,12 +7,18 @@ const { object, oneOf, text } = bodySchema;
 export type TokenEventBody = Pick<TokenInfo, 'token_id' | 'principal' | 'role'>;
 
 const tokenEvent = object({ token_id: text, principal: text, role: oneOf(TOKEN_ROLES) });
+const summary = (b: TokenEventBody) => ({
+  token_id: b.token_id,
+  principal: b.principal,
+  role: b.role,
+});
 
 /** A bearer token issued (auth's event, journaled with the token row). */
 export const TOKEN_ISSUED = defineEntryKind<TokenEventBody>({
   kind: 'auth.token.issued',
   version: 1,
   schema: tokenEvent,
+  summary,
 });
 
 /** A bearer token revoked. */
@@ -20,6 +26,7 @@ export const TOKEN_REVOKED = defineEntryKind<TokenEventBody>({
   kind: 'auth.token.revoked',
   version: 1,
   schema: tokenEvent,
+  summary,
 });
 
 /**

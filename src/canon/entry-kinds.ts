@@ -22,7 +22,8 @@ import type { CanonEntryBodies } from './records.js';
 
 /**
  * The kinds of entry canon writes, each with its body's type and schema (version 1: every canon
- * entry ever written). The journal checks a body against its kind when it is appended and when it
+ * entry ever written) and what a live feed may show of it (ids, versions, outcomes; never note or
+ * message text, comparisons, the gate's signed event, classifier output or failure details). The journal checks a body against its kind when it is appended and when it
  * is replayed; canon's projection reads bodies through these kinds, never by casting.
  */
 
@@ -31,6 +32,11 @@ export const MESSAGE = defineEntryKind<CanonEntryBodies['canon.message']>({
   kind: 'canon.message',
   version: 1,
   schema: object({ message }),
+  summary: ({ message: m }) => ({
+    message_id: m.message_id,
+    role: m.role,
+    visibility: m.visibility ?? 'project',
+  }),
 });
 
 /** A proposal with its comparison and gate verdict. */
@@ -38,6 +44,14 @@ export const PROPOSAL = defineEntryKind<CanonEntryBodies['canon.proposal']>({
   kind: 'canon.proposal',
   version: 1,
   schema: object({ proposal }),
+  summary: ({ proposal: p }) => ({
+    proposal_id: p.proposal_id,
+    object_id: p.object_id,
+    intent: p.intent,
+    status: p.status,
+    gate: p.gate.label,
+    required_role: p.required_role,
+  }),
 });
 
 /** A pending proposal compared again after canon moved. */
@@ -50,6 +64,11 @@ export const RECOMPARE = defineEntryKind<CanonEntryBodies['canon.recompare']>({
     comparison,
     gate: gateVerdict,
     required_role: role,
+  }),
+  summary: (b) => ({
+    proposal_id: b.proposal_id,
+    gate: b.gate.label,
+    required_role: b.required_role,
   }),
 });
 
@@ -64,6 +83,14 @@ export const COMMIT = defineEntryKind<CanonEntryBodies['canon.commit']>({
     operation,
     stale_artifacts: list(text),
   }),
+  summary: (b) => ({
+    proposal_id: b.proposal_id,
+    object_id: b.version.note_id,
+    version_id: b.version.version_id,
+    version_hash: b.version.version_hash,
+    supersedes: [...b.supersedes],
+    stale_artifacts: [...b.stale_artifacts],
+  }),
 });
 
 /** A proposal closed without committing (by a principal, or by canon itself). */
@@ -71,6 +98,7 @@ export const REJECT = defineEntryKind<CanonEntryBodies['canon.reject']>({
   kind: 'canon.reject',
   version: 1,
   schema: object({ proposal_id: text, by: nullable(principal), reason: text }),
+  summary: (b) => ({ proposal_id: b.proposal_id, outcome: 'rejected', by: b.by?.id ?? null }),
 });
 
 /** A project's scripted-classifier configuration, whole. */
@@ -82,6 +110,7 @@ export const CLASSIFIER = defineEntryKind<CanonEntryBodies['canon.classifier']>(
     by: nullable(principal),
     source: { enum: ['api', 'file'] },
   }),
+  summary: (b) => ({ source: b.source }),
 });
 
 /** An artifact's manifest (§10). */
@@ -89,6 +118,11 @@ export const ARTIFACT = defineEntryKind<CanonEntryBodies['canon.artifact']>({
   kind: 'canon.artifact',
   version: 1,
   schema: object({ manifest, by: principal }),
+  summary: ({ manifest: m }) => ({
+    artifact_id: m.artifact_id,
+    artifact_version: m.artifact_version,
+    acceptance_state: m.acceptance_state,
+  }),
 });
 
 /** A message's classification, journaled once. */
@@ -96,6 +130,7 @@ export const CLASSIFICATION = defineEntryKind<ClassificationBody>({
   kind: 'canon.classification',
   version: 1,
   schema: object({ message_id: text, classification }),
+  summary: (b) => ({ message_id: b.message_id }),
 });
 
 /** A classification that failed (an outage or output refused). */
@@ -109,6 +144,7 @@ export const CLASSIFICATION_FAILED = defineEntryKind<ClassificationFailureBody>(
     issues: list(text),
     classifier: text,
   }),
+  summary: (b) => ({ message_id: b.message_id, code: b.code }),
 });
 
 /** Every kind canon writes: register them all with the journal. */

@@ -1,5 +1,5 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
-import { CanonryError, fail, ok, type Result } from '../core/index.js';
+import { CanonryError, fail, type JsonValue, ok, type Result } from '../core/index.js';
 import type { EntryInput, JournalEntry } from './types.js';
 
 /** Why a body does not match its kind: where in the body, and which schema rule refused it. */
@@ -25,10 +25,18 @@ export interface EntryKindSpec<B, P = never> {
   readonly schema: BodySchema;
   /** The version before this one and how its bodies read as this one's. */
   readonly previous?: { readonly kind: EntryKind<P>; readonly upgrade: (body: P) => B };
+  /**
+   * What a live feed may show of an entry beside its place in the chain: ids, versions, outcomes —
+   * never its text, reasoning or secrets. Without it a feed shows no summary.
+   */
+  readonly summary?: (body: B) => EntrySummary;
 }
 
 /** The fields of an entry besides its kind and body (see {@link EntryInput}). */
 export type EntryMeta = Omit<EntryInput, 'kind' | 'body'>;
+
+/** A kind's public summary of one entry (see {@link EntryKindSpec.summary}). */
+export type EntrySummary = { readonly [field: string]: JsonValue };
 
 /** An entry whose body is known to be its kind's. */
 export type TypedEntry<B> = JournalEntry & { readonly body: B };
@@ -53,6 +61,8 @@ export interface EntryKind<B> {
   read(entry: JournalEntry): Result<B, BodyIssue>;
   /** Whether the entry is of this kind (any version it reads) with a body that matches. */
   is(entry: JournalEntry): entry is TypedEntry<B>;
+  /** The kind's public summary of the entry; null without one, or for a body that does not match. */
+  summary(entry: JournalEntry): EntrySummary | null;
   /** The entry's body as this version: checked (and upgraded); ENTRY_BODY_INVALID otherwise. */
   body(entry: JournalEntry): B;
 }
@@ -146,6 +156,11 @@ export function defineEntryKind<B, P = never>(spec: EntryKindSpec<B, P>): EntryK
     input: (body, meta) => ({ ...meta, kind: stored, body }),
     read,
     is: (entry): entry is TypedEntry<B> => entry.kind === stored && read(entry).ok,
+    summary(entry) {
+      if (spec.summary === undefined) return null;
+      const result = read(entry);
+      return result.ok ? spec.summary(result.value) : null;
+    },
     body(entry) {
       const result = read(entry);
       if (!result.ok) throw bodyError(result.issues[0]!, entry.seq);
@@ -180,6 +195,11 @@ export class EntryKinds {
   /** The kind stored under `name`, if registered. */
   get(name: string): EntryKind<unknown> | undefined {
     return this.#byKind.get(name);
+  }
+
+  /** The public summary of an entry by its registered kind; null for a kind it does not know. */
+  summaryOf(entry: JournalEntry): EntrySummary | null {
+    return this.#byKind.get(entry.kind)?.summary(entry) ?? null;
   }
 
   /** Every registered stored name, sorted. */

@@ -16,6 +16,7 @@ export {
   type EntryKindSpec,
   EntryKinds,
   type EntryMeta,
+  type EntrySummary,
   storedKind,
   type TypedEntry,
 } from './entry-kind.js';

@@ -1,6 +1,6 @@
 import { type Canon, mayReadEntry, type Principal } from '../canon/index.js';
 import type { JsonValue } from '../core/index.js';
-import type { JournalEntry } from '../journal/index.js';
+import type { EntryKinds, JournalEntry } from '../journal/index.js';
 
 /**
  * One entry as the live feed tells it: where it sits in the chain, who did it under which authority,
@@ -15,7 +15,7 @@ export interface FeedEvent {
   readonly authority: Readonly<Record<string, string>>;
   readonly hash: string;
   readonly prev_hash: string;
-  /** Per kind (see {@link summaryOf}); null for kinds with nothing to name. */
+  /** The kind's public summary (`EntryKindSpec.summary`); null for kinds with nothing to name. */
   readonly summary: Readonly<Record<string, JsonValue>> | null;
 }
 
@@ -35,95 +35,8 @@ function record(value: unknown): Body {
     : {};
 }
 
-/** A string field, or null: bodies are read as found, never trusted to have their kind's shape. */
 function text(value: unknown): string | null {
   return typeof value === 'string' ? value : null;
-}
-
-function integer(value: unknown): number | null {
-  return typeof value === 'number' && Number.isSafeInteger(value) ? value : null;
-}
-
-function strings(value: unknown): string[] {
-  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
-}
-
-/**
- * The identifiers a kind's summary names: ids, versions, outcomes and the gate's label. Never note or
- * message text, comparisons, the gate's signed event, classifier output or failure details, and
- * nothing of kinds not listed here (the kernel's `kernel.verdict` audit is never in a served project).
- */
-export function summaryOf(entry: JournalEntry): Record<string, JsonValue> | null {
-  const body = record(entry.body);
-  switch (entry.kind) {
-    case 'canon.message': {
-      const message = record(body.message);
-      return {
-        message_id: text(message.message_id),
-        role: text(message.role),
-        visibility: text(message.visibility) ?? 'project',
-      };
-    }
-    case 'canon.classification':
-      return { message_id: text(body.message_id) };
-    case 'canon.classification_failed':
-      return { message_id: text(body.message_id), code: text(body.code) };
-    case 'canon.proposal': {
-      const proposal = record(body.proposal);
-      return {
-        proposal_id: text(proposal.proposal_id),
-        object_id: text(proposal.object_id),
-        intent: text(proposal.intent),
-        status: text(proposal.status),
-        gate: text(record(proposal.gate).label),
-        required_role: text(proposal.required_role),
-      };
-    }
-    case 'canon.recompare':
-      return {
-        proposal_id: text(body.proposal_id),
-        gate: text(record(body.gate).label),
-        required_role: text(body.required_role),
-      };
-    case 'canon.commit': {
-      const version = record(body.version);
-      return {
-        proposal_id: text(body.proposal_id),
-        object_id: text(version.note_id),
-        version_id: integer(version.version_id),
-        version_hash: text(version.version_hash),
-        supersedes: strings(body.supersedes),
-        stale_artifacts: strings(body.stale_artifacts),
-      };
-    }
-    case 'canon.reject':
-      return {
-        proposal_id: text(body.proposal_id),
-        outcome: 'rejected',
-        by: text(record(body.by).id),
-      };
-    case 'canon.classifier':
-      return { source: text(body.source) };
-    case 'canon.artifact': {
-      const manifest = record(body.manifest);
-      return {
-        artifact_id: text(manifest.artifact_id),
-        artifact_version: integer(manifest.artifact_version),
-        acceptance_state: text(manifest.acceptance_state),
-      };
-    }
-    case 'auth.token.issued':
-    case 'auth.token.revoked':
-      return {
-        token_id: text(body.token_id),
-        principal: text(body.principal),
-        role: text(body.role),
-      };
-    case 'kernel.protocol':
-      return { hash: text(body.hash) };
-    default:
-      return null;
-  }
 }
 
 /** The authority's naming fields (principal, role, project, system), nothing else it may carry. */
@@ -140,6 +53,7 @@ function authorityOf(value: JsonValue): Record<string, string> {
 /** The feed event of an entry for `viewer`: summarised, or redacted when it may not read it (§14). */
 export async function feedEvent(
   canon: Canon,
+  kinds: EntryKinds | undefined,
   viewer: Principal,
   entry: JournalEntry,
 ): Promise<FeedEvent | RedactedFeedEvent> {
@@ -153,6 +67,7 @@ export async function feedEvent(
     authority: authorityOf(entry.authority),
     hash,
     prev_hash,
-    summary: summaryOf(entry),
+    // Each kind says what of it may be shown (its `summary`); an unknown or unsummarised kind: null.
+    summary: kinds?.summaryOf(entry) ?? null,
   };
 }

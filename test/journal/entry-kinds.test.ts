@@ -5,6 +5,7 @@ import {
   defineEntryKind,
   EntryKinds,
   Journal,
+  type JournalEntry,
   type Projection,
   rebuildProject,
   verifyProject,
@@ -190,3 +191,22 @@ for (const engine of ENGINES) {
     });
   });
 }
+
+describe('entry kind summaries', () => {
+  const LABELLED = defineEntryKind<{ id: string; secret: string }>({
+    kind: 'test.labelled',
+    version: 1,
+    schema: object({ id: text, secret: text }),
+    summary: (b) => ({ id: b.id }),
+  });
+  const kinds = new EntryKinds([LABELLED, COUNT]);
+  const entry = (kind: string, body: unknown) =>
+    ({ project: 'p', seq: 1, kind, body }) as unknown as JournalEntry;
+
+  it('show what the kind names, nothing for a kind without one, a bad body or an unknown kind', () => {
+    expect(kinds.summaryOf(entry('test.labelled', { id: 'a', secret: 's' }))).toEqual({ id: 'a' });
+    expect(kinds.summaryOf(entry('test.labelled', { id: 7, secret: 's' }))).toBeNull();
+    expect(kinds.summaryOf(entry('test.count', { name: 'x', by: 1 }))).toBeNull();
+    expect(kinds.summaryOf(entry('test.other', { id: 'a' }))).toBeNull();
+  });
+});

@@ -96,7 +96,7 @@ export function eventRoutes(app: FastifyInstance, runtime: CanonryRuntime): void
     const heartbeat = setInterval(() => raw.write(': heartbeat\n\n'), heartbeatMs);
     try {
       for await (const entry of follower) {
-        const event = await feedEvent(runtime.canon, viewer, entry);
+        const event = await feedEvent(runtime.canon, runtime.journal.kinds, viewer, entry);
         const name = 'redacted' in event ? 'redacted' : event.kind;
         const frame = `id: ${entry.seq}\nevent: ${name}\ndata: ${JSON.stringify(event)}\n\n`;
         if (!raw.write(frame)) await drained(raw);
