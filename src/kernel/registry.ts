@@ -164,6 +164,11 @@ export class ProtocolRegistry {
     return cached;
   }
 
+  /** Whether `hash` names a protocol held compiled here (no store read; never throws). */
+  holds(hash: unknown): boolean {
+    return typeof hash === 'string' && this.#compiled.get(hash as ContentHash) !== undefined;
+  }
+
   /** An inline bundle or a `sha256:` reference to a registered one. */
   resolveRef(ref: unknown): Promise<CompiledProtocol> {
     return typeof ref === 'string' ? this.get(ref) : Promise.resolve(compileProtocol(ref));

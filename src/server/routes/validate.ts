@@ -69,7 +69,8 @@ export function validateRoutes(app: FastifyInstance, runtime: CanonryRuntime): v
     if (pool === undefined) return kernel.validate(parseJsonBytes(bytes));
     if (bytes.byteLength <= IN_PROCESS_MAX_BYTES) {
       const body = parseJsonBytes(bytes);
-      if (compiledHere(runtime, body)) return kernel.validate(body);
+      const ref = (body as { agentic_protocol?: unknown } | null)?.agentic_protocol;
+      if (kernel.registry.holds(ref)) return kernel.validate(body);
     }
     return kernel.attest(await pool.decide(bytes));
   };
@@ -92,16 +93,4 @@ export function validateRoutes(app: FastifyInstance, runtime: CanonryRuntime): v
       },
     });
   });
-}
-
-/** Whether a parsed body names, by hash, a protocol this process's registry holds compiled. */
-function compiledHere(runtime: CanonryRuntime, body: unknown): boolean {
-  const ref = (body as { agentic_protocol?: unknown } | null)?.agentic_protocol;
-  if (typeof ref !== 'string') return false;
-  try {
-    runtime.kernel.registry.cached(ref);
-    return true;
-  } catch {
-    return false;
-  }
 }
