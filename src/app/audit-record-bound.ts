@@ -1,14 +1,15 @@
 /**
  * An upper bound on the bytes of `value` as canonical JSON (UTF-8), without serialising it: a UTF-16
- * code unit takes at most 6 bytes (`\u001f`), a number at most 24 characters, and each key, comma
- * and bracket is counted. Cheap enough for every verdict (a typical audit record: ~20 values).
+ * code unit takes at most 6 bytes (`\u001f`), a number at most 25 characters
+ * (`-0.0000012345678901234567`), and each key, comma and bracket is counted. Cheap enough for every
+ * verdict (a typical audit record: ~20 values).
  */
 export function auditRecordBound(value: unknown): number {
   switch (typeof value) {
     case 'string':
       return 6 * value.length + 2;
     case 'number':
-      return 24;
+      return 25;
     case 'boolean':
       return 5;
     case 'object': {
