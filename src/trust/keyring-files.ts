@@ -36,6 +36,9 @@ export const PENDING_KEY_FILE = /^pending-issuer-([1-9][0-9]{0,8})\.key\.pem$/;
 /** The largest keyring file read; anything bigger is not a keyring file. */
 const MAX_FILE_BYTES = 1024 * 1024;
 
+/** The folder inside `<dataDir>/keys/` that holds the HMAC keys (see hmac-key-files.ts). */
+export const HMAC_DIRECTORY = 'hmac';
+
 /** `<dataDir>/keys`. */
 export function keysDirectory(dataDir: string): string {
   return join(dataDir, 'keys');
@@ -49,6 +52,14 @@ export async function listDirectory(dir: string): Promise<string[] | undefined> 
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw new CanonryError('KEYRING_CORRUPT', `cannot list ${dir}`);
   }
+}
+
+/**
+ * The names of the X.509 keyring's files in `dir`: everything but the HMAC keys' folder, which
+ * may be there before the keyring is (a keyring is still missing, or created, around it).
+ */
+export async function listKeyringDirectory(dir: string): Promise<string[] | undefined> {
+  return (await listDirectory(dir))?.filter((name) => name !== HMAC_DIRECTORY);
 }
 
 /** Creates `dir` (and its parents) and forces mode 0700 on it. */
@@ -100,7 +111,7 @@ const CLAIM_LOCK = '.init.lock';
 export async function claimEmptyDirectory(dir: string): Promise<() => Promise<void>> {
   const taken = () =>
     new CanonryError('KEYRING_EXISTS', `${dir} already holds keys (or part of them)`);
-  const before = await listDirectory(dir);
+  const before = await listKeyringDirectory(dir);
   if (before !== undefined && before.length > 0) throw taken();
   await ensurePrivateDirectory(dir);
   let lock: Awaited<ReturnType<typeof open>>;
@@ -110,7 +121,7 @@ export async function claimEmptyDirectory(dir: string): Promise<() => Promise<vo
     throw taken();
   }
   await lock.close();
-  const names = await listDirectory(dir);
+  const names = await listKeyringDirectory(dir);
   if (names?.length !== 1) throw taken();
   return () => removeFile(dir, CLAIM_LOCK);
 }

@@ -9,7 +9,7 @@ import {
   issuerKeyFile,
   KEYRING_FILES,
   keysDirectory,
-  listDirectory,
+  listKeyringDirectory,
   pendingKeyFile,
   readKeyringFile,
   removeFile,
@@ -145,7 +145,7 @@ async function loadPendingKey(dir: string, index: KeyringIndex) {
  */
 export async function loadKeyring(dataDir: string): Promise<KeyringState> {
   const dir = keysDirectory(dataDir);
-  const names = await listDirectory(dir);
+  const names = await listKeyringDirectory(dir);
   if (names === undefined || names.length === 0) {
     throw new CanonryError('KEYRING_MISSING', `no keyring in ${dir}`);
   }
