@@ -1,6 +1,7 @@
 /**
- * Trust: the project keyring (an Ed25519 X.509 root, root-signed issuers and a root-signed CRL)
- * and the offline checks a relying party runs against a pinned root (spec §7).
+ * Trust: the project keyring (an Ed25519 X.509 root, root-signed issuers and a root-signed CRL),
+ * the offline checks a relying party runs against a pinned root (spec §7), and per-project HMAC
+ * keys that chain CSOs (CRP-030 §2.1).
  */
 export { checkIssuer, checkRevocationList, checkRootCertificate } from './check-issuer.js';
 export {
@@ -11,6 +12,16 @@ export {
   OFFLINE_ROOT_NAME,
 } from './development-root.js';
 export { isCanonicalPointEncoding, verifyEd25519 } from './ed25519.js';
+export { HMAC_KEY_VARIABLE } from './hmac-key-material.js';
+export type { HmacKeyInfo, HmacKeySourceKind } from './hmac-key-sources.js';
+export {
+  type HmacFailure,
+  type HmacKey,
+  HmacKeyring,
+  type HmacKeyringOptions,
+  type HmacVerdict,
+} from './hmac-keyring.js';
+export { hmacCheck, hmacSeal } from './hmac-seal.js';
 export { Keyring, type KeyringInitOptions } from './keyring.js';
 export type { OfflineRootMaterial } from './keyring-create.js';
 export { keyringIndexPath } from './keyring-files.js';
