@@ -14,7 +14,7 @@ import {
 } from '../journal/index.js';
 import { Kernel, ProtocolRegistry, REGISTRY_LIMITS } from '../kernel/index.js';
 import { openStore, STORE_IDENTITY_MIGRATIONS, type Store } from '../store/index.js';
-import { type Keyring, Keyring as Keys } from '../trust/index.js';
+import { HmacKeyring, type Keyring, Keyring as Keys } from '../trust/index.js';
 import { startAuditRetention } from './audit-retention.js';
 import { type ClassifierSource, type ClassifierSummary, classifierSource } from './classifiers.js';
 import { type CanonryConfig, type ConfigInput, resolveConfig } from './config.js';
@@ -39,6 +39,11 @@ export interface CanonryRuntime {
   readonly config: CanonryConfig;
   /** The current keyring; replaced when another process rotates or revokes. */
   readonly keyring: Keyring;
+  /**
+   * The per-project HMAC keys that chain CSOs: `<dataDir>/keys/hmac/`, or `CANONRY_HMAC_KEY` for
+   * every project. Keys are created on first use; they never leave it.
+   */
+  readonly hmac: HmacKeyring;
   readonly store: Store;
   /** The database's id (shared by every server on it). */
   readonly storeId: string;
@@ -95,6 +100,9 @@ export async function createCanonry(
   const logger = options.logger ?? STDERR_LOGGER;
   const onError =
     options.onError ?? ((err: unknown) => logger.error({ err }, 'background work failed'));
+  // Before any file exists: a malformed CANONRY_HMAC_KEY stops the start here. Nothing is read
+  // or created until a project first needs a key.
+  const hmac = HmacKeyring.open(config.dataDir);
   // Opened first: a command that must not create anything fails here, before any file exists.
   const opened =
     options.create === false
@@ -177,6 +185,7 @@ export async function createCanonry(
       get keyring() {
         return trust.current();
       },
+      hmac,
       store,
       storeId: identity.store_id,
       journal,
