@@ -3,6 +3,7 @@ import { resolveConfig } from '../../app/index.js';
 import { CanonryError } from '../../core/index.js';
 import { Keyring } from '../../trust/index.js';
 import { emit } from '../io.js';
+import { hmacKeysCommand } from './keys-hmac.js';
 import { type KeysOptions, note, printKeyring, readPemFile, writePem } from './keys-io.js';
 import { offlineKeysCommand } from './keys-offline.js';
 
@@ -23,7 +24,7 @@ const jsonOption = ['--json', 'print JSON'] as const;
 export function keysCommand(program: Command): void {
   const keys = program
     .command('keys')
-    .description('manage the keyring (root, issuers, revocations)');
+    .description('manage the keyring (root, issuers, revocations) and the HMAC keys');
   const dirOf = (opts: KeysOptions) => resolveConfig({ dataDir: opts.data }).dataDir;
   const open = (opts: KeysOptions) => Keyring.open(dirOf(opts));
 
@@ -149,4 +150,5 @@ export function keysCommand(program: Command): void {
     });
 
   offlineKeysCommand(keys);
+  hmacKeysCommand(keys);
 }
