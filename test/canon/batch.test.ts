@@ -6,6 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { CanonryRuntime } from '../../src/app/index.js';
 import {
+  Canon,
+  DEFAULT_GATE_PROTOCOL,
   MAX_BATCH,
   MESSAGE,
   type NoteVersion,
@@ -15,6 +17,7 @@ import {
 } from '../../src/canon/index.js';
 import { CanonryError } from '../../src/core/index.js';
 import { rebuildProject } from '../../src/journal/index.js';
+import { compileProtocol } from '../../src/kernel/index.js';
 import {
   CANON_ENGINES,
   canonState,
@@ -377,6 +380,30 @@ for (const engine of CANON_ENGINES) {
         }),
         'CONFLICT',
       );
+      expect(await canonState(runtime)).toEqual(before);
+    });
+
+    it('a REJECT of one item is GATE_REFUSED naming it, and nothing is journaled (no rejected proposal either)', async () => {
+      const p = `rej${++n}`;
+      // A gate that refuses questions: the default gate refuses only viewers, who cannot propose.
+      const gate = compileProtocol({
+        ...DEFAULT_GATE_PROTOCOL,
+        slug: 'test.refuse-questions',
+        rules: [
+          { label: 'REJECT', condition: { '==': [{ var: 'object_type' }, 'question'] } },
+          ...DEFAULT_GATE_PROTOCOL.rules,
+        ],
+      });
+      const strict = new Canon({ journal: runtime.journal, kernel: runtime.kernel, gate });
+      const before = await canonState(runtime);
+      const err = await expectCode(
+        strict.proposeBatch(owner, [
+          fact(`${p}.a`, 'A.'),
+          { ...fact(`${p}.q`, 'Why A?'), candidate: note({ object_type: 'question' }) },
+        ]),
+        'GATE_REFUSED',
+      );
+      expect(err.details).toMatchObject({ index: 1, object_id: `${p}.q`, label: 'REJECT' });
       expect(await canonState(runtime)).toEqual(before);
     });
 
