@@ -4,6 +4,7 @@ import { type CompiledProtocol, compileProtocol, type Kernel } from '../kernel/i
 import type { Queryable } from '../store/index.js';
 import type { Approval } from './approval.js';
 import { approveProposal, rejectProposal } from './approve.js';
+import { type BatchOptions, type BatchOutcome, proposeBatch } from './batch.js';
 import type { ProposalOutcome } from './committing.js';
 import { DEFAULT_GATE_PROTOCOL } from './gate.js';
 import { submitProposal } from './propose.js';
@@ -85,6 +86,22 @@ export class Canon {
     origin: { classifier?: string; fromSuggestion?: boolean } = {},
   ): Promise<ProposalOutcome> {
     return submitProposal(this, principal, input, origin);
+  }
+
+  /**
+   * Proposes many creations and updates as one journal transaction, all or nothing: each input is
+   * prepared as {@link Canon.propose} prepares it, against canon as the earlier inputs leave it (a
+   * note may depend on one the batch made earlier); every input must be AUTO_COMMIT (BATCH_HELD
+   * otherwise, GATE_REFUSED for a REJECT), any refusal names its input, and a concurrent change is
+   * CONFLICT — in each case nothing is journaled. `options.entries` are appended in the same
+   * transaction, after the proposals and commits.
+   */
+  proposeBatch(
+    principal: Principal,
+    inputs: readonly ProposalInput[],
+    options: BatchOptions = {},
+  ): Promise<BatchOutcome> {
+    return proposeBatch(this, principal, inputs, options);
   }
 
   /**

@@ -29,7 +29,8 @@ export interface PlannedCommit {
  * A commit entry whose receipt lists every dependent the cascade reaches that the proposal's
  * readers may read (§14), and the check that, inside the append transaction, the cascade over
  * canon as it then stands lists exactly the same (else CONFLICT): the receipt and the states the
- * projection records come from one function over one transaction state.
+ * projection records come from one function over one transaction state. `db` is where canon is
+ * read before the append (a batch reads it as its earlier items leave it).
  */
 export async function planCommit(
   canon: Canon,
@@ -38,6 +39,7 @@ export async function planCommit(
   current: NoteVersion | null,
   approver: Principal | null,
   stale: readonly string[],
+  db: Pick<Queryable, 'all'> = canon.journal.store,
 ): Promise<PlannedCommit> {
   const timestamp = canon.now().toISOString();
   const version = buildVersion(proposal, current, approver, timestamp);
@@ -50,7 +52,7 @@ export async function planCommit(
       view,
     );
   };
-  const listed = await affected(canon.journal.store);
+  const listed = await affected(db);
   return {
     entry: commitEntry(proposal, current, approver, stale, timestamp, listed, version),
     check: async (tx: Queryable) => {

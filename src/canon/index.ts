@@ -7,6 +7,14 @@ export {
   artifactInput,
   artifactState,
 } from './artifacts.js';
+export {
+  BATCH_INTENTS,
+  type BatchOptions,
+  type BatchOutcome,
+  type HeldItem,
+  MAX_BATCH,
+  MAX_BATCH_ENTRIES,
+} from './batch.js';
 export { Canon, type CanonOptions, type Viewer } from './canon.js';
 export { renderCapsule } from './capsule.js';
 export {

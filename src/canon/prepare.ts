@@ -1,4 +1,5 @@
 import { CanonryError, type ContentHash } from '../core/index.js';
+import type { Queryable } from '../store/index.js';
 import type { Canon } from './canon.js';
 import { checkResolve, prepareDispute } from './disputes.js';
 import { pinDependencies, refuseCycle } from './graph.js';
@@ -78,16 +79,17 @@ async function target(
  * version, the dispute or resolution, the message and sources it cites, its dependencies (pinned,
  * no cycle) and planes (§14) — then compares the two notes (§5) and runs the gate (§6). Returns the
  * candidate as it will be proposed (restored, disputed, pinned), the claim of a dispute, and the
- * judgement.
+ * judgement. Every read goes through `db` (a batch reads canon as its earlier items leave it).
  */
 export async function prepareProposal(
   canon: Canon,
   principal: Principal,
   input: ProposalInput,
   fromSuggestion: boolean,
+  db: Pick<Queryable, 'all'> = canon.journal.store,
 ) {
-  const reader = canon.reader(principal.project);
-  const mine = canon.readerFor(principal);
+  const reader = canon.reader(principal.project, db);
+  const mine = canon.readerFor(principal, db);
   const { object, currentHash } = await target(reader, principal, input);
   let candidate = input.candidate;
   if (input.intent === 'restore') {
@@ -113,7 +115,7 @@ export async function prepareProposal(
     claim ? { ...note, sources: [...note.sources, ...claim.sources] } : note;
   await checkReferences(mine, citing(candidate));
   candidate = await pinDependencies(mine, candidate);
-  await refuseCycle(canon.journal.store, principal.project, input.object_id, candidate);
+  await refuseCycle(db, principal.project, input.object_id, candidate);
   await checkPlanes(
     mine,
     candidateAudience(candidate, principal.id),

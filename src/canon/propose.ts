@@ -1,4 +1,5 @@
 import { CanonryError } from '../core/index.js';
+import type { EntryInput } from '../journal/index.js';
 import { requiredRole } from './approval.js';
 import type { Canon } from './canon.js';
 import { authorityOf, newId } from './commit.js';
@@ -16,6 +17,53 @@ export interface ProposalOrigin {
   readonly fromSuggestion?: boolean;
 }
 
+/** What {@link prepareProposal} made of an input. */
+export type Prepared = Awaited<ReturnType<typeof prepareProposal>>;
+
+/** The proposal entry's body for an input as {@link prepareProposal} judged it. */
+export function proposalBody(
+  principal: Principal,
+  input: ProposalInput,
+  prepared: Prepared,
+  origin: ProposalOrigin,
+): ProposalBody {
+  const { gate } = prepared;
+  return {
+    proposal_id: newId('prop'),
+    object_id: input.object_id,
+    intent: input.intent,
+    base_version: input.base_version,
+    candidate: prepared.candidate,
+    supersedes: input.supersedes ?? [],
+    restore_version: input.restore_version ?? null,
+    message_id: input.message_id ?? null,
+    rationale: input.rationale ?? null,
+    classifier: origin.classifier ?? null,
+    from_suggestion: origin.fromSuggestion === true,
+    proposer: principal,
+    comparison: prepared.comparison,
+    gate,
+    required_role: requiredRole(gate.label),
+    status: gate.label === 'REJECT' ? 'rejected' : 'pending',
+    decided_by: null,
+    reason: gate.label === 'REJECT' ? 'refused by the stakes gate' : null,
+    ...(prepared.claim ? { claim: prepared.claim } : {}),
+    ...(input.intent === 'resolve' ? { claim_id: input.claim_id! } : {}),
+  };
+}
+
+/** The `canon.proposal` entry of a proposal, journaled under its proposer's authority. */
+export function proposalEntry(principal: Principal, proposal: ProposalBody): EntryInput {
+  return PROPOSAL.input(
+    { proposal },
+    {
+      actor: principal.id,
+      authority: authorityOf(principal),
+      correlation_id: proposal.proposal_id,
+    },
+  );
+}
+
 /**
  * Journals a proposal as {@link prepareProposal} judged it — with its commit in the same transaction
  * when the gate answers AUTO_COMMIT, and only if canon is inside that transaction still what it was
@@ -31,43 +79,12 @@ export async function submitProposal(
   const fromSuggestion = origin.fromSuggestion === true;
   const prepared = await prepareProposal(canon, principal, input, fromSuggestion);
   const { gate } = prepared;
-  const proposal: ProposalBody = {
-    proposal_id: newId('prop'),
-    object_id: input.object_id,
-    intent: input.intent,
-    base_version: input.base_version,
-    candidate: prepared.candidate,
-    supersedes: input.supersedes ?? [],
-    restore_version: input.restore_version ?? null,
-    message_id: input.message_id ?? null,
-    rationale: input.rationale ?? null,
-    classifier: origin.classifier ?? null,
-    from_suggestion: fromSuggestion,
-    proposer: principal,
-    comparison: prepared.comparison,
-    gate,
-    required_role: requiredRole(gate.label),
-    status: gate.label === 'REJECT' ? 'rejected' : 'pending',
-    decided_by: null,
-    reason: gate.label === 'REJECT' ? 'refused by the stakes gate' : null,
-    ...(prepared.claim ? { claim: prepared.claim } : {}),
-    ...(input.intent === 'resolve' ? { claim_id: input.claim_id! } : {}),
-  };
+  const proposal = proposalBody(principal, input, prepared, origin);
   const commit =
     gate.label === 'AUTO_COMMIT'
       ? await planCommit(canon, principal.project, proposal, prepared.current, null, prepared.stale)
       : null;
-  const entries = [
-    PROPOSAL.input(
-      { proposal },
-      {
-        actor: principal.id,
-        authority: authorityOf(principal),
-        correlation_id: proposal.proposal_id,
-      },
-    ),
-    ...(commit ? [commit.entry] : []),
-  ];
+  const entries = [proposalEntry(principal, proposal), ...(commit ? [commit.entry] : [])];
   const results = await canon.journal.appendAll(principal.project, entries, {
     precondition: async (tx) => {
       await refuseMoved(canon.reader(principal.project, tx), expectedOf(input));

@@ -1,6 +1,9 @@
 import type { NoteContent, ObjectType, ProposalIntent, Role, Stakes } from './types.js';
 
-/** Tags that make a mutation high-impact (§6 S3). */
+/**
+ * Tags that make a mutation high-impact (§6 S3). `oversight` flags a note for human oversight (a
+ * decision revised too often, say): only the owner changes it.
+ */
 export const S3_TAGS = [
   'identity',
   'publication',
@@ -9,6 +12,7 @@ export const S3_TAGS = [
   'medical',
   'financial',
   'irreversible',
+  'oversight',
 ];
 /** Tags that make a mutation consequential (§6 S2). */
 export const S2_TAGS = ['budget', 'permission', 'accepted-artifact', 'deployment'];

@@ -130,6 +130,10 @@ export const ERROR_CODES = {
     message: 'the note would depend on itself through its dependencies',
   },
   GATE_REFUSED: { status: 403, message: 'the stakes gate refused the mutation' },
+  BATCH_HELD: {
+    status: 409,
+    message: 'the stakes gate held back part of the batch; nothing of it was committed',
+  },
   CLASSIFIER_FAILED: {
     status: 422,
     message: 'the classifier output was rejected; nothing was committed',

@@ -383,6 +383,23 @@ for (const engine of CANON_ENGINES) {
         const o = await update(runtime, owner, 'st.drop', { tags: [] });
         expect(o.proposal.comparison.stakes).toBe('S3');
       });
+      it('S3: a decision flagged for oversight waits for the owner, also when an agent drops the flag', async () => {
+        await create(runtime, owner, 'st.watch', {
+          object_type: 'decision',
+          text: 'We deploy on Tuesdays.',
+          tags: ['oversight'],
+        });
+        const pending = (await runtime.canon.reader(PROJECT).proposals('pending')).find(
+          (p) => p.object_id === 'st.watch',
+        )!;
+        expect(pending.comparison.stakes).toBe('S3');
+        expect(pending.gate.label).toBe('HARD_STOP');
+        await runtime.canon.approve(owner, pending.proposal_id);
+        const o = await update(runtime, agent, 'st.watch', { text: 'We deploy daily.', tags: [] });
+        expect(o.proposal.comparison.stakes).toBe('S3');
+        expect(o.proposal.gate.label).toBe('HARD_STOP');
+        expect(o.committed).toBeNull();
+      });
       it('S2: a fact superseding a decision', async () => {
         await create(runtime, owner, 'st.dec', { object_type: 'decision', text: 'We use A.' });
         const o = await runtime.canon.propose(owner, {
