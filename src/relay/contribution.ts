@@ -182,6 +182,12 @@ function unique(ids: readonly (readonly [string | undefined, string])[]): void {
   }
 }
 
+/** The id and name lists inside items, bounded before the schema walks them. */
+const REF_LISTS = [
+  ['facts', ['supersedes']],
+  ['decisions', ['alternatives', 'depends_on']],
+] as const;
+
 /** Schema, then bounds, then the typed value; throws {@link Invalid} at the first problem. */
 function check(value: unknown, schema: JsonObject, limits: ContributionLimits): Contribution {
   if (!isObject(value)) invalid('', 'must be a JSON object');
@@ -191,6 +197,19 @@ function check(value: unknown, schema: JsonObject, limits: ContributionLimits): 
     if (Array.isArray(items) && items.length > limits.maxItems) {
       invalid(`/${list}`, `has ${items.length} items (limit ${limits.maxItems})`);
     }
+  }
+  for (const [list, refLists] of REF_LISTS) {
+    const items = Object.hasOwn(value, list) ? value[list] : undefined;
+    if (!Array.isArray(items)) continue;
+    items.forEach((item, i) => {
+      if (!isObject(item)) return;
+      for (const name of refLists) {
+        const refs = Object.hasOwn(item, name) ? item[name] : undefined;
+        if (Array.isArray(refs) && refs.length > limits.maxRefs) {
+          invalid(`/${list}/${i}/${name}`, `has ${refs.length} entries (limit ${limits.maxRefs})`);
+        }
+      }
+    });
   }
   const validate = validator(schema);
   if (!validate(value)) {

@@ -287,3 +287,15 @@ describe('checkContribution', () => {
     );
   });
 });
+
+describe('checkContribution: hostile sizes', () => {
+  it('refuses long lists inside items before the schema walks them', () => {
+    const alternatives = new Array(2_000_000).fill('x');
+    const error = refusal(() =>
+      checkContribution({ decisions: [{ choice: 'a', rationale: 'b', alternatives }] }),
+    );
+    expect(error.details?.field).toBe('/decisions/0/alternatives');
+    const facts = new Array(1_000_000).fill({ statement: 'x' });
+    expect(refusal(() => checkContribution({ facts })).details?.field).toBe('/facts');
+  });
+});
