@@ -1,6 +1,10 @@
 import { CanonryError, canonicalize, countTokens, type JsonValue } from '../core/index.js';
-import type { ModelMessage } from '../models/index.js';
-import { CONTRIBUTION_LIMITS, CONTRIBUTION_SCHEMA } from './contribution-schema.js';
+import type { ModelMessage, ModelRequest } from '../models/index.js';
+import {
+  CONTRIBUTION_LIMITS,
+  CONTRIBUTION_SCHEMA,
+  CONTRIBUTION_SCHEMA_NAME,
+} from './contribution-schema.js';
 import type { Decision, EstablishedFact, GoalState } from './types.js';
 
 /**
@@ -333,5 +337,22 @@ export function buildWindowPrompt(input: WindowPromptInput): WindowPrompt {
       iap: iap !== null && !keepIap,
     },
     over_budget: overBudget,
+  };
+}
+
+/**
+ * The model request for a built prompt: its messages, the contribution schema as structured output
+ * (for servers that enforce it; the system message carries it for those that do not), temperature
+ * 0 by default for repeatable windows.
+ */
+export function windowModelRequest(
+  prompt: WindowPrompt,
+  sampling: { readonly temperature?: number; readonly maxTokens?: number } = {},
+): ModelRequest {
+  return {
+    messages: prompt.messages,
+    schema: { name: CONTRIBUTION_SCHEMA_NAME, schema: CONTRIBUTION_SCHEMA },
+    temperature: sampling.temperature ?? 0,
+    ...(sampling.maxTokens === undefined ? {} : { maxTokens: sampling.maxTokens }),
   };
 }

@@ -153,6 +153,7 @@ describe('extractFromText: decisions', () => {
         choice: 'PostgreSQL',
         rationale: 'the workload requires ACID transactions and the team has operational expertise',
         alternatives: ['MongoDB', 'DynamoDB'],
+        depends_on: [],
       },
     ]);
     expect(found.claims).toEqual(['Intro text is here.', POSTGRES]);
@@ -183,6 +184,7 @@ describe('extractFromText: decisions', () => {
         choice: 'PostgreSQL',
         rationale: 'ACID transactions',
         alternatives: ['MongoDB', 'DynamoDB'],
+        depends_on: [],
       },
     ]);
     expect(found.claims).toEqual(['The rest is prose here.']);

@@ -76,6 +76,7 @@ describe('mergeExtracted', () => {
         choice: 'PostgreSQL',
         rationale: 'the workload requires ACID transactions',
         alternatives: ['MongoDB'],
+        depends_on: [],
       },
     ]);
     expect(merged.contribution.open_questions).toEqual([

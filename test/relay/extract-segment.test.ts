@@ -78,7 +78,7 @@ describe('extractFromText: claims and questions', () => {
     '',
     'The workload requires ACID transactions. The team has run PostgreSQL for years.',
     'Which version should we target? Use the LTS release.',
-    'It might be worth caching. Great!',
+    'It might be worth caching. Great! Note that Dr. Chen approved the U.S. region.',
     '',
     '```sql',
     'SELECT 1. -- The cache is warm.',
@@ -96,6 +96,7 @@ describe('extractFromText: claims and questions', () => {
     expect(found.claims).toEqual([
       'The workload requires ACID transactions.',
       'The team has run PostgreSQL for years.',
+      'Note that Dr. Chen approved the U.S. region.',
       'The config lives in `conf.d/db.toml`.',
       'The replica lag is below 2 s',
     ]);
@@ -106,7 +107,7 @@ describe('extractFromText: claims and questions', () => {
   });
 
   it('makes every non-decision claim a derived fact of the window', () => {
-    expect(found.facts).toHaveLength(4);
+    expect(found.facts).toHaveLength(5);
     expect(found.facts[0]).toEqual({
       statement: 'The workload requires ACID transactions.',
       provenance: 'DERIVED',

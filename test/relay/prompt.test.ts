@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { CanonryError, canonicalize, countTokens } from '../../src/core/index.js';
-import { CONTRIBUTION_SCHEMA } from '../../src/relay/contribution-schema.js';
-import { buildWindowPrompt, type WindowSlice } from '../../src/relay/prompt.js';
+import {
+  CONTRIBUTION_SCHEMA,
+  CONTRIBUTION_SCHEMA_NAME,
+} from '../../src/relay/contribution-schema.js';
+import { buildWindowPrompt, type WindowSlice, windowModelRequest } from '../../src/relay/prompt.js';
 import type { Decision, EstablishedFact, GoalState } from '../../src/relay/types.js';
 
 const goal: GoalState = {
@@ -156,6 +159,17 @@ describe('buildWindowPrompt', () => {
       iap: true,
     });
     expect(userJson(starved.messages[1]!.content, '## Goal of this window')).toEqual(goal);
+  });
+
+  it('asks for the contribution schema as structured output', () => {
+    const prompt = buildWindowPrompt({ goal, slice });
+    const request = windowModelRequest(prompt, { maxTokens: 4096 });
+    expect(request).toEqual({
+      messages: prompt.messages,
+      schema: { name: CONTRIBUTION_SCHEMA_NAME, schema: CONTRIBUTION_SCHEMA },
+      temperature: 0,
+      maxTokens: 4096,
+    });
   });
 
   it('is deterministic', () => {

@@ -7,7 +7,7 @@ import type { BlockKind } from './blocks.js';
  * - `heading`: a heading block, a line ending with `:`, or a paragraph of one short line (at most
  *   {@link HEADING_WORDS} words) without end punctuation;
  * - `imperative`: starts with a bare verb of instruction (Use, Run, Install, Note, Let's, Don't…),
- *   with "please", or ends with `!`;
+ *   with "please", or ends with `!` ("Note that …" is a statement);
  * - `hedged`: contains a hedge (might, perhaps, probably, I think…): not asserted, not a claim;
  * - `fragment`: fewer than {@link MIN_CLAIM_WORDS} words, or no letter;
  * - `claim`: anything else — a declarative sentence.
@@ -95,6 +95,7 @@ export function classifySentence(
   if (
     last === '!' ||
     (IMPERATIVES.has(words[0] ?? '') &&
+      !(words[0] === 'note' && words[1] === 'that') &&
       !AS_SUBJECT.has(words[1] ?? '') &&
       !AS_SUBJECT.has(words[2] ?? ''))
   ) {

@@ -287,7 +287,13 @@ export function splitAlternatives(phrase: string): string[] {
       }
       name = tidy(name);
       const first = name.split(' ')[0]!.toLowerCase();
-      if (name === '' || REASON_STARTS.has(first) || name.length > MAX_ALTERNATIVE_CHARS) continue;
+      if (
+        !WORD_EDGE.test(name) ||
+        REASON_STARTS.has(first) ||
+        name.length > MAX_ALTERNATIVE_CHARS
+      ) {
+        continue;
+      }
       if (!names.includes(name)) names.push(name);
       if (names.length === MAX_ALTERNATIVES) return names;
     }

@@ -26,6 +26,8 @@ export const EXTRACT_LIMITS = Object.freeze({
   maxRationaleChars: 4_000,
 });
 
+const HAS_WORD = /[\p{L}\p{N}]/u;
+
 /** Confidence of a fact the extractor found (asserted in prose, not in the structured answer). */
 export const EXTRACTED_CONFIDENCE = 0.5;
 
@@ -47,6 +49,7 @@ function toDecision(found: FoundDecision): DecisionContribution {
     choice: found.choice,
     rationale: found.rationale,
     alternatives: [...found.alternatives],
+    depends_on: [],
   };
 }
 
@@ -83,6 +86,8 @@ export function extractFromText(
   const addDecision = (decision: FoundDecision): boolean => {
     const key = normaliseStatement(decision.choice);
     if (
+      !HAS_WORD.test(decision.choice) ||
+      !HAS_WORD.test(decision.rationale) ||
       decisions.length >= limits.maxDecisions ||
       seenChoices.has(key) ||
       decision.choice.length > limits.maxChoiceChars ||
