@@ -1,10 +1,5 @@
 import { CanonryError } from '../core/index.js';
-import type {
-  CognitiveStateObject,
-  Decision,
-  DependencyEdge,
-  EstablishedFact,
-} from './types.js';
+import type { CognitiveStateObject, Decision, DependencyEdge, EstablishedFact } from './types.js';
 
 /**
  * The reasoning dependency graph of CRP-030 §3. Nodes are fact ids, decision ids and tool scratch
