@@ -1,8 +1,8 @@
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import { CanonryError } from '../core/index.js';
 import { DependencyIndex, impliedEdges } from './graph.js';
-import { CSO_LIMITS as L, ID_PATTERN, MAX_REVISIONS } from './limits.js';
-import { FACT_PROVENANCES, RELAY_MODES, type CognitiveStateObject } from './types.js';
+import { ID_PATTERN, CSO_LIMITS as L, MAX_REVISIONS } from './limits.js';
+import { type CognitiveStateObject, FACT_PROVENANCES, RELAY_MODES } from './types.js';
 
 /** The version of {@link CSO_SCHEMA}; a change to what a CSO may hold is a new version. */
 export const CSO_SCHEMA_VERSION = 1;

@@ -1,7 +1,18 @@
-import { CanonryError, canonicalBytes, canonicalize, contentHash, sha256Hex } from '../core/index.js';
+import {
+  CanonryError,
+  canonicalBytes,
+  canonicalize,
+  contentHash,
+  sha256Hex,
+} from '../core/index.js';
 import { parseCso } from './cso-schema.js';
 import { CSO_LIMITS, isRelayId } from './limits.js';
-import { type CognitiveStateObject, RELAY_MODES, type RelayMode, type UnsealedCso } from './types.js';
+import {
+  type CognitiveStateObject,
+  RELAY_MODES,
+  type RelayMode,
+  type UnsealedCso,
+} from './types.js';
 
 /**
  * The seal of CRP-030 §2.1 INTEGRITY (SPEC-011's role): each window's CSO carries an HMAC over its
@@ -62,7 +73,8 @@ export function sessionGenesis(header: SessionHeader): string {
   if (typeof header.project !== 'string' || header.project.length > CSO_LIMITS.idChars) {
     invalidArg('project must be a string of at most 128 characters');
   }
-  if (!RELAY_MODES.includes(header.mode)) invalidArg(`mode must be one of ${RELAY_MODES.join(', ')}`);
+  if (!RELAY_MODES.includes(header.mode))
+    invalidArg(`mode must be one of ${RELAY_MODES.join(', ')}`);
   if (typeof header.objective !== 'string' || header.objective.length > CSO_LIMITS.itemChars) {
     invalidArg(`objective must be a string of at most ${CSO_LIMITS.itemChars} characters`);
   }
@@ -103,7 +115,8 @@ export function checkChain(
     } catch (err) {
       return { ok: false, window_number, reason: 'schema', detail: (err as Error).message };
     }
-    if (cso.window_number !== window_number) return { ok: false, window_number, reason: 'numbering' };
+    if (cso.window_number !== window_number)
+      return { ok: false, window_number, reason: 'numbering' };
     const sealed = check(csoBytes(cso), cso.cso_hmac);
     if (!sealed.ok) {
       return sealed.reason === undefined
