@@ -34,6 +34,9 @@ export interface EstablishedFact {
   /** Attribution confidence, 0.0–1.0. */
   readonly confidence: number;
   readonly window_origin: number;
+  /** canonry: for a TOOL fact, the hash of the tool result it states, so a refresh with another
+   * value is seen as one (§8.3) and the scratch id's dependents are flagged. */
+  readonly result_hash?: string;
 }
 
 /** A decision and why it was taken (§2.1, §2.2); §8.2 lets a decision cite a tool result. */

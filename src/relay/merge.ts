@@ -1,0 +1,345 @@
+import { CanonryError } from '../core/index.js';
+import { csoId } from './cso-seal.js';
+import { DependencyIndex, impliedEdges, normaliseEdges, scratchIds } from './graph.js';
+import { isRelayId, MAX_REVISIONS } from './limits.js';
+import { normaliseStatement, uniqueTexts } from './statement.js';
+import type {
+  CognitiveStateObject,
+  Contribution,
+  Decision,
+  DependencyEdge,
+  EstablishedFact,
+  GoalState,
+  UnsealedCso,
+} from './types.js';
+
+/**
+ * §5 and §7.2 `CSO.integrate`: one window's contribution merged into the state.
+ *
+ * The framing: a contribution's `facts` are the window's view of the established state — prior facts
+ * it restates (by id, or by the same normalised statement) and new ones. A valid prior fact the
+ * window neither restates nor supersedes or invalidates is DROPPED from the draft: that is the loss
+ * §5 exists to catch, and {@link verifyCso} measures it (preservation) and re-injects the fact.
+ * Decisions are the state's record of what was decided and are carried forward whole; a window
+ * changes one only by revising it (§6.2).
+ */
+
+/** What a revision in a contribution was refused for, and which. */
+export interface RefusedRevision {
+  readonly decision_id: string;
+  /** `max_revisions`: §6.3, escalate to a person; `not_revisable`; `unknown`: no such decision. */
+  readonly reason: 'max_revisions' | 'not_revisable' | 'unknown';
+}
+
+export interface MergeContext {
+  readonly session_id: string;
+  readonly window_number: number;
+  /** For window 1: the session genesis (`sessionGenesis`), the link window 1 rests on. */
+  readonly genesis: string;
+  /** The window contract the window ran under; `remaining` and `completion` are updated. */
+  readonly goal_state: GoalState;
+  /**
+   * Candidate ids for new items: called until one is unused. Defaults to `f<window>.<n>` and
+   * `d<window>.<n>`, deterministic.
+   */
+  readonly newId?: (kind: 'fact' | 'decision', n: number) => string;
+}
+
+export interface MergeResult {
+  /** The merged state, before verification and sealing (`verified` false until verified). */
+  readonly draft: UnsealedCso;
+  /** Ids of the facts and decisions this window added. */
+  readonly added: readonly string[];
+  /** Prior facts replaced by a new one, and prior decisions replaced by their revision. */
+  readonly superseded: readonly string[];
+  /** Prior facts and scratch ids invalidated, and every fact resting on them (they leave). */
+  readonly invalidated: readonly string[];
+  /** Decisions newly flagged `needs_revision`. */
+  readonly flagged: readonly string[];
+  /** Every id that validly left the state this window: what verification must not re-inject. */
+  readonly retired: readonly string[];
+  readonly refused: readonly RefusedRevision[];
+  /** Ids the contribution named that are nowhere in the prior state (supersedes, invalidates). */
+  readonly ignored: readonly string[];
+}
+
+/**
+ * Merges `contribution` into `prior` (null for window 1). Deterministic: the same prior,
+ * contribution and context give the same draft, byte for byte. See the module comment for what a
+ * contribution's facts mean and `src/relay/README.md` for each rule.
+ */
+export function mergeContribution(
+  prior: CognitiveStateObject | null,
+  contribution: Contribution,
+  ctx: MergeContext,
+): MergeResult {
+  const n = ctx.window_number;
+  const expected = prior ? prior.window_number + 1 : 1;
+  if (n !== expected) {
+    throw new CanonryError('INVALID_ARGUMENT', `window ${n} cannot follow ${expected - 1}`);
+  }
+  const priorFacts = prior?.established_facts ?? [];
+  const priorDecisions = prior?.decisions ?? [];
+  const priorEdges = prior?.dependency_graph ?? [];
+  const index = DependencyIndex.fromEdges(normaliseEdges(prior ?? EMPTY, priorEdges));
+  const factById = new Map(priorFacts.map((f) => [f.fact_id, f]));
+  const decisionById = new Map(priorDecisions.map((d) => [d.decision_id, d]));
+  const scratch = new Set(scratchIds(prior ?? EMPTY));
+
+  const taken = new Set<string>([...factById.keys(), ...decisionById.keys(), ...scratch]);
+  const counters = { fact: 0, decision: 0 };
+  const fresh = (kind: 'fact' | 'decision', proposed?: string): string => {
+    if (proposed !== undefined && isRelayId(proposed) && !taken.has(proposed)) {
+      taken.add(proposed);
+      return proposed;
+    }
+    for (;;) {
+      counters[kind]++;
+      const id =
+        ctx.newId?.(kind, counters[kind]) ?? `${kind === 'fact' ? 'f' : 'd'}${n}.${counters[kind]}`;
+      if (isRelayId(id) && !taken.has(id)) {
+        taken.add(id);
+        return id;
+      }
+    }
+  };
+
+  // 1. What leaves: superseded and invalidated ids, refreshed tool results, and what rests on them.
+  const ignored: string[] = [];
+  const superseded = new Set<string>();
+  const roots = new Set<string>();
+  for (const f of contribution.facts) {
+    for (const id of f.supersedes ?? []) {
+      if (factById.has(id)) superseded.add(id);
+      else ignored.push(id);
+    }
+  }
+  for (const id of contribution.invalidates) {
+    if (factById.has(id) || decisionById.has(id) || scratch.has(id)) roots.add(id);
+    else ignored.push(id);
+  }
+  const freshTools = contribution.tool_results.filter((t) => {
+    const stating = priorFacts.filter(
+      (f) => f.provenance === 'TOOL' && f.provenance_ref === t.scratch_id,
+    );
+    if (stating.some((f) => f.result_hash !== undefined && f.result_hash !== t.result_hash)) {
+      roots.add(t.scratch_id); // §8.3: refreshed with another value
+      return true;
+    }
+    return stating.length === 0;
+  });
+  const affected = index.invalidate([...superseded, ...roots]);
+  const gone = new Set<string>(superseded);
+  const invalidated: string[] = [];
+  const flagged = new Set<string>();
+  for (const id of [...roots, ...affected.map((a) => a.id)]) {
+    if (factById.has(id) && !gone.has(id)) {
+      gone.add(id);
+      invalidated.push(id);
+    } else if (decisionById.has(id)) flagged.add(id);
+    else if (scratch.has(id) && !invalidated.includes(id)) invalidated.push(id);
+  }
+
+  // 2. Facts: the window's view of the prior state, then its new facts and tool results.
+  const restated = new Set<string>();
+  const byStatement = new Map<string, string>();
+  for (const f of priorFacts) {
+    if (!gone.has(f.fact_id) && f.provenance !== 'TOOL') {
+      const key = normaliseStatement(f.statement);
+      if (!byStatement.has(key)) byStatement.set(key, f.fact_id);
+    }
+  }
+  for (const f of priorFacts) {
+    if (f.provenance === 'TOOL' && !gone.has(f.fact_id)) {
+      if (contribution.tool_results.some((t) => t.scratch_id === f.provenance_ref)) {
+        restated.add(f.fact_id);
+      }
+    }
+  }
+  const newFacts: EstablishedFact[] = [];
+  const added: string[] = [];
+  for (const c of contribution.facts) {
+    const known = c.fact_id === undefined ? undefined : factById.get(c.fact_id);
+    const key = normaliseStatement(c.statement);
+    if (known && !gone.has(known.fact_id) && normaliseStatement(known.statement) === key) {
+      restated.add(known.fact_id);
+      continue;
+    }
+    const same = byStatement.get(key);
+    if (same !== undefined) {
+      if (factById.has(same)) restated.add(same);
+      continue;
+    }
+    let provenance = c.provenance ?? 'CONVERSATION';
+    let provenance_ref = c.provenance_ref ?? `window:${n}`;
+    if ((provenance === 'TOOL' || provenance === 'DERIVED') && c.provenance_ref === undefined) {
+      provenance = 'CONVERSATION';
+      provenance_ref = `window:${n}`;
+    }
+    if (provenance === 'DERIVED' && gone.has(provenance_ref)) {
+      ignored.push(c.fact_id ?? c.statement.slice(0, 64)); // rests on what this window retired
+      continue;
+    }
+    const fact: EstablishedFact = {
+      fact_id: fresh('fact', c.fact_id),
+      statement: c.statement,
+      provenance,
+      provenance_ref,
+      confidence: c.confidence ?? 1,
+      window_origin: n,
+    };
+    byStatement.set(key, fact.fact_id);
+    newFacts.push(fact);
+    added.push(fact.fact_id);
+  }
+  for (const t of freshTools) {
+    const fact: EstablishedFact = {
+      fact_id: fresh('fact'),
+      statement: t.summary,
+      provenance: 'TOOL',
+      provenance_ref: t.scratch_id,
+      confidence: 1,
+      window_origin: n,
+      result_hash: t.result_hash,
+    };
+    newFacts.push(fact);
+    added.push(fact.fact_id);
+  }
+  const facts = [
+    ...priorFacts.filter((f) => restated.has(f.fact_id) && !gone.has(f.fact_id)),
+    ...newFacts,
+  ];
+
+  // 3. Decisions: carried forward; revisions replace what they revise; new ones added.
+  const repoint = new Map<string, string>();
+  const refused: RefusedRevision[] = [];
+  const newDecisions: Decision[] = [];
+  for (const c of contribution.decisions) {
+    if (c.decision_id !== undefined && decisionById.has(c.decision_id) && c.revises === undefined) {
+      continue; // a restatement: the prior decision is the record
+    }
+    let revisions: number | undefined;
+    if (c.revises !== undefined) {
+      const target = decisionById.get(c.revises);
+      const reason: RefusedRevision['reason'] | null =
+        !target || repoint.has(c.revises)
+          ? 'unknown'
+          : !target.revisable
+            ? 'not_revisable'
+            : (target.revisions ?? 0) >= MAX_REVISIONS
+              ? 'max_revisions'
+              : null;
+      if (reason) {
+        refused.push({ decision_id: c.revises, reason });
+        continue;
+      }
+      revisions = (target!.revisions ?? 0) + 1;
+    }
+    const decision_id = fresh('decision', c.decision_id);
+    if (c.revises !== undefined) repoint.set(c.revises, decision_id);
+    const d: Decision = {
+      decision_id,
+      choice: c.choice,
+      rationale: c.rationale,
+      alternatives: c.alternatives ?? [],
+      depends_on: [...new Set(c.depends_on ?? [])],
+      revisable: c.revisable ?? true,
+      window_origin: n,
+      ...(c.provenance !== undefined && c.provenance_ref !== undefined
+        ? { provenance: c.provenance, provenance_ref: c.provenance_ref }
+        : {}),
+      ...(c.revises !== undefined ? { revises: c.revises, revisions } : {}),
+    };
+    newDecisions.push(d);
+    added.push(decision_id);
+  }
+  for (const id of repoint.keys()) superseded.add(id);
+  const pointed = (ids: readonly string[]) => [...new Set(ids.map((id) => repoint.get(id) ?? id))];
+  const decisions: Decision[] = [];
+  for (const d of [...priorDecisions, ...newDecisions]) {
+    if (repoint.has(d.decision_id)) continue;
+    const depends_on = pointed(d.depends_on);
+    const resting = d.depends_on.some((id) => repoint.has(id) || gone.has(id) || roots.has(id));
+    const flag = flagged.has(d.decision_id) || resting;
+    if (flag && !d.needs_revision) flagged.add(d.decision_id);
+    const { needs_revision: _, ...rest } = d;
+    decisions.push({
+      ...rest,
+      depends_on,
+      ...(flag || d.needs_revision ? { needs_revision: true } : {}),
+    });
+  }
+
+  // 4. Edges: the prior's explicit edges whose dependent stays (re-pointed), and the implied ones.
+  const implied = new Set(impliedEdges(prior ?? EMPTY).map(key));
+  const staying = new Set<string>([
+    ...facts.map((f) => f.fact_id),
+    ...decisions.map((d) => d.decision_id),
+    ...priorFacts.filter((f) => !gone.has(f.fact_id)).map((f) => f.fact_id),
+  ]);
+  const explicit: DependencyEdge[] = priorEdges
+    .filter((e) => !implied.has(key(e)) && staying.has(e.dependent))
+    .map((e) => ({
+      dependent: e.dependent,
+      depends_on: repoint.get(e.depends_on) ?? e.depends_on,
+    }));
+  const dependency_graph = normaliseEdges({ established_facts: facts, decisions }, explicit);
+  const cycle = DependencyIndex.fromEdges(dependency_graph).findCycle();
+  if (cycle) {
+    throw new CanonryError(
+      'DEPENDENCY_CYCLE',
+      `the contribution makes a cycle: ${cycle.join(' → ')}`,
+      {
+        cycle,
+      },
+    );
+  }
+
+  // 5. What remains: questions, constraints, the goal.
+  const open_questions = uniqueTexts(
+    [...(prior?.open_questions ?? []), ...contribution.open_questions],
+    contribution.resolved_questions,
+  );
+  const constraints = uniqueTexts([...(prior?.constraints ?? []), ...contribution.constraints]);
+  const goal_state = advanceGoal(ctx.goal_state, contribution.completed);
+
+  const prior_cso_hash = prior ? prior.cso_hmac : ctx.genesis;
+  const draft: UnsealedCso = {
+    cso_id: csoId(ctx.session_id, n, prior_cso_hash),
+    window_number: n,
+    prior_cso_hash,
+    established_facts: facts,
+    decisions,
+    open_questions,
+    constraints,
+    goal_state,
+    dependency_graph,
+    verified: false,
+  };
+  return {
+    draft,
+    added,
+    superseded: [...superseded],
+    invalidated,
+    flagged: [...flagged],
+    retired: [...gone, ...repoint.keys()],
+    refused,
+    ignored,
+  };
+}
+
+const EMPTY = { established_facts: [], decisions: [] } as const;
+const key = (e: DependencyEdge) => `${e.dependent}\u0000${e.depends_on}`;
+
+/**
+ * `remaining` minus what the window completed; completion moves by the completed share of what was
+ * remaining: `p + (1 − p)·k/r`, which is done/(done + remaining) whenever `p` was.
+ */
+export function advanceGoal(goal: GoalState, completed: readonly string[]): GoalState {
+  const remaining = uniqueTexts(goal.remaining, completed);
+  const r = uniqueTexts(goal.remaining).length;
+  const k = r - remaining.length;
+  const p = goal.completion;
+  const completion = r === 0 ? p : Math.min(1, Math.round((p + ((1 - p) * k) / r) * 1e6) / 1e6);
+  return { ...goal, remaining, completion };
+}

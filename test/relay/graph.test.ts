@@ -1,0 +1,198 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  DependencyIndex,
+  edgesOf,
+  impliedEdges,
+  invalidateByEdgeScan,
+} from '../../src/relay/graph.js';
+import type { DependencyEdge } from '../../src/relay/types.js';
+import { decision, etcd, fact, GENESIS, unsealed } from './cso-fixtures.js';
+
+/** §8.3: tool scratch_metrics_004 → fact → decision "scale to 5 nodes". */
+function cpu() {
+  return unsealed(1, GENESIS, {
+    facts: [
+      fact('fact_threshold_80pct', 'the scaling threshold is 80% CPU'),
+      fact('fact_cpu_87', 'CPU utilisation is 87%', {
+        provenance: 'TOOL',
+        provenance_ref: 'scratch_metrics_004',
+      }),
+    ],
+    decisions: [
+      decision('d_scale', 'scale the cluster to 5 nodes', ['fact_threshold_80pct', 'fact_cpu_87'], {
+        provenance: 'TOOL',
+        provenance_ref: 'scratch_metrics_004',
+      }),
+    ],
+    constraints: ['stay within budget'],
+  });
+}
+
+describe('the dependency graph (§3)', () => {
+  it('§3.1: invalidating fact A flags B at depth 1 and C at depth 2', () => {
+    const index = DependencyIndex.of(etcd());
+    expect(index.invalidate(['A'])).toEqual([
+      { id: 'B', depth: 1 },
+      { id: 'C', depth: 2 },
+    ]);
+    expect(index.invalidate(['B'])).toEqual([{ id: 'C', depth: 1 }]);
+    expect(index.invalidate(['C'])).toEqual([]);
+    expect(index.depth()).toBe(2);
+  });
+
+  it('§8.3: refreshing scratch_metrics_004 reaches the fact and the decision, not the threshold', () => {
+    const cso = cpu();
+    const index = DependencyIndex.of(cso);
+    const affected = index.invalidate(['scratch_metrics_004']).map((a) => a.id);
+    expect(affected.sort()).toEqual(['d_scale', 'fact_cpu_87']);
+    expect(invalidateByEdgeScan(cso, 'scratch_metrics_004')).toEqual(new Set(affected));
+    expect(index.invalidate(['fact_threshold_80pct'])).toEqual([{ id: 'd_scale', depth: 1 }]);
+  });
+
+  it('lists each dependent once, at its shortest depth, and not the invalidated ids', () => {
+    const index = DependencyIndex.fromEdges([
+      { dependent: 'b', depends_on: 'a' },
+      { dependent: 'c', depends_on: 'b' },
+      { dependent: 'c', depends_on: 'a' },
+      { dependent: 'd', depends_on: 'c' },
+      { dependent: 'd', depends_on: 'b' },
+    ]);
+    expect(index.invalidate(['a'])).toEqual([
+      { id: 'b', depth: 1 },
+      { id: 'c', depth: 1 },
+      { id: 'd', depth: 2 },
+    ]);
+    expect(index.invalidate(['a', 'b']).map((x) => x.id)).toEqual(['c', 'd']);
+    expect(index.depth()).toBe(3);
+  });
+
+  it('implies edges from depends_on and TOOL/DERIVED provenance, and normalises them once', () => {
+    const cso = cpu();
+    expect(impliedEdges(cso)).toEqual([
+      { dependent: 'fact_cpu_87', depends_on: 'scratch_metrics_004' },
+      { dependent: 'd_scale', depends_on: 'fact_threshold_80pct' },
+      { dependent: 'd_scale', depends_on: 'fact_cpu_87' },
+      { dependent: 'd_scale', depends_on: 'scratch_metrics_004' },
+    ]);
+    expect(edgesOf({ ...cso, dependency_graph: [] })).toEqual(cso.dependency_graph);
+    expect(cso.dependency_graph.map((e) => e.dependent)).toEqual([
+      'd_scale',
+      'd_scale',
+      'd_scale',
+      'fact_cpu_87',
+    ]);
+  });
+
+  it('slices exactly the closure of what a task rests on, with every constraint', () => {
+    const cso = cpu();
+    const index = DependencyIndex.of(cso);
+    const ofFact = index.slice(cso, ['fact_cpu_87']);
+    expect(ofFact.established_facts.map((f) => f.fact_id)).toEqual(['fact_cpu_87']);
+    expect(ofFact.decisions).toEqual([]);
+    expect(ofFact.scratch_ids).toEqual(['scratch_metrics_004']);
+    expect(ofFact.constraints).toEqual(['stay within budget']);
+    expect(ofFact.dependency_graph).toEqual([
+      { dependent: 'fact_cpu_87', depends_on: 'scratch_metrics_004' },
+    ]);
+    const ofDecision = index.slice(cso, ['d_scale']);
+    expect(ofDecision.established_facts).toHaveLength(2);
+    expect(ofDecision.decisions.map((d) => d.decision_id)).toEqual(['d_scale']);
+    expect(ofDecision.dependency_graph).toEqual(cso.dependency_graph);
+  });
+
+  it('finds a cycle and refuses a depth for a cyclic graph', () => {
+    const index = DependencyIndex.fromEdges([
+      { dependent: 'a', depends_on: 'b' },
+      { dependent: 'b', depends_on: 'c' },
+      { dependent: 'c', depends_on: 'a' },
+      { dependent: 'x', depends_on: 'a' },
+    ]);
+    const cycle = index.findCycle()!;
+    expect(cycle[0]).toBe(cycle[cycle.length - 1]);
+    expect(new Set(cycle)).toEqual(new Set(['a', 'b', 'c']));
+    expect(() => index.depth()).toThrow(expect.objectContaining({ code: 'DEPENDENCY_CYCLE' }));
+    expect(DependencyIndex.of(etcd()).findCycle()).toBeNull();
+  });
+
+  it('handles a chain of 20,000 without recursion', () => {
+    const edges: DependencyEdge[] = [];
+    for (let i = 1; i < 20_000; i++) edges.push({ dependent: `n${i}`, depends_on: `n${i - 1}` });
+    const index = DependencyIndex.fromEdges(edges);
+    expect(index.depth()).toBe(19_999);
+    expect(index.findCycle()).toBeNull();
+    expect(index.invalidate(['n0'])).toHaveLength(19_999);
+    expect(index.closure(['n19999']).size).toBe(20_000);
+  });
+});
+
+/** A random DAG: edges only from a higher-numbered node to a lower one. */
+const dag = fc.integer({ min: 2, max: 40 }).chain((n) =>
+  fc.tuple(
+    fc.constant(n),
+    fc.uniqueArray(
+      fc
+        .tuple(fc.integer({ min: 1, max: n - 1 }), fc.nat({ max: n - 2 }))
+        .map(([hi, lo]) => ({ dependent: `n${hi}`, depends_on: `n${lo % hi}` })),
+      { maxLength: 120, selector: (e) => `${e.dependent}>${e.depends_on}` },
+    ),
+  ),
+);
+
+describe('the index against the §3.2 edge scan and a naive closure', () => {
+  it('invalidate agrees with the edge scan on random DAGs', () => {
+    fc.assert(
+      fc.property(dag, fc.nat(), ([n, edges], pick) => {
+        const root = `n${pick % n}`;
+        const index = DependencyIndex.fromEdges(edges);
+        const fast = index.invalidate([root]);
+        expect(new Set(fast.map((a) => a.id))).toEqual(
+          invalidateByEdgeScan({ dependency_graph: edges }, root),
+        );
+        expect(fast.length).toBe(new Set(fast.map((a) => a.id)).size);
+        // A depth is the shortest path: 1 for a direct dependent, else one more than some dependency's.
+        const depthOf = new Map(fast.map((a) => [a.id, a.depth]));
+        depthOf.set(root, 0);
+        for (const { id, depth } of fast) {
+          const via = index
+            .dependenciesOf(id)
+            .filter((d) => depthOf.has(d))
+            .map((d) => depthOf.get(d)!);
+          expect(depth).toBe(Math.min(...via) + 1);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('slice is exactly the transitive dependencies and depth the longest chain', () => {
+    fc.assert(
+      fc.property(dag, fc.nat(), ([n, edges], pick) => {
+        const root = `n${pick % n}`;
+        const index = DependencyIndex.fromEdges(edges);
+        // Naive closure: repeat until nothing is added.
+        const want = new Set([root]);
+        for (let grew = true; grew; ) {
+          grew = false;
+          for (const e of edges) {
+            if (want.has(e.dependent) && !want.has(e.depends_on)) {
+              want.add(e.depends_on);
+              grew = true;
+            }
+          }
+        }
+        expect(index.closure([root])).toEqual(want);
+        // Naive longest chain: relax n times.
+        const level = new Map<string, number>();
+        for (let i = 0; i < n; i++) {
+          for (const e of edges) {
+            const l = (level.get(e.depends_on) ?? 0) + 1;
+            if (l > (level.get(e.dependent) ?? 0)) level.set(e.dependent, l);
+          }
+        }
+        expect(index.depth()).toBe(Math.max(0, ...level.values()));
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
