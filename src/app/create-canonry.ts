@@ -13,6 +13,7 @@ import {
   verifyOnStart,
 } from '../journal/index.js';
 import { Kernel, ProtocolRegistry, REGISTRY_LIMITS } from '../kernel/index.js';
+import { RELAY_GATE_PROTOCOL, RELAY_MIGRATIONS, RELAY_PROJECTION, Relay } from '../relay/index.js';
 import { openStore, STORE_IDENTITY_MIGRATIONS, type Store } from '../store/index.js';
 import { HmacKeyring, type Keyring, Keyring as Keys } from '../trust/index.js';
 import { startAuditRetention } from './audit-retention.js';
@@ -51,6 +52,8 @@ export interface CanonryRuntime {
   readonly kernel: Kernel;
   /** The governed mutation loop (LCSM). */
   readonly canon: Canon;
+  /** The state relay (CRP-030): sessions of windows whose state commits to canon. */
+  readonly relay: Relay;
   /** The classifier for a project's intake. */
   readonly classifierFor: ClassifierSource;
   /** What intake classifies with (for the start log). */
@@ -122,6 +125,7 @@ export async function createCanonry(
     auth: AUTH_MIGRATIONS,
     canon: CANON_MIGRATIONS,
     kernel: PROTOCOL_MIGRATIONS,
+    relay: RELAY_MIGRATIONS,
   });
   try {
     const identity = await bindStore(store, config.dataDir, opened.rootFingerprint);
@@ -129,7 +133,7 @@ export async function createCanonry(
     const journal = new Journal(store, {
       signer,
       kinds: runtimeEntryKinds(),
-      projections: [CANON_PROJECTION, PROTOCOL_PROJECTION],
+      projections: [CANON_PROJECTION, PROTOCOL_PROJECTION, RELAY_PROJECTION],
       checkpointEvery: config.checkpoints.every,
       checkpointIntervalMs: config.checkpoints.intervalMs,
       onError,
@@ -174,6 +178,20 @@ export async function createCanonry(
       gate,
       ...(options.now ? { now: options.now } : {}),
     });
+    // The relay's state goes through its own gate (its agent writes its own facts and decisions);
+    // what it escalates goes through the project's.
+    const relayGate = (await registry.register(RELAY_GATE_PROTOCOL, null)).protocol;
+    const relay = new Relay({
+      canon: new Canon({
+        journal,
+        kernel,
+        gate: relayGate,
+        ...(options.now ? { now: options.now } : {}),
+      }),
+      projectCanon: canon,
+      hmac,
+      ...(options.now ? { now: options.now } : {}),
+    });
     const classifiers = classifierSource(canon);
     await importLegacyClassifiers(config.dataDir, canon, logger);
     const retention =
@@ -191,6 +209,7 @@ export async function createCanonry(
       journal,
       kernel,
       canon,
+      relay,
       classifierFor: classifiers.source,
       classifier: classifiers.summary,
       // Issuance and revocation commit with their journal entry (never with the secret).

@@ -1,5 +1,6 @@
 import { CANON_ENTRY_KINDS } from '../canon/index.js';
 import { EntryKinds } from '../journal/index.js';
+import { RELAY_ENTRY_KINDS } from '../relay/index.js';
 import { VERDICT, VERDICTS } from './journal-audit-sink.js';
 import { PROTOCOL } from './protocol-store.js';
 import { TOKEN_ISSUED, TOKEN_REVOKED } from './token-recorder.js';
@@ -17,5 +18,6 @@ export function runtimeEntryKinds(): EntryKinds {
     VERDICTS,
     TOKEN_ISSUED,
     TOKEN_REVOKED,
+    ...RELAY_ENTRY_KINDS,
   ]);
 }

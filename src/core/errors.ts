@@ -106,6 +106,8 @@ export const ERROR_CODES = {
   // Canon.
   INVALID_PROPOSAL: { status: 400, message: 'the proposal is malformed' },
   UNKNOWN_OBJECT: { status: 404, message: 'no such canonical object' },
+  UNKNOWN_SESSION: { status: 404, message: 'no such relay session' },
+  SESSION_CLOSED: { status: 409, message: 'the relay session is complete or halted' },
   UNKNOWN_PROPOSAL: { status: 404, message: 'no such proposal' },
   UNKNOWN_MESSAGE: { status: 404, message: 'no such archived message' },
   UNKNOWN_VERSION: { status: 404, message: 'no such version of the object' },

@@ -1,7 +1,7 @@
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import { CanonryError } from '../core/index.js';
 import { DependencyIndex, impliedEdges } from './graph.js';
-import { ID_PATTERN, CSO_LIMITS as L, MAX_REVISIONS } from './limits.js';
+import { ID_PATTERN, CSO_LIMITS as L, MAX_REVISIONS_CEILING } from './limits.js';
 import { type CognitiveStateObject, FACT_PROVENANCES, RELAY_MODES } from './types.js';
 
 /** The version of {@link CSO_SCHEMA}; a change to what a CSO may hold is a new version. */
@@ -99,9 +99,10 @@ export const CSO_SCHEMA = {
           window_origin: windowNumber,
           provenance: { enum: [...FACT_PROVENANCES] },
           provenance_ref: ref,
-          revisions: { type: 'integer', minimum: 0, maximum: MAX_REVISIONS },
+          revisions: { type: 'integer', minimum: 0, maximum: MAX_REVISIONS_CEILING },
           revises: id,
           needs_revision: { type: 'boolean' },
+          escalated: id,
         },
       },
     },

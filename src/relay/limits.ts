@@ -35,6 +35,9 @@ export const CSO_LIMITS = {
 /** §6.3: a decision revised this many times is escalated to a person, not revised again. */
 export const MAX_REVISIONS = 3;
 
+/** The highest revision bound a session may choose. */
+export const MAX_REVISIONS_CEILING = 10;
+
 /**
  * The confidence of a fact verification adds because the window's text asserted it and the
  * contribution did not capture it: lower than any fact the window stated itself (default 1).

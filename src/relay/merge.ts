@@ -43,6 +43,8 @@ export interface MergeContext {
    * `d<window>.<n>`, deterministic.
    */
   readonly newId?: (kind: 'fact' | 'decision', n: number) => string;
+  /** The session's revision bound (§6.3); {@link MAX_REVISIONS} by default. */
+  readonly max_revisions?: number;
 }
 
 export interface MergeResult {
@@ -226,7 +228,7 @@ export function mergeContribution(
           ? 'unknown'
           : !target.revisable
             ? 'not_revisable'
-            : (target.revisions ?? 0) >= MAX_REVISIONS
+            : (target.revisions ?? 0) >= (ctx.max_revisions ?? MAX_REVISIONS)
               ? 'max_revisions'
               : null;
       if (reason) {

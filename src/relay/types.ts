@@ -60,6 +60,8 @@ export interface Decision {
   readonly revises?: string;
   /** canonry: something it rests on was invalidated; a revision window is due (§3.2, §6.2). */
   readonly needs_revision?: boolean;
+  /** canonry: revised too often; the canon proposal a person must decide (§6.3). */
+  readonly escalated?: string;
 }
 
 /** One reasoning dependency (§3): `dependent` rests on `depends_on`. */

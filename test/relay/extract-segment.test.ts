@@ -110,7 +110,7 @@ describe('extractFromText: claims and questions', () => {
     expect(found.facts).toHaveLength(5);
     expect(found.facts[0]).toEqual({
       statement: 'The workload requires ACID transactions.',
-      provenance: 'DERIVED',
+      provenance: 'CONVERSATION',
       provenance_ref: 'window:4',
       confidence: 0.5,
     });

@@ -159,7 +159,7 @@ export function extractFromText(
       }
       facts.push({
         statement: sentence,
-        provenance: 'DERIVED',
+        provenance: 'CONVERSATION',
         provenance_ref: ref,
         confidence: EXTRACTED_CONFIDENCE,
       });

@@ -1,0 +1,388 @@
+import type { Principal } from '../canon/index.js';
+import { CanonryError, canonicalize, contentHash } from '../core/index.js';
+import type { EntryInput } from '../journal/index.js';
+import type { Queryable } from '../store/index.js';
+import { type CanonChanges, canonInputs, decisionNote, objectIdOf } from './canon-map.js';
+import { checkContribution } from './contribution.js';
+import { csoId, sealCso } from './cso-seal.js';
+import { RELAY_HALT, RELAY_WINDOW } from './entry-kinds.js';
+import { extractFromText, mergeExtracted } from './extract/index.js';
+import { DependencyIndex } from './graph.js';
+import { relayHeaders } from './headers.js';
+import { type MergeResult, mergeContribution } from './merge.js';
+import { nextRevision, remainingOf, windowPlan } from './prepare.js';
+import type { SessionRow } from './reader.js';
+import type { Relay } from './relay.js';
+import type {
+  Invalidation,
+  RelaySessionRecord,
+  RelayWindowRecord,
+  RevisionEvent,
+  WindowKind,
+} from './session-types.js';
+import { normaliseStatement } from './statement.js';
+import type {
+  CognitiveStateObject,
+  Contribution,
+  Decision,
+  ToolResult,
+  UnsealedCso,
+  Verification,
+} from './types.js';
+import { verifyCso } from './verify.js';
+
+/** The most text one window may hand in (the extractor reads all of it). */
+export const MAX_OUTPUT_CHARS = 262_144;
+
+/** What completing a window came to. */
+export interface CompletedWindow {
+  /** relayed: verified and committed; regenerate: not verified, nothing journaled, run it again;
+   * halted: not verified and the session is stopped (§5.2). */
+  readonly status: 'relayed' | 'regenerate' | 'halted';
+  readonly session_id: string;
+  readonly window_number: number;
+  readonly kind: WindowKind;
+  /** The sealed CSO relayed forward (null unless relayed). */
+  readonly cso: CognitiveStateObject | null;
+  readonly verification: Verification;
+  readonly revisions: readonly RevisionEvent[];
+  readonly headers: Readonly<Record<string, string>>;
+}
+
+export const authority = (p: Principal) => ({ principal: p.id, role: p.role, project: p.project });
+
+/** The agent principal a session's state is committed as. */
+export function agentOf(session: RelaySessionRecord): Principal {
+  return { id: session.agent, project: session.project, role: 'agent' };
+}
+
+/** Inside the commit: the session is still active and this is still its next window. */
+export function stillNext(project: string, sessionId: string, windows: number) {
+  return async (tx: Queryable) => {
+    const [row] = await tx.all<{ status: string; windows: number | string }>(
+      'SELECT status, windows FROM relay_sessions WHERE project = $1 AND session_id = $2',
+      [project, sessionId],
+    );
+    if (!row || row.status !== 'active' || Number(row.windows) !== windows) {
+      throw new CanonryError(
+        'CONFLICT',
+        `window ${windows + 1} of ${sessionId} was completed meanwhile`,
+        {
+          windows: row ? Number(row.windows) : null,
+        },
+      );
+    }
+  };
+}
+
+/** Tool results the window reports whose scratch id canon holds with another value: refreshed. */
+async function refreshedTools(
+  relay: Relay,
+  session: RelaySessionRecord,
+  tools: readonly ToolResult[],
+): Promise<{ create: ToolResult[]; refresh: ToolResult[] }> {
+  const reader = relay.canon.reader(session.project);
+  const create: ToolResult[] = [];
+  const refresh: ToolResult[] = [];
+  for (const tool of tools) {
+    const object = await reader.object(objectIdOf(session.session_id, tool.scratch_id));
+    if (!object) create.push(tool);
+    else {
+      const current = await reader.version(object.current_version_ref as never);
+      const shape = current?.content.shape as { result_hash?: string } | null;
+      if (shape?.result_hash !== tool.result_hash) refresh.push(tool);
+    }
+  }
+  return { create, refresh };
+}
+
+/**
+ * What the window changes in canon: the new state against the prior one. A fact that left the
+ * state is a new version of its note, `superseded` or `retired` — canon's cascade then marks what
+ * rests on it (§3.2) —; a revised decision supersedes the one it revises (§6.2).
+ */
+function changesOf(
+  prior: CognitiveStateObject | null,
+  next: UnsealedCso,
+  tools: { create: ToolResult[]; refresh: ToolResult[] },
+  superseded: ReadonlySet<string>,
+): CanonChanges {
+  const priorFacts = new Map((prior?.established_facts ?? []).map((f) => [f.fact_id, f]));
+  const nextFacts = new Set(next.established_facts.map((f) => f.fact_id));
+  const priorDecisions = new Map((prior?.decisions ?? []).map((d) => [d.decision_id, d]));
+  const nextDecisions = new Set(next.decisions.map((d) => d.decision_id));
+  const changes: CanonChanges = {
+    tools,
+    facts: { create: [], retire: [] },
+    decisions: { create: [], update: [], supersede: [] },
+  };
+  for (const fact of next.established_facts) {
+    if (!priorFacts.has(fact.fact_id)) changes.facts.create.push(fact);
+  }
+  for (const fact of priorFacts.values()) {
+    if (!nextFacts.has(fact.fact_id)) {
+      changes.facts.retire.push({
+        fact,
+        status: superseded.has(fact.fact_id) ? 'superseded' : 'retired',
+      });
+    }
+  }
+  for (const decision of next.decisions) {
+    const before = priorDecisions.get(decision.decision_id);
+    if (before) {
+      const changed =
+        canonicalize(decisionNote('s', before)) !== canonicalize(decisionNote('s', decision));
+      if (changed) changes.decisions.update.push(decision);
+    } else if (
+      decision.revises &&
+      priorDecisions.has(decision.revises) &&
+      !nextDecisions.has(decision.revises)
+    ) {
+      changes.decisions.supersede.push({ decision, replaces: decision.revises });
+    } else {
+      changes.decisions.create.push(decision);
+    }
+  }
+  return changes;
+}
+
+/**
+ * The window's invalidations (§3.2), for the record and for the revision windows they make due:
+ * each prior fact or tool result that left, the fact that stands in its place (a fact stating the
+ * same as a contribution fact that superseded it, or the new reading of a refreshed tool), and the
+ * decisions it flagged.
+ */
+function invalidationsOf(
+  prior: CognitiveStateObject | null,
+  next: CognitiveStateObject,
+  contribution: Contribution,
+  merged: MergeResult,
+): Invalidation[] {
+  if (!prior) return [];
+  const index = DependencyIndex.of(prior);
+  const flagged = new Set(merged.flagged);
+  const added = new Set(merged.added);
+  const byStatement = new Map(
+    next.established_facts
+      .filter((f) => added.has(f.fact_id))
+      .map((f) => [normaliseStatement(f.statement), f.fact_id]),
+  );
+  const replacement = new Map<string, string>();
+  for (const f of contribution.facts) {
+    const id = byStatement.get(normaliseStatement(f.statement));
+    for (const old of f.supersedes ?? []) if (id) replacement.set(old, id);
+  }
+  for (const f of next.established_facts) {
+    if (added.has(f.fact_id) && f.provenance === 'TOOL' && f.provenance_ref) {
+      replacement.set(f.provenance_ref, f.fact_id);
+    }
+  }
+  const roots = [...new Set([...merged.superseded, ...merged.invalidated])].filter(
+    (id) => !index.dependenciesOf(id).some((d) => merged.invalidated.includes(d)),
+  );
+  return roots.map((id) => ({
+    id,
+    by: replacement.get(id) ?? null,
+    flagged: index
+      .invalidate([id])
+      .map((a) => a.id)
+      .filter((d) => flagged.has(d))
+      .sort(),
+  }));
+}
+
+/** The decisions that must go to a person now: flagged again at the revision bound (§6.3). */
+function dueForEscalation(cso: UnsealedCso, max: number): Decision[] {
+  return cso.decisions.filter(
+    (d) => d.needs_revision === true && d.escalated === undefined && (d.revisions ?? 0) >= max,
+  );
+}
+
+/**
+ * Completes one window (see `Relay.completeWindow`). Nothing is journaled unless the state
+ * verifies: then the window's canon notes, its escalations' record and the sealed CSO commit in one
+ * transaction, and only if no other window of the session completed meanwhile.
+ */
+export async function completeWindow(
+  relay: Relay,
+  principal: Principal,
+  row: SessionRow,
+  last: RelayWindowRecord | null,
+  output: string,
+  contributionRaw: unknown,
+  model: string | null,
+): Promise<CompletedWindow> {
+  const { session } = row;
+  const project = session.project;
+  const windowNumber = row.windows + 1;
+  if (typeof output !== 'string')
+    throw new CanonryError('INVALID_BODY', 'output must be a string', { field: 'output' });
+  if (output.length > MAX_OUTPUT_CHARS)
+    throw new CanonryError('INVALID_BODY', `output is over ${MAX_OUTPUT_CHARS} characters`, {
+      field: 'output',
+    });
+  const given: Contribution = checkContribution(contributionRaw ?? {});
+  const extracted = extractFromText(output, { window_number: windowNumber });
+  const { contribution, uncaptured } = mergeExtracted(given, extracted);
+  const target = nextRevision(last);
+  const kind: WindowKind = target ? 'revision' : 'work';
+  if (target && !contribution.decisions.some((d) => d.revises === target.decision_id)) {
+    throw new CanonryError(
+      'MODEL_OUTPUT_INVALID',
+      `window ${windowNumber} is a revision of ${target.decision_id}: its contribution must revise it (a decision with revises = "${target.decision_id}")`,
+      { field: 'decisions', revision_target: target.decision_id },
+    );
+  }
+  const prior = last?.cso ?? null;
+  // The scratch notes canon holds for tool results: new ones, and ones refreshed with another value.
+  const tools = await refreshedTools(relay, session, contribution.tool_results);
+  const plan = await windowPlan(relay, principal, row, last);
+  const goal = plan.goal;
+  const merged = mergeContribution(prior, contribution, {
+    session_id: session.session_id,
+    window_number: windowNumber,
+    genesis: session.genesis,
+    goal_state: goal,
+    max_revisions: session.max_revisions,
+  });
+  const { cso: repaired, verification } = verifyCso(prior, merged.draft, {
+    uncapturedClaims: uncaptured,
+    retired: merged.retired,
+  });
+  const base = { session_id: session.session_id, window_number: windowNumber, kind };
+  if (!verification.verified) {
+    if (session.on_unverified === 'regenerate') {
+      return { ...base, status: 'regenerate', cso: null, verification, revisions: [], headers: {} };
+    }
+    await relay.canon.journal.append(
+      project,
+      RELAY_HALT.input(
+        {
+          halt: {
+            session_id: session.session_id,
+            window_number: windowNumber,
+            reason: 'the window state could not be repaired',
+            verification,
+          },
+        },
+        {
+          actor: principal.id,
+          authority: authority(principal),
+          correlation_id: session.session_id,
+        },
+      ),
+      { precondition: stillNext(project, session.session_id, row.windows) },
+    );
+    return { ...base, status: 'halted', cso: null, verification, revisions: [], headers: {} };
+  }
+  // Escalate before committing: a pending proposal for a person is harmless if the window then fails.
+  const agent = agentOf(session);
+  const escalations = new Map<string, { proposal_id: string; object_id: string }>();
+  for (const decision of dueForEscalation(repaired, session.max_revisions)) {
+    escalations.set(decision.decision_id, await escalate(relay, session, agent, decision));
+  }
+  const unsealed: UnsealedCso = {
+    ...repaired,
+    cso_id: csoId(session.session_id, windowNumber, prior?.cso_hmac ?? session.genesis),
+    prior_cso_hash: prior?.cso_hmac ?? session.genesis,
+    decisions: repaired.decisions.map((d) => {
+      const e = escalations.get(d.decision_id);
+      return e ? { ...d, escalated: e.proposal_id } : d;
+    }),
+    verified: true,
+  };
+  const key = await relay.hmac.current(project);
+  const cso = sealCso(unsealed, (bytes) => `hmac-sha256:${key.keyId}:${key.sign(bytes)}`);
+  const revisions: RevisionEvent[] = [];
+  const invalidations = invalidationsOf(prior, cso, contribution, merged);
+  // What made each revision due: for this revision window's target, the fact it was given.
+  const causes = new Map<string, string | null>(
+    invalidations.flatMap((inv) => inv.flagged.map((id) => [id, inv.by] as const)),
+  );
+  if (plan.revision) causes.set(plan.revision.decision.decision_id, plan.revision.newFact.fact_id);
+  for (const d of cso.decisions) {
+    if (d.window_origin === windowNumber && d.revises) {
+      revisions.push({
+        target: d.revises,
+        revised_by: d.decision_id,
+        new_fact: causes.get(d.revises) ?? null,
+        count: d.revisions ?? 1,
+        escalation: null,
+      });
+    }
+  }
+  for (const [id, escalation] of escalations) {
+    const d = cso.decisions.find((x) => x.decision_id === id)!;
+    revisions.push({
+      target: id,
+      revised_by: null,
+      new_fact: null,
+      count: d.revisions ?? 0,
+      escalation,
+    });
+  }
+  const revisedNow = revisions.filter((r) => r.revised_by !== null);
+  const headers = relayHeaders(cso, verification, {
+    count: revisedNow.length,
+    ...(revisedNow[0] ? { target: revisedNow[0].target } : {}),
+  });
+  const window: RelayWindowRecord = {
+    session_id: session.session_id,
+    window_number: windowNumber,
+    kind,
+    revision_target: target?.decision_id ?? null,
+    cso,
+    remaining: kind === 'work' ? cso.goal_state.remaining : remainingOf(row, last),
+    verification,
+    invalidations,
+    revisions,
+    output: { text: output, hash: contentHash(output), model },
+    headers,
+  };
+  const entry: EntryInput = RELAY_WINDOW.input(
+    { window },
+    { actor: agent.id, authority: authority(agent), correlation_id: cso.cso_id },
+  );
+  const changes = changesOf(prior, cso, tools, new Set(merged.superseded));
+  const reader = relay.canon.reader(project);
+  const current = new Map<string, string | null>();
+  for (const id of [
+    ...changes.tools.refresh.map((t) => t.scratch_id),
+    ...changes.facts.retire.map((f) => f.fact.fact_id),
+    ...changes.decisions.update.map((d) => d.decision_id),
+  ]) {
+    const object = await reader.object(objectIdOf(session.session_id, id));
+    current.set(
+      objectIdOf(session.session_id, id),
+      (object?.current_version_ref as string) ?? null,
+    );
+  }
+  const inputs = canonInputs(session.session_id, changes, (id) => current.get(id) ?? null);
+  const precondition = stillNext(project, session.session_id, row.windows);
+  if (inputs.length === 0) {
+    await relay.canon.journal.append(project, entry, { precondition });
+  } else {
+    await relay.canon.proposeBatch(agent, inputs, { entries: [entry], precondition });
+  }
+  return { ...base, status: 'relayed', cso, verification, revisions, headers };
+}
+
+/** Proposes, for a person, a decision revised too often (§6.3): S3 by its `oversight` tag. */
+async function escalate(
+  relay: Relay,
+  session: RelaySessionRecord,
+  agent: Principal,
+  decision: Decision,
+): Promise<{ proposal_id: string; object_id: string }> {
+  const objectId = objectIdOf(session.session_id, decision.decision_id);
+  const object = await relay.projectCanon.reader(session.project).object(objectId);
+  const note = decisionNote(session.session_id, decision);
+  const outcome = await relay.projectCanon.propose(agent, {
+    object_id: objectId,
+    intent: 'update',
+    base_version: (object?.current_version_ref as never) ?? null,
+    candidate: { ...note, tags: [...note.tags, 'oversight'] },
+    rationale: `revised ${decision.revisions ?? 0} times and invalidated again: a person decides whether it stands`,
+  });
+  return { proposal_id: outcome.proposal.proposal_id, object_id: objectId };
+}

@@ -1,0 +1,46 @@
+export { agentOf, type CompletedWindow, MAX_OUTPUT_CHARS } from './complete.js';
+export { checkContribution, parseContribution } from './contribution.js';
+export {
+  CONTRIBUTION_LIMITS,
+  CONTRIBUTION_SCHEMA,
+  CONTRIBUTION_SCHEMA_NAME,
+  CONTRIBUTION_VALUE_SCHEMA,
+} from './contribution-schema.js';
+export { CSO_HMAC_PATTERN, CSO_SCHEMA, CSO_SCHEMA_VERSION, parseCso } from './cso-schema.js';
+export {
+  type ChainCheck,
+  checkChain,
+  csoBytes,
+  csoId,
+  sealCso,
+  sessionGenesis,
+} from './cso-seal.js';
+export { RELAY_ENTRY_KINDS, RELAY_HALT, RELAY_SESSION, RELAY_WINDOW } from './entry-kinds.js';
+export { extractFromText, mergeExtracted } from './extract/index.js';
+export { RELAY_GATE_PROTOCOL } from './gate.js';
+export { goalFor, revisionGoal } from './goal.js';
+export { DependencyIndex, edgesOf, invalidateByEdgeScan } from './graph.js';
+export { relayHeaders } from './headers.js';
+export { CSO_LIMITS, MAX_REVISIONS } from './limits.js';
+export { mergeContribution } from './merge.js';
+export type { PreparedWindow } from './prepare.js';
+export { RELAY_PROJECTION } from './projection.js';
+export { buildWindowPrompt, windowModelRequest } from './prompt.js';
+export { Relay, type RelayOptions } from './relay.js';
+export type { RelayRun, RunOptions } from './run.js';
+export { RELAY_MIGRATIONS } from './schema.js';
+export { SESSION_INPUT_SCHEMA, SESSION_LIMITS } from './session-input.js';
+export type {
+  Invalidation,
+  RelayHaltRecord,
+  RelaySessionRecord,
+  RelaySessionView,
+  RelayWindowRecord,
+  RevisionEvent,
+  SessionStatus,
+  UnverifiedPolicy,
+  WindowKind,
+} from './session-types.js';
+export * from './types.js';
+export { verifyCso } from './verify.js';
+export type { ChainReport } from './verify-session.js';

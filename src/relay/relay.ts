@@ -1,0 +1,208 @@
+import type { Canon, Principal } from '../canon/index.js';
+import { CanonryError } from '../core/index.js';
+import type { ModelPort } from '../models/index.js';
+import type { HmacKeyring } from '../trust/index.js';
+import { authority, type CompletedWindow, completeWindow, stillNext } from './complete.js';
+import { sessionGenesis } from './cso-seal.js';
+import { RELAY_HALT, RELAY_SESSION } from './entry-kinds.js';
+import { type PreparedWindow, prepareWindow } from './prepare.js';
+import { RelayReader, type SessionRow } from './reader.js';
+import { type RelayRun, type RunOptions, runSession } from './run.js';
+import { type SessionInput, sessionInput } from './session-input.js';
+import type { RelaySessionRecord, RelaySessionView, RelayWindowRecord } from './session-types.js';
+import { type ChainReport, verifySession } from './verify-session.js';
+
+/** What a {@link Relay} is built from. */
+export interface RelayOptions {
+  /** Canon under the relay's gate (`RELAY_GATE_PROTOCOL`): windows commit through it. */
+  readonly canon: Canon;
+  /** Canon under the project's own gate: escalations (§6.3) are proposed through it, for a person. */
+  readonly projectCanon: Canon;
+  /** The per-project HMAC keys the CSO chain is sealed with (trust module). */
+  readonly hmac: HmacKeyring;
+  readonly now?: () => Date;
+}
+
+/**
+ * The state relay of CRP-030: sessions of context windows whose state (facts, decisions with their
+ * rationale, open questions, constraints, the goal, the dependency graph) is carried from one window
+ * to the next verified, revisable and HMAC-chained, and committed to canon through the gate.
+ *
+ * Use it with your own model (`prepareWindow` → your model → `completeWindow`) or let it drive a
+ * model port (`run`).
+ */
+export class Relay {
+  readonly canon: Canon;
+  readonly projectCanon: Canon;
+  readonly hmac: HmacKeyring;
+  readonly #now: () => Date;
+
+  constructor(options: RelayOptions) {
+    this.canon = options.canon;
+    this.projectCanon = options.projectCanon;
+    this.hmac = options.hmac;
+    this.#now = options.now ?? (() => new Date());
+  }
+
+  now(): Date {
+    return this.#now();
+  }
+
+  reader(project: string): RelayReader {
+    return new RelayReader(this.canon.journal.store, project);
+  }
+
+  /** Starts a session in the principal's project; its state is committed as its own agent. */
+  async start(principal: Principal, input: unknown): Promise<RelaySessionView> {
+    if (principal.role === 'viewer')
+      throw new CanonryError('FORBIDDEN', 'viewers cannot start a relay');
+    const parsed: SessionInput = sessionInput(input);
+    const sessionId = newSessionId();
+    const session: RelaySessionRecord = {
+      session_id: sessionId,
+      project: principal.project,
+      mode: parsed.mode,
+      objective: parsed.objective,
+      remaining: parsed.remaining,
+      success_test: parsed.success_test,
+      agent: `relay:${sessionId}`,
+      started_by: principal.id,
+      max_revisions: parsed.max_revisions,
+      on_unverified: parsed.on_unverified,
+      genesis: sessionGenesis({
+        session_id: sessionId,
+        project: principal.project,
+        mode: parsed.mode,
+        objective: parsed.objective,
+      }),
+      created_at: this.now().toISOString(),
+    };
+    await this.canon.journal.append(
+      principal.project,
+      RELAY_SESSION.input(
+        { session },
+        {
+          actor: principal.id,
+          authority: { principal: principal.id, role: principal.role, project: principal.project },
+          correlation_id: sessionId,
+        },
+      ),
+    );
+    return this.state(principal, sessionId);
+  }
+
+  /** The session, where it stands and its latest state. */
+  async state(principal: Principal, sessionId: string): Promise<RelaySessionView> {
+    const row = await this.#row(principal, sessionId);
+    const last =
+      row.windows > 0 ? await this.reader(principal.project).window(sessionId, row.windows) : null;
+    const prepared = await prepareWindow(this, principal, row, last, {});
+    return {
+      session: row.session,
+      status: row.status,
+      windows: row.windows,
+      cso: last?.cso ?? null,
+      goal_state: prepared.goal_state,
+    };
+  }
+
+  async windows(principal: Principal, sessionId: string, after = 0): Promise<RelayWindowRecord[]> {
+    await this.#row(principal, sessionId);
+    return this.reader(principal.project).windows(sessionId, after);
+  }
+
+  /** What to send the model for the session's next window (CRP-030 §4, §6.2, §7.2). */
+  async prepareWindow(
+    principal: Principal,
+    sessionId: string,
+    options: { maxTokens?: number; iap?: string | null } = {},
+  ): Promise<PreparedWindow> {
+    const row = await this.#open(principal, sessionId);
+    const last =
+      row.windows > 0 ? await this.reader(principal.project).window(sessionId, row.windows) : null;
+    return prepareWindow(this, principal, row, last, options);
+  }
+
+  /**
+   * Completes the session's next window with the model's output (and its structured contribution,
+   * untrusted): merge, verify and repair (§5), invalidate (§3), revise or escalate (§6), seal (HMAC),
+   * and commit the state to canon with the window record in one transaction.
+   */
+  async completeWindow(
+    principal: Principal,
+    sessionId: string,
+    output: string,
+    contribution?: unknown,
+    options: { model?: string | null } = {},
+  ): Promise<CompletedWindow> {
+    const row = await this.#open(principal, sessionId);
+    const last =
+      row.windows > 0 ? await this.reader(principal.project).window(sessionId, row.windows) : null;
+    return completeWindow(this, principal, row, last, output, contribution, options.model ?? null);
+  }
+
+  /** Stops a session whose window could not be verified (the `halt` of §5.2), with why. */
+  async halt(
+    principal: Principal,
+    sessionId: string,
+    window: CompletedWindow,
+    reason: string,
+  ): Promise<CompletedWindow> {
+    const row = await this.#open(principal, sessionId);
+    await this.canon.journal.append(
+      principal.project,
+      RELAY_HALT.input(
+        {
+          halt: {
+            session_id: sessionId,
+            window_number: row.windows + 1,
+            reason,
+            verification: window.verification,
+          },
+        },
+        { actor: principal.id, authority: authority(principal), correlation_id: sessionId },
+      ),
+      { precondition: stillNext(principal.project, sessionId, row.windows) },
+    );
+    return { ...window, status: 'halted' };
+  }
+
+  /** Runs the session's windows through a model port until its goal is met or `maxWindows`. */
+  run(
+    principal: Principal,
+    sessionId: string,
+    model: ModelPort,
+    options: RunOptions = {},
+  ): Promise<RelayRun> {
+    return runSession(this, principal, sessionId, model, options);
+  }
+
+  /** Checks the session's HMAC chain and every window's CSO against the journal. */
+  async verify(principal: Principal, sessionId: string): Promise<ChainReport> {
+    const row = await this.#row(principal, sessionId);
+    return verifySession(this, principal.project, row.session);
+  }
+
+  async #row(principal: Principal, sessionId: string): Promise<SessionRow> {
+    const row = await this.reader(principal.project).session(sessionId);
+    if (!row) throw new CanonryError('UNKNOWN_SESSION', `no relay session ${sessionId}`);
+    return row;
+  }
+
+  async #open(principal: Principal, sessionId: string): Promise<SessionRow> {
+    if (principal.role === 'viewer')
+      throw new CanonryError('FORBIDDEN', 'viewers cannot run a relay');
+    const row = await this.#row(principal, sessionId);
+    if (row.status !== 'active')
+      throw new CanonryError('SESSION_CLOSED', `relay session ${sessionId} is ${row.status}`, {
+        status: row.status,
+      });
+    return row;
+  }
+}
+
+function newSessionId(): string {
+  const bytes = new Uint8Array(8);
+  crypto.getRandomValues(bytes);
+  return `rs-${Buffer.from(bytes).toString('hex')}`;
+}

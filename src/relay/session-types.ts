@@ -1,0 +1,96 @@
+import type { CognitiveStateObject, GoalState, RelayMode, Verification } from './types.js';
+
+/** What to do with a window whose state cannot be repaired (CRP-030 §5.2: "repair … or halt"). */
+export const UNVERIFIED_POLICIES = ['regenerate', 'halt'] as const;
+export type UnverifiedPolicy = (typeof UNVERIFIED_POLICIES)[number];
+
+/** A relay session as it was started (the `relay.session` entry). */
+export interface RelaySessionRecord {
+  readonly session_id: string;
+  readonly project: string;
+  readonly mode: RelayMode;
+  readonly objective: string;
+  /** What the whole session must get through: sections, sub-tasks, questions or tool outputs (§4.2). */
+  readonly remaining: readonly string[];
+  readonly success_test: string | null;
+  /** The agent principal the session's facts and decisions are committed as. */
+  readonly agent: string;
+  /** Who started it. */
+  readonly started_by: string;
+  /** A decision revised this many times escalates to a person instead (§6.3). */
+  readonly max_revisions: number;
+  readonly on_unverified: UnverifiedPolicy;
+  /** The link window 1's `prior_cso_hash` carries (`sessionGenesis`). */
+  readonly genesis: string;
+  readonly created_at: string;
+}
+
+/** A window's kind: ordinary work toward the goal, or a §6.2 revision of one decision. */
+export type WindowKind = 'work' | 'revision';
+
+/** A revision the window made or escalated (§6.2–§6.3), recorded as a REVISION event. */
+export interface RevisionEvent {
+  /** The decision revised (or escalated). */
+  readonly target: string;
+  /** The decision that now stands in its place; null when escalated. */
+  readonly revised_by: string | null;
+  /** The fact whose change made the revision due, when one did. */
+  readonly new_fact: string | null;
+  /** How many times the target's line of decisions has been revised, this one included. */
+  readonly count: number;
+  /** Escalated to a person: the canon proposal an owner must decide. */
+  readonly escalation: { readonly proposal_id: string; readonly object_id: string } | null;
+}
+
+/** An item this window found no longer valid, what replaced it, and what it flagged (§3.2). */
+export interface Invalidation {
+  readonly id: string;
+  /** The fact or tool result that stands in its place, when one does. */
+  readonly by: string | null;
+  /** The decisions (and facts) it flagged for revision. */
+  readonly flagged: readonly string[];
+}
+
+/** One completed window (the `relay.window` entry): its CSO and how it got there. */
+export interface RelayWindowRecord {
+  readonly session_id: string;
+  readonly window_number: number;
+  readonly kind: WindowKind;
+  /** For a revision window: the decision it was dispatched to revise. */
+  readonly revision_target: string | null;
+  readonly cso: CognitiveStateObject;
+  /**
+   * What is left of the session's own work after this window. The CSO's goal_state is the
+   * window's contract, which a revision window narrows to its decision (§6.2); this is what the
+   * next work window picks up.
+   */
+  readonly remaining: readonly string[];
+  readonly verification: Verification;
+  readonly invalidations: readonly Invalidation[];
+  readonly revisions: readonly RevisionEvent[];
+  /** The window's text, its hash, and the model route that wrote it (null: the caller's own). */
+  readonly output: { readonly text: string; readonly hash: string; readonly model: string | null };
+  /** The CRP-Relay-* headers of the window (§5.3, §6.4, §10). */
+  readonly headers: Readonly<Record<string, string>>;
+}
+
+/** A session stopped because a window's state could not be verified (policy `halt`). */
+export interface RelayHaltRecord {
+  readonly session_id: string;
+  readonly window_number: number;
+  readonly reason: string;
+  readonly verification: Verification;
+}
+
+/** Where a session stands. */
+export type SessionStatus = 'active' | 'complete' | 'halted';
+
+/** A session with where it stands and its latest state. */
+export interface RelaySessionView {
+  readonly session: RelaySessionRecord;
+  readonly status: SessionStatus;
+  readonly windows: number;
+  /** The latest verified CSO (null before the first window). */
+  readonly cso: CognitiveStateObject | null;
+  readonly goal_state: GoalState;
+}

@@ -1,0 +1,290 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { CanonryRuntime } from '../../src/app/index.js';
+import type { Principal } from '../../src/canon/index.js';
+import { rebuildProject } from '../../src/journal/index.js';
+import { ScriptedModel } from '../../src/models/index.js';
+import { freshRuntime } from '../helpers/runtime.js';
+
+const PROJECT = 'relay-test';
+const AGENT: Principal = { id: 'agent-1', project: PROJECT, role: 'agent' };
+const OWNER: Principal = { id: 'owner-1', project: PROJECT, role: 'owner' };
+
+let runtime: CanonryRuntime;
+let close: () => Promise<void>;
+beforeEach(async () => {
+  ({ runtime, close } = await freshRuntime());
+});
+afterEach(async () => close());
+
+const fact = (fact_id: string, statement: string, extra: Record<string, unknown> = {}) => ({
+  fact_id,
+  statement,
+  provenance: 'CONVERSATION',
+  ...extra,
+});
+
+/** The §3.1 example: A "etcd v3.5 is deployed" ← B "use the v3.5 TLS syntax" ← C "new SAN format". */
+async function etcdSession(maxRevisions = 3) {
+  const relay = runtime.relay;
+  const started = await relay.start(AGENT, {
+    mode: 'AGENTIC',
+    objective: 'Configure TLS for the etcd cluster',
+    remaining: ['inspect the cluster', 'configure TLS', 'generate certificates'],
+    max_revisions: maxRevisions,
+  });
+  const id = started.session.session_id;
+  const w1 = await relay.completeWindow(AGENT, id, 'etcd v3.5 is deployed.', {
+    facts: [fact('fact_etcd_version', 'etcd v3.5 is deployed')],
+    decisions: [
+      {
+        decision_id: 'decision_tls_syntax',
+        choice: 'use the v3.5 TLS configuration syntax',
+        rationale: 'etcd v3.5 is deployed, and its TLS syntax differs from v3.4',
+        alternatives: ['the v3.4 syntax'],
+        depends_on: ['fact_etcd_version'],
+      },
+    ],
+    completed: ['inspect the cluster', 'configure TLS'],
+  });
+  const w2 = await relay.completeWindow(AGENT, id, 'Certificates use the new SAN format.', {
+    facts: [fact('fact_etcd_version', 'etcd v3.5 is deployed')],
+    decisions: [
+      {
+        decision_id: 'decision_san_format',
+        choice: 'generate certs with the new SAN format',
+        rationale: 'the v3.5 TLS syntax expects the new SAN format',
+        depends_on: ['decision_tls_syntax'],
+      },
+    ],
+    completed: ['generate certificates'],
+  });
+  return { relay, id, w1, w2 };
+}
+
+describe('a relay session, end to end on SQLite (CRP-030 §3.1, §5, §6)', () => {
+  it('chains each window to the one before and closes the session when nothing remains', async () => {
+    const { relay, id, w1, w2 } = await etcdSession();
+    expect(w1.status).toBe('relayed');
+    expect(w1.cso?.prior_cso_hash).toBe((await relay.state(AGENT, id)).session.genesis);
+    expect(w2.cso?.prior_cso_hash).toBe(w1.cso?.cso_hmac);
+    expect(w2.headers).toMatchObject({
+      'CRP-Relay-Preservation': '1.00',
+      'CRP-Relay-CSO-Facts': '1',
+      'CRP-Relay-CSO-Decisions': '2',
+      'CRP-Relay-Dependency-Depth': '2',
+    });
+    expect((await relay.state(AGENT, id)).status).toBe('complete');
+    await expect(relay.completeWindow(AGENT, id, 'more', {})).rejects.toMatchObject({
+      code: 'SESSION_CLOSED',
+    });
+    // The facts and decisions are canon notes, committed as the session's agent in one batch a window.
+    const note = await runtime.canon.reader(PROJECT).current(`relay.${id}.decision_san_format`);
+    expect(note?.content).toMatchObject({ object_type: 'decision', visibility: 'working' });
+    expect(note?.actor).toBe(`relay:${id}`);
+    expect(note?.content.dependency_refs).toEqual([`relay.${id}.decision_tls_syntax`]);
+  });
+
+  it('supersedes a premise, dispatches revision windows premise first, and records REVISION events', async () => {
+    const relay = runtime.relay;
+    const started = await relay.start(AGENT, {
+      mode: 'AGENTIC',
+      objective: 'Configure TLS for the etcd cluster',
+      remaining: ['inspect the cluster', 'configure TLS', 'generate certificates', 'roll out'],
+    });
+    const id = started.session.session_id;
+    await relay.completeWindow(AGENT, id, 'The cluster runs etcd v3.5.', {
+      facts: [fact('fact_etcd_version', 'etcd v3.5 is deployed')],
+      decisions: [
+        {
+          decision_id: 'decision_tls_syntax',
+          choice: 'use the v3.5 TLS configuration syntax',
+          rationale: 'etcd v3.5 is deployed',
+          depends_on: ['fact_etcd_version'],
+        },
+      ],
+      completed: ['inspect the cluster', 'configure TLS'],
+    });
+    await relay.completeWindow(AGENT, id, 'Certificates next.', {
+      facts: [fact('fact_etcd_version', 'etcd v3.5 is deployed')],
+      decisions: [
+        {
+          decision_id: 'decision_san_format',
+          choice: 'generate certs with the new SAN format',
+          rationale: 'the v3.5 TLS syntax expects it',
+          depends_on: ['decision_tls_syntax'],
+        },
+      ],
+      completed: ['generate certificates'],
+    });
+    const w3 = await relay.completeWindow(AGENT, id, 'Actually the deployment is v3.4.', {
+      facts: [
+        fact('fact_etcd_v34', 'the deployment is etcd v3.4', { supersedes: ['fact_etcd_version'] }),
+      ],
+    });
+    expect(w3.status).toBe('relayed');
+    const flagged = w3.cso!.decisions.filter((d) => d.needs_revision).map((d) => d.decision_id);
+    expect(flagged.sort()).toEqual(['decision_san_format', 'decision_tls_syntax']);
+    // canon's cascade reached the same decisions through its edge index
+    // canon's cascade reached the same decisions through its edge index
+    const reader = runtime.canon.reader(PROJECT);
+    const states = await reader.dependencyStates();
+    const cascaded = [...states.values()]
+      .filter((s) => s.state === 'needs_revision' && s.id.startsWith(`relay.${id}.decision`))
+      .map((s) => s.id.slice(`relay.${id}.`.length))
+      .sort();
+    expect(cascaded).toEqual(flagged.sort());
+    const tlsNote = await reader.object(`relay.${id}.fact_etcd_version`);
+    expect(tlsNote?.status).toBe('superseded');
+
+    // The premise is revised first (§6.2), given the new fact.
+    const p4 = await relay.prepareWindow(AGENT, id);
+    expect(p4.kind).toBe('revision');
+    expect(p4.revision_target).toBe('decision_tls_syntax');
+    expect(p4.goal_state.objective).toBe(
+      'revise decision decision_tls_syntax given new fact fact_etcd_v34',
+    );
+    const text = p4.messages.map((m) => m.content).join('\n');
+    expect(text).toContain('the deployment is etcd v3.4');
+    expect(text).toContain('etcd v3.5 is deployed'); // the original rationale, given to revise
+    const w4 = await relay.completeWindow(AGENT, id, 'Use the v3.4 syntax.', {
+      decisions: [
+        {
+          decision_id: 'decision_tls_syntax_r1',
+          choice: 'use the v3.4 TLS configuration syntax',
+          rationale: 'the deployment is etcd v3.4',
+          depends_on: ['fact_etcd_v34'],
+          revises: 'decision_tls_syntax',
+        },
+      ],
+    });
+    expect(w4.headers['CRP-Relay-Revisions']).toBe('1');
+    expect(w4.headers['CRP-Relay-Revision-Target']).toBe('decision_tls_syntax');
+    expect(w4.revisions).toEqual([
+      expect.objectContaining({
+        target: 'decision_tls_syntax',
+        revised_by: 'decision_tls_syntax_r1',
+        new_fact: 'fact_etcd_v34',
+        count: 1,
+      }),
+    ]);
+    expect((await reader.object(`relay.${id}.decision_tls_syntax`))?.status).toBe('superseded');
+
+    const p5 = await relay.prepareWindow(AGENT, id);
+    expect(p5.revision_target).toBe('decision_san_format');
+    const w5 = await relay.completeWindow(AGENT, id, 'Keep the SAN format.', {
+      decisions: [
+        {
+          decision_id: 'decision_san_format_r1',
+          choice: 'generate certs with the v3.4 SAN format',
+          rationale: 'the v3.4 syntax expects it',
+          depends_on: ['decision_tls_syntax_r1'],
+          revises: 'decision_san_format',
+        },
+      ],
+    });
+    expect(w5.cso!.decisions.some((d) => d.needs_revision)).toBe(false);
+    const p6 = await relay.prepareWindow(AGENT, id);
+    expect(p6.kind).toBe('work');
+    expect(p6.goal_state.remaining).toEqual(['roll out']);
+
+    const report = await relay.verify(AGENT, id);
+    expect(report).toMatchObject({ ok: true, windows: 5, broken: null });
+
+    // Rebuilding the projections from the journal reproduces every session exactly.
+    const dump = async () =>
+      runtime.store.all(
+        'SELECT session_id, window_number, seq, record FROM relay_windows WHERE project = $1 ORDER BY seq',
+        [PROJECT],
+      );
+    const before = [await dump(), await runtime.store.all('SELECT * FROM relay_sessions')];
+    await runtime.store.run('DELETE FROM relay_windows', []);
+    await runtime.store.run("UPDATE relay_sessions SET status = 'halted', windows = 0", []);
+    await rebuildProject(runtime.journal, PROJECT);
+    expect([await dump(), await runtime.store.all('SELECT * FROM relay_sessions')]).toEqual(before);
+  });
+
+  it('names the window whose CSO was tampered with, and a projection that serves other than the journal', async () => {
+    const { relay, id } = await etcdSession();
+    const rows = await runtime.store.all<{ seq: number; body: string }>(
+      "SELECT seq, body FROM journal_entries WHERE project = $1 AND kind = 'relay.window' ORDER BY seq",
+      [PROJECT],
+    );
+    expect(rows).toHaveLength(2);
+    const body = JSON.parse(rows[1]!.body);
+    body.window.cso.decisions[1].rationale = 'because someone said so';
+    await runtime.store.run(
+      'UPDATE journal_entries SET body = $1 WHERE project = $2 AND seq = $3',
+      [JSON.stringify(body), PROJECT, rows[1]!.seq],
+    );
+    expect(await relay.verify(AGENT, id)).toMatchObject({
+      ok: false,
+      broken: { window_number: 2, reason: 'hmac' },
+    });
+    body.window.cso.decisions[1].rationale = 'the v3.5 TLS syntax expects the new SAN format';
+    await runtime.store.run(
+      'UPDATE journal_entries SET body = $1 WHERE project = $2 AND seq = $3',
+      [rows[1]!.body, PROJECT, rows[1]!.seq],
+    );
+    expect((await relay.verify(AGENT, id)).ok).toBe(true);
+    await runtime.store.run(
+      "UPDATE relay_windows SET record = replace(record, 'new SAN format', 'old SAN format') WHERE window_number = 2",
+      [],
+    );
+    expect(await relay.verify(AGENT, id)).toMatchObject({
+      ok: false,
+      broken: { window_number: 2, reason: 'projection' },
+    });
+  });
+
+  it('repairs a window that dropped prior facts and says so in its header', async () => {
+    const relay = runtime.relay;
+    const { session } = await relay.start(AGENT, {
+      mode: 'DOCUMENT',
+      objective: 'A design note',
+      remaining: ['Context', 'Decision', 'Consequences'],
+    });
+    const id = session.session_id;
+    await relay.completeWindow(AGENT, id, 'Context.', {
+      facts: [
+        fact('f_users', 'the service has 40,000 daily users'),
+        fact('f_region', 'the service runs in one region'),
+        fact('f_sla', 'the SLA is 99.9 percent'),
+      ],
+      completed: ['Context'],
+    });
+    // The window restates one fact of three: two are dropped and re-injected.
+    const w2 = await relay.completeWindow(AGENT, id, 'Decision.', {
+      facts: [fact('f_users', 'the service has 40,000 daily users')],
+      completed: ['Decision'],
+    });
+    expect(w2.verification).toMatchObject({ preservation: 1 / 3, verified: true });
+    expect([...w2.verification.repaired].sort()).toEqual(['f_region', 'f_sla']);
+    expect(w2.headers['CRP-Relay-Preservation']).toBe('0.33; repaired=2');
+    expect(w2.cso!.established_facts.map((f) => f.fact_id).sort()).toEqual([
+      'f_region',
+      'f_sla',
+      'f_users',
+    ]);
+  });
+
+  it('refuses malformed model output with nothing journaled', async () => {
+    const relay = runtime.relay;
+    const { session } = await relay.start(AGENT, {
+      mode: 'CONVERSATION',
+      objective: 'Answer',
+      remaining: ['q1'],
+    });
+    const head = await runtime.journal.head(PROJECT);
+    const model = new ScriptedModel([
+      { match: () => true, respond: () => '{"output": 3, "facts": "no"}' },
+    ]);
+    await expect(relay.run(AGENT, session.session_id, model)).rejects.toMatchObject({
+      code: 'MODEL_OUTPUT_INVALID',
+    });
+    await expect(
+      relay.completeWindow(AGENT, session.session_id, 'fine', { facts: [{ statement: 7 }] }),
+    ).rejects.toMatchObject({ code: 'INVALID_BODY' });
+    expect(await runtime.journal.head(PROJECT)).toEqual(head);
+    expect((await relay.state(AGENT, session.session_id)).windows).toBe(0);
+  });
+});
