@@ -119,7 +119,10 @@ export function decisionNote(sessionId: string, decision: Decision): NoteContent
       revisions: decision.revisions ?? 0,
       ...(decision.revises ? { revises: decision.revises } : {}),
     },
-    decision.depends_on,
+    // §8.2: a decision informed by a tool result rests on it, as its depends_on items do.
+    decision.provenance === 'TOOL' && decision.provenance_ref
+      ? [...decision.depends_on, decision.provenance_ref]
+      : decision.depends_on,
     'asserted',
   );
 }

@@ -1,9 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { CanonryRuntime } from '../../src/app/index.js';
+import { type CanonryRuntime, createCanonry } from '../../src/app/index.js';
 import type { Principal } from '../../src/canon/index.js';
+import { contentHash } from '../../src/core/index.js';
 import { rebuildProject } from '../../src/journal/index.js';
 import { ScriptedModel } from '../../src/models/index.js';
-import { freshRuntime } from '../helpers/runtime.js';
+import { freshRuntime, tempDir } from '../helpers/runtime.js';
+import { freshPostgresSchema, postgresAvailable } from '../helpers/stores.js';
 
 const PROJECT = 'relay-test';
 const AGENT: Principal = { id: 'agent-1', project: PROJECT, role: 'agent' };
@@ -11,10 +13,22 @@ const OWNER: Principal = { id: 'owner-1', project: PROJECT, role: 'owner' };
 
 let runtime: CanonryRuntime;
 let close: () => Promise<void>;
-beforeEach(async () => {
-  ({ runtime, close } = await freshRuntime());
-});
-afterEach(async () => close());
+
+/** A runtime on the embedded SQLite file, or on a fresh schema of the real PostgreSQL. */
+async function open(engine: 'sqlite' | 'postgres'): Promise<void> {
+  if (engine === 'sqlite') {
+    ({ runtime, close } = await freshRuntime());
+    return;
+  }
+  const { dir, cleanup } = tempDir();
+  const pg = await freshPostgresSchema();
+  runtime = await createCanonry({ dataDir: dir, db: pg.url, logLevel: 'silent' });
+  close = async () => {
+    await runtime.close();
+    await pg.drop();
+    cleanup();
+  };
+}
 
 const fact = (fact_id: string, statement: string, extra: Record<string, unknown> = {}) => ({
   fact_id,
@@ -61,7 +75,12 @@ async function etcdSession(maxRevisions = 3) {
   return { relay, id, w1, w2 };
 }
 
-describe('a relay session, end to end on SQLite (CRP-030 §3.1, §5, §6)', () => {
+const ENGINES = ['sqlite', ...(postgresAvailable ? ['postgres' as const] : [])] as const;
+
+describe.each(ENGINES)('a relay session, end to end on %s (CRP-030 §3.1, §5, §6, §8)', (engine) => {
+  beforeEach(async () => open(engine));
+  afterEach(async () => close());
+
   it('chains each window to the one before and closes the session when nothing remains', async () => {
     const { relay, id, w1, w2 } = await etcdSession();
     expect(w1.status).toBe('relayed');
@@ -286,5 +305,111 @@ describe('a relay session, end to end on SQLite (CRP-030 §3.1, §5, §6)', () =
     ).rejects.toMatchObject({ code: 'INVALID_BODY' });
     expect(await runtime.journal.head(PROJECT)).toEqual(head);
     expect((await relay.state(AGENT, session.session_id)).windows).toBe(0);
+  });
+
+  it('escalates a decision invalidated again at the revision bound to the owner, instead of revising it (§6.3)', async () => {
+    const relay = runtime.relay;
+    const { session } = await relay.start(AGENT, {
+      mode: 'AGENTIC',
+      objective: 'Pick a database',
+      remaining: ['pick'],
+      max_revisions: 1,
+    });
+    const id = session.session_id;
+    const decide = (decision_id: string, on: string, revises?: string) => ({
+      decisions: [
+        {
+          decision_id,
+          choice: `use the database ${on} allows`,
+          rationale: `${on} holds`,
+          depends_on: [on],
+          ...(revises ? { revises } : {}),
+        },
+      ],
+    });
+    await relay.completeWindow(AGENT, id, '', {
+      facts: [fact('f_team', 'the team runs PostgreSQL')],
+      ...decide('d_db', 'f_team'),
+    });
+    await relay.completeWindow(AGENT, id, '', {
+      facts: [fact('f_team2', 'the team moves to MongoDB', { supersedes: ['f_team'] })],
+    });
+    expect((await relay.prepareWindow(AGENT, id)).revision_target).toBe('d_db');
+    const w3 = await relay.completeWindow(AGENT, id, '', decide('d_db2', 'f_team2', 'd_db'));
+    expect(w3.cso!.decisions.find((d) => d.decision_id === 'd_db2')?.revisions).toBe(1);
+    const w4 = await relay.completeWindow(AGENT, id, '', {
+      facts: [
+        fact('f_team3', 'the team stays on PostgreSQL after all', { supersedes: ['f_team2'] }),
+      ],
+    });
+    const [escalation] = w4.revisions;
+    expect(escalation).toMatchObject({ target: 'd_db2', revised_by: null, count: 1 });
+    const proposalId = escalation!.escalation!.proposal_id;
+    expect(w4.cso!.decisions.find((d) => d.decision_id === 'd_db2')?.escalated).toBe(proposalId);
+    // No fourth revision is dispatched: the decision waits for a person.
+    expect((await relay.prepareWindow(AGENT, id)).kind).toBe('work');
+    const proposal = await runtime.canon.reader(PROJECT).proposal(proposalId);
+    expect(proposal).toMatchObject({ status: 'pending', required_role: 'owner' });
+    expect(proposal?.candidate.tags).toContain('oversight');
+    await expect(runtime.canon.approve(AGENT, proposalId)).rejects.toMatchObject({
+      code: 'FORBIDDEN',
+    });
+    const approved = await runtime.canon.approve(OWNER, proposalId);
+    expect(approved.committed?.note_id).toBe(`relay.${id}.d_db2`);
+  });
+
+  it('flags the decision a tool result informed when the result is refreshed with another value (§8.3)', async () => {
+    const relay = runtime.relay;
+    const { session } = await relay.start(AGENT, {
+      mode: 'TOOL',
+      objective: 'Right-size the cluster',
+      remaining: ['scratch_metrics_004', 'scratch_metrics_005'],
+    });
+    const id = session.session_id;
+    const reading = (value: string) => ({
+      scratch_id: 'scratch_metrics_004',
+      tool: 'metrics.cpu',
+      result_hash: contentHash({ cpu: value }),
+      summary: `current CPU utilisation is ${value}`,
+    });
+    const w1 = await relay.completeWindow(AGENT, id, '', {
+      tool_results: [reading('87%')],
+      facts: [
+        fact('fact_threshold_80pct', 'the scale-out threshold is 80% CPU', { provenance: 'USER' }),
+      ],
+      decisions: [
+        {
+          decision_id: 'decision_scale_5',
+          choice: 'scale the cluster to 5 nodes',
+          rationale: 'current CPU utilisation is 87%, above the 80% threshold',
+          depends_on: ['fact_threshold_80pct'],
+          provenance: 'TOOL',
+          provenance_ref: 'scratch_metrics_004',
+        },
+      ],
+      completed: ['scratch_metrics_004'],
+    });
+    expect(w1.status).toBe('relayed');
+    const scale = await runtime.canon.reader(PROJECT).current(`relay.${id}.decision_scale_5`);
+    expect(scale?.content.dependency_refs).toContain(`relay.${id}.scratch_metrics_004`);
+
+    // The same reading again changes nothing; a different one flags the decision.
+    const same = await relay.completeWindow(AGENT, id, '', { tool_results: [reading('87%')] });
+    expect(same.cso!.decisions[0]!.needs_revision).toBeUndefined();
+    const w3 = await relay.completeWindow(AGENT, id, '', {
+      tool_results: [reading('45%')],
+      completed: ['scratch_metrics_005'],
+    });
+    expect(
+      w3.cso!.decisions.find((d) => d.decision_id === 'decision_scale_5')?.needs_revision,
+    ).toBe(true);
+    const states = await runtime.canon.reader(PROJECT).dependencyStates();
+    const flaggedInCanon = [...states.values()].find(
+      (s) => s.id === `relay.${id}.decision_scale_5`,
+    );
+    expect(flaggedInCanon?.state).toBe('needs_revision');
+    const next = await relay.prepareWindow(AGENT, id);
+    expect(next).toMatchObject({ kind: 'revision', revision_target: 'decision_scale_5' });
+    expect(next.messages.map((m) => m.content).join('\n')).toContain('45%');
   });
 });
