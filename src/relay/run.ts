@@ -15,6 +15,8 @@ export interface RunOptions {
   readonly attempts?: number;
   /** The prompt's token budget. */
   readonly maxTokens?: number;
+  /** The most tokens the model may answer a window with (sent as `max_tokens`; default 4,096). */
+  readonly completionTokens?: number;
   /** Called after each window (progress lines, charts). */
   readonly onWindow?: (window: CompletedWindow) => void;
 }
@@ -57,6 +59,7 @@ export async function runSession(
         messages: prepared.messages,
         schema: { name: CONTRIBUTION_SCHEMA_NAME, schema: CONTRIBUTION_SCHEMA as never },
         temperature: 0,
+        maxTokens: options.completionTokens ?? 4_096,
       });
       let parsed: ReturnType<typeof parseContribution>;
       try {
