@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type CanonryRuntime, createCanonry } from '../../src/app/index.js';
 import type { Principal } from '../../src/canon/index.js';
@@ -411,5 +413,81 @@ describe.each(ENGINES)('a relay session, end to end on %s (CRP-030 §3.1, §5, �
     const next = await relay.prepareWindow(AGENT, id);
     expect(next).toMatchObject({ kind: 'revision', revision_target: 'decision_scale_5' });
     expect(next.messages.map((m) => m.content).join('\n')).toContain('45%');
+  });
+
+  it('does not relay a state it cannot repair: regenerate journals nothing, halt closes the session (§5.2)', async () => {
+    const relay = runtime.relay;
+    const ghost = {
+      decisions: [
+        {
+          decision_id: 'd_ghost',
+          choice: 'adopt the plan',
+          rationale: 'the plan was approved',
+          depends_on: ['f_never_established'],
+        },
+      ],
+    };
+    const regen = await relay.start(AGENT, {
+      mode: 'AGENTIC',
+      objective: 'Plan',
+      remaining: ['a'],
+    });
+    const head = await runtime.journal.head(PROJECT);
+    const again = await relay.completeWindow(AGENT, regen.session.session_id, '', ghost);
+    expect(again).toMatchObject({ status: 'regenerate', cso: null });
+    expect(again.verification).toMatchObject({
+      verified: false,
+      broken_dependencies: { d_ghost: ['f_never_established'] },
+    });
+    expect(await runtime.journal.head(PROJECT)).toEqual(head);
+
+    const halting = await relay.start(AGENT, {
+      mode: 'AGENTIC',
+      objective: 'Plan',
+      remaining: ['a'],
+      on_unverified: 'halt',
+    });
+    const halted = await relay.completeWindow(AGENT, halting.session.session_id, '', ghost);
+    expect(halted.status).toBe('halted');
+    expect((await relay.state(AGENT, halting.session.session_id)).status).toBe('halted');
+    await expect(relay.prepareWindow(AGENT, halting.session.session_id)).rejects.toMatchObject({
+      code: 'SESSION_CLOSED',
+    });
+  });
+
+  it('keeps verifying earlier windows after the project key is rotated, and seals new ones with the new key', async () => {
+    const relay = runtime.relay;
+    const { session } = await relay.start(AGENT, {
+      mode: 'DOCUMENT',
+      objective: 'Doc',
+      remaining: ['A', 'B'],
+    });
+    const id = session.session_id;
+    const w1 = await relay.completeWindow(AGENT, id, '', {
+      facts: [fact('f1', 'the document has two sections')],
+      completed: ['A'],
+    });
+    const rotated = await runtime.hmac.rotate(PROJECT);
+    const w2 = await relay.completeWindow(AGENT, id, '', {
+      facts: [fact('f1', 'the document has two sections')],
+      completed: ['B'],
+    });
+    const keyOf = (seal: string) => seal.split(':')[1];
+    expect(keyOf(w2.cso!.cso_hmac)).toBe(rotated.keyId);
+    expect(keyOf(w1.cso!.cso_hmac)).not.toBe(rotated.keyId);
+    expect(await relay.verify(AGENT, id)).toMatchObject({ ok: true, windows: 2 });
+    // Neither key appears in what the relay journals or answers, in any encoding.
+    const journaled = JSON.stringify(await runtime.journal.read(PROJECT, { limit: 1_000 }));
+    const answered = JSON.stringify([w1, w2, await relay.state(AGENT, id)]);
+    const dir = join(runtime.config.dataDir, 'keys', 'hmac', PROJECT);
+    const files = readdirSync(dir).filter((f) => f.endsWith('.json'));
+    expect(files).toHaveLength(2);
+    for (const file of files) {
+      const key = Buffer.from(JSON.parse(readFileSync(join(dir, file), 'utf8')).key, 'base64url');
+      for (const text of [key.toString('hex'), key.toString('base64'), key.toString('base64url')]) {
+        expect(journaled).not.toContain(text);
+        expect(answered).not.toContain(text);
+      }
+    }
   });
 });
