@@ -13,9 +13,10 @@ const SAFE = /^[a-z0-9][a-z0-9._-]*$/;
 
 /** The canon object id of a CSO item (fact, decision or tool scratch id) of a session. */
 export function objectIdOf(sessionId: string, itemId: string): string {
-  const lower = itemId.toLowerCase();
+  // Canon ids are lower case: an id that is not already one is named by its hash, so `F1` and `f1`
+  // stay two notes.
   const local =
-    SAFE.test(lower) && lower.length <= 40 ? lower : `h${contentHash(itemId).slice(7, 31)}`;
+    SAFE.test(itemId) && itemId.length <= 40 ? itemId : `h${contentHash(itemId).slice(7, 31)}`;
   return `relay.${sessionId}.${local}`;
 }
 

@@ -5,7 +5,7 @@ import type { HmacKeyring } from '../trust/index.js';
 import { authority, type CompletedWindow, completeWindow, stillNext } from './complete.js';
 import { sessionGenesis } from './cso-seal.js';
 import { RELAY_HALT, RELAY_SESSION } from './entry-kinds.js';
-import { type PreparedWindow, prepareWindow } from './prepare.js';
+import { type PreparedWindow, prepareWindow, windowPlan } from './prepare.js';
 import { RelayReader, type SessionRow } from './reader.js';
 import { type RelayRun, type RunOptions, runSession } from './run.js';
 import { type SessionInput, sessionInput } from './session-input.js';
@@ -96,13 +96,13 @@ export class Relay {
     const row = await this.#row(principal, sessionId);
     const last =
       row.windows > 0 ? await this.reader(principal.project).window(sessionId, row.windows) : null;
-    const prepared = await prepareWindow(this, principal, row, last, {});
+    const plan = await windowPlan(this, principal, row, last);
     return {
       session: row.session,
       status: row.status,
       windows: row.windows,
       cso: last?.cso ?? null,
-      goal_state: prepared.goal_state,
+      goal_state: plan.goal,
     };
   }
 
