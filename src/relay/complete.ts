@@ -34,6 +34,9 @@ import { verifyCso } from './verify.js';
 /** The most text one window may hand in (the extractor reads all of it). */
 export const MAX_OUTPUT_CHARS = 262_144;
 
+/** The largest window record: the journal's bound on one entry's body, less its envelope. */
+export const MAX_WINDOW_RECORD_BYTES = 1_000_000;
+
 /** What completing a window came to. */
 export interface CompletedWindow {
   /** relayed: verified and committed; regenerate: not verified, nothing journaled, run it again;
@@ -339,6 +342,16 @@ export async function completeWindow(
     output: { text: output, hash: contentHash(output), model },
     headers,
   };
+  // A window record is one journal entry (at most 1 MiB): a state that outgrew it is refused here,
+  // by name, before anything is journaled.
+  const bytes = Buffer.byteLength(canonicalize({ window }));
+  if (bytes > MAX_WINDOW_RECORD_BYTES) {
+    throw new CanonryError(
+      'PAYLOAD_TOO_LARGE',
+      `window ${windowNumber} would journal ${bytes} bytes: a session's state and one window's text must fit ${MAX_WINDOW_RECORD_BYTES} bytes; start a new session from a slice of this one`,
+      { bytes, limit: MAX_WINDOW_RECORD_BYTES },
+    );
+  }
   const entry: EntryInput = RELAY_WINDOW.input(
     { window },
     { actor: agent.id, authority: authority(agent), correlation_id: cso.cso_id },

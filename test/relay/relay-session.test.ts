@@ -490,4 +490,21 @@ describe.each(ENGINES)('a relay session, end to end on %s (CRP-030 §3.1, §5, �
       }
     }
   });
+
+  it('refuses, by name and with nothing journaled, a window whose record would outgrow one journal entry', async () => {
+    const relay = runtime.relay;
+    const { session } = await relay.start(AGENT, {
+      mode: 'DOCUMENT',
+      objective: 'Big',
+      remaining: ['A'],
+    });
+    const head = await runtime.journal.head(PROJECT);
+    const facts = Array.from({ length: 200 }, (_, i) => fact(`f${i}`, `${i} ${'€'.repeat(1_900)}`));
+    await expect(
+      relay.completeWindow(AGENT, session.session_id, '', { facts }),
+    ).rejects.toMatchObject({
+      code: 'PAYLOAD_TOO_LARGE',
+    });
+    expect(await runtime.journal.head(PROJECT)).toEqual(head);
+  });
 });
