@@ -36,3 +36,4 @@ export type {
   ModelSchema,
   ModelUsage,
 } from './types.js';
+export { strictObject } from './types.js';

@@ -9,6 +9,20 @@ export interface ModelMessage {
   readonly content: string;
 }
 
+/**
+ * A closed object for a structured-output schema: every property required and nothing else
+ * allowed — what OpenAI's strict mode (and local guided decoders) demand; what a caller treats as
+ * optional is nullable or an empty array.
+ */
+export function strictObject(properties: JsonObject): JsonObject {
+  return {
+    type: 'object',
+    properties,
+    required: Object.keys(properties),
+    additionalProperties: false,
+  };
+}
+
 /** A JSON schema the model's output must follow (structured output). */
 export interface ModelSchema {
   /** A name the server shows the model: a-z, A-Z, 0-9, `_` and `-`, at most 64 characters. */

@@ -1,4 +1,5 @@
 import type { JsonObject } from '../core/index.js';
+import { strictObject } from '../models/index.js';
 import { FACT_PROVENANCES } from './types.js';
 
 /**
@@ -17,14 +18,7 @@ const strings = { type: 'array', items: str };
 const nullableString = { type: ['string', 'null'] };
 
 /** A closed object: every property required, nothing else allowed (what strict mode demands). */
-function closed(properties: JsonObject): JsonObject {
-  return {
-    type: 'object',
-    properties,
-    required: Object.keys(properties),
-    additionalProperties: false,
-  };
-}
+const closed = strictObject;
 
 const provenance = { type: ['string', 'null'], enum: [...FACT_PROVENANCES, null] };
 

@@ -11,7 +11,12 @@ import { join } from 'node:path';
 import { CanonryError } from '../core/index.js';
 import { fileKeyId, HMAC_KEY_BYTES, MAX_KEYS_PER_PROJECT } from './hmac-key-material.js';
 import { hasKeys, ISO_INSTANT, isRecord, RAW_KEY } from './keyring-fields.js';
-import { ensurePrivateDirectory, HMAC_DIRECTORY, keysDirectory } from './keyring-files.js';
+import {
+  ensurePrivateDirectory,
+  HMAC_DIRECTORY,
+  keysDirectory,
+  writePrivateTemp,
+} from './keyring-files.js';
 
 const KEY_FILE = /^k([1-9][0-9]{0,4})\.json$/;
 const MAX_KEY_FILE_BYTES = 4096;
@@ -141,18 +146,7 @@ export async function createKeyFile(
     created_at: now.toISOString(),
   })}\n`;
   key.fill(0);
-  const temp = join(dir, `.${name}.${randomBytes(6).toString('hex')}.tmp`);
-  const handle = await open(temp, 'wx', 0o600);
-  try {
-    await handle.chmod(0o600); // the umask may have narrowed or the platform widened the mode
-    await handle.writeFile(contents, 'utf8');
-    await handle.sync();
-  } catch (error) {
-    await handle.close();
-    await rm(temp, { force: true });
-    throw error;
-  }
-  await handle.close();
+  const temp = await writePrivateTemp(dir, name, contents);
   try {
     await link(temp, join(dir, name));
   } catch (error) {

@@ -73,7 +73,20 @@ export async function ensurePrivateDirectory(dir: string): Promise<void> {
  * over the target, then fsync the directory so the rename itself survives a crash.
  */
 export async function writeFileAtomic(dir: string, name: string, contents: string): Promise<void> {
-  const target = join(dir, name);
+  const temp = await writePrivateTemp(dir, name, contents);
+  await rename(temp, join(dir, name));
+  await syncDirectory(dir);
+}
+
+/**
+ * Writes `contents` to a fresh 0600 temp file beside `name` in `dir`, synced, and returns its path:
+ * the caller renames or links it into place.
+ */
+export async function writePrivateTemp(
+  dir: string,
+  name: string,
+  contents: string,
+): Promise<string> {
   const temp = join(dir, `.${name}.${randomBytes(6).toString('hex')}.tmp`);
   const handle = await open(temp, 'wx', 0o600);
   try {
@@ -86,8 +99,7 @@ export async function writeFileAtomic(dir: string, name: string, contents: strin
     throw error;
   }
   await handle.close();
-  await rename(temp, target);
-  await syncDirectory(dir);
+  return temp;
 }
 
 async function syncDirectory(dir: string): Promise<void> {

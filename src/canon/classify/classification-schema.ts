@@ -1,4 +1,5 @@
 import type { JsonObject } from '../../core/index.js';
+import { strictObject } from '../../models/index.js';
 import { CLASSIFICATION_OUTCOMES } from '../classification.js';
 import {
   CONFIDENCE_STATES,
@@ -18,14 +19,7 @@ const nullableString = { type: ['string', 'null'] };
 const enumOf = (values: readonly string[]) => ({ type: 'string', enum: [...values] });
 
 /** A closed object: every property required, nothing else allowed (what strict mode demands). */
-function closed(properties: JsonObject): JsonObject {
-  return {
-    type: 'object',
-    properties,
-    required: Object.keys(properties),
-    additionalProperties: false,
-  };
-}
+const closed = strictObject;
 
 const source = closed({
   /** `[start, end)` offsets into the message; arity and range are checked after validation. */
