@@ -1,6 +1,6 @@
 // @ts-check
 /**
- * Runs a bench suite: `node bench/run.js [kernel|journal|canon|canon-graph]` (or `npm run bench`,
+ * Runs a bench suite: `node bench/run.js [kernel|journal|canon|canon-graph|relay]` (or `npm run bench`,
  * which builds first and runs the kernel suite). Each bench runs in its own node process, one after the other; their
  * tables are printed as markdown, the raw results go to bench/results/<suite>.json, and the section
  * of bench/README.md between `<!-- <suite>:results:begin -->` and `<!-- <suite>:results:end -->`
@@ -22,6 +22,9 @@ const SUITES = {
   canon: ['generate', 'run', 'families', 'probes'],
   // Cascade propagation on a 100,000-edge project: canon's indexed cascade against a full scan.
   'canon-graph': ['propagation'],
+  // CRP-030 state relay: invalidation on 100,000 edges (indexed vs the §3.2 edge scan), one window's
+  // work on a 1,000-fact CSO, and the CSO relay against a text summary on the recorded corpus.
+  relay: ['generate-corpus', 'invalidation', 'window', 'corpus'],
 };
 /** The folder of a suite's scripts and the dist/ module it needs: the suite's name unless said here. */
 const DIRS = /** @type {Record<string, string>} */ ({ 'canon-graph': 'canon' });

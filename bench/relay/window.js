@@ -1,0 +1,464 @@
+// @ts-check
+/**
+ * One window's relay work on a CSO of 1,000 facts, 500 decisions and 5,000 edges (CRP-030 §11:
+ * "low tens of milliseconds"; the issue's target: median under 2 ms).
+ *
+ * The state is generated (seeded, `lib/cso.js`) and built by four setup windows; the bench then times
+ * window 5, whose contribution supersedes one fact with dependents (a DERIVED fact leaves, decisions
+ * are flagged), adds ten facts and five decisions, and leaves some prior facts out (verification
+ * re-injects them). Two contributions:
+ *
+ * - "restates 988": the issue's scenario — the window restates almost every fact and drops ten. Only
+ *   possible in process: a contribution's lists are capped at 256 items (`CONTRIBUTION_LIMITS`).
+ * - "restates 244": what a contribution within the cap can be — 255 facts, so ~750 prior facts are
+ *   re-injected by verification every window.
+ *
+ * Part 1, pure relay work + one journal append (what the target names), timed step by step:
+ * `mergeContribution` (which already walks the invalidation), `verifyCso` (verify and repair), the
+ * window record's invalidations (`DependencyIndex.of(prior)` and one walk per root, as
+ * `completeWindow` builds them), `sealCso` (canonical bytes, HMAC-SHA256, the CSO schema check),
+ * `relayHeaders`, and one `journal.append` of the `relay.window` entry to a real SQLite journal
+ * (WAL, synchronous=FULL, the relay's entry kinds checked, its projection updated). Checking the
+ * untrusted contribution and extracting claims from the window's text are timed too, outside the
+ * target's sum.
+ *
+ * Part 2, the whole `runtime.relay.completeWindow` (the "restates 244" contribution: the public API
+ * refuses the other), end to end on a fresh runtime: the same steps plus reading the session, the
+ * goal, the canon notes of the window's changes and canon's batch commit of them (gate, cascade,
+ * projection) in one transaction with the window record. Each timed window is window 5 of its own
+ * session (sessions are built untimed), so every sample does the same work.
+ */
+import { join } from 'node:path';
+import { createCanonry } from 'canonry/app';
+import { EntryKinds, JOURNAL_MIGRATIONS, Journal } from 'canonry/journal';
+import { migrate, SqliteStore } from 'canonry/store';
+import { HmacKeyring } from 'canonry/trust';
+import {
+  checkContribution,
+  csoBytes,
+  DependencyIndex,
+  edgesOf,
+  extractFromText,
+  goalFor,
+  mergeContribution,
+  mergeExtracted,
+  RELAY_ENTRY_KINDS,
+  RELAY_MIGRATIONS,
+  RELAY_PROJECTION,
+  RELAY_WINDOW,
+  relayHeaders,
+  sealCso,
+  sessionGenesis,
+  verifyCso,
+} from '../../dist/relay/index.js';
+import { tempDir } from '../lib/journal-data.js';
+import { fmtInt, median, progress, quantile } from '../lib/measure.js';
+import { runIfMain, table } from '../lib/report.js';
+import { generateState, setupContributions, windowContribution } from './lib/cso.js';
+
+const SCOPE = 'relay/window';
+const QUICK = Boolean(process.env.BENCH_QUICK);
+const WARMUP = QUICK ? 10 : 40;
+const SAMPLES = QUICK ? 40 : 300;
+const SESSIONS = QUICK ? 4 : 24;
+const PROJECT = 'bench';
+const OBJECTIVE = 'Migrate the platform to the new region';
+const REMAINING = ['move the ledger', 'move the search index', 'write the report'];
+const OUTPUT = 'Window 5 continues the migration with the corrected figure.';
+
+/** @param {number[]} xs */
+const stats = (xs) => ({
+  median: median(xs),
+  p90: quantile(xs, 0.9),
+  iqr: /** @type {[number, number]} */ ([quantile(xs, 0.25), quantile(xs, 0.75)]),
+});
+const ms = (/** @type {number} */ x) => x.toFixed(x < 1 ? 3 : 2);
+const row = (/** @type {string} */ name, /** @type {number[]} */ xs) => {
+  const s = stats(xs);
+  return [name, ms(s.median), ms(s.p90), `${ms(s.iqr[0])}–${ms(s.iqr[1])}`];
+};
+
+/** The in-process state after the setup windows: merge, verify, seal, as `completeWindow` does. */
+function buildInProcess(
+  /** @type {ReturnType<typeof generateState>} */ state,
+  /** @type {(b: Uint8Array) => string} */ seal,
+) {
+  const session_id = 'rs-bench';
+  const genesis = sessionGenesis({
+    session_id,
+    project: PROJECT,
+    mode: 'AGENTIC',
+    objective: OBJECTIVE,
+  });
+  /** @type {any} */
+  let prior = null;
+  const setup = setupContributions(state);
+  for (const [k, c] of setup.entries()) {
+    const merged = mergeContribution(
+      prior,
+      /** @type {any} */ (c),
+      ctxOf(session_id, genesis, k + 1),
+    );
+    const { cso } = verifyCso(prior, merged.draft, {
+      uncapturedClaims: [],
+      retired: merged.retired,
+    });
+    prior = sealCso({ ...cso, verified: true }, seal);
+  }
+  return { prior, session_id, genesis, windows: setup.length };
+}
+
+function ctxOf(
+  /** @type {string} */ session_id,
+  /** @type {string} */ genesis,
+  /** @type {number} */ n,
+) {
+  return {
+    session_id,
+    window_number: n,
+    genesis,
+    goal_state: goalFor('AGENTIC', {
+      objective: OBJECTIVE,
+      remaining: REMAINING,
+      window_number: n,
+    }),
+  };
+}
+
+/**
+ * The window's pure work, step by step, then its journal append; returns each step's milliseconds.
+ * @param {any} prior @param {any} contribution @param {any} ctx @param {(b: Uint8Array) => string} seal
+ * @param {Journal} journal @param {string} sessionId
+ */
+async function oneWindow(prior, contribution, ctx, seal, journal, sessionId) {
+  const t0 = performance.now();
+  const merged = mergeContribution(prior, contribution, ctx);
+  const t1 = performance.now();
+  const { cso: repaired, verification } = verifyCso(prior, merged.draft, {
+    uncapturedClaims: [],
+    retired: merged.retired,
+  });
+  const t2 = performance.now();
+  const index = DependencyIndex.of(prior);
+  const flagged = new Set(merged.flagged);
+  const invalidations = [...new Set([...merged.superseded, ...merged.invalidated])]
+    .filter((id) => !index.dependenciesOf(id).some((d) => merged.invalidated.includes(d)))
+    .map((id) => ({
+      id,
+      by: null,
+      flagged: index
+        .invalidate([id])
+        .map((a) => a.id)
+        .filter((d) => flagged.has(d))
+        .sort(),
+    }));
+  const t3 = performance.now();
+  const cso = sealCso({ ...repaired, verified: true }, seal);
+  const t4 = performance.now();
+  const headers = relayHeaders(cso, verification, { count: 0 });
+  const t5 = performance.now();
+  const window = {
+    session_id: sessionId,
+    window_number: ctx.window_number,
+    kind: 'work',
+    revision_target: null,
+    cso,
+    remaining: cso.goal_state.remaining,
+    verification,
+    invalidations,
+    revisions: [],
+    output: { text: OUTPUT, hash: 'sha256:0', model: null },
+    headers,
+  };
+  await journal.append(
+    PROJECT,
+    RELAY_WINDOW.input(/** @type {any} */ ({ window }), {
+      actor: 'relay:bench',
+      authority: { principal: 'relay:bench', role: 'agent', project: PROJECT },
+      correlation_id: cso.cso_id,
+    }),
+  );
+  const t6 = performance.now();
+  return {
+    steps: {
+      merge: t1 - t0,
+      verify: t2 - t1,
+      invalidations: t3 - t2,
+      seal: t4 - t3,
+      headers: t5 - t4,
+      append: t6 - t5,
+    },
+    merged,
+    verification,
+    cso,
+  };
+}
+
+/** @returns {Promise<import('../lib/report.js').BenchResult>} */
+export async function main() {
+  const tmp = tempDir('relay-window');
+  /** @type {{ close(): unknown }[]} */
+  const open = [];
+  try {
+    const state = generateState(7);
+    const keyring = HmacKeyring.inMemory();
+    const key = await keyring.current(PROJECT);
+    const seal = (/** @type {Uint8Array} */ b) => `hmac-sha256:${key.keyId}:${key.sign(b)}`;
+    const built = buildInProcess(state, seal);
+    const prior = built.prior;
+    // The built state is the generator's: every fact, decision and edge.
+    const edges = new Set(edgesOf(prior).map((e) => `${e.dependent}|${e.depends_on}`));
+    const truthEdges = new Set(state.edges.map((e) => `${e.dependent}|${e.depends_on}`));
+    if (
+      prior.established_facts.length !== state.facts.length ||
+      prior.decisions.length !== state.decisions.length ||
+      edges.size !== truthEdges.size ||
+      ![...truthEdges].every((e) => edges.has(e))
+    )
+      throw new Error('the built state is not the generated one');
+    const bytes = csoBytes(prior).length;
+    progress(
+      SCOPE,
+      `state: ${prior.established_facts.length} facts, ${prior.decisions.length} decisions, ${edges.size} edges, ${fmtInt(bytes)} canonical bytes`,
+    );
+
+    const scenarios = {
+      'restates 988': windowContribution(state, {
+        restate: 988,
+        newFacts: 10,
+        newDecisions: 5,
+        seed: 8,
+      }),
+      'restates 244': windowContribution(state, {
+        restate: 244,
+        newFacts: 10,
+        newDecisions: 5,
+        seed: 8,
+      }),
+    };
+    const store = new SqliteStore(join(tmp.dir, 'journal.db'));
+    open.push(store);
+    await migrate(store, { journal: JOURNAL_MIGRATIONS, relay: RELAY_MIGRATIONS });
+    const journal = new Journal(store, {
+      kinds: new EntryKinds(/** @type {any} */ (RELAY_ENTRY_KINDS)),
+      projections: [RELAY_PROJECTION],
+    });
+    const ctx = ctxOf(built.session_id, built.genesis, built.windows + 1);
+
+    /** @type {Record<string, Record<string, number[]>>} */
+    const pure = {};
+    /** @type {Record<string, { repaired: number, flagged: number, left: number, preservation: number, recordBytes: number, facts: number, ok: boolean }>} */
+    const checks = {};
+    let n = 0;
+    for (const [name, { contribution, expect }] of Object.entries(scenarios)) {
+      const first = await oneWindow(prior, contribution, ctx, seal, journal, `rs-check-${n++}`);
+      const repaired = new Set(first.verification.repaired);
+      const ok =
+        first.verification.verified &&
+        repaired.size === expect.dropped.length &&
+        expect.dropped.every((id) => repaired.has(id)) &&
+        expect.flagged.every((id) => first.merged.flagged.includes(id)) &&
+        first.merged.flagged.length === expect.flagged.length &&
+        expect.leaving.every((id) => first.merged.invalidated.includes(id)) &&
+        first.merged.superseded.includes(expect.superseded);
+      checks[name] = {
+        repaired: repaired.size,
+        flagged: first.merged.flagged.length,
+        left: first.merged.invalidated.length + 1,
+        preservation: first.verification.preservation,
+        recordBytes: csoBytes(first.cso).length,
+        facts: first.cso.established_facts.length,
+        ok,
+      };
+      if (!ok) throw new Error(`${name}: the window did not do what the generator expects`);
+      /** @type {Record<string, number[]>} */
+      const steps = {
+        check: [],
+        extract: [],
+        merge: [],
+        verify: [],
+        invalidations: [],
+        seal: [],
+        headers: [],
+        append: [],
+        pure: [],
+        total: [],
+      };
+      for (let i = 0; i < WARMUP + SAMPLES; i++) {
+        const c0 = performance.now();
+        if (contribution.facts.length <= 256) checkContribution(contribution);
+        const c1 = performance.now();
+        mergeExtracted(
+          /** @type {any} */ (contribution),
+          extractFromText(OUTPUT, { window_number: ctx.window_number }),
+        );
+        const c2 = performance.now();
+        const r = await oneWindow(prior, contribution, ctx, seal, journal, `rs-${n++}`);
+        if (i < WARMUP) continue;
+        if (contribution.facts.length <= 256) steps.check?.push(c1 - c0);
+        steps.extract?.push(c2 - c1);
+        let sum = 0;
+        for (const [k, v] of Object.entries(r.steps)) {
+          steps[k]?.push(v);
+          sum += v;
+        }
+        steps.pure?.push(sum - r.steps.append);
+        steps.total?.push(sum);
+      }
+      pure[name] = steps;
+      progress(
+        SCOPE,
+        `${name}: pure + append median ${ms(median(steps.total ?? []))} ms (pure ${ms(median(steps.pure ?? []))}, append ${ms(median(steps.append ?? []))}) over ${SAMPLES} windows`,
+      );
+    }
+
+    // Part 2: the whole completeWindow, window 5 of its own session each time.
+    const runtime = await createCanonry({ dataDir: join(tmp.dir, 'runtime'), logLevel: 'silent' });
+    open.push({ close: () => runtime.close() });
+    const agent = { id: 'agent-bench', project: PROJECT, role: /** @type {const} */ ('agent') };
+    const setup = setupContributions(state);
+    const limited = scenarios['restates 244'].contribution;
+    /** @type {number[]} */
+    const full = [];
+    /** @type {number[]} */
+    const prepare = [];
+    let sameAsPure = 0;
+    for (let s = 0; s < SESSIONS; s++) {
+      const started = await runtime.relay.start(agent, {
+        mode: 'AGENTIC',
+        objective: OBJECTIVE,
+        remaining: REMAINING,
+      });
+      const id = started.session.session_id;
+      const b0 = performance.now();
+      for (const c of setup) {
+        const w = await runtime.relay.completeWindow(agent, id, 'Setting up the state.', c);
+        if (w.status !== 'relayed') throw new Error(`setup window ${w.window_number}: ${w.status}`);
+      }
+      const setupMs = performance.now() - b0;
+      const p0 = performance.now();
+      await runtime.relay.prepareWindow(agent, id);
+      const p1 = performance.now();
+      const w = await runtime.relay.completeWindow(agent, id, OUTPUT, limited);
+      const p2 = performance.now();
+      if (w.status !== 'relayed') throw new Error(`timed window: ${w.status}`);
+      const same =
+        w.cso?.established_facts.length === checks['restates 244']?.facts &&
+        w.verification.repaired.length === checks['restates 244']?.repaired;
+      if (same) sameAsPure++;
+      prepare.push(p1 - p0);
+      full.push(p2 - p1);
+      progress(
+        SCOPE,
+        `session ${s + 1}/${SESSIONS}: setup (4 windows) ${setupMs.toFixed(0)} ms, prepareWindow ${ms(p1 - p0)} ms, completeWindow ${ms(p2 - p1)} ms`,
+      );
+    }
+    const pureLimited = pure['restates 244'] ?? {};
+    const fullStats = stats(full);
+    const stepNames = /** @type {const} */ ([
+      ['merge', 'mergeContribution (merge + invalidation walk)'],
+      ['verify', 'verifyCso (verify + repair)'],
+      ['invalidations', "the record's invalidations (index of the prior + walks)"],
+      ['seal', 'sealCso (canonical bytes, HMAC, schema check)'],
+      ['headers', 'relayHeaders'],
+      ['append', 'journal.append of the relay.window entry (SQLite, FULL)'],
+    ]);
+    const scenarioNames = Object.keys(pure);
+    return {
+      name: 'window',
+      title: "One window's relay work on a CSO of 1,000 facts, 500 decisions, 5,000 edges",
+      tables: [
+        table(
+          ['the timed window (window 5)', ...scenarioNames],
+          [
+            [
+              'facts repaired by verification',
+              ...scenarioNames.map((k) => checks[k]?.repaired ?? 0),
+            ],
+            [
+              'preservation (before repair)',
+              ...scenarioNames.map((k) => (checks[k]?.preservation ?? 0).toFixed(3)),
+            ],
+            [
+              'facts leaving (superseded + resting on it)',
+              ...scenarioNames.map((k) => checks[k]?.left ?? 0),
+            ],
+            [
+              'decisions flagged needs_revision',
+              ...scenarioNames.map((k) => checks[k]?.flagged ?? 0),
+            ],
+            [
+              "the sealed CSO's canonical bytes",
+              ...scenarioNames.map((k) => fmtInt(checks[k]?.recordBytes ?? 0)),
+            ],
+            [
+              'matches the generator (repair, flags, what leaves)',
+              ...scenarioNames.map((k) => (checks[k]?.ok ? 'yes' : 'NO')),
+            ],
+          ],
+        ),
+        ...scenarioNames.map((name) => {
+          const st = pure[name] ?? {};
+          return table(
+            [`part 1, ${name}: ms per window (${SAMPLES} windows)`, 'median', 'p90', 'IQR'],
+            [
+              ...stepNames.map(([k, label]) => row(label, st[k] ?? [])),
+              row('**pure relay work (the five steps above the append)**', st.pure ?? []),
+              row('**pure relay work + one journal append (the target: < 2 ms)**', st.total ?? []),
+              ...(st.check?.length
+                ? [row('outside the sum: checkContribution (untrusted input)', st.check)]
+                : []),
+              row(
+                'outside the sum: extractFromText + mergeExtracted (one sentence)',
+                st.extract ?? [],
+              ),
+            ],
+          );
+        }),
+        table(
+          [
+            `part 2, runtime.relay.completeWindow, restates 244 (${SESSIONS} sessions)`,
+            'median',
+            'p90',
+            'IQR',
+          ],
+          [
+            row('completeWindow, end to end (canon batch commit included)', full),
+            row('prepareWindow before it (not in the window above)', prepare),
+            [
+              'completeWindow ÷ part 1 (pure + append), medians',
+              `${(fullStats.median / median(pureLimited.total ?? [])).toFixed(1)}×`,
+              '',
+              '',
+            ],
+          ],
+        ),
+      ],
+      data: {
+        facts: prior.established_facts.length,
+        decisions: prior.decisions.length,
+        edges: edges.size,
+        csoBytes: bytes,
+        samples: SAMPLES,
+        sessions: SESSIONS,
+        checks,
+        part1: Object.fromEntries(
+          Object.entries(pure).map(([name, st]) => [
+            name,
+            Object.fromEntries(
+              Object.entries(st)
+                .filter(([, v]) => v.length > 0)
+                .map(([k, v]) => [k, stats(v)]),
+            ),
+          ]),
+        ),
+        part2: { completeWindow: fullStats, prepareWindow: stats(prepare), sameShape: sameAsPure },
+      },
+    };
+  } finally {
+    for (const o of open.reverse()) await o.close();
+    tmp.remove();
+  }
+}
+
+runIfMain(import.meta.url, main);
