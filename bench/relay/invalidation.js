@@ -12,7 +12,7 @@
  * by root; the ratio is per root and round (scan ÷ indexed), reported as the median with its IQR.
  * Building the index (what a window pays once, from the CSO's edge list) is timed on its own.
  */
-import { DependencyIndex, invalidateByEdgeScan } from '../../dist/relay/index.js';
+import { DependencyIndex, invalidateByEdgeScan } from 'canonry/relay';
 import { Rng } from '../canon/lib/rng.js';
 import { fmtInt, median, progress, quantile } from '../lib/measure.js';
 import { fmtRatio, fmtSpread, runIfMain, table } from '../lib/report.js';

@@ -50,7 +50,7 @@ import {
   sealCso,
   sessionGenesis,
   verifyCso,
-} from '../../dist/relay/index.js';
+} from 'canonry/relay';
 import { tempDir } from '../lib/journal-data.js';
 import { fmtInt, median, progress, quantile } from '../lib/measure.js';
 import { runIfMain, table } from '../lib/report.js';
