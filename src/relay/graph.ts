@@ -58,6 +58,8 @@ export function normaliseEdges(
   items: GraphItems,
   edges: readonly DependencyEdge[] = [],
 ): DependencyEdge[] {
+  const normal = alreadyNormal(items, edges);
+  if (normal) return normal;
   const unique = new Map<string, DependencyEdge>();
   for (const e of [...edges, ...impliedEdges(items)]) {
     unique.set(edgeKey(e), { dependent: e.dependent, depends_on: e.depends_on });
@@ -65,9 +67,37 @@ export function normaliseEdges(
   return [...unique.entries()].sort(([a], [b]) => byCodeUnits(a, b)).map(([, e]) => e);
 }
 
+/**
+ * `edges` itself when it is already the normal form (sorted, each once, every implied edge in it) —
+ * what a sealed CSO's graph is, so carrying a state forward does not sort it again — else null.
+ */
+function alreadyNormal(
+  items: GraphItems,
+  edges: readonly DependencyEdge[],
+): DependencyEdge[] | null {
+  const keys = new Set<string>();
+  let last = '';
+  for (const e of edges) {
+    const key = edgeKey(e);
+    if (keys.size > 0 && byCodeUnits(last, key) >= 0) return null;
+    keys.add(key);
+    last = key;
+  }
+  for (const e of impliedEdges(items)) if (!keys.has(edgeKey(e))) return null;
+  return edges as DependencyEdge[];
+}
+
+/** The normalised edges of each CSO seen, by identity: a CSO is immutable once built. */
+const normalised = new WeakMap<object, DependencyEdge[]>();
+
 /** Every edge of a CSO: its `dependency_graph` plus the implied ones, normalised. */
 export function edgesOf(cso: GraphItems & Pick<CognitiveStateObject, 'dependency_graph'>) {
-  return normaliseEdges(cso, cso.dependency_graph);
+  let edges = normalised.get(cso);
+  if (!edges) {
+    edges = normaliseEdges(cso, cso.dependency_graph);
+    normalised.set(cso, edges);
+  }
+  return edges;
 }
 
 /** One item reached by invalidation, at the length of its shortest path from an invalidated id. */
@@ -92,6 +122,9 @@ export interface CsoSlice {
  * Forward (what a node rests on) and reverse (what rests on a node) adjacency over a set of edges,
  * so invalidation costs the edges of what it reaches, not a scan of the whole graph per node.
  */
+/** The index of each CSO seen (see {@link DependencyIndex.of}). */
+const indexes = new WeakMap<object, DependencyIndex>();
+
 export class DependencyIndex {
   readonly #dependencies = new Map<string, string[]>();
   readonly #dependents = new Map<string, string[]>();
@@ -111,9 +144,17 @@ export class DependencyIndex {
     return new DependencyIndex(edges);
   }
 
-  /** The index of a CSO's graph: its listed edges and the ones its items imply. */
+  /**
+   * The index of a CSO's graph: its listed edges and the ones its items imply. Kept per CSO (by
+   * identity: a CSO is immutable once built), so the steps of one window share one index.
+   */
   static of(cso: GraphItems & Pick<CognitiveStateObject, 'dependency_graph'>): DependencyIndex {
-    return new DependencyIndex(edgesOf(cso));
+    let index = indexes.get(cso);
+    if (!index) {
+      index = new DependencyIndex(edgesOf(cso));
+      indexes.set(cso, index);
+    }
+    return index;
   }
 
   /** Every id that is an endpoint of an edge. */
@@ -194,8 +235,16 @@ export class DependencyIndex {
     };
   }
 
+  #cycle: string[] | null | undefined;
+  #depth: number | undefined;
+
   /** A cycle as the ids along it (first = last), or null when the graph is acyclic. */
   findCycle(): string[] | null {
+    if (this.#cycle === undefined) this.#cycle = this.#searchCycle();
+    return this.#cycle === null ? null : [...this.#cycle];
+  }
+
+  #searchCycle(): string[] | null {
     const state = new Map<string, 1 | 2>(); // 1: on the current path; 2: done
     for (const start of this.#nodes) {
       if (state.has(start)) continue;
@@ -231,6 +280,11 @@ export class DependencyIndex {
    * edges), for `CRP-Relay-Dependency-Depth`. DEPENDENCY_CYCLE when the graph has a cycle.
    */
   depth(): number {
+    this.#depth ??= this.#longestChain();
+    return this.#depth;
+  }
+
+  #longestChain(): number {
     const pending = new Map<string, number>();
     const level = new Map<string, number>();
     let ready: string[] = [];

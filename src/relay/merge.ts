@@ -83,7 +83,7 @@ export function mergeContribution(
   const priorFacts = prior?.established_facts ?? [];
   const priorDecisions = prior?.decisions ?? [];
   const priorEdges = prior?.dependency_graph ?? [];
-  const index = DependencyIndex.fromEdges(normaliseEdges(prior ?? EMPTY, priorEdges));
+  const index = prior ? DependencyIndex.of(prior) : DependencyIndex.fromEdges([]);
   const factById = new Map(priorFacts.map((f) => [f.fact_id, f]));
   const decisionById = new Map(priorDecisions.map((d) => [d.decision_id, d]));
   const scratch = new Set(scratchIds(prior ?? EMPTY));

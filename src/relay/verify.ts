@@ -1,4 +1,4 @@
-import { CanonryError, canonicalize } from '../core/index.js';
+import { CanonryError } from '../core/index.js';
 import { DependencyIndex, normaliseEdges, scratchIds } from './graph.js';
 import { CSO_LIMITS, UNCAPTURED_CONFIDENCE } from './limits.js';
 import { normaliseStatement } from './statement.js';
@@ -41,7 +41,7 @@ export function verifyCso(
   const repaired: string[] = [];
   for (const f of valid) {
     const d = drafted.get(f.fact_id);
-    if (!d || canonicalize(d) !== canonicalize(f)) repaired.push(f.fact_id);
+    if (!d || !sameFact(d, f)) repaired.push(f.fact_id);
   }
   const preservation = valid.length === 0 ? 1 : (valid.length - repaired.length) / valid.length;
 
@@ -111,4 +111,19 @@ export function verifyCso(
     cso: { ...draft, established_facts: facts, dependency_graph, verified },
     verification: { preservation, repaired, broken_dependencies: broken, uncaptured, verified },
   };
+}
+
+/** Whether two facts say the same, field by field (as their canonical forms would compare). */
+function sameFact(a: EstablishedFact, b: EstablishedFact): boolean {
+  return (
+    a === b ||
+    (a.fact_id === b.fact_id &&
+      a.statement === b.statement &&
+      a.provenance === b.provenance &&
+      a.provenance_ref === b.provenance_ref &&
+      a.confidence === b.confidence &&
+      a.window_origin === b.window_origin &&
+      a.result_hash === b.result_hash &&
+      Object.keys(a).length === Object.keys(b).length)
+  );
 }
