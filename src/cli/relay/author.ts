@@ -57,7 +57,7 @@ function sectionKey(section: string, outline: readonly string[]): string {
     .replace(/[^a-z0-9]+/g, '_')
     .replace(/^_+|_+$/g, '')
     .slice(0, 40);
-  return `s${place > 0 ? place : 0}${slug ? `_${slug}` : ''}`;
+  return `s${Math.max(place, 0)}${slug ? `_${slug}` : ''}`;
 }
 
 type FactLike = Pick<EstablishedFact, 'fact_id' | 'statement' | 'provenance'> & {

@@ -44,15 +44,17 @@ export const RELAY_FLAGS = {
   db: DB_FLAG,
 } as const;
 
-const projectOf = (flags: RelayFlags) =>
-  flags.project ?? process.env.CANONRY_PROJECT ?? RELAY_PROJECT;
+/** An environment variable, unset when empty. */
+const env = (name: string): string | undefined => process.env[name] || undefined;
+
+const projectOf = (flags: RelayFlags) => flags.project ?? env('CANONRY_PROJECT') ?? RELAY_PROJECT;
 
 /** The principal a local run acts as (a token's, at least an agent; else the operator). */
 export async function localPrincipal(
   runtime: CanonryRuntime,
   flags: RelayFlags,
 ): Promise<Principal> {
-  const token = flags.token ?? process.env.CANONRY_TOKEN;
+  const token = flags.token ?? env('CANONRY_TOKEN');
   if (token)
     return canonPrincipal(await authorizeToken(runtime.tokens, token, flags.project, 'agent'));
   const project = projectOf(flags);
@@ -65,12 +67,12 @@ export async function withRelayInvoker<T>(
   flags: RelayFlags,
   work: (invoker: Invoker) => Promise<T>,
 ): Promise<T> {
-  const token = flags.token ?? process.env.CANONRY_TOKEN;
-  const url = flags.url ?? process.env.CANONRY_URL;
+  const token = flags.token ?? env('CANONRY_TOKEN');
+  const url = flags.url ?? env('CANONRY_URL');
   if (url !== undefined) {
     if (!token)
       throw new CanonryError('UNAUTHENTICATED', 'with --url, a token is required (--token)');
-    const project = flags.project ?? process.env.CANONRY_PROJECT;
+    const project = flags.project ?? env('CANONRY_PROJECT');
     if (!project)
       throw new CanonryError('INVALID_ARGUMENT', 'with --url, name the project with --project', {
         field: 'project',
