@@ -1,11 +1,15 @@
 // `canonry relay run|verify|show` and `canonry demo relay`, as the built CLI (child processes) on a
 // real data directory: a session run by the scripted author, its chain checked (and found broken
 // once its projection is edited), its windows shown; usage errors answer as JSON with --json.
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Principal } from '../../src/canon/index.js';
+import { scriptedAuthor } from '../../src/cli/relay/author.js';
+import { RecordingModel } from '../../src/models/index.js';
 import { issueTokens, runCli } from '../helpers/cli.js';
-import { tempDir } from '../helpers/runtime.js';
+import { freshRuntime, tempDir } from '../helpers/runtime.js';
 
 let dir: string;
 let cleanup: () => void;
@@ -134,6 +138,62 @@ describe('canonry relay run | verify | show', () => {
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain('canonry: UNKNOWN_SESSION:');
   }, 120_000);
+
+  it('replays recorded model answers (replay:FILE): the same windows, no model server', async () => {
+    // Record a session written by the scripted author in process, on another data directory.
+    const fresh = await freshRuntime();
+    const recorder: Principal = { id: 'rec', project: 'relay', role: 'agent' };
+    let jsonl = '';
+    try {
+      const relay = fresh.runtime.relay;
+      const { session } = await relay.start(recorder, {
+        mode: 'AGENTIC',
+        objective: 'Rotate the database credentials',
+        remaining: ['inventory', 'rotate'],
+      });
+      const id = session.session_id;
+      const model = new RecordingModel(
+        scriptedAuthor({
+          prepare: () => relay.prepareWindow(recorder, id),
+          state: () => relay.state(recorder, id),
+        }),
+      );
+      const recorded = await relay.run(recorder, id, model);
+      expect(recorded.status).toBe('complete');
+      jsonl = model.toJsonl();
+    } finally {
+      await fresh.close();
+    }
+    const file = join(dir, 'recorded.jsonl');
+    writeFileSync(file, jsonl);
+    const args = ['run', '--mode', 'AGENTIC', '--objective', 'Rotate the database credentials'];
+    const replayed = await relay([
+      ...args,
+      '--sections',
+      'inventory,rotate',
+      '--model',
+      `replay:${file}`,
+      '--json',
+    ]);
+    expect(replayed.code, replayed.stderr).toBe(0);
+    const out = JSON.parse(replayed.stdout);
+    expect(out.status).toBe('complete');
+    expect(out.windows.map((w: any) => [w.window_number, w.facts, w.decisions])).toEqual([
+      [1, 1, 1],
+      [2, 2, 2],
+    ]);
+    // Another session asks what was never recorded: the model is unavailable, nothing made up.
+    const unrecorded = await relay([
+      ...args,
+      '--sections',
+      'inventory,rotate,audit',
+      '--model',
+      `replay:${file}`,
+      '--json',
+    ]);
+    expect(unrecorded.code).toBe(1);
+    expect(JSON.parse(unrecorded.stdout).error.code).toBe('MODEL_UNAVAILABLE');
+  }, 90_000);
 
   it('acts as the principal of --token: a viewer cannot run a session', async () => {
     const { val } = await issueTokens(dir, 'team', [['val', 'viewer']]);
