@@ -4,6 +4,7 @@ import { demoCommand } from './commands/demo.js';
 import { journalCommand } from './commands/journal.js';
 import { keysCommand } from './commands/keys.js';
 import { mcpCommand } from './commands/mcp.js';
+import { relayCommand } from './commands/relay.js';
 import { serveCommand } from './commands/serve.js';
 import { tokensCommand } from './commands/tokens.js';
 import { validateCommand } from './commands/validate.js';
@@ -30,6 +31,7 @@ export function buildProgram(faces: Faces): Command {
   demoCommand(program);
   tokensCommand(program);
   canonCommand(program);
+  relayCommand(program);
   mcpCommand(program, faces);
   return program;
 }

@@ -55,7 +55,7 @@ export function createMcpServer(invoker: Invoker, identity: McpIdentity, version
     {
       capabilities: { tools: {}, resources: {} },
       instructions:
-        'canonry governs state: send what was said with postMessage, propose changes with postProposal, read current canon with compileWorkingSet or the board resource. Approvals belong to people.',
+        'canonry governs state: send what was said with postMessage, propose changes with postProposal, read current canon with compileWorkingSet or the board resource. Relay state across context windows with startRelaySession, then prepare_window, your answer, complete_window; relay_state says where a session stands. Approvals belong to people.',
     },
   );
   const tools = toolsFor(identity.role);

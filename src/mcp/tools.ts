@@ -9,7 +9,8 @@ import {
 } from '../operations/index.js';
 
 /**
- * MCP tools generated from the operation table: one per operation, named by its operationId, its
+ * MCP tools generated from the operation table: one per operation, named by its operationId (or its
+ * `mcpName`: the relay's `prepare_window`, `complete_window`, `relay_state`), its
  * input schema the operation's path parameters, query parameters and body fields side by side (the
  * body's own schema, refs inlined), so a model fills one flat object.
  */
@@ -69,7 +70,7 @@ export function toolFor(op: Operation): ToolDescription {
     inputSchema.additionalProperties = false;
   if (Array.isArray(body.schema.oneOf)) inputSchema.oneOf = body.schema.oneOf;
   return {
-    name: op.operationId,
+    name: op.mcpName ?? op.operationId,
     title: op.cli?.description ?? op.summary,
     description: `${op.summary} (least role: ${op.mcp === 'hidden' || !op.mcp ? op.minRole : op.mcp.minRole})`,
     inputSchema: inputSchema as ToolDescription['inputSchema'],

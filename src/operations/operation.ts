@@ -68,6 +68,16 @@ export interface Operation {
    * lists it only for tokens of at least that role (approvals and reviews are a person's).
    */
   readonly mcp?: 'hidden' | { readonly minRole: TokenRole };
+  /** The MCP tool's name when it is not the operationId (the relay's spec names its tools). */
+  readonly mcpName?: string;
+  /**
+   * Response headers the operation sets from its result. The HTTP face sends them; the other faces
+   * return the result, which carries them itself. `documented`: name → description (OpenAPI).
+   */
+  readonly responseHeaders?: {
+    readonly documented: Readonly<Record<string, string>>;
+    readonly of: (result: unknown) => Readonly<Record<string, string>>;
+  };
   readonly cli?: CliBinding;
   readonly handler: (ctx: OperationContext) => Promise<unknown>;
 }

@@ -16,6 +16,7 @@ import {
   VISIBILITIES,
 } from '../canon/index.js';
 import { ERROR_CODES, type JsonObject } from '../core/index.js';
+import { RELAY_SCHEMAS } from './relay-schemas.js';
 
 /**
  * JSON Schemas (2020-12, as OpenAPI 3.1 uses them) of what canonry's operations take and answer.
@@ -797,6 +798,7 @@ export const SCHEMAS: Readonly<Record<string, JsonObject>> = {
   WorkingSet: workingSet,
   Provenance: provenance,
   TokenInfo: tokenInfo,
+  ...RELAY_SCHEMAS,
 };
 
 /** Request bodies. */

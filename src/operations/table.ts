@@ -9,6 +9,7 @@ import { TOKEN_OPERATIONS } from './canon-tokens.js';
 import { VERIFY_OPERATIONS } from './canon-verify.js';
 import { WORKING_SET_OPERATIONS } from './canon-working-set.js';
 import type { Operation } from './operation.js';
+import { RELAY_OPERATIONS } from './relay.js';
 
 /** Every project operation, in the order the OpenAPI document lists them. */
 export const OPERATIONS: readonly Operation[] = [
@@ -20,6 +21,7 @@ export const OPERATIONS: readonly Operation[] = [
   ...ARTIFACT_OPERATIONS,
   ...WORKING_SET_OPERATIONS,
   ...VERIFY_OPERATIONS,
+  ...RELAY_OPERATIONS,
   ...TOKEN_OPERATIONS,
 ];
 

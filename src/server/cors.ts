@@ -1,11 +1,18 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { CanonryError } from '../core/index.js';
+import { OPERATIONS } from '../operations/index.js';
 import { errorBody } from './errors.js';
 import { REQUEST_ID_HEADER } from './request-id.js';
 
 const ALLOW_METHODS = 'GET, POST, PUT, PATCH, DELETE';
 const ALLOW_HEADERS = `authorization, content-type, ${REQUEST_ID_HEADER}`;
-const EXPOSE_HEADERS = `${REQUEST_ID_HEADER}, retry-after, www-authenticate`;
+/** What a browser may read: the request id, back-off hints, and the headers operations set (CRP-Relay-*). */
+const EXPOSE_HEADERS = [
+  REQUEST_ID_HEADER,
+  'retry-after',
+  'www-authenticate',
+  ...new Set(OPERATIONS.flatMap((op) => Object.keys(op.responseHeaders?.documented ?? {}))),
+].join(', ');
 /** How long a browser may cache a preflight answer, in seconds. */
 const PREFLIGHT_MAX_AGE = '600';
 

@@ -42,6 +42,8 @@ interface OperationDoc {
   readonly errors: readonly ErrorCode[];
   /** For `/v1/validate`, whose errors use the TCP/AP envelope instead. */
   readonly errorSchema?: JsonObject;
+  /** Headers the success response may carry: name → description. */
+  readonly responseHeaders?: { readonly documented: Readonly<Record<string, string>> };
 }
 
 /** The routes registered outside the operation table: public ones and the journal's. */
@@ -329,6 +331,16 @@ function responses(op: OperationDoc): JsonObject {
   const out: Record<string, JsonObject> = {
     [String(op.status)]: {
       description: 'success',
+      ...(op.responseHeaders
+        ? {
+            headers: Object.fromEntries(
+              Object.entries(op.responseHeaders.documented).map(([name, description]) => [
+                name,
+                { description, schema: { type: 'string' } },
+              ]),
+            ),
+          }
+        : {}),
       content: { [op.mediaType ?? 'application/json']: { schema: op.response } },
     },
   };
@@ -449,6 +461,7 @@ export function openApiDocument(mounts: readonly MountDoc[] = []): JsonObject {
       'board',
       'artifacts',
       'working-set',
+      'relay',
       'tokens',
       'mcp',
     ].map((name) => ({ name })),

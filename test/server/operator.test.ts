@@ -253,6 +253,8 @@ describe('CORS', () => {
     const mine = await fetch(`${live.url}/healthz`, { headers: { origin: ORIGIN } });
     expect(mine.headers.get('access-control-allow-origin')).toBe(ORIGIN);
     expect(mine.headers.get('access-control-expose-headers')).toContain('x-request-id');
+    // A completing relay window's headers are readable from a browser too.
+    expect(mine.headers.get('access-control-expose-headers')).toContain('CRP-Relay-Preservation');
     const theirs = await fetch(`${live.url}/healthz`, {
       headers: { origin: 'https://evil.example' },
     });

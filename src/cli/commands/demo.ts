@@ -5,6 +5,7 @@ import { verifyConformanceEvent } from '../../kernel/index.js';
 import { emit } from '../io.js';
 import { DATA_FLAG, DB_FLAG, withRuntime } from '../runtime.js';
 import { lcsmDemo } from './demo-lcsm.js';
+import { relayDemo } from './demo-relay.js';
 
 interface DemoOptions {
   data?: string;
@@ -23,15 +24,15 @@ interface RefundExample {
 }
 
 /**
- * `canonry demo [lcsm|refund]`: the LCSM §1 story (the default) or the TCP/AP refund loop, on the
- * embedded default with no service to start.
+ * `canonry demo [lcsm|refund|relay]`: the LCSM §1 story (the default), the TCP/AP refund loop or a
+ * state relay session (CRP-030), on the embedded default with no service to start.
  */
 export function demoCommand(program: Command): void {
   program
     .command('demo')
     .argument(
       '[story]',
-      'lcsm (the §1 seven-event story, default) or refund (TCP/AP Appendix A)',
+      'lcsm (the §1 seven-event story, default), refund (TCP/AP Appendix A) or relay (CRP-030)',
       'lcsm',
     )
     .description('run a demo end to end on the embedded default')
@@ -40,8 +41,9 @@ export function demoCommand(program: Command): void {
     .option('--json', 'print the result as JSON')
     .action(async (story: string, opts: DemoOptions) => {
       if (story === 'lcsm') return lcsmDemo(opts);
+      if (story === 'relay') return relayDemo(opts);
       if (story !== 'refund')
-        throw new CanonryError('INVALID_ARGUMENT', 'the demo is lcsm or refund');
+        throw new CanonryError('INVALID_ARGUMENT', 'the demo is lcsm, refund or relay');
       const example = (await import(
         new URL('../../../examples/refund/refund.js', import.meta.url).href
       )) as RefundExample;

@@ -23,6 +23,10 @@ export function operationRoutes(
           query: request.query as Record<string, string>,
           body: request.body,
         });
+        if (op.responseHeaders) {
+          for (const [name, value] of Object.entries(op.responseHeaders.of(result)))
+            reply.header(name, value);
+        }
         return reply.code(op.status).send(result);
       },
     });

@@ -1,0 +1,209 @@
+import type { Command } from 'commander';
+import { CanonryError } from '../../core/index.js';
+import { type ModelPort, OpenAIModel, parseRecordings, ReplayModel } from '../../models/index.js';
+import { operationNamed, principalInvoker } from '../../operations/index.js';
+import type { CompletedWindow, RelaySessionView } from '../../relay/index.js';
+import { EXIT, emit, readText } from '../io.js';
+import { type AuthorPlot, type AuthorView, scriptedAuthor } from '../relay/author.js';
+import {
+  figuresLine,
+  figuresOf,
+  localPrincipal,
+  RELAY_FLAGS,
+  type RelayFlags,
+  relayCalls,
+  withRelayInvoker,
+} from '../relay/session.js';
+import { showLines } from '../relay/show.js';
+import { withRuntime } from '../runtime.js';
+
+interface RunFlags extends RelayFlags {
+  mode: string;
+  objective: string;
+  sections?: string;
+  model?: string;
+  modelName?: string;
+  maxWindows?: string;
+  maxRevisions?: string;
+}
+
+/** What `relay run` needs besides its flags (the demo's lapses). */
+export interface RunSetup {
+  readonly plot?: AuthorPlot;
+  /** Print the per-window lines on stdout instead of stderr (the demo's own output). */
+  readonly linesTo?: NodeJS.WriteStream;
+}
+
+const positive = (value: string | undefined, flag: string, fallback: number, max: number) => {
+  if (value === undefined) return fallback;
+  const n = /^\d{1,6}$/.test(value) ? Number(value) : Number.NaN;
+  if (!(n >= 1 && n <= max))
+    throw new CanonryError('INVALID_ARGUMENT', `${flag} must be an integer 1–${max}`, {
+      field: flag,
+    });
+  return n;
+};
+
+/** The model a run is written by: `scripted`, `replay:FILE` (JSONL recordings) or `openai:URL`. */
+function modelFor(flags: RunFlags, view: AuthorView, plot: AuthorPlot): ModelPort {
+  const spec = flags.model ?? 'scripted';
+  if (spec === 'scripted') return scriptedAuthor(view, plot);
+  if (spec.startsWith('replay:')) {
+    const file = spec.slice('replay:'.length);
+    return new ReplayModel(parseRecordings(readText(file, 'recordings')), 'replay');
+  }
+  if (spec.startsWith('openai:')) {
+    const baseURL = spec.slice('openai:'.length);
+    if (!URL.canParse(baseURL) || !/^https?:$/.test(new URL(baseURL).protocol))
+      throw new CanonryError('INVALID_ARGUMENT', 'openai: takes an http(s) URL', {
+        field: 'model',
+      });
+    const model = flags.modelName ?? process.env.CANONRY_MODEL;
+    if (!model)
+      throw new CanonryError(
+        'INVALID_ARGUMENT',
+        'name the model with --model-name or CANONRY_MODEL',
+        {
+          field: 'model-name',
+        },
+      );
+    const apiKey = process.env.CANONRY_MODEL_KEY;
+    return new OpenAIModel({ baseURL, model, ...(apiKey ? { apiKey } : {}) });
+  }
+  throw new CanonryError('INVALID_ARGUMENT', '--model is scripted, replay:FILE or openai:URL', {
+    field: 'model',
+  });
+}
+
+/** What `relay run --json` prints. */
+export interface RunSummary {
+  readonly session_id: string;
+  readonly project: string;
+  readonly status: string;
+  readonly windows: ReturnType<typeof figuresOf>[];
+}
+
+/**
+ * Starts a session and runs it through a model, one progress line per window. The session starts
+ * through the operation (the checks every face runs); the windows go through `Relay.run`.
+ */
+export async function runRelay(flags: RunFlags, setup: RunSetup = {}): Promise<RunSummary> {
+  if (flags.url !== undefined)
+    throw new CanonryError('INVALID_ARGUMENT', 'relay run works on --data (the model runs here)', {
+      field: 'url',
+    });
+  const sections = (flags.sections ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+  const maxWindows = positive(flags.maxWindows, '--max-windows', 64, 1_000);
+  return withRuntime(flags, async (runtime) => {
+    const principal = await localPrincipal(runtime, flags);
+    const invoker = principalInvoker(runtime, { ...principal, token_id: '' });
+    const body: Record<string, unknown> = {
+      mode: flags.mode.toUpperCase(),
+      objective: flags.objective,
+      remaining: sections,
+    };
+    if (flags.maxRevisions !== undefined)
+      body.max_revisions = positive(flags.maxRevisions, '--max-revisions', 3, 100);
+    const started = (await invoker.invoke(operationNamed('startRelaySession'), {
+      body,
+    })) as RelaySessionView;
+    const id = started.session.session_id;
+    const model = modelFor(
+      flags,
+      {
+        prepare: () => runtime.relay.prepareWindow(principal, id),
+        state: () => runtime.relay.state(principal, id),
+      },
+      setup.plot ?? {},
+    );
+    const out = setup.linesTo ?? process.stderr;
+    let revisionWindows = 0;
+    const progress = (w: CompletedWindow) => {
+      if (w.kind === 'revision') revisionWindows++;
+      const total = sections.length > 0 ? sections.length + revisionWindows : undefined;
+      if (flags.json !== true || setup.linesTo === undefined)
+        out.write(`${figuresLine(figuresOf(w), total)}\n`);
+    };
+    const run = await runtime.relay.run(principal, id, model, { maxWindows, onWindow: progress });
+    return {
+      session_id: id,
+      project: principal.project,
+      status: run.status,
+      windows: run.windows.map(figuresOf),
+    };
+  });
+}
+
+function addRelayFlags(command: Command, { url = true } = {}): Command {
+  command.option(...RELAY_FLAGS.token).option(...RELAY_FLAGS.project);
+  if (url) command.option(...RELAY_FLAGS.url);
+  return command
+    .option(...RELAY_FLAGS.data)
+    .option(...RELAY_FLAGS.db)
+    .option('--json', 'print JSON');
+}
+
+/**
+ * `canonry relay run|verify|show`: state relayed across context windows (CRP-030) from the command
+ * line — a session run through a model, its HMAC chain checked against the journal, its windows
+ * and latest state shown.
+ */
+export function relayCommand(program: Command): void {
+  const relay = program
+    .command('relay')
+    .description('state relayed across context windows (CRP-030): run, verify, show');
+
+  addRelayFlags(
+    relay
+      .command('run')
+      .description('start a relay session and run it through a model, a line per window')
+      .requiredOption('--mode <mode>', 'DOCUMENT, CONVERSATION, TOOL or AGENTIC')
+      .requiredOption('--objective <text>', 'what the session is for')
+      .option(
+        '--sections <list>',
+        'comma-separated sections, sub-tasks or questions to get through',
+      )
+      .option('--model <spec>', 'scripted (default), replay:FILE (JSONL recordings) or openai:URL')
+      .option('--model-name <name>', 'the model an openai: server runs (CANONRY_MODEL)')
+      .option('--max-windows <n>', 'stop after this many windows (default 64)')
+      .option('--max-revisions <n>', 'a decision revised this often goes to a person (default 3)'),
+    { url: false },
+  ).action(async (flags: RunFlags) => {
+    const summary = await runRelay(flags);
+    emit(flags.json === true, summary, () => [
+      `session ${summary.session_id} (project ${summary.project}) ${summary.status} after ${summary.windows.length} windows`,
+    ]);
+    if (summary.status === 'halted') process.exitCode = EXIT.FAILED;
+  });
+
+  addRelayFlags(
+    relay
+      .command('verify')
+      .argument('<session>', 'the relay session id (rs-…)')
+      .description("check a session's HMAC chain and every CSO against the journal"),
+  ).action(async (session: string, flags: RelayFlags) => {
+    const report = await withRelayInvoker(flags, (invoker) => relayCalls(invoker).verify(session));
+    emit(flags.json === true, report, () => [
+      report.ok
+        ? `ok: ${report.session_id}: ${report.windows} windows, every CSO sealed, chained and served as journaled`
+        : `broken: ${report.session_id} window ${report.broken!.window_number} (${report.broken!.reason}): ${report.broken!.detail}`,
+    ]);
+    if (!report.ok) process.exitCode = EXIT.FAILED;
+  });
+
+  addRelayFlags(
+    relay
+      .command('show')
+      .argument('<session>', 'the relay session id (rs-…)')
+      .description('a session, its windows and its latest CSO'),
+  ).action(async (session: string, flags: RelayFlags) => {
+    const view = await withRelayInvoker(flags, async (invoker) => {
+      const calls = relayCalls(invoker);
+      return { state: await calls.state(session), windows: await calls.windows(session) };
+    });
+    emit(flags.json === true, view, () => showLines(view.state, view.windows));
+  });
+}

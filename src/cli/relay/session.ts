@@ -1,0 +1,173 @@
+import type { CanonryRuntime } from '../../app/index.js';
+import type { Principal } from '../../canon/index.js';
+import { CanonryError } from '../../core/index.js';
+import {
+  authorizeToken,
+  canonPrincipal,
+  type Invoker,
+  localInvoker,
+  operationNamed,
+  principalInvoker,
+  refuseReservedProject,
+  remoteInvoker,
+} from '../../operations/index.js';
+import type {
+  ChainReport,
+  CompletedWindow,
+  RelaySessionView,
+  RelayWindowRecord,
+} from '../../relay/index.js';
+import { DATA_FLAG, DB_FLAG, type RuntimeFlags, withRuntime } from '../runtime.js';
+
+/**
+ * Who `canonry relay …` acts as, and through what. With `--token` (or CANONRY_TOKEN): that token's
+ * principal, in process against `--data` or over HTTP with `--url`. Without one, against the data
+ * directory: its operator (whoever can read the directory can issue themselves a token anyway),
+ * as the principal `operator` of `--project` (default `relay`).
+ */
+export interface RelayFlags extends RuntimeFlags {
+  token?: string;
+  project?: string;
+  url?: string;
+  json?: boolean;
+}
+
+/** The project `canonry relay` and `canonry demo relay` use unless told otherwise. */
+export const RELAY_PROJECT = 'relay';
+export const OPERATOR = 'operator';
+
+export const RELAY_FLAGS = {
+  token: ['--token <token>', 'bearer token to act as (CANONRY_TOKEN); default: the operator'],
+  project: ['--project <name>', `the project (default: the token's, else ${RELAY_PROJECT})`],
+  url: ['--url <server>', 'a running canonry serve (CANONRY_URL; needs --token and --project)'],
+  data: DATA_FLAG,
+  db: DB_FLAG,
+} as const;
+
+/** An environment variable, unset when empty. */
+const env = (name: string): string | undefined => process.env[name] || undefined;
+
+const projectOf = (flags: RelayFlags) => flags.project ?? env('CANONRY_PROJECT') ?? RELAY_PROJECT;
+
+/** The principal a local run acts as (a token's, at least an agent; else the operator). */
+export async function localPrincipal(
+  runtime: CanonryRuntime,
+  flags: RelayFlags,
+): Promise<Principal> {
+  const token = flags.token ?? env('CANONRY_TOKEN');
+  if (token)
+    return canonPrincipal(await authorizeToken(runtime.tokens, token, flags.project, 'agent'));
+  const project = projectOf(flags);
+  refuseReservedProject(project);
+  return { id: OPERATOR, project, role: 'agent' };
+}
+
+/** Runs `work` with an invoker: over `--url`, or in process against the data directory. */
+export async function withRelayInvoker<T>(
+  flags: RelayFlags,
+  work: (invoker: Invoker) => Promise<T>,
+): Promise<T> {
+  const token = flags.token ?? env('CANONRY_TOKEN');
+  const url = flags.url ?? env('CANONRY_URL');
+  if (url !== undefined) {
+    if (!token)
+      throw new CanonryError('UNAUTHENTICATED', 'with --url, a token is required (--token)');
+    const project = flags.project ?? env('CANONRY_PROJECT');
+    if (!project)
+      throw new CanonryError('INVALID_ARGUMENT', 'with --url, name the project with --project', {
+        field: 'project',
+      });
+    return work(remoteInvoker(url, token, project));
+  }
+  return withRuntime(
+    flags,
+    async (runtime) => {
+      if (token) {
+        return work(
+          localInvoker(
+            runtime,
+            token,
+            flags.project === undefined ? {} : { project: flags.project },
+          ),
+        );
+      }
+      const project = projectOf(flags);
+      refuseReservedProject(project);
+      return work(
+        principalInvoker(runtime, { id: OPERATOR, project, role: 'agent', token_id: '' }),
+      );
+    },
+    { create: false },
+  );
+}
+
+/** The relay's operations, typed, over an invoker. */
+export function relayCalls(invoker: Invoker) {
+  const call = (name: string, input: Parameters<Invoker['invoke']>[1]) =>
+    invoker.invoke(operationNamed(name), input);
+  return {
+    state: (session: string) =>
+      call('getRelaySession', { params: { session } }) as Promise<RelaySessionView>,
+    verify: (session: string) =>
+      call('verifyRelaySession', { params: { session } }) as Promise<ChainReport>,
+    /** Every window of the session, a page at a time (at most `max`). */
+    async windows(session: string, max = 1_000): Promise<RelayWindowRecord[]> {
+      const out: RelayWindowRecord[] = [];
+      while (out.length < max) {
+        const page = (await call('listRelayWindows', {
+          params: { session },
+          query: { after: String(out.length), limit: '100' },
+        })) as { windows: RelayWindowRecord[] };
+        out.push(...page.windows);
+        if (page.windows.length < 100) break;
+      }
+      return out;
+    },
+  };
+}
+
+/** One window's figures, as `relay run --json` and the progress lines give them. */
+export interface WindowFigures {
+  readonly window_number: number;
+  readonly kind: 'work' | 'revision';
+  readonly status: CompletedWindow['status'];
+  readonly preservation: number;
+  readonly repaired: number;
+  readonly facts: number;
+  readonly decisions: number;
+  readonly revisions: number;
+  readonly revision_target: string | null;
+}
+
+export function figuresOf(w: CompletedWindow | RelayWindowRecord): WindowFigures {
+  const revised = w.revisions.filter((r) => r.revised_by !== null);
+  return {
+    window_number: w.window_number,
+    kind: w.kind,
+    status: 'status' in w ? w.status : 'relayed',
+    preservation: w.verification.preservation,
+    repaired: w.verification.repaired.length,
+    facts: w.cso?.established_facts.length ?? 0,
+    decisions: w.cso?.decisions.length ?? 0,
+    revisions: revised.length,
+    revision_target: revised[0]?.target ?? null,
+  };
+}
+
+/** `window 3/5 work      preservation 0.50; repaired=1  facts 4  decisions 3  revisions 0`. */
+export function figuresLine(f: WindowFigures, total?: number): string {
+  const shown = (Math.floor(f.preservation * 100 + 1e-9) / 100).toFixed(2);
+  const preservation = f.repaired > 0 ? `${shown}; repaired=${f.repaired}` : shown;
+  const place = total === undefined ? `${f.window_number}` : `${f.window_number}/${total}`;
+  return [
+    `window ${place}`.padEnd(12),
+    f.kind.padEnd(9),
+    `preservation ${preservation}`.padEnd(30),
+    `facts ${f.facts}`.padEnd(9),
+    `decisions ${f.decisions}`.padEnd(13),
+    `revisions ${f.revisions}${f.revision_target ? ` (${f.revision_target})` : ''}`,
+    f.status === 'relayed' ? '' : ` ${f.status.toUpperCase()}`,
+  ]
+    .join(' ')
+    .trimEnd();
+}

@@ -1,0 +1,221 @@
+import type { JsonObject } from '../core/index.js';
+import {
+  CONTRIBUTION_VALUE_SCHEMA,
+  MAX_OUTPUT_CHARS,
+  RELAY_MODES,
+  SESSION_INPUT_SCHEMA,
+} from '../relay/index.js';
+
+/**
+ * Component schemas and bodies of the relay's operations (CRP-030). The CSO itself is described by
+ * the relay's own `CSO_SCHEMA` (v1); here it is an object, so the OpenAPI document does not carry
+ * a second copy that could drift.
+ */
+
+const ref = (name: string): JsonObject => ({ $ref: `#/components/schemas/${name}` });
+const str: JsonObject = { type: 'string' };
+const int: JsonObject = { type: 'integer', minimum: 0 };
+const strings: JsonObject = { type: 'array', items: str };
+const object = (description: string): JsonObject => ({ type: 'object', description });
+const obj = (properties: Record<string, JsonObject>, required: readonly string[]): JsonObject => ({
+  type: 'object',
+  properties,
+  required: [...required],
+});
+
+const cso = object('the sealed Cognitive State Object (CRP-030 §2.1, CSO schema v1)');
+const windowKind: JsonObject = {
+  enum: ['work', 'revision'],
+  description: 'work toward the goal, or a §6.2 revision of one decision',
+};
+const verification = object(
+  'preservation (valid prior facts kept / valid prior facts), repaired ids, uncaptured claims, broken dependencies, verified (§5)',
+);
+const revision = obj(
+  {
+    target: str,
+    revised_by: { type: ['string', 'null'] },
+    new_fact: { type: ['string', 'null'] },
+    count: int,
+    escalation: { type: ['object', 'null'] },
+  },
+  ['target', 'revised_by', 'new_fact', 'count', 'escalation'],
+);
+const headers: JsonObject = {
+  type: 'object',
+  additionalProperties: str,
+  description: 'the CRP-Relay-* headers of the window (§5.3, §6.4, §10)',
+};
+
+const session = obj(
+  {
+    session_id: str,
+    project: str,
+    mode: { enum: [...RELAY_MODES] },
+    objective: str,
+    remaining: strings,
+    success_test: { type: ['string', 'null'] },
+    agent: { ...str, description: 'the agent principal its state is committed as' },
+    started_by: str,
+    max_revisions: int,
+    on_unverified: { enum: ['regenerate', 'halt'] },
+    genesis: { ...str, description: "window 1's prior_cso_hash" },
+    created_at: str,
+  },
+  ['session_id', 'project', 'mode', 'objective', 'remaining', 'agent', 'genesis'],
+);
+
+const status: JsonObject = { enum: ['active', 'complete', 'halted'] };
+
+export const RELAY_SCHEMAS: Readonly<Record<string, JsonObject>> = {
+  RelaySession: session,
+  RelaySessionView: obj(
+    {
+      session: ref('RelaySession'),
+      status,
+      windows: int,
+      cso: { oneOf: [cso, { type: 'null' }] },
+      goal_state: object('the goal of the next window (§4.2)'),
+    },
+    ['session', 'status', 'windows', 'cso', 'goal_state'],
+  ),
+  RelaySessionSummary: obj({ session: ref('RelaySession'), status, windows: int }, [
+    'session',
+    'status',
+    'windows',
+  ]),
+  RelayPreparedWindow: obj(
+    {
+      session_id: str,
+      window_number: int,
+      kind: windowKind,
+      revision_target: { type: ['string', 'null'] },
+      goal_state: object('the goal, re-anchored (§4)'),
+      slice: object('the facts, decisions, constraints and questions the window is given (§7.2)'),
+      messages: {
+        type: 'array',
+        items: obj({ role: str, content: str }, ['role', 'content']),
+        description: 'what to send the model',
+      },
+      tokens: object('token counts of the prompt'),
+      dropped: object('slice items left out to hold the token budget'),
+      over_budget: { type: 'boolean' },
+    },
+    ['session_id', 'window_number', 'kind', 'goal_state', 'messages'],
+  ),
+  RelayCompletedWindow: obj(
+    {
+      status: {
+        enum: ['relayed', 'regenerate', 'halted'],
+        description:
+          'relayed: verified and committed; regenerate: not verified, nothing journaled; halted: the session stopped (§5.2)',
+      },
+      session_id: str,
+      window_number: int,
+      kind: windowKind,
+      cso: { oneOf: [cso, { type: 'null' }] },
+      verification,
+      revisions: { type: 'array', items: revision },
+      headers,
+    },
+    [
+      'status',
+      'session_id',
+      'window_number',
+      'kind',
+      'cso',
+      'verification',
+      'revisions',
+      'headers',
+    ],
+  ),
+  RelayWindow: obj(
+    {
+      session_id: str,
+      window_number: int,
+      kind: windowKind,
+      revision_target: { type: ['string', 'null'] },
+      cso,
+      remaining: strings,
+      verification,
+      invalidations: { type: 'array', items: object('an item found no longer valid (§3.2)') },
+      revisions: { type: 'array', items: revision },
+      output: obj({ text: str, hash: str, model: { type: ['string', 'null'] } }, [
+        'text',
+        'hash',
+        'model',
+      ]),
+      headers,
+    },
+    ['session_id', 'window_number', 'kind', 'cso', 'verification', 'revisions', 'headers'],
+  ),
+  RelayChainReport: obj(
+    {
+      session_id: str,
+      ok: { type: 'boolean' },
+      windows: int,
+      broken: {
+        oneOf: [
+          obj(
+            {
+              window_number: int,
+              reason: { enum: ['hmac', 'link', 'numbering', 'schema', 'projection'] },
+              detail: str,
+            },
+            ['window_number', 'reason', 'detail'],
+          ),
+          { type: 'null' },
+        ],
+      },
+    },
+    ['session_id', 'ok', 'windows', 'broken'],
+  ),
+  RelayContribution: CONTRIBUTION_VALUE_SCHEMA,
+};
+
+/** Request bodies of the relay's operations. */
+export const RELAY_BODIES = {
+  start: SESSION_INPUT_SCHEMA as unknown as JsonObject,
+  prepare: {
+    type: 'object',
+    properties: {
+      max_tokens: {
+        type: 'integer',
+        minimum: 256,
+        maximum: 1_000_000,
+        description: "the prompt's token budget (slice items beyond it are dropped, and listed)",
+      },
+    },
+    required: [],
+    additionalProperties: false,
+  },
+  complete: {
+    type: 'object',
+    properties: {
+      output: { type: 'string', maxLength: MAX_OUTPUT_CHARS, description: "the window's text" },
+      contribution: {
+        ...ref('RelayContribution'),
+        description:
+          "the window's structured contribution (untrusted): facts it restates or adds, decisions with rationale, what it completed, supersedes, revises",
+      },
+      model: {
+        type: ['string', 'null'],
+        maxLength: 200,
+        description: 'the model route that wrote it',
+      },
+    },
+    required: ['output'],
+    additionalProperties: false,
+  },
+} satisfies Record<string, JsonObject>;
+
+/** The §5.3, §6.4 and §10 headers a completing response carries. */
+export const RELAY_RESPONSE_HEADERS: Readonly<Record<string, string>> = {
+  'CRP-Relay-Preservation':
+    'valid prior facts kept / valid prior facts, two decimals rounded down; "; repaired=N" when verification re-injected N',
+  'CRP-Relay-CSO-Facts': 'established facts in the relayed CSO',
+  'CRP-Relay-CSO-Decisions': 'decisions in the relayed CSO',
+  'CRP-Relay-Dependency-Depth': 'edges on the longest dependency chain',
+  'CRP-Relay-Revisions': 'decisions this window revised',
+  'CRP-Relay-Revision-Target': 'the decision it revised (when it did)',
+};
