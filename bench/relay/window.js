@@ -31,8 +31,6 @@
 import { join } from 'node:path';
 import { createCanonry } from 'canonry/app';
 import { EntryKinds, JOURNAL_MIGRATIONS, Journal } from 'canonry/journal';
-import { migrate, SqliteStore } from 'canonry/store';
-import { HmacKeyring } from 'canonry/trust';
 import {
   checkContribution,
   csoBytes,
@@ -51,6 +49,8 @@ import {
   sessionGenesis,
   verifyCso,
 } from 'canonry/relay';
+import { migrate, SqliteStore } from 'canonry/store';
+import { HmacKeyring } from 'canonry/trust';
 import { tempDir } from '../lib/journal-data.js';
 import { fmtInt, median, progress, quantile } from '../lib/measure.js';
 import { runIfMain, table } from '../lib/report.js';
