@@ -38,6 +38,7 @@ export const ERROR_CODES = {
   UNKNOWN_PROTOCOL: { status: 404, message: 'no agentic protocol is registered under that hash' },
   QUOTA_EXCEEDED: { status: 403, message: 'the project has used all it may register' },
   INVALID_SWITCHBOARD: { status: 400, message: 'the switchboard is not valid' },
+  INVALID_POLICY: { status: 400, message: 'the CRP-Safety-Policy header is malformed' },
   // Trust and verification.
   KEYRING_MISSING: { status: 500, message: 'the keyring has not been initialised' },
   KEYRING_EXISTS: { status: 409, message: 'a keyring already exists in this data directory' },
