@@ -66,7 +66,7 @@ export function stillNext(project: string, sessionId: string, windows: number) {
       'SELECT status, windows FROM relay_sessions WHERE project = $1 AND session_id = $2',
       [project, sessionId],
     );
-    if (!row || row.status !== 'active' || Number(row.windows) !== windows) {
+    if (row?.status !== 'active' || Number(row.windows) !== windows) {
       throw new CanonryError(
         'CONFLICT',
         `window ${windows + 1} of ${sessionId} was completed meanwhile`,
