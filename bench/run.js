@@ -1,6 +1,6 @@
 // @ts-check
 /**
- * Runs a bench suite: `node bench/run.js [kernel|journal|canon|canon-graph]` (or `npm run bench`,
+ * Runs a bench suite: `node bench/run.js [kernel|journal|canon|canon-graph|dpe]` (or `npm run bench`,
  * which builds first and runs the kernel suite). Each bench runs in its own node process, one after the other; their
  * tables are printed as markdown, the raw results go to bench/results/<suite>.json, and the section
  * of bench/README.md between `<!-- <suite>:results:begin -->` and `<!-- <suite>:results:end -->`
@@ -22,6 +22,8 @@ const SUITES = {
   canon: ['generate', 'run', 'families', 'probes'],
   // Cascade propagation on a 100,000-edge project: canon's indexed cascade against a full scan.
   'canon-graph': ['propagation'],
+  // The DPE on its labelled corpus: precision and recall per class (deterministic, under a second).
+  dpe: ['accuracy'],
 };
 /** The folder of a suite's scripts and the dist/ module it needs: the suite's name unless said here. */
 const DIRS = /** @type {Record<string, string>} */ ({ 'canon-graph': 'canon' });

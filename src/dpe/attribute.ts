@@ -17,8 +17,8 @@ import type { ClaimSignal, ContradictionSignal } from './types.js';
  * 4. Otherwise every candidate is silent on a value the claim states: a *fabrication* (a specific
  *    value about a subject the context covers, which no fact about it gives), UNVERIFIABLE,
  *    confidence = the best score.
- * 5. No candidate: UNVERIFIABLE when the claim is specific (a quantity, an entity or a comparison),
- *    else PARAMETRIC; confidence = 1 − the best score of any fact (how clearly nothing supports it).
+ * 5. No candidate: UNVERIFIABLE when the claim is specific (a quantity or an entity; a comparison
+ *    is specific through what it compares), else PARAMETRIC; confidence = 1 − the best score of any fact (how clearly nothing supports it).
  */
 export const MATCH_THRESHOLD = 0.5;
 export const MIN_SHARED = 2;
@@ -156,7 +156,9 @@ export function attributeClaim(
     };
   }
 
-  const specific = type !== 'general';
+  // A comparison alone ("easier to review than large ones") is general; one that names a thing
+  // or a number is specific through those.
+  const specific = claim.quantities.length > 0 || claim.entities.length > 0;
   const nearest =
     best === null
       ? 'no context fact shares a key word with it'
