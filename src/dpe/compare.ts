@@ -9,8 +9,9 @@ import type { Contradiction } from './types.js';
  * - `contradict`: in this order — polarity differs (`negation`); a claim quantity has no equal in
  *   the fact but the fact has a quantity of the same dimension (`unit` when their units differ,
  *   else `number`; a count is paired with the fact's count of the same noun when there is one); the
- *   claim names an entity the fact does not while the fact names one the claim does not, or has a
- *   key word the claim lacks (`entity`: "etcd" is not spelled as a name, but ZooKeeper replaced it);
+ *   claim names an entity the fact does not while the fact names one the claim does not — or, one
+ *   for one, the claim's one extra name stands where the fact has one key word the claim lacks
+ *   (`entity`: "etcd" is not spelled as a name, but ZooKeeper replaced it);
  * - `silent`: no contradiction, but the claim states a quantity of a dimension the fact has none
  *   of, or an entity where the fact names none the claim lacks: the fact does not say.
  */
@@ -75,9 +76,10 @@ export function compareClaim(claim: Features, fact: Features): Verdict {
       };
     }
     // The fact may name the thing in a word its spelling does not mark (etcd, a sentence-initial
-    // name): a key word of the fact the claim lacks, where the claim has a name instead.
-    const replaced = [...fact.keys].find((k) => !claim.keys.has(k));
-    if (replaced !== undefined) {
+    // name): one key word of the fact the claim lacks, where the claim has one name instead.
+    const lacking = [...fact.keys].filter((k) => !claim.keys.has(k));
+    if (lacking.length === 1 && extra.length === 1) {
+      const replaced = lacking[0]!;
       return {
         kind: 'contradict',
         contradiction: 'entity',
