@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CanonryError } from '../../src/core/index.js';
 import {
@@ -120,5 +121,76 @@ describe('invalid input', () => {
     expect(error).toBeInstanceOf(CanonryError);
     expect((error as CanonryError).code).toBe('INVALID_ARGUMENT');
     expect((error as CanonryError).details).toEqual({ path });
+  });
+});
+
+describe('any input', () => {
+  const words = fc.constantFrom(
+    'The',
+    'service',
+    'stores',
+    'data',
+    'in',
+    'PostgreSQL',
+    'not',
+    '200',
+    'ms',
+    '3.5',
+    'GB',
+    '87%',
+    '1,000',
+    'v2.1.0',
+    'etcd',
+    'however',
+    '.',
+    '?',
+    '`code.`',
+    '\n\n',
+    '- ',
+    '# ',
+    '```\n',
+  );
+  const text = fc.oneof(
+    fc.string({ maxLength: 300 }),
+    fc.array(words, { maxLength: 80 }).map((w) => w.join(' ')),
+  );
+  it('never throws, keeps every share in 0–1, and is deterministic', () => {
+    fc.assert(
+      fc.property(
+        text,
+        fc.array(text, { maxLength: 6 }),
+        fc.array(text, { maxLength: 3 }),
+        fc.array(text, { maxLength: 2 }),
+        (t, facts, remaining, earlier) => {
+          const input: DpeInput = {
+            window_number: 1,
+            text: t,
+            context: facts.map((statement, i) => ({ id: `f${i}`, statement, source: 'tool' })),
+            remaining,
+            earlier,
+          };
+          const s = analyseWindow(input);
+          for (const x of [
+            s.grounding_pct,
+            s.quality,
+            s.flow_score,
+            s.completeness.score,
+            s.repetition.ratio,
+            s.repetition.duplicate_ratio,
+            ...s.claims.map((c) => c.confidence),
+          ]) {
+            expect(x).toBeGreaterThanOrEqual(0);
+            expect(x).toBeLessThanOrEqual(1);
+          }
+          expect(s.fabrication_count + s.distortion_count).toBe(s.contradictions.length);
+          for (const c of s.contradictions) {
+            expect(s.claims[c.claim_index]!.text).toBe(c.claim);
+            if (c.kind === 'distortion') expect(c.fact_id).not.toBeNull();
+          }
+          expect(JSON.stringify(analyseWindow(input))).toBe(JSON.stringify(s));
+        },
+      ),
+      { numRuns: 300, seed: 20261202 },
+    );
   });
 });
