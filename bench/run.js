@@ -1,6 +1,6 @@
 // @ts-check
 /**
- * Runs a bench suite: `node bench/run.js [kernel|journal|canon|canon-graph|relay]` (or `npm run bench`,
+ * Runs a bench suite: `node bench/run.js [kernel|journal|canon|canon-graph|relay|dpe]` (or `npm run bench`,
  * which builds first and runs the kernel suite). Each bench runs in its own node process, one after the other; their
  * tables are printed as markdown, the raw results go to bench/results/<suite>.json, and the section
  * of bench/README.md between `<!-- <suite>:results:begin -->` and `<!-- <suite>:results:end -->`
@@ -25,6 +25,8 @@ const SUITES = {
   // CRP-030 state relay: invalidation on 100,000 edges (indexed vs the §3.2 edge scan), one window's
   // work on a 1,000-fact CSO, and the CSO relay against a text summary on the recorded corpus.
   relay: ['generate-corpus', 'invalidation', 'window', 'corpus'],
+  // The DPE on its labelled corpus: precision and recall per class (deterministic, under a second).
+  dpe: ['accuracy'],
 };
 /** The folder of a suite's scripts and the dist/ module it needs: the suite's name unless said here. */
 const DIRS = /** @type {Record<string, string>} */ ({ 'canon-graph': 'canon' });

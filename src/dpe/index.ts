@@ -1,14 +1,19 @@
-// Minimal face so AIR can import the DPE's types through index.ts; the DPE's own index supersedes it.
+export { type AnalyseOptions, analyseWindow } from './analyse.js';
+export { MATCH_THRESHOLD, MIN_SHARED } from './attribute.js';
+export { type Block, type BlockKind, blocksOf } from './blocks.js';
 export {
-  ATTRIBUTIONS,
-  type Attribution,
-  type ClaimSignal,
-  CONTRADICTIONS,
-  type CompletenessSignal,
-  type ContextFact,
-  type Contradiction,
-  type ContradictionSignal,
-  type DpeInput,
-  type RepetitionSignal,
-  type WindowSignals,
-} from './types.js';
+  classifySentence,
+  HEADING_WORDS,
+  MIN_CLAIM_WORDS,
+  type SentenceKind,
+  wordsOf,
+} from './classify.js';
+export { COVER_RUN, COVER_THRESHOLD } from './completeness.js';
+export type { DpeLimits } from './input.js';
+export { type DpeJudge, deterministicJudge } from './judge.js';
+export { DPE_LIMITS, NGRAM } from './limits.js';
+export { contentWords, normaliseStatement, STOP_WORDS } from './normalise.js';
+export { QUALITY_WEIGHTS } from './quality.js';
+export { classifiedSentences, type Sentence, segment } from './segment.js';
+export { collapse, sentencesOf } from './sentences.js';
+export * from './types.js';

@@ -93,6 +93,11 @@ export interface WindowSignals {
   readonly flow_score: number;
   /** 0.0–1.0: one quality score for the window (maintenance mode above 0.85, §3.3). */
   readonly quality: number;
+  /**
+   * The text, the context, `remaining` or the earlier windows were longer than the engine reads
+   * (DPE_LIMITS): the signals are about what was read.
+   */
+  readonly truncated: boolean;
 }
 
 /** What the engine is given for one window. */

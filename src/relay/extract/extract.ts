@@ -1,6 +1,5 @@
+import { blocksOf, classifiedSentences, normaliseStatement } from '../../dpe/index.js';
 import type { DecisionContribution, FactContribution } from '../types.js';
-import { blocksOf } from './blocks.js';
-import { classifySentence } from './classify.js';
 import {
   decisionInSentence,
   type FoundDecision,
@@ -9,8 +8,6 @@ import {
   splitAlternatives,
   tidy,
 } from './decisions.js';
-import { normaliseStatement } from './normalise.js';
-import { sentencesOf } from './sentences.js';
 
 /** Bounds on one extraction; past them the extractor stops adding, deterministically. */
 export const EXTRACT_LIMITS = Object.freeze({
@@ -135,10 +132,8 @@ export function extractFromText(
       continue;
     }
     flush();
-    const sentences = sentencesOf(block.text);
-    for (const sentence of sentences) {
+    for (const { text: sentence, kind } of classifiedSentences(block)) {
       if (sentence.length > limits.maxSentenceChars) continue;
-      const kind = classifySentence(sentence, { kind: block.kind, sentences: sentences.length });
       if (kind === 'question') {
         const key = normaliseStatement(sentence);
         if (questions.length < limits.maxQuestions && !seenQuestions.has(key)) {

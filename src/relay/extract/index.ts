@@ -1,5 +1,14 @@
-export { type Block, type BlockKind, blocksOf } from './blocks.js';
-export { classifySentence, type SentenceKind } from './classify.js';
+// The segmentation lives in the DPE (one segmenter for both); the extractor re-exports it.
+export {
+  type Block,
+  type BlockKind,
+  blocksOf,
+  classifySentence,
+  contentWords,
+  normaliseStatement,
+  type SentenceKind,
+  sentencesOf,
+} from '../../dpe/index.js';
 export {
   decisionInSentence,
   type FoundDecision,
@@ -18,7 +27,4 @@ export {
   type Comparable,
   captures,
   comparable,
-  contentWords,
-  normaliseStatement,
 } from './normalise.js';
-export { sentencesOf } from './sentences.js';

@@ -1,7 +1,8 @@
+import { normaliseStatement } from '../../dpe/index.js';
 import { CONTRIBUTION_LIMITS } from '../contribution-schema.js';
 import type { Contribution, DecisionContribution, FactContribution } from '../types.js';
 import type { Extracted } from './extract.js';
-import { type Comparable, captures, comparable, normaliseStatement } from './normalise.js';
+import { type Comparable, captures, comparable } from './normalise.js';
 
 /** What {@link mergeExtracted} returns. */
 export interface MergedContribution {

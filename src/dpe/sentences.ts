@@ -4,7 +4,8 @@
  * included) that is followed by white space or the end of the block, except:
  * - inside inline code (`…` or ``…``): code is never split;
  * - a `.` directly followed by a non-space is not an end (3.5, v3.5.1, e.g.x, example.com);
- * - a `.` after a known abbreviation (Dr., vs., approx., et al.), after dotted letters (e.g., i.e.,
+ * - a `.` after a known abbreviation (Dr., vs., approx., et al.; but not `ms` after a number:
+ *   "200 ms." ends), after dotted letters (e.g., i.e.,
  *   U.S., a.m.), after No./p./Fig. before a number, or after etc. before a lower-case word, is not
  *   an end. A lower-case word alone does not join sentences: technical sentences often start with
  *   one (etcd, npm, iOS).
@@ -69,6 +70,8 @@ function wordBefore(text: string, dot: number): string {
 /** Whether the single `.` at `dot` is an abbreviation's, given what follows the space. */
 function abbreviated(text: string, dot: number, next: string | undefined): boolean {
   const word = wordBefore(text, dot);
+  // "200 ms." is milliseconds ending a sentence, not the title Ms.
+  if (word === 'ms' && isDigit(text[dot - 4]) && isSpace(text[dot - 3])) return false;
   if (ABBREVIATIONS.has(word) || dottedLetters(word)) return true;
   if (word === 'etc') return isLower(next);
   return isDigit(next) && NUMBERED.has(word);

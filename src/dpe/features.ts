@@ -1,0 +1,103 @@
+import { isUnitWord, type Quantity, quantitiesOf } from './quantities.js';
+import { ANALYSIS_STOP_WORDS, keyForm, negates, type Token, tokenize } from './tokens.js';
+
+/**
+ * What the engine reads from one sentence (a claim, a fact, a `remaining` item):
+ * - `keys`: its key words — content words (no stop words, numbers, units or negations) in their
+ *   key form (stem or synonym head; an entity as it is, lower-cased) — what a claim and a fact are
+ *   matched on;
+ * - `quantities` (quantities.ts), `entities`, `negated` and `comparison`: what can differ.
+ *
+ * An *entity* is a token written with an inner capital (PostgreSQL, iOS, gRPC), in capitals (AWS,
+ * TLS, S3), capitalised anywhere but at the start of the sentence (… in Redis), or a word the
+ * `lexicon` knows as an entity (the context's entities, so "Kubernetes …" at the start of a claim and
+ * "postgresql" in lower case count when the context names them). A capitalised first word that is
+ * none of these is an ordinary word ("Caching improves latency").
+ */
+export interface Features {
+  readonly keys: ReadonlySet<string>;
+  /** Each key word as first written (lower case), for explanations. */
+  readonly keyText: ReadonlyMap<string, string>;
+  readonly quantities: readonly Quantity[];
+  /** Lower-cased entity tokens, in order of first appearance. */
+  readonly entities: readonly string[];
+  /** Spelling of each entity as first written, for explanations. */
+  readonly entityText: ReadonlyMap<string, string>;
+  readonly negated: boolean;
+  /** The word that makes the sentence a comparison (`faster`, `than`, `3x`), or null. */
+  readonly comparison: string | null;
+}
+
+const COMPARISON = new Set(
+  'faster slower quicker cheaper costlier than outperforms outperform exceeds exceed more less fewer greater larger smaller higher lower better worse'.split(
+    ' ',
+  ),
+);
+
+const LETTER = /\p{L}/u;
+const UPPER = /\p{Lu}/u;
+const LOWER = /\p{Ll}/u;
+
+/** Whether the token's spelling alone makes it an entity (the lexicon aside). */
+function entityBySpelling(t: Token): boolean {
+  const r = t.raw;
+  if (!LETTER.test(r)) return false;
+  const first = r[0]!;
+  if (r.length >= 2 && !LOWER.test(r) && UPPER.test(r)) return true;
+  for (let i = 1; i < r.length; i++) if (UPPER.test(r[i]!) && r[i - 1] !== '-') return true;
+  return t.at > 0 && UPPER.test(first) && !ANALYSIS_STOP_WORDS.has(t.lower);
+}
+
+/** The entities a text names by spelling, for a lexicon. */
+export function entitiesBySpelling(text: string): string[] {
+  return tokenize(text)
+    .filter(entityBySpelling)
+    .map((t) => t.lower);
+}
+
+export function featuresOf(text: string, lexicon: ReadonlySet<string>): Features {
+  const tokens = tokenize(text);
+  const isEntity = tokens.map(
+    (t) =>
+      !isUnitWord(t.lower) &&
+      !ANALYSIS_STOP_WORDS.has(t.lower) &&
+      (entityBySpelling(t) || lexicon.has(t.lower)),
+  );
+  const keyOf = (i: number): string => (isEntity[i] ? tokens[i]!.lower : keyForm(tokens[i]!.lower));
+  const quantities = quantitiesOf(tokens, keyOf);
+  const inQuantity = new Set<number>();
+  for (const q of quantities) for (let i = q.from; i <= q.to; i++) inQuantity.add(i);
+  const keys = new Set<string>();
+  const keyText = new Map<string, string>();
+  const entities: string[] = [];
+  const entityText = new Map<string, string>();
+  let negated = false;
+  let comparison: string | null = null;
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i]!;
+    if (negates(tokens, i)) {
+      negated = true;
+      continue;
+    }
+    if (comparison === null && COMPARISON.has(t.lower)) comparison = t.raw;
+    if (inQuantity.has(i) || ANALYSIS_STOP_WORDS.has(t.lower) || !LETTER.test(t.lower)) continue;
+    if (isEntity[i]) {
+      if (!entityText.has(t.lower)) {
+        entityText.set(t.lower, t.raw);
+        entities.push(t.lower);
+      }
+      keys.add(t.lower);
+      if (!keyText.has(t.lower)) keyText.set(t.lower, t.lower);
+      continue;
+    }
+    if (isUnitWord(t.lower)) continue;
+    const key = keyOf(i);
+    keys.add(key);
+    if (!keyText.has(key)) keyText.set(key, t.lower);
+  }
+  if (comparison === null) {
+    const ratio = quantities.find((q) => q.dim === 'ratio');
+    if (ratio) comparison = ratio.text;
+  }
+  return { keys, keyText, quantities, entities, entityText, negated, comparison };
+}
