@@ -20,6 +20,8 @@ export interface OperationContext {
   readonly query: Readonly<Record<string, string>>;
   /** The body, already held to `body.schema` (see `checkBody`); the handler parses it to its types. */
   readonly body: unknown;
+  /** The request's `CRP-Safety-Policy` header (CRP-018 §6.1), where the face has one (HTTP). */
+  readonly safetyPolicy: string | null;
 }
 
 /** How the command line names an operation, when it has a command of its own. */
@@ -87,6 +89,8 @@ export interface OperationInput {
   readonly params?: Readonly<Record<string, string>>;
   readonly query?: Readonly<Record<string, string>>;
   readonly body?: unknown;
+  /** The `CRP-Safety-Policy` request header, when the face has one. */
+  readonly safetyPolicy?: string | null;
 }
 
 /** Runs operations as one principal: in process over a runtime, or over HTTP against a server. */

@@ -173,6 +173,20 @@ export const RELAY_SCHEMAS: Readonly<Record<string, JsonObject>> = {
   RelayContribution: CONTRIBUTION_VALUE_SCHEMA,
 };
 
+/** AIR options a body may carry (the `CRP-Safety-Policy` header says the same over HTTP, and wins). */
+const AIR_OPTIONS: Record<string, JsonObject> = {
+  air_mode: {
+    enum: ['off', 'passive', 'adaptive', 'aggressive'],
+    description: "CRP-018 §6.1 air-mode for this window (else the session's)",
+  },
+  air_iap_budget: {
+    type: 'integer',
+    minimum: 0,
+    maximum: 100_000,
+    description: 'CRP-018 §6.1 air-iap-budget for this window, in tokens',
+  },
+};
+
 /** Request bodies of the relay's operations. */
 export const RELAY_BODIES = {
   start: SESSION_INPUT_SCHEMA as unknown as JsonObject,
@@ -185,6 +199,7 @@ export const RELAY_BODIES = {
         maximum: 1_000_000,
         description: "the prompt's token budget (slice items beyond it are dropped, and listed)",
       },
+      ...AIR_OPTIONS,
     },
     required: [],
     additionalProperties: false,
@@ -203,6 +218,7 @@ export const RELAY_BODIES = {
         maxLength: 200,
         description: 'the model route that wrote it',
       },
+      ...AIR_OPTIONS,
     },
     required: ['output'],
     additionalProperties: false,
@@ -218,4 +234,8 @@ export const RELAY_RESPONSE_HEADERS: Readonly<Record<string, string>> = {
   'CRP-Relay-Dependency-Depth': 'edges on the longest dependency chain',
   'CRP-Relay-Revisions': 'decisions this window revised',
   'CRP-Relay-Revision-Target': 'the decision it revised (when it did)',
+  'CRP-AIR-Active': 'whether the AIR feedback loop injects into the next window (CRP-018 §5.1)',
+  'CRP-AIR-Session-IQ': 'the session IQ of §5.2 after this window, 0–100',
+  'CRP-AIR-IAP-Token-Cost': 'tokens of the IAP the next window carries (§5.3)',
+  'CRP-AIR-Error-Quarantine-Count': 'claims in the error quarantine (§5.4)',
 };

@@ -52,8 +52,23 @@ const LIMIT: QueryDoc = {
 const SESSION_PARAM = { session: 'relay session id (rs-…)' };
 const SESSION_URL = '/v1/projects/:project/relay/sessions/:session';
 
+/** AIR options in a body (CRP-018 §6.1). */
+interface AirBody {
+  readonly air_mode?: string;
+  readonly air_iap_budget?: number;
+}
+
+/** A window's AIR options: the body's, then the `CRP-Safety-Policy` header over them. */
+function airOptions(body: AirBody, safetyPolicy: string | null) {
+  const air = {
+    ...(body.air_mode === undefined ? {} : { mode: body.air_mode }),
+    ...(body.air_iap_budget === undefined ? {} : { iap_budget: body.air_iap_budget }),
+  };
+  return { air, safetyPolicy };
+}
+
 /** What a write to a session can meet, besides its body. */
-const WRITE_ERRORS = ['UNKNOWN_SESSION', 'SESSION_CLOSED', 'FORBIDDEN'] as const;
+const WRITE_ERRORS = ['UNKNOWN_SESSION', 'SESSION_CLOSED', 'FORBIDDEN', 'INVALID_POLICY'] as const;
 
 export const RELAY_OPERATIONS: readonly Operation[] = [
   {
@@ -80,7 +95,8 @@ export const RELAY_OPERATIONS: readonly Operation[] = [
     status: 201,
     response: ref('RelaySessionView'),
     errors: ['INVALID_BODY', 'FORBIDDEN'],
-    handler: async ({ runtime, principal, body }) => runtime.relay.start(principal, body),
+    handler: async ({ runtime, principal, body, safetyPolicy }) =>
+      runtime.relay.start(principal, body, { safetyPolicy }),
   },
   {
     method: 'GET',
@@ -136,13 +152,12 @@ export const RELAY_OPERATIONS: readonly Operation[] = [
     status: 200,
     response: ref('RelayPreparedWindow'),
     errors: [...WRITE_ERRORS, 'INVALID_BODY', 'INVALID_ARGUMENT'],
-    handler: async ({ runtime, principal, params, body }) => {
-      const b = (body ?? {}) as { max_tokens?: number };
-      return runtime.relay.prepareWindow(
-        principal,
-        sessionArg(params.session),
-        b.max_tokens === undefined ? {} : { maxTokens: b.max_tokens },
-      );
+    handler: async ({ runtime, principal, params, body, safetyPolicy }) => {
+      const b = (body ?? {}) as { max_tokens?: number } & AirBody;
+      return runtime.relay.prepareWindow(principal, sessionArg(params.session), {
+        ...(b.max_tokens === undefined ? {} : { maxTokens: b.max_tokens }),
+        ...airOptions(b, safetyPolicy),
+      });
     },
   },
   {
@@ -192,14 +207,14 @@ export const RELAY_OPERATIONS: readonly Operation[] = [
       'CONFLICT',
       'BATCH_HELD',
     ],
-    handler: async ({ runtime, principal, params, body }) => {
-      const b = body as { output: string; contribution?: unknown; model?: string | null };
+    handler: async ({ runtime, principal, params, body, safetyPolicy }) => {
+      const b = body as { output: string; contribution?: unknown; model?: string | null } & AirBody;
       return runtime.relay.completeWindow(
         principal,
         sessionArg(params.session),
         b.output,
         b.contribution,
-        { model: b.model ?? null },
+        { model: b.model ?? null, ...airOptions(b, safetyPolicy) },
       );
     },
   },

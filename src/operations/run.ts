@@ -39,6 +39,7 @@ export async function runOperation(
     params: input.params ?? {},
     query,
     body: checkBody(op, input.body),
+    safetyPolicy: input.safetyPolicy ?? null,
   });
 }
 

@@ -1,5 +1,7 @@
+import type { AirPolicy } from '../air/index.js';
 import type { Principal } from '../canon/index.js';
 import { CanonryError, canonicalize, contentHash } from '../core/index.js';
+import type { WindowSignals } from '../dpe/index.js';
 import type { EntryInput } from '../journal/index.js';
 import type { Queryable } from '../store/index.js';
 import { type CanonChanges, canonInputs, decisionNote, objectIdOf } from './canon-map.js';
@@ -11,6 +13,7 @@ import { DependencyIndex } from './graph.js';
 import { relayHeaders } from './headers.js';
 import { type MergeResult, mergeContribution } from './merge.js';
 import { nextRevision, remainingOf, windowPlan } from './prepare.js';
+import { REPETITION_WINDOWS, type WindowQuality, windowQuality } from './quality.js';
 import type { SessionRow } from './reader.js';
 import type { Relay } from './relay.js';
 import type {
@@ -49,6 +52,9 @@ export interface CompletedWindow {
   readonly cso: CognitiveStateObject | null;
   readonly verification: Verification;
   readonly revisions: readonly RevisionEvent[];
+  /** The DPE's signals and AIR's step (null unless relayed). */
+  readonly signals: WindowSignals | null;
+  readonly quality: WindowQuality | null;
   readonly headers: Readonly<Record<string, string>>;
 }
 
@@ -213,8 +219,9 @@ export async function completeWindow(
   last: RelayWindowRecord | null,
   output: string,
   contributionRaw: unknown,
-  model: string | null,
+  options: { model: string | null; air: AirPolicy },
 ): Promise<CompletedWindow> {
+  const { model } = options;
   const { session } = row;
   const project = session.project;
   const windowNumber = row.windows + 1;
@@ -255,7 +262,16 @@ export async function completeWindow(
   const base = { session_id: session.session_id, window_number: windowNumber, kind };
   if (!verification.verified) {
     if (session.on_unverified === 'regenerate') {
-      return { ...base, status: 'regenerate', cso: null, verification, revisions: [], headers: {} };
+      return {
+        ...base,
+        status: 'regenerate',
+        cso: null,
+        verification,
+        revisions: [],
+        signals: null,
+        quality: null,
+        headers: {},
+      };
     }
     await relay.canon.journal.append(
       project,
@@ -276,7 +292,16 @@ export async function completeWindow(
       ),
       { precondition: stillNext(project, session.session_id, row.windows) },
     );
-    return { ...base, status: 'halted', cso: null, verification, revisions: [], headers: {} };
+    return {
+      ...base,
+      status: 'halted',
+      cso: null,
+      verification,
+      revisions: [],
+      signals: null,
+      quality: null,
+      headers: {},
+    };
   }
   // Escalate before committing: a pending proposal for a person is harmless if the window then fails.
   const agent = agentOf(session);
@@ -325,10 +350,24 @@ export async function completeWindow(
     });
   }
   const revisedNow = revisions.filter((r) => r.revised_by !== null);
-  const headers = relayHeaders(cso, verification, {
-    count: revisedNow.length,
-    ...(revisedNow[0] ? { target: revisedNow[0].target } : {}),
+  // CRP-018: the DPE's signals for the window's text, and AIR's step over them (the next IAP).
+  const measured = windowQuality({
+    windowNumber,
+    output,
+    prior,
+    tools: contribution.tool_results,
+    goal,
+    objective: session.objective,
+    earlier: await relay.reader(project).recent(session.session_id, REPETITION_WINDOWS),
+    policy: options.air,
   });
+  const headers = {
+    ...relayHeaders(cso, verification, {
+      count: revisedNow.length,
+      ...(revisedNow[0] ? { target: revisedNow[0].target } : {}),
+    }),
+    ...measured.headers,
+  };
   const window: RelayWindowRecord = {
     session_id: session.session_id,
     window_number: windowNumber,
@@ -340,6 +379,8 @@ export async function completeWindow(
     invalidations,
     revisions,
     output: { text: output, hash: contentHash(output), model },
+    signals: measured.signals,
+    quality: measured.quality,
     headers,
   };
   // A window record is one journal entry (at most 1 MiB): a state that outgrew it is refused here,
@@ -377,7 +418,16 @@ export async function completeWindow(
   } else {
     await relay.canon.proposeBatch(agent, inputs, { entries: [entry], precondition });
   }
-  return { ...base, status: 'relayed', cso, verification, revisions, headers };
+  return {
+    ...base,
+    status: 'relayed',
+    cso,
+    verification,
+    revisions,
+    signals: measured.signals,
+    quality: measured.quality,
+    headers,
+  };
 }
 
 /** Proposes, for a person, a decision revised too often (§6.3): S3 by its `oversight` tag. */

@@ -1,3 +1,4 @@
+import { AIR_PACKET_SCHEMA, AIR_STATE_SCHEMA, IAP_SCHEMA } from '../air/index.js';
 import { defineEntryKind, type EntryKind } from '../journal/index.js';
 import { CSO_SCHEMA } from './cso-schema.js';
 import type { RelayHaltRecord, RelaySessionRecord, RelayWindowRecord } from './session-types.js';
@@ -13,6 +14,48 @@ const obj = (properties: Record<string, unknown>, extra: Record<string, unknown>
   ...extra,
 });
 
+/** A published schema as a part of an entry's (its `$id` and `$schema` belong to it alone). */
+function inline(schema: Record<string, unknown>): Record<string, unknown> {
+  const { $schema: _schema, $id: _id, ...rest } = schema;
+  return rest;
+}
+
+/** The CSO, against its own schema (the journal checks it on append and on replay). */
+const CSO = inline(CSO_SCHEMA);
+
+/** AIR's mode and budget (CRP-018 §6.1). */
+const AIR_POLICY = obj({
+  mode: { enum: ['off', 'passive', 'adaptive', 'aggressive'] },
+  iap_budget: { type: 'integer', minimum: 0 },
+});
+
+/** The IAP packet with its IAP inline (the published packet schema refers to it by `$id`). */
+const packetSchema = inline(AIR_PACKET_SCHEMA) as { properties: Record<string, unknown> };
+const PACKET = {
+  ...packetSchema,
+  properties: { ...packetSchema.properties, iap: inline(IAP_SCHEMA) },
+};
+
+/** What AIR made of a window: its state, the IAP, the injected text and its tokens. */
+const QUALITY = obj({
+  policy: AIR_POLICY,
+  state: inline(AIR_STATE_SCHEMA),
+  packet: { oneOf: [{ type: 'null' }, PACKET] },
+  injection: { type: ['string', 'null'] },
+  tokens: { type: 'integer', minimum: 0 },
+});
+
+/** The DPE's signals: their shape is the DPE's (checked where they are made); here, an object. */
+const SIGNALS = {
+  type: 'object',
+  required: ['window_number', 'claims', 'quality'],
+  properties: {
+    window_number: { type: 'integer', minimum: 1 },
+    claims: { type: 'array' },
+    quality: { type: 'number', minimum: 0, maximum: 1 },
+  },
+};
+
 const SESSION = obj({
   session_id: str,
   project: str,
@@ -24,6 +67,7 @@ const SESSION = obj({
   started_by: str,
   max_revisions: { type: 'integer', minimum: 1 },
   on_unverified: { enum: ['regenerate', 'halt'] },
+  air: AIR_POLICY,
   genesis: str,
   created_at: str,
 });
@@ -36,9 +80,6 @@ const VERIFICATION = obj({
   uncaptured: strings,
   verified: { type: 'boolean' },
 });
-
-/** The CSO, against its own schema (the journal checks it on append and on replay). */
-const { $schema: _schema, $id: _id, ...CSO } = CSO_SCHEMA as Record<string, unknown>;
 
 const INVALIDATION = obj({ id: str, by: { type: ['string', 'null'] }, flagged: strings });
 
@@ -79,6 +120,8 @@ export const RELAY_WINDOW = defineEntryKind<{ window: RelayWindowRecord }>({
       invalidations: { type: 'array', items: INVALIDATION },
       revisions: { type: 'array', items: REVISION },
       output: obj({ text: str, hash: str, model: { type: ['string', 'null'] } }),
+      signals: SIGNALS,
+      quality: QUALITY,
       headers: { type: 'object', additionalProperties: str },
     }),
   }),

@@ -61,4 +61,14 @@ export class RelayReader {
     );
     return rows.map((row) => JSON.parse(row.record) as RelayWindowRecord);
   }
+
+  /** The session's last `n` windows, oldest first. */
+  async recent(sessionId: string, n: number): Promise<RelayWindowRecord[]> {
+    const rows = await this.#db.all<{ record: string }>(
+      `SELECT record FROM relay_windows WHERE project = $1 AND session_id = $2
+       ORDER BY window_number DESC LIMIT $3`,
+      [this.#project, sessionId, n],
+    );
+    return rows.map((row) => JSON.parse(row.record) as RelayWindowRecord).reverse();
+  }
 }

@@ -1,3 +1,4 @@
+import { type AirOptions, type AirPolicy, renderPacket, resolveAirPolicy } from '../air/index.js';
 import type { Canon, Principal } from '../canon/index.js';
 import { CanonryError } from '../core/index.js';
 import type { ModelPort } from '../models/index.js';
@@ -11,6 +12,23 @@ import { type RelayRun, type RunOptions, runSession } from './run.js';
 import { type SessionInput, sessionInput } from './session-input.js';
 import type { RelaySessionRecord, RelaySessionView, RelayWindowRecord } from './session-types.js';
 import { type ChainReport, verifySession } from './verify-session.js';
+
+/**
+ * What a window may say about AIR beyond the session's policy: a `CRP-Safety-Policy` header (HTTP)
+ * or options (library, CLI), applied over the session's (CRP-018 §6.1).
+ */
+export interface WindowOptions {
+  readonly safetyPolicy?: string | null;
+  readonly air?: AirOptions;
+}
+
+/** The AIR policy one window runs with. A malformed directive is INVALID_POLICY, naming it. */
+export function airPolicyOf(session: RelaySessionRecord, options: WindowOptions): AirPolicy {
+  return resolveAirPolicy(
+    { ...(options.air ? { options: options.air } : {}), header: options.safetyPolicy ?? null },
+    session.air,
+  );
+}
 
 /** What a {@link Relay} is built from. */
 export interface RelayOptions {
@@ -53,10 +71,14 @@ export class Relay {
   }
 
   /** Starts a session in the principal's project; its state is committed as its own agent. */
-  async start(principal: Principal, input: unknown): Promise<RelaySessionView> {
+  async start(
+    principal: Principal,
+    input: unknown,
+    options: { safetyPolicy?: string | null } = {},
+  ): Promise<RelaySessionView> {
     if (principal.role === 'viewer')
       throw new CanonryError('FORBIDDEN', 'viewers cannot start a relay');
-    const parsed: SessionInput = sessionInput(input);
+    const parsed: SessionInput = sessionInput(input, options.safetyPolicy);
     const sessionId = newSessionId();
     const session: RelaySessionRecord = {
       session_id: sessionId,
@@ -69,6 +91,7 @@ export class Relay {
       started_by: principal.id,
       max_revisions: parsed.max_revisions,
       on_unverified: parsed.on_unverified,
+      air: parsed.air,
       genesis: sessionGenesis({
         session_id: sessionId,
         project: principal.project,
@@ -115,12 +138,26 @@ export class Relay {
   async prepareWindow(
     principal: Principal,
     sessionId: string,
-    options: { maxTokens?: number; iap?: string | null } = {},
+    options: WindowOptions & { maxTokens?: number; iap?: string | null } = {},
   ): Promise<PreparedWindow> {
     const row = await this.#open(principal, sessionId);
     const last =
       row.windows > 0 ? await this.reader(principal.project).window(sessionId, row.windows) : null;
-    return prepareWindow(this, principal, row, last, options);
+    const policy = airPolicyOf(row.session, options);
+    // The IAP the last window built, unless this window runs without AIR or only observes (§6.1);
+    // a packet built only for the record (passive) is injected when this window asks for AIR.
+    const packet = last?.quality.packet ?? null;
+    const built = last?.quality.injection ?? (packet ? renderPacket(packet) || null : null);
+    const iap =
+      options.iap !== undefined
+        ? options.iap
+        : policy.mode === 'adaptive' || policy.mode === 'aggressive'
+          ? built
+          : null;
+    return prepareWindow(this, principal, row, last, {
+      ...(options.maxTokens ? { maxTokens: options.maxTokens } : {}),
+      iap,
+    });
   }
 
   /**
@@ -133,12 +170,15 @@ export class Relay {
     sessionId: string,
     output: string,
     contribution?: unknown,
-    options: { model?: string | null } = {},
+    options: WindowOptions & { model?: string | null } = {},
   ): Promise<CompletedWindow> {
     const row = await this.#open(principal, sessionId);
     const last =
       row.windows > 0 ? await this.reader(principal.project).window(sessionId, row.windows) : null;
-    return completeWindow(this, principal, row, last, output, contribution, options.model ?? null);
+    return completeWindow(this, principal, row, last, output, contribution, {
+      model: options.model ?? null,
+      air: airPolicyOf(row.session, options),
+    });
   }
 
   /** Stops a session whose window could not be verified (the `halt` of §5.2), with why. */

@@ -1,3 +1,4 @@
+import { type AirPolicy, DEFAULT_AIR_POLICY, resolveAirPolicy } from '../air/index.js';
 import { CanonryError } from '../core/index.js';
 import { MAX_REVISIONS, MAX_REVISIONS_CEILING } from './limits.js';
 import { UNVERIFIED_POLICIES, type UnverifiedPolicy } from './session-types.js';
@@ -19,6 +20,7 @@ export interface SessionInput {
   readonly success_test: string | null;
   readonly max_revisions: number;
   readonly on_unverified: UnverifiedPolicy;
+  readonly air: AirPolicy;
 }
 
 /** The JSON Schema of a start request (OpenAPI, MCP and CLI are generated from it). */
@@ -38,6 +40,17 @@ export const SESSION_INPUT_SCHEMA = {
     success_test: { type: ['string', 'null'], maxLength: SESSION_LIMITS.objectiveChars },
     max_revisions: { type: 'integer', minimum: 1, maximum: SESSION_LIMITS.maxRevisions },
     on_unverified: { enum: [...UNVERIFIED_POLICIES] },
+    air_mode: {
+      enum: ['off', 'passive', 'adaptive', 'aggressive'],
+      description:
+        'CRP-018 §6.1 air-mode (default adaptive); a CRP-Safety-Policy header sets it too',
+    },
+    air_iap_budget: {
+      type: 'integer',
+      minimum: 0,
+      description:
+        "CRP-018 §6.1 air-iap-budget: the most tokens one window's IAP may take (default 512)",
+    },
   },
 } as const;
 
@@ -54,7 +67,7 @@ function text(value: unknown, field: string, max: number): string {
 }
 
 /** Checks a start request (from any face). */
-export function sessionInput(value: unknown): SessionInput {
+export function sessionInput(value: unknown, policyHeader?: string | null): SessionInput {
   if (typeof value !== 'object' || value === null || Array.isArray(value))
     bad('expected an object', '');
   const v = value as Record<string, unknown>;
@@ -94,5 +107,15 @@ export function sessionInput(value: unknown): SessionInput {
         : text(v.success_test, 'success_test', SESSION_LIMITS.objectiveChars),
     max_revisions: maxRevisions as number,
     on_unverified: policy as UnverifiedPolicy,
+    air: resolveAirPolicy(
+      {
+        options: {
+          ...(v.air_mode !== undefined ? { mode: v.air_mode as never } : {}),
+          ...(v.air_iap_budget !== undefined ? { iap_budget: v.air_iap_budget as never } : {}),
+        },
+        header: policyHeader ?? null,
+      },
+      DEFAULT_AIR_POLICY,
+    ),
   };
 }

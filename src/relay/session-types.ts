@@ -1,3 +1,6 @@
+import type { AirPolicy } from '../air/index.js';
+import type { WindowSignals } from '../dpe/index.js';
+import type { WindowQuality } from './quality.js';
 import type { CognitiveStateObject, GoalState, RelayMode, Verification } from './types.js';
 
 /** What to do with a window whose state cannot be repaired (CRP-030 §5.2: "repair … or halt"). */
@@ -20,6 +23,8 @@ export interface RelaySessionRecord {
   /** A decision revised this many times escalates to a person instead (§6.3). */
   readonly max_revisions: number;
   readonly on_unverified: UnverifiedPolicy;
+  /** AIR's mode and packet budget for the session's windows (CRP-018 §6.1); a window may override. */
+  readonly air: AirPolicy;
   /** The link window 1's `prior_cso_hash` carries (`sessionGenesis`). */
   readonly genesis: string;
   readonly created_at: string;
@@ -70,7 +75,11 @@ export interface RelayWindowRecord {
   readonly revisions: readonly RevisionEvent[];
   /** The window's text, its hash, and the model route that wrote it (null: the caller's own). */
   readonly output: { readonly text: string; readonly hash: string; readonly model: string | null };
-  /** The CRP-Relay-* headers of the window (§5.3, §6.4, §10). */
+  /** The DPE's signals for the window's text (CRP-018 §1–§2.2), each with its evidence. */
+  readonly signals: WindowSignals;
+  /** What AIR made of them: its state, the IAP and the text the next window carries. */
+  readonly quality: WindowQuality;
+  /** The CRP-Relay-* (§5.3, §6.4, §10) and CRP-AIR-* (CRP-018 §5) headers of the window. */
   readonly headers: Readonly<Record<string, string>>;
 }
 

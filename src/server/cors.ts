@@ -5,7 +5,7 @@ import { errorBody } from './errors.js';
 import { REQUEST_ID_HEADER } from './request-id.js';
 
 const ALLOW_METHODS = 'GET, POST, PUT, PATCH, DELETE';
-const ALLOW_HEADERS = `authorization, content-type, ${REQUEST_ID_HEADER}`;
+const ALLOW_HEADERS = `authorization, content-type, ${REQUEST_ID_HEADER}, crp-safety-policy`;
 /** What a browser may read: the request id, back-off hints, and the headers operations set (CRP-Relay-*). */
 const EXPOSE_HEADERS = [
   REQUEST_ID_HEADER,

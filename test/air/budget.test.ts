@@ -96,6 +96,7 @@ const signalsArb = (window_number: number): fc.Arbitrary<WindowSignals> =>
           completeness: { score: r.completeness, covered: [], uncovered: r.uncovered },
           flow_score: r.flow,
           quality: r.quality,
+          truncated: false,
         } satisfies WindowSignals;
       }),
     );
@@ -186,6 +187,7 @@ describe('the IAP budget (§3.3)', () => {
     }));
     const signals: WindowSignals = {
       window_number: 1,
+      truncated: false,
       claims: [],
       contradictions,
       fabrication_count: 10,

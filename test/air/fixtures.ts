@@ -42,6 +42,7 @@ export function healthy(window_number = 1): WindowSignals {
   const claims = [0, 1, 2, 3, 4].map(grounded);
   return {
     window_number,
+    truncated: false,
     claims,
     contradictions: [],
     fabrication_count: 0,

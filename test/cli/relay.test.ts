@@ -50,13 +50,19 @@ describe('canonry relay run | verify | show', () => {
           facts: n,
           decisions: n,
           revisions: 0,
+          // CRP-018: every window measured; the last covers what was left of the goal.
+          repetition: expect.any(Number),
+          fabrications: 0,
+          session_iq: expect.any(Number),
+          iap_tokens: expect.any(Number),
         }),
       ),
     );
+    expect(out.windows[2].completeness).toBe(1);
     const lines = run.stderr.trim().split('\n');
     expect(lines).toHaveLength(3);
     expect(lines[2]).toMatch(
-      /^window 3\/3\s+work\s+preservation 1\.00\s+facts 3\s+decisions 3\s+revisions 0$/,
+      /^window 3\/3\s+work\s+preservation 1\.00\s+facts 3\s+decisions 3\s+revisions 0\s+repetition \d+\.\d% fabrications 0 completeness 1\.00 IQ \d+ IAP \d+ tokens$/,
     );
   }, 60_000);
 

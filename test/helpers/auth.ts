@@ -35,9 +35,9 @@ export async function call(
   path: string,
   token: string | null,
   body?: unknown,
-  options: { contentType?: string; authorization?: string } = {},
+  options: { contentType?: string; authorization?: string; headers?: Record<string, string> } = {},
 ): Promise<Called> {
-  const headers: Record<string, string> = {};
+  const headers: Record<string, string> = { ...options.headers };
   if (options.authorization !== undefined) headers.authorization = options.authorization;
   else if (token !== null) headers.authorization = `Bearer ${token}`;
   if (body !== undefined) headers['content-type'] = options.contentType ?? 'application/json';

@@ -99,7 +99,7 @@ describe('buildWindowPrompt', () => {
       prompt.tokens.rules + prompt.tokens.schema + prompt.tokens.goal + prompt.tokens.state,
     ).toBeLessThan(total);
     expect(prompt.messages[1]?.content).toContain(
-      '## Quality packet for the next issue\nWatch for: unsourced numbers.',
+      '## Quality packet (feedback on earlier windows)\nWatch for: unsourced numbers.',
     );
   });
 

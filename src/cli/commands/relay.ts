@@ -25,6 +25,8 @@ interface RunFlags extends RelayFlags {
   modelName?: string;
   maxWindows?: string;
   maxRevisions?: string;
+  airMode?: string;
+  airIapBudget?: string;
 }
 
 /** What `relay run` needs besides its flags (the demo's lapses). */
@@ -107,6 +109,10 @@ export async function runRelay(flags: RunFlags, setup: RunSetup = {}): Promise<R
     };
     if (flags.maxRevisions !== undefined)
       body.max_revisions = positive(flags.maxRevisions, '--max-revisions', 3, 100);
+    // CRP-018 §6.1: the session's AIR policy (checked by the relay, a bad value named).
+    if (flags.airMode !== undefined) body.air_mode = flags.airMode;
+    if (flags.airIapBudget !== undefined)
+      body.air_iap_budget = positive(flags.airIapBudget, '--air-iap-budget', 512, 100_000);
     const started = (await invoker.invoke(operationNamed('startRelaySession'), {
       body,
     })) as RelaySessionView;
@@ -169,7 +175,12 @@ export function relayCommand(program: Command): void {
       .option('--model <spec>', 'scripted (default), replay:FILE (JSONL recordings) or openai:URL')
       .option('--model-name <name>', 'the model an openai: server runs (CANONRY_MODEL)')
       .option('--max-windows <n>', 'stop after this many windows (default 64)')
-      .option('--max-revisions <n>', 'a decision revised this often goes to a person (default 3)'),
+      .option('--max-revisions <n>', 'a decision revised this often goes to a person (default 3)')
+      .option('--air-mode <mode>', 'AIR feedback: off, passive, adaptive (default) or aggressive')
+      .option(
+        '--air-iap-budget <tokens>',
+        "the most tokens one window's quality packet may take (512)",
+      ),
     { url: false },
   ).action(async (flags: RunFlags) => {
     const summary = await runRelay(flags);

@@ -137,6 +137,13 @@ export interface WindowFigures {
   readonly decisions: number;
   readonly revisions: number;
   readonly revision_target: string | null;
+  /** CRP-018: the DPE's 6-gram repetition ratio, fabrications, completeness; AIR's session IQ and
+   * the tokens of the IAP the next window carries (null when the window was not relayed). */
+  readonly repetition: number | null;
+  readonly fabrications: number | null;
+  readonly completeness: number | null;
+  readonly session_iq: number | null;
+  readonly iap_tokens: number | null;
 }
 
 export function figuresOf(w: CompletedWindow | RelayWindowRecord): WindowFigures {
@@ -151,6 +158,11 @@ export function figuresOf(w: CompletedWindow | RelayWindowRecord): WindowFigures
     decisions: w.cso?.decisions.length ?? 0,
     revisions: revised.length,
     revision_target: revised[0]?.target ?? null,
+    repetition: w.signals?.repetition.ratio ?? null,
+    fabrications: w.signals?.fabrication_count ?? null,
+    completeness: w.signals?.completeness.score ?? null,
+    session_iq: w.quality?.state.session_iq ?? null,
+    iap_tokens: w.quality?.tokens ?? null,
   };
 }
 
@@ -166,6 +178,15 @@ export function figuresLine(f: WindowFigures, total?: number): string {
     `facts ${f.facts}`.padEnd(9),
     `decisions ${f.decisions}`.padEnd(13),
     `revisions ${f.revisions}${f.revision_target ? ` (${f.revision_target})` : ''}`,
+    ...(f.repetition === null
+      ? []
+      : [
+          ` repetition ${(f.repetition * 100).toFixed(1)}%`,
+          `fabrications ${f.fabrications}`,
+          `completeness ${f.completeness!.toFixed(2)}`,
+          `IQ ${f.session_iq === null ? '–' : Math.round(f.session_iq)}`,
+          `IAP ${f.iap_tokens} tokens`,
+        ]),
     f.status === 'relayed' ? '' : ` ${f.status.toUpperCase()}`,
   ]
     .join(' ')

@@ -22,6 +22,7 @@ export function operationRoutes(
           params: request.params as Record<string, string>,
           query: request.query as Record<string, string>,
           body: request.body,
+          safetyPolicy: safetyPolicyOf(request.headers['crp-safety-policy']),
         });
         if (op.responseHeaders) {
           for (const [name, value] of Object.entries(op.responseHeaders.of(result)))
@@ -31,4 +32,10 @@ export function operationRoutes(
       },
     });
   }
+}
+
+/** The `CRP-Safety-Policy` header as one string (repeated headers join as the grammar's `; `). */
+function safetyPolicyOf(value: string | string[] | undefined): string | null {
+  if (value === undefined) return null;
+  return Array.isArray(value) ? value.join('; ') : value;
 }

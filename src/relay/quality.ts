@@ -1,0 +1,82 @@
+import {
+  type AirPacket,
+  type AirPolicy,
+  type AirState,
+  airStep,
+  initialAirState,
+} from '../air/index.js';
+import { analyseWindow, type ContextFact, type WindowSignals } from '../dpe/index.js';
+import type { RelayWindowRecord } from './session-types.js';
+import type { CognitiveStateObject, GoalState, ToolResult } from './types.js';
+
+/** How many earlier windows' texts a window's repetition is measured against. */
+export const REPETITION_WINDOWS = 8;
+
+/** What AIR made of a window, journaled with it so a session's quality history replays. */
+export interface WindowQuality {
+  readonly policy: AirPolicy;
+  /** AIR's state after this window (what the next window's step starts from). */
+  readonly state: AirState;
+  /** The IAP built from this window's signals (null when off or at the loop's bound). */
+  readonly packet: AirPacket | null;
+  /** The text the next window's prompt carries (null when nothing is injected, passive included). */
+  readonly injection: string | null;
+  readonly tokens: number;
+}
+
+/** The facts a window is checked against: the state it was given, and the tool results it used. */
+export function contextOf(
+  prior: CognitiveStateObject | null,
+  tools: readonly ToolResult[],
+): ContextFact[] {
+  return [
+    ...(prior?.established_facts ?? []).map((f) => ({
+      id: f.fact_id,
+      statement: f.statement,
+      source: f.provenance === 'TOOL' ? 'tool' : 'cso',
+    })),
+    ...tools.map((t) => ({ id: t.scratch_id, statement: t.summary, source: 'tool' })),
+  ];
+}
+
+/**
+ * The DPE's signals for one window (CRP-018 §1–§2.2) and AIR's step over them (§2.1): the IAP the
+ * next window carries and the CRP-AIR-* headers. Pure: the earlier windows' texts and AIR state
+ * come from the session's own records.
+ */
+export function windowQuality(input: {
+  readonly windowNumber: number;
+  readonly output: string;
+  readonly prior: CognitiveStateObject | null;
+  readonly tools: readonly ToolResult[];
+  readonly goal: GoalState;
+  readonly objective: string;
+  readonly earlier: readonly RelayWindowRecord[];
+  readonly policy: AirPolicy;
+}): { signals: WindowSignals; quality: WindowQuality; headers: Readonly<Record<string, string>> } {
+  const context = contextOf(input.prior, input.tools);
+  const signals = analyseWindow({
+    window_number: input.windowNumber,
+    text: input.output,
+    context,
+    remaining: input.goal.remaining,
+    earlier: input.earlier.slice(-REPETITION_WINDOWS).map((w) => w.output.text),
+  });
+  const previous = input.earlier.at(-1)?.quality?.state ?? initialAirState();
+  const step = airStep(
+    previous,
+    { signals, context, task: { objective: input.objective, remaining: input.goal.remaining } },
+    input.policy,
+  );
+  return {
+    signals,
+    quality: {
+      policy: step.policy,
+      state: step.state,
+      packet: step.packet,
+      injection: step.injection,
+      tokens: step.tokens,
+    },
+    headers: step.headers,
+  };
+}
