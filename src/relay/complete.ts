@@ -351,7 +351,7 @@ export async function completeWindow(
   }
   const revisedNow = revisions.filter((r) => r.revised_by !== null);
   // CRP-018: the DPE's signals for the window's text, and AIR's step over them (the next IAP).
-  const measured = windowQuality({
+  const measured = await windowQuality(relay.judge, {
     windowNumber,
     output,
     prior,

@@ -39,6 +39,7 @@ const PACKET = {
 /** What AIR made of a window: its state, the IAP, the injected text and its tokens. */
 const QUALITY = obj({
   policy: AIR_POLICY,
+  judge: str,
   state: inline(AIR_STATE_SCHEMA),
   packet: { oneOf: [{ type: 'null' }, PACKET] },
   injection: { type: ['string', 'null'] },

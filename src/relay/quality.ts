@@ -5,7 +5,7 @@ import {
   airStep,
   initialAirState,
 } from '../air/index.js';
-import { analyseWindow, type ContextFact, type WindowSignals } from '../dpe/index.js';
+import type { ContextFact, DpeJudge, WindowSignals } from '../dpe/index.js';
 import type { RelayWindowRecord } from './session-types.js';
 import type { CognitiveStateObject, GoalState, ToolResult } from './types.js';
 
@@ -15,6 +15,8 @@ export const REPETITION_WINDOWS = 8;
 /** What AIR made of a window, journaled with it so a session's quality history replays. */
 export interface WindowQuality {
   readonly policy: AirPolicy;
+  /** Who measured the window (`deterministic`, `model:<name>`). */
+  readonly judge: string;
   /** AIR's state after this window (what the next window's step starts from). */
   readonly state: AirState;
   /** The IAP built from this window's signals (null when off or at the loop's bound). */
@@ -40,22 +42,30 @@ export function contextOf(
 }
 
 /**
- * The DPE's signals for one window (CRP-018 §1–§2.2) and AIR's step over them (§2.1): the IAP the
- * next window carries and the CRP-AIR-* headers. Pure: the earlier windows' texts and AIR state
- * come from the session's own records.
+ * The DPE's signals for one window (CRP-018 §1–§2.2), from the relay's judge (the deterministic
+ * engine unless a model judge was plugged in), and AIR's step over them (§2.1): the IAP the next
+ * window carries and the CRP-AIR-* headers. The earlier windows' texts and AIR state come from the
+ * session's own records.
  */
-export function windowQuality(input: {
-  readonly windowNumber: number;
-  readonly output: string;
-  readonly prior: CognitiveStateObject | null;
-  readonly tools: readonly ToolResult[];
-  readonly goal: GoalState;
-  readonly objective: string;
-  readonly earlier: readonly RelayWindowRecord[];
-  readonly policy: AirPolicy;
-}): { signals: WindowSignals; quality: WindowQuality; headers: Readonly<Record<string, string>> } {
+export async function windowQuality(
+  judge: DpeJudge,
+  input: {
+    readonly windowNumber: number;
+    readonly output: string;
+    readonly prior: CognitiveStateObject | null;
+    readonly tools: readonly ToolResult[];
+    readonly goal: GoalState;
+    readonly objective: string;
+    readonly earlier: readonly RelayWindowRecord[];
+    readonly policy: AirPolicy;
+  },
+): Promise<{
+  signals: WindowSignals;
+  quality: WindowQuality;
+  headers: Readonly<Record<string, string>>;
+}> {
   const context = contextOf(input.prior, input.tools);
-  const signals = analyseWindow({
+  const signals = await judge.judge({
     window_number: input.windowNumber,
     text: input.output,
     context,
@@ -72,6 +82,7 @@ export function windowQuality(input: {
     signals,
     quality: {
       policy: step.policy,
+      judge: judge.name,
       state: step.state,
       packet: step.packet,
       injection: step.injection,

@@ -1,6 +1,7 @@
 import { type AirOptions, type AirPolicy, renderPacket, resolveAirPolicy } from '../air/index.js';
 import type { Canon, Principal } from '../canon/index.js';
 import { CanonryError } from '../core/index.js';
+import { type DpeJudge, deterministicJudge } from '../dpe/index.js';
 import type { ModelPort } from '../models/index.js';
 import type { HmacKeyring } from '../trust/index.js';
 import { authority, type CompletedWindow, completeWindow, stillNext } from './complete.js';
@@ -38,6 +39,8 @@ export interface RelayOptions {
   readonly projectCanon: Canon;
   /** The per-project HMAC keys the CSO chain is sealed with (trust module). */
   readonly hmac: HmacKeyring;
+  /** Who measures each window (CRP-018's DPE): the deterministic engine unless given. */
+  readonly judge?: DpeJudge;
   readonly now?: () => Date;
 }
 
@@ -53,12 +56,14 @@ export class Relay {
   readonly canon: Canon;
   readonly projectCanon: Canon;
   readonly hmac: HmacKeyring;
+  readonly judge: DpeJudge;
   readonly #now: () => Date;
 
   constructor(options: RelayOptions) {
     this.canon = options.canon;
     this.projectCanon = options.projectCanon;
     this.hmac = options.hmac;
+    this.judge = options.judge ?? deterministicJudge();
     this.#now = options.now ?? (() => new Date());
   }
 
