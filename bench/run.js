@@ -1,6 +1,6 @@
 // @ts-check
 /**
- * Runs a bench suite: `node bench/run.js [kernel|journal|canon|canon-graph|relay|dpe]` (or `npm run bench`,
+ * Runs a bench suite: `node bench/run.js [kernel|journal|canon|canon-graph|relay|dpe|air]` (or `npm run bench`,
  * which builds first and runs the kernel suite). Each bench runs in its own node process, one after the other; their
  * tables are printed as markdown, the raw results go to bench/results/<suite>.json, and the section
  * of bench/README.md between `<!-- <suite>:results:begin -->` and `<!-- <suite>:results:end -->`
@@ -27,6 +27,10 @@ const SUITES = {
   relay: ['generate-corpus', 'invalidation', 'window', 'corpus'],
   // The DPE on its labelled corpus: precision and recall per class (deterministic, under a second).
   dpe: ['accuracy'],
+  // CRP-018 AIR: injected problems detected and targeted, the obedient vs deaf trajectory, and the
+  // DPE + IAP build against the relay's own per-window work. (bench/air/harness.js needs a model
+  // server and is run by hand.)
+  air: ['sessions', 'speed'],
 };
 /** The folder of a suite's scripts and the dist/ module it needs: the suite's name unless said here. */
 const DIRS = /** @type {Record<string, string>} */ ({ 'canon-graph': 'canon' });
