@@ -6,8 +6,10 @@ import {
   initialAirState,
 } from '../air/index.js';
 import type { ContextFact, DpeJudge, WindowSignals } from '../dpe/index.js';
+import { EXTRACTED_CONFIDENCE } from './extract/index.js';
+import { UNCAPTURED_CONFIDENCE } from './limits.js';
 import type { RelayWindowRecord } from './session-types.js';
-import type { CognitiveStateObject, GoalState, ToolResult } from './types.js';
+import type { CognitiveStateObject, EstablishedFact, GoalState, ToolResult } from './types.js';
 
 /** How many earlier windows' texts a window's repetition is measured against. */
 export const REPETITION_WINDOWS = 8;
@@ -26,17 +28,24 @@ export interface WindowQuality {
   readonly tokens: number;
 }
 
-/** The facts a window is checked against: the state it was given, and the tool results it used. */
+/**
+ * The facts a window is checked against: the state it was given, and the tool results it used —
+ * but not what the relay took over from earlier windows' own prose (CONVERSATION facts of a
+ * `window:N` at the confidence the extractor and verification give what they absorb): a model's
+ * unsupported claim must not ground its own repetition in a later window.
+ */
 export function contextOf(
   prior: CognitiveStateObject | null,
   tools: readonly ToolResult[],
 ): ContextFact[] {
   return [
-    ...(prior?.established_facts ?? []).map((f) => ({
-      id: f.fact_id,
-      statement: f.statement,
-      source: f.provenance === 'TOOL' ? 'tool' : 'cso',
-    })),
+    ...(prior?.established_facts ?? [])
+      .filter((f) => !absorbed(f))
+      .map((f) => ({
+        id: f.fact_id,
+        statement: f.statement,
+        source: f.provenance === 'TOOL' ? 'tool' : 'cso',
+      })),
     ...tools.map((t) => ({ id: t.scratch_id, statement: t.summary, source: 'tool' })),
   ];
 }
@@ -90,4 +99,13 @@ export async function windowQuality(
     },
     headers: step.headers,
   };
+}
+
+/** A fact the relay took over from a window's prose rather than from its structured contribution. */
+function absorbed(f: EstablishedFact): boolean {
+  return (
+    f.provenance === 'CONVERSATION' &&
+    f.provenance_ref.startsWith('window:') &&
+    f.confidence <= Math.max(UNCAPTURED_CONFIDENCE, EXTRACTED_CONFIDENCE)
+  );
 }

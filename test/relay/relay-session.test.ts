@@ -507,4 +507,31 @@ describe.each(ENGINES)('a relay session, end to end on %s (CRP-030 §3.1, §5, �
     });
     expect(await runtime.journal.head(PROJECT)).toEqual(head);
   });
+
+  it("does not let a claim absorbed from a window's prose ground its own repetition later (CRP-018)", async () => {
+    const relay = runtime.relay;
+    const { session } = await relay.start(AGENT, {
+      mode: 'DOCUMENT',
+      objective: 'Ops',
+      remaining: ['A', 'B'],
+    });
+    const id = session.session_id;
+    const claim = 'The cluster stores 48 TB of data on every node.';
+    const w1 = await relay.completeWindow(AGENT, id, claim, {
+      facts: [fact('f_etcd', 'the cluster runs etcd v3.5 on five nodes', { provenance: 'USER' })],
+      completed: ['A'],
+    });
+    const absorbed = w1.cso!.established_facts.find((f) => f.statement === claim);
+    expect(absorbed).toMatchObject({ provenance: 'CONVERSATION', provenance_ref: 'window:1' });
+    const w2 = await relay.completeWindow(AGENT, id, claim, {
+      facts: [fact('f_etcd', 'the cluster runs etcd v3.5 on five nodes', { provenance: 'USER' })],
+      completed: ['B'],
+    });
+    const repeated = w2.signals!.claims.find((c) => c.text === claim);
+    expect(repeated).toBeDefined();
+    expect(repeated!.attribution).not.toBe('CONTEXT_GROUNDED');
+    expect(repeated!.fact_id).not.toBe(absorbed!.fact_id);
+    // It is still caught as repeated prose.
+    expect(w2.signals!.repetition.duplicate_sentences.some((d) => d.earlier)).toBe(true);
+  });
 });
