@@ -13,7 +13,9 @@ import type { ClaimSignal, ContradictionSignal } from './types.js';
  *    order.
  * 2. A candidate that agrees (compare.ts) grounds the claim: CONTEXT_GROUNDED, confidence = score.
  * 3. Otherwise the first candidate that contradicts makes a *distortion* (PARAMETRIC: the claim
- *    comes from the model, against the context), confidence = its score.
+ *    comes from the model, against the context), confidence = its score. When the claim names
+ *    entities and some candidates name one of them too, only those (the claim's own subject) are
+ *    weighed here and in 4.
  * 4. Otherwise every candidate is silent on a value the claim states: a *fabrication* (a specific
  *    value about a subject the context covers, which no fact about it gives), UNVERIFIABLE,
  *    confidence = the best score.
@@ -105,7 +107,15 @@ export function attributeClaim(
     };
   }
 
-  const contradicting = verdicts.find(([, v]) => v.kind === 'contradict');
+  // A claim that names its subject is judged against the facts about that subject when there are
+  // any: a fact about a sibling ("Atlas … 32 GB") must not turn a fabrication about this one
+  // ("Hydra … 48 GB") into a distortion of the sibling's fact.
+  const own =
+    claim.entities.length > 0
+      ? verdicts.filter(([c]) => c.fact.features.entities.some((e) => claim.entities.includes(e)))
+      : [];
+  const pool = own.length > 0 ? own : verdicts;
+  const contradicting = pool.find(([, v]) => v.kind === 'contradict');
   if (contradicting) {
     const [c, v] = contradicting as [Candidate, Extract<Verdict, { kind: 'contradict' }>];
     const explanation = `matches ${describeFact(c.fact)} on ${c.shared} of ${n} key words (${sharedWords(claim, c.fact)}) but differs in ${v.contradiction}: the claim says ${quote(v.claimed)} where the fact says ${quote(v.expected)}`;
@@ -131,8 +141,8 @@ export function attributeClaim(
     };
   }
 
-  if (verdicts.length > 0) {
-    const [c, v] = verdicts[0] as [Candidate, Extract<Verdict, { kind: 'silent' }>];
+  if (pool.length > 0) {
+    const [c, v] = pool[0] as [Candidate, Extract<Verdict, { kind: 'silent' }>];
     const explanation = `states ${quote(v.claimed)} about what ${describeFact(c.fact)} covers (${c.shared} of ${n} key words: ${sharedWords(claim, c.fact)}), and no fact about it gives that ${v.contradiction === 'number' ? 'value' : 'name'}`;
     return {
       claim: {

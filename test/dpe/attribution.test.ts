@@ -200,3 +200,35 @@ describe('claims', () => {
     ]);
   });
 });
+
+describe('a fabrication about one subject beside a fact about its sibling', () => {
+  const siblings: ContextFact[] = [
+    {
+      id: 'atlas',
+      statement: 'The Atlas cluster runs its replicas with 32 GB of memory each.',
+      source: 'cso',
+    },
+    {
+      id: 'hydra',
+      statement: 'The Hydra cluster runs its replicas on dedicated hosts.',
+      source: 'cso',
+    },
+  ];
+
+  it('is a fabrication about the claim’s own subject, not a distortion of the sibling’s fact', () => {
+    const s = one('The Hydra cluster runs its replicas with 48 GB of memory each.', siblings);
+    expect(s.contradictions).toHaveLength(1);
+    expect(s.contradictions[0]).toMatchObject({ kind: 'fabrication', fact_id: 'hydra' });
+    expect(s.fabrication_count).toBe(1);
+    expect(s.distortion_count).toBe(0);
+  });
+
+  it('still reads a changed value of the subject’s own fact as a distortion of it', () => {
+    const s = one('The Atlas cluster runs its replicas with 48 GB of memory each.', siblings);
+    expect(s.contradictions[0]).toMatchObject({
+      kind: 'distortion',
+      contradiction: 'number',
+      fact_id: 'atlas',
+    });
+  });
+});
