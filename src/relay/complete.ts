@@ -260,19 +260,18 @@ export async function completeWindow(
     retired: merged.retired,
   });
   const base = { session_id: session.session_id, window_number: windowNumber, kind };
+  const unrelayed = (status: 'regenerate' | 'halted'): CompletedWindow => ({
+    ...base,
+    status,
+    cso: null,
+    verification,
+    revisions: [],
+    signals: null,
+    quality: null,
+    headers: {},
+  });
   if (!verification.verified) {
-    if (session.on_unverified === 'regenerate') {
-      return {
-        ...base,
-        status: 'regenerate',
-        cso: null,
-        verification,
-        revisions: [],
-        signals: null,
-        quality: null,
-        headers: {},
-      };
-    }
+    if (session.on_unverified === 'regenerate') return unrelayed('regenerate');
     await relay.canon.journal.append(
       project,
       RELAY_HALT.input(
@@ -292,16 +291,7 @@ export async function completeWindow(
       ),
       { precondition: stillNext(project, session.session_id, row.windows) },
     );
-    return {
-      ...base,
-      status: 'halted',
-      cso: null,
-      verification,
-      revisions: [],
-      signals: null,
-      quality: null,
-      headers: {},
-    };
+    return unrelayed('halted');
   }
   // Escalate before committing: a pending proposal for a person is harmless if the window then fails.
   const agent = agentOf(session);

@@ -15,6 +15,7 @@ import {
   ensurePrivateDirectory,
   HMAC_DIRECTORY,
   keysDirectory,
+  syncDirectory,
   writePrivateTemp,
 } from './keyring-files.js';
 
@@ -157,15 +158,4 @@ export async function createKeyFile(
   }
   await syncDirectory(dir);
   return true;
-}
-
-async function syncDirectory(dir: string): Promise<void> {
-  const handle = await open(dir, 'r');
-  try {
-    await handle.sync();
-  } catch {
-    // Some platforms cannot fsync a directory; the link is still atomic there.
-  } finally {
-    await handle.close();
-  }
 }

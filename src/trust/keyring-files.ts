@@ -102,12 +102,13 @@ export async function writePrivateTemp(
   return temp;
 }
 
-async function syncDirectory(dir: string): Promise<void> {
+/** Flushes a directory's entries (a rename or link into it) to disk where the platform can. */
+export async function syncDirectory(dir: string): Promise<void> {
   const handle = await open(dir, 'r');
   try {
     await handle.sync();
   } catch {
-    // Some platforms cannot fsync a directory; the rename is still atomic there.
+    // Some platforms cannot fsync a directory; the rename or link is still atomic there.
   } finally {
     await handle.close();
   }
