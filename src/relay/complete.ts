@@ -12,7 +12,7 @@ import { extractFromText, mergeExtracted } from './extract/index.js';
 import { DependencyIndex } from './graph.js';
 import { relayHeaders } from './headers.js';
 import { type MergeResult, mergeContribution } from './merge.js';
-import { nextRevision, remainingOf, windowPlan } from './prepare.js';
+import { remainingOf, windowPlan } from './prepare.js';
 import { REPETITION_WINDOWS, type WindowQuality, windowQuality } from './quality.js';
 import type { SessionRow } from './reader.js';
 import type { Relay } from './relay.js';
@@ -234,7 +234,8 @@ export async function completeWindow(
   const given: Contribution = checkContribution(contributionRaw ?? {});
   const extracted = extractFromText(output, { window_number: windowNumber });
   const { contribution, uncaptured } = mergeExtracted(given, extracted);
-  const target = nextRevision(last);
+  const plan = await windowPlan(relay, principal, row, last);
+  const { target, goal } = plan;
   const kind: WindowKind = target ? 'revision' : 'work';
   if (target && !contribution.decisions.some((d) => d.revises === target.decision_id)) {
     throw new CanonryError(
@@ -246,8 +247,6 @@ export async function completeWindow(
   const prior = last?.cso ?? null;
   // The scratch notes canon holds for tool results: new ones, and ones refreshed with another value.
   const tools = await refreshedTools(relay, session, contribution.tool_results);
-  const plan = await windowPlan(relay, principal, row, last);
-  const goal = plan.goal;
   const merged = mergeContribution(prior, contribution, {
     session_id: session.session_id,
     window_number: windowNumber,
