@@ -91,25 +91,25 @@ async function signedIn(
   return { context, page };
 }
 
-beforeAll(async () => {
-  const build = buildWorkbench();
-  closers.push(build.cleanup);
-  const fresh = await freshRuntime();
-  closers.push(() => fresh.close());
-  const app = buildServer(fresh.runtime, { logLevel: 'silent', workbench: build.dir });
-  url = await app.listen({ port: 0, host: '127.0.0.1' });
-  closers.unshift(() => app.close());
-  t = await tokensFor(fresh.runtime, PROJECT, ROLES);
-  await seed();
-  browser = await launchChromium();
-  closers.unshift(() => browser.close());
-});
-
-afterAll(async () => {
-  for (const close of closers) await close();
-});
-
 describe.skipIf(!BROWSER_TESTS)('the workbench in chromium', () => {
+  beforeAll(async () => {
+    const build = buildWorkbench();
+    closers.push(build.cleanup);
+    const fresh = await freshRuntime();
+    closers.push(() => fresh.close());
+    const app = buildServer(fresh.runtime, { logLevel: 'silent', workbench: build.dir });
+    url = await app.listen({ port: 0, host: '127.0.0.1' });
+    closers.unshift(() => app.close());
+    t = await tokensFor(fresh.runtime, PROJECT, ROLES);
+    await seed();
+    browser = await launchChromium();
+    closers.unshift(() => browser.close());
+  });
+
+  afterAll(async () => {
+    for (const close of closers) await close();
+  });
+
   it('signs in by token and shows the board: notes by type, decisions apart from model proposals', async () => {
     const context = await browser.newContext();
     const page = await context.newPage();
