@@ -51,17 +51,23 @@ export function Shell() {
         </div>
       </header>
       <main id="main">
-        <Switch>
-          {VIEWS.map((v) => (
-            <Route key={v.path} path={v.path} component={v.component} />
-          ))}
-          <Route>
-            <h1>Not found</h1>
-            <p>
-              No view here. <Link href="/">Back to the board</Link>.
-            </p>
-          </Route>
-        </Switch>
+        {!live.ready ? (
+          <p className="muted" aria-busy="true">
+            Loading…
+          </p>
+        ) : (
+          <Switch>
+            {VIEWS.map((v) => (
+              <Route key={v.path} path={v.path} component={v.component} />
+            ))}
+            <Route>
+              <h1>Not found</h1>
+              <p>
+                No view here. <Link href="/">Back to the board</Link>.
+              </p>
+            </Route>
+          </Switch>
+        )}
       </main>
     </>
   );

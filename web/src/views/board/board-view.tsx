@@ -2,6 +2,7 @@ import { Link } from 'wouter';
 import { useBoard } from '../../api/queries.js';
 import type { ArtifactStatus, BoardObject, ObjectType, ProposalRecord } from '../../api/types.js';
 import { Badge } from '../../ui/badges.js';
+import { Limited } from '../../ui/limited.js';
 import { QueryState } from '../../ui/query-state.js';
 import { NoteCard } from './note-card.js';
 
@@ -27,6 +28,9 @@ function byType(notes: readonly BoardObject[]): [ObjectType, BoardObject[]][] {
   for (const n of notes) groups.set(n.object_type, [...(groups.get(n.object_type) ?? []), n]);
   return TYPE_ORDER.filter((t) => groups.has(t)).map((t) => [t, groups.get(t)!]);
 }
+
+/** Notes of one type rendered at first; the rest behind a button (see `Limited`). */
+const GROUP_LIMIT = 48;
 
 const label = (type: string) => type.replace('_', ' ').replace(/^./, (c) => c.toUpperCase());
 
@@ -112,11 +116,19 @@ export function BoardView() {
                     <h3 id={`type-${type}`} className="type-h">
                       {label(type)} ({notes.length})
                     </h3>
-                    <div className="notes">
-                      {notes.map((n) => (
-                        <NoteCard key={n.object_id} note={n} />
-                      ))}
-                    </div>
+                    <Limited
+                      items={notes}
+                      limit={GROUP_LIMIT}
+                      noun={`${label(type).toLowerCase()} notes`}
+                    >
+                      {(shown) => (
+                        <div className="notes">
+                          {shown.map((n) => (
+                            <NoteCard key={n.object_id} note={n} />
+                          ))}
+                        </div>
+                      )}
+                    </Limited>
                   </section>
                 ))}
               </section>
@@ -124,11 +136,15 @@ export function BoardView() {
               {history.length > 0 ? (
                 <details className="history">
                   <summary>History: superseded and retired ({history.length})</summary>
-                  <div className="notes">
-                    {history.map((n) => (
-                      <NoteCard key={n.object_id} note={n} />
-                    ))}
-                  </div>
+                  <Limited items={history} limit={GROUP_LIMIT} noun="past notes">
+                    {(shown) => (
+                      <div className="notes">
+                        {shown.map((n) => (
+                          <NoteCard key={n.object_id} note={n} />
+                        ))}
+                      </div>
+                    )}
+                  </Limited>
                 </details>
               ) : null}
             </>

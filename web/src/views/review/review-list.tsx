@@ -2,6 +2,7 @@ import { Link } from 'wouter';
 import { useProposals } from '../../api/queries.js';
 import type { ProposalRecord } from '../../api/types.js';
 import { Badge } from '../../ui/badges.js';
+import { Limited } from '../../ui/limited.js';
 import { QueryState } from '../../ui/query-state.js';
 
 function Row({ p }: { p: ProposalRecord }) {
@@ -41,11 +42,15 @@ export function ReviewList() {
               </section>
               <section aria-labelledby="review-decided-h">
                 <h2 id="review-decided-h">Decided ({decided.length})</h2>
-                <ul className="rows">
-                  {decided.map((p) => (
-                    <Row key={p.proposal_id} p={p} />
-                  ))}
-                </ul>
+                <Limited items={decided} limit={50} noun="decided proposals">
+                  {(shown) => (
+                    <ul className="rows">
+                      {shown.map((p) => (
+                        <Row key={p.proposal_id} p={p} />
+                      ))}
+                    </ul>
+                  )}
+                </Limited>
               </section>
             </>
           );
