@@ -59,7 +59,7 @@ export async function seriousViolations(page: Page): Promise<string[]> {
   // Evaluated over the DevTools protocol, so the page's Content-Security-Policy does not block it.
   await page.evaluate(axeSource);
   const result = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(): Promise<any> } }).axe;
+    const axe = (globalThis as unknown as { axe: { run(): Promise<any> } }).axe;
     return axe.run();
   });
   return (result.violations as any[])

@@ -129,17 +129,17 @@ describe('the workbench at /', () => {
   it('leaves the API as it was: typed 404s under /v1, auth, the document, only GET and HEAD for the app', async () => {
     const unknown = await fetch(`${url}/v1/nothing/here`);
     expect(unknown.status).toBe(404);
-    expect((await unknown.json()).error.code).toBe('NOT_FOUND');
+    expect(((await unknown.json()) as any).error.code).toBe('NOT_FOUND');
     expect((await fetch(`${url}/v1`)).status).toBe(404);
     const anonymous = await fetch(`${url}/v1/projects/atelier/board`);
     expect(anonymous.status).toBe(401);
-    expect((await anonymous.json()).error.code).toBe('UNAUTHENTICATED');
+    expect(((await anonymous.json()) as any).error.code).toBe('UNAUTHENTICATED');
     expect((await fetch(`${url}/openapi.json`)).headers.get('content-type')).toContain(
       'application/json',
     );
     const posted = await fetch(`${url}/review/x`, { method: 'POST' });
     expect(posted.status).toBe(404);
-    expect((await posted.json()).error.code).toBe('NOT_FOUND');
+    expect(((await posted.json()) as any).error.code).toBe('NOT_FOUND');
     const head = await fetch(`${url}/`, { method: 'HEAD' });
     expect(head.status).toBe(200);
     expect(head.headers.get('content-type')).toBe('text/html; charset=utf-8');
@@ -166,7 +166,7 @@ describe('a server without a built workbench', () => {
     try {
       const res = await fetch(`${address}/`);
       expect(res.status).toBe(404);
-      expect((await res.json()).error.code).toBe('NOT_FOUND');
+      expect(((await res.json()) as any).error.code).toBe('NOT_FOUND');
     } finally {
       await bare.close();
       await fresh.close();

@@ -144,7 +144,7 @@ describe.skipIf(!BROWSER_TESTS)('the workbench in chromium', () => {
     expect(await watched.textContent()).toBe('The interface is red.');
     // Gone if the page reloads: the change must come over the feed, not a reload.
     await watcher.page.evaluate(() => {
-      (window as unknown as { unreloaded: boolean }).unreloaded = true;
+      (globalThis as unknown as { unreloaded: boolean }).unreloaded = true;
     });
 
     const { context, page } = await signedIn(t.olivia);
@@ -176,7 +176,7 @@ describe.skipIf(!BROWSER_TESTS)('the workbench in chromium', () => {
     // The viewer never reloaded: the journal feed moved its board.
     await watched.filter({ hasText: blue }).waitFor();
     expect(await watched.textContent()).toBe(blue);
-    expect(await watcher.page.evaluate(() => 'unreloaded' in window)).toBe(true);
+    expect(await watcher.page.evaluate(() => 'unreloaded' in globalThis)).toBe(true);
     expect(
       await watcher.page
         .locator('article[data-object-id="ui.colour"]')
@@ -205,7 +205,7 @@ describe.skipIf(!BROWSER_TESTS)('the workbench in chromium', () => {
           headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
           body: '{}',
         });
-        return { status: res.status, body: await res.json() };
+        return { status: res.status, body: (await res.json()) as any };
       },
       { project: PROJECT, id: pendingDeadline, token: t['agent-7'] },
     );
