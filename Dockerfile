@@ -16,13 +16,14 @@ RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund \
   && npm rebuild better-sqlite3 \
   && npm cache clean --force
 
-# The build: TypeScript to dist/.
+# The build: TypeScript to dist/, the workbench to dist/web.
 FROM node:20-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
+COPY web ./web
 RUN npm run build
 
 # The image: no compiler, no dev dependencies, not root.

@@ -1,3 +1,4 @@
+import { TOKEN_ROLES } from '../auth/index.js';
 import { CanonryError } from '../core/index.js';
 import { tokenIdArg, tokenRequest } from './input.js';
 import type { Operation } from './operation.js';
@@ -5,8 +6,36 @@ import { BODIES, RESPONSES, ref } from './schemas.js';
 
 const { obj, list, str } = RESPONSES;
 
-/** Bearer tokens of the project (owners only). The secret is in the creation response, once. */
+/**
+ * Bearer tokens of the project: who the caller's token stands for (any role), and issuing, listing
+ * and revoking tokens (owners only; the secret is in the creation response, once).
+ */
 export const TOKEN_OPERATIONS: readonly Operation[] = [
+  {
+    method: 'GET',
+    url: '/v1/projects/:project/whoami',
+    operationId: 'whoami',
+    summary:
+      'Who the bearer token stands for: its project, principal and role — what a face needs to offer only the controls the role allows',
+    tag: 'tokens',
+    cli: {
+      command: 'whoami',
+      description: "the token's project, principal and role",
+    },
+    minRole: 'viewer',
+    status: 200,
+    response: obj({ project: str(), principal: str(), role: { enum: [...TOKEN_ROLES] } }, [
+      'project',
+      'principal',
+      'role',
+    ]),
+    errors: [],
+    handler: async ({ principal }) => ({
+      project: principal.project,
+      principal: principal.id,
+      role: principal.role,
+    }),
+  },
   {
     method: 'POST',
     url: '/v1/projects/:project/tokens',

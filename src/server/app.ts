@@ -25,6 +25,13 @@ import { operationRoutes } from './routes/operations.js';
 import { protocolRoutes } from './routes/protocols.js';
 import { trustRoutes } from './routes/trust.js';
 import { VALIDATE_PATH, validateRoutes } from './routes/validate.js';
+import {
+  defaultWorkbenchRoot,
+  loadWorkbench,
+  sendWorkbenchFile,
+  type Workbench,
+  workbenchFile,
+} from './workbench.js';
 
 /** Largest request body accepted: 1 MiB. */
 export const BODY_LIMIT = 1024 * 1024;
@@ -39,6 +46,11 @@ export interface ServerOptions {
   readonly logStream?: { write(line: string): void };
   /** Routes another face serves here (MCP at `/mcp`), given by whoever composes the process. */
   readonly mounts?: readonly Mount[];
+  /**
+   * The built workbench (web/) to serve at `/`: its directory, or null to serve none. By default
+   * `dist/web` of this package, when it was built.
+   */
+  readonly workbench?: string | null;
 }
 
 /**
@@ -99,7 +111,16 @@ export function buildServer(runtime: CanonryRuntime, options: ServerOptions = {}
     }
     return reply.code(typed.status).send(errorBody(typed));
   });
+  const workbenchRoot =
+    options.workbench === undefined ? defaultWorkbenchRoot() : options.workbench;
+  let workbench: Workbench | null = null;
   app.setNotFoundHandler((request, reply) => {
+    // The workbench is what no API route answers: its files, and index.html for its client routes.
+    if (workbenchRoot !== null) {
+      workbench ??= loadWorkbench(workbenchRoot);
+      const file = workbenchFile(workbench, request);
+      if (file) return sendWorkbenchFile(request, reply, file);
+    }
     const typed = new CanonryError(
       'NOT_FOUND',
       `no route ${request.method} ${request.url.split('?')[0]}`,

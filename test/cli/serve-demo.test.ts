@@ -112,10 +112,32 @@ describe('canonry demo (the LCSM §1 story)', () => {
     expect(out.provenance.authorized_by.gate).toBe('HARD_STOP');
     expect(out.workingSet.capsule).toContain('violet');
     expect(out.workingSet.capsule).not.toMatch(/red is still preferred|I propose blue/i);
+    // It leaves the project to open in the workbench, with a working owner token for it.
+    expect(out.workbench).toEqual(
+      expect.objectContaining({ project: 'demo', principal: 'alice', role: 'owner' }),
+    );
+    expect(out.workbench.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?project=demo$/);
+    const shown = await runCli([
+      'canon',
+      'whoami',
+      '--data',
+      join(dir, 'story'),
+      '--project',
+      'demo',
+      '--token',
+      out.workbench.token,
+      '--json',
+    ]);
+    expect(JSON.parse(shown.stdout)).toEqual({
+      project: 'demo',
+      principal: 'alice',
+      role: 'owner',
+    });
     const human = await runCli(['demo', '--data', join(dir, 'story2')]);
     expect(human.code).toBe(0);
     expect(human.stdout).toContain('Provenance of design.identity');
     expect(human.stdout).toMatch(/receipt rcpt:demo:\d+/);
+    expect(human.stdout).toMatch(/Open it in the workbench:[\s\S]*\?project=demo[\s\S]*cnr_/);
   });
 
   it('refuses an unknown demo', async () => {

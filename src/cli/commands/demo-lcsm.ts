@@ -37,7 +37,18 @@ export async function lcsmDemo(opts: {
     const json = opts.json === true;
     const result = await runLcsmStory(runtime, json ? undefined : printStep);
     const p = result.provenance;
-    emit(json, result, () => [
+    // A token to open the story in the workbench with: the story's owner, a person.
+    const { token } = await runtime.tokens.create(STORY_PROJECT, 'alice', 'owner');
+    const { host, port, dataDir } = runtime.config;
+    const workbench = {
+      serve: `canonry serve --data ${dataDir}`,
+      url: `http://${host}:${port}/?project=${STORY_PROJECT}`,
+      project: STORY_PROJECT,
+      principal: 'alice',
+      role: 'owner',
+      token,
+    };
+    emit(json, { ...result, workbench }, () => [
       ...(result.existing
         ? [
             `Project ${STORY_PROJECT} in ${runtime.config.dataDir} already holds the story; the journal is append-only, so here is its state (use --data <new dir> to run it again).`,
@@ -74,6 +85,11 @@ export async function lcsmDemo(opts: {
       '',
       `What a new agent receives (${result.workingSet.tokens} tokens):`,
       result.workingSet.capsule,
+      '',
+      'Open it in the workbench:',
+      `  ${workbench.serve}    (in this checkout: npm run canonry -- serve --data ${dataDir})`,
+      `  then ${workbench.url} and paste alice's owner token (kept in that tab only):`,
+      `  ${token}`,
     ]);
   });
 }

@@ -1,0 +1,109 @@
+import createClient from 'openapi-fetch';
+import type { paths } from './openapi.gen.js';
+
+/** A refused or failed call: the server's typed error (`{ error: { code, message } }`), or no server. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+/** Where the workbench is signed in: a project and a bearer token of it. */
+export interface Session {
+  readonly project: string;
+  readonly token: string;
+}
+
+interface Result<T> {
+  readonly data?: T;
+  readonly error?: unknown;
+  readonly response: Response;
+}
+
+function errorOf(status: number, body: unknown): ApiError {
+  const error = (body as { error?: { code?: unknown; message?: unknown } } | null)?.error;
+  const code = typeof error?.code === 'string' ? error.code : `HTTP_${status}`;
+  const message =
+    typeof error?.message === 'string' ? error.message : `the server answered ${status}`;
+  return new ApiError(status, code, message);
+}
+
+async function unwrap<T>(call: Promise<Result<T>>): Promise<T> {
+  let result: Result<T>;
+  try {
+    result = await call;
+  } catch (err) {
+    if ((err as Error).name === 'AbortError') throw err;
+    throw new ApiError(0, 'SERVER_UNREACHABLE', 'the canonry server did not answer');
+  }
+  if (result.error !== undefined || result.data === undefined) {
+    throw errorOf(result.response.status, result.error);
+  }
+  return result.data;
+}
+
+/**
+ * The typed API client of one session. Every call is an OpenAPI path and method of the generated
+ * `paths` (so a call the server does not document does not compile), and `test/web` holds each
+ * path and method used here to the document a real server serves.
+ */
+export function createApi(session: Session, origin: string = window.location.origin) {
+  const client = createClient<paths>({
+    baseUrl: origin,
+    headers: { authorization: `Bearer ${session.token}` },
+  });
+  const project = { project: session.project };
+  const proposal = (id: string) => ({ path: { ...project, id } });
+  return {
+    session,
+    whoami: () =>
+      unwrap(client.GET('/v1/projects/{project}/whoami', { params: { path: project } })),
+    board: () => unwrap(client.GET('/v1/projects/{project}/board', { params: { path: project } })),
+    proposals: () =>
+      unwrap(client.GET('/v1/projects/{project}/proposals', { params: { path: project } })),
+    proposal: (id: string) =>
+      unwrap(client.GET('/v1/projects/{project}/proposals/{id}', { params: proposal(id) })),
+    approve: (id: string, baseVersion: string | null) =>
+      unwrap(
+        client.POST('/v1/projects/{project}/proposals/{id}/approve', {
+          params: proposal(id),
+          ...(baseVersion ? { body: { base_version: baseVersion } } : {}),
+        }),
+      ),
+    reject: (id: string, reason: string) =>
+      unwrap(
+        client.POST('/v1/projects/{project}/proposals/{id}/reject', {
+          params: proposal(id),
+          body: { reason },
+        }),
+      ),
+    /** The journal's head seq: where a live feed starts. */
+    journalHead: async (): Promise<number> => {
+      const page = await unwrap(
+        client.GET('/v1/projects/{project}/journal', {
+          params: { path: project, query: { limit: 1 } },
+        }),
+      );
+      const seq = (page.head as { seq?: unknown }).seq;
+      if (typeof seq !== 'number') throw new ApiError(0, 'INVALID_RESPONSE', 'no journal head');
+      return seq;
+    },
+    /** The live feed after `after`, as a byte stream of server-sent events. */
+    events: (after: number, signal: AbortSignal) =>
+      unwrap(
+        client.GET('/v1/projects/{project}/events', {
+          params: { path: project, query: { after } },
+          parseAs: 'stream',
+          signal,
+        }),
+      ) as Promise<ReadableStream<Uint8Array>>,
+  };
+}
+
+/** The API of one session. */
+export type Api = ReturnType<typeof createApi>;

@@ -1,0 +1,5146 @@
+// Generated from canonry’s OpenAPI document by test/web/api-types.test.ts; do not edit.
+// Rewrite it with `npm run web:api` when an operation changes.
+
+export interface paths {
+    "/healthz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Health: 200 when every chain verified on start; 503 (same body) while some chain is quarantined */
+        get: operations["health"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/readyz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Readiness: 200 when the store answers a query; 503 STORE_UNAVAILABLE when it does not (or not within 2 s) */
+        get: operations["ready"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Prometheus metrics (text exposition format): requests, latencies, verdicts by class, journal appends, commit-queue depth */
+        get: operations["metrics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/openapi.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** This OpenAPI 3.1 document */
+        get: operations["openapi"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/validate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** TCP/AP §6: evaluate an artifact against an agentic protocol (inline or by hash); no token, rate limited per client */
+        post: operations["validate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/trust": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The root and issuer certificates and the revocation list (never a private key) */
+        get: operations["trust"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/protocols": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Register an agentic protocol by content hash for the token's project (201 new, 200 already registered); at most 256 KiB, 1,000 a project */
+        post: operations["registerProtocol"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/protocols/{hash}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A registered agentic protocol */
+        get: operations["getProtocol"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/projects/{project}/journal": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Page through a project's journal entries */
+        get: operations["readJournal"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/projects/{project}/journal/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Verify a project's hash chain and signed checkpoints; with projections=true (owner) also compare its projections with a replay */
+        get: operations["verifyJournal"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/projects/{project}/journal/{seq}/receipt": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The §7 receipt of one journal entry */
+        get: operations["getReceipt"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/projects/{project}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The project's journal live, as server-sent events: `id:` the seq, `event:` the kind (`redacted` for an entry of another principal's personal plane), `data:` a summary — never a body; a heartbeat comment every 15 s; the kernel's audit project is never served */
+        get: operations["followEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/projects/{project}/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The archive of the project in capture order: project messages and the principal's own personal ones */
+        get: operations["listMessages"];
+        put?: never;
+        /** Archive a message and run intake: classify it and turn each draft into a gated proposal (classify=false archives only) */
+        post: operations["postMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/projects/{project}/unclassified": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Archived messages never classified (model down, output refused, classify=false), each with its last journaled failure; personal ones only to their speaker */
+        get: operations["listUnclassified"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/projects/{project}/messages/{id}/classify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Classify an archived message again (its speaker only): the intake a re-send runs; a message already classified reports its first intake and writes nothing */
+        post: operations["classifyMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/projects/{project}/messages/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One archived message, exactly as captured */
+        get: operations["getMessage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/projects/{project}/classifier": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The project's classifier: its kind (scripted or model), and the scripted classifier's journaled subjects */
+        get: operations["getClassifier"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/projects/{project}/classifier/subjects": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Add or replace subjects of the scripted classifier (object id → title, object type, keywords, tags); journaled */
+        post: operations["putSubjects"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/projects/{project}/classifier/subjects/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove a subject of the scripted classifier; journaled */
+        delete: operations["removeSubject"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/projects/{project}/proposals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Proposals in journal order, optionally only those with one status */
+        get: operations["listProposals"];
+        put?: never;
+        /** Propose a mutation: it is compared with current canon, gated, and committed when the gate answers AUTO_COMMIT */
+        post: operations["postProposal"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/projects/{project}/proposals/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The two-note view: current vs candidate, the computed checks, and the gate verdict with its signed event */
+        get: operations["getProposal"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/projects/{project}/proposals/{id}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Approve a pending proposal (the role the gate asked for: editor for REQUIRE_CONFIRMATION, owner for HARD_STOP); stale → 409 STALE_APPROVAL and a new comparison, after which only an approval naming the new head as base_version commits (else 409 BASE_NOT_ACKNOWLEDGED) */
+        post: operations["approveProposal"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/projects/{project}/proposals/{id}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Reject a pending proposal (owner, editor, or its proposer withdrawing it) */
+        post: operations["rejectProposal"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/projects/{project}/objects": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Canonical objects in id order, optionally only those with the given statuses */
+        get: operations["listObjects"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/projects/{project}/objects/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An object with its current version */
+        get: operations["getObject"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/projects/{project}/objects/{id}/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every immutable version of an object, oldest first (restores append, never rewind) */
+        get: operations["listVersions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/projects/{project}/objects/{id}/provenance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The provenance walk (§8): why, since when, who authorized it, sources, what it replaced, stale dependents, restorable versions */
+        get: operations["getProvenance"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/projects/{project}/objects/{id}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Restore an earlier version, named by its hash or its number, by proposing a new version with its content (gated like any proposal) */
+        post: operations["restoreObject"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/projects/{project}/objects/{id}/resolve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Resolve a dispute (LCSM §15): propose the open claim that stands, with why; gated like any proposal (an agent's waits for an editor), the other claims stay in history */
+        post: operations["resolveObject"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/projects/{project}/board": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Objects the principal may read, grouped by status and marked in or out of effect (§2), pending proposals, and artifacts with their §10 states */
+        get: operations["getBoard"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/projects/{project}/artifacts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every artifact the principal may read (§14: one citing a personal version is its holder's) with its §10 state */
+        get: operations["listArtifacts"];
+        put?: never;
+        /** Register an artifact manifest (re-registering makes a new artifact_version); an agent may not accept one */
+        post: operations["registerArtifact"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/projects/{project}/artifacts/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One artifact with its §10 state and the reasons */
+        get: operations["getArtifact"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/projects/{project}/artifacts/{id}/review": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Record a person's review of an artifact (owners and editors) */
+        post: operations["reviewArtifact"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/projects/{project}/working-set": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Compile a scoped working set from the current canon the principal may read (nothing superseded, nothing out of effect) with its prompt capsule and token count; writes nothing */
+        post: operations["compileWorkingSet"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/projects/{project}/validate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Evaluate an artifact against an agentic protocol (inline or a registered hash), as TCP/AP §6: answers its envelope (CONFORMANT with the signed event, or the verdict that refused it) */
+        post: operations["validateArtifact"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/projects/{project}/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Verify a signed conformance event against this server's root and revocation list, and the artifact, protocol and metadata hash it should bind (TCP/AP §7); writes nothing */
+        post: operations["verifyEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/projects/{project}/relay/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The project's relay sessions, newest first, with where each stands */
+        get: operations["listRelaySessions"];
+        put?: never;
+        /** Start a relay session: the mode, the objective and what it must get through (sections, sub-tasks, questions); its windows are then prepared and completed one by one */
+        post: operations["startRelaySession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/projects/{project}/relay/sessions/{session}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A relay session: where it stands, its latest CSO and the goal of its next window */
+        get: operations["getRelaySession"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/projects/{project}/relay/sessions/{session}/prepare": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** What to send the model for the session's next window: a work window or a revision window (§6.2), its goal, the CSO slice it needs and the prompt; writes nothing */
+        post: operations["prepareRelayWindow"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/projects/{project}/relay/sessions/{session}/windows": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A session's completed windows in order: each CSO, its verification and revisions */
+        get: operations["listRelayWindows"];
+        put?: never;
+        /** Complete the session's next window with the model's text and its contribution: merge, verify and repair (§5), invalidate (§3), revise or escalate (§6), seal and commit; the CRP-Relay-* headers say what happened */
+        post: operations["completeRelayWindow"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/projects/{project}/relay/sessions/{session}/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Check a session's HMAC chain and every window's CSO against the journal; names the first window that breaks */
+        get: operations["verifyRelaySession"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/projects/{project}/whoami": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Who the bearer token stands for: its project, principal and role — what a face needs to offer only the controls the role allows */
+        get: operations["whoami"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/projects/{project}/tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The tokens of this project (descriptions, never secrets) */
+        get: operations["listTokens"];
+        put?: never;
+        /** Issue a token for a principal and role in this project; the secret is shown only here */
+        post: operations["createToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/projects/{project}/tokens/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke a live token of this project */
+        delete: operations["revokeToken"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+    schemas: {
+        Error: {
+            error: {
+                /** @enum {unknown} */
+                code: "INVALID_REQUEST" | "INTERPRETATION_DRIFT" | "MALFORMED_BODY" | "INVALID_BODY" | "NESTING_TOO_DEEP" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "NOT_FOUND" | "RATE_LIMITED" | "EVALUATOR_UNAVAILABLE" | "NOT_CANONICALIZABLE" | "INVALID_HASH" | "INVALID_PROTOCOL" | "UNKNOWN_PROTOCOL" | "QUOTA_EXCEEDED" | "INVALID_SWITCHBOARD" | "INVALID_POLICY" | "KEYRING_MISSING" | "KEYRING_EXISTS" | "KEYRING_CORRUPT" | "UNKNOWN_ISSUER" | "INVALID_EVENT" | "SIGNATURE_INVALID" | "CHAIN_INVALID" | "ISSUER_REVOKED" | "HASH_MISMATCH" | "INVALID_CERTIFICATE" | "KEYRING_MISMATCH" | "INVALID_CSR" | "ROOT_KEY_OFFLINE" | "DEVELOPMENT_ROOT" | "NO_ACTIVE_ISSUER" | "PENDING_KEY_MISMATCH" | "STALE_REVOCATION_LIST" | "STORE_CORRUPT" | "STORE_BUSY" | "STORE_UNAVAILABLE" | "STORE_MISMATCH" | "CONFLICT" | "INVALID_PROJECT" | "UNKNOWN_PROJECT" | "INVALID_ENTRY" | "UNKNOWN_ENTRY_KIND" | "ENTRY_BODY_INVALID" | "CHAIN_BROKEN" | "INVALID_CHECKPOINT" | "INVALID_SEGMENT" | "MODEL_UNAVAILABLE" | "MODEL_BUSY" | "MODEL_OUTPUT_INVALID" | "UNAUTHENTICATED" | "FORBIDDEN" | "UNKNOWN_TOKEN" | "AUTHORITY_FROM_PAYLOAD" | "INVALID_PROPOSAL" | "UNKNOWN_OBJECT" | "UNKNOWN_SESSION" | "SESSION_CLOSED" | "UNKNOWN_PROPOSAL" | "UNKNOWN_MESSAGE" | "UNKNOWN_VERSION" | "UNKNOWN_CLAIM" | "PROPOSAL_CLOSED" | "STALE_APPROVAL" | "BASE_NOT_ACKNOWLEDGED" | "SOURCE_MISSING" | "PLANE_VIOLATION" | "DEPENDENCY_CYCLE" | "GATE_REFUSED" | "BATCH_HELD" | "CLASSIFIER_FAILED" | "INVALID_ARTIFACT" | "UNKNOWN_ARTIFACT" | "UNKNOWN_SUBJECT" | "ADDRESS_UNAVAILABLE" | "SERVER_UNREACHABLE" | "INVALID_ARGUMENT" | "FILE_UNREADABLE" | "MALFORMED_FILE" | "INTERNAL";
+                message: string;
+                details?: Record<string, never>;
+            };
+        };
+        ValidateEnvelope: {
+            /** @enum {unknown} */
+            status: "EVALUATED" | "REJECTED";
+            data: {
+                conformant: boolean;
+                label: string | null;
+            };
+            error: null | {
+                failure_code: string;
+                message: string;
+            };
+            /** @description the signed conformance event (conformant verdicts only), else null */
+            attestation: null | Record<string, never>;
+        };
+        Principal: {
+            id: string;
+            project: string;
+            /** @enum {unknown} */
+            role: "owner" | "editor" | "agent" | "tool" | "viewer";
+        };
+        SourceRef: {
+            message_id: string;
+            span: number[];
+            quote: string;
+        };
+        NoteContent: {
+            /** @enum {unknown} */
+            object_type: "constraint" | "decision" | "fact" | "preference" | "plan" | "question" | "policy" | "permission" | "artifact_ref" | "dependency" | "dispute" | "instruction" | "uncertainty";
+            title: string;
+            text: string;
+            shape?: unknown;
+            /**
+             * @default asserted
+             * @enum {unknown}
+             */
+            confidence_state: "uncertain" | "inferred" | "asserted" | "sourced" | "verified";
+            /**
+             * @default active
+             * @enum {unknown}
+             */
+            status: "active" | "provisional" | "disputed" | "superseded" | "retired";
+            /**
+             * @description LCSM §14 plane: personal is its proposer's alone; project, working and procedural are shared. Left out, an existing object keeps its own
+             * @default project
+             * @enum {unknown}
+             */
+            visibility: "project" | "personal" | "working" | "procedural";
+            sources?: components["schemas"]["SourceRef"][];
+            /** @description what the note rests on: an object id (pinned to its current version when the proposal is made) or { object_id, version_hash }, the exact version it was made against. Stored as ids, with the pins in dependency_versions */
+            dependency_refs?: (string | components["schemas"]["DependencyPin"])[];
+            /** @description the exact version of each dependency the note was made against (set by canon; versions committed before pins existed lack it) */
+            readonly dependency_versions?: components["schemas"]["DependencyPin"][];
+            /** @description a date (2026-01-31) or a date-time with offset */
+            effective_from?: string | null;
+            effective_until?: string | null;
+            tags?: string[];
+        };
+        CheckResult: {
+            result: boolean;
+            detail: string;
+            items?: string[];
+        };
+        ComparisonChecks: {
+            information_removed?: components["schemas"]["CheckResult"];
+            source_or_authority_change?: components["schemas"]["CheckResult"];
+            certainty_raised_without_evidence?: components["schemas"]["CheckResult"];
+            suggestion_to_directive?: components["schemas"]["CheckResult"];
+            dispute_collapsed?: components["schemas"]["CheckResult"];
+            dependents_made_stale?: components["schemas"]["CheckResult"];
+            reversible?: components["schemas"]["CheckResult"];
+            within_authority?: components["schemas"]["CheckResult"];
+        };
+        NoteSide: {
+            version_hash?: string | null;
+            content?: components["schemas"]["NoteContent"] | null;
+            authority?: {
+                principal?: string;
+                role?: string;
+            } | null;
+        };
+        GateVerdict: {
+            /** @enum {unknown} */
+            label: "AUTO_COMMIT" | "REQUIRE_CONFIRMATION" | "HARD_STOP" | "REJECT";
+            protocol_hash: string;
+            input_hash: string;
+            /** @description the signed TCP/AP conformance event */
+            event: Record<string, never> | null;
+            event_hash: string | null;
+        };
+        ProposalRecord: {
+            proposal_id: string;
+            object_id: string;
+            /** @enum {unknown} */
+            intent: "create" | "update" | "supersede" | "retire" | "restore" | "dispute" | "resolve";
+            base_version?: string | null;
+            candidate?: components["schemas"]["NoteContent"];
+            supersedes?: string[];
+            restore_version?: string | null;
+            message_id?: string | null;
+            rationale?: string | null;
+            classifier?: string | null;
+            proposer: components["schemas"]["Principal"];
+            comparison: {
+                current: components["schemas"]["NoteSide"];
+                candidate: components["schemas"]["NoteSide"];
+                checks: components["schemas"]["ComparisonChecks"];
+                /** @enum {unknown} */
+                stakes: "S0" | "S1" | "S2" | "S3";
+            };
+            gate: components["schemas"]["GateVerdict"];
+            /** @description who must approve it now; null unless it is pending and held back */
+            required_role?: ("owner" | "editor" | "agent" | "tool" | "viewer") | null;
+            /** @description the role the gate asked to approve it, kept after it closes */
+            approval_role?: ("owner" | "editor" | "agent" | "tool" | "viewer") | null;
+            /** @description after canon moved and it was compared again: the base_version an approval must name */
+            approval_requires_base?: string | null;
+            /** @enum {unknown} */
+            status: "pending" | "committed" | "rejected";
+            decided_by?: components["schemas"]["Principal"] | null;
+            reason?: string | null;
+            /** @description dispute: the competing claim (the candidate keeps the disputed statement, status disputed) */
+            claim?: {
+                statement: string;
+                sources: components["schemas"]["SourceRef"][];
+                /** @enum {unknown} */
+                confidence_state: "uncertain" | "inferred" | "asserted" | "sourced" | "verified";
+            };
+            /** @description resolve: the claim that stands */
+            claim_id?: string;
+            seq?: number;
+        };
+        ProposalOutcome: {
+            proposal: components["schemas"]["ProposalRecord"];
+            committed: components["schemas"]["NoteVersion"] | null;
+            receipt: components["schemas"]["Receipt"];
+        };
+        ProposalView: {
+            proposal_id: string;
+            object_id: string;
+            intent?: string;
+            /** @enum {unknown} */
+            status: "pending" | "committed" | "rejected";
+            proposer?: components["schemas"]["Principal"];
+            /** @description who must approve it now; null unless it is pending and held back */
+            required_role?: ("owner" | "editor" | "agent" | "tool" | "viewer") | null;
+            /** @description the role the gate asked to approve it, kept after it closes */
+            approval_role?: ("owner" | "editor" | "agent" | "tool" | "viewer") | null;
+            /** @description who approved it, when it committed on an approval */
+            approved_by?: components["schemas"]["Principal"] | null;
+            /** @description set after a re-comparison: approve with this base_version, having read current (what it would now overwrite) */
+            approval_requires_base?: string | null;
+            decided_by?: components["schemas"]["Principal"] | null;
+            reason?: string | null;
+            rationale?: string | null;
+            message_id?: string | null;
+            classifier?: string | null;
+            base_version?: string | null;
+            current_version_now?: string | null;
+            /** @description canon moved since the comparison */
+            stale?: boolean;
+            current: components["schemas"]["NoteSide"];
+            candidate: components["schemas"]["NoteSide"];
+            claim?: {
+                statement: string;
+                sources: components["schemas"]["SourceRef"][];
+                /** @enum {unknown} */
+                confidence_state: "uncertain" | "inferred" | "asserted" | "sourced" | "verified";
+            } | null;
+            claim_id?: string | null;
+            /** @enum {unknown} */
+            stakes: "S0" | "S1" | "S2" | "S3";
+            checks: components["schemas"]["ComparisonChecks"];
+            gate: components["schemas"]["GateVerdict"] & {
+                verification?: {
+                    ok?: boolean;
+                    issue?: string | null;
+                };
+            };
+        };
+        NoteVersion: {
+            note_id: string;
+            version_id: number;
+            parent_version_hash: string | null;
+            content: components["schemas"]["NoteContent"];
+            shape?: unknown;
+            sources?: components["schemas"]["SourceRef"][];
+            actor: string;
+            authority: Record<string, never>;
+            /** Format: date-time */
+            timestamp?: string;
+            receipt_ref?: string;
+            version_hash: string;
+            /** @description the competing claims while disputed (LCSM §15) */
+            claims?: components["schemas"]["Claim"][];
+            resolution?: components["schemas"]["DisputeResolution"];
+        };
+        /** @description one competing statement of a disputed object (LCSM §15), listed once */
+        Claim: {
+            claim_id: string;
+            statement: string;
+            /**
+             * @description open while disputed; stands or set_aside once resolved; collapsed when settled without a resolution
+             * @enum {unknown}
+             */
+            state: "open" | "stands" | "set_aside" | "collapsed";
+            /** @description the version that opened this dispute */
+            opened_in: number;
+            holders: components["schemas"]["ClaimHolder"][];
+        };
+        ClaimHolder: {
+            principal: {
+                id: string;
+                /** @enum {unknown} */
+                role: "owner" | "editor" | "agent" | "tool" | "viewer";
+            };
+            approver: {
+                id: string;
+                /** @enum {unknown} */
+                role: "owner" | "editor" | "agent" | "tool" | "viewer";
+            } | null;
+            /** @enum {unknown} */
+            confidence_state?: "uncertain" | "inferred" | "asserted" | "sourced" | "verified";
+            sources: components["schemas"]["SourceRef"][];
+            gate: string | null;
+            gate_event?: string | null;
+            proposal_id?: string | null;
+            /** @description the version that recorded this holder */
+            version_id: number;
+            receipt_ref: string | null;
+        };
+        DisputeResolution: {
+            claim_id: string;
+            statement: string;
+            rationale: string;
+            set_aside: string[];
+        };
+        CanonObject: {
+            object_id: string;
+            /** @enum {unknown} */
+            object_type: "constraint" | "decision" | "fact" | "preference" | "plan" | "question" | "policy" | "permission" | "artifact_ref" | "dependency" | "dispute" | "instruction" | "uncertainty";
+            /** @constant */
+            schema_version?: 1;
+            current_version_ref: string;
+            version_id: number;
+            authority_basis?: Record<string, never>;
+            /** @enum {unknown} */
+            confidence_state?: "uncertain" | "inferred" | "asserted" | "sourced" | "verified";
+            /** @enum {unknown} */
+            visibility?: "project" | "personal" | "working" | "procedural";
+            source_refs?: components["schemas"]["SourceRef"][];
+            dependency_refs?: string[];
+            created_at?: string;
+            effective_from?: string | null;
+            effective_until?: string | null;
+            /** @enum {unknown} */
+            status: "active" | "provisional" | "disputed" | "superseded" | "retired";
+            title?: string;
+            text: string;
+            superseded_by?: string | null;
+        };
+        /**
+         * @description the object against its effective window [effective_from, effective_until) at the server clock (LCSM §2); only in_effect is current canon
+         * @enum {unknown}
+         */
+        EffectiveState: "in_effect" | "expired" | "not_yet_effective";
+        BoardObject: components["schemas"]["CanonObject"] & {
+            effective: components["schemas"]["EffectiveState"];
+            /** @description a disputed object's open claims */
+            claims?: components["schemas"]["Claim"][];
+            dependency_state: components["schemas"]["DependencyState"] | null;
+        };
+        DependencyPin: {
+            object_id: string;
+            version_hash: string;
+        };
+        /** @description what a cascade left on a dependent when something it rests on moved (LCSM §10, CRP-030 §3); a new version of it made against current canon clears it */
+        DependencyState: {
+            id: string;
+            /** @enum {unknown} */
+            kind: "note" | "artifact";
+            depth: number;
+            /** @enum {unknown} */
+            state: "needs_revision" | "possibly_stale" | "definitely_stale" | "requires_regeneration" | "requires_human_review";
+            /** @description e.g. "storage.engine moved v1 → v2 (through decision.db)" */
+            cause: string;
+            /** @description the object that moved, then each dependent down to this one */
+            path: string[];
+        };
+        Receipt: {
+            receipt_id: string;
+            request_ref?: string;
+            prior_state_ref?: {
+                seq?: number;
+                hash?: string;
+            };
+            result_state_ref?: {
+                seq?: number;
+                hash?: string;
+            };
+            checks: {
+                name?: string;
+                result?: string;
+                detail?: string;
+            }[];
+            warnings?: string[];
+            uncertainty?: string | null;
+            affected_dependents?: (string | {
+                id: string;
+                /** @enum {unknown} */
+                kind: "note" | "artifact";
+                depth: number;
+                state: string;
+                cause: string;
+            })[];
+            rollback_route?: string;
+            /** @enum {unknown} */
+            acceptance_state: "accepted" | "provisional" | "rejected";
+            hash_chain_parent?: string;
+            receipt_hash: string;
+        };
+        ArchivedMessage: {
+            message_id: string;
+            project?: string;
+            text: string;
+            /** @enum {unknown} */
+            role: "user" | "assistant" | "agent" | "tool" | "system";
+            actor: string;
+            /** @enum {unknown} */
+            actor_role: "owner" | "editor" | "agent" | "tool" | "viewer";
+            captured_at?: string;
+            /**
+             * @description personal: only its actor reads or cites it (LCSM §14)
+             * @enum {unknown}
+             */
+            visibility: "project" | "personal";
+            seq: number;
+        };
+        Classification: {
+            outcome: string;
+            touched: string[];
+            drafts: Record<string, never>[];
+            rationale: string;
+            classifier: string;
+        };
+        UnclassifiedMessage: {
+            message: components["schemas"]["ArchivedMessage"];
+            failure: {
+                message_id: string;
+                /** @enum {unknown} */
+                code: "MODEL_UNAVAILABLE" | "MODEL_BUSY" | "CLASSIFIER_FAILED";
+                detail: string;
+                issues: string[];
+                classifier: string;
+                at: string;
+                seq: number;
+                attempts: number;
+            } | null;
+        };
+        ClassifierView: {
+            /** @enum {unknown} */
+            kind: "scripted" | "model";
+            model: string | null;
+            subjects: number;
+            /** @enum {unknown} */
+            source: "default" | "api" | "file";
+            seq: number | null;
+            /** @description the scripted classifier configuration (subjects, rules, derive_ids) */
+            config: Record<string, never>;
+        };
+        ArtifactManifest: {
+            artifact_id: string;
+            title?: string;
+            input_refs?: string[];
+            canonical_note_versions: {
+                object_id: string;
+                version_hash: string;
+            }[];
+            tool_or_model_refs?: string[];
+            output_digest: string;
+            verification_refs?: string[];
+            /** @enum {unknown} */
+            acceptance_state: "proposed" | "accepted" | "rejected";
+            artifact_version: number;
+        };
+        ArtifactStatus: {
+            manifest: components["schemas"]["ArtifactManifest"];
+            /** @enum {unknown} */
+            state: "current" | "possibly_stale" | "definitely_stale" | "unaffected" | "requires_regeneration" | "requires_human_review";
+            reasons: string[];
+        };
+        WorkingNote: {
+            object_id?: string;
+            object_type?: string;
+            version_id?: number;
+            status?: string;
+            confidence?: string;
+            title?: string;
+            text?: string;
+            authority?: string;
+            sources?: components["schemas"]["SourceRef"][];
+        };
+        WorkingSet: {
+            project: string;
+            objective?: string | null;
+            notes: components["schemas"]["WorkingNote"][];
+            policies?: components["schemas"]["WorkingNote"][];
+            dependencies?: components["schemas"]["WorkingNote"][];
+            prior_mutations?: Record<string, never>[];
+            contradictions?: Record<string, never>[];
+            uncertainty?: components["schemas"]["WorkingNote"][];
+            /** @description disputed objects, each once with its competing claims and who holds which; none is current canon (LCSM §15) */
+            disputes: {
+                object_id: string;
+                object_type: string;
+                version_id: number;
+                title: string;
+                claims: {
+                    claim_id: string | null;
+                    statement: string;
+                    held_by: {
+                        principal: string;
+                        role: string;
+                        confidence_state: string;
+                        sources: components["schemas"]["SourceRef"][];
+                    }[];
+                }[];
+            }[];
+            artifacts?: Record<string, never>[];
+            /** @description superseded or retired objects left out */
+            excluded: number;
+            /** @description objects left out because their window has ended */
+            expired: number;
+            /** @description objects left out because their window has not begun */
+            not_yet_effective: number;
+            /** @description notes of the set that depend on an object out of effect */
+            lapsed_dependencies: {
+                object_id: string;
+                depends_on: string;
+                /** @enum {unknown} */
+                effective: "expired" | "not_yet_effective";
+                since: string;
+            }[];
+            /** @description notes of the set that rest on something that moved: taken out of notes, policies, dependencies and uncertainty, never shown as current canon */
+            needs_revision: (components["schemas"]["WorkingNote"] & {
+                cause: string;
+                depth: number;
+                path: string[];
+            })[];
+            /** @description the prompt capsule a model reads instead of the transcript */
+            capsule: string;
+            /** @description tokens in the capsule */
+            tokens: number;
+        };
+        Provenance: {
+            object: components["schemas"]["CanonObject"];
+            effective: components["schemas"]["EffectiveState"];
+            depends_on: {
+                object_id: string;
+                /** @enum {unknown} */
+                status: "active" | "provisional" | "disputed" | "superseded" | "retired" | "unknown";
+                effective: components["schemas"]["EffectiveState"] | null;
+            }[];
+            dependency_state?: components["schemas"]["DependencyState"] | null;
+            made_against?: components["schemas"]["DependencyPin"][];
+            why: {
+                statement?: string;
+                confidence?: string;
+                sources?: Record<string, never>[];
+            };
+            current_since: {
+                version_id?: number;
+                timestamp?: string;
+                receipt_ref?: string;
+                receipt?: components["schemas"]["Receipt"] | null;
+            };
+            authorized_by: {
+                proposer?: Record<string, never> | null;
+                approver?: Record<string, never> | null;
+                gate?: string | null;
+                stakes?: string | null;
+                gate_event?: string | null;
+                gate_protocol?: string | null;
+            };
+            replaced: {
+                previous_version?: components["schemas"]["NoteVersion"] | null;
+                superseded_objects?: components["schemas"]["CanonObject"][];
+            };
+            built_from_old: {
+                artifact_id?: string;
+                version_id?: number;
+            }[];
+            stale_if_changed: {
+                artifacts?: components["schemas"]["ArtifactStatus"][];
+                objects?: string[];
+            };
+            restorable: {
+                version_id?: number;
+                version_hash?: string;
+                timestamp?: string;
+                text?: string;
+            }[];
+            /** @enum {unknown} */
+            epistemic: "fact" | "preference" | "policy" | "decision" | "inference" | "uncertainty" | "dispute" | "other";
+            /** @description every claim its disputes have held, settled ones included */
+            claims: components["schemas"]["Claim"][];
+            resolution: components["schemas"]["DisputeResolution"] | null;
+            history: components["schemas"]["NoteVersion"][];
+        };
+        TokenInfo: {
+            token_id: string;
+            project: string;
+            principal: string;
+            /** @enum {unknown} */
+            role: "owner" | "editor" | "agent" | "tool" | "viewer";
+            created_at: string;
+            revoked_at: string | null;
+        };
+        RelaySession: {
+            session_id: string;
+            project: string;
+            /** @enum {unknown} */
+            mode: "DOCUMENT" | "CONVERSATION" | "TOOL" | "AGENTIC";
+            objective: string;
+            remaining: string[];
+            success_test?: string | null;
+            /** @description the agent principal its state is committed as */
+            agent: string;
+            started_by?: string;
+            max_revisions?: number;
+            /** @enum {unknown} */
+            on_unverified?: "regenerate" | "halt";
+            /** @description window 1's prior_cso_hash */
+            genesis: string;
+            created_at?: string;
+        };
+        RelaySessionView: {
+            session: components["schemas"]["RelaySession"];
+            /** @enum {unknown} */
+            status: "active" | "complete" | "halted";
+            windows: number;
+            cso: Record<string, never> | null;
+            /** @description the goal of the next window (§4.2) */
+            goal_state: Record<string, never>;
+        };
+        RelaySessionSummary: {
+            session: components["schemas"]["RelaySession"];
+            /** @enum {unknown} */
+            status: "active" | "complete" | "halted";
+            windows: number;
+        };
+        RelayPreparedWindow: {
+            session_id: string;
+            window_number: number;
+            /**
+             * @description work toward the goal, or a §6.2 revision of one decision
+             * @enum {unknown}
+             */
+            kind: "work" | "revision";
+            revision_target?: string | null;
+            /** @description the goal, re-anchored (§4) */
+            goal_state: Record<string, never>;
+            /** @description the facts, decisions, constraints and questions the window is given (§7.2) */
+            slice?: Record<string, never>;
+            /** @description what to send the model */
+            messages: {
+                role: string;
+                content: string;
+            }[];
+            /** @description token counts of the prompt */
+            tokens?: Record<string, never>;
+            /** @description slice items left out to hold the token budget */
+            dropped?: Record<string, never>;
+            over_budget?: boolean;
+        };
+        RelayCompletedWindow: {
+            /**
+             * @description relayed: verified and committed; regenerate: not verified, nothing journaled; halted: the session stopped (§5.2)
+             * @enum {unknown}
+             */
+            status: "relayed" | "regenerate" | "halted";
+            session_id: string;
+            window_number: number;
+            /**
+             * @description work toward the goal, or a §6.2 revision of one decision
+             * @enum {unknown}
+             */
+            kind: "work" | "revision";
+            cso: Record<string, never> | null;
+            /** @description preservation (valid prior facts kept / valid prior facts), repaired ids, uncaptured claims, broken dependencies, verified (§5) */
+            verification: Record<string, never>;
+            revisions: {
+                target: string;
+                revised_by: string | null;
+                new_fact: string | null;
+                count: number;
+                escalation: Record<string, never> | null;
+            }[];
+            /** @description the CRP-Relay-* headers of the window (§5.3, §6.4, §10) */
+            headers: {
+                [key: string]: string;
+            };
+        };
+        RelayWindow: {
+            session_id: string;
+            window_number: number;
+            /**
+             * @description work toward the goal, or a §6.2 revision of one decision
+             * @enum {unknown}
+             */
+            kind: "work" | "revision";
+            revision_target?: string | null;
+            /** @description the sealed Cognitive State Object (CRP-030 §2.1, CSO schema v1) */
+            cso: Record<string, never>;
+            remaining?: string[];
+            /** @description preservation (valid prior facts kept / valid prior facts), repaired ids, uncaptured claims, broken dependencies, verified (§5) */
+            verification: Record<string, never>;
+            invalidations?: Record<string, never>[];
+            revisions: {
+                target: string;
+                revised_by: string | null;
+                new_fact: string | null;
+                count: number;
+                escalation: Record<string, never> | null;
+            }[];
+            output?: {
+                text: string;
+                hash: string;
+                model: string | null;
+            };
+            /** @description the CRP-Relay-* headers of the window (§5.3, §6.4, §10) */
+            headers: {
+                [key: string]: string;
+            };
+        };
+        RelayChainReport: {
+            session_id: string;
+            ok: boolean;
+            windows: number;
+            broken: {
+                window_number: number;
+                /** @enum {unknown} */
+                reason: "hmac" | "link" | "numbering" | "schema" | "projection";
+                detail: string;
+            } | null;
+        };
+        RelayContribution: {
+            facts?: {
+                fact_id?: string | null;
+                statement: string;
+                /** @enum {string|null} */
+                provenance?: "CKF" | "TOOL" | "CONVERSATION" | "DERIVED" | "USER" | null;
+                provenance_ref?: string | null;
+                confidence?: number | null;
+                supersedes?: string[];
+            }[];
+            decisions?: {
+                decision_id?: string | null;
+                choice: string;
+                rationale: string;
+                alternatives?: string[];
+                depends_on?: string[];
+                revisable?: boolean | null;
+                /** @enum {string|null} */
+                provenance?: "CKF" | "TOOL" | "CONVERSATION" | "DERIVED" | "USER" | null;
+                provenance_ref?: string | null;
+                revises?: string | null;
+            }[];
+            open_questions?: string[];
+            resolved_questions?: string[];
+            constraints?: string[];
+            completed?: string[];
+            invalidates?: string[];
+            tool_results?: {
+                scratch_id: string;
+                tool: string;
+                result_hash: string;
+                summary: string;
+            }[];
+        };
+    };
+    responses: never;
+    parameters: never;
+    requestBodies: never;
+    headers: never;
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+    health: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        ok: boolean;
+                        store: string;
+                        journal: {
+                            broken: {
+                                project: string;
+                                seq: number;
+                                reason: string;
+                                detail?: string;
+                            }[];
+                            unsigned: number;
+                        };
+                        trust: {
+                            root_fingerprint: string;
+                            development: boolean;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    ready: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        ok: boolean;
+                        store: string;
+                    };
+                };
+            };
+            /** @description STORE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    metrics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+        };
+    };
+    openapi: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+        };
+    };
+    validate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the artifact to evaluate (any JSON value) */
+                    artifact: unknown;
+                    /** @description the protocol inline, or the content hash of a registered one */
+                    agentic_protocol: Record<string, never> | string;
+                    generation_metadata_hash: string;
+                };
+            };
+        };
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidateEnvelope"];
+                };
+            };
+            /** @description INVALID_BODY, INVALID_HASH, INVALID_PROTOCOL, INVALID_REQUEST, MALFORMED_BODY, NESTING_TOO_DEEP */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidateEnvelope"];
+                };
+            };
+            /** @description UNKNOWN_PROTOCOL */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidateEnvelope"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidateEnvelope"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidateEnvelope"];
+                };
+            };
+            /** @description INTERPRETATION_DRIFT */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidateEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidateEnvelope"];
+                };
+            };
+            /** @description EVALUATOR_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidateEnvelope"];
+                };
+            };
+        };
+    };
+    trust: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        root: string;
+                        root_fingerprint?: string;
+                        /** @description true for a root whose key lives on the server: not production-grade attestation (TCP/AP §10) */
+                        development_root: boolean;
+                        issuers: Record<string, never>[];
+                        revocation_list: string;
+                    };
+                };
+            };
+        };
+    };
+    registerProtocol: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        hash: string;
+                        slug?: string;
+                        version?: string;
+                        labels?: string[];
+                    };
+                };
+            };
+            /** @description AUTHORITY_FROM_PAYLOAD, INVALID_ARGUMENT, INVALID_BODY, INVALID_PROTOCOL, MALFORMED_BODY, NESTING_TOO_DEEP */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN, QUOTA_EXCEEDED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CHAIN_BROKEN */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getProtocol: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the protocol content hash */
+                hash: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        hash: string;
+                        protocol: Record<string, never>;
+                    };
+                };
+            };
+            /** @description INVALID_HASH */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNKNOWN_PROTOCOL */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    readJournal: {
+        parameters: {
+            query?: {
+                /** @description entries after this seq */
+                after?: number;
+                /** @description 1–1000 (default 100) */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description the project; must be the bearer token’s */
+                project: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        project: string;
+                        head: Record<string, never>;
+                        entries: Record<string, never>[];
+                        next_after: number | null;
+                    };
+                };
+            };
+            /** @description INVALID_ARGUMENT, INVALID_PROJECT */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    verifyJournal: {
+        parameters: {
+            query?: {
+                /** @description true: replay the journal and compare every projection table (owner only) */
+                projections?: boolean;
+            };
+            header?: never;
+            path: {
+                /** @description the project; must be the bearer token’s */
+                project: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        ok: boolean;
+                        project?: string;
+                        checked?: number;
+                        unsigned?: {
+                            entries: number;
+                            since: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description INVALID_ARGUMENT, INVALID_PROJECT */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNKNOWN_PROJECT */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getReceipt: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the project; must be the bearer token’s */
+                project: string;
+                /** @description the entry seq */
+                seq: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Receipt"];
+                };
+            };
+            /** @description INVALID_ARGUMENT, INVALID_PROJECT */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    followEvents: {
+        parameters: {
+            query?: {
+                /** @description start after this seq (Last-Event-ID, when sent, wins) */
+                after?: number;
+            };
+            header?: {
+                /** @description resume after this seq (what an EventSource sends when it reconnects) */
+                "Last-Event-ID"?: string;
+            };
+            path: {
+                /** @description the project; must be the bearer token’s */
+                project: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            /** @description INVALID_ARGUMENT, INVALID_PROJECT */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listMessages: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the project; must be the bearer token’s */
+                project: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        messages: components["schemas"]["ArchivedMessage"][];
+                    };
+                };
+            };
+            /** @description INVALID_ARGUMENT */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postMessage: {
+        parameters: {
+            query?: {
+                /** @description false: archive only, no classification or proposals */
+                classify?: "true" | "false";
+            };
+            header?: never;
+            path: {
+                /** @description the project; must be the bearer token’s */
+                project: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "text": "I would like a red interface for the app."
+                 *     }
+                 */
+                "application/json": {
+                    text: string;
+                    /**
+                     * @description who spoke (an agent may not speak as user or system); never authority
+                     * @enum {unknown}
+                     */
+                    role?: "user" | "assistant" | "agent" | "tool" | "system";
+                    message_id?: string;
+                    /**
+                     * @description personal: only the sender reads it, only their personal notes cite it, and what intake drafts from it stays personal (LCSM §14)
+                     * @default project
+                     * @enum {unknown}
+                     */
+                    visibility?: "project" | "personal";
+                };
+            };
+        };
+        responses: {
+            /** @description success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: components["schemas"]["ArchivedMessage"];
+                        classification?: components["schemas"]["Classification"];
+                        proposals?: Record<string, never>[];
+                        /** @description what to configure when nothing was proposed for want of a subject */
+                        hint?: string;
+                    };
+                };
+            };
+            /** @description AUTHORITY_FROM_PAYLOAD, INVALID_ARGUMENT, INVALID_BODY, MALFORMED_BODY, NESTING_TOO_DEEP */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CLASSIFIER_FAILED */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description MODEL_UNAVAILABLE */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description MODEL_BUSY */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listUnclassified: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the project; must be the bearer token’s */
+                project: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        messages: components["schemas"]["UnclassifiedMessage"][];
+                    };
+                };
+            };
+            /** @description INVALID_ARGUMENT */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    classifyMessage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the project; must be the bearer token’s */
+                project: string;
+                /** @description message id (percent-encoded) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: components["schemas"]["ArchivedMessage"];
+                        classification: components["schemas"]["Classification"];
+                        proposals: Record<string, never>[];
+                        hint?: string;
+                    };
+                };
+            };
+            /** @description AUTHORITY_FROM_PAYLOAD, INVALID_ARGUMENT, INVALID_BODY */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNKNOWN_MESSAGE */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CLASSIFIER_FAILED */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description MODEL_UNAVAILABLE */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description MODEL_BUSY */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getMessage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the project; must be the bearer token’s */
+                project: string;
+                /** @description message id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ArchivedMessage"];
+                };
+            };
+            /** @description INVALID_ARGUMENT */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNKNOWN_MESSAGE */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getClassifier: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the project; must be the bearer token’s */
+                project: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClassifierView"];
+                };
+            };
+            /** @description INVALID_ARGUMENT */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    putSubjects: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the project; must be the bearer token’s */
+                project: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "subjects": {
+                 *         "release.day": {
+                 *           "title": "Release day",
+                 *           "object_type": "decision",
+                 *           "keywords": [
+                 *             "ship",
+                 *             "release"
+                 *           ]
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    subjects: {
+                        [key: string]: {
+                            title: string;
+                            /** @enum {unknown} */
+                            object_type: "constraint" | "decision" | "fact" | "preference" | "plan" | "question" | "policy" | "permission" | "artifact_ref" | "dependency" | "dispute" | "instruction" | "uncertainty";
+                            keywords: string[];
+                            tags?: string[];
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClassifierView"];
+                };
+            };
+            /** @description AUTHORITY_FROM_PAYLOAD, INVALID_ARGUMENT, INVALID_BODY, MALFORMED_BODY, NESTING_TOO_DEEP */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    removeSubject: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the project; must be the bearer token’s */
+                project: string;
+                /** @description subject (object) id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClassifierView"];
+                };
+            };
+            /** @description AUTHORITY_FROM_PAYLOAD, INVALID_ARGUMENT, INVALID_BODY */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNKNOWN_SUBJECT */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listProposals: {
+        parameters: {
+            query?: {
+                /** @description only proposals with this status */
+                status?: "pending" | "committed" | "rejected";
+            };
+            header?: never;
+            path: {
+                /** @description the project; must be the bearer token’s */
+                project: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        proposals: components["schemas"]["ProposalRecord"][];
+                    };
+                };
+            };
+            /** @description INVALID_ARGUMENT */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postProposal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the project; must be the bearer token’s */
+                project: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "object_id": "ui.colour",
+                 *       "intent": "create",
+                 *       "base_version": null,
+                 *       "candidate": {
+                 *         "object_type": "preference",
+                 *         "title": "Interface colour",
+                 *         "text": "The interface is red."
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    object_id: string;
+                    /**
+                     * @description required. dispute: the candidate carries the competing claim (text, sources, confidence); the object keeps its statement. resolve: claim_id names the open claim that stands, the candidate states it, rationale is required
+                     * @enum {unknown}
+                     */
+                    intent: "create" | "update" | "supersede" | "retire" | "restore" | "dispute" | "resolve";
+                    base_version?: string | null;
+                    candidate: components["schemas"]["NoteContent"];
+                    supersedes?: string[];
+                    restore_version?: string;
+                    message_id?: string | null;
+                    rationale?: string;
+                    /** @description resolve only */
+                    claim_id?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProposalOutcome"];
+                };
+            };
+            /** @description AUTHORITY_FROM_PAYLOAD, INVALID_ARGUMENT, INVALID_BODY, INVALID_PROPOSAL, MALFORMED_BODY, NESTING_TOO_DEEP */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN, GATE_REFUSED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNKNOWN_CLAIM, UNKNOWN_MESSAGE, UNKNOWN_OBJECT, UNKNOWN_VERSION */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description DEPENDENCY_CYCLE, PLANE_VIOLATION, SOURCE_MISSING */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getProposal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the project; must be the bearer token’s */
+                project: string;
+                /** @description proposal id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProposalView"];
+                };
+            };
+            /** @description INVALID_ARGUMENT */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNKNOWN_PROPOSAL */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    approveProposal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the project; must be the bearer token’s */
+                project: string;
+                /** @description proposal id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "base_version": "sha256:0000000000000000000000000000000000000000000000000000000000000000"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description the version the approver saw as current: optional on a first approval (then it must be the proposal's base_version), required after a re-comparison (the proposal's approval_requires_base) */
+                    base_version?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProposalOutcome"];
+                };
+            };
+            /** @description AUTHORITY_FROM_PAYLOAD, INVALID_ARGUMENT, INVALID_BODY, MALFORMED_BODY, NESTING_TOO_DEEP */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNKNOWN_PROPOSAL */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description BASE_NOT_ACKNOWLEDGED, CONFLICT, PROPOSAL_CLOSED, STALE_APPROVAL */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    rejectProposal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the project; must be the bearer token’s */
+                project: string;
+                /** @description proposal id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "reason": "not what we want"
+                 *     }
+                 */
+                "application/json": {
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        proposal: components["schemas"]["ProposalRecord"];
+                    };
+                };
+            };
+            /** @description AUTHORITY_FROM_PAYLOAD, INVALID_ARGUMENT, INVALID_BODY, MALFORMED_BODY, NESTING_TOO_DEEP */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNKNOWN_PROPOSAL */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PROPOSAL_CLOSED */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listObjects: {
+        parameters: {
+            query?: {
+                /** @description comma-separated statuses (active, provisional, disputed, superseded, retired) */
+                status?: string;
+            };
+            header?: never;
+            path: {
+                /** @description the project; must be the bearer token’s */
+                project: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        objects: components["schemas"]["CanonObject"][];
+                    };
+                };
+            };
+            /** @description INVALID_ARGUMENT */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getObject: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the project; must be the bearer token’s */
+                project: string;
+                /** @description object id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        object: components["schemas"]["CanonObject"];
+                        current: components["schemas"]["NoteVersion"];
+                        versions: number;
+                        effective: components["schemas"]["EffectiveState"];
+                        /** @description every claim its disputes have held (open ones while disputed) */
+                        claims: components["schemas"]["Claim"][];
+                        dependency_state: components["schemas"]["DependencyState"] | null;
+                    };
+                };
+            };
+            /** @description INVALID_ARGUMENT */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNKNOWN_OBJECT */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listVersions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the project; must be the bearer token’s */
+                project: string;
+                /** @description object id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        object_id: string;
+                        current_version_ref: string;
+                        versions: components["schemas"]["NoteVersion"][];
+                    };
+                };
+            };
+            /** @description INVALID_ARGUMENT */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNKNOWN_OBJECT */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getProvenance: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the project; must be the bearer token’s */
+                project: string;
+                /** @description object id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Provenance"];
+                };
+            };
+            /** @description INVALID_ARGUMENT */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNKNOWN_OBJECT */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    restoreObject: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the project; must be the bearer token’s */
+                project: string;
+                /** @description object id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "version_hash": "sha256:0000000000000000000000000000000000000000000000000000000000000000",
+                 *       "rationale": "back to the first version"
+                 *     }
+                 */
+                "application/json": {
+                    version_hash?: string;
+                    /** @description the version number (version_id) */
+                    version?: number;
+                    rationale?: string;
+                } & (unknown | unknown);
+            };
+        };
+        responses: {
+            /** @description success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProposalOutcome"];
+                };
+            };
+            /** @description AUTHORITY_FROM_PAYLOAD, INVALID_ARGUMENT, INVALID_BODY, INVALID_HASH, MALFORMED_BODY, NESTING_TOO_DEEP */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN, GATE_REFUSED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNKNOWN_OBJECT, UNKNOWN_VERSION */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description DEPENDENCY_CYCLE, PLANE_VIOLATION */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    resolveObject: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the project; must be the bearer token’s */
+                project: string;
+                /** @description object id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "claim_id": "claim_0123456789abcdef",
+                 *       "rationale": "the deploy manifest settles it"
+                 *     }
+                 */
+                "application/json": {
+                    claim_id: string;
+                    rationale: string;
+                };
+            };
+        };
+        responses: {
+            /** @description success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProposalOutcome"];
+                };
+            };
+            /** @description AUTHORITY_FROM_PAYLOAD, INVALID_ARGUMENT, INVALID_BODY, INVALID_PROPOSAL, MALFORMED_BODY, NESTING_TOO_DEEP */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN, GATE_REFUSED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNKNOWN_CLAIM, UNKNOWN_OBJECT */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PLANE_VIOLATION */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getBoard: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the project; must be the bearer token’s */
+                project: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        project: string;
+                        objects: {
+                            active: components["schemas"]["BoardObject"][];
+                            provisional: components["schemas"]["BoardObject"][];
+                            disputed: components["schemas"]["BoardObject"][];
+                            superseded: components["schemas"]["BoardObject"][];
+                            retired: components["schemas"]["BoardObject"][];
+                        };
+                        pending: components["schemas"]["ProposalRecord"][];
+                        artifacts: components["schemas"]["ArtifactStatus"][];
+                    };
+                };
+            };
+            /** @description INVALID_ARGUMENT */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listArtifacts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the project; must be the bearer token’s */
+                project: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        artifacts: components["schemas"]["ArtifactStatus"][];
+                    };
+                };
+            };
+            /** @description INVALID_ARGUMENT */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    registerArtifact: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the project; must be the bearer token’s */
+                project: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "artifact_id": "settings-screen",
+                 *       "title": "Settings screen",
+                 *       "canonical_note_versions": [
+                 *         {
+                 *           "object_id": "ui.colour",
+                 *           "version_hash": "sha256:0000000000000000000000000000000000000000000000000000000000000000"
+                 *         }
+                 *       ],
+                 *       "tool_or_model_refs": [
+                 *         "coding-agent"
+                 *       ],
+                 *       "output_digest": "sha256:0000000000000000000000000000000000000000000000000000000000000000"
+                 *     }
+                 */
+                "application/json": {
+                    artifact_id: string;
+                    title?: string;
+                    input_refs?: string[];
+                    canonical_note_versions: {
+                        object_id: string;
+                        version_hash: string;
+                    }[];
+                    tool_or_model_refs?: string[];
+                    output_digest: string;
+                    verification_refs?: string[];
+                    /**
+                     * @default proposed
+                     * @enum {unknown}
+                     */
+                    acceptance_state?: "proposed" | "accepted" | "rejected";
+                };
+            };
+        };
+        responses: {
+            /** @description success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ArtifactStatus"];
+                };
+            };
+            /** @description AUTHORITY_FROM_PAYLOAD, INVALID_ARGUMENT, INVALID_ARTIFACT, INVALID_BODY, INVALID_PROPOSAL, MALFORMED_BODY, NESTING_TOO_DEEP */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNKNOWN_VERSION */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getArtifact: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the project; must be the bearer token’s */
+                project: string;
+                /** @description artifact id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ArtifactStatus"];
+                };
+            };
+            /** @description INVALID_ARGUMENT */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNKNOWN_ARTIFACT */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    reviewArtifact: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the project; must be the bearer token’s */
+                project: string;
+                /** @description artifact id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "acceptance_state": "rejected"
+                 *     }
+                 */
+                "application/json": {
+                    /** @enum {unknown} */
+                    acceptance_state: "proposed" | "accepted" | "rejected";
+                };
+            };
+        };
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ArtifactStatus"];
+                };
+            };
+            /** @description AUTHORITY_FROM_PAYLOAD, INVALID_ARGUMENT, INVALID_ARTIFACT, INVALID_BODY, MALFORMED_BODY, NESTING_TOO_DEEP */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNKNOWN_ARTIFACT */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    compileWorkingSet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the project; must be the bearer token’s */
+                project: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "objective": "Build the settings page in the current visual identity"
+                 *     }
+                 */
+                "application/json": {
+                    objective?: string;
+                    object_id?: string;
+                    /** @default 12 */
+                    limit?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkingSet"];
+                };
+            };
+            /** @description AUTHORITY_FROM_PAYLOAD, INVALID_ARGUMENT, INVALID_BODY, MALFORMED_BODY, NESTING_TOO_DEEP */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNKNOWN_OBJECT */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    validateArtifact: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the project; must be the bearer token’s */
+                project: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "artifact": {
+                 *         "amount": 40
+                 *       },
+                 *       "agentic_protocol": "sha256:0000000000000000000000000000000000000000000000000000000000000000",
+                 *       "generation_metadata_hash": "sha256:0000000000000000000000000000000000000000000000000000000000000000"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description the artifact to evaluate (any JSON value) */
+                    artifact: unknown;
+                    /** @description the protocol inline, or the content hash of a registered one */
+                    agentic_protocol: Record<string, never> | string;
+                    generation_metadata_hash: string;
+                };
+            };
+        };
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidateEnvelope"];
+                };
+            };
+            /** @description AUTHORITY_FROM_PAYLOAD, INVALID_ARGUMENT, INVALID_BODY, INVALID_HASH, INVALID_PROTOCOL, INVALID_REQUEST, MALFORMED_BODY, NESTING_TOO_DEEP */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNKNOWN_PROTOCOL */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERPRETATION_DRIFT */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    verifyEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the project; must be the bearer token’s */
+                project: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "event": {
+                 *         "format": "tcp-ap.conformance-event/1"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @description the signed conformance event */
+                    event: Record<string, never>;
+                    /** @description when given, the event must bind this artifact */
+                    artifact?: unknown;
+                    /** @description when given, the event must bind this protocol */
+                    protocol?: Record<string, never>;
+                    /** @description when given, the event must bind it */
+                    generation_metadata_hash?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        verified: boolean;
+                        label?: string;
+                        /** @description the issuer fingerprint */
+                        issuer?: string;
+                        development_root?: boolean;
+                        error?: {
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description AUTHORITY_FROM_PAYLOAD, INVALID_ARGUMENT, INVALID_BODY, INVALID_HASH, MALFORMED_BODY, NESTING_TOO_DEEP */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listRelaySessions: {
+        parameters: {
+            query?: {
+                /** @description at most this many (1–100, default 20) */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description the project; must be the bearer token’s */
+                project: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        sessions: components["schemas"]["RelaySessionSummary"][];
+                    };
+                };
+            };
+            /** @description INVALID_ARGUMENT */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    startRelaySession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the project; must be the bearer token’s */
+                project: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "mode": "DOCUMENT",
+                 *       "objective": "A design note for the billing service",
+                 *       "remaining": [
+                 *         "Context",
+                 *         "Decision",
+                 *         "Consequences"
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description DOCUMENT, CONVERSATION, TOOL or AGENTIC (§4)
+                     * @enum {unknown}
+                     */
+                    mode: "DOCUMENT" | "CONVERSATION" | "TOOL" | "AGENTIC";
+                    objective: string;
+                    /** @description sections, open questions, tool outputs or sub-tasks still to do (§4.2) */
+                    remaining?: string[];
+                    success_test?: string | null;
+                    max_revisions?: number;
+                    /** @enum {unknown} */
+                    on_unverified?: "regenerate" | "halt";
+                    /**
+                     * @description CRP-018 §6.1 air-mode (default adaptive); a CRP-Safety-Policy header sets it too
+                     * @enum {unknown}
+                     */
+                    air_mode?: "off" | "passive" | "adaptive" | "aggressive";
+                    /** @description CRP-018 §6.1 air-iap-budget: the most tokens one window's IAP may take (default 512) */
+                    air_iap_budget?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RelaySessionView"];
+                };
+            };
+            /** @description AUTHORITY_FROM_PAYLOAD, INVALID_ARGUMENT, INVALID_BODY, MALFORMED_BODY, NESTING_TOO_DEEP */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getRelaySession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the project; must be the bearer token’s */
+                project: string;
+                /** @description relay session id (rs-…) */
+                session: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RelaySessionView"];
+                };
+            };
+            /** @description INVALID_ARGUMENT */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNKNOWN_SESSION */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    prepareRelayWindow: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the project; must be the bearer token’s */
+                project: string;
+                /** @description relay session id (rs-…) */
+                session: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "max_tokens": 8000
+                 *     }
+                 */
+                "application/json": {
+                    /** @description the prompt's token budget (slice items beyond it are dropped, and listed) */
+                    max_tokens?: number;
+                    /**
+                     * @description CRP-018 §6.1 air-mode for this window (else the session's)
+                     * @enum {unknown}
+                     */
+                    air_mode?: "off" | "passive" | "adaptive" | "aggressive";
+                    /** @description CRP-018 §6.1 air-iap-budget for this window, in tokens */
+                    air_iap_budget?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RelayPreparedWindow"];
+                };
+            };
+            /** @description AUTHORITY_FROM_PAYLOAD, INVALID_ARGUMENT, INVALID_BODY, INVALID_POLICY, MALFORMED_BODY, NESTING_TOO_DEEP */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNKNOWN_SESSION */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SESSION_CLOSED */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listRelayWindows: {
+        parameters: {
+            query?: {
+                /** @description only windows after this number */
+                after?: number;
+                /** @description at most this many (1–100, default 20) */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description the project; must be the bearer token’s */
+                project: string;
+                /** @description relay session id (rs-…) */
+                session: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        windows: components["schemas"]["RelayWindow"][];
+                    };
+                };
+            };
+            /** @description INVALID_ARGUMENT */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNKNOWN_SESSION */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    completeRelayWindow: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the project; must be the bearer token’s */
+                project: string;
+                /** @description relay session id (rs-…) */
+                session: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "output": "Context: the service has 40,000 daily users and runs in one region.",
+                 *       "contribution": {
+                 *         "facts": [
+                 *           {
+                 *             "statement": "the service has 40,000 daily users",
+                 *             "provenance": "CONVERSATION"
+                 *           }
+                 *         ],
+                 *         "decisions": [
+                 *           {
+                 *             "decision_id": "d_region",
+                 *             "choice": "stay in one region for now",
+                 *             "rationale": "the load fits one region"
+                 *           }
+                 *         ],
+                 *         "completed": [
+                 *           "Context"
+                 *         ]
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @description the window's text */
+                    output: string;
+                    /** @description the window's structured contribution (untrusted): facts it restates or adds, decisions with rationale, what it completed, supersedes, revises */
+                    contribution?: components["schemas"]["RelayContribution"];
+                    /** @description the model route that wrote it */
+                    model?: string | null;
+                    /**
+                     * @description CRP-018 §6.1 air-mode for this window (else the session's)
+                     * @enum {unknown}
+                     */
+                    air_mode?: "off" | "passive" | "adaptive" | "aggressive";
+                    /** @description CRP-018 §6.1 air-iap-budget for this window, in tokens */
+                    air_iap_budget?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    /** @description valid prior facts kept / valid prior facts, two decimals rounded down; "; repaired=N" when verification re-injected N */
+                    "CRP-Relay-Preservation"?: string;
+                    /** @description established facts in the relayed CSO */
+                    "CRP-Relay-CSO-Facts"?: string;
+                    /** @description decisions in the relayed CSO */
+                    "CRP-Relay-CSO-Decisions"?: string;
+                    /** @description edges on the longest dependency chain */
+                    "CRP-Relay-Dependency-Depth"?: string;
+                    /** @description decisions this window revised */
+                    "CRP-Relay-Revisions"?: string;
+                    /** @description the decision it revised (when it did) */
+                    "CRP-Relay-Revision-Target"?: string;
+                    /** @description whether the AIR feedback loop injects into the next window (CRP-018 §5.1) */
+                    "CRP-AIR-Active"?: string;
+                    /** @description the session IQ of §5.2 after this window, 0–100 */
+                    "CRP-AIR-Session-IQ"?: string;
+                    /** @description tokens of the IAP the next window carries (§5.3) */
+                    "CRP-AIR-IAP-Token-Cost"?: string;
+                    /** @description claims in the error quarantine (§5.4) */
+                    "CRP-AIR-Error-Quarantine-Count"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RelayCompletedWindow"];
+                };
+            };
+            /** @description AUTHORITY_FROM_PAYLOAD, INVALID_ARGUMENT, INVALID_BODY, INVALID_POLICY, MALFORMED_BODY, NESTING_TOO_DEEP */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNKNOWN_SESSION */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description BATCH_HELD, CONFLICT, SESSION_CLOSED */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description DEPENDENCY_CYCLE, MODEL_OUTPUT_INVALID */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    verifyRelaySession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the project; must be the bearer token’s */
+                project: string;
+                /** @description relay session id (rs-…) */
+                session: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RelayChainReport"];
+                };
+            };
+            /** @description INVALID_ARGUMENT */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNKNOWN_SESSION */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    whoami: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the project; must be the bearer token’s */
+                project: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        project: string;
+                        principal: string;
+                        /** @enum {unknown} */
+                        role: "owner" | "editor" | "agent" | "tool" | "viewer";
+                    };
+                };
+            };
+            /** @description INVALID_ARGUMENT */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listTokens: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the project; must be the bearer token’s */
+                project: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tokens: components["schemas"]["TokenInfo"][];
+                    };
+                };
+            };
+            /** @description INVALID_ARGUMENT */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the project; must be the bearer token’s */
+                project: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "principal": "assistant",
+                 *       "role": "agent"
+                 *     }
+                 */
+                "application/json": {
+                    principal: string;
+                    /** @enum {unknown} */
+                    role: "owner" | "editor" | "agent" | "tool" | "viewer";
+                };
+            };
+        };
+        responses: {
+            /** @description success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        token: string;
+                        info: components["schemas"]["TokenInfo"];
+                    };
+                };
+            };
+            /** @description AUTHORITY_FROM_PAYLOAD, INVALID_ARGUMENT, INVALID_BODY, MALFORMED_BODY, NESTING_TOO_DEEP */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    revokeToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the project; must be the bearer token’s */
+                project: string;
+                /** @description token id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        token_id: string;
+                        /** @constant */
+                        revoked: true;
+                    };
+                };
+            };
+            /** @description AUTHORITY_FROM_PAYLOAD, INVALID_ARGUMENT, INVALID_BODY */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNKNOWN_TOKEN */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+}

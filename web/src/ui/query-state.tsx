@@ -1,0 +1,33 @@
+import type { UseQueryResult } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
+import { ApiError } from '../api/client.js';
+
+/** An error as the server typed it: its code first, so a person can look it up (docs/errors.md). */
+export function ErrorNote({ error }: { error: unknown }) {
+  const text =
+    error instanceof ApiError
+      ? `${error.code}: ${error.message}`
+      : `Something failed: ${String(error)}`;
+  return (
+    <p role="alert" className="error">
+      {text}
+    </p>
+  );
+}
+
+/** Renders a query's data, or its loading or error state. */
+export function QueryState<T>({
+  query,
+  children,
+}: {
+  query: UseQueryResult<T>;
+  children: (data: T) => ReactNode;
+}) {
+  if (query.data !== undefined) return <>{children(query.data)}</>;
+  if (query.error) return <ErrorNote error={query.error} />;
+  return (
+    <p className="muted" aria-busy="true">
+      Loading…
+    </p>
+  );
+}
