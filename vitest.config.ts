@@ -2,9 +2,10 @@ import { defineConfig } from 'vitest/config';
 
 /**
  * The suites that drive canonry from outside, as separate processes (the CLI, `canonry serve`, crashes
- * and lost connections): `npm run test:outside`, which CI runs after `npm test`. They spawn a Node
- * process per command (~0.5 s each on these machines), so keeping them apart holds `npm test` to its
- * ten-minute budget on two cores without dropping any of them from CI.
+ * and lost connections, the workbench in chromium): `npm run test:outside`, which CI runs after
+ * `npm test`. They spawn a process per command (a Node process costs ~0.5 s on these machines), so
+ * keeping them apart holds `npm test` to its ten-minute budget on two cores without dropping any of
+ * them from CI.
  */
 export const OUTSIDE = [
   'test/cli/**/*.test.ts',
@@ -12,6 +13,7 @@ export const OUTSIDE = [
   'test/journal/failure-*.test.ts',
   'test/server/*-process.test.ts',
   'test/server/tamper-start.test.ts',
+  'test/web/workbench.test.ts',
 ];
 
 export const SHARED = {
