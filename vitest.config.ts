@@ -13,7 +13,7 @@ export const OUTSIDE = [
   'test/journal/failure-*.test.ts',
   'test/server/*-process.test.ts',
   'test/server/tamper-start.test.ts',
-  'test/web/workbench.test.ts',
+  'test/web/workbench*.test.ts',
 ];
 
 export const SHARED = {
