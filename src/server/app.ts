@@ -111,13 +111,21 @@ export function buildServer(runtime: CanonryRuntime, options: ServerOptions = {}
     }
     return reply.code(typed.status).send(errorBody(typed));
   });
-  const workbenchRoot =
-    options.workbench === undefined ? defaultWorkbenchRoot() : options.workbench;
+  let workbenchRoot = options.workbench === undefined ? defaultWorkbenchRoot() : options.workbench;
   let workbench: Workbench | null = null;
   app.setNotFoundHandler((request, reply) => {
     // The workbench is what no API route answers: its files, and index.html for its client routes.
-    if (workbenchRoot !== null) {
-      workbench ??= loadWorkbench(workbenchRoot);
+    // Read on first use (most servers in tests never serve it); a build that cannot be read is
+    // logged once and the server goes on without it, answering the typed 404 below.
+    if (workbenchRoot !== null && workbench === null) {
+      try {
+        workbench = loadWorkbench(workbenchRoot);
+      } catch (err) {
+        app.log.error({ err, root: workbenchRoot }, 'the workbench cannot be read; not serving it');
+        workbenchRoot = null;
+      }
+    }
+    if (workbench !== null) {
       const file = workbenchFile(workbench, request);
       if (file) return sendWorkbenchFile(request, reply, file);
     }

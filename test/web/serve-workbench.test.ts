@@ -172,4 +172,31 @@ describe('a server without a built workbench', () => {
       await fresh.close();
     }
   });
+
+  it('logs a build it cannot read once and answers the typed 404, never a 500', async () => {
+    const build = tempDir('canonry-web-');
+    // A folder with no index.html is no build: reading it fails on the first request.
+    mkdirSync(join(build.dir, 'assets'), { recursive: true });
+    const lines: string[] = [];
+    const fresh = await freshRuntime();
+    const broken = buildServer(fresh.runtime, {
+      logLevel: 'error',
+      logStream: { write: (line) => lines.push(line) },
+      workbench: build.dir,
+    });
+    const address = await broken.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      for (const path of ['/', '/board', '/']) {
+        const res = await fetch(`${address}${path}`);
+        expect(res.status).toBe(404);
+        expect(((await res.json()) as any).error.code).toBe('NOT_FOUND');
+      }
+      const logged = lines.filter((l) => l.includes('the workbench cannot be read'));
+      expect(logged).toHaveLength(1);
+    } finally {
+      await broken.close();
+      await fresh.close();
+      build.cleanup();
+    }
+  });
 });
