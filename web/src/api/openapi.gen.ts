@@ -1818,6 +1818,8 @@ export interface operations {
                 after?: number;
                 /** @description 1–1000 (default 100) */
                 limit?: number;
+                /** @description true: each entry as the live feed tells it — { seq, kind, at, actor, authority, hash, prev_hash, summary } with its kind’s policy-safe summary and no body */
+                summary?: boolean;
             };
             header?: never;
             path: {
