@@ -227,13 +227,31 @@ const OTHER_ROUTES: readonly OperationDoc[] = [
       {
         ok: { type: 'boolean' },
         project: str(),
-        checked: { type: 'integer' },
+        checked: { type: 'integer', description: 'entries walked' },
+        head: obj({ seq: { type: 'integer' }, hash: str() }, ['seq', 'hash']),
+        broken: {
+          oneOf: [
+            obj({ seq: { type: 'integer' }, reason: str(), detail: str() }, [
+              'seq',
+              'reason',
+              'detail',
+            ]),
+            { type: 'null' },
+          ],
+          description: 'the first seq that breaks the chain and why, or null',
+        },
+        checkpoints: { type: 'integer', description: 'signed checkpoints checked against it' },
+        base: { type: 'integer', description: 'the last pruned seq, when a prefix was pruned' },
         unsigned: obj({ entries: { type: 'integer' }, since: { type: ['string', 'null'] } }, [
           'entries',
           'since',
         ]),
+        projections: obj({ checked: arr(str()), mismatch: { type: ['string', 'null'] } }, [
+          'checked',
+          'mismatch',
+        ]),
       },
-      ['ok'],
+      ['ok', 'project', 'checked', 'head', 'broken', 'checkpoints'],
     ),
     errors: ['INVALID_PROJECT', 'INVALID_ARGUMENT', 'UNKNOWN_PROJECT'],
   },

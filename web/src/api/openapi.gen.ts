@@ -1896,11 +1896,30 @@ export interface operations {
                 content: {
                     "application/json": {
                         ok: boolean;
-                        project?: string;
-                        checked?: number;
+                        project: string;
+                        /** @description entries walked */
+                        checked: number;
+                        head: {
+                            seq: number;
+                            hash: string;
+                        };
+                        /** @description the first seq that breaks the chain and why, or null */
+                        broken: {
+                            seq: number;
+                            reason: string;
+                            detail: string;
+                        } | null;
+                        /** @description signed checkpoints checked against it */
+                        checkpoints: number;
+                        /** @description the last pruned seq, when a prefix was pruned */
+                        base?: number;
                         unsigned?: {
                             entries: number;
                             since: string | null;
+                        };
+                        projections?: {
+                            checked: string[];
+                            mismatch: string | null;
                         };
                     };
                 };
