@@ -136,13 +136,14 @@ describe.skipIf(!BROWSER_TESTS)('the Note, Journal and Artifacts views in chromi
     await page.locator('li[data-version="3"][data-current="true"]').waitFor();
 
     expect(await versions.count()).toBe(3);
-    const rows = await versions.evaluateAll((lis) =>
-      lis.map((li) => [
-        (li as HTMLElement).dataset.version,
-        (li as HTMLElement).dataset.current,
-        li.querySelector('.note-text')?.textContent,
-      ]),
-    );
+    const rows = [];
+    for (const li of await versions.all()) {
+      rows.push([
+        await li.getAttribute('data-version'),
+        await li.getAttribute('data-current'),
+        await li.locator('.note-text').textContent(),
+      ]);
+    }
     expect(rows).toEqual([
       ['3', 'true', 'The interface is red.'],
       ['2', 'false', 'The interface is violet.'],
@@ -220,9 +221,8 @@ describe.skipIf(!BROWSER_TESTS)('the Note, Journal and Artifacts views in chromi
     const entries = page.locator('li.entry');
     await entries.first().waitFor();
     const head = (await api(t.olivia, 'GET', '/journal?limit=1')).head.seq as number;
-    const seqs = (await entries.evaluateAll((lis) =>
-      lis.map((li) => Number((li as HTMLElement).dataset.seq)),
-    )) as number[];
+    const seqs: number[] = [];
+    for (const li of await entries.all()) seqs.push(Number(await li.getAttribute('data-seq')));
     expect(seqs[0]).toBe(head);
     expect(seqs).toEqual([...seqs].sort((a, b) => b - a));
     const commit = page.locator('li.entry[data-kind="canon.commit"]').first();
