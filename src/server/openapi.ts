@@ -184,6 +184,12 @@ const OTHER_ROUTES: readonly OperationDoc[] = [
     query: [
       { name: 'after', description: 'entries after this seq', schema: { type: 'integer' } },
       { name: 'limit', description: '1–1000 (default 100)', schema: { type: 'integer' } },
+      {
+        name: 'summary',
+        description:
+          'true: each entry as the live feed tells it — { seq, kind, at, actor, authority, hash, prev_hash, summary } with its kind’s policy-safe summary and no body',
+        schema: { type: 'boolean' },
+      },
     ],
     status: 200,
     response: obj(
@@ -193,7 +199,7 @@ const OTHER_ROUTES: readonly OperationDoc[] = [
         entries: arr({
           type: 'object',
           description:
-            "a journal entry, or — when it is about another principal's personal note or message (LCSM §14) — { project, seq, format, prev_hash, hash, redacted: true }",
+            "a journal entry (with summary=true its feed summary), or — when it is about another principal's personal note or message (LCSM §14) — { project, seq, format, prev_hash, hash, redacted: true } ({ seq, hash, prev_hash, redacted: true } with summary=true)",
         }),
         next_after: { type: ['integer', 'null'] },
       },
@@ -221,13 +227,31 @@ const OTHER_ROUTES: readonly OperationDoc[] = [
       {
         ok: { type: 'boolean' },
         project: str(),
-        checked: { type: 'integer' },
+        checked: { type: 'integer', description: 'entries walked' },
+        head: obj({ seq: { type: 'integer' }, hash: str() }, ['seq', 'hash']),
+        broken: {
+          oneOf: [
+            obj({ seq: { type: 'integer' }, reason: str(), detail: str() }, [
+              'seq',
+              'reason',
+              'detail',
+            ]),
+            { type: 'null' },
+          ],
+          description: 'the first seq that breaks the chain and why, or null',
+        },
+        checkpoints: { type: 'integer', description: 'signed checkpoints checked against it' },
+        base: { type: 'integer', description: 'the last pruned seq, when a prefix was pruned' },
         unsigned: obj({ entries: { type: 'integer' }, since: { type: ['string', 'null'] } }, [
           'entries',
           'since',
         ]),
+        projections: obj({ checked: arr(str()), mismatch: { type: ['string', 'null'] } }, [
+          'checked',
+          'mismatch',
+        ]),
       },
-      ['ok'],
+      ['ok', 'project', 'checked', 'head', 'broken', 'checkpoints'],
     ),
     errors: ['INVALID_PROJECT', 'INVALID_ARGUMENT', 'UNKNOWN_PROJECT'],
   },

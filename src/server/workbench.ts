@@ -104,8 +104,8 @@ export function loadWorkbench(root: string): Workbench {
 
 /**
  * The file a request gets, or null (then the caller answers its 404): for GET and HEAD outside the
- * API, the file at that path, else — for a client route, a path with no file extension outside
- * `assets/` — the app's index.html, so a reload or a shared link opens the same view.
+ * API, the file at that path, else — for a client route: outside `assets/`, and not a top-level
+ * name with a file extension — the app's index.html, so a reload or a shared link opens the view.
  */
 export function workbenchFile(workbench: Workbench, request: FastifyRequest): Asset | null {
   if (request.method !== 'GET' && request.method !== 'HEAD') return null;
@@ -113,8 +113,10 @@ export function workbenchFile(workbench: Workbench, request: FastifyRequest): As
   if (API.test(path)) return null;
   const file = workbench.get(path === '/' ? '/index.html' : path);
   if (file) return file;
-  const last = path.slice(path.lastIndexOf('/') + 1);
-  if (path.startsWith('/assets/') || last.includes('.')) return null;
+  // A missing file is a 404: anything under assets/, or a top-level name with an extension
+  // (`/robots.txt`). Deeper paths are client routes, whose ids may hold dots (`/notes/ui.colour`).
+  const top = path.lastIndexOf('/') === 0;
+  if (path.startsWith('/assets/') || (top && path.includes('.'))) return null;
   return workbench.get('/index.html')!;
 }
 

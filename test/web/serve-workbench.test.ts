@@ -67,7 +67,7 @@ afterAll(() => close());
 
 describe('the workbench at /', () => {
   it('serves index.html at / and for client routes, revalidated on every load, locked to its origin', async () => {
-    for (const path of ['/', '/review/prop_0123456789abcdef', '/board?x=1']) {
+    for (const path of ['/', '/review/prop_0123456789abcdef', '/board?x=1', '/notes/ui.colour']) {
       const res = await rawGet(url, path);
       expect(res.status, path).toBe(200);
       expect(res.headers['content-type']).toBe('text/html; charset=utf-8');

@@ -1,3 +1,4 @@
+import { Suspense } from 'react';
 import { Link, Route, Switch, useRoute } from 'wouter';
 import { useLiveJournal } from './api/live.js';
 import { useApi, useMe, useSignOut } from './session/session-context.js';
@@ -56,17 +57,25 @@ export function Shell() {
             Loading…
           </p>
         ) : (
-          <Switch>
-            {VIEWS.map((v) => (
-              <Route key={v.path} path={v.path} component={v.component} />
-            ))}
-            <Route>
-              <h1>Not found</h1>
-              <p>
-                No view here. <Link href="/">Back to the board</Link>.
+          <Suspense
+            fallback={
+              <p className="muted" aria-busy="true">
+                Loading…
               </p>
-            </Route>
-          </Switch>
+            }
+          >
+            <Switch>
+              {VIEWS.map((v) => (
+                <Route key={v.path} path={v.path} component={v.component} />
+              ))}
+              <Route>
+                <h1>Not found</h1>
+                <p>
+                  No view here. <Link href="/">Back to the board</Link>.
+                </p>
+              </Route>
+            </Switch>
+          </Suspense>
         )}
       </main>
     </>

@@ -3,6 +3,7 @@ import type { CanonryRuntime } from '../../app/index.js';
 import { mayReadEntry, readableEntries } from '../../canon/index.js';
 import { CanonryError } from '../../core/index.js';
 import {
+  type JournalEntry,
   parseProject,
   receiptFor,
   requireJournal,
@@ -10,6 +11,7 @@ import {
   withProjectionCheck,
 } from '../../journal/index.js';
 import { principalOf } from '../auth.js';
+import { feedEvent } from '../event-summary.js';
 
 interface ProjectParams {
   project: string;
@@ -31,6 +33,13 @@ function integer(
   return Number(value);
 }
 
+/** Reads `true` / `false` from the query; absent is false, anything else INVALID_ARGUMENT. */
+function flag(value: unknown, name: string): boolean {
+  if (value === undefined || value === 'false') return false;
+  if (value === 'true') return true;
+  throw new CanonryError('INVALID_ARGUMENT', `${name} must be true or false`, { field: name });
+}
+
 function onlyQuery(query: unknown, allowed: readonly string[]): Record<string, unknown> {
   const q = (query ?? {}) as Record<string, unknown>;
   const unknown = Object.keys(q).find((k) => !allowed.includes(k));
@@ -43,6 +52,18 @@ function onlyQuery(query: unknown, allowed: readonly string[]): Record<string, u
   return q;
 }
 
+/** Entries as the live feed tells them to `viewer`: summarised, or redacted (§14). */
+async function summaries(
+  runtime: CanonryRuntime,
+  viewer: ReturnType<typeof principalOf>,
+  entries: readonly JournalEntry[],
+) {
+  const out = [];
+  for (const e of entries)
+    out.push(await feedEvent(runtime.canon, runtime.journal.kinds, viewer, e));
+  return out;
+}
+
 /**
  * The journal of a project: paged entries, chain verification, receipts. Entries follow canon's planes
  * (LCSM §14): one about another principal's personal note or message is redacted to its place in the
@@ -53,20 +74,25 @@ export function journalRoutes(app: FastifyInstance, runtime: CanonryRuntime): vo
 
   app.get<{ Params: ProjectParams }>('/v1/projects/:project/journal', async (request) => {
     const project = parseProject(request.params.project);
-    const q = onlyQuery(request.query, ['after', 'limit']);
+    const q = onlyQuery(request.query, ['after', 'limit', 'summary']);
     const after = integer(q.after, 'after', 0);
     const limit = integer(q.limit, 'limit', 100, 1_000);
     if (limit === 0)
       throw new CanonryError('INVALID_ARGUMENT', 'limit must be 1–1000', { field: 'limit' });
+    const summary = flag(q.summary, 'summary');
     const [head, entries] = await Promise.all([
       journal.head(project),
       journal.read(project, { after, limit }),
     ]);
     const last = entries.at(-1)?.seq;
+    const viewer = principalOf(request);
     return {
       project,
       head,
-      entries: await readableEntries(runtime.canon, principalOf(request), entries),
+      // summary=true: each entry as the live feed tells it (its kind's policy-safe summary, no body).
+      entries: summary
+        ? await summaries(runtime, viewer, entries)
+        : await readableEntries(runtime.canon, viewer, entries),
       next_after: last !== undefined && last < head.seq ? last : null,
     };
   });
@@ -74,18 +100,14 @@ export function journalRoutes(app: FastifyInstance, runtime: CanonryRuntime): vo
   app.get<{ Params: ProjectParams }>('/v1/projects/:project/journal/verify', async (request) => {
     const project = parseProject(request.params.project);
     const q = onlyQuery(request.query, ['projections']);
-    if (q.projections !== undefined && q.projections !== 'true' && q.projections !== 'false') {
-      throw new CanonryError('INVALID_ARGUMENT', 'projections must be true or false', {
-        field: 'projections',
-      });
-    }
+    const projections = flag(q.projections, 'projections');
     await requireJournal(journal, project);
     const keyring = runtime.keyring;
     const chain = await verifyProject(journal, project, {
       root: keyring.rootCertificatePem,
       revocationList: keyring.revocationListPem(),
     });
-    if (q.projections !== 'true' || !chain.ok) return chain;
+    if (!projections || !chain.ok) return chain;
     // Replaying holds the project's write lock for as long as it takes: owners only.
     if (request.principal?.role !== 'owner') {
       throw new CanonryError(

@@ -82,6 +82,47 @@ export function createApi(session: Session, origin: string = window.location.ori
           body: { reason },
         }),
       ),
+    /** An object's provenance walk (LCSM §8): its versions, sources, authority and dependents. */
+    provenance: (id: string) =>
+      unwrap(
+        client.GET('/v1/projects/{project}/objects/{id}/provenance', { params: proposal(id) }),
+      ),
+    /** Every version of an object, oldest first. */
+    versions: (id: string) =>
+      unwrap(client.GET('/v1/projects/{project}/objects/{id}/versions', { params: proposal(id) })),
+    /** Restores version `version` by proposing its content as a new version (gated; it appends). */
+    restore: (id: string, version: number, rationale: string) =>
+      unwrap(
+        client.POST('/v1/projects/{project}/objects/{id}/restore', {
+          params: proposal(id),
+          body: { version, rationale },
+        }),
+      ),
+    artifacts: () =>
+      unwrap(client.GET('/v1/projects/{project}/artifacts', { params: { path: project } })),
+    /** Up to `limit` journal entries after `after`, each as its kind's policy-safe summary. */
+    journalSummaries: (after: number, limit: number) =>
+      unwrap(
+        client.GET('/v1/projects/{project}/journal', {
+          params: { path: project, query: { after, limit, summary: true } },
+        }),
+      ),
+    /** Up to `limit` whole journal entries after `after` (redacted where §14 says so). */
+    journalEntries: (after: number, limit: number) =>
+      unwrap(
+        client.GET('/v1/projects/{project}/journal', {
+          params: { path: project, query: { after, limit } },
+        }),
+      ),
+    receipt: (seq: number) =>
+      unwrap(
+        client.GET('/v1/projects/{project}/journal/{seq}/receipt', {
+          params: { path: { ...project, seq: String(seq) } },
+        }),
+      ),
+    /** Verifies the project's hash chain and signed checkpoints. */
+    verifyJournal: () =>
+      unwrap(client.GET('/v1/projects/{project}/journal/verify', { params: { path: project } })),
     /** The journal's head seq: where a live feed starts. */
     journalHead: async (): Promise<number> => {
       const page = await unwrap(

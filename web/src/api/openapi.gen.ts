@@ -1818,6 +1818,8 @@ export interface operations {
                 after?: number;
                 /** @description 1–1000 (default 100) */
                 limit?: number;
+                /** @description true: each entry as the live feed tells it — { seq, kind, at, actor, authority, hash, prev_hash, summary } with its kind’s policy-safe summary and no body */
+                summary?: boolean;
             };
             header?: never;
             path: {
@@ -1894,11 +1896,30 @@ export interface operations {
                 content: {
                     "application/json": {
                         ok: boolean;
-                        project?: string;
-                        checked?: number;
+                        project: string;
+                        /** @description entries walked */
+                        checked: number;
+                        head: {
+                            seq: number;
+                            hash: string;
+                        };
+                        /** @description the first seq that breaks the chain and why, or null */
+                        broken: {
+                            seq: number;
+                            reason: string;
+                            detail: string;
+                        } | null;
+                        /** @description signed checkpoints checked against it */
+                        checkpoints: number;
+                        /** @description the last pruned seq, when a prefix was pruned */
+                        base?: number;
                         unsigned?: {
                             entries: number;
                             since: string | null;
+                        };
+                        projections?: {
+                            checked: string[];
+                            mismatch: string | null;
                         };
                     };
                 };

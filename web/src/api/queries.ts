@@ -1,11 +1,18 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useApi } from '../session/session-context.js';
+import { headOf, type JournalLine, journalLine } from './journal.js';
 
 /** Query keys: one per read, so the live feed and mutations can refresh them. */
 export const keys = {
   board: ['board'] as const,
   proposals: ['proposals'] as const,
   proposal: (id: string) => ['proposal', id] as const,
+  provenance: (id: string) => ['provenance', id] as const,
+  versions: (id: string) => ['versions', id] as const,
+  artifacts: ['artifacts'] as const,
+  /** A page of the journal ending at seq `upTo` (null: at the head), newest first. */
+  journal: (upTo: number | null, size: number) => ['journal', upTo, size] as const,
+  receipt: (seq: number) => ['receipt', seq] as const,
 };
 
 export function useBoard() {
@@ -38,4 +45,62 @@ export function useDecision(id: string) {
       onSettled: settle,
     }),
   };
+}
+
+export function useProvenance(id: string) {
+  const api = useApi();
+  return useQuery({ queryKey: keys.provenance(id), queryFn: () => api.provenance(id) });
+}
+
+export function useVersions(id: string) {
+  const api = useApi();
+  return useQuery({ queryKey: keys.versions(id), queryFn: () => api.versions(id) });
+}
+
+export function useArtifacts() {
+  const api = useApi();
+  return useQuery({ queryKey: keys.artifacts, queryFn: api.artifacts });
+}
+
+/**
+ * The `size` journal entries up to seq `upTo` (null: the head), newest first, each as its kind's
+ * policy-safe summary; `older` is where the next (older) page ends, null at the chain's start.
+ */
+export function useJournalPage(upTo: number | null, size: number) {
+  const api = useApi();
+  return useQuery({
+    queryKey: keys.journal(upTo, size),
+    queryFn: async () => {
+      const endSeq = upTo ?? headOf((await api.journalSummaries(0, 1)).head).seq;
+      const after = Math.max(0, endSeq - size);
+      const page = endSeq === 0 ? null : await api.journalSummaries(after, endSeq - after);
+      const entries = (page?.entries ?? [])
+        .map(journalLine)
+        .filter((e): e is JournalLine => e !== null && e.seq <= endSeq)
+        .reverse();
+      return { head: headOf(page?.head), entries, older: after > 0 ? after : null };
+    },
+  });
+}
+
+export function useReceipt(seq: number) {
+  const api = useApi();
+  return useQuery({ queryKey: keys.receipt(seq), queryFn: () => api.receipt(seq) });
+}
+
+/** Restores a version of an object (it appends); everything shown is refetched after. */
+export function useRestore(id: string) {
+  const api = useApi();
+  const queries = useQueryClient();
+  return useMutation({
+    mutationFn: ({ version, rationale }: { version: number; rationale: string }) =>
+      api.restore(id, version, rationale),
+    onSettled: () => queries.invalidateQueries(),
+  });
+}
+
+/** Verifies the journal on request (it walks the whole chain: never on a refetch). */
+export function useVerifyJournal() {
+  const api = useApi();
+  return useMutation({ mutationFn: api.verifyJournal });
 }

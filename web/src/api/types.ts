@@ -17,6 +17,11 @@ export type ComparisonChecks = Schemas['ComparisonChecks'];
 export type ArtifactStatus = Schemas['ArtifactStatus'];
 export type DependencyState = Schemas['DependencyState'];
 export type SourceRef = Schemas['SourceRef'];
+export type NoteVersion = Schemas['NoteVersion'];
+export type Provenance = Schemas['Provenance'];
+export type Receipt = Schemas['Receipt'];
+export type ProposalOutcome = Schemas['ProposalOutcome'];
+export type ArtifactManifest = Schemas['ArtifactManifest'];
 
 /** Who the signed-in token stands for (`GET …/whoami`). */
 export interface Me {

@@ -1,4 +1,4 @@
-import type { ComponentType } from 'react';
+import { type ComponentType, lazy } from 'react';
 import { BoardView } from './board/board-view.js';
 import { ReviewList } from './review/review-list.js';
 import { ReviewView } from './review/review-view.js';
@@ -11,9 +11,23 @@ export interface ViewEntry {
   readonly nav?: { readonly href: string; readonly label: string };
 }
 
-/** Every view of the workbench, in navigation order. Add a view here (see web/README.md). */
+/**
+ * Every view of the workbench, in navigation order. Add a view here (see web/README.md); a view
+ * the board does not need is loaded when first shown (`lazy` over its folder's default export).
+ */
 export const VIEWS: readonly ViewEntry[] = [
   { path: '/', component: BoardView, nav: { href: '/', label: 'Board' } },
   { path: '/review', component: ReviewList, nav: { href: '/review', label: 'Review' } },
   { path: '/review/:id', component: ReviewView },
+  { path: '/notes/:id', component: lazy(() => import('./note/index.js')) },
+  {
+    path: '/journal',
+    component: lazy(() => import('./journal/index.js')),
+    nav: { href: '/journal', label: 'Journal' },
+  },
+  {
+    path: '/artifacts',
+    component: lazy(() => import('./artifacts/index.js')),
+    nav: { href: '/artifacts', label: 'Artifacts' },
+  },
 ];

@@ -1,3 +1,4 @@
+import { Link } from 'wouter';
 import type { BoardObject } from '../../api/types.js';
 import { Badge, type Tone } from '../../ui/badges.js';
 import { authorityOf } from './authority.js';
@@ -56,7 +57,10 @@ export function NoteCard({ note }: { note: BoardObject }) {
       aria-labelledby={`note-${note.object_id}`}
     >
       <h4 id={`note-${note.object_id}`}>
-        {note.title || note.object_id} <code className="muted">{note.object_id}</code>
+        <Link href={`/notes/${encodeURIComponent(note.object_id)}`}>
+          {note.title || note.object_id}
+        </Link>{' '}
+        <code className="muted">{note.object_id}</code>
       </h4>
       <p className="note-text">{note.text}</p>
       <p className="badges">

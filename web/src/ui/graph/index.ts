@@ -1,0 +1,2 @@
+export { DependencyGraph } from './dependency-graph.js';
+export type { GraphEdge, GraphNode } from './types.js';
