@@ -22,7 +22,6 @@ import {
   jsonObject,
   knownKeys,
   oneOf,
-  optionalId,
   record,
   sortedUnique,
   text,
@@ -166,46 +165,75 @@ function readEvent(input: unknown): ParsedQualifiedEvent {
       'EVENT_UNSIGNED',
     );
   }
-  const extensions = Object.keys(e).filter((key) => !EVENT_FIELDS.has(key));
-  if (version.minor <= KNOWN_MINOR) knownKeys(e, EVENT_FIELDS, '');
-  else if (extensions.length > 0)
+  const extensions: string[] = [];
+  for (const key in e) if (!EVENT_FIELDS.has(key)) extensions.push(key);
+  if (extensions.length > 0) {
+    if (version.minor <= KNOWN_MINOR) knownKeys(e, EVENT_FIELDS, '');
     jsonObject(Object.fromEntries(extensions.map((k) => [k, e[k]])), '');
+  }
   if (typeof e.signature !== 'string' || !SIGNATURE.test(e.signature)) {
     throw new FieldError('signature', 'must be 86 characters of base64url (an Ed25519 signature)');
   }
-  const optional = {
-    session_id: e.session_id === undefined ? undefined : uuid(e.session_id, 'session_id'),
-    tenant_scope: optionalId(e.tenant_scope, 'tenant_scope'),
-    owner_id: optionalId(e.owner_id, 'owner_id'),
-    signing_certificate:
-      e.signing_certificate === undefined
-        ? undefined
-        : text(e.signing_certificate, 'signing_certificate', MAX_CERTIFICATE),
-    replay: e.replay === undefined ? undefined : readReplay(e.replay),
-  };
-  const event: QualifiedEvent = {
-    schema_version: e.schema_version as string,
+  const event = readDescription(e) as Record<string, unknown>;
+  event.schema_version = e.schema_version;
+  event.source_assets = nonEmpty(idSet(e.source_assets, 'source_assets', true), 'source_assets');
+  event.source_policy_hashes = nonEmpty(
+    readHashSet(e.source_policy_hashes),
+    'source_policy_hashes',
+  );
+  event.policy_hash = hash(e.policy_hash, 'policy_hash');
+  Object.assign(event, readGovernance(e, '', true));
+  event.provenance = readProvenance(e.provenance, 'provenance', true);
+  event.signing_identity = hash(e.signing_identity, 'signing_identity');
+  if (e.signing_certificate !== undefined) {
+    event.signing_certificate = text(e.signing_certificate, 'signing_certificate', MAX_CERTIFICATE);
+  }
+  event.signature = e.signature;
+  for (const key of extensions) event[key] = e[key];
+  return { event: event as unknown as QualifiedEvent, version, extensions };
+}
+
+/** The members of an event that describe the work rather than bind or govern it. */
+export type EventDescription = Pick<
+  QualifiedEvent,
+  | 'event_id'
+  | 'request_id'
+  | 'session_id'
+  | 'event_type'
+  | 'model_and_expert_versions'
+  | 'adaptive_artifact_refs'
+  | 'tenant_scope'
+  | 'owner_id'
+  | 'creator'
+  | 'source_node'
+  | 'outcome'
+  | 'scores'
+  | 'created_at'
+  | 'replay'
+>;
+
+/**
+ * Reads the descriptive members of an event (or of a draft about to be signed), leaving absent
+ * optional members out. Throws {@link FieldError}.
+ */
+export function readDescription(e: Record<string, unknown>): EventDescription {
+  const out: Record<string, unknown> = {
     event_id: uuid(e.event_id, 'event_id'),
     request_id: uuid(e.request_id, 'request_id'),
     event_type: oneOf(e.event_type, EVENT_TYPES, 'event_type'),
-    source_assets: nonEmpty(idSet(e.source_assets, 'source_assets', true), 'source_assets'),
-    source_policy_hashes: nonEmpty(readHashSet(e.source_policy_hashes), 'source_policy_hashes'),
     model_and_expert_versions: idList(e.model_and_expert_versions, 'model_and_expert_versions'),
     adaptive_artifact_refs: readRefs(e.adaptive_artifact_refs),
-    policy_hash: hash(e.policy_hash, 'policy_hash'),
     creator: oneOf(e.creator, CREATORS, 'creator'),
     source_node: id(e.source_node, 'source_node'),
-    ...readGovernance(e, '', true),
-    provenance: readProvenance(e.provenance, 'provenance', true),
     outcome: jsonObject(e.outcome, 'outcome'),
     scores: readScores(e.scores),
     created_at: timestamp(e.created_at, 'created_at'),
-    signing_identity: hash(e.signing_identity, 'signing_identity'),
-    signature: e.signature,
   };
-  const present = Object.fromEntries(Object.entries(optional).filter(([, v]) => v !== undefined));
-  const kept = Object.fromEntries(extensions.map((key) => [key, e[key]]));
-  return { event: { ...event, ...present, ...kept }, version, extensions };
+  if (e.session_id !== undefined) out.session_id = uuid(e.session_id, 'session_id');
+  if (e.tenant_scope !== undefined) out.tenant_scope = id(e.tenant_scope, 'tenant_scope');
+  if (e.owner_id !== undefined) out.owner_id = id(e.owner_id, 'owner_id');
+  if (e.replay !== undefined) out.replay = readReplay(e.replay);
+  return out as unknown as EventDescription;
 }
 
 function nonEmpty<T>(list: T[], path: string): T[] {

@@ -1,4 +1,5 @@
-import { type ContentHash, contentHash } from '../core/index.js';
+import { type ContentHash, contentHash, hashBytes } from '../core/index.js';
+import { governanceText } from './event-text.js';
 import type { Governance, GovernancePolicy } from './governance-types.js';
 
 /** Exactly the governance members of an event or a policy (a new object, nothing else). */
@@ -22,14 +23,11 @@ export function governanceOf(source: Governance): Governance {
  * Sets are in their written (sorted) order, so one governance has one hash.
  */
 export function effectivePolicyHash(governance: Governance): ContentHash {
-  return contentHash(governanceOf(governance));
+  return hashBytes(governanceText(governance));
 }
 
 /** A source's policy hash: over its whole policy, declassification rules included. */
 export function sourcePolicyHash(policy: GovernancePolicy): ContentHash {
-  return contentHash(
-    policy.declassification === undefined
-      ? governanceOf(policy)
-      : { ...governanceOf(policy), declassification: policy.declassification },
-  );
+  if (policy.declassification === undefined) return hashBytes(governanceText(policy));
+  return contentHash({ ...governanceOf(policy), declassification: policy.declassification });
 }

@@ -110,29 +110,23 @@ export function intersect(
     'allowed_roles',
   );
   if (!roles.ok) return roles;
-  const replication = representable(
-    REPLICATION,
-    policies.map((p) => REPLICATION[p.replication_policy]),
-    'replication_policy',
-  );
+  let replicationBits = -1;
+  let inferenceBits = -1;
+  let trainingBits = -1;
+  let exportBits = -1;
+  for (const p of policies) {
+    replicationBits &= REPLICATION[p.replication_policy];
+    inferenceBits &= INFERENCE[p.inference_policy];
+    trainingBits &= TRAINING[p.training_policy];
+    exportBits &= EXPORT[p.export_policy];
+  }
+  const replication = representable(REPLICATION, replicationBits, 'replication_policy');
   if (typeof replication !== 'string') return replication;
-  const inference = representable(
-    INFERENCE,
-    policies.map((p) => INFERENCE[p.inference_policy]),
-    'inference_policy',
-  );
+  const inference = representable(INFERENCE, inferenceBits, 'inference_policy');
   if (typeof inference !== 'string') return inference;
-  const training = representable(
-    TRAINING,
-    policies.map((p) => TRAINING[p.training_policy]),
-    'training_policy',
-  );
+  const training = representable(TRAINING, trainingBits, 'training_policy');
   if (typeof training !== 'string') return training;
-  const exporting = representable(
-    EXPORT,
-    policies.map((p) => EXPORT[p.export_policy]),
-    'export_policy',
-  );
+  const exporting = representable(EXPORT, exportBits, 'export_policy');
   if (typeof exporting !== 'string') return exporting;
   const retention = strictestRetention(policies.map((p) => readRetention(p.retention_policy)!));
   if ('conflict' in retention) {
@@ -184,13 +178,12 @@ function intersectWho(
   return ok([...result].sort());
 }
 
-/** The value permitting exactly the intersection of `bits`, or the refusal naming the field. */
+/** The value permitting exactly `common` (an intersection), or the refusal naming the field. */
 function representable<P extends string>(
   table: Readonly<Record<P, number>>,
-  bits: readonly number[],
+  common: number,
   path: string,
 ): P | Fail {
-  const common = bits.reduce((a, b) => a & b);
   const value = valuePermitting(table, common);
   return value !== undefined
     ? value

@@ -83,10 +83,9 @@ export class QualifiedEventVerifier {
     const issuer = this.#issuer(event);
     if (!issuer.ok) return issuer;
     const signature = Buffer.from(event.signature, 'base64url');
-    const { signature: _, ...claims } = event;
     if (
       signature.toString('base64url') !== event.signature ||
-      !verifyEd25519(issuer.value.publicKey, eventBytes(claims), signature)
+      !verifyEd25519(issuer.value.publicKey, eventBytes(event), signature)
     ) {
       return refuse(
         'SIGNATURE_INVALID',

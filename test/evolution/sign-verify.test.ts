@@ -1,10 +1,12 @@
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { canonicalize } from '../../src/core/index.js';
+import { canonicalBytes, canonicalize, contentHash } from '../../src/core/index.js';
 import {
   assembleQualifiedEvent,
   type CognitiveAsset,
   effectivePolicyHash,
   eventBytes,
+  governanceOf,
   type QualifiedEvent,
   QualifiedEventVerifier,
   signQualifiedEvent,
@@ -69,6 +71,20 @@ describe('qualified events: signed and verified offline', () => {
     expect(code(result)).toBe('OK');
     expect(result.ok && result.developmentRoot).toBe(true);
     expect(canonicalize(assemble())).toBe(canonicalize(event));
+  });
+
+  it('refuses a malformed draft before signing anything, naming the field', () => {
+    const bad = assembleQualifiedEvent(draft({ created_at: -1 }), sources, {
+      signer: keyring.signer(),
+    });
+    expect(!bad.ok && [bad.issues[0]!.code, bad.issues[0]!.path]).toEqual([
+      'INVALID_QUALIFIED_EVENT',
+      'created_at',
+    ]);
+    const claims = assembleQualifiedEvent(draft({ execution_claims: ['has space'] }), sources, {
+      signer: keyring.signer(),
+    });
+    expect(!claims.ok && claims.issues[0]!.path).toBe('execution_claims[0]');
   });
 
   it('a tampered event is refused: the signature covers every member', () => {
@@ -189,5 +205,38 @@ describe('qualified events: signed and verified offline', () => {
     expect(result.value.version).toEqual({ major: 1, minor: 3 });
     expect(result.value.extensions).toEqual(['fitness_packet']);
     expect(canonicalize(result.value.event)).toBe(canonicalize(event));
+  });
+});
+
+describe('the canonical writers behind signing and hashing', () => {
+  it('write exactly RFC 8785, whatever ids, optional members and newer-minor members an event holds', () => {
+    const base = assemble();
+    const awkward = fc.stringMatching(/^[\x21-\x7e]{1,12}$/);
+    fc.assert(
+      fc.property(
+        fc.record(
+          {
+            source_node: awkward,
+            allowed_roles: fc.uniqueArray(awkward, { minLength: 1, maxLength: 3 }),
+            policy_tags: fc.uniqueArray(awkward, { maxLength: 3 }),
+            outcome: fc.dictionary(
+              fc.string(),
+              fc.jsonValue({ maxDepth: 2 }).filter((v) => v !== undefined),
+            ),
+            session_id: fc.constant(undefined),
+            replay: fc.constant(undefined),
+            extra: fc.jsonValue({ maxDepth: 2 }),
+          },
+          { requiredKeys: ['source_node'] },
+        ),
+        (changes) => {
+          const event = { ...base, ...JSON.parse(JSON.stringify(changes)) } as QualifiedEvent;
+          const { signature: _s, ...claims } = event;
+          expect(eventBytes(event).equals(canonicalBytes(claims))).toBe(true);
+          expect(effectivePolicyHash(event)).toBe(contentHash(governanceOf(event)));
+        },
+      ),
+      { numRuns: 500 },
+    );
   });
 });
