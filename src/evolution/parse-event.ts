@@ -82,6 +82,7 @@ const SCORE_KEYS = [
   'execution_success',
   'user_feedback',
 ] as const;
+const SCORE_KEY_SET: ReadonlySet<string> = new Set(SCORE_KEYS);
 const REPLAY_KEYS = new Set([
   'plan_ref',
   'components',
@@ -100,6 +101,7 @@ const COMPONENT_KEYS = [
   'processor',
   'runtime',
 ] as const;
+const COMPONENT_KEY_SET: ReadonlySet<string> = new Set(COMPONENT_KEYS);
 const SIGNATURE = /^[A-Za-z0-9_-]{86}$/;
 /** A certificate PEM is well under this; the chain check reads it as hostile input. */
 const MAX_CERTIFICATE = 16_384;
@@ -262,7 +264,7 @@ function readRefs(value: unknown): AdaptiveArtifactRefs {
 
 function readScores(value: unknown): Scores {
   const s = record(value, 'scores');
-  knownKeys(s, new Set(SCORE_KEYS), 'scores');
+  knownKeys(s, SCORE_KEY_SET, 'scores');
   const out: Record<string, number> = {};
   for (const key of SCORE_KEYS) {
     if (s[key] !== undefined) out[key] = unit(s[key], join('scores', key));
@@ -296,7 +298,7 @@ function readReplay(value: unknown): ReplayContract {
   }
   if (r.components !== undefined) {
     const c = record(r.components, 'replay.components');
-    knownKeys(c, new Set(COMPONENT_KEYS), 'replay.components');
+    knownKeys(c, COMPONENT_KEY_SET, 'replay.components');
     out.components = Object.fromEntries(
       Object.entries(c).map(([key, v]) => [key, id(v, join('replay.components', key))]),
     );
