@@ -18,7 +18,7 @@ import {
   resolveGovernance,
 } from 'canonry/evolution';
 import { Keyring } from 'canonry/trust';
-import { compare, fmtInt, progress, ratio, ratioSpread } from '../lib/measure.js';
+import { compare, fmtInt, median, progress, quantile, ratio, ratioSpread } from '../lib/measure.js';
 import { fmtRatio, fmtSpread, runIfMain, table } from '../lib/report.js';
 
 const SCOPE = 'evolution/events';
@@ -129,42 +129,40 @@ export async function main() {
     const signatures = bytes.map((b) => sign(null, b, privateKey));
     progress(SCOPE, `typical signed event: ${bytes[1]?.length} bytes of canonical JSON`);
 
-    const results = await compare(
-      SCOPE,
-      [
-        {
-          name: FULL,
-          fn: (i) => {
-            const { sources, draft } = /** @type {any} */ (data[i & M]);
-            const made = assembleQualifiedEvent(draft, sources, { signer });
-            if (!made.ok || !verifier.verify(made.value).ok) throw new Error('refused');
-            return made;
-          },
+    const targets = /** @type {import('../lib/measure.js').Target[]} */ ([
+      {
+        name: FULL,
+        fn: (i) => {
+          const { sources, draft } = /** @type {any} */ (data[i & M]);
+          const made = assembleQualifiedEvent(draft, sources, { signer });
+          if (!made.ok || !verifier.verify(made.value).ok) throw new Error('refused');
+          return made;
         },
-        {
-          name: WITH_SOURCES,
-          fn: (i) => {
-            const { sources, draft } = /** @type {any} */ (data[i & M]);
-            const made = assembleQualifiedEvent(draft, sources, { signer });
-            if (!made.ok || !verifier.verify(made.value, { sources }).ok)
-              throw new Error('refused');
-            return made;
-          },
+      },
+      {
+        name: WITH_SOURCES,
+        fn: (i) => {
+          const { sources, draft } = /** @type {any} */ (data[i & M]);
+          const made = assembleQualifiedEvent(draft, sources, { signer });
+          if (!made.ok || !verifier.verify(made.value, { sources }).ok) throw new Error('refused');
+          return made;
         },
-        {
-          name: FLOOR,
-          fn: (i) => {
-            const message = /** @type {Buffer} */ (bytes[i & M]);
-            const signature = sign(null, message, privateKey);
-            if (!verify(null, message, publicKey, /** @type {Buffer} */ (signatures[i & M]))) {
-              throw new Error('floor signature');
-            }
-            return signature;
-          },
+      },
+      {
+        name: FLOOR,
+        fn: (i) => {
+          const message = /** @type {Buffer} */ (bytes[i & M]);
+          const signature = sign(null, message, privateKey);
+          if (!verify(null, message, publicKey, /** @type {Buffer} */ (signatures[i & M]))) {
+            throw new Error('floor signature');
+          }
+          return signature;
         },
-      ],
-      { batch: 16 },
-    );
+      },
+    ]);
+    const results = await compare(SCOPE, targets, { batch: 16 });
+    const cpu = cpuRatios(targets);
+    progress(SCOPE, `CPU-time ratio full/floor ${fmtRatio(cpu.full)} (${fmtSpread(cpu.fullIqr)})`);
     const r = ratio(results, FULL, FLOOR);
     const rSources = ratio(results, WITH_SOURCES, FLOOR);
     const spread = ratioSpread(results, FULL, FLOOR);
@@ -181,11 +179,23 @@ export async function main() {
         [FLOOR, fmtInt(results[FLOOR]?.opsPerSec ?? 0), '1.00×'],
       ],
     );
+    const cpuTable = table(
+      ['target', 'CPU µs per event (median of 31 slices)', 'ratio to floor (CPU time)'],
+      [
+        [
+          FULL,
+          cpu.micros[FULL]?.toFixed(0) ?? '',
+          `**${fmtRatio(cpu.full)}** (${fmtSpread(cpu.fullIqr)})`,
+        ],
+        [WITH_SOURCES, cpu.micros[WITH_SOURCES]?.toFixed(0) ?? '', fmtRatio(cpu.sources)],
+        [FLOOR, cpu.micros[FLOOR]?.toFixed(0) ?? '', '1.00×'],
+      ],
+    );
     return {
       name: 'events',
       title:
         'Qualified cognitive events resolved, signed and verified vs the Ed25519 sign + verify floor',
-      tables: [main],
+      tables: [main, cpuTable],
       data: {
         results,
         ratio: r,
@@ -194,11 +204,42 @@ export async function main() {
         target: TARGET,
         met: r >= TARGET,
         signedBytes: bytes[1]?.length,
+        cpu,
       },
     };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * The same comparison in this process's CPU time (`process.cpuUsage`) rather than wall time: slices
+ * of 256 operations per target, alternating, 31 rounds, the ratio taken per round. On a machine other
+ * work is loading, time spent descheduled falls out of both sides.
+ * @param {import('../lib/measure.js').Target[]} targets
+ */
+function cpuRatios(targets) {
+  /** @type {Record<string, number[]>} */
+  const per = Object.fromEntries(targets.map((t) => [t.name, []]));
+  let i = 0;
+  for (let round = 0; round < 31; round++) {
+    const order = round % 2 === 0 ? targets : [...targets].reverse();
+    for (const target of order) {
+      const start = process.cpuUsage();
+      for (let k = 0; k < 256; k++) target.fn(i++);
+      const used = process.cpuUsage(start);
+      per[target.name]?.push((used.user + used.system) / 256);
+    }
+  }
+  const rounds = (/** @type {string} */ name) =>
+    (per[name] ?? []).map((micros, r) => (per[FLOOR]?.[r] ?? Number.NaN) / micros);
+  const full = rounds(FULL);
+  return {
+    full: median(full),
+    fullIqr: /** @type {[number, number]} */ ([quantile(full, 0.25), quantile(full, 0.75)]),
+    sources: median(rounds(WITH_SOURCES)),
+    micros: Object.fromEntries(Object.entries(per).map(([name, list]) => [name, median(list)])),
+  };
 }
 
 runIfMain(import.meta.url, main);
