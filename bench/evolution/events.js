@@ -34,7 +34,7 @@ const N = 256;
 const M = N - 1;
 
 /** Two sources per event: a user's private verdict and an enterprise's relay window. */
-export function inputs() {
+function inputs() {
   const users = ['alice', 'bob', 'carol', 'dave'];
   return Array.from({ length: N }, (_, i) => {
     const user = /** @type {string} */ (users[i % users.length]);
