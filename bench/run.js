@@ -1,6 +1,6 @@
 // @ts-check
 /**
- * Runs a bench suite: `node bench/run.js [kernel|journal|canon|canon-graph|relay|dpe|air]` (or `npm run bench`,
+ * Runs a bench suite: `node bench/run.js [kernel|journal|canon|canon-graph|relay|dpe|air|evolution]` (or `npm run bench`,
  * which builds first and runs the kernel suite). Each bench runs in its own node process, one after the other; their
  * tables are printed as markdown, the raw results go to bench/results/<suite>.json, and the section
  * of bench/README.md between `<!-- <suite>:results:begin -->` and `<!-- <suite>:results:end -->`
@@ -31,6 +31,9 @@ const SUITES = {
   // DPE + IAP build against the relay's own per-window work. (bench/air/harness.js needs a model
   // server and is run by hand.)
   air: ['sessions', 'speed'],
+  // GCS evolution: qualified cognitive events resolved, signed and verified against the raw Ed25519
+  // sign + verify floor.
+  evolution: ['events'],
 };
 /** The folder of a suite's scripts and the dist/ module it needs: the suite's name unless said here. */
 const DIRS = /** @type {Record<string, string>} */ ({ 'canon-graph': 'canon' });

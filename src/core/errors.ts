@@ -144,6 +144,47 @@ export const ERROR_CODES = {
   INVALID_ARTIFACT: { status: 400, message: 'the artifact manifest is malformed' },
   UNKNOWN_ARTIFACT: { status: 404, message: 'no such artifact' },
   UNKNOWN_SUBJECT: { status: 404, message: 'no such classifier subject' },
+  // Evolution: qualified cognitive events, cognitive assets and their governance (GCS).
+  INVALID_QUALIFIED_EVENT: { status: 400, message: 'the qualified cognitive event is malformed' },
+  UNSUPPORTED_SCHEMA_VERSION: {
+    status: 400,
+    message: 'the schema version is not one this build decodes',
+  },
+  EVENT_UNSIGNED: { status: 400, message: 'the qualified cognitive event carries no signature' },
+  POLICY_HASH_MISMATCH: {
+    status: 400,
+    message: 'the governance fields do not hash to the policy hash the event carries',
+  },
+  INVALID_ASSET: { status: 400, message: 'the cognitive asset or its governance is malformed' },
+  GOVERNANCE_EMPTY: { status: 422, message: 'a required governance intersection is empty' },
+  GOVERNANCE_CONTRADICTORY: {
+    status: 422,
+    message: 'the governance of the sources contradicts itself',
+  },
+  GOVERNANCE_UNREPRESENTABLE: {
+    status: 422,
+    message: 'the resolved governance cannot be represented by the event schema',
+  },
+  GOVERNANCE_UNENFORCEABLE: {
+    status: 422,
+    message: 'the selected path cannot enforce the effective governance',
+  },
+  GOVERNANCE_FORBIDS: {
+    status: 403,
+    message: 'the effective governance does not permit what the path would do',
+  },
+  GOVERNANCE_WIDENED: {
+    status: 422,
+    message: "the event's governance is wider than the governance of its sources",
+  },
+  SOURCE_POLICY_MISMATCH: {
+    status: 422,
+    message: 'the source policy hashes do not match the policies of the sources',
+  },
+  DECLASSIFICATION_UNAUTHORIZED: {
+    status: 403,
+    message: 'no source policy authorizes this declassification',
+  },
   // Inputs to commands and files.
   ADDRESS_UNAVAILABLE: { status: 503, message: 'the server cannot listen on that address' },
   SERVER_UNREACHABLE: { status: 502, message: 'the canonry server could not be reached' },

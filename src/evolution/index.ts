@@ -1,0 +1,104 @@
+/**
+ * Evolution (GCS "Cognitive Evolution Coordination"): qualified cognitive events, cognitive assets
+ * and their governance, governance resolution by intersection, declassification, dispatch-path
+ * admission, signing and offline verification. Pure: no storage, no clock unless given one.
+ */
+export { COGNITIVE_ASSET_SCHEMA } from './asset-schema.js';
+export {
+  ASSET_KINDS,
+  type AssetKind,
+  type CognitiveAsset,
+  type DeclassificationRecord,
+  type JournalRef,
+  type Provenance,
+} from './asset-types.js';
+export { EXCLUSIVE_KINDS } from './boundary.js';
+export { type DeclassificationRequest, declassify } from './declassify.js';
+export { admitForPath, type DispatchPath } from './dispatch-path.js';
+export { QUALIFIED_EVENT_SCHEMA } from './event-schema.js';
+export {
+  type AdaptiveArtifactRefs,
+  CAPABILITIES,
+  type Capability,
+  CREATORS,
+  type Creator,
+  EVENT_TYPES,
+  type EventType,
+  type QualifiedEvent,
+  type QualifiedEventClaims,
+  READOUT_KINDS,
+  type ReadoutKind,
+  type ReplayContract,
+  type Scores,
+} from './event-types.js';
+export { GOVERNANCE_SCHEMA, POLICY_SCHEMA } from './governance-schema.js';
+export {
+  ANYONE,
+  BOUNDARY_KINDS,
+  type BoundaryConstraint,
+  type BoundaryKind,
+  DECLASSIFICATIONS,
+  type Declassification,
+  type DeclassificationRule,
+  EXPORT_POLICIES,
+  type ExportPolicy,
+  type Governance,
+  type GovernancePolicy,
+  INFERENCE_POLICIES,
+  type InferencePolicy,
+  PRIVACY_SCOPES,
+  type PrivacyBoundary,
+  type PrivacyScope,
+  REPLICATION_POLICIES,
+  type ReplicationPolicy,
+  TRAINING_POLICIES,
+  type TrainingPolicy,
+} from './governance-types.js';
+export type { EvolutionIssue, EvolutionIssueCode } from './issues.js';
+export { parseCognitiveAsset } from './parse-asset.js';
+export { type ParsedQualifiedEvent, parseQualifiedEvent } from './parse-event.js';
+export {
+  EXPORT_OPERATIONS,
+  type ExportOperation,
+  INFERENCE_LOCATIONS,
+  type InferenceLocation,
+  REPLICATION_DESTINATIONS,
+  type ReplicationDestination,
+  TRAINING_FORMS,
+  TRAINING_LOCATIONS,
+  type TrainingForm,
+  type TrainingLocation,
+} from './permitted-sets.js';
+export { effectivePolicyHash, governanceOf, sourcePolicyHash } from './policy-hash.js';
+export {
+  CONTEXT_SOURCES,
+  type ContextPolicy,
+  type ContextSource,
+  type ResolvedGovernance,
+  type ResolveOptions,
+  resolveGovernance,
+} from './resolve-governance.js';
+export {
+  DECODED_MAJOR,
+  EVENT_SCHEMA_FAMILY,
+  EVENT_SCHEMA_VERSION,
+  KNOWN_MINOR,
+  readSchemaVersion,
+  type SchemaVersion,
+} from './schema-version.js';
+export {
+  type AssembleOptions,
+  assembleQualifiedEvent,
+  type EventDraft,
+  eventBytes,
+  signQualifiedEvent,
+  type UnsignedClaims,
+} from './sign-event.js';
+export {
+  type EventSources,
+  type EventTrustAnchor,
+  type QualifiedEventVerification,
+  QualifiedEventVerifier,
+  verifyQualifiedEvent,
+} from './verify-event.js';
+export { widerField } from './within.js';
