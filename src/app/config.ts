@@ -49,6 +49,11 @@ export interface CanonryConfig {
   readonly auditRetentionDays: number | null;
   /** Browser origins allowed to call the HTTP API (`*` for any); empty: CORS off. */
   readonly corsOrigins: readonly string[];
+  /**
+   * Whether the runtime runs the evolution coordinator (qualified cognitive events from completed
+   * work). Off by default: it signs and journals an event per verdict batch, commit and window.
+   */
+  readonly evolution: boolean;
 }
 
 /** Defaults: `./.canonry`, port 7070 on 127.0.0.1. */
@@ -70,6 +75,7 @@ export const DEFAULT_CONFIG: CanonryConfig = {
   verifyOnStart: 'tail',
   auditRetentionDays: 30,
   corsOrigins: [],
+  evolution: false,
 };
 
 /** Overrides as they arrive from flags (strings) or code. */
@@ -89,6 +95,8 @@ export interface ConfigInput {
   readonly auditRetentionDays?: string | number | null | undefined;
   /** Origins, or one comma-separated string of them (`https://a.example,https://b.example`, `*`). */
   readonly corsOrigins?: string | readonly string[] | undefined;
+  /** `on` / `off` (or a boolean). */
+  readonly evolution?: string | boolean | undefined;
 }
 
 const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -184,6 +192,14 @@ function retention(value: string | number | null): number | null {
   return integer(value, 'CANONRY_AUDIT_RETENTION_DAYS', 1, 36_500);
 }
 
+function onOff(value: string | boolean): boolean {
+  if (typeof value === 'boolean') return value;
+  const text = value.trim().toLowerCase();
+  if (text === 'on' || text === 'true' || text === '1') return true;
+  if (text === 'off' || text === 'false' || text === '0' || text === '') return false;
+  throw bad(`CANONRY_EVOLUTION must be on or off, got ${text.slice(0, 40)}`);
+}
+
 /** `https://app.example, http://localhost:5173` → each an exact origin (or `*`). */
 export function parseCorsOrigins(value: string | readonly string[], name: string): string[] {
   const items = typeof value === 'string' ? value.split(',') : value;
@@ -256,6 +272,7 @@ export function resolveConfig(
         ? input.auditRetentionDays
         : (env.CANONRY_AUDIT_RETENTION_DAYS ?? DEFAULT_CONFIG.auditRetentionDays),
     ),
+    evolution: onOff(input.evolution ?? env.CANONRY_EVOLUTION ?? DEFAULT_CONFIG.evolution),
     corsOrigins: parseCorsOrigins(
       input.corsOrigins ?? env.CANONRY_CORS_ORIGINS ?? DEFAULT_CONFIG.corsOrigins,
       input.corsOrigins !== undefined ? 'cors origins' : 'CANONRY_CORS_ORIGINS',

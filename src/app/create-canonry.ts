@@ -6,6 +6,11 @@ import {
   DEFAULT_GATE_PROTOCOL,
 } from '../canon/index.js';
 import {
+  EVOLUTION_MIGRATIONS,
+  EVOLUTION_PROJECTION,
+  type EvolutionCoordinator,
+} from '../evolution/index.js';
+import {
   JOURNAL_MIGRATIONS,
   Journal,
   type StartCheck,
@@ -20,6 +25,7 @@ import { startAuditRetention } from './audit-retention.js';
 import { type ClassifierSource, type ClassifierSummary, classifierSource } from './classifiers.js';
 import { type CanonryConfig, type ConfigInput, resolveConfig } from './config.js';
 import { runtimeEntryKinds } from './entry-kinds.js';
+import { buildCoordinator, type EvolutionOptions } from './evolution.js';
 import { type Health, healthOf } from './health.js';
 import { JournalAuditSink, KERNEL_AUDIT_PROJECT } from './journal-audit-sink.js';
 import { watchKeyring } from './keyring-watch.js';
@@ -54,6 +60,11 @@ export interface CanonryRuntime {
   readonly canon: Canon;
   /** The state relay (CRP-030): sessions of windows whose state commits to canon. */
   readonly relay: Relay;
+  /**
+   * The evolution coordinator (GCS), when `config.evolution` is on: follows every project's journal
+   * and turns completed work into signed, governed events dispatched to adaptive targets.
+   */
+  readonly evolution: EvolutionCoordinator | null;
   /** The classifier for a project's intake. */
   readonly classifierFor: ClassifierSource;
   /** What intake classifies with (for the start log). */
@@ -80,6 +91,8 @@ export interface RuntimeOptions {
   readonly create?: boolean;
   /** Canon's clock: version timestamps, capture times and effective windows (tests inject one). */
   readonly now?: () => Date;
+  /** The evolution coordinator's webhooks, retries and extra ports (used when `config.evolution`). */
+  readonly evolution?: EvolutionOptions;
 }
 
 /**
@@ -126,6 +139,7 @@ export async function createCanonry(
     canon: CANON_MIGRATIONS,
     kernel: PROTOCOL_MIGRATIONS,
     relay: RELAY_MIGRATIONS,
+    evolution: EVOLUTION_MIGRATIONS,
   });
   try {
     const identity = await bindStore(store, config.dataDir, opened.rootFingerprint);
@@ -133,7 +147,7 @@ export async function createCanonry(
     const journal = new Journal(store, {
       signer,
       kinds: runtimeEntryKinds(),
-      projections: [CANON_PROJECTION, PROTOCOL_PROJECTION, RELAY_PROJECTION],
+      projections: [CANON_PROJECTION, PROTOCOL_PROJECTION, RELAY_PROJECTION, EVOLUTION_PROJECTION],
       checkpointEvery: config.checkpoints.every,
       checkpointIntervalMs: config.checkpoints.intervalMs,
       onError,
@@ -194,6 +208,17 @@ export async function createCanonry(
     });
     const classifiers = classifierSource(canon);
     await importLegacyClassifiers(config.dataDir, canon, logger);
+    const evolution = config.evolution
+      ? buildCoordinator(
+          journal,
+          () => trust.current(),
+          canon,
+          `canonry:${identity.store_id}`,
+          options.evolution ?? {},
+          (err) => logger.warn({ err }, 'evolution: background work failed'),
+        )
+      : null;
+    await evolution?.start();
     const retention =
       config.auditRetentionDays === null
         ? undefined
@@ -210,6 +235,7 @@ export async function createCanonry(
       kernel,
       canon,
       relay,
+      evolution,
       classifierFor: classifiers.source,
       classifier: classifiers.summary,
       // Issuance and revocation commit with their journal entry (never with the secret).
@@ -219,7 +245,9 @@ export async function createCanonry(
       close: async () => {
         retention?.stop();
         trust.stop();
+        // The audit's last batch reaches the journal before the coordinator stops following it.
         await audit.close();
+        await evolution?.stop();
         await journal.close();
         await store.close();
       },

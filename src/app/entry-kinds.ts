@@ -1,4 +1,5 @@
 import { CANON_ENTRY_KINDS } from '../canon/index.js';
+import { EVOLUTION_ENTRY_KINDS } from '../evolution/index.js';
 import { EntryKinds } from '../journal/index.js';
 import { RELAY_ENTRY_KINDS } from '../relay/index.js';
 import { VERDICT, VERDICTS } from './journal-audit-sink.js';
@@ -19,5 +20,6 @@ export function runtimeEntryKinds(): EntryKinds {
     TOKEN_ISSUED,
     TOKEN_REVOKED,
     ...RELAY_ENTRY_KINDS,
+    ...EVOLUTION_ENTRY_KINDS,
   ]);
 }

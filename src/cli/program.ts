@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import { canonCommand } from './commands/canon.js';
 import { demoCommand } from './commands/demo.js';
+import { eventsCommand } from './commands/events.js';
 import { journalCommand } from './commands/journal.js';
 import { keysCommand } from './commands/keys.js';
 import { mcpCommand } from './commands/mcp.js';
@@ -32,6 +33,7 @@ export function buildProgram(faces: Faces): Command {
   tokensCommand(program);
   canonCommand(program);
   relayCommand(program);
+  eventsCommand(program);
   mcpCommand(program, faces);
   return program;
 }

@@ -20,16 +20,22 @@ export const DB_FLAG = [
 /**
  * Opens the runtime for one command and always closes it. `create: false` for commands that only
  * read or check: they never mint a keyring (KEYRING_MISSING says what to run instead).
+ * `evolution` turns the coordinator on or off whatever CANONRY_EVOLUTION says (the demo's is on).
  */
 export async function withRuntime<T>(
   flags: RuntimeFlags,
   work: (runtime: CanonryRuntime) => Promise<T>,
-  { create = true }: { create?: boolean } = {},
+  { create = true, evolution }: { create?: boolean; evolution?: boolean } = {},
 ): Promise<T> {
   let runtime: CanonryRuntime;
   try {
     runtime = await createCanonry(
-      { dataDir: flags.data, db: flags.db, logLevel: 'silent' },
+      {
+        dataDir: flags.data,
+        db: flags.db,
+        logLevel: 'silent',
+        ...(evolution === undefined ? {} : { evolution }),
+      },
       { create },
     );
   } catch (err) {

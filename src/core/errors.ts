@@ -185,6 +185,14 @@ export const ERROR_CODES = {
     status: 403,
     message: 'no source policy authorizes this declassification',
   },
+  UNKNOWN_EVENT: { status: 404, message: 'no such qualified cognitive event in this project' },
+  UNKNOWN_TARGET: { status: 404, message: 'no adaptive target is registered under that name' },
+  UNKNOWN_DEAD_LETTER: {
+    status: 404,
+    message: 'no dead-lettered delivery of that event to that target',
+  },
+  TARGET_UNAVAILABLE: { status: 502, message: 'the adaptive target could not take the event' },
+  EVOLUTION_OFF: { status: 409, message: 'evolution is not enabled on this runtime' },
   // Inputs to commands and files.
   ADDRESS_UNAVAILABLE: { status: 503, message: 'the server cannot listen on that address' },
   SERVER_UNREACHABLE: { status: 502, message: 'the canonry server could not be reached' },

@@ -1,8 +1,12 @@
 /**
  * Evolution (GCS "Cognitive Evolution Coordination"): qualified cognitive events, cognitive assets
  * and their governance, governance resolution by intersection, declassification, dispatch-path
- * admission, signing and offline verification. Pure: no storage, no clock unless given one.
+ * admission, signing and offline verification (pure: no storage, no clock unless given one); and
+ * the coordinator: the event store (journal entries and their projection), asset sources and
+ * adaptive targets (ports), dispatch with retries and dead letters, signed webhooks.
  */
+
+export { entryAsset, entryAssetId, projectGovernance } from './asset-of-entry.js';
 export { COGNITIVE_ASSET_SCHEMA } from './asset-schema.js';
 export {
   ASSET_KINDS,
@@ -13,9 +17,38 @@ export {
   type Provenance,
 } from './asset-types.js';
 export { EXCLUSIVE_KINDS } from './boundary.js';
+export {
+  type CoordinatorOptions,
+  type CoordinatorStats,
+  EVOLUTION_ACTOR,
+  EvolutionCoordinator,
+  type RetryPolicy,
+} from './coordinator.js';
 export { type DeclassificationRequest, declassify } from './declassify.js';
 export { admitForPath, type DispatchPath } from './dispatch-path.js';
+export {
+  type BenchmarkBody,
+  DELIVERY_OUTCOMES,
+  type DeliveryBody,
+  type DeliveryOutcome,
+  EVOLUTION_BENCHMARK,
+  EVOLUTION_DELIVERY,
+  EVOLUTION_ENTRY_KINDS,
+  EVOLUTION_EVENT,
+  EVOLUTION_FEEDBACK,
+  type EventEntryBody,
+  type EventOrigin,
+  type FeedbackBody,
+} from './entry-kinds.js';
 export { QUALIFIED_EVENT_SCHEMA } from './event-schema.js';
+export {
+  type EventFilter,
+  EventStore,
+  type EventsReport,
+  type StoredDelivery,
+  type StoredEvent,
+  type StoredEventRow,
+} from './event-store.js';
 export {
   type AdaptiveArtifactRefs,
   CAPABILITIES,
@@ -54,6 +87,7 @@ export {
   TRAINING_POLICIES,
   type TrainingPolicy,
 } from './governance-types.js';
+export { uuidFrom } from './ids.js';
 export type { EvolutionIssue, EvolutionIssueCode } from './issues.js';
 export { parseCognitiveAsset } from './parse-asset.js';
 export { type ParsedQualifiedEvent, parseQualifiedEvent } from './parse-event.js';
@@ -70,6 +104,25 @@ export {
   type TrainingLocation,
 } from './permitted-sets.js';
 export { effectivePolicyHash, governanceOf, sourcePolicyHash } from './policy-hash.js';
+export type {
+  AssetSource,
+  Delivery,
+  EvolutionTarget,
+  SourceContext,
+  SourceItem,
+  TargetIssue,
+  TargetOutcome,
+} from './ports.js';
+export { EVOLUTION_PROJECTION } from './projection.js';
+export {
+  type ReceivedEvent,
+  type ReceiveOptions,
+  receiveEvent,
+  receiveWebhook,
+  WEBHOOK_SIGNATURE_HEADER,
+  type WebhookReceiveOptions,
+  webhookSignature,
+} from './receive.js';
 export {
   CONTEXT_SOURCES,
   type ContextPolicy,
@@ -78,6 +131,7 @@ export {
   type ResolveOptions,
   resolveGovernance,
 } from './resolve-governance.js';
+export { EVOLUTION_MIGRATIONS } from './schema.js';
 export {
   DECODED_MAJOR,
   EVENT_SCHEMA_FAMILY,
@@ -95,10 +149,27 @@ export {
   type UnsignedClaims,
 } from './sign-event.js';
 export {
+  BENCHMARK_SOURCE,
+  BUILT_IN_SOURCES,
+  EVOLUTION_SYSTEM_PROJECT,
+  FEEDBACK_SOURCE,
+  item as sourceItem,
+  KERNEL_VERDICT_SOURCE,
+} from './sources.js';
+export {
+  airTuningTarget,
+  benchmarkTarget,
+  type MemoryProposals,
+  memoryTarget,
+  protocolTarget,
+  type VerifierSource,
+} from './targets.js';
+export {
   type EventSources,
   type EventTrustAnchor,
   type QualifiedEventVerification,
   QualifiedEventVerifier,
   verifyQualifiedEvent,
 } from './verify-event.js';
+export { type WebhookConfig, webhookTarget } from './webhook.js';
 export { widerField } from './within.js';

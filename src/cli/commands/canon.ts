@@ -6,6 +6,8 @@ import {
   OPERATIONS,
   type Operation,
   type OperationInput,
+  principalInvoker,
+  refuseReservedProject,
   remoteInvoker,
 } from '../../operations/index.js';
 import { addOperationFlags, type FieldFlag, inputFromFlags } from '../canon/options.js';
@@ -102,6 +104,7 @@ const CUSTOM: Readonly<Record<string, Custom>> = {
 async function withInvoker<T>(
   flags: CanonFlags,
   work: (invoker: Invoker) => Promise<T>,
+  operator = false,
 ): Promise<T> {
   const token = flags.token ?? process.env.CANONRY_TOKEN;
   const url = flags.url ?? process.env.CANONRY_URL;
@@ -117,6 +120,17 @@ async function withInvoker<T>(
       );
     }
     return work(remoteInvoker(url, token, project));
+  }
+  if (!token && operator && flags.project !== undefined) {
+    // The data directory's operator (whoever reads the directory can issue themselves a token).
+    const project = flags.project;
+    refuseReservedProject(project);
+    return withRuntime(
+      flags,
+      (runtime) =>
+        work(principalInvoker(runtime, { id: 'operator', project, role: 'owner', token_id: '' })),
+      { create: false },
+    );
   }
   return withRuntime(flags, (runtime) =>
     work(
@@ -134,10 +148,19 @@ function withFlag(err: unknown, flags: readonly FieldFlag[]): unknown {
   return new CanonryError(err.code, `${err.message} (${flag.flag.split(' ')[0]})`, err.details);
 }
 
-/** `canonry canon <command>` for one operation, its options generated from the operation. */
-function operationCommand(canon: Command, parents: Map<string, Command>, op: Operation): void {
+/**
+ * `canonry canon <command>` for one operation, its options generated from the operation. `skip`
+ * drops leading words of its command (a top-level command such as `events` adds them itself);
+ * `operator` lets it run without a token against the data directory, as its operator.
+ */
+export function operationCommand(
+  canon: Command,
+  parents: Map<string, Command>,
+  op: Operation,
+  { skip = 0, operator = false }: { skip?: number; operator?: boolean } = {},
+): void {
   const binding = op.cli!;
-  const words = binding.command.split(' ');
+  const words = binding.command.split(' ').slice(skip);
   const positional = words.findIndex((w) => w.startsWith('<') || w.startsWith('['));
   const path = positional === -1 ? words : words.slice(0, positional);
   let parent = canon;
@@ -170,11 +193,13 @@ function operationCommand(canon: Command, parents: Map<string, Command>, op: Ope
       const args = all.slice(0, -2) as string[];
       const generic = inputFromFlags(op, flags, values, args, custom?.raw);
       const input = custom?.input ? custom.input(generic, values) : generic;
-      const result = await withInvoker(values, (invoker) => invoker.invoke(op, input)).catch(
-        (err: unknown) => {
-          throw withFlag(err, flags);
-        },
-      );
+      const result = await withInvoker(
+        values,
+        (invoker) => invoker.invoke(op, input),
+        operator,
+      ).catch((err: unknown) => {
+        throw withFlag(err, flags);
+      });
       const render = RENDER[op.operationId];
       emit(values.json === true || !render, result, () => render!(result));
     });

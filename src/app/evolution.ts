@@ -1,0 +1,202 @@
+import { type Canon, COMMIT } from '../canon/index.js';
+import { contentHash, type JsonObject } from '../core/index.js';
+import {
+  type AssetSource,
+  airTuningTarget,
+  BUILT_IN_SOURCES,
+  benchmarkTarget,
+  EvolutionCoordinator,
+  type EvolutionTarget,
+  type MemoryProposals,
+  memoryTarget,
+  projectGovernance,
+  protocolTarget,
+  QualifiedEventVerifier,
+  type RetryPolicy,
+  sourceItem,
+  type WebhookConfig,
+  webhookTarget,
+} from '../evolution/index.js';
+import type { Journal } from '../journal/index.js';
+import { RELAY_WINDOW } from '../relay/index.js';
+import type { Keyring } from '../trust/index.js';
+
+/** What code (not configuration) can give the coordinator. */
+export interface EvolutionOptions {
+  /** External targets: signed webhooks. */
+  readonly webhooks?: readonly WebhookConfig[];
+  readonly retry?: Partial<RetryPolicy>;
+  /** Sleeps between a failing target's attempts (tests make it instant). */
+  readonly sleep?: (ms: number) => Promise<void>;
+  /** Extra targets and sources (ports), beside the built-in ones. */
+  readonly targets?: readonly EvolutionTarget[];
+  readonly sources?: readonly AssetSource[];
+}
+
+/** Projects the coordinator never follows: the system's protocol registrations. */
+const UNFOLLOWED = new Set(['registry']);
+
+/**
+ * Canon commits as assets: one `arbitration` event per commit (the gate's decision and what it
+ * moved) — ids and versions, never the note's text.
+ */
+export const CANON_COMMIT_SOURCE: AssetSource = {
+  name: 'canon-commits',
+  kinds: [COMMIT.kind],
+  read(entry, context) {
+    if (!COMMIT.is(entry)) return [];
+    const { proposal_id, version, supersedes, stale_artifacts } = entry.body;
+    return [
+      sourceItem(entry, context.governanceFor(entry.project), 'canon.commit', [], {
+        event_type: 'arbitration',
+        creator: version.actor === 'evolution' ? 'system' : 'user',
+        outcome: {
+          proposal_id,
+          object_id: version.note_id,
+          version_id: version.version_id,
+          version_hash: version.version_hash,
+          object_type: version.content.object_type,
+          supersedes: supersedes.length,
+          stale_artifacts: stale_artifacts.length,
+        },
+        scores: {},
+        model_and_expert_versions: [],
+        adaptive_artifact_refs: {},
+      }),
+    ];
+  },
+};
+
+/**
+ * Relay windows as assets: one `transition` event per window — its figures and scores, and a
+ * replay contract naming the session window and the model that wrote it; never the window's text.
+ */
+export const RELAY_WINDOW_SOURCE: AssetSource = {
+  name: 'relay-windows',
+  kinds: [RELAY_WINDOW.kind],
+  read(entry, context) {
+    if (!RELAY_WINDOW.is(entry)) return [];
+    const w = entry.body.window;
+    return [
+      sourceItem(entry, context.governanceFor(entry.project), 'relay.window', [], {
+        event_type: 'transition',
+        creator: 'model',
+        outcome: {
+          session_id: w.session_id,
+          window_number: w.window_number,
+          kind: w.kind,
+          verified: w.verification.verified,
+          facts: w.cso.established_facts.length,
+          decisions: w.cso.decisions.length,
+          revisions: w.revisions.length,
+        },
+        scores: {
+          verification: w.verification.preservation,
+          grounding: Math.min(Math.max(w.signals.quality, 0), 1),
+        },
+        model_and_expert_versions: w.output.model === null ? [] : [w.output.model],
+        adaptive_artifact_refs: {},
+        replay: {
+          plan_ref: `relay:${w.session_id}:${w.window_number}`,
+          ...(w.output.model === null ? {} : { components: { model: w.output.model } }),
+        },
+      }),
+    ];
+  },
+};
+
+/**
+ * The memory target's port, filled by canon: what a memory event asks canon to remember becomes a
+ * proposal by the principal `evolution` (an agent), provisional and uncertain, which canon's gate
+ * then decides like any other — never a direct commit.
+ */
+export function canonMemory(canon: Canon): MemoryProposals {
+  return {
+    async propose(project, memory, event) {
+      const outcome = await canon.propose(
+        { id: 'evolution', project, role: 'agent' },
+        {
+          object_id: `mem-${contentHash({ event: event.event_id }).slice(7, 19)}`,
+          intent: 'create',
+          base_version: null,
+          candidate: {
+            object_type: 'preference',
+            title: memory.title,
+            text: memory.text,
+            shape: null,
+            confidence_state: 'uncertain',
+            status: 'provisional',
+            visibility: 'project',
+            sources: [],
+            dependency_refs: [],
+            effective_from: null,
+            effective_until: null,
+            tags: [],
+          },
+          rationale: `from qualified cognitive event ${event.event_id}`,
+        },
+      );
+      return {
+        proposal_id: outcome.proposal.proposal_id,
+        status: outcome.proposal.status,
+      } as JsonObject;
+    },
+  };
+}
+
+/**
+ * Builds the coordinator with the built-in sources (kernel verdicts, feedback, benchmark results,
+ * and canon's and the relay's through their ports) and targets (`memory`, `benchmark`,
+ * `air-tuning`, `protocol`, and any webhooks); it signs with the kernel's issuer and follows every
+ * project but the registry.
+ */
+export function buildCoordinator(
+  journal: Journal,
+  keyring: () => Keyring,
+  canon: Canon,
+  sourceNode: string,
+  options: EvolutionOptions,
+  onError: (err: unknown) => void,
+): EvolutionCoordinator {
+  let verifier: { root: string; verifier: QualifiedEventVerifier } | undefined;
+  const verifierNow = () => {
+    const k = keyring();
+    const crl = k.revocationListPem();
+    const root = k.rootCertificatePem;
+    if (verifier?.root !== `${root}${crl ?? ''}`) {
+      verifier = {
+        root: `${root}${crl ?? ''}`,
+        verifier: new QualifiedEventVerifier({
+          root,
+          ...(crl ? { revocationList: crl } : {}),
+        }),
+      };
+    }
+    return verifier.verifier;
+  };
+  return new EvolutionCoordinator({
+    journal,
+    signer: () => keyring().signer(),
+    sources: [
+      ...BUILT_IN_SOURCES,
+      CANON_COMMIT_SOURCE,
+      RELAY_WINDOW_SOURCE,
+      ...(options.sources ?? []),
+    ],
+    targets: [
+      memoryTarget(verifierNow, canonMemory(canon)),
+      benchmarkTarget(verifierNow),
+      airTuningTarget(verifierNow),
+      protocolTarget(verifierNow),
+      ...(options.webhooks ?? []).map((w) => webhookTarget(w)),
+      ...(options.targets ?? []),
+    ],
+    projects: async () =>
+      (await journal.projects()).map((p) => p.project).filter((p) => !UNFOLLOWED.has(p)),
+    governanceFor: projectGovernance,
+    sourceNode,
+    ...(options.retry ? { retry: options.retry } : {}),
+    ...(options.sleep ? { sleep: options.sleep } : {}),
+    onError,
+  });
+}

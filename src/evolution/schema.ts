@@ -1,0 +1,49 @@
+import type { Migration } from '../store/index.js';
+
+/**
+ * Evolution's tables. `evolution_events` and `evolution_deliveries` are projections of
+ * `evolution.event` and `evolution.delivery` entries (rebuilt by replay; `record` holds canonical
+ * JSON; `pending` counts the targets an event was routed to that have no delivery yet).
+ * `evolution_cursors` is the coordinator's own state, not a projection: how far it has
+ * turned each followed project's entries into events.
+ */
+export const EVOLUTION_MIGRATIONS: readonly Migration[] = [
+  {
+    name: 'evolution',
+    up: `
+      CREATE TABLE evolution_events (
+        project TEXT NOT NULL,
+        event_id TEXT NOT NULL,
+        seq BIGINT NOT NULL,
+        event_type TEXT NOT NULL,
+        class TEXT NOT NULL,
+        schema_version TEXT NOT NULL,
+        created_at BIGINT NOT NULL,
+        pending BIGINT NOT NULL,
+        record TEXT NOT NULL,
+        PRIMARY KEY (project, event_id)
+      );
+      CREATE INDEX evolution_events_seq ON evolution_events (project, seq);
+      CREATE INDEX evolution_events_pending ON evolution_events (project, pending);
+      CREATE TABLE evolution_deliveries (
+        project TEXT NOT NULL,
+        event_id TEXT NOT NULL,
+        target TEXT NOT NULL,
+        outcome TEXT NOT NULL,
+        attempts BIGINT NOT NULL,
+        code TEXT,
+        reason TEXT,
+        record TEXT,
+        seq BIGINT NOT NULL,
+        PRIMARY KEY (project, event_id, target)
+      );
+      CREATE INDEX evolution_deliveries_outcome ON evolution_deliveries (project, outcome, seq);
+      CREATE TABLE evolution_cursors (
+        coordinator TEXT NOT NULL,
+        project TEXT NOT NULL,
+        seq BIGINT NOT NULL,
+        PRIMARY KEY (coordinator, project)
+      );
+    `,
+  },
+];
