@@ -704,6 +704,108 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/projects/{project}/evolution/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The project's qualified cognitive events in journal order, by type or class */
+        get: operations["listEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/projects/{project}/evolution/events/{event}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One stored event: the signed event, its origin, its sources and its deliveries */
+        get: operations["getEvent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/projects/{project}/evolution/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Verify every stored event of the project: schema, policy hash, signature from the server's root, governance against its sources */
+        get: operations["verifyEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/projects/{project}/evolution/dead-letters": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Deliveries whose attempts ran out, oldest first */
+        get: operations["listDeadLetters"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/projects/{project}/evolution/dead-letters/{event}/{target}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Dispatch a dead-lettered event to its target again; answers the new delivery */
+        post: operations["retryDeadLetter"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/projects/{project}/evolution/feedback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Feedback on the project's work (a score in [0, 1]; with remember, what canon should hold — proposed, never committed directly) */
+        post: operations["giveFeedback"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/projects/{project}/whoami": {
         parameters: {
             query?: never;
@@ -763,7 +865,7 @@ export interface components {
         Error: {
             error: {
                 /** @enum {unknown} */
-                code: "INVALID_REQUEST" | "INTERPRETATION_DRIFT" | "MALFORMED_BODY" | "INVALID_BODY" | "NESTING_TOO_DEEP" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "NOT_FOUND" | "RATE_LIMITED" | "EVALUATOR_UNAVAILABLE" | "NOT_CANONICALIZABLE" | "INVALID_HASH" | "INVALID_PROTOCOL" | "UNKNOWN_PROTOCOL" | "QUOTA_EXCEEDED" | "INVALID_SWITCHBOARD" | "INVALID_POLICY" | "KEYRING_MISSING" | "KEYRING_EXISTS" | "KEYRING_CORRUPT" | "UNKNOWN_ISSUER" | "INVALID_EVENT" | "SIGNATURE_INVALID" | "CHAIN_INVALID" | "ISSUER_REVOKED" | "HASH_MISMATCH" | "INVALID_CERTIFICATE" | "KEYRING_MISMATCH" | "INVALID_CSR" | "ROOT_KEY_OFFLINE" | "DEVELOPMENT_ROOT" | "NO_ACTIVE_ISSUER" | "PENDING_KEY_MISMATCH" | "STALE_REVOCATION_LIST" | "STORE_CORRUPT" | "STORE_BUSY" | "STORE_UNAVAILABLE" | "STORE_MISMATCH" | "CONFLICT" | "INVALID_PROJECT" | "UNKNOWN_PROJECT" | "INVALID_ENTRY" | "UNKNOWN_ENTRY_KIND" | "ENTRY_BODY_INVALID" | "CHAIN_BROKEN" | "INVALID_CHECKPOINT" | "INVALID_SEGMENT" | "MODEL_UNAVAILABLE" | "MODEL_BUSY" | "MODEL_OUTPUT_INVALID" | "UNAUTHENTICATED" | "FORBIDDEN" | "UNKNOWN_TOKEN" | "AUTHORITY_FROM_PAYLOAD" | "INVALID_PROPOSAL" | "UNKNOWN_OBJECT" | "UNKNOWN_SESSION" | "SESSION_CLOSED" | "UNKNOWN_PROPOSAL" | "UNKNOWN_MESSAGE" | "UNKNOWN_VERSION" | "UNKNOWN_CLAIM" | "PROPOSAL_CLOSED" | "STALE_APPROVAL" | "BASE_NOT_ACKNOWLEDGED" | "SOURCE_MISSING" | "PLANE_VIOLATION" | "DEPENDENCY_CYCLE" | "GATE_REFUSED" | "BATCH_HELD" | "CLASSIFIER_FAILED" | "INVALID_ARTIFACT" | "UNKNOWN_ARTIFACT" | "UNKNOWN_SUBJECT" | "ADDRESS_UNAVAILABLE" | "SERVER_UNREACHABLE" | "INVALID_ARGUMENT" | "FILE_UNREADABLE" | "MALFORMED_FILE" | "INTERNAL";
+                code: "INVALID_REQUEST" | "INTERPRETATION_DRIFT" | "MALFORMED_BODY" | "INVALID_BODY" | "NESTING_TOO_DEEP" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "NOT_FOUND" | "RATE_LIMITED" | "EVALUATOR_UNAVAILABLE" | "NOT_CANONICALIZABLE" | "INVALID_HASH" | "INVALID_PROTOCOL" | "UNKNOWN_PROTOCOL" | "QUOTA_EXCEEDED" | "INVALID_SWITCHBOARD" | "INVALID_POLICY" | "KEYRING_MISSING" | "KEYRING_EXISTS" | "KEYRING_CORRUPT" | "UNKNOWN_ISSUER" | "INVALID_EVENT" | "SIGNATURE_INVALID" | "CHAIN_INVALID" | "ISSUER_REVOKED" | "HASH_MISMATCH" | "INVALID_CERTIFICATE" | "KEYRING_MISMATCH" | "INVALID_CSR" | "ROOT_KEY_OFFLINE" | "DEVELOPMENT_ROOT" | "NO_ACTIVE_ISSUER" | "PENDING_KEY_MISMATCH" | "STALE_REVOCATION_LIST" | "STORE_CORRUPT" | "STORE_BUSY" | "STORE_UNAVAILABLE" | "STORE_MISMATCH" | "CONFLICT" | "INVALID_PROJECT" | "UNKNOWN_PROJECT" | "INVALID_ENTRY" | "UNKNOWN_ENTRY_KIND" | "ENTRY_BODY_INVALID" | "CHAIN_BROKEN" | "INVALID_CHECKPOINT" | "INVALID_SEGMENT" | "MODEL_UNAVAILABLE" | "MODEL_BUSY" | "MODEL_OUTPUT_INVALID" | "UNAUTHENTICATED" | "FORBIDDEN" | "UNKNOWN_TOKEN" | "AUTHORITY_FROM_PAYLOAD" | "INVALID_PROPOSAL" | "UNKNOWN_OBJECT" | "UNKNOWN_SESSION" | "SESSION_CLOSED" | "UNKNOWN_PROPOSAL" | "UNKNOWN_MESSAGE" | "UNKNOWN_VERSION" | "UNKNOWN_CLAIM" | "PROPOSAL_CLOSED" | "STALE_APPROVAL" | "BASE_NOT_ACKNOWLEDGED" | "SOURCE_MISSING" | "PLANE_VIOLATION" | "DEPENDENCY_CYCLE" | "GATE_REFUSED" | "BATCH_HELD" | "CLASSIFIER_FAILED" | "INVALID_ARTIFACT" | "UNKNOWN_ARTIFACT" | "UNKNOWN_SUBJECT" | "INVALID_QUALIFIED_EVENT" | "UNSUPPORTED_SCHEMA_VERSION" | "EVENT_UNSIGNED" | "POLICY_HASH_MISMATCH" | "INVALID_ASSET" | "GOVERNANCE_EMPTY" | "GOVERNANCE_CONTRADICTORY" | "GOVERNANCE_UNREPRESENTABLE" | "GOVERNANCE_UNENFORCEABLE" | "GOVERNANCE_FORBIDS" | "GOVERNANCE_WIDENED" | "SOURCE_POLICY_MISMATCH" | "DECLASSIFICATION_UNAUTHORIZED" | "UNKNOWN_EVENT" | "UNKNOWN_TARGET" | "UNKNOWN_DEAD_LETTER" | "TARGET_UNAVAILABLE" | "EVOLUTION_OFF" | "ADDRESS_UNAVAILABLE" | "SERVER_UNREACHABLE" | "INVALID_ARGUMENT" | "FILE_UNREADABLE" | "MALFORMED_FILE" | "INTERNAL";
                 message: string;
                 details?: Record<string, never>;
             };
@@ -4898,6 +5000,446 @@ export interface operations {
             };
             /** @description UNKNOWN_SESSION */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listEvents: {
+        parameters: {
+            query?: {
+                /** @description only events of this type */
+                event_type?: "memory" | "transition" | "routing" | "verification" | "arbitration" | "tool" | "training" | "benchmark";
+                /** @description only events from this kind of entry (canon.commit, relay.window, …) */
+                class?: string;
+                /** @description only those after this journal seq */
+                after?: number;
+                /** @description at most this many (1–1000, default 100) */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description the project; must be the bearer token’s */
+                project: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        events: {
+                            event_id: string;
+                            seq: number;
+                            event_type: string;
+                            class: string;
+                            schema_version: string;
+                            created_at: number;
+                            pending: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description INVALID_ARGUMENT */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the project; must be the bearer token’s */
+                project: string;
+                /** @description the event id (a UUID) */
+                event: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        event: Record<string, never>;
+                        origin: Record<string, never>;
+                        targets: string[];
+                        sources: Record<string, never>[];
+                        seq: number;
+                        deliveries: {
+                            event_id: string;
+                            target: string;
+                            /** @enum {unknown} */
+                            outcome: "delivered" | "refused" | "dead_letter";
+                            attempts: number;
+                            code: string | null;
+                            reason: string | null;
+                            record: Record<string, never> | null;
+                            seq?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description INVALID_ARGUMENT */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNKNOWN_EVENT */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    verifyEvents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the project; must be the bearer token’s */
+                project: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        ok: boolean;
+                        project: string;
+                        checked: number;
+                        verified: number;
+                        failed: Record<string, never>[];
+                    };
+                };
+            };
+            /** @description INVALID_ARGUMENT */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listDeadLetters: {
+        parameters: {
+            query?: {
+                /** @description only those after this journal seq */
+                after?: number;
+                /** @description at most this many (1–1000, default 100) */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description the project; must be the bearer token’s */
+                project: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        dead_letters: {
+                            event_id: string;
+                            target: string;
+                            /** @enum {unknown} */
+                            outcome: "delivered" | "refused" | "dead_letter";
+                            attempts: number;
+                            code: string | null;
+                            reason: string | null;
+                            record: Record<string, never> | null;
+                            seq?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description INVALID_ARGUMENT */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    retryDeadLetter: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the project; must be the bearer token’s */
+                project: string;
+                /** @description the event id */
+                event: string;
+                /** @description the target name */
+                target: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        event_id: string;
+                        target: string;
+                        /** @enum {unknown} */
+                        outcome: "delivered" | "refused" | "dead_letter";
+                        attempts: number;
+                        code: string | null;
+                        reason: string | null;
+                        record: Record<string, never> | null;
+                        seq?: number;
+                    };
+                };
+            };
+            /** @description AUTHORITY_FROM_PAYLOAD, INVALID_ARGUMENT, INVALID_BODY */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNKNOWN_DEAD_LETTER, UNKNOWN_EVENT, UNKNOWN_TARGET */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description EVOLUTION_OFF */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    giveFeedback: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the project; must be the bearer token’s */
+                project: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "subject": "canon.commit:demo:12",
+                 *       "score": 0.9
+                 *     }
+                 */
+                "application/json": {
+                    subject: string;
+                    score: number;
+                    remember?: {
+                        title: string;
+                        text: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        feedback_id: string;
+                        seq: number;
+                    };
+                };
+            };
+            /** @description AUTHORITY_FROM_PAYLOAD, INVALID_ARGUMENT, INVALID_BODY, MALFORMED_BODY, NESTING_TOO_DEEP */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
