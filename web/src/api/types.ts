@@ -17,6 +17,12 @@ export type ComparisonChecks = Schemas['ComparisonChecks'];
 export type ArtifactStatus = Schemas['ArtifactStatus'];
 export type DependencyState = Schemas['DependencyState'];
 export type SourceRef = Schemas['SourceRef'];
+export type RelaySessionSummary = Schemas['RelaySessionSummary'];
+export type RelaySessionView = Schemas['RelaySessionView'];
+export type RelayWindow = Schemas['RelayWindow'];
+export type RelayWindowQuality = Schemas['RelayWindowQuality'];
+export type RelayChainReport = Schemas['RelayChainReport'];
+export type ValidateEnvelope = Schemas['ValidateEnvelope'];
 
 /** Who the signed-in token stands for (`GET …/whoami`). */
 export interface Me {

@@ -1,4 +1,5 @@
 import type { ComponentType } from 'react';
+import { lazyView } from '../ui/lazy-view.js';
 import { BoardView } from './board/board-view.js';
 import { ReviewList } from './review/review-list.js';
 import { ReviewView } from './review/review-view.js';
@@ -16,4 +17,18 @@ export const VIEWS: readonly ViewEntry[] = [
   { path: '/', component: BoardView, nav: { href: '/', label: 'Board' } },
   { path: '/review', component: ReviewList, nav: { href: '/review', label: 'Review' } },
   { path: '/review/:id', component: ReviewView },
+  {
+    path: '/relay',
+    component: lazyView(async () => (await import('./relay/relay-list.js')).RelayList),
+    nav: { href: '/relay', label: 'Relay' },
+  },
+  {
+    path: '/relay/:session',
+    component: lazyView(async () => (await import('./relay/relay-session.js')).RelaySessionPage),
+  },
+  {
+    path: '/kernel',
+    component: lazyView(async () => (await import('./kernel/kernel-view.js')).KernelView),
+    nav: { href: '/kernel', label: 'Kernel' },
+  },
 ];
