@@ -687,6 +687,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/projects/{project}/relay/sessions/{session}/quality": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A session's quality history, one row per window: preservation and repairs (CRP-030 §5), the DPE's claims, fabrications, distortions, repetition, completeness, grounding and flow, session IQ and the IAP the next window carries (CRP-018) */
+        get: operations["getRelayQuality"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/projects/{project}/relay/sessions/{session}/verify": {
         parameters: {
             query?: never;
@@ -1548,6 +1565,43 @@ export interface components {
                 result_hash: string;
                 summary: string;
             }[];
+        };
+        RelayWindowQuality: {
+            window_number: number;
+            /** @enum {unknown} */
+            kind: "work" | "revision";
+            revision_target: string | null;
+            /** @description valid prior facts kept / valid prior facts, before repair (CRP-030 §5) */
+            preservation: number;
+            /** @description prior facts verification re-injected */
+            repaired: number;
+            /** @description claims the DPE found in the window's text */
+            claims: number | null;
+            /** @description claims asserting a specific value the context does not hold (CRP-018 §1) */
+            fabrication_count: number | null;
+            /** @description claims that contradict a context fact */
+            distortion_count: number | null;
+            /** @description repeated 6-grams / 6-grams of the window (CRP-018 §1) */
+            repetition_ratio: number | null;
+            /** @description the window's coverage of what it was meant to cover, 0–1 */
+            completeness: number | null;
+            /** @description context-grounded claims / claims */
+            grounding_pct: number | null;
+            /** @description how well the window's sentences connect, 0–1 */
+            flow_score: number | null;
+            /** @description the DPE's one score for the window, 0–1 */
+            quality: number | null;
+            /** @description session IQ after this window, 0–100 (CRP-018 §5.2) */
+            session_iq: number | null;
+            air: {
+                mode: string;
+                judge: string;
+                /** @description the IAP built from this window (CRP-018 §2.3) and its two extras */
+                packet: Record<string, never> | null;
+                /** @description the text the next window's prompt carries (null: nothing injected) */
+                injection: string | null;
+                tokens: number;
+            } | null;
         };
     };
     responses: never;
@@ -4939,6 +4993,75 @@ export interface operations {
             };
             /** @description DEPENDENCY_CYCLE, MODEL_OUTPUT_INVALID */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getRelayQuality: {
+        parameters: {
+            query?: {
+                /** @description only windows after this number */
+                after?: number;
+                /** @description at most this many windows (1–500, default 500) */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description the project; must be the bearer token’s */
+                project: string;
+                /** @description relay session id (rs-…) */
+                session: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        session_id: string;
+                        windows: components["schemas"]["RelayWindowQuality"][];
+                    };
+                };
+            };
+            /** @description INVALID_ARGUMENT */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNKNOWN_SESSION */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -30,4 +30,22 @@ export const VIEWS: readonly ViewEntry[] = [
     component: lazy(() => import('./artifacts/index.js')),
     nav: { href: '/artifacts', label: 'Artifacts' },
   },
+  {
+    path: '/relay',
+    component: lazy(async () => ({ default: (await import('./relay/relay-list.js')).RelayList })),
+    nav: { href: '/relay', label: 'Relay' },
+  },
+  {
+    path: '/relay/:session',
+    component: lazy(async () => ({
+      default: (await import('./relay/relay-session.js')).RelaySessionPage,
+    })),
+  },
+  {
+    path: '/kernel',
+    component: lazy(async () => ({
+      default: (await import('./kernel/kernel-view.js')).KernelView,
+    })),
+    nav: { href: '/kernel', label: 'Kernel' },
+  },
 ];
