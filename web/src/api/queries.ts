@@ -109,6 +109,8 @@ export function useRestore(id: string) {
 export function useVerifyJournal() {
   const api = useApi();
   return useMutation({ mutationFn: api.verifyJournal });
+}
+
 export function useRelaySessions() {
   const api = useApi();
   return useQuery({ queryKey: keys.relaySessions, queryFn: api.relaySessions });
