@@ -29,6 +29,7 @@
  * session (sessions are built untimed), so every sample does the same work.
  */
 import { join } from 'node:path';
+import { DEFAULT_AIR_POLICY, initialAirState } from 'canonry/air';
 import { createCanonry } from 'canonry/app';
 import { EntryKinds, JOURNAL_MIGRATIONS, Journal } from 'canonry/journal';
 import {
@@ -168,6 +169,16 @@ async function oneWindow(prior, contribution, ctx, seal, journal, sessionId) {
     invalidations,
     revisions: [],
     output: { text: OUTPUT, hash: 'sha256:0', model: null },
+    // The DPE and AIR's step are timed in bench/air; the record carries what a quiet window's do.
+    signals: { window_number: ctx.window_number, claims: [], quality: 1 },
+    quality: {
+      policy: DEFAULT_AIR_POLICY,
+      judge: 'deterministic',
+      state: initialAirState(),
+      packet: null,
+      injection: null,
+      tokens: 0,
+    },
     headers,
   };
   await journal.append(
