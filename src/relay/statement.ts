@@ -25,3 +25,16 @@ export function uniqueTexts(texts: Iterable<string>, minus: Iterable<string> = [
   }
   return out;
 }
+
+/** The normal form of each fact's statement, by object (facts are immutable once built). */
+const normalForms = new WeakMap<object, string>();
+
+/** {@link normaliseStatement} of a fact's statement, worked out once per fact object. */
+export function statementKey(fact: { readonly statement: string }): string {
+  let key = normalForms.get(fact);
+  if (key === undefined) {
+    key = normaliseStatement(fact.statement);
+    normalForms.set(fact, key);
+  }
+  return key;
+}
