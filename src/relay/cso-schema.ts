@@ -1,5 +1,6 @@
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import { CanonryError } from '../core/index.js';
+import { checkReferencesAfter } from './cso-check.js';
 import { DependencyIndex, impliedEdges } from './graph.js';
 import { ID_PATTERN, CSO_LIMITS as L, MAX_REVISIONS_CEILING } from './limits.js';
 import { type CognitiveStateObject, FACT_PROVENANCES, RELAY_MODES } from './types.js';
@@ -206,10 +207,15 @@ function checkSchemaByParts(value: unknown): asserts value is CognitiveStateObje
   }
 }
 
-/** {@link parseCso} for a CSO about to be sealed: its items checked once per object (see above). */
-export function checkSealable(value: unknown): CognitiveStateObject {
+/**
+ * {@link parseCso} for a CSO about to be sealed: its items checked once per object (see above); its
+ * references from `prior` when it was stepped from that checked CSO and verified whole
+ * (`checkReferencesAfter`), else over the whole CSO.
+ */
+export function checkSealable(value: unknown, prior?: CognitiveStateObject): CognitiveStateObject {
   checkSchemaByParts(value);
-  checkCsoReferences(value);
+  if (prior && checkedCsos.has(prior)) checkReferencesAfter(prior, value);
+  else checkCsoReferences(value);
   checkedCsos.add(value);
   return value;
 }

@@ -7,7 +7,7 @@ import {
 } from '../core/index.js';
 import { csoDigest } from './cso-digest.js';
 import { checkSealable, parseCso } from './cso-schema.js';
-import { carryStep } from './graph-delta.js';
+import { carryStep, cleanPrior } from './graph-delta.js';
 import { CSO_LIMITS, isRelayId } from './limits.js';
 import {
   type CognitiveStateObject,
@@ -64,7 +64,10 @@ export function csoBytes(cso: UnsealedCso | CognitiveStateObject): Uint8Array {
  */
 export function sealCso(unsealed: UnsealedCso, seal: CsoSealer): CognitiveStateObject {
   const { cso_hmac: _stale, ...state } = unsealed as CognitiveStateObject;
-  const sealed = checkSealable({ ...state, cso_hmac: seal(csoDigest(state)) });
+  const sealed = checkSealable(
+    { ...state, cso_hmac: seal(csoDigest(state)) },
+    cleanPrior(unsealed),
+  );
   carryStep(unsealed, sealed, { items: true });
   return sealed;
 }

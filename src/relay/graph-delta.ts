@@ -177,6 +177,19 @@ export function stepGraph(
   return { graph, removed, added, index, explicit };
 }
 
+/** States verification found whole (no dependency broken), with the checked prior they came from. */
+const clean = new WeakMap<object, CognitiveStateObject>();
+
+/** Records that `cso`, stepped from `prior`, has every dependency resting on something. */
+export function markClean(cso: object, prior: CognitiveStateObject): void {
+  clean.set(cso, prior);
+}
+
+/** The prior `cso` was stepped from, when verification found it whole. */
+export function cleanPrior(cso: object): CognitiveStateObject | undefined {
+  return clean.get(cso);
+}
+
 /**
  * Gives `to` — the same state as `from` in another object (sealed, or spread with fields that
  * imply no edges) — what was worked out for `from`'s graph; `items` when its items are `from`'s.
@@ -187,6 +200,8 @@ export function carryStep(from: object, to: object, options: { items: boolean })
   if (shape) shapes.set(to, shape);
   const map = byId.get(from);
   if (map && options.items) byId.set(to, map);
+  const prior = clean.get(from);
+  if (prior) clean.set(to, prior);
 }
 
 /** Records what {@link stepGraph} worked out as the caches of the CSO that carries its graph. */

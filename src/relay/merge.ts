@@ -3,7 +3,7 @@ import { csoId } from './cso-seal.js';
 import { DependencyIndex, normaliseEdges, scratchIds } from './graph.js';
 import { graphShape, rememberStep, stepGraph } from './graph-delta.js';
 import { isRelayId, MAX_REVISIONS } from './limits.js';
-import { normaliseStatement, statementKey, uniqueTexts } from './statement.js';
+import { knownStatementKey, normaliseStatement, statementKey, uniqueTexts } from './statement.js';
 import type {
   CognitiveStateObject,
   Contribution,
@@ -196,6 +196,7 @@ export function mergeContribution(
       window_origin: n,
     };
     byStatement.set(key, fact.fact_id);
+    knownStatementKey(fact, key);
     newFacts.push(fact);
     added.push(fact.fact_id);
   }
@@ -367,7 +368,11 @@ export function draftPrior(draft: UnsealedCso): CognitiveStateObject | undefined
 }
 
 function unique(ids: readonly string[]): boolean {
-  return ids.length < 2 || new Set(ids).size === ids.length;
+  if (ids.length > 16) return new Set(ids).size === ids.length;
+  for (let i = 1; i < ids.length; i++) {
+    for (let j = 0; j < i; j++) if (ids[i] === ids[j]) return false;
+  }
+  return true;
 }
 
 /**

@@ -38,3 +38,8 @@ export function statementKey(fact: { readonly statement: string }): string {
   }
   return key;
 }
+
+/** Records the normal form worked out for a new fact's statement. */
+export function knownStatementKey(fact: object, key: string): void {
+  normalForms.set(fact, key);
+}

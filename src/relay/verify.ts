@@ -1,7 +1,7 @@
 import { CanonryError } from '../core/index.js';
 import { wasChecked } from './cso-schema.js';
 import { DependencyIndex, type GraphItems, normaliseEdges, scratchIds } from './graph.js';
-import { type GraphStep, graphShape, rememberStep, stepGraph } from './graph-delta.js';
+import { type GraphStep, graphShape, markClean, rememberStep, stepGraph } from './graph-delta.js';
 import { CSO_LIMITS, UNCAPTURED_CONFIDENCE } from './limits.js';
 import { draftPrior } from './merge.js';
 import { normaliseStatement, statementKey } from './statement.js';
@@ -124,7 +124,10 @@ export function verifyCso(
   const broken = Object.fromEntries(missing);
   const verified = missing.size === 0;
   const cso: UnsealedCso = { ...draft, established_facts: facts, dependency_graph, verified };
-  if (step) rememberStep(cso, step);
+  if (step) {
+    rememberStep(cso, step);
+    if (verified) markClean(cso, prior!);
+  }
   return {
     cso,
     verification: { preservation, repaired, broken_dependencies: broken, uncaptured, verified },

@@ -3,6 +3,7 @@ import { DEFAULT_AIR_POLICY, initialAirState } from '../../src/air/index.js';
 import { canonicalize } from '../../src/core/index.js';
 import type { JournalEntry } from '../../src/journal/index.js';
 import { applyChange, csoChange } from '../../src/relay/cso-change.js';
+import { checkReferencesAfter } from '../../src/relay/cso-check.js';
 import { csoDigest } from '../../src/relay/cso-digest.js';
 import { sealCso } from '../../src/relay/cso-seal.js';
 import { RELAY_WINDOW, windowEntryOf } from '../../src/relay/entry-kinds.js';
@@ -15,7 +16,7 @@ import type {
   FactContribution,
 } from '../../src/relay/types.js';
 import { verifyCso } from '../../src/relay/verify.js';
-import { etcd, GENESIS, GOAL, SESSION, seal } from './cso-fixtures.js';
+import { etcd, fact, GENESIS, GOAL, SESSION, seal } from './cso-fixtures.js';
 
 /** A small seeded generator (mulberry32). */
 function rng(seed: number) {
@@ -203,5 +204,55 @@ describe('relay.window version 1 entries (the whole CSO) still read', () => {
     expect(read.status).toBe('complete');
     expect(canonicalize(applyChange(null, read.state))).toBe(canonicalize(cso));
     expect(windowEntryOf({ ...entry, kind: 'relay.halt' } as JournalEntry)).toBeNull();
+  });
+});
+
+describe('the references of a CSO stepped from a checked one', () => {
+  it('are checked for what is new, and for carried facts whose premise left', () => {
+    const prior = etcd();
+    const next = (more: Partial<CognitiveStateObject>) => ({ ...prior, window_number: 2, ...more });
+    expect(() => checkReferencesAfter(prior, next({}))).not.toThrow();
+    expect(() =>
+      checkReferencesAfter(
+        prior,
+        next({
+          established_facts: [
+            ...prior.established_facts,
+            fact('B', 'a fact under a decision id', { window_origin: 2 }),
+          ],
+        }),
+      ),
+    ).toThrow(/duplicate id B/);
+    expect(() =>
+      checkReferencesAfter(
+        prior,
+        next({
+          established_facts: [
+            ...prior.established_facts,
+            fact('N', 'from the future', { window_origin: 3 }),
+          ],
+        }),
+      ),
+    ).toThrow(/\/established_facts\/1\/window_origin/);
+    const derived = fact('D', 'derived from A', { provenance: 'DERIVED', provenance_ref: 'A' });
+    const withDerived = sealCso(
+      {
+        ...prior,
+        established_facts: [...prior.established_facts, derived],
+        dependency_graph: normaliseEdges({
+          ...prior,
+          established_facts: [...prior.established_facts, derived],
+        }),
+      },
+      seal,
+    );
+    // A is gone, D (carried, the same object) still rests on it.
+    expect(() =>
+      checkReferencesAfter(withDerived, {
+        ...withDerived,
+        window_number: 2,
+        established_facts: [derived],
+      }),
+    ).toThrow(/names no fact: A/);
   });
 });
