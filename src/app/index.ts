@@ -38,5 +38,12 @@ export {
   REGISTRY_PROJECT,
   type RegistrationBody,
 } from './protocol-store.js';
+export { type KernelReplayInputs, kernelVerdictReplayer } from './replay-kernel.js';
+export {
+  type RelayReplayInputs,
+  relayStateDigest,
+  relayWindowOutcomeOf,
+  relayWindowReplayer,
+} from './replay-relay.js';
 export { STORY_PROJECT } from './story-project.js';
 export { TOKEN_ISSUED, TOKEN_REVOKED, type TokenEventBody } from './token-recorder.js';

@@ -70,6 +70,18 @@ export {
   type TrainingLocation,
 } from './permitted-sets.js';
 export { effectivePolicyHash, governanceOf, sourcePolicyHash } from './policy-hash.js';
+export { firstDifference } from './replay-diff.js';
+export { replayEvent } from './replay-event.js';
+export {
+  KERNEL_VERDICT_CLASS,
+  type KernelVerdictOutcome,
+  kernelVerdictOutcome,
+  kernelVerdictOutcomeOf,
+  RELAY_WINDOW_CLASS,
+  type RelayWindowOutcome,
+  relayWindowOutcome,
+} from './replay-outcomes.js';
+export type { ReplayDifference, Replayer, ReplayReport, ReplayResult } from './replay-types.js';
 export {
   CONTEXT_SOURCES,
   type ContextPolicy,
