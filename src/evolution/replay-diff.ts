@@ -17,12 +17,16 @@ export function firstDifference(
   }
   if (isObject(expected) && isObject(actual)) {
     for (const key of Object.keys(expected)) {
-      const found = firstDifference(expected[key], actual[key], `${base}/${escape(key)}`);
+      const found = firstDifference(expected[key], actual[key], `${base}/${pointerToken(key)}`);
       if (found !== null) return found;
     }
     for (const key of Object.keys(actual).sort()) {
       if (!Object.hasOwn(expected, key)) {
-        return { path: `${base}/${escape(key)}`, expected: null, actual: actual[key] ?? null };
+        return {
+          path: `${base}/${pointerToken(key)}`,
+          expected: null,
+          actual: actual[key] ?? null,
+        };
       }
     }
     return null;
@@ -42,6 +46,6 @@ function isObject(value: JsonValue): value is { [key: string]: JsonValue } {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function escape(key: string): string {
+function pointerToken(key: string): string {
   return key.replaceAll('~', '~0').replaceAll('/', '~1');
 }
