@@ -1,5 +1,6 @@
 import { CANON_ENTRY_KINDS } from '../canon/index.js';
-import { EntryKinds } from '../journal/index.js';
+import { PROMOTION_ENTRY } from '../evolution/index.js';
+import { type EntryKind, EntryKinds } from '../journal/index.js';
 import { RELAY_ENTRY_KINDS } from '../relay/index.js';
 import { VERDICT, VERDICTS } from './journal-audit-sink.js';
 import { PROTOCOL } from './protocol-store.js';
@@ -19,5 +20,6 @@ export function runtimeEntryKinds(): EntryKinds {
     TOKEN_ISSUED,
     TOKEN_REVOKED,
     ...RELAY_ENTRY_KINDS,
+    PROMOTION_ENTRY as EntryKind<unknown>,
   ]);
 }

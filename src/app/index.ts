@@ -32,6 +32,15 @@ export type { RuntimeLogger } from './logger.js';
 export { type OpenedTokens, openTokens } from './open-tokens.js';
 export { dataPaths } from './paths.js';
 export {
+  GATE_LABELS,
+  promotionsOf,
+  type ReplayCase,
+  type ReplayCaseSource,
+  RUNTIME_CHECKS,
+  replayValidator,
+  useReplayCases,
+} from './promotions.js';
+export {
   JournalProtocolStore,
   PROTOCOL,
   PROTOCOL_PROJECTION,
