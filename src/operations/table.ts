@@ -8,6 +8,7 @@ import { PROPOSAL_OPERATIONS } from './canon-proposals.js';
 import { TOKEN_OPERATIONS } from './canon-tokens.js';
 import { VERIFY_OPERATIONS } from './canon-verify.js';
 import { WORKING_SET_OPERATIONS } from './canon-working-set.js';
+import { PROMOTION_OPERATIONS } from './evolution-promotion.js';
 import type { Operation } from './operation.js';
 import { RELAY_OPERATIONS } from './relay.js';
 
@@ -22,6 +23,7 @@ export const OPERATIONS: readonly Operation[] = [
   ...WORKING_SET_OPERATIONS,
   ...VERIFY_OPERATIONS,
   ...RELAY_OPERATIONS,
+  ...PROMOTION_OPERATIONS,
   ...TOKEN_OPERATIONS,
 ];
 
