@@ -231,11 +231,9 @@ export class PromotionRunner {
     }));
     const decision = canaryDecision(state);
     if (decision === null) return state;
-    return this.#take(project, { actor: CANARY_ACTOR }, id, (current) => {
-      // Decided again on the state the append sees: another process may have decided first.
-      const again = canaryDecision(current);
-      return again ?? decision;
-    });
+    // Decided again on the state the append sees: another process may have decided first, and
+    // then there is nothing left to decide.
+    return this.#take(project, { actor: CANARY_ACTOR }, id, (current) => canaryDecision(current));
   }
 
   /** Promotes by hand (the owner's call, checked by the faces). */
@@ -285,12 +283,13 @@ export class PromotionRunner {
     project: string,
     who: PromotionActor,
     id: string,
-    stepOf: (current: PromotionState) => PromotionStep,
+    stepOf: (current: PromotionState) => PromotionStep | null,
   ): Promise<PromotionState> {
     for (let attempt = 1; ; attempt++) {
       const view = await this.#view(project);
       const current = view.states.get(id) ?? null;
       const step = stepOf(current as PromotionState);
+      if (step === null) return current!;
       if (current === null && step.step !== 'propose') {
         throw new CanonryError('UNKNOWN_PROMOTION', `no promotion ${id} in ${project}`, {
           promotion_id: id,

@@ -295,6 +295,29 @@ describe('the promotion pipeline', () => {
     await expect(runner.get(PROJECT, 'nope')).rejects.toMatchObject({ code: 'UNKNOWN_PROMOTION' });
   });
 
+  it('two runners on one journal (two processes) decide each step on the head they read: one decision, once', async () => {
+    const a = promotionsOf(runtime);
+    const b = new PromotionRunner(runtime.journal, {
+      signer: () => runtime.keyring.signer(),
+      anchor: () => ({ root: runtime.keyring.rootCertificatePem }),
+      validator: async () => ({ replayed: 0, failures: [] }),
+    });
+    const c = candidate();
+    await a.propose(PROJECT, OWNER, c);
+    await a.advance(PROJECT, OWNER, c.promotion_id);
+    const [x, y] = await Promise.all([
+      a.observe(PROJECT, OWNER, c.promotion_id, { arm: 'baseline', value: 0.9, samples: 10 }),
+      b.observe(PROJECT, OWNER, c.promotion_id, { arm: 'canary', value: 0.5, samples: 10 }),
+    ]);
+    expect([x.stage, y.stage].sort()).toEqual(['canary', 'rolled_back']);
+    const steps = (await promotionEntries(c.promotion_id)).map(
+      (e) => (e.body as { step: PromotionStep }).step.step,
+    );
+    expect(steps.filter((s) => s === 'observe')).toHaveLength(2);
+    expect(steps.filter((s) => s === 'roll_back')).toHaveLength(1);
+    expect((await b.get(PROJECT, c.promotion_id)).stage).toBe('rolled_back');
+  });
+
   it('rebuilt from the journal alone, every promotion is at the stage it was left in', async () => {
     const live = await promotionsOf(runtime).list(PROJECT);
     expect(live.length).toBeGreaterThan(5);
