@@ -114,7 +114,10 @@ export async function reviewArtifact(
  */
 export async function artifactStatuses(canon: Canon, viewer: Viewer): Promise<ArtifactStatus[]> {
   const reader = canon.readerAs(viewer);
+  const manifests = await reader.artifacts();
+  // No artifact: nothing to judge, so no note or version is read.
+  if (manifests.length === 0) return [];
   const lookup = await reader.lookup();
   const cascaded = await reader.dependencyStates();
-  return (await reader.artifacts()).map((m) => withCascade(artifactState(m, lookup), cascaded));
+  return manifests.map((m) => withCascade(artifactState(m, lookup), cascaded));
 }

@@ -113,9 +113,16 @@ export class CanonReader {
   }
 
   async proposals(status?: ProposalStatus): Promise<ProposalRecord[]> {
-    const all = await this.#records<ProposalRecord>(
-      'SELECT record FROM canon_proposals WHERE project = $1 ORDER BY seq',
-    );
+    // The status is chosen in SQL (its column is written with the record): a project's thousands of
+    // decided proposals are not parsed to find the few pending.
+    const all = status
+      ? await this.#records<ProposalRecord>(
+          'SELECT record FROM canon_proposals WHERE project = $1 AND status = $2 ORDER BY seq',
+          [status],
+        )
+      : await this.#records<ProposalRecord>(
+          'SELECT record FROM canon_proposals WHERE project = $1 ORDER BY seq',
+        );
     return all.filter((p) => (!status || p.status === status) && this.#may(proposalAudience(p)));
   }
 

@@ -1,6 +1,9 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
+import { useLocation } from 'wouter';
 import { createApi, type Session } from './api/client.js';
+import { useLiveJournal } from './api/live.js';
+import { prefetchBoard } from './api/queries.js';
 import type { Me } from './api/types.js';
 import { SessionProvider } from './session/session-context.js';
 import { SignIn } from './session/sign-in.js';
@@ -41,8 +44,17 @@ function SignedIn({
   session: Session;
   signOut: (why?: string | null) => void;
 }) {
+  const queries = useQueryClient();
+  const [path] = useLocation();
   const api = useMemo(() => createApi(session), [session]);
+  // whoami, and the journal's head then the board, at once: neither waits for the other. The board
+  // is read only after the head (the feed follows from it), so nothing lands unseen between them.
   const whoami = useWhoami(api, () => signOut('The token was refused; sign in again.'));
+  const live = useLiveJournal(api);
+  const boardFirst = live.ready && path === '/';
+  useEffect(() => {
+    if (boardFirst) prefetchBoard(queries, api);
+  }, [boardFirst, queries, api]);
   if (!whoami.data) {
     return (
       <main className="loading" aria-busy="true">
@@ -53,7 +65,7 @@ function SignedIn({
   const me: Me = whoami.data;
   return (
     <SessionProvider value={{ api, me, signOut: () => signOut() }}>
-      <Shell />
+      <Shell live={live} />
     </SessionProvider>
   );
 }

@@ -1,7 +1,7 @@
 import { Suspense } from 'react';
 import { Link, Route, Switch, useRoute } from 'wouter';
-import { useLiveJournal } from './api/live.js';
-import { useApi, useMe, useSignOut } from './session/session-context.js';
+import type { LiveState } from './api/live.js';
+import { useMe, useSignOut } from './session/session-context.js';
 import { RoleBadge } from './ui/badges.js';
 import { VIEWS } from './views/index.js';
 
@@ -16,12 +16,13 @@ function NavLink({ href, label }: { href: string; label: string }) {
   );
 }
 
-/** The signed-in frame: who and where, the live feed's state, the views' navigation, the view. */
-export function Shell() {
-  const api = useApi();
+/**
+ * The signed-in frame: who and where, the live feed's state, the views' navigation, the view. The
+ * feed is followed by the caller (from before whoami answers), so the views mount on its `ready`.
+ */
+export function Shell({ live }: { live: LiveState }) {
   const me = useMe();
   const signOut = useSignOut();
-  const live = useLiveJournal(api);
   return (
     <>
       <header className="top">

@@ -1,5 +1,6 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type QueryClient, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useApi } from '../session/session-context.js';
+import type { Api } from './client.js';
 import { headOf, type JournalLine, journalLine } from './journal.js';
 
 /** Query keys: one per read, so the live feed and mutations can refresh them. */
@@ -20,6 +21,15 @@ export const keys = {
   relayChain: (id: string) => ['relay', 'chain', id] as const,
   trust: ['trust'] as const,
 };
+
+/**
+ * Starts the board's read before the view mounts (the board is the first page, and the view waits
+ * for whoami too); `useBoard` then shares the request in flight. Call only once the live feed is
+ * `ready` (the journal's head read), like every view's read.
+ */
+export function prefetchBoard(queries: QueryClient, api: Api): void {
+  void queries.prefetchQuery({ queryKey: keys.board, queryFn: api.board });
+}
 
 export function useBoard() {
   const api = useApi();
