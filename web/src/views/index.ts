@@ -30,4 +30,9 @@ export const VIEWS: readonly ViewEntry[] = [
     component: lazy(() => import('./artifacts/index.js')),
     nav: { href: '/artifacts', label: 'Artifacts' },
   },
+  {
+    path: '/evolution',
+    component: lazy(() => import('./evolution/index.js')),
+    nav: { href: '/evolution', label: 'Evolution' },
+  },
 ];

@@ -1,0 +1,214 @@
+// The Evolution view in a real browser against a real server whose runtime runs the evolution
+// coordinator over a real SQLite data directory: a canon commit and a piece of feedback become
+// signed events shown with their effective governance, signer and deliveries; verification marks
+// each verified; a webhook that was down is dead-lettered, and an editor — never a viewer — retries
+// it; no serious accessibility violation; screenshots at 1280 px and 390 px.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type CanonryRuntime, createCanonry } from '../../src/app/index.js';
+import { buildServer } from '../../src/server/index.js';
+import { call, tokensFor } from '../helpers/auth.js';
+import {
+  BROWSER_TESTS,
+  buildWorkbench,
+  launchChromium,
+  screenshots,
+  seriousViolations,
+} from '../helpers/browser.js';
+import { tempDir } from '../helpers/runtime.js';
+
+const PROJECT = 'lab';
+const ROLES = { olivia: 'owner', eddie: 'editor', vera: 'viewer', 'agent-7': 'agent' } as const;
+
+let url: string;
+let t: Record<keyof typeof ROLES, string>;
+let browser: Browser;
+let rt: CanonryRuntime;
+/** Whether the webhook receiver answers 2xx; it is down until the retry test brings it up. */
+let hookUp = false;
+let hookCalls = 0;
+const closers: (() => Promise<unknown> | unknown)[] = [];
+
+async function api(token: string, method: string, path: string, body?: unknown) {
+  const res = await call(url, method, `/v1/projects/${PROJECT}${path}`, token, body);
+  if (res.status >= 300)
+    throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body;
+}
+
+async function webhookReceiver(): Promise<string> {
+  const srv: Server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      hookCalls++;
+      res.statusCode = hookUp ? 204 : 503;
+      res.end();
+    });
+  });
+  await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
+  closers.push(() => new Promise<void>((resolve) => srv.close(() => resolve())));
+  return `http://127.0.0.1:${(srv.address() as AddressInfo).port}/hook`;
+}
+
+async function signedIn(token: string): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  await page.goto(`${url}/evolution`);
+  await page.getByLabel('Project').fill(PROJECT);
+  await page.getByLabel('Token').fill(token);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.locator('[data-live="live"]').waitFor();
+  await page.getByRole('heading', { name: 'Evolution', level: 1 }).waitFor();
+  return { context, page };
+}
+
+const row = (page: Page, type: string) => page.locator(`li.evo-event[data-event-type="${type}"]`);
+
+/** Opens an event's governance, signer and deliveries. */
+async function open(page: Page, type: string) {
+  const r = row(page, type);
+  await r.locator('summary').click();
+  await r.getByRole('heading', { name: 'Effective governance' }).waitFor();
+  return r;
+}
+
+describe.skipIf(!BROWSER_TESTS)('the Evolution view in chromium', () => {
+  beforeAll(async () => {
+    const build = buildWorkbench();
+    closers.push(build.cleanup);
+    const hook = await webhookReceiver();
+    const { dir, cleanup } = tempDir();
+    closers.push(cleanup);
+    rt = await createCanonry(
+      { dataDir: dir, evolution: 'on', logLevel: 'silent' },
+      {
+        evolution: {
+          sleep: async () => undefined,
+          retry: { maxAttempts: 2, backoffMs: 1 },
+          webhooks: [{ name: 'lab-hook', url: hook, secret: 'hook-secret', eventTypes: ['memory'] }],
+        },
+      },
+    );
+    closers.unshift(() => rt.close());
+    const app = buildServer(rt, { logLevel: 'silent', workbench: build.dir });
+    url = await app.listen({ port: 0, host: '127.0.0.1' });
+    closers.unshift(() => app.close());
+    t = await tokensFor(rt, PROJECT, ROLES);
+    // A person's decision committed to canon (an arbitration event), and an agent's feedback (a
+    // memory event, routed to the memory target and to the webhook, which is down).
+    await api(t.olivia, 'POST', '/proposals', {
+      object_id: 'ui.colour',
+      intent: 'create',
+      base_version: null,
+      candidate: { object_type: 'preference', title: 'Interface colour', text: 'Red.' },
+    });
+    await api(t['agent-7'], 'POST', '/evolution/feedback', { subject: 'ui.colour', score: 0.8 });
+    await rt.evolution!.idle();
+    browser = await launchChromium();
+    closers.unshift(() => browser.close());
+  });
+
+  afterAll(async () => {
+    for (const close of closers) await close();
+  });
+
+  it('shows each event newest first with its effective governance and signer; verifies them all', async () => {
+    const { context, page } = await signedIn(t.vera);
+    await row(page, 'memory').waitFor();
+    const types = await page.locator('li.evo-event').evaluateAll((els) =>
+      els.map((e) => e.getAttribute('data-event-type')),
+    );
+    expect(types).toEqual(['memory', 'arbitration']);
+    expect(await row(page, 'arbitration').textContent()).toContain('canon.commit');
+
+    const arbitration = await open(page, 'arbitration');
+    const gov = arbitration.getByRole('region', { name: /Governance of event/ });
+    const text = (await gov.textContent()) ?? '';
+    expect(text).toContain('shared — shared within its boundary');
+    expect(text).toContain(`project ${PROJECT}`);
+    expect(text).toContain('none — never replicated');
+    expect(text).toContain('local_only — on this node only');
+    expect(text).toContain('approval_required — only with an approval');
+    expect(text).toContain('kept indefinitely');
+    expect(await gov.locator('dt').allTextContents()).toEqual([
+      'Privacy scope',
+      'Boundary',
+      'Principals',
+      'Roles',
+      'Replication',
+      'Inference',
+      'Training',
+      'Export',
+      'Retention',
+      'Tags',
+      'Policy hash',
+      'Source policies',
+    ]);
+    // The hashes are the server's: the event as getEvent answers it.
+    const stored = await api(t.vera, 'GET', '/evolution/events?event_type=arbitration');
+    const one = await api(t.vera, 'GET', `/evolution/events/${stored.events[0].event_id}`);
+    expect(await gov.locator('code.hash').first().getAttribute('title')).toBe(
+      one.event.policy_hash,
+    );
+    const signer = arbitration.getByRole('region', { name: /Signer and origin/ });
+    expect(await signer.locator('code.hash').getAttribute('title')).toBe(
+      one.event.signing_identity,
+    );
+    expect(await signer.textContent()).toContain('Ed25519');
+    // Never the raw event: no signature, no outcome member on the page.
+    expect(await page.content()).not.toContain(one.event.signature);
+
+    // Verification: every event checked from the server's root, each row marked.
+    await page.getByRole('button', { name: 'Verify every event' }).click();
+    await page.locator('.verify-result[data-ok="true"]').waitFor();
+    expect(await page.locator('.verify-result').textContent()).toContain('2 of 2 events verified');
+    expect(await row(page, 'arbitration').getAttribute('data-verdict')).toBe('verified');
+    expect(await row(page, 'memory').getAttribute('data-verdict')).toBe('verified');
+
+    // Filters: by type.
+    await page.getByLabel('Event type').selectOption('arbitration');
+    await page.locator('li.evo-event[data-event-type="memory"]').waitFor({ state: 'detached' });
+    expect(await page.locator('li.evo-event').count()).toBe(1);
+    await page.getByLabel('Event type').selectOption('');
+    await row(page, 'memory').waitFor();
+
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshots(page, 'evolution');
+    await context.close();
+  });
+
+  it('a viewer sees the dead letter but no retry control', async () => {
+    const { context, page } = await signedIn(t.vera);
+    const memory = await open(page, 'memory');
+    const dead = memory.locator('tr[data-target="lab-hook"]');
+    expect(await dead.getAttribute('data-outcome')).toBe('dead_letter');
+    expect(await dead.textContent()).toContain('dead letter');
+    expect(await memory.locator('tr[data-target="memory"]').getAttribute('data-outcome')).toBe(
+      'delivered',
+    );
+    expect(await page.getByRole('button', { name: /Retry delivery/ }).count()).toBe(0);
+    expect(await seriousViolations(page)).toEqual([]);
+    await context.close();
+  });
+
+  it('an editor retries the dead letter once the receiver is up, and sees it delivered', async () => {
+    const { context, page } = await signedIn(t.eddie);
+    const memory = await open(page, 'memory');
+    const retry = memory.getByRole('button', { name: 'Retry delivery to lab-hook' });
+    await retry.waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshots(page, 'evolution-dead-letter');
+    const before = hookCalls;
+    hookUp = true;
+    await retry.click();
+    await memory.locator('tr[data-target="lab-hook"][data-outcome="delivered"]').waitFor();
+    expect(hookCalls).toBe(before + 1);
+    expect(await memory.getByRole('status').last().textContent()).toContain(
+      'Retried lab-hook: delivered',
+    );
+    expect(await page.getByRole('button', { name: /Retry delivery/ }).count()).toBe(0);
+    await context.close();
+  });
+});
