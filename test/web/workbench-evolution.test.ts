@@ -87,7 +87,9 @@ describe.skipIf(!BROWSER_TESTS)('the Evolution view in chromium', () => {
         evolution: {
           sleep: async () => undefined,
           retry: { maxAttempts: 2, backoffMs: 1 },
-          webhooks: [{ name: 'lab-hook', url: hook, secret: 'hook-secret', eventTypes: ['memory'] }],
+          webhooks: [
+            { name: 'lab-hook', url: hook, secret: 'hook-secret', eventTypes: ['memory'] },
+          ],
         },
       },
     );
@@ -117,9 +119,9 @@ describe.skipIf(!BROWSER_TESTS)('the Evolution view in chromium', () => {
   it('shows each event newest first with its effective governance and signer; verifies them all', async () => {
     const { context, page } = await signedIn(t.vera);
     await row(page, 'memory').waitFor();
-    const types = await page.locator('li.evo-event').evaluateAll((els) =>
-      els.map((e) => e.getAttribute('data-event-type')),
-    );
+    const types = await page
+      .locator('li.evo-event')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('data-event-type')));
     expect(types).toEqual(['memory', 'arbitration']);
     expect(await row(page, 'arbitration').textContent()).toContain('canon.commit');
 
@@ -200,6 +202,12 @@ describe.skipIf(!BROWSER_TESTS)('the Evolution view in chromium', () => {
     await retry.waitFor();
     expect(await seriousViolations(page)).toEqual([]);
     await screenshots(page, 'evolution-dead-letter');
+    // Readable on a phone: the open event, its table included, fits 390 px without sideways scroll.
+    await page.setViewportSize({ width: 390, height: 844 });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+      390,
+    );
+    await page.setViewportSize({ width: 1280, height: 800 });
     const before = hookCalls;
     hookUp = true;
     await retry.click();
