@@ -1,6 +1,6 @@
 // @ts-check
 /**
- * Runs a bench suite: `node bench/run.js [kernel|journal|canon|canon-graph|relay|dpe|air|evolution]` (or `npm run bench`,
+ * Runs a bench suite: `node bench/run.js [kernel|journal|canon|canon-graph|relay|dpe|air|evolution|web]` (or `npm run bench`,
  * which builds first and runs the kernel suite). Each bench runs in its own node process, one after the other; their
  * tables are printed as markdown, the raw results go to bench/results/<suite>.json, and the section
  * of bench/README.md between `<!-- <suite>:results:begin -->` and `<!-- <suite>:results:end -->`
@@ -34,6 +34,9 @@ const SUITES = {
   // GCS evolution: qualified cognitive events resolved, signed and verified against the raw Ed25519
   // sign + verify floor.
   evolution: ['events'],
+  // The workbench (issue 16): the board of 2,000 notes and 20,000 entries interactive in chromium
+  // against `canonry serve`, and the JavaScript dist/web ships.
+  web: ['board'],
 };
 /** The folder of a suite's scripts and the dist/ module it needs: the suite's name unless said here. */
 const DIRS = /** @type {Record<string, string>} */ ({ 'canon-graph': 'canon' });
@@ -69,8 +72,8 @@ async function main() {
   const scripts = SUITES[suite];
   if (!scripts) throw new Error(`unknown suite ${suite}; known: ${Object.keys(SUITES).join(', ')}`);
   const dir = DIRS[suite] ?? suite;
-  if (!existsSync(here(`../dist/${dir}/index.js`)))
-    throw new Error('dist/ is missing: run `npm run build` first');
+  const built = suite === 'web' ? '../dist/web/index.html' : `../dist/${dir}/index.js`;
+  if (!existsSync(here(built))) throw new Error('dist/ is missing: run `npm run build` first');
   const info = machine();
   const loadBefore = loadavg()[0] ?? 0;
   if (loadBefore > 0.5)

@@ -1,6 +1,6 @@
 import { CANON_ENTRY_KINDS } from '../canon/index.js';
-import { EVOLUTION_ENTRY_KINDS } from '../evolution/index.js';
-import { EntryKinds } from '../journal/index.js';
+import { EVOLUTION_ENTRY_KINDS, PROMOTION_ENTRY } from '../evolution/index.js';
+import { type EntryKind, EntryKinds } from '../journal/index.js';
 import { RELAY_ENTRY_KINDS } from '../relay/index.js';
 import { VERDICT, VERDICTS } from './journal-audit-sink.js';
 import { PROTOCOL } from './protocol-store.js';
@@ -21,5 +21,6 @@ export function runtimeEntryKinds(): EntryKinds {
     TOKEN_REVOKED,
     ...RELAY_ENTRY_KINDS,
     ...EVOLUTION_ENTRY_KINDS,
+    PROMOTION_ENTRY as EntryKind<unknown>,
   ]);
 }

@@ -86,8 +86,11 @@ export const RELAY_WINDOW_SOURCE: AssetSource = {
           window_number: w.window_number,
           kind: w.kind,
           verified: w.verification.verified,
-          facts: w.cso.established_facts.length,
-          decisions: w.cso.decisions.length,
+          // The window's change (the entry carries what changed, not the whole state).
+          facts_put: w.state.established_facts.put.length,
+          facts_removed: w.state.established_facts.removed.length,
+          decisions_put: w.state.decisions.put.length,
+          decisions_removed: w.state.decisions.removed.length,
           revisions: w.revisions.length,
         },
         scores: {

@@ -33,11 +33,27 @@ export type { RuntimeLogger } from './logger.js';
 export { type OpenedTokens, openTokens } from './open-tokens.js';
 export { dataPaths } from './paths.js';
 export {
+  GATE_LABELS,
+  promotionsOf,
+  type ReplayCase,
+  type ReplayCaseSource,
+  RUNTIME_CHECKS,
+  replayValidator,
+  useReplayCases,
+} from './promotions.js';
+export {
   JournalProtocolStore,
   PROTOCOL,
   PROTOCOL_PROJECTION,
   REGISTRY_PROJECT,
   type RegistrationBody,
 } from './protocol-store.js';
+export { type KernelReplayInputs, kernelVerdictReplayer } from './replay-kernel.js';
+export {
+  type RelayReplayInputs,
+  relayStateDigest,
+  relayWindowOutcomeOf,
+  relayWindowReplayer,
+} from './replay-relay.js';
 export { STORY_PROJECT } from './story-project.js';
 export { TOKEN_ISSUED, TOKEN_REVOKED, type TokenEventBody } from './token-recorder.js';

@@ -6,6 +6,7 @@ import { journalCommand } from './commands/journal.js';
 import { keysCommand } from './commands/keys.js';
 import { mcpCommand } from './commands/mcp.js';
 import { relayCommand } from './commands/relay.js';
+import { replayCommand } from './commands/replay.js';
 import { serveCommand } from './commands/serve.js';
 import { tokensCommand } from './commands/tokens.js';
 import { validateCommand } from './commands/validate.js';
@@ -34,6 +35,7 @@ export function buildProgram(faces: Faces): Command {
   canonCommand(program);
   relayCommand(program);
   eventsCommand(program);
+  replayCommand(program);
   mcpCommand(program, faces);
   return program;
 }

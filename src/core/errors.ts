@@ -193,6 +193,25 @@ export const ERROR_CODES = {
   },
   TARGET_UNAVAILABLE: { status: 502, message: 'the adaptive target could not take the event' },
   EVOLUTION_OFF: { status: 409, message: 'evolution is not enabled on this runtime' },
+  // Evolution: replay of recorded work, and the promotion pipeline of adaptive artifacts.
+  REPLAY_UNAVAILABLE: {
+    status: 422,
+    message: 'the event cannot be replayed: no replay contract, or no replayer for its class',
+  },
+  REPLAY_INPUT_MISSING: {
+    status: 422,
+    message: 'an input the replay needs is missing (artifact, protocol, recordings or session)',
+  },
+  INVALID_PROMOTION: { status: 400, message: 'the promotion candidate or transition is malformed' },
+  UNKNOWN_PROMOTION: { status: 404, message: 'no such promotion' },
+  PROMOTION_ILLEGAL_TRANSITION: {
+    status: 409,
+    message: 'the promotion cannot take that step from the stage it is in',
+  },
+  PUBLICATION_INVALID: {
+    status: 422,
+    message: 'the publication is unsigned, tampered or does not address its artifact',
+  },
   // Inputs to commands and files.
   ADDRESS_UNAVAILABLE: { status: 503, message: 'the server cannot listen on that address' },
   SERVER_UNREACHABLE: { status: 502, message: 'the canonry server could not be reached' },

@@ -114,6 +114,51 @@ export type {
   TargetOutcome,
 } from './ports.js';
 export { EVOLUTION_PROJECTION } from './projection.js';
+export { inCanary } from './promotion-canary.js';
+export { BUILT_IN_CHECKS, MAX_CANARY_SHARE, type PolicyCheck } from './promotion-checks.js';
+export { PROMOTION_ENTRY, type PromotionEntryBody } from './promotion-entry-kind.js';
+export {
+  applyStep,
+  armMean,
+  artifactAddress,
+  canaryDecision,
+  foldSteps,
+  type PromotionIssue,
+} from './promotion-machine.js';
+export {
+  type PublicationIssue,
+  publishCandidate,
+  verifyPublication,
+} from './promotion-publication.js';
+export {
+  CANARY_ACTOR,
+  type PromotionActor,
+  PromotionRunner,
+  type PromotionRunnerOptions,
+  type PromotionValidator,
+  parseCandidate,
+} from './promotion-runner.js';
+export {
+  PROMOTION_CANDIDATE_SCHEMA,
+  PROMOTION_LIMITS,
+  PROMOTION_STEP_SCHEMA,
+} from './promotion-schema.js';
+export {
+  type ArmTotals,
+  type CanaryMetric,
+  type CanaryScope,
+  PROMOTION_ARTIFACT_KINDS,
+  PROMOTION_STAGES,
+  type PromotionArtifactKind,
+  type PromotionCandidate,
+  type PromotionStage,
+  type PromotionState,
+  type PromotionStep,
+  type PromotionStepName,
+  type Publication,
+  type PublicationClaims,
+  type ValidationFailure,
+} from './promotion-types.js';
 export {
   type ReceivedEvent,
   type ReceiveOptions,
@@ -123,6 +168,18 @@ export {
   type WebhookReceiveOptions,
   webhookSignature,
 } from './receive.js';
+export { firstDifference } from './replay-diff.js';
+export { replayEvent } from './replay-event.js';
+export {
+  KERNEL_VERDICT_CLASS,
+  type KernelVerdictOutcome,
+  kernelVerdictOutcome,
+  kernelVerdictOutcomeOf,
+  RELAY_WINDOW_CLASS,
+  type RelayWindowOutcome,
+  relayWindowOutcome,
+} from './replay-outcomes.js';
+export type { ReplayDifference, Replayer, ReplayReport, ReplayResult } from './replay-types.js';
 export {
   CONTEXT_SOURCES,
   type ContextPolicy,

@@ -5,6 +5,7 @@ import {
   RELAY_MODES,
   SESSION_INPUT_SCHEMA,
 } from '../relay/index.js';
+import { RELAY_WINDOW_QUALITY_SCHEMA } from './relay-quality.js';
 
 /**
  * Component schemas and bodies of the relay's operations (CRP-030). The CSO itself is described by
@@ -171,6 +172,7 @@ export const RELAY_SCHEMAS: Readonly<Record<string, JsonObject>> = {
     ['session_id', 'ok', 'windows', 'broken'],
   ),
   RelayContribution: CONTRIBUTION_VALUE_SCHEMA,
+  RelayWindowQuality: RELAY_WINDOW_QUALITY_SCHEMA,
 };
 
 /** AIR options a body may carry (the `CRP-Safety-Policy` header says the same over HTTP, and wins). */

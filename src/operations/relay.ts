@@ -1,6 +1,7 @@
 import { CanonryError } from '../core/index.js';
 import type { CompletedWindow } from '../relay/index.js';
 import type { Operation, QueryDoc } from './operation.js';
+import { windowQuality } from './relay-quality.js';
 import { RELAY_BODIES, RELAY_RESPONSE_HEADERS } from './relay-schemas.js';
 import { RESPONSES, ref } from './schemas.js';
 
@@ -246,6 +247,48 @@ export const RELAY_OPERATIONS: readonly Operation[] = [
       if (!(await reader.session(id)))
         throw new CanonryError('UNKNOWN_SESSION', `no relay session ${id}`);
       return { windows: await reader.windows(id, after, limit) };
+    },
+  },
+  {
+    method: 'GET',
+    url: `${SESSION_URL}/quality`,
+    operationId: 'getRelayQuality',
+    summary:
+      "A session's quality history, one row per window: preservation and repairs (CRP-030 §5), the DPE's claims, fabrications, distortions, repetition, completeness, grounding and flow, session IQ and the IAP the next window carries (CRP-018)",
+    tag: 'relay',
+    cli: {
+      command: 'relay quality <session>',
+      description: "a session's per-window quality and IAPs (--after N)",
+    },
+    minRole: 'viewer',
+    params: SESSION_PARAM,
+    query: [
+      {
+        name: 'after',
+        description: 'only windows after this number',
+        schema: { type: 'integer', minimum: 0 },
+      },
+      {
+        name: 'limit',
+        description: 'at most this many windows (1–500, default 500)',
+        schema: { type: 'integer', minimum: 1, maximum: 500 },
+      },
+    ],
+    status: 200,
+    response: obj({ session_id: RESPONSES.str(), windows: arr(ref('RelayWindowQuality')) }, [
+      'session_id',
+      'windows',
+    ]),
+    errors: ['UNKNOWN_SESSION', 'INVALID_ARGUMENT'],
+    handler: async ({ runtime, principal, params, query }) => {
+      const id = sessionArg(params.session);
+      const after = intQuery(query.after, 'after', 0, 1_000_000_000, 0);
+      const limit = intQuery(query.limit, 'limit', 1, 500, 500);
+      const reader = runtime.relay.reader(principal.project);
+      if (!(await reader.session(id)))
+        throw new CanonryError('UNKNOWN_SESSION', `no relay session ${id}`);
+      const windows = await reader.windows(id, after, limit);
+      return { session_id: id, windows: windows.map(windowQuality) };
     },
   },
   {

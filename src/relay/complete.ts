@@ -6,12 +6,15 @@ import type { EntryInput } from '../journal/index.js';
 import type { Queryable } from '../store/index.js';
 import { type CanonChanges, canonInputs, decisionNote, objectIdOf } from './canon-map.js';
 import { checkContribution } from './contribution.js';
+import { csoChange } from './cso-change.js';
 import { csoId, sealCso } from './cso-seal.js';
 import { RELAY_HALT, RELAY_WINDOW } from './entry-kinds.js';
 import { extractFromText, mergeExtracted } from './extract/index.js';
 import { DependencyIndex } from './graph.js';
+import { carryStep } from './graph-delta.js';
 import { relayHeaders } from './headers.js';
 import { type MergeResult, mergeContribution } from './merge.js';
+import { statusAfter } from './pending.js';
 import { remainingOf, windowPlan } from './prepare.js';
 import { REPETITION_WINDOWS, type WindowQuality, windowQuality } from './quality.js';
 import type { SessionRow } from './reader.js';
@@ -19,6 +22,7 @@ import type { Relay } from './relay.js';
 import type {
   Invalidation,
   RelaySessionRecord,
+  RelayWindowEntry,
   RelayWindowRecord,
   RevisionEvent,
   WindowKind,
@@ -138,6 +142,7 @@ function changesOf(
   }
   for (const decision of next.decisions) {
     const before = priorDecisions.get(decision.decision_id);
+    if (before === decision) continue; // carried as it was
     if (before) {
       const changed =
         canonicalize(decisionNote('s', before)) !== canonicalize(decisionNote('s', decision));
@@ -308,6 +313,7 @@ export async function completeWindow(
     }),
     verified: true,
   };
+  carryStep(repaired, unsealed, { items: escalations.size === 0 });
   const key = await relay.hmac.current(project);
   const cso = sealCso(unsealed, (bytes) => `hmac-sha256:${key.keyId}:${key.sign(bytes)}`);
   const revisions: RevisionEvent[] = [];
@@ -357,7 +363,7 @@ export async function completeWindow(
     }),
     ...measured.headers,
   };
-  const window: RelayWindowRecord = {
+  const record: RelayWindowRecord = {
     session_id: session.session_id,
     window_number: windowNumber,
     kind,
@@ -371,6 +377,13 @@ export async function completeWindow(
     signals: measured.signals,
     quality: measured.quality,
     headers,
+  };
+  const { cso: _cso, ...parts } = record;
+  const window: RelayWindowEntry = {
+    ...parts,
+    state: csoChange(prior, cso),
+    sealed_over: 'digest',
+    status: statusAfter(record),
   };
   // A window record is one journal entry (at most 1 MiB): a state that outgrew it is refused here,
   // by name, before anything is journaled.
@@ -407,6 +420,7 @@ export async function completeWindow(
   } else {
     await relay.canon.proposeBatch(agent, inputs, { entries: [entry], precondition });
   }
+  relay.remember(project, session.session_id, cso);
   return {
     ...base,
     status: 'relayed',

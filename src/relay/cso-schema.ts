@@ -1,5 +1,6 @@
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import { CanonryError } from '../core/index.js';
+import { checkReferencesAfter } from './cso-check.js';
 import { DependencyIndex, impliedEdges } from './graph.js';
 import { ID_PATTERN, CSO_LIMITS as L, MAX_REVISIONS_CEILING } from './limits.js';
 import { type CognitiveStateObject, FACT_PROVENANCES, RELAY_MODES } from './types.js';
@@ -137,6 +138,96 @@ export const CSO_SCHEMA = {
 
 let validate: ValidateFunction<CognitiveStateObject> | undefined;
 
+/** The three lists whose items are checked one by one (and remembered) when a CSO is sealed. */
+const LISTS = ['established_facts', 'decisions', 'dependency_graph'] as const;
+
+interface PartValidators {
+  readonly header: ValidateFunction;
+  readonly items: Readonly<Record<(typeof LISTS)[number], ValidateFunction>>;
+}
+let parts: PartValidators | undefined;
+
+/** Items (by identity) that passed their schema: carried into the next CSO, not checked again. */
+const checkedItems = new WeakSet<object>();
+
+function ajv(): Ajv2020 {
+  return new Ajv2020({ strict: true, allErrors: false, ownProperties: true, logger: false });
+}
+
+function partValidators(): PartValidators {
+  if (parts) return parts;
+  const a = ajv();
+  const properties = CSO_SCHEMA.properties as Record<string, Record<string, unknown>>;
+  const { $id: _id, ...schema } = CSO_SCHEMA;
+  const header = {
+    ...schema,
+    properties: Object.fromEntries(
+      Object.entries(properties).map(([k, v]) => {
+        if (!(LISTS as readonly string[]).includes(k)) return [k, v];
+        const { items: _items, ...list } = v;
+        return [k, list];
+      }),
+    ),
+  };
+  parts = {
+    header: a.compile(header),
+    items: {
+      established_facts: a.compile(properties.established_facts!.items as object),
+      decisions: a.compile(properties.decisions!.items as object),
+      dependency_graph: a.compile(properties.dependency_graph!.items as object),
+    },
+  };
+  return parts;
+}
+
+/**
+ * The schema check {@link parseCso} makes, item by item: the CSO without its lists' items, then each
+ * item this process has not checked before (a CSO carries most of its items from the last one, by
+ * identity). Same verdicts, same paths.
+ */
+function checkSchemaByParts(value: unknown): asserts value is CognitiveStateObject {
+  const v = partValidators();
+  if (!v.header(value)) {
+    const error = v.header.errors![0]!;
+    invalid(pathOf(error), error.message ?? 'does not match the schema');
+  }
+  const cso = value as unknown as Record<(typeof LISTS)[number], readonly unknown[]>;
+  for (const list of LISTS) {
+    const check = v.items[list];
+    const items = cso[list];
+    for (let i = 0; i < items.length; i++) {
+      const item = items[i];
+      if (typeof item === 'object' && item !== null && checkedItems.has(item)) continue;
+      if (!check(item)) {
+        const error = check.errors![0]!;
+        invalid(`/${list}/${i}${pathOf(error)}`, error.message ?? 'does not match the schema');
+      }
+      checkedItems.add(item as object);
+    }
+  }
+}
+
+/**
+ * {@link parseCso} for a CSO about to be sealed: its items checked once per object (see above); its
+ * references from `prior` when it was stepped from that checked CSO and verified whole
+ * (`checkReferencesAfter`), else over the whole CSO.
+ */
+export function checkSealable(value: unknown, prior?: CognitiveStateObject): CognitiveStateObject {
+  checkSchemaByParts(value);
+  if (prior && checkedCsos.has(prior)) checkReferencesAfter(prior, value);
+  else checkCsoReferences(value);
+  checkedCsos.add(value);
+  return value;
+}
+
+/** CSOs (by identity) that passed {@link parseCso} or {@link checkSealable}. */
+const checkedCsos = new WeakSet<object>();
+
+/** Whether this CSO object passed the checks (so its every edge rests on something, or is flagged). */
+export function wasChecked(cso: object): boolean {
+  return checkedCsos.has(cso);
+}
+
 function invalid(path: string, message: string, details?: Record<string, unknown>): never {
   throw new CanonryError('INVALID_ARGUMENT', `CSO ${path || '(root)'}: ${message}`, {
     path,
@@ -168,6 +259,7 @@ export function parseCso(value: unknown): CognitiveStateObject {
     invalid(pathOf(error), error.message ?? 'does not match the schema');
   }
   checkCsoReferences(value);
+  checkedCsos.add(value);
   return value;
 }
 

@@ -5,7 +5,9 @@ import {
   contentHash,
   sha256Hex,
 } from '../core/index.js';
-import { parseCso } from './cso-schema.js';
+import { csoDigest } from './cso-digest.js';
+import { checkSealable, parseCso } from './cso-schema.js';
+import { carryStep, cleanPrior } from './graph-delta.js';
 import { CSO_LIMITS, isRelayId } from './limits.js';
 import {
   type CognitiveStateObject,
@@ -16,7 +18,7 @@ import {
 
 /**
  * The seal of CRP-030 §2.1 INTEGRITY (SPEC-011's role): each window's CSO carries an HMAC over its
- * canonical bytes and the HMAC of its predecessor, so a session's CSOs form one tamper-evident
+ * digest (`cso-digest.ts`: a digest of its items' digests) and the HMAC of its predecessor, so a session's CSOs form one tamper-evident
  * chain. The key is not this module's: the trust module's keyring passes `seal` and `check` in.
  */
 
@@ -47,8 +49,9 @@ export type ChainCheck =
     };
 
 /**
- * The bytes a CSO is sealed over: RFC 8785 canonical JSON of the CSO without `cso_hmac` (the seal
- * itself) and `verified` (an assessment of the CSO, made before sealing but not part of the state).
+ * What a CSO was sealed over before the digest of digests (`relay.window` version 1): RFC 8785
+ * canonical JSON of the CSO without `cso_hmac` (the seal itself) and `verified` (an assessment of
+ * the CSO, made before sealing but not part of the state). Still checked for those windows.
  */
 export function csoBytes(cso: UnsealedCso | CognitiveStateObject): Uint8Array {
   const { cso_hmac: _hmac, verified: _verified, ...state } = cso as CognitiveStateObject;
@@ -61,7 +64,12 @@ export function csoBytes(cso: UnsealedCso | CognitiveStateObject): Uint8Array {
  */
 export function sealCso(unsealed: UnsealedCso, seal: CsoSealer): CognitiveStateObject {
   const { cso_hmac: _stale, ...state } = unsealed as CognitiveStateObject;
-  return parseCso({ ...state, cso_hmac: seal(csoBytes(state)) });
+  const sealed = checkSealable(
+    { ...state, cso_hmac: seal(csoDigest(state)) },
+    cleanPrior(unsealed),
+  );
+  carryStep(unsealed, sealed, { items: true });
+  return sealed;
 }
 
 /**
@@ -104,8 +112,13 @@ export function checkChain(
   csos: readonly unknown[],
   check: CsoSealCheck,
   genesis: string,
-  options: { readonly session_id?: string } = {},
+  options: {
+    readonly session_id?: string;
+    /** What window `i` (0-based) was sealed over; {@link csoDigest} unless said otherwise. */
+    readonly sealedOver?: (cso: CognitiveStateObject, i: number) => Uint8Array;
+  } = {},
 ): ChainCheck {
+  const sealedOver = options.sealedOver ?? ((cso: CognitiveStateObject) => csoDigest(cso));
   let prior = genesis;
   for (let i = 0; i < csos.length; i++) {
     const window_number = i + 1;
@@ -117,7 +130,7 @@ export function checkChain(
     }
     if (cso.window_number !== window_number)
       return { ok: false, window_number, reason: 'numbering' };
-    const sealed = check(csoBytes(cso), cso.cso_hmac);
+    const sealed = check(sealedOver(cso, i), cso.cso_hmac);
     if (!sealed.ok) {
       return sealed.reason === undefined
         ? { ok: false, window_number, reason: 'hmac' }

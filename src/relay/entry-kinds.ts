@@ -1,7 +1,14 @@
 import { AIR_PACKET_SCHEMA, AIR_STATE_SCHEMA, IAP_SCHEMA } from '../air/index.js';
-import { defineEntryKind, type EntryKind } from '../journal/index.js';
+import { defineEntryKind, type EntryKind, type JournalEntry } from '../journal/index.js';
+import { csoChange } from './cso-change.js';
 import { CSO_SCHEMA } from './cso-schema.js';
-import type { RelayHaltRecord, RelaySessionRecord, RelayWindowRecord } from './session-types.js';
+import { statusAfter } from './pending.js';
+import type {
+  RelayHaltRecord,
+  RelaySessionRecord,
+  RelayWindowEntry,
+  RelayWindowRecord,
+} from './session-types.js';
 import { RELAY_MODES } from './types.js';
 
 const str = { type: 'string' };
@@ -102,41 +109,99 @@ export const RELAY_SESSION = defineEntryKind<{ session: RelaySessionRecord }>({
   summary: ({ session: s }) => ({ session_id: s.session_id, mode: s.mode }),
 });
 
-/**
- * A window completed: its sealed CSO, the verification it passed, the canon versions it committed
- * (in the same transaction), its revisions and its headers.
- */
-export const RELAY_WINDOW = defineEntryKind<{ window: RelayWindowRecord }>({
+/** The parts of a window record both versions share (all but the CSO). */
+const WINDOW_PARTS = {
+  session_id: str,
+  window_number: { type: 'integer', minimum: 1 },
+  kind: { enum: ['work', 'revision'] },
+  revision_target: { type: ['string', 'null'] },
+  remaining: strings,
+  verification: VERIFICATION,
+  invalidations: { type: 'array', items: INVALIDATION },
+  revisions: { type: 'array', items: REVISION },
+  output: obj({ text: str, hash: str, model: { type: ['string', 'null'] } }),
+  signals: SIGNALS,
+  quality: QUALITY,
+  headers: { type: 'object', additionalProperties: str },
+};
+
+/** Version 1: the window record with its whole sealed CSO (sealed over its canonical bytes). */
+const RELAY_WINDOW_V1 = defineEntryKind<{ window: RelayWindowRecord }>({
   kind: 'relay.window',
   version: 1,
+  schema: obj({ window: obj({ ...WINDOW_PARTS, cso: CSO }) }),
+});
+
+const cso = CSO as { properties: Record<string, { items?: unknown }> };
+const itemsOf = (list: string) => cso.properties[list]!.items;
+const HEADER = Object.fromEntries(
+  ['cso_id', 'window_number', 'prior_cso_hash', 'open_questions', 'constraints', 'goal_state']
+    .concat(['cso_hmac', 'verified'])
+    .map((k) => [k, cso.properties[k]]),
+);
+const EDGES = { type: 'array', items: itemsOf('dependency_graph') };
+
+/** A window's CSO as its change from the last window's (`cso-change.ts`); items checked one by one. */
+const CSO_CHANGE = obj({
+  ...HEADER,
+  base: { enum: ['prior', 'empty'] },
+  established_facts: obj({
+    removed: strings,
+    put: { type: 'array', items: itemsOf('established_facts') },
+  }),
+  decisions: obj({ removed: strings, put: { type: 'array', items: itemsOf('decisions') } }),
+  dependency_graph: obj({ removed: EDGES, added: EDGES }),
+});
+
+/**
+ * A window completed: its CSO as what changed since the last window (the header, the items put
+ * and removed, the edges), the verification it passed, the canon versions it committed (in the
+ * same transaction), its revisions and its headers. Version 2; a version 1 entry (the whole CSO)
+ * reads as a change from nothing, sealed over its canonical bytes.
+ */
+export const RELAY_WINDOW = defineEntryKind<
+  { window: RelayWindowEntry },
+  { window: RelayWindowRecord }
+>({
+  kind: 'relay.window',
+  version: 2,
   schema: obj({
     window: obj({
-      session_id: str,
-      window_number: { type: 'integer', minimum: 1 },
-      kind: { enum: ['work', 'revision'] },
-      revision_target: { type: ['string', 'null'] },
-      cso: CSO,
-      remaining: strings,
-      verification: VERIFICATION,
-      invalidations: { type: 'array', items: INVALIDATION },
-      revisions: { type: 'array', items: REVISION },
-      output: obj({ text: str, hash: str, model: { type: ['string', 'null'] } }),
-      signals: SIGNALS,
-      quality: QUALITY,
-      headers: { type: 'object', additionalProperties: str },
+      ...WINDOW_PARTS,
+      state: CSO_CHANGE,
+      sealed_over: { enum: ['digest', 'bytes'] },
+      status: { enum: ['active', 'complete'] },
     }),
   }),
+  previous: {
+    kind: RELAY_WINDOW_V1,
+    upgrade: ({ window: { cso, ...rest } }) => ({
+      window: {
+        ...rest,
+        state: csoChange(null, cso),
+        sealed_over: 'bytes',
+        status: statusAfter({ remaining: rest.remaining, cso }),
+      },
+    }),
+  },
   summary: ({ window: w }) => ({
     session_id: w.session_id,
     window_number: w.window_number,
     kind: w.kind,
     verified: w.verification.verified,
     preservation: w.verification.preservation,
-    facts: w.cso.established_facts.length,
-    decisions: w.cso.decisions.length,
+    facts: Number(w.headers['CRP-Relay-CSO-Facts'] ?? 0),
+    decisions: Number(w.headers['CRP-Relay-CSO-Decisions'] ?? 0),
     revisions: w.revisions.length,
   }),
 });
+
+/** The window an entry of any version of `relay.window` holds (as version 2), or null. */
+export function windowEntryOf(entry: JournalEntry): RelayWindowEntry | null {
+  if (entry.kind !== RELAY_WINDOW.kind && !RELAY_WINDOW.previous.some((k) => k.kind === entry.kind))
+    return null;
+  return RELAY_WINDOW.body(entry).window;
+}
 
 /** A session halted: a window's state could not be repaired and the policy says halt (§5.2). */
 export const RELAY_HALT = defineEntryKind<{ halt: RelayHaltRecord }>({

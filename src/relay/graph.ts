@@ -90,6 +90,19 @@ function alreadyNormal(
 /** The normalised edges of each CSO seen, by identity: a CSO is immutable once built. */
 const normalised = new WeakMap<object, DependencyEdge[]>();
 
+/** Records `edges` as the normal form of `cso`'s graph (worked out when `cso` was built). */
+export function rememberEdges(cso: object, edges: DependencyEdge[]): void {
+  normalised.set(cso, edges);
+}
+
+/** Gives `to` the graph caches worked out for `from` (same items and graph, another object). */
+export function carryGraph(from: object, to: object): void {
+  const edges = normalised.get(from);
+  if (edges) normalised.set(to, edges);
+  const index = indexes.get(from);
+  if (index) indexes.set(to, index);
+}
+
 /** Every edge of a CSO: its `dependency_graph` plus the implied ones, normalised. */
 export function edgesOf(cso: GraphItems & Pick<CognitiveStateObject, 'dependency_graph'>) {
   let edges = normalised.get(cso);
@@ -118,25 +131,39 @@ export interface CsoSlice {
   readonly scratch_ids: readonly string[];
 }
 
-/**
- * Forward (what a node rests on) and reverse (what rests on a node) adjacency over a set of edges,
- * so invalidation costs the edges of what it reaches, not a scan of the whole graph per node.
- */
 /** The index of each CSO seen (see {@link DependencyIndex.of}). */
 const indexes = new WeakMap<object, DependencyIndex>();
 
+/**
+ * Forward (what a node rests on) and reverse (what rests on a node) adjacency over a set of edges,
+ * so invalidation costs the edges of what it reaches, not a scan of the whole graph per node. Each
+ * node's lists are in code-unit order, whichever way the index was built.
+ */
 export class DependencyIndex {
-  readonly #dependencies = new Map<string, string[]>();
-  readonly #dependents = new Map<string, string[]>();
-  readonly #nodes = new Set<string>();
+  readonly #dependencies: Map<string, string[]>;
+  readonly #dependents: Map<string, string[]>;
+  readonly #nodes: Set<string>;
 
-  private constructor(edges: readonly DependencyEdge[]) {
+  private constructor(
+    edges: readonly DependencyEdge[],
+    from?: {
+      dependencies: Map<string, string[]>;
+      dependents: Map<string, string[]>;
+      nodes: Set<string>;
+    },
+  ) {
+    this.#dependencies = from?.dependencies ?? new Map();
+    this.#dependents = from?.dependents ?? new Map();
+    this.#nodes = from?.nodes ?? new Set();
+    if (from) return;
     for (const { dependent, depends_on } of edges) {
       this.#nodes.add(dependent);
       this.#nodes.add(depends_on);
       push(this.#dependencies, dependent, depends_on);
       push(this.#dependents, depends_on, dependent);
     }
+    for (const list of this.#dependencies.values()) if (!isSorted(list)) list.sort(byCodeUnits);
+    for (const list of this.#dependents.values()) if (!isSorted(list)) list.sort(byCodeUnits);
   }
 
   /** The index of `edges` as given. */
@@ -157,6 +184,69 @@ export class DependencyIndex {
     return index;
   }
 
+  /** The index kept for `cso`, if one was built or remembered. */
+  static known(cso: object): DependencyIndex | undefined {
+    return indexes.get(cso);
+  }
+
+  /** Records `index` as the index of `cso` (one built from the CSO's own edges, or derived). */
+  static remember(cso: object, index: DependencyIndex): void {
+    indexes.set(cso, index);
+  }
+
+  /**
+   * This index with `removed` edges taken out and `added` ones put in: copies of the maps with only
+   * the touched nodes' lists rebuilt, and — when this index knows its chain lengths — the lengths
+   * of the touched nodes and their dependents recomputed. DEPENDENCY_CYCLE when the change closes
+   * a cycle (only a node whose dependencies changed can close one, so only they and what rests on
+   * them are walked).
+   */
+  derive(removed: readonly DependencyEdge[], added: readonly DependencyEdge[]): DependencyIndex {
+    const dependencies = new Map(this.#dependencies);
+    const dependents = new Map(this.#dependents);
+    const nodes = new Set(this.#nodes);
+    const ownDeps = new Set<string>();
+    const ownRevs = new Set<string>();
+    const own = (map: Map<string, string[]>, mine: Set<string>, key: string): string[] => {
+      let list = map.get(key);
+      if (!mine.has(key)) {
+        list = list ? [...list] : [];
+        map.set(key, list);
+        mine.add(key);
+      }
+      return list!;
+    };
+    const known = this.#knownLevels();
+    const changed = new Set<string>();
+    for (const e of removed) {
+      const deps = own(dependencies, ownDeps, e.dependent);
+      const i = deps.indexOf(e.depends_on);
+      if (i >= 0) deps.splice(i, 1);
+      const revs = own(dependents, ownRevs, e.depends_on);
+      const j = revs.indexOf(e.dependent);
+      if (j >= 0) revs.splice(j, 1);
+      changed.add(e.dependent);
+      changed.add(e.depends_on);
+    }
+    for (const e of added) {
+      insertSorted(own(dependencies, ownDeps, e.dependent), e.depends_on);
+      insertSorted(own(dependents, ownRevs, e.depends_on), e.dependent);
+      nodes.add(e.dependent);
+      nodes.add(e.depends_on);
+      changed.add(e.dependent);
+      if (!known.level.has(e.depends_on)) changed.add(e.depends_on); // a node new to the graph
+    }
+    for (const id of changed) {
+      const a = dependencies.get(id);
+      const b = dependents.get(id);
+      if (a?.length === 0) dependencies.delete(id);
+      if (b?.length === 0) dependents.delete(id);
+      if (!dependencies.has(id) && !dependents.has(id)) nodes.delete(id);
+    }
+    const next = new DependencyIndex([], { dependencies, dependents, nodes });
+    next.#deriveLevels(known, changed);
+    return next;
+  }
   /** Every id that is an endpoint of an edge. */
   get nodes(): ReadonlySet<string> {
     return this.#nodes;
@@ -236,7 +326,8 @@ export class DependencyIndex {
   }
 
   #cycle: string[] | null | undefined;
-  #depth: number | undefined;
+  /** Each node's chain length (edges on the longest chain below it) and how many have each. */
+  #levels: Levels | undefined;
 
   /** A cycle as the ids along it (first = last), or null when the graph is acyclic. */
   findCycle(): string[] | null {
@@ -280,51 +371,113 @@ export class DependencyIndex {
    * edges), for `CRP-Relay-Dependency-Depth`. DEPENDENCY_CYCLE when the graph has a cycle.
    */
   depth(): number {
-    this.#depth ??= this.#longestChain();
-    return this.#depth;
+    let max = 0;
+    for (const l of this.#knownLevels().count.keys()) if (l > max) max = l;
+    return max;
   }
 
-  #longestChain(): number {
-    const pending = new Map<string, number>();
-    const level = new Map<string, number>();
-    let ready: string[] = [];
-    for (const id of this.#nodes) {
-      const n = this.dependenciesOf(id).length;
-      pending.set(id, n);
-      if (n === 0) {
-        level.set(id, 0);
-        ready.push(id);
-      }
+  /** The chain lengths, worked out once (a derived index's come from its origin's). */
+  #knownLevels(): Levels {
+    if (!this.#levels) {
+      const levels: Levels = { level: new Map(), count: new Map() };
+      this.#settle(levels, this.#nodes);
+      this.#levels = levels;
     }
-    let max = 0;
+    return this.#levels;
+  }
+
+  /** The chain lengths after a change: the prior's, recomputed for `changed` and what rests on them. */
+  #deriveLevels(prior: Levels, changed: ReadonlySet<string>): void {
+    const levels: Levels = { level: new Map(prior.level), count: new Map(prior.count) };
+    const affected = new Set<string>();
+    const stack = [...changed];
+    while (stack.length > 0) {
+      const id = stack.pop()!;
+      if (affected.has(id)) continue;
+      affected.add(id);
+      for (const d of this.dependentsOf(id)) if (!affected.has(d)) stack.push(d);
+    }
+    for (const id of affected) {
+      const l = levels.level.get(id);
+      if (l === undefined) continue;
+      levels.level.delete(id);
+      const c = levels.count.get(l)! - 1;
+      if (c === 0) levels.count.delete(l);
+      else levels.count.set(l, c);
+    }
+    this.#settle(levels, affected);
+    this.#levels = levels;
+  }
+
+  /**
+   * Kahn's order over `ids` (those that are nodes): each one's chain length from its dependencies',
+   * which are either among `ids` or already in `levels`. DEPENDENCY_CYCLE when some never settle.
+   */
+  #settle(levels: Levels, ids: Iterable<string>): void {
+    const pending = new Map<string, number>();
+    let ready: string[] = [];
+    for (const id of ids) {
+      if (!this.#nodes.has(id)) continue;
+      let n = 0;
+      for (const dep of this.dependenciesOf(id)) if (!levels.level.has(dep)) n++;
+      pending.set(id, n);
+      if (n === 0) ready.push(id);
+    }
     let done = 0;
     while (ready.length > 0) {
       const next: string[] = [];
       for (const id of ready) {
         done++;
-        const l = level.get(id)!;
-        if (l > max) max = l;
+        let l = 0;
+        for (const dep of this.dependenciesOf(id)) {
+          const d = levels.level.get(dep)! + 1;
+          if (d > l) l = d;
+        }
+        levels.level.set(id, l);
+        levels.count.set(l, (levels.count.get(l) ?? 0) + 1);
         for (const dependent of this.dependentsOf(id)) {
-          level.set(dependent, Math.max(level.get(dependent) ?? 0, l + 1));
-          const left = pending.get(dependent)! - 1;
-          pending.set(dependent, left);
-          if (left === 0) next.push(dependent);
+          const left = pending.get(dependent);
+          if (left === undefined) continue;
+          pending.set(dependent, left - 1);
+          if (left === 1) next.push(dependent);
         }
       }
       ready = next;
     }
-    if (done < this.#nodes.size) {
+    if (done < pending.size) {
       throw new CanonryError('DEPENDENCY_CYCLE', 'the reasoning dependency graph has a cycle', {
         cycle: this.findCycle(),
       });
     }
-    return max;
   }
+}
+
+/** Chain lengths by node, and how many nodes have each length. */
+interface Levels {
+  readonly level: Map<string, number>;
+  readonly count: Map<number, number>;
 }
 
 /** What {@link DependencyIndex.slice} reads of a CSO. */
 export type SliceSource = GraphItems &
   Pick<CognitiveStateObject, 'dependency_graph' | 'constraints'>;
+
+function isSorted(list: readonly string[]): boolean {
+  for (let i = 1; i < list.length; i++) if (list[i - 1]! > list[i]!) return false;
+  return true;
+}
+
+/** Inserts `value` into a sorted list, once. */
+function insertSorted(list: string[], value: string): void {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (list[mid]! < value) lo = mid + 1;
+    else hi = mid;
+  }
+  if (list[lo] !== value) list.splice(lo, 0, value);
+}
 
 function push(map: Map<string, string[]>, key: string, value: string): void {
   const list = map.get(key);

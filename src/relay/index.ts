@@ -6,6 +6,14 @@ export {
   CONTRIBUTION_SCHEMA_NAME,
   CONTRIBUTION_VALUE_SCHEMA,
 } from './contribution-schema.js';
+export {
+  applyChange,
+  type CsoChange,
+  type CsoHeader,
+  csoChange,
+  type ItemsChange,
+} from './cso-change.js';
+export { csoDigest, itemDigest } from './cso-digest.js';
 export { CSO_HMAC_PATTERN, CSO_SCHEMA, CSO_SCHEMA_VERSION, parseCso } from './cso-schema.js';
 export {
   type ChainCheck,
@@ -35,6 +43,7 @@ export type {
   RelayHaltRecord,
   RelaySessionRecord,
   RelaySessionView,
+  RelayWindowEntry,
   RelayWindowRecord,
   RevisionEvent,
   SessionStatus,

@@ -1,8 +1,9 @@
 import { CanonryError } from '../core/index.js';
 import { csoId } from './cso-seal.js';
-import { DependencyIndex, impliedEdges, normaliseEdges, scratchIds } from './graph.js';
+import { DependencyIndex, normaliseEdges, scratchIds } from './graph.js';
+import { graphShape, rememberStep, stepGraph } from './graph-delta.js';
 import { isRelayId, MAX_REVISIONS } from './limits.js';
-import { normaliseStatement, uniqueTexts } from './statement.js';
+import { knownStatementKey, normaliseStatement, statementKey, uniqueTexts } from './statement.js';
 import type {
   CognitiveStateObject,
   Contribution,
@@ -82,7 +83,6 @@ export function mergeContribution(
   }
   const priorFacts = prior?.established_facts ?? [];
   const priorDecisions = prior?.decisions ?? [];
-  const priorEdges = prior?.dependency_graph ?? [];
   const index = prior ? DependencyIndex.of(prior) : DependencyIndex.fromEdges([]);
   const factById = new Map(priorFacts.map((f) => [f.fact_id, f]));
   const decisionById = new Map(priorDecisions.map((d) => [d.decision_id, d]));
@@ -147,7 +147,7 @@ export function mergeContribution(
   const byStatement = new Map<string, string>();
   for (const f of priorFacts) {
     if (!gone.has(f.fact_id) && f.provenance !== 'TOOL') {
-      const key = normaliseStatement(f.statement);
+      const key = statementKey(f);
       if (!byStatement.has(key)) byStatement.set(key, f.fact_id);
     }
   }
@@ -162,8 +162,13 @@ export function mergeContribution(
   const added: string[] = [];
   for (const c of contribution.facts) {
     const known = c.fact_id === undefined ? undefined : factById.get(c.fact_id);
+    // The same id with the very same statement is a restatement, whatever the normal form.
+    if (known && !gone.has(known.fact_id) && known.statement === c.statement) {
+      restated.add(known.fact_id);
+      continue;
+    }
     const key = normaliseStatement(c.statement);
-    if (known && !gone.has(known.fact_id) && normaliseStatement(known.statement) === key) {
+    if (known && !gone.has(known.fact_id) && statementKey(known) === key) {
       restated.add(known.fact_id);
       continue;
     }
@@ -191,6 +196,7 @@ export function mergeContribution(
       window_origin: n,
     };
     byStatement.set(key, fact.fact_id);
+    knownStatementKey(fact, key);
     newFacts.push(fact);
     added.push(fact.fact_id);
   }
@@ -260,33 +266,50 @@ export function mergeContribution(
   const decisions: Decision[] = [];
   for (const d of [...priorDecisions, ...newDecisions]) {
     if (repoint.has(d.decision_id)) continue;
-    const depends_on = pointed(d.depends_on);
-    const resting = d.depends_on.some((id) => repoint.has(id) || gone.has(id) || roots.has(id));
+    const moved = d.depends_on.some((id) => repoint.has(id));
+    const resting = moved || d.depends_on.some((id) => gone.has(id) || roots.has(id));
     const flag = flagged.has(d.decision_id) || resting;
     if (flag && !d.needs_revision) flagged.add(d.decision_id);
+    if (
+      !moved &&
+      (!flag || d.needs_revision) &&
+      d.needs_revision !== false &&
+      unique(d.depends_on)
+    ) {
+      decisions.push(d); // unchanged: the prior's own object (what is cached by identity holds)
+      continue;
+    }
     const { needs_revision: _, ...rest } = d;
     decisions.push({
       ...rest,
-      depends_on,
+      depends_on: pointed(d.depends_on),
       ...(flag || d.needs_revision ? { needs_revision: true } : {}),
     });
   }
 
   // 4. Edges: the prior's explicit edges whose dependent stays (re-pointed), and the implied ones.
-  const implied = new Set(impliedEdges(prior ?? EMPTY).map(key));
-  const staying = new Set<string>([
-    ...facts.map((f) => f.fact_id),
-    ...decisions.map((d) => d.decision_id),
-    ...priorFacts.filter((f) => !gone.has(f.fact_id)).map((f) => f.fact_id),
-  ]);
-  const explicit: DependencyEdge[] = priorEdges
-    .filter((e) => !implied.has(key(e)) && staying.has(e.dependent))
-    .map((e) => ({
-      dependent: e.dependent,
-      depends_on: repoint.get(e.depends_on) ?? e.depends_on,
-    }));
-  const dependency_graph = normaliseEdges({ established_facts: facts, decisions }, explicit);
-  const cycle = DependencyIndex.fromEdges(dependency_graph).findCycle();
+  const staying = new Set<string>();
+  const shape = prior ? graphShape(prior) : null;
+  if (shape && shape.explicit.length > 0) {
+    for (const f of facts) staying.add(f.fact_id);
+    for (const d of decisions) staying.add(d.decision_id);
+    for (const f of priorFacts) if (!gone.has(f.fact_id)) staying.add(f.fact_id);
+  }
+  const explicit: DependencyEdge[] = (shape?.explicit ?? [])
+    .filter((e) => staying.has(e.dependent))
+    .map((e) => {
+      const to = repoint.get(e.depends_on);
+      return to === undefined ? e : { dependent: e.dependent, depends_on: to };
+    });
+  const items = { established_facts: facts, decisions };
+  let step: ReturnType<typeof stepGraph> = null;
+  try {
+    step = prior ? stepGraph(prior, items, explicit) : null;
+  } catch (err) {
+    if (!(err instanceof CanonryError && err.code === 'DEPENDENCY_CYCLE')) throw err;
+  }
+  const dependency_graph = step?.graph ?? normaliseEdges(items, explicit);
+  const cycle = step ? null : DependencyIndex.fromEdges(dependency_graph).findCycle();
   if (cycle) {
     throw new CanonryError(
       'DEPENDENCY_CYCLE',
@@ -318,6 +341,10 @@ export function mergeContribution(
     dependency_graph,
     verified: false,
   };
+  if (step && prior) {
+    rememberStep(draft, step);
+    drafts.set(draft, prior);
+  }
   return {
     draft,
     added,
@@ -331,7 +358,22 @@ export function mergeContribution(
 }
 
 const EMPTY = { established_facts: [], decisions: [] } as const;
-const key = (e: DependencyEdge) => `${e.dependent}\u0000${e.depends_on}`;
+
+/** Each draft this module made over a prior CSO, and that prior: verification starts from it. */
+const drafts = new WeakMap<object, CognitiveStateObject>();
+
+/** The prior CSO a draft was merged onto, when `mergeContribution` made it. */
+export function draftPrior(draft: UnsealedCso): CognitiveStateObject | undefined {
+  return drafts.get(draft);
+}
+
+function unique(ids: readonly string[]): boolean {
+  if (ids.length > 16) return new Set(ids).size === ids.length;
+  for (let i = 1; i < ids.length; i++) {
+    for (let j = 0; j < i; j++) if (ids[i] === ids[j]) return false;
+  }
+  return true;
+}
 
 /**
  * `remaining` minus what the window completed; completion moves by the completed share of what was

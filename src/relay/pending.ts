@@ -1,4 +1,5 @@
 import { DependencyIndex } from './graph.js';
+import type { RelayWindowRecord } from './session-types.js';
 import type { CognitiveStateObject, Decision } from './types.js';
 
 /**
@@ -30,4 +31,13 @@ export function pendingRevisions(
       above.get(a.decision_id)! - above.get(b.decision_id)! ||
       (a.decision_id < b.decision_id ? -1 : a.decision_id > b.decision_id ? 1 : 0),
   );
+}
+
+/** Where a session stands after a window: complete when nothing of its work remains and no revision is due. */
+export function statusAfter(
+  window: Pick<RelayWindowRecord, 'remaining' | 'cso'>,
+): 'active' | 'complete' {
+  return window.remaining.length === 0 && pendingRevisions(window.cso).length === 0
+    ? 'complete'
+    : 'active';
 }

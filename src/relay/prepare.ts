@@ -60,7 +60,7 @@ async function causeOf(
   target: Decision,
   cso: CognitiveStateObject,
 ): Promise<EstablishedFact> {
-  const windows = await relay.reader(project).windows(sessionId);
+  const windows = await relay.reader(project).entries(sessionId);
   for (let i = windows.length - 1; i >= 0; i--) {
     const window = windows[i]!;
     for (const inv of window.invalidations) {

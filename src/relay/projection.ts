@@ -1,18 +1,124 @@
 import { canonicalize } from '../core/index.js';
 import type { JournalEntry, Projection } from '../journal/index.js';
-import type { Queryable } from '../store/index.js';
-import { RELAY_HALT, RELAY_SESSION, RELAY_WINDOW } from './entry-kinds.js';
-import { pendingRevisions } from './pending.js';
-import type { RelayWindowRecord, SessionStatus } from './session-types.js';
+import type { Queryable, SqlValue } from '../store/index.js';
+import type { CsoChange, ItemsChange } from './cso-change.js';
+import { RELAY_HALT, RELAY_SESSION, RELAY_WINDOW, windowEntryOf } from './entry-kinds.js';
+import type { DependencyEdge } from './types.js';
 
-/** A session is complete when nothing remains of its work and no revision is due. */
-export function statusAfter(window: RelayWindowRecord): SessionStatus {
-  return window.remaining.length === 0 && pendingRevisions(window.cso).length === 0
-    ? 'complete'
-    : 'active';
+/** The lists of a CSO as `relay_items.list` names them. */
+export type ItemList = 'fact' | 'decision' | 'edge';
+
+/** An edge's id in `relay_items` (its two ends as canonical JSON: no separator can collide). */
+export const edgeId = (e: DependencyEdge): string => canonicalize([e.dependent, e.depends_on]);
+
+/** Where a window's new items go: after every earlier window's, in the order the change lists. */
+const positionOf = (windowNumber: number, i: number) => windowNumber * 2 ** 20 + i;
+
+/** Statement parameters are bounded (SQLite: 32,766): long id lists go in pieces. */
+const PIECE = 500;
+
+function pieces<T>(list: readonly T[]): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < list.length; i += PIECE) out.push(list.slice(i, i + PIECE));
+  return out;
+}
+
+const inList = (from: number, n: number) =>
+  Array.from({ length: n }, (_, i) => `$${from + i}`).join(', ');
+
+/** Closes the open rows of `ids` at window `n`; returns the positions they had. */
+async function close(
+  tx: Queryable,
+  key: readonly SqlValue[],
+  n: number,
+  ids: readonly string[],
+): Promise<Map<string, number>> {
+  const positions = new Map<string, number>();
+  for (const piece of pieces(ids)) {
+    const where = `project = $1 AND session_id = $2 AND list = $3 AND window_to IS NULL AND item_id IN (${inList(4, piece.length)})`;
+    const rows = await tx.all<{ item_id: string; position: number | string }>(
+      `SELECT item_id, position FROM relay_items WHERE ${where}`,
+      [...key, ...piece],
+    );
+    for (const row of rows) positions.set(row.item_id, Number(row.position));
+    if (rows.length > 0) {
+      await tx.run(`UPDATE relay_items SET window_to = $${4 + piece.length} WHERE ${where}`, [
+        ...key,
+        ...piece,
+        n,
+      ]);
+    }
+  }
+  return positions;
+}
+
+async function insert(
+  tx: Queryable,
+  key: readonly SqlValue[],
+  n: number,
+  rows: readonly { id: string; position: number; record: string }[],
+): Promise<void> {
+  for (const piece of pieces(rows)) {
+    const values = piece
+      .map((_, i) => `($1, $2, $3, ${inList(5 + i * 3, 3)}, $4, NULL)`)
+      .join(', ');
+    await tx.run(
+      `INSERT INTO relay_items (project, session_id, list, item_id, position, record, window_from, window_to)
+       VALUES ${values}`,
+      [...key, n, ...piece.flatMap((r) => [r.id, r.position, r.record])],
+    );
+  }
+}
+
+async function applyItems<T>(
+  tx: Queryable,
+  key: readonly SqlValue[],
+  n: number,
+  change: ItemsChange<T>,
+  idOf: (item: T) => string,
+): Promise<void> {
+  const removed = new Set(change.removed);
+  const ids = [...change.removed, ...change.put.map(idOf).filter((id) => !removed.has(id))];
+  const positions = await close(tx, key, n, ids);
+  await insert(
+    tx,
+    key,
+    n,
+    change.put.map((item, i) => {
+      const id = idOf(item);
+      return {
+        id,
+        position: (!removed.has(id) ? positions.get(id) : undefined) ?? positionOf(n, i),
+        record: canonicalize(item),
+      };
+    }),
+  );
+}
+
+/** The window's CSO change, as rows: what left or was replaced is closed, what is new opened. */
+async function applyState(tx: Queryable, project: string, sessionId: string, state: CsoChange) {
+  const n = state.window_number;
+  if (state.base === 'empty') {
+    await tx.run(
+      'UPDATE relay_items SET window_to = $3 WHERE project = $1 AND session_id = $2 AND window_to IS NULL',
+      [project, sessionId, n],
+    );
+  }
+  const keyOf = (list: ItemList) => [project, sessionId, list];
+  await applyItems(tx, keyOf('fact'), n, state.established_facts, (f) => f.fact_id);
+  await applyItems(tx, keyOf('decision'), n, state.decisions, (d) => d.decision_id);
+  const edges = state.dependency_graph;
+  await close(tx, keyOf('edge'), n, edges.removed.map(edgeId));
+  await insert(
+    tx,
+    keyOf('edge'),
+    n,
+    edges.added.map((e) => ({ id: edgeId(e), position: 0, record: canonicalize(e) })),
+  );
 }
 
 async function apply(tx: Queryable, entry: JournalEntry): Promise<void> {
+  const window = windowEntryOf(entry);
   if (RELAY_SESSION.is(entry)) {
     const { session } = entry.body;
     await tx.run(
@@ -20,17 +126,17 @@ async function apply(tx: Queryable, entry: JournalEntry): Promise<void> {
        VALUES ($1, $2, 'active', 0, $3, $4)`,
       [entry.project, session.session_id, entry.seq, canonicalize(session)],
     );
-  } else if (RELAY_WINDOW.is(entry)) {
-    const { window } = entry.body;
+  } else if (window) {
     await tx.run(
       `INSERT INTO relay_windows (project, session_id, window_number, seq, record)
        VALUES ($1, $2, $3, $4, $5)`,
       [entry.project, window.session_id, window.window_number, entry.seq, canonicalize(window)],
     );
+    await applyState(tx, entry.project, window.session_id, window.state);
     await tx.run(
       `UPDATE relay_sessions SET status = $3, windows = $4, seq = $5
        WHERE project = $1 AND session_id = $2`,
-      [entry.project, window.session_id, statusAfter(window), window.window_number, entry.seq],
+      [entry.project, window.session_id, window.status, window.window_number, entry.seq],
     );
   } else if (RELAY_HALT.is(entry)) {
     const { halt } = entry.body;
@@ -41,11 +147,19 @@ async function apply(tx: Queryable, entry: JournalEntry): Promise<void> {
   }
 }
 
-/** The relay's projection: sessions and their windows, rebuilt by replaying `relay.*` entries. */
+/**
+ * The relay's projection: sessions, their windows as journaled, and the CSO items row per version,
+ * rebuilt by replaying `relay.*` entries (version 1 windows read as changes from nothing).
+ */
 export const RELAY_PROJECTION: Projection = {
   name: 'relay',
-  kinds: [RELAY_SESSION.kind, RELAY_WINDOW.kind, RELAY_HALT.kind],
-  tables: ['relay_sessions', 'relay_windows'],
-  version: 1,
+  kinds: [
+    RELAY_SESSION.kind,
+    RELAY_WINDOW.kind,
+    ...RELAY_WINDOW.previous.map((k) => k.kind),
+    RELAY_HALT.kind,
+  ],
+  tables: ['relay_sessions', 'relay_windows', 'relay_items'],
+  version: 2,
   apply,
 };

@@ -65,7 +65,7 @@ export async function windowQuality(
     readonly tools: readonly ToolResult[];
     readonly goal: GoalState;
     readonly objective: string;
-    readonly earlier: readonly RelayWindowRecord[];
+    readonly earlier: readonly Pick<RelayWindowRecord, 'output' | 'quality'>[];
     readonly policy: AirPolicy;
   },
 ): Promise<{

@@ -1,11 +1,24 @@
 import type { Queryable } from '../store/index.js';
-import type { RelaySessionRecord, RelayWindowRecord, SessionStatus } from './session-types.js';
+import { applyChange, compareEdges } from './cso-change.js';
+import type {
+  RelaySessionRecord,
+  RelayWindowEntry,
+  RelayWindowRecord,
+  SessionStatus,
+} from './session-types.js';
+import type { CognitiveStateObject, Decision, DependencyEdge, EstablishedFact } from './types.js';
 
 /** A session row: the record as started, where it stands, and how many windows it has. */
 export interface SessionRow {
   readonly session: RelaySessionRecord;
   readonly status: SessionStatus;
   readonly windows: number;
+}
+
+/** A window's record with its CSO whole, from the entry and the CSO it makes. */
+export function recordOf(entry: RelayWindowEntry, cso: CognitiveStateObject): RelayWindowRecord {
+  const { state: _state, sealed_over: _sealed, status: _status, ...rest } = entry;
+  return { ...rest, cso };
 }
 
 /** Reads the relay's projection of one project. */
@@ -44,31 +57,82 @@ export class RelayReader {
     }));
   }
 
-  async window(sessionId: string, windowNumber: number): Promise<RelayWindowRecord | null> {
+  /** One window as journaled (its CSO as a change). */
+  async entry(sessionId: string, windowNumber: number): Promise<RelayWindowEntry | null> {
     const [row] = await this.#db.all<{ record: string }>(
       `SELECT record FROM relay_windows WHERE project = $1 AND session_id = $2 AND window_number = $3`,
       [this.#project, sessionId, windowNumber],
     );
-    return row ? (JSON.parse(row.record) as RelayWindowRecord) : null;
+    return row ? (JSON.parse(row.record) as RelayWindowEntry) : null;
   }
 
-  /** The session's windows in order (`after` the given number, at most `limit`). */
-  async windows(sessionId: string, after = 0, limit = 1_000): Promise<RelayWindowRecord[]> {
+  /** The session's windows as journaled, in order (`after` the given number, at most `limit`). */
+  async entries(sessionId: string, after = 0, limit = 1_000): Promise<RelayWindowEntry[]> {
     const rows = await this.#db.all<{ record: string }>(
       `SELECT record FROM relay_windows WHERE project = $1 AND session_id = $2 AND window_number > $3
        ORDER BY window_number LIMIT $4`,
       [this.#project, sessionId, after, limit],
     );
-    return rows.map((row) => JSON.parse(row.record) as RelayWindowRecord);
+    return rows.map((row) => JSON.parse(row.record) as RelayWindowEntry);
   }
 
-  /** The session's last `n` windows, oldest first. */
-  async recent(sessionId: string, n: number): Promise<RelayWindowRecord[]> {
+  /** The CSO of window `windowNumber` from its items' rows and its entry's header. */
+  async cso(entry: RelayWindowEntry): Promise<CognitiveStateObject> {
+    const n = entry.window_number;
+    const rows = await this.#db.all<{ list: string; record: string }>(
+      `SELECT list, record FROM relay_items WHERE project = $1 AND session_id = $2
+       AND window_from <= $3 AND (window_to IS NULL OR window_to > $3) ORDER BY list, position`,
+      [this.#project, entry.session_id, n],
+    );
+    const facts: EstablishedFact[] = [];
+    const decisions: Decision[] = [];
+    const edges: DependencyEdge[] = [];
+    for (const row of rows) {
+      const item = JSON.parse(row.record);
+      if (row.list === 'fact') facts.push(item);
+      else if (row.list === 'decision') decisions.push(item);
+      else edges.push(item);
+    }
+    return applyChange(null, {
+      ...entry.state,
+      base: 'empty',
+      established_facts: { removed: [], put: facts },
+      decisions: { removed: [], put: decisions },
+      dependency_graph: { removed: [], added: edges.sort(compareEdges) },
+    });
+  }
+
+  async window(sessionId: string, windowNumber: number): Promise<RelayWindowRecord | null> {
+    const entry = await this.entry(sessionId, windowNumber);
+    return entry ? recordOf(entry, await this.cso(entry)) : null;
+  }
+
+  /**
+   * The session's windows in order (`after` the given number, at most `limit`), each with its CSO:
+   * the first from its items' rows, the others folded from it by their changes.
+   */
+  async windows(sessionId: string, after = 0, limit = 1_000): Promise<RelayWindowRecord[]> {
+    const entries = await this.entries(sessionId, after, limit);
+    const out: RelayWindowRecord[] = [];
+    let prior: CognitiveStateObject | null = null;
+    for (const entry of entries) {
+      const cso: CognitiveStateObject =
+        prior === null && entry.state.base === 'prior'
+          ? await this.cso(entry)
+          : applyChange(prior, entry.state);
+      out.push(recordOf(entry, cso));
+      prior = cso;
+    }
+    return out;
+  }
+
+  /** The session's last `n` windows as journaled, oldest first. */
+  async recent(sessionId: string, n: number): Promise<RelayWindowEntry[]> {
     const rows = await this.#db.all<{ record: string }>(
       `SELECT record FROM relay_windows WHERE project = $1 AND session_id = $2
        ORDER BY window_number DESC LIMIT $3`,
       [this.#project, sessionId, n],
     );
-    return rows.map((row) => JSON.parse(row.record) as RelayWindowRecord).reverse();
+    return rows.map((row) => JSON.parse(row.record) as RelayWindowEntry).reverse();
   }
 }

@@ -8,10 +8,11 @@ import { authority, type CompletedWindow, completeWindow, stillNext } from './co
 import { sessionGenesis } from './cso-seal.js';
 import { RELAY_HALT, RELAY_SESSION } from './entry-kinds.js';
 import { type PreparedWindow, prepareWindow, windowPlan } from './prepare.js';
-import { RelayReader, type SessionRow } from './reader.js';
+import { RelayReader, recordOf, type SessionRow } from './reader.js';
 import { type RelayRun, type RunOptions, runSession } from './run.js';
 import { type SessionInput, sessionInput } from './session-input.js';
 import type { RelaySessionRecord, RelaySessionView, RelayWindowRecord } from './session-types.js';
+import type { CognitiveStateObject } from './types.js';
 import { type ChainReport, verifySession } from './verify-session.js';
 
 /**
@@ -75,6 +76,35 @@ export class Relay {
     return new RelayReader(this.canon.journal.store, project);
   }
 
+  /** The last CSO each recent session relayed in this process, so a window starts from the object. */
+  readonly #latest = new Map<string, CognitiveStateObject>();
+
+  /** Keeps a session's newest sealed CSO (the 64 most recent sessions). */
+  remember(project: string, sessionId: string, cso: CognitiveStateObject): void {
+    const key = `${project} ${sessionId}`;
+    this.#latest.delete(key);
+    this.#latest.set(key, cso);
+    if (this.#latest.size > 64) this.#latest.delete(this.#latest.keys().next().value!);
+  }
+
+  /**
+   * Window `n` of a session with its CSO: the one this process sealed when the projection's entry
+   * names the same seal (items are immutable, carried by identity), else folded from the rows.
+   */
+  async window(project: string, sessionId: string, n: number): Promise<RelayWindowRecord | null> {
+    if (n < 1) return null;
+    const reader = this.reader(project);
+    const entry = await reader.entry(sessionId, n);
+    if (!entry) return null;
+    const kept = this.#latest.get(`${project} ${sessionId}`);
+    const cso =
+      kept?.window_number === n && kept.cso_hmac === entry.state.cso_hmac
+        ? kept
+        : await reader.cso(entry);
+    this.remember(project, sessionId, cso);
+    return recordOf(entry, cso);
+  }
+
   /** Starts a session in the principal's project; its state is committed as its own agent. */
   async start(
     principal: Principal,
@@ -122,8 +152,7 @@ export class Relay {
   /** The session, where it stands and its latest state. */
   async state(principal: Principal, sessionId: string): Promise<RelaySessionView> {
     const row = await this.#row(principal, sessionId);
-    const last =
-      row.windows > 0 ? await this.reader(principal.project).window(sessionId, row.windows) : null;
+    const last = await this.window(principal.project, sessionId, row.windows);
     const plan = await windowPlan(this, principal, row, last);
     return {
       session: row.session,
@@ -146,8 +175,7 @@ export class Relay {
     options: WindowOptions & { maxTokens?: number; iap?: string | null } = {},
   ): Promise<PreparedWindow> {
     const row = await this.#open(principal, sessionId);
-    const last =
-      row.windows > 0 ? await this.reader(principal.project).window(sessionId, row.windows) : null;
+    const last = await this.window(principal.project, sessionId, row.windows);
     const policy = airPolicyOf(row.session, options);
     // The IAP the last window built, unless this window runs without AIR or only observes (§6.1);
     // a packet built only for the record (passive) is injected when this window asks for AIR.
@@ -178,8 +206,7 @@ export class Relay {
     options: WindowOptions & { model?: string | null } = {},
   ): Promise<CompletedWindow> {
     const row = await this.#open(principal, sessionId);
-    const last =
-      row.windows > 0 ? await this.reader(principal.project).window(sessionId, row.windows) : null;
+    const last = await this.window(principal.project, sessionId, row.windows);
     return completeWindow(this, principal, row, last, output, contribution, {
       model: options.model ?? null,
       air: airPolicyOf(row.session, options),

@@ -1,8 +1,9 @@
 import type { Migration } from '../store/index.js';
 
 /**
- * The relay's projection tables, rebuilt from `relay.*` entries. `record` holds the canonical JSON
- * of the session or window; the other columns are for lookup.
+ * The relay's projection tables, rebuilt from `relay.*` entries. `record` holds canonical JSON:
+ * of the session, of the window as journaled (its CSO as a change), of one item. The other columns
+ * are for lookup.
  */
 export const RELAY_MIGRATIONS: readonly Migration[] = [
   {
@@ -25,6 +26,26 @@ export const RELAY_MIGRATIONS: readonly Migration[] = [
         record TEXT NOT NULL,
         PRIMARY KEY (project, session_id, window_number)
       );
+    `,
+  },
+  {
+    // One row per version of a CSO item (fact, decision, edge): in the state from window_from
+    // until window_to (null: still in it), so any window's CSO is one query and a window writes
+    // only what it changed. position orders facts and decisions as the CSO lists them.
+    name: 'relay-items',
+    up: `
+      CREATE TABLE relay_items (
+        project TEXT NOT NULL,
+        session_id TEXT NOT NULL,
+        list TEXT NOT NULL,
+        item_id TEXT NOT NULL,
+        window_from BIGINT NOT NULL,
+        window_to BIGINT,
+        position BIGINT NOT NULL,
+        record TEXT NOT NULL,
+        PRIMARY KEY (project, session_id, list, item_id, window_from)
+      );
+      CREATE INDEX relay_items_open ON relay_items (project, session_id, window_to);
     `,
   },
 ];

@@ -1,5 +1,6 @@
 import type { AirPolicy } from '../air/index.js';
 import type { WindowSignals } from '../dpe/index.js';
+import type { CsoChange } from './cso-change.js';
 import type { WindowQuality } from './quality.js';
 import type { CognitiveStateObject, GoalState, RelayMode, Verification } from './types.js';
 
@@ -81,6 +82,18 @@ export interface RelayWindowRecord {
   readonly quality: WindowQuality;
   /** The CRP-Relay-* (§5.3, §6.4, §10) and CRP-AIR-* (CRP-018 §5) headers of the window. */
   readonly headers: Readonly<Record<string, string>>;
+}
+
+/**
+ * A completed window as the journal holds it (`relay.window` version 2): its record with the CSO
+ * as its change from the last window's (`cso-change.ts`), so a window journals what it changed.
+ */
+export interface RelayWindowEntry extends Omit<RelayWindowRecord, 'cso'> {
+  readonly state: CsoChange;
+  /** What `state.cso_hmac` was made over: the digest of digests, or (version 1) canonical bytes. */
+  readonly sealed_over: 'digest' | 'bytes';
+  /** Where the session stands after this window. */
+  readonly status: 'active' | 'complete';
 }
 
 /** A session stopped because a window's state could not be verified (policy `halt`). */

@@ -25,3 +25,21 @@ export function uniqueTexts(texts: Iterable<string>, minus: Iterable<string> = [
   }
   return out;
 }
+
+/** The normal form of each fact's statement, by object (facts are immutable once built). */
+const normalForms = new WeakMap<object, string>();
+
+/** {@link normaliseStatement} of a fact's statement, worked out once per fact object. */
+export function statementKey(fact: { readonly statement: string }): string {
+  let key = normalForms.get(fact);
+  if (key === undefined) {
+    key = normaliseStatement(fact.statement);
+    normalForms.set(fact, key);
+  }
+  return key;
+}
+
+/** Records the normal form worked out for a new fact's statement. */
+export function knownStatementKey(fact: object, key: string): void {
+  normalForms.set(fact, key);
+}

@@ -1,10 +1,13 @@
 import { createHash } from 'node:crypto';
 import { canonicalize } from '../core/index.js';
 import { hmacCheck } from '../trust/index.js';
+import { applyChange } from './cso-change.js';
+import { csoDigest } from './cso-digest.js';
 import { checkChain, csoBytes } from './cso-seal.js';
-import { RELAY_WINDOW } from './entry-kinds.js';
+import { windowEntryOf } from './entry-kinds.js';
 import type { Relay } from './relay.js';
-import type { RelaySessionRecord, RelayWindowRecord } from './session-types.js';
+import type { RelaySessionRecord, RelayWindowEntry } from './session-types.js';
+import type { CognitiveStateObject } from './types.js';
 
 /** What checking a session found: the first window that breaks, if any. */
 export interface ChainReport {
@@ -19,19 +22,19 @@ export interface ChainReport {
   } | null;
 }
 
-/** The session's window records as the journal holds them, in order. */
+/** The session's window entries as the journal holds them, in order. */
 async function journaled(
   relay: Relay,
   project: string,
   sessionId: string,
-): Promise<RelayWindowRecord[]> {
-  const out: RelayWindowRecord[] = [];
+): Promise<RelayWindowEntry[]> {
+  const out: RelayWindowEntry[] = [];
   let after = 0;
   for (;;) {
     const page = await relay.canon.journal.read(project, { after, limit: 1_000 });
     for (const entry of page) {
-      if (RELAY_WINDOW.is(entry) && entry.body.window.session_id === sessionId)
-        out.push(entry.body.window);
+      const window = windowEntryOf(entry);
+      if (window?.session_id === sessionId) out.push(window);
     }
     if (page.length < 1_000) return out;
     after = page.at(-1)!.seq;
@@ -39,35 +42,63 @@ async function journaled(
 }
 
 /**
- * Checks a session from the journal: every window's CSO is sealed by the project's key over its own
- * bytes, linked to its predecessor (window 1 to the session's genesis), numbered in order, and the
- * projection serves exactly what the journal holds. Names the first window that breaks.
+ * Each window's CSO folded from the journaled changes, in order; a change that does not fold
+ * (its base missing) leaves the rest unfolded, and the chain check names that window.
+ */
+function fold(entries: readonly RelayWindowEntry[]): unknown[] {
+  const out: unknown[] = [];
+  let prior: CognitiveStateObject | null = null;
+  for (const entry of entries) {
+    try {
+      prior = applyChange(prior, entry.state);
+      out.push(prior);
+    } catch (err) {
+      out.push({ unfolded: (err as Error).message });
+      prior = null;
+    }
+  }
+  return out;
+}
+
+/**
+ * Checks a session from the journal: every window's CSO — folded from the journaled changes — is
+ * sealed by the project's key over its own digest (canonical bytes for version 1 entries), linked
+ * to its predecessor (window 1 to the session's genesis), numbered in order, and the projection
+ * serves exactly what the journal holds (each window's entry, and its CSO from the item rows).
+ * Names the first window that breaks.
  */
 export async function verifySession(
   relay: Relay,
   project: string,
   session: RelaySessionRecord,
 ): Promise<ChainReport> {
-  const records = await journaled(relay, project, session.session_id);
+  const entries = await journaled(relay, project, session.session_id);
+  const csos = fold(entries);
+  const sealedOver = (cso: CognitiveStateObject, i: number) =>
+    entries[i]?.sealed_over === 'bytes' ? csoBytes(cso) : csoDigest(cso);
   // The keys are checked first (reading a retired key may touch the disk); the chain walk then
   // looks each seal's verdict up by the bytes it covers.
   const verdicts = new Map<string, { ok: boolean; reason?: string }>();
   const keyOf = (bytes: Uint8Array, seal: string) =>
     `${seal} ${createHash('sha256').update(bytes).digest('hex')}`;
-  for (const { cso } of records) {
-    const bytes = csoBytes(cso);
-    verdicts.set(
-      keyOf(bytes, cso.cso_hmac),
-      await hmacCheck(relay.hmac, project, bytes, cso.cso_hmac),
-    );
+  for (const [i, cso] of csos.entries()) {
+    const c = cso as CognitiveStateObject;
+    if (typeof c.cso_hmac !== 'string' || !Array.isArray(c.established_facts)) continue;
+    let bytes: Uint8Array;
+    try {
+      bytes = sealedOver(c, i);
+    } catch {
+      continue; // not a CSO: the chain check names it
+    }
+    verdicts.set(keyOf(bytes, c.cso_hmac), await hmacCheck(relay.hmac, project, bytes, c.cso_hmac));
   }
   const chain = checkChain(
-    records.map((r) => r.cso),
+    csos,
     (bytes, seal) => verdicts.get(keyOf(bytes, seal)) ?? { ok: false, reason: 'mismatch' },
     session.genesis,
-    { session_id: session.session_id },
+    { session_id: session.session_id, sealedOver },
   );
-  const base = { session_id: session.session_id, windows: records.length };
+  const base = { session_id: session.session_id, windows: entries.length };
   if (!chain.ok) {
     return {
       ...base,
@@ -79,11 +110,17 @@ export async function verifySession(
       },
     };
   }
-  const served = await relay.reader(project).windows(session.session_id);
-  for (let i = 0; i < Math.max(served.length, records.length); i++) {
-    const a = records[i];
+  const reader = relay.reader(project);
+  const served = await reader.entries(session.session_id);
+  for (let i = 0; i < Math.max(served.length, entries.length); i++) {
+    const a = entries[i];
     const b = served[i];
-    if (!a || !b || canonicalize(a) !== canonicalize(b)) {
+    const same =
+      a !== undefined &&
+      b !== undefined &&
+      canonicalize(a) === canonicalize(b) &&
+      canonicalize(await reader.cso(b)) === canonicalize(csos[i]);
+    if (!same) {
       return {
         ...base,
         ok: false,

@@ -1,8 +1,17 @@
 import { CanonryError } from '../core/index.js';
-import { DependencyIndex, normaliseEdges, scratchIds } from './graph.js';
+import { wasChecked } from './cso-schema.js';
+import { DependencyIndex, type GraphItems, normaliseEdges, scratchIds } from './graph.js';
+import { type GraphStep, graphShape, markClean, rememberStep, stepGraph } from './graph-delta.js';
 import { CSO_LIMITS, UNCAPTURED_CONFIDENCE } from './limits.js';
-import { normaliseStatement } from './statement.js';
-import type { CognitiveStateObject, EstablishedFact, UnsealedCso, Verification } from './types.js';
+import { draftPrior } from './merge.js';
+import { normaliseStatement, statementKey } from './statement.js';
+import type {
+  CognitiveStateObject,
+  DependencyEdge,
+  EstablishedFact,
+  UnsealedCso,
+  Verification,
+} from './types.js';
 
 /**
  * §5 verification — what stands for SPEC-005's DPE check in canonry: computed from the prior CSO
@@ -52,65 +61,159 @@ export function verifyCso(
   ];
 
   const n = draft.window_number;
-  const stated = new Set(facts.map((f) => normaliseStatement(f.statement)));
-  const ids = new Set([
-    ...facts.map((f) => f.fact_id),
-    ...draft.decisions.map((d) => d.decision_id),
-  ]);
+  const ids = new Set<string>();
+  for (const f of facts) ids.add(f.fact_id);
+  for (const d of draft.decisions) ids.add(d.decision_id);
   const uncaptured: string[] = [];
-  let counter = 0;
-  for (const claim of options.uncapturedClaims) {
-    const key = normaliseStatement(claim);
-    if (key === '' || stated.has(key)) continue;
-    if (claim.length > CSO_LIMITS.statementChars) {
-      throw new CanonryError(
-        'INVALID_ARGUMENT',
-        'an uncaptured claim is longer than a statement may be',
-      );
+  if (options.uncapturedClaims.length > 0) {
+    const stated = new Set(facts.map((f) => statementKey(f)));
+    let counter = 0;
+    for (const claim of options.uncapturedClaims) {
+      const key = normaliseStatement(claim);
+      if (key === '' || stated.has(key)) continue;
+      if (claim.length > CSO_LIMITS.statementChars) {
+        throw new CanonryError(
+          'INVALID_ARGUMENT',
+          'an uncaptured claim is longer than a statement may be',
+        );
+      }
+      let fact_id: string;
+      do fact_id = `u${n}.${++counter}`;
+      while (ids.has(fact_id));
+      ids.add(fact_id);
+      stated.add(key);
+      facts.push({
+        fact_id,
+        statement: claim,
+        provenance: 'CONVERSATION',
+        provenance_ref: `window:${n}`,
+        confidence: UNCAPTURED_CONFIDENCE,
+        window_origin: n,
+      });
+      uncaptured.push(claim);
     }
-    let fact_id: string;
-    do fact_id = `u${n}.${++counter}`;
-    while (ids.has(fact_id));
-    ids.add(fact_id);
-    stated.add(key);
-    facts.push({
-      fact_id,
-      statement: claim,
-      provenance: 'CONVERSATION',
-      provenance_ref: `window:${n}`,
-      confidence: UNCAPTURED_CONFIDENCE,
-      window_origin: n,
-    });
-    uncaptured.push(claim);
   }
 
   const items = { established_facts: facts, decisions: draft.decisions };
-  const known = new Set([...ids, ...scratchIds(items)]);
   const flagged = new Set(
     draft.decisions.filter((d) => d.needs_revision).map((d) => d.decision_id),
   );
-  const dependency_graph = normaliseEdges(items, draft.dependency_graph).filter((e) =>
-    ids.has(e.dependent),
+  const known = new Set([...ids, ...scratchIds(items)]);
+  const base = draftPrior(draft);
+  const step =
+    base && base === prior && wasChecked(prior) ? stepFrom(prior, draft, items, ids) : null;
+  let dependency_graph: DependencyEdge[];
+  let missing: Map<string, string[]>;
+  if (step) {
+    dependency_graph = step.graph;
+    missing = missingAfter(prior!, step, known, flagged);
+  } else {
+    dependency_graph = normaliseEdges(items, draft.dependency_graph).filter((e) =>
+      ids.has(e.dependent),
+    );
+    missing = new Map<string, string[]>();
+    for (const e of dependency_graph) {
+      if (known.has(e.depends_on) || flagged.has(e.dependent)) continue;
+      const list = missing.get(e.dependent);
+      if (list) list.push(e.depends_on);
+      else missing.set(e.dependent, [e.depends_on]);
+    }
+    const cycle = DependencyIndex.fromEdges(dependency_graph).findCycle();
+    if (cycle) throw cycleError(cycle);
+  }
+  const broken = Object.fromEntries(missing);
+  const verified = missing.size === 0;
+  const cso: UnsealedCso = { ...draft, established_facts: facts, dependency_graph, verified };
+  if (step) {
+    rememberStep(cso, step);
+    if (verified) markClean(cso, prior!);
+  }
+  return {
+    cso,
+    verification: { preservation, repaired, broken_dependencies: broken, uncaptured, verified },
+  };
+}
+
+function cycleError(cycle: readonly string[]): CanonryError {
+  return new CanonryError('DEPENDENCY_CYCLE', `the draft has a cycle: ${cycle.join(' → ')}`, {
+    cycle,
+  });
+}
+
+/**
+ * The repaired state's graph from the prior's, when the draft is `mergeContribution`'s over this
+ * prior: the draft's extra edges are its prior's re-pointed, so the graph is the items' implied
+ * edges and those. Null when the prior's graph is not in normal form.
+ */
+function stepFrom(
+  prior: CognitiveStateObject,
+  draft: UnsealedCso,
+  items: GraphItems,
+  ids: ReadonlySet<string>,
+): GraphStep | null {
+  const explicit = graphShape(draft).explicit.filter((e) => ids.has(e.dependent));
+  try {
+    return stepGraph(prior, items, explicit);
+  } catch (err) {
+    if (err instanceof CanonryError && err.code === 'DEPENDENCY_CYCLE') {
+      const edges = normaliseEdges(items, explicit);
+      throw cycleError(DependencyIndex.fromEdges(edges).findCycle() ?? []);
+    }
+    throw err;
+  }
+}
+
+/**
+ * The edges of the new graph that rest on nothing in the state (and whose dependent is not
+ * flagged), in graph order. The prior was checked, so every edge of it rested on something or on a
+ * flagged decision: only added edges, edges on what left, and edges of decisions whose flag went
+ * can break.
+ */
+function missingAfter(
+  prior: CognitiveStateObject,
+  step: GraphStep,
+  known: ReadonlySet<string>,
+  flagged: ReadonlySet<string>,
+): Map<string, string[]> {
+  const candidates: DependencyEdge[] = [...step.added];
+  const before = DependencyIndex.of(prior);
+  const priorFlagged = new Set<string>();
+  for (const d of prior.decisions) if (d.needs_revision) priorFlagged.add(d.decision_id);
+  for (const id of before.nodes) {
+    if (known.has(id)) continue;
+    // Gone from the state (or never an item: a flagged decision may rest on such ids).
+    for (const dependent of step.index.dependentsOf(id)) {
+      candidates.push({ dependent, depends_on: id });
+    }
+  }
+  for (const id of priorFlagged) {
+    if (flagged.has(id)) continue;
+    for (const depends_on of step.index.dependenciesOf(id)) {
+      candidates.push({ dependent: id, depends_on });
+    }
+  }
+  candidates.sort((a, b) =>
+    a.dependent < b.dependent
+      ? -1
+      : a.dependent > b.dependent
+        ? 1
+        : a.depends_on < b.depends_on
+          ? -1
+          : a.depends_on > b.depends_on
+            ? 1
+            : 0,
   );
   const missing = new Map<string, string[]>();
-  for (const e of dependency_graph) {
+  let last: DependencyEdge | undefined;
+  for (const e of candidates) {
+    if (last && last.dependent === e.dependent && last.depends_on === e.depends_on) continue;
+    last = e;
     if (known.has(e.depends_on) || flagged.has(e.dependent)) continue;
     const list = missing.get(e.dependent);
     if (list) list.push(e.depends_on);
     else missing.set(e.dependent, [e.depends_on]);
   }
-  const broken = Object.fromEntries(missing);
-  const cycle = DependencyIndex.fromEdges(dependency_graph).findCycle();
-  if (cycle) {
-    throw new CanonryError('DEPENDENCY_CYCLE', `the draft has a cycle: ${cycle.join(' → ')}`, {
-      cycle,
-    });
-  }
-  const verified = missing.size === 0;
-  return {
-    cso: { ...draft, established_facts: facts, dependency_graph, verified },
-    verification: { preservation, repaired, broken_dependencies: broken, uncaptured, verified },
-  };
+  return missing;
 }
 
 /** Whether two facts say the same, field by field (as their canonical forms would compare). */

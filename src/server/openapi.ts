@@ -486,6 +486,7 @@ export function openApiDocument(mounts: readonly MountDoc[] = []): JsonObject {
       'artifacts',
       'working-set',
       'relay',
+      'evolution',
       'tokens',
       'mcp',
     ].map((name) => ({ name })),

@@ -1,7 +1,10 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { checkChain, csoBytes, csoId, sealCso, sessionGenesis } from '../../src/relay/cso-seal.js';
+import { canonicalize } from '../../src/core/index.js';
+import { csoDigest, csoHeader } from '../../src/relay/cso-digest.js';
+import { checkChain, csoId, sealCso, sessionGenesis } from '../../src/relay/cso-seal.js';
 import type { CognitiveStateObject } from '../../src/relay/types.js';
-import { chain, check, fact, GENESIS, SESSION, seal, unsealed } from './cso-fixtures.js';
+import { chain, check, decision, fact, GENESIS, SESSION, seal, unsealed } from './cso-fixtures.js';
 
 /** Edits a sealed CSO and seals it again, as someone holding the key could. */
 function reseal(cso: CognitiveStateObject, edit: Partial<CognitiveStateObject>) {
@@ -83,16 +86,106 @@ describe('the CSO seal and chain (§2.1 INTEGRITY)', () => {
     });
   });
 
-  it('seals over canonical bytes without cso_hmac and verified', () => {
+  it('seals over the digest of digests, without cso_hmac and verified', () => {
     const state = unsealed(1, GENESIS, { facts: [fact('A', 'x')] });
-    const bytes = Buffer.from(csoBytes(state)).toString('utf8');
-    expect(bytes).not.toContain('verified');
-    expect(bytes).not.toContain('cso_hmac');
-    expect(bytes.startsWith('{"constraints":[],"cso_id":')).toBe(true);
+    const header = csoHeader(state);
+    expect(header).not.toContain('verified');
+    expect(header).not.toContain('cso_hmac');
+    expect(header).not.toContain('established_facts');
+    expect(header.startsWith('{"constraints":[],"cso_id":')).toBe(true);
     const a = sealCso(state, seal);
     const b = sealCso({ ...state, verified: false }, seal);
     expect(a.cso_hmac).toBe(b.cso_hmac);
-    expect(check(csoBytes(a), a.cso_hmac).ok).toBe(true);
+    expect(csoDigest(a)).toHaveLength(32);
+    expect(check(csoDigest(a), a.cso_hmac).ok).toBe(true);
+    // The digest is the module comment's, computed here from scratch.
+    const h = (b: Uint8Array | string) => createHash('sha256').update(b).digest();
+    const list = (items: object[]) => {
+      const n = Buffer.alloc(4);
+      n.writeUInt32BE(items.length);
+      const chunks: Buffer[] = [];
+      let chunk: Buffer[] = [];
+      for (const item of items) {
+        const d = h(canonicalize(item));
+        chunk.push(d);
+        if (d[0]! < 8) {
+          chunks.push(h(Buffer.concat(chunk)));
+          chunk = [];
+        }
+      }
+      if (chunk.length > 0) chunks.push(h(Buffer.concat(chunk)));
+      return h(Buffer.concat([n, ...chunks]));
+    };
+    const big = unsealed(1, GENESIS, {
+      facts: Array.from({ length: 300 }, (_, i) => fact(`F${i}`, `fact ${i}`)),
+    });
+    const head = Buffer.from(csoHeader(big));
+    const len = Buffer.alloc(4);
+    len.writeUInt32BE(head.length);
+    const want = h(
+      Buffer.concat([
+        Buffer.from('canonry-cso-digest:1\n'),
+        len,
+        head,
+        list([...big.established_facts]),
+        list([...big.decisions]),
+        list([...big.dependency_graph]),
+      ]),
+    );
+    expect(Buffer.from(csoDigest(big)).equals(want)).toBe(true);
+  });
+
+  it('breaks the seal on a change to any single field of any item, carried or new', () => {
+    const csos = chain(3);
+    const last = csos[2]!;
+    const withEtcd = sealCso(
+      unsealed(3, csos[1]!.cso_hmac, {
+        facts: [
+          ...last.established_facts,
+          fact('A', 'etcd v3.5 is deployed', { window_origin: 3 }),
+        ],
+        decisions: [decision('B', 'use the v3.5 TLS syntax', ['A'], { window_origin: 3 })],
+      }),
+      seal,
+    );
+    const edits: CognitiveStateObject[] = [];
+    withEtcd.established_facts.forEach((f, i) => {
+      for (const [k, v] of Object.entries({
+        fact_id: 'Z',
+        statement: 'another',
+        provenance: 'CKF',
+        provenance_ref: 'turn-2',
+        confidence: 0.5,
+        window_origin: 2,
+      })) {
+        if ((f as unknown as Record<string, unknown>)[k] === v) continue;
+        const facts = withEtcd.established_facts.map((x, j) => (j === i ? { ...x, [k]: v } : x));
+        edits.push({ ...withEtcd, established_facts: facts });
+      }
+    });
+    for (const [k, v] of Object.entries({
+      choice: 'another',
+      rationale: 'another',
+      alternatives: ['x'],
+      revisable: false,
+      window_origin: 2,
+      needs_revision: true,
+    })) {
+      edits.push({ ...withEtcd, decisions: [{ ...withEtcd.decisions[0]!, [k]: v }] });
+    }
+    edits.push({
+      ...withEtcd,
+      dependency_graph: [{ dependent: 'B', depends_on: 'f1.1' }],
+    });
+    edits.push({ ...withEtcd, open_questions: ['one more'] });
+    edits.push({ ...withEtcd, goal_state: { ...withEtcd.goal_state, completion: 0.5 } });
+    // Reordering facts is a change too.
+    edits.push({ ...withEtcd, established_facts: [...withEtcd.established_facts].reverse() });
+    expect(edits.length).toBeGreaterThan(20);
+    for (const edited of edits) {
+      expect(check(csoDigest(edited), withEtcd.cso_hmac).ok).toBe(false);
+    }
+    expect(check(csoDigest({ ...withEtcd }), withEtcd.cso_hmac).ok).toBe(true);
   });
 
   it('refuses to seal a CSO that does not hold, naming the path', () => {

@@ -217,22 +217,51 @@ describe.each(ENGINES)('a relay session, end to end on %s (CRP-030 §3.1, §5, �
         'SELECT session_id, window_number, seq, record FROM relay_windows WHERE project = $1 ORDER BY seq',
         [PROJECT],
       );
-    const before = [await dump(), await runtime.store.all('SELECT * FROM relay_sessions')];
+    const items = async () =>
+      runtime.store.all(
+        `SELECT session_id, list, item_id, window_from, window_to, position, record FROM relay_items
+         WHERE project = $1 ORDER BY session_id, list, item_id, window_from`,
+        [PROJECT],
+      );
+    const before = [
+      await dump(),
+      await runtime.store.all('SELECT * FROM relay_sessions'),
+      await items(),
+    ];
+    // Items are rows per version: window 5 wrote only what it changed, and every window's CSO
+    // is served from them exactly as the journal's changes fold.
+    const all = (await items()) as { window_from: number | string; window_to: unknown }[];
+    expect(all.filter((r) => Number(r.window_from) === 5).length).toBeLessThan(all.length / 2);
+    const served = await relay.windows(AGENT, id);
+    expect(served).toHaveLength(5);
+    expect(served.slice(2).map((w) => w.cso.cso_hmac)).toEqual(
+      [w3, w4, w5].map((w) => w.cso!.cso_hmac),
+    );
+    expect(served[4]!.cso).toEqual(w5.cso);
     await runtime.store.run('DELETE FROM relay_windows', []);
+    await runtime.store.run('DELETE FROM relay_items', []);
     await runtime.store.run("UPDATE relay_sessions SET status = 'halted', windows = 0", []);
     await rebuildProject(runtime.journal, PROJECT);
-    expect([await dump(), await runtime.store.all('SELECT * FROM relay_sessions')]).toEqual(before);
+    expect([
+      await dump(),
+      await runtime.store.all('SELECT * FROM relay_sessions'),
+      await items(),
+    ]).toEqual(before);
   });
 
   it('names the window whose CSO was tampered with, and a projection that serves other than the journal', async () => {
     const { relay, id } = await etcdSession();
     const rows = await runtime.store.all<{ seq: number; body: string }>(
-      "SELECT seq, body FROM journal_entries WHERE project = $1 AND kind = 'relay.window' ORDER BY seq",
+      "SELECT seq, body FROM journal_entries WHERE project = $1 AND kind = 'relay.window.v2' ORDER BY seq",
       [PROJECT],
     );
     expect(rows).toHaveLength(2);
     const body = JSON.parse(rows[1]!.body);
-    body.window.cso.decisions[1].rationale = 'because someone said so';
+    // The window journals its change: the decision it added is in it.
+    expect(body.window.state.decisions.put.map((d: any) => d.decision_id)).toEqual([
+      'decision_san_format',
+    ]);
+    body.window.state.decisions.put[0].rationale = 'because someone said so';
     await runtime.store.run(
       'UPDATE journal_entries SET body = $1 WHERE project = $2 AND seq = $3',
       [JSON.stringify(body), PROJECT, rows[1]!.seq],
@@ -241,7 +270,6 @@ describe.each(ENGINES)('a relay session, end to end on %s (CRP-030 §3.1, §5, �
       ok: false,
       broken: { window_number: 2, reason: 'hmac' },
     });
-    body.window.cso.decisions[1].rationale = 'the v3.5 TLS syntax expects the new SAN format';
     await runtime.store.run(
       'UPDATE journal_entries SET body = $1 WHERE project = $2 AND seq = $3',
       [rows[1]!.body, PROJECT, rows[1]!.seq],

@@ -204,9 +204,7 @@ describe.skipIf(!BROWSER_TESTS)('the Evolution view in chromium', () => {
     await screenshots(page, 'evolution-dead-letter');
     // Readable on a phone: the open event, its table included, fits 390 px without sideways scroll.
     await page.setViewportSize({ width: 390, height: 844 });
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
-      390,
-    );
+    expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
     await page.setViewportSize({ width: 1280, height: 800 });
     const before = hookCalls;
     hookUp = true;

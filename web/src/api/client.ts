@@ -1,5 +1,6 @@
 import createClient from 'openapi-fetch';
 import type { paths } from './openapi.gen.js';
+import type { ValidateEnvelope } from './types.js';
 
 /** A refused or failed call: the server's typed error (`{ error: { code, message } }`), or no server. */
 export class ApiError extends Error {
@@ -60,6 +61,7 @@ export function createApi(session: Session, origin: string = window.location.ori
   });
   const project = { project: session.project };
   const proposal = (id: string) => ({ path: { ...project, id } });
+  const relay = (session: string) => ({ params: { path: { ...project, session } } });
   return {
     session,
     whoami: () =>
@@ -124,6 +126,74 @@ export function createApi(session: Session, origin: string = window.location.ori
     /** Verifies the project's hash chain and signed checkpoints. */
     verifyJournal: () =>
       unwrap(client.GET('/v1/projects/{project}/journal/verify', { params: { path: project } })),
+    relaySessions: () =>
+      unwrap(
+        client.GET('/v1/projects/{project}/relay/sessions', {
+          params: { path: project, query: { limit: 100 } },
+        }),
+      ),
+    relaySession: (id: string) =>
+      unwrap(client.GET('/v1/projects/{project}/relay/sessions/{session}', relay(id))),
+    relayQuality: (id: string) =>
+      unwrap(
+        client.GET('/v1/projects/{project}/relay/sessions/{session}/quality', {
+          params: { ...relay(id).params, query: { limit: 500 } },
+        }),
+      ),
+    /** One completed window of a session, with its CSO. */
+    relayWindow: async (id: string, window: number) => {
+      const page = await unwrap(
+        client.GET('/v1/projects/{project}/relay/sessions/{session}/windows', {
+          params: { ...relay(id).params, query: { after: window - 1, limit: 1 } },
+        }),
+      );
+      const found = page.windows.find((w) => w.window_number === window);
+      if (!found) throw new ApiError(404, 'UNKNOWN_WINDOW', `no window ${window} in ${id}`);
+      return found;
+    },
+    relayChain: (id: string) =>
+      unwrap(client.GET('/v1/projects/{project}/relay/sessions/{session}/verify', relay(id))),
+    /**
+     * TCP/AP §6 on the public endpoint. A verdict is an envelope whatever the status (400
+     * INVALID_REQUEST and 422 INTERPRETATION_DRIFT are verdicts too), so it is returned as such.
+     */
+    validate: async (body: {
+      artifact: unknown;
+      agentic_protocol: Record<string, unknown> | string;
+      generation_metadata_hash: string;
+    }): Promise<ValidateEnvelope> => {
+      let result: Result<ValidateEnvelope>;
+      try {
+        result = await client.POST('/v1/validate', {
+          body: body as {
+            artifact: unknown;
+            agentic_protocol: string;
+            generation_metadata_hash: string;
+          },
+        });
+      } catch {
+        throw new ApiError(0, 'SERVER_UNREACHABLE', 'the canonry server did not answer');
+      }
+      const envelope = (result.data ?? result.error) as Partial<ValidateEnvelope> | undefined;
+      if (envelope?.status === 'EVALUATED' || envelope?.status === 'REJECTED')
+        return envelope as ValidateEnvelope;
+      throw errorOf(result.response.status, result.error);
+    },
+    /** A signed event checked by the server against its pinned root and revocation list (§7). */
+    verifyEvent: (body: {
+      event: Record<string, unknown>;
+      artifact?: unknown;
+      protocol?: Record<string, unknown>;
+      generation_metadata_hash?: string;
+    }) =>
+      unwrap(
+        client.POST('/v1/projects/{project}/verify', {
+          params: { path: project },
+          body: body as { event: Record<string, never> },
+        }),
+      ),
+    /** The pinned root, the issuers and the revocation list. */
+    trust: () => unwrap(client.GET('/v1/trust')),
     /** The journal's head seq: where a live feed starts. */
     journalHead: async (): Promise<number> => {
       const page = await unwrap(

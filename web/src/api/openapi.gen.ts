@@ -687,6 +687,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/projects/{project}/relay/sessions/{session}/quality": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A session's quality history, one row per window: preservation and repairs (CRP-030 §5), the DPE's claims, fabrications, distortions, repetition, completeness, grounding and flow, session IQ and the IAP the next window carries (CRP-018) */
+        get: operations["getRelayQuality"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/projects/{project}/relay/sessions/{session}/verify": {
         parameters: {
             query?: never;
@@ -806,6 +823,92 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/projects/{project}/evolution/promotions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The project's promotions of adaptive artifacts, in the order they were proposed, each at its stage */
+        get: operations["listPromotions"];
+        put?: never;
+        /** Start a candidate: proposed, then (unless advance is false) replay-validated, checked, published signed and content-addressed, and opened to its canary — or stopped where it fails */
+        post: operations["startPromotion"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/projects/{project}/evolution/promotions/{promotion}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One promotion: its candidate, stage, publication, canary arms and every step taken */
+        get: operations["getPromotion"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/projects/{project}/evolution/promotions/{promotion}/observations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Record the metric over some sessions of the canary or of the baseline; once both have the minimum sample the canary rolls back (below the baseline by more than the margin) or is promoted, on its own */
+        post: operations["observePromotion"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/projects/{project}/evolution/promotions/{promotion}/promote": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Promote a canary by hand, before its metric decides (an owner's call) */
+        post: operations["promotePromotion"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/projects/{project}/evolution/promotions/{promotion}/rollback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Roll back a published, canary or promoted artifact by hand (an owner's call); appended, so what was promoted stays on the record */
+        post: operations["rollBackPromotion"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/projects/{project}/whoami": {
         parameters: {
             query?: never;
@@ -865,7 +968,7 @@ export interface components {
         Error: {
             error: {
                 /** @enum {unknown} */
-                code: "INVALID_REQUEST" | "INTERPRETATION_DRIFT" | "MALFORMED_BODY" | "INVALID_BODY" | "NESTING_TOO_DEEP" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "NOT_FOUND" | "RATE_LIMITED" | "EVALUATOR_UNAVAILABLE" | "NOT_CANONICALIZABLE" | "INVALID_HASH" | "INVALID_PROTOCOL" | "UNKNOWN_PROTOCOL" | "QUOTA_EXCEEDED" | "INVALID_SWITCHBOARD" | "INVALID_POLICY" | "KEYRING_MISSING" | "KEYRING_EXISTS" | "KEYRING_CORRUPT" | "UNKNOWN_ISSUER" | "INVALID_EVENT" | "SIGNATURE_INVALID" | "CHAIN_INVALID" | "ISSUER_REVOKED" | "HASH_MISMATCH" | "INVALID_CERTIFICATE" | "KEYRING_MISMATCH" | "INVALID_CSR" | "ROOT_KEY_OFFLINE" | "DEVELOPMENT_ROOT" | "NO_ACTIVE_ISSUER" | "PENDING_KEY_MISMATCH" | "STALE_REVOCATION_LIST" | "STORE_CORRUPT" | "STORE_BUSY" | "STORE_UNAVAILABLE" | "STORE_MISMATCH" | "CONFLICT" | "INVALID_PROJECT" | "UNKNOWN_PROJECT" | "INVALID_ENTRY" | "UNKNOWN_ENTRY_KIND" | "ENTRY_BODY_INVALID" | "CHAIN_BROKEN" | "INVALID_CHECKPOINT" | "INVALID_SEGMENT" | "MODEL_UNAVAILABLE" | "MODEL_BUSY" | "MODEL_OUTPUT_INVALID" | "UNAUTHENTICATED" | "FORBIDDEN" | "UNKNOWN_TOKEN" | "AUTHORITY_FROM_PAYLOAD" | "INVALID_PROPOSAL" | "UNKNOWN_OBJECT" | "UNKNOWN_SESSION" | "SESSION_CLOSED" | "UNKNOWN_PROPOSAL" | "UNKNOWN_MESSAGE" | "UNKNOWN_VERSION" | "UNKNOWN_CLAIM" | "PROPOSAL_CLOSED" | "STALE_APPROVAL" | "BASE_NOT_ACKNOWLEDGED" | "SOURCE_MISSING" | "PLANE_VIOLATION" | "DEPENDENCY_CYCLE" | "GATE_REFUSED" | "BATCH_HELD" | "CLASSIFIER_FAILED" | "INVALID_ARTIFACT" | "UNKNOWN_ARTIFACT" | "UNKNOWN_SUBJECT" | "INVALID_QUALIFIED_EVENT" | "UNSUPPORTED_SCHEMA_VERSION" | "EVENT_UNSIGNED" | "POLICY_HASH_MISMATCH" | "INVALID_ASSET" | "GOVERNANCE_EMPTY" | "GOVERNANCE_CONTRADICTORY" | "GOVERNANCE_UNREPRESENTABLE" | "GOVERNANCE_UNENFORCEABLE" | "GOVERNANCE_FORBIDS" | "GOVERNANCE_WIDENED" | "SOURCE_POLICY_MISMATCH" | "DECLASSIFICATION_UNAUTHORIZED" | "UNKNOWN_EVENT" | "UNKNOWN_TARGET" | "UNKNOWN_DEAD_LETTER" | "TARGET_UNAVAILABLE" | "EVOLUTION_OFF" | "ADDRESS_UNAVAILABLE" | "SERVER_UNREACHABLE" | "INVALID_ARGUMENT" | "FILE_UNREADABLE" | "MALFORMED_FILE" | "INTERNAL";
+                code: "INVALID_REQUEST" | "INTERPRETATION_DRIFT" | "MALFORMED_BODY" | "INVALID_BODY" | "NESTING_TOO_DEEP" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "NOT_FOUND" | "RATE_LIMITED" | "EVALUATOR_UNAVAILABLE" | "NOT_CANONICALIZABLE" | "INVALID_HASH" | "INVALID_PROTOCOL" | "UNKNOWN_PROTOCOL" | "QUOTA_EXCEEDED" | "INVALID_SWITCHBOARD" | "INVALID_POLICY" | "KEYRING_MISSING" | "KEYRING_EXISTS" | "KEYRING_CORRUPT" | "UNKNOWN_ISSUER" | "INVALID_EVENT" | "SIGNATURE_INVALID" | "CHAIN_INVALID" | "ISSUER_REVOKED" | "HASH_MISMATCH" | "INVALID_CERTIFICATE" | "KEYRING_MISMATCH" | "INVALID_CSR" | "ROOT_KEY_OFFLINE" | "DEVELOPMENT_ROOT" | "NO_ACTIVE_ISSUER" | "PENDING_KEY_MISMATCH" | "STALE_REVOCATION_LIST" | "STORE_CORRUPT" | "STORE_BUSY" | "STORE_UNAVAILABLE" | "STORE_MISMATCH" | "CONFLICT" | "INVALID_PROJECT" | "UNKNOWN_PROJECT" | "INVALID_ENTRY" | "UNKNOWN_ENTRY_KIND" | "ENTRY_BODY_INVALID" | "CHAIN_BROKEN" | "INVALID_CHECKPOINT" | "INVALID_SEGMENT" | "MODEL_UNAVAILABLE" | "MODEL_BUSY" | "MODEL_OUTPUT_INVALID" | "UNAUTHENTICATED" | "FORBIDDEN" | "UNKNOWN_TOKEN" | "AUTHORITY_FROM_PAYLOAD" | "INVALID_PROPOSAL" | "UNKNOWN_OBJECT" | "UNKNOWN_SESSION" | "SESSION_CLOSED" | "UNKNOWN_PROPOSAL" | "UNKNOWN_MESSAGE" | "UNKNOWN_VERSION" | "UNKNOWN_CLAIM" | "PROPOSAL_CLOSED" | "STALE_APPROVAL" | "BASE_NOT_ACKNOWLEDGED" | "SOURCE_MISSING" | "PLANE_VIOLATION" | "DEPENDENCY_CYCLE" | "GATE_REFUSED" | "BATCH_HELD" | "CLASSIFIER_FAILED" | "INVALID_ARTIFACT" | "UNKNOWN_ARTIFACT" | "UNKNOWN_SUBJECT" | "INVALID_QUALIFIED_EVENT" | "UNSUPPORTED_SCHEMA_VERSION" | "EVENT_UNSIGNED" | "POLICY_HASH_MISMATCH" | "INVALID_ASSET" | "GOVERNANCE_EMPTY" | "GOVERNANCE_CONTRADICTORY" | "GOVERNANCE_UNREPRESENTABLE" | "GOVERNANCE_UNENFORCEABLE" | "GOVERNANCE_FORBIDS" | "GOVERNANCE_WIDENED" | "SOURCE_POLICY_MISMATCH" | "DECLASSIFICATION_UNAUTHORIZED" | "UNKNOWN_EVENT" | "UNKNOWN_TARGET" | "UNKNOWN_DEAD_LETTER" | "TARGET_UNAVAILABLE" | "EVOLUTION_OFF" | "REPLAY_UNAVAILABLE" | "REPLAY_INPUT_MISSING" | "INVALID_PROMOTION" | "UNKNOWN_PROMOTION" | "PROMOTION_ILLEGAL_TRANSITION" | "PUBLICATION_INVALID" | "ADDRESS_UNAVAILABLE" | "SERVER_UNREACHABLE" | "INVALID_ARGUMENT" | "FILE_UNREADABLE" | "MALFORMED_FILE" | "INTERNAL";
                 message: string;
                 details?: Record<string, never>;
             };
@@ -1548,6 +1651,43 @@ export interface components {
                 result_hash: string;
                 summary: string;
             }[];
+        };
+        RelayWindowQuality: {
+            window_number: number;
+            /** @enum {unknown} */
+            kind: "work" | "revision";
+            revision_target: string | null;
+            /** @description valid prior facts kept / valid prior facts, before repair (CRP-030 §5) */
+            preservation: number;
+            /** @description prior facts verification re-injected */
+            repaired: number;
+            /** @description claims the DPE found in the window's text */
+            claims: number | null;
+            /** @description claims asserting a specific value the context does not hold (CRP-018 §1) */
+            fabrication_count: number | null;
+            /** @description claims that contradict a context fact */
+            distortion_count: number | null;
+            /** @description repeated 6-grams / 6-grams of the window (CRP-018 §1) */
+            repetition_ratio: number | null;
+            /** @description the window's coverage of what it was meant to cover, 0–1 */
+            completeness: number | null;
+            /** @description context-grounded claims / claims */
+            grounding_pct: number | null;
+            /** @description how well the window's sentences connect, 0–1 */
+            flow_score: number | null;
+            /** @description the DPE's one score for the window, 0–1 */
+            quality: number | null;
+            /** @description session IQ after this window, 0–100 (CRP-018 §5.2) */
+            session_iq: number | null;
+            air: {
+                mode: string;
+                judge: string;
+                /** @description the IAP built from this window (CRP-018 §2.3) and its two extras */
+                packet: Record<string, never> | null;
+                /** @description the text the next window's prompt carries (null: nothing injected) */
+                injection: string | null;
+                tokens: number;
+            } | null;
         };
     };
     responses: never;
@@ -4948,6 +5088,75 @@ export interface operations {
             };
         };
     };
+    getRelayQuality: {
+        parameters: {
+            query?: {
+                /** @description only windows after this number */
+                after?: number;
+                /** @description at most this many windows (1–500, default 500) */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description the project; must be the bearer token’s */
+                project: string;
+                /** @description relay session id (rs-…) */
+                session: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        session_id: string;
+                        windows: components["schemas"]["RelayWindowQuality"][];
+                    };
+                };
+            };
+            /** @description INVALID_ARGUMENT */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNKNOWN_SESSION */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     verifyRelaySession: {
         parameters: {
             query?: never;
@@ -5426,6 +5635,653 @@ export interface operations {
             };
             /** @description FORBIDDEN */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listPromotions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the project; must be the bearer token’s */
+                project: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        promotions: {
+                            promotion: {
+                                promotion_id: string;
+                                artifact_kind: string;
+                                address: string;
+                                stage: string;
+                                rejected_at?: string | null;
+                                reason?: string | null;
+                                candidate?: Record<string, never>;
+                                publication?: Record<string, never> | null;
+                                arms?: Record<string, never>;
+                                history: Record<string, never>[];
+                            };
+                            canary_mean: number | null;
+                            baseline_mean: number | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description INVALID_ARGUMENT */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    startPromotion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the project; must be the bearer token’s */
+                project: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "promotion_id": "refund-guard-1.1",
+                 *       "artifact_kind": "air_settings",
+                 *       "artifact": {
+                 *         "mode": "adaptive",
+                 *         "iap_budget": 384
+                 *       },
+                 *       "baseline": "sha256:0000000000000000000000000000000000000000000000000000000000000000",
+                 *       "canary": {
+                 *         "share": 0.1,
+                 *         "projects": []
+                 *       },
+                 *       "metric": {
+                 *         "name": "session_iq",
+                 *         "margin": 0.02,
+                 *         "min_samples": 50
+                 *       },
+                 *       "replay_events": [
+                 *         "0f8b6c2e-3d4a-4b5c-8d6e-7f8091a2b3c4"
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    promotion_id: string;
+                    /** @enum {unknown} */
+                    artifact_kind: "agentic_protocol" | "gate_policy" | "air_settings";
+                    artifact: Record<string, never>;
+                    baseline: string | null;
+                    canary: {
+                        share: number;
+                        projects: string[];
+                    };
+                    metric: {
+                        name: string;
+                        margin: number;
+                        min_samples: number;
+                    };
+                    replay_events: string[];
+                    /** @description take it through validation, checks, publication and into its canary now (default true) */
+                    advance?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        promotion: {
+                            promotion_id: string;
+                            artifact_kind: string;
+                            address: string;
+                            stage: string;
+                            rejected_at?: string | null;
+                            reason?: string | null;
+                            candidate?: Record<string, never>;
+                            publication?: Record<string, never> | null;
+                            arms?: Record<string, never>;
+                            history: Record<string, never>[];
+                        };
+                        canary_mean: number | null;
+                        baseline_mean: number | null;
+                    };
+                };
+            };
+            /** @description AUTHORITY_FROM_PAYLOAD, INVALID_ARGUMENT, INVALID_BODY, INVALID_PROMOTION, MALFORMED_BODY, NESTING_TOO_DEEP */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNKNOWN_PROMOTION */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CONFLICT, PROMOTION_ILLEGAL_TRANSITION */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PUBLICATION_INVALID */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getPromotion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the project; must be the bearer token’s */
+                project: string;
+                /** @description promotion id */
+                promotion: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        promotion: {
+                            promotion_id: string;
+                            artifact_kind: string;
+                            address: string;
+                            stage: string;
+                            rejected_at?: string | null;
+                            reason?: string | null;
+                            candidate?: Record<string, never>;
+                            publication?: Record<string, never> | null;
+                            arms?: Record<string, never>;
+                            history: Record<string, never>[];
+                        };
+                        canary_mean: number | null;
+                        baseline_mean: number | null;
+                    };
+                };
+            };
+            /** @description INVALID_ARGUMENT */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNKNOWN_PROMOTION */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    observePromotion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the project; must be the bearer token’s */
+                project: string;
+                /** @description promotion id */
+                promotion: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "arm": "canary",
+                 *       "value": 0.82,
+                 *       "samples": 25
+                 *     }
+                 */
+                "application/json": {
+                    /** @enum {unknown} */
+                    arm: "canary" | "baseline";
+                    /** @description the metric's mean */
+                    value: number;
+                    /** @description sessions measured */
+                    samples: number;
+                };
+            };
+        };
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        promotion: {
+                            promotion_id: string;
+                            artifact_kind: string;
+                            address: string;
+                            stage: string;
+                            rejected_at?: string | null;
+                            reason?: string | null;
+                            candidate?: Record<string, never>;
+                            publication?: Record<string, never> | null;
+                            arms?: Record<string, never>;
+                            history: Record<string, never>[];
+                        };
+                        canary_mean: number | null;
+                        baseline_mean: number | null;
+                    };
+                };
+            };
+            /** @description AUTHORITY_FROM_PAYLOAD, INVALID_ARGUMENT, INVALID_BODY, INVALID_PROMOTION, MALFORMED_BODY, NESTING_TOO_DEEP */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNKNOWN_PROMOTION */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CONFLICT, PROMOTION_ILLEGAL_TRANSITION */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    promotePromotion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the project; must be the bearer token’s */
+                project: string;
+                /** @description promotion id */
+                promotion: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "reason": "the pilot team signed off"
+                 *     }
+                 */
+                "application/json": {
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        promotion: {
+                            promotion_id: string;
+                            artifact_kind: string;
+                            address: string;
+                            stage: string;
+                            rejected_at?: string | null;
+                            reason?: string | null;
+                            candidate?: Record<string, never>;
+                            publication?: Record<string, never> | null;
+                            arms?: Record<string, never>;
+                            history: Record<string, never>[];
+                        };
+                        canary_mean: number | null;
+                        baseline_mean: number | null;
+                    };
+                };
+            };
+            /** @description AUTHORITY_FROM_PAYLOAD, INVALID_ARGUMENT, INVALID_BODY, MALFORMED_BODY, NESTING_TOO_DEEP */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNKNOWN_PROMOTION */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CONFLICT, PROMOTION_ILLEGAL_TRANSITION */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    rollBackPromotion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the project; must be the bearer token’s */
+                project: string;
+                /** @description promotion id */
+                promotion: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "reason": "an incident in the canary"
+                 *     }
+                 */
+                "application/json": {
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        promotion: {
+                            promotion_id: string;
+                            artifact_kind: string;
+                            address: string;
+                            stage: string;
+                            rejected_at?: string | null;
+                            reason?: string | null;
+                            candidate?: Record<string, never>;
+                            publication?: Record<string, never> | null;
+                            arms?: Record<string, never>;
+                            history: Record<string, never>[];
+                        };
+                        canary_mean: number | null;
+                        baseline_mean: number | null;
+                    };
+                };
+            };
+            /** @description AUTHORITY_FROM_PAYLOAD, INVALID_ARGUMENT, INVALID_BODY, MALFORMED_BODY, NESTING_TOO_DEEP */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNKNOWN_PROMOTION */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CONFLICT, PROMOTION_ILLEGAL_TRANSITION */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

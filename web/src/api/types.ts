@@ -22,6 +22,12 @@ export type Provenance = Schemas['Provenance'];
 export type Receipt = Schemas['Receipt'];
 export type ProposalOutcome = Schemas['ProposalOutcome'];
 export type ArtifactManifest = Schemas['ArtifactManifest'];
+export type RelaySessionSummary = Schemas['RelaySessionSummary'];
+export type RelaySessionView = Schemas['RelaySessionView'];
+export type RelayWindow = Schemas['RelayWindow'];
+export type RelayWindowQuality = Schemas['RelayWindowQuality'];
+export type RelayChainReport = Schemas['RelayChainReport'];
+export type ValidateEnvelope = Schemas['ValidateEnvelope'];
 
 /** Who the signed-in token stands for (`GET …/whoami`). */
 export interface Me {

@@ -31,6 +31,24 @@ export const VIEWS: readonly ViewEntry[] = [
     nav: { href: '/artifacts', label: 'Artifacts' },
   },
   {
+    path: '/relay',
+    component: lazy(async () => ({ default: (await import('./relay/relay-list.js')).RelayList })),
+    nav: { href: '/relay', label: 'Relay' },
+  },
+  {
+    path: '/relay/:session',
+    component: lazy(async () => ({
+      default: (await import('./relay/relay-session.js')).RelaySessionPage,
+    })),
+  },
+  {
+    path: '/kernel',
+    component: lazy(async () => ({
+      default: (await import('./kernel/kernel-view.js')).KernelView,
+    })),
+    nav: { href: '/kernel', label: 'Kernel' },
+  },
+  {
     path: '/evolution',
     component: lazy(() => import('./evolution/index.js')),
     nav: { href: '/evolution', label: 'Evolution' },

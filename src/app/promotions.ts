@@ -1,0 +1,166 @@
+import { AIR_MODES } from '../air/index.js';
+import { contentHash, isCanonryError, type JsonValue } from '../core/index.js';
+import {
+  KERNEL_VERDICT_CLASS,
+  kernelVerdictOutcome,
+  type PolicyCheck,
+  type PromotionCandidate,
+  PromotionRunner,
+  type PromotionValidator,
+  type QualifiedEvent,
+  type Replayer,
+  replayEvent,
+  type ValidationFailure,
+} from '../evolution/index.js';
+import { compileProtocol, decide } from '../kernel/index.js';
+import type { CanonryRuntime } from './create-canonry.js';
+import { kernelVerdictReplayer } from './replay-kernel.js';
+
+/** A recorded event and the inputs its replay needs. */
+export interface ReplayCase {
+  readonly event: QualifiedEvent;
+  /** The recorded artifact a `kernel.verdict` event names by hash. */
+  readonly artifact?: JsonValue;
+}
+
+/** Where validation finds the events a candidate names (the event store, when it is wired in). */
+export type ReplayCaseSource = (
+  project: string,
+  eventId: string,
+) => Promise<ReplayCase | undefined> | ReplayCase | undefined;
+
+/** The labels a gate may answer with (canon's stakes gate). */
+export const GATE_LABELS = ['AUTO_COMMIT', 'REQUIRE_CONFIRMATION', 'HARD_STOP', 'REJECT'] as const;
+
+/**
+ * The runtime's checks beyond evolution's own: a gate policy answers only with the gate's labels and
+ * can still stop (HARD_STOP or REJECT); AIR settings are a mode and an IAP budget (CRP-018 §6.1).
+ */
+export const RUNTIME_CHECKS: PolicyCheck = (candidate) => {
+  const reasons: string[] = [];
+  const a = candidate.artifact as Record<string, unknown>;
+  if (candidate.artifact_kind === 'gate_policy' && Array.isArray(a.labels)) {
+    const unknown = a.labels.filter((l) => !(GATE_LABELS as readonly unknown[]).includes(l));
+    if (unknown.length > 0) reasons.push(`a gate answers only ${GATE_LABELS.join(', ')}`);
+    if (!a.labels.includes('HARD_STOP') && !a.labels.includes('REJECT')) {
+      reasons.push('a gate policy must keep a way to stop: HARD_STOP or REJECT');
+    }
+  }
+  if (candidate.artifact_kind === 'air_settings') {
+    const keys = Object.keys(a).sort().join(',');
+    if (keys !== 'iap_budget,mode') reasons.push('AIR settings are { mode, iap_budget }');
+    if (!(AIR_MODES as readonly unknown[]).includes(a.mode)) {
+      reasons.push(`the AIR mode is one of ${AIR_MODES.join(', ')}`);
+    }
+    if (
+      !Number.isSafeInteger(a.iap_budget) ||
+      (a.iap_budget as number) < 0 ||
+      (a.iap_budget as number) > 65_536
+    ) {
+      reasons.push('the IAP budget is an integer 0–65,536');
+    }
+  }
+  return reasons;
+};
+
+/**
+ * Replay validation over recorded events. Every event must replay as recorded (the record is
+ * sound); for a protocol or gate policy candidate, each `kernel.verdict` event made under its
+ * baseline is decided again with the candidate in the baseline's place and must keep its class
+ * and label: a candidate may not change a verdict the record holds.
+ */
+export function replayValidator(
+  source: ReplayCaseSource,
+  replayersFor: (cases: Map<string, JsonValue>) => readonly Replayer[],
+): PromotionValidator {
+  return async (candidate: PromotionCandidate, project: string) => {
+    const failures: ValidationFailure[] = [];
+    const artifacts = new Map<string, JsonValue>();
+    const cases: ReplayCase[] = [];
+    for (const id of candidate.replay_events) {
+      const found = await source(project, id);
+      if (found === undefined) failures.push({ event_id: id, reason: 'not found' });
+      else {
+        cases.push(found);
+        if (found.artifact !== undefined)
+          artifacts.set(contentHash(found.artifact), found.artifact);
+      }
+    }
+    const replayers = replayersFor(artifacts);
+    const protocol =
+      candidate.artifact_kind === 'air_settings' ? null : compileCandidate(candidate);
+    for (const { event, artifact } of cases) {
+      try {
+        const report = await replayEvent(event, replayers);
+        if (report.status === 'differ') {
+          failures.push({
+            event_id: event.event_id,
+            reason: `differs at ${report.difference.path}`,
+          });
+          continue;
+        }
+        if (protocol === null || event.replay?.execution_class !== KERNEL_VERDICT_CLASS) continue;
+        const recorded = kernelVerdictOutcome(event);
+        if (recorded.protocol_hash !== candidate.baseline) continue;
+        const { verdict } = decide(artifact, protocol, recorded.generation_metadata_hash);
+        if (verdict.class !== recorded.class || verdict.label !== recorded.label) {
+          failures.push({
+            event_id: event.event_id,
+            reason: `the candidate answers ${verdict.class} ${verdict.label ?? '-'} where the record holds ${recorded.class} ${recorded.label ?? '-'}`,
+          });
+        }
+      } catch (err) {
+        if (!isCanonryError(err)) throw err;
+        failures.push({ event_id: event.event_id, reason: err.code });
+      }
+    }
+    return { replayed: cases.length, failures };
+  };
+}
+
+function compileCandidate(candidate: PromotionCandidate) {
+  try {
+    return compileProtocol(candidate.artifact);
+  } catch {
+    return null; // the policy check names what is wrong with it
+  }
+}
+
+const runners = new WeakMap<CanonryRuntime, PromotionRunner>();
+const sources = new WeakMap<CanonryRuntime, ReplayCaseSource>();
+
+/** Where the runtime's replay validation finds events (the event store plugs in here). */
+export function useReplayCases(runtime: CanonryRuntime, source: ReplayCaseSource): void {
+  sources.set(runtime, source);
+}
+
+/**
+ * The runtime's promotion runner: publications signed by its keyring's issuer and verified against
+ * its root, the runtime's checks, and replay validation over the source {@link useReplayCases}
+ * set. Until one is set every named event is "not found", and validation stops the candidate.
+ */
+export function promotionsOf(runtime: CanonryRuntime): PromotionRunner {
+  let runner = runners.get(runtime);
+  if (runner === undefined) {
+    runner = new PromotionRunner(runtime.journal, {
+      signer: () => runtime.keyring.signer(),
+      anchor: () => ({
+        root: runtime.keyring.rootCertificatePem,
+        revocationList: runtime.keyring.revocationListPem(),
+      }),
+      checks: [RUNTIME_CHECKS],
+      validator: replayValidator(
+        (project, id) => sources.get(runtime)?.(project, id),
+        (artifacts) => [
+          kernelVerdictReplayer({
+            registry: runtime.kernel.registry,
+            signer: () => runtime.keyring.signer(),
+            artifact: (hash) => artifacts.get(hash),
+          }),
+        ],
+      ),
+    });
+    runners.set(runtime, runner);
+  }
+  return runner;
+}

@@ -1,0 +1,353 @@
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import { CanonryError, isCanonryError, type JsonValue } from '../core/index.js';
+import type { Journal } from '../journal/index.js';
+import type { Signer, TrustAnchor } from '../trust/index.js';
+import { inCanary } from './promotion-canary.js';
+import { BUILT_IN_CHECKS, type PolicyCheck } from './promotion-checks.js';
+import { PROMOTION_ENTRY } from './promotion-entry-kind.js';
+import { applyStep, canaryDecision, foldSteps } from './promotion-machine.js';
+import { publishCandidate, verifyPublication } from './promotion-publication.js';
+import { PROMOTION_CANDIDATE_SCHEMA } from './promotion-schema.js';
+import type {
+  PromotionCandidate,
+  PromotionState,
+  PromotionStep,
+  ValidationFailure,
+} from './promotion-types.js';
+
+/** Who takes a step: journaled as the entry's actor and authority (never from a payload). */
+export interface PromotionActor {
+  readonly actor: string;
+  readonly authority?: JsonValue;
+}
+
+/**
+ * Replay validation: re-executes the events a candidate names (with the candidate in place where
+ * it applies) and reports what did not match. The runtime provides it (replayers live in app).
+ */
+export type PromotionValidator = (
+  candidate: PromotionCandidate,
+  project: string,
+) => Promise<{ readonly replayed: number; readonly failures: readonly ValidationFailure[] }>;
+
+export interface PromotionRunnerOptions {
+  /** The node's issuer, which signs publications. */
+  readonly signer: () => Signer;
+  /** The pinned root (and list) publications are verified against. */
+  readonly anchor: () => TrustAnchor;
+  readonly validator: PromotionValidator;
+  /** Checks beyond {@link BUILT_IN_CHECKS} (the runtime's: AIR settings, gate labels). */
+  readonly checks?: readonly PolicyCheck[];
+}
+
+/** The actor automatic steps (the canary's own decision) are journaled as. */
+export const CANARY_ACTOR = 'evolution:canary';
+
+const PAGE = 1_000;
+const RETRIES = 3;
+
+let candidateCheck: ValidateFunction | undefined;
+
+/** A candidate as untrusted input: INVALID_PROMOTION naming the first bad field. */
+export function parseCandidate(input: unknown): PromotionCandidate {
+  candidateCheck ??= new Ajv2020({ strict: false, allErrors: false, ownProperties: true }).compile(
+    PROMOTION_CANDIDATE_SCHEMA,
+  );
+  if (!candidateCheck(input)) {
+    const error = candidateCheck.errors?.[0];
+    const path = error?.instancePath ?? '';
+    throw new CanonryError(
+      'INVALID_PROMOTION',
+      `${path || 'the candidate'} ${error?.message ?? 'is malformed'}`,
+      {
+        path,
+      },
+    );
+  }
+  return input as PromotionCandidate;
+}
+
+/**
+ * The promotion pipeline over the journal: every step is an `evolution.promotion` entry, accepted
+ * by the state machine ({@link applyStep}) against the state the project's journal gives, and
+ * appended only if no other entry came in between (`expectedSeq`; on a conflict the state is read
+ * again and the step decided again). State is the fold of those entries: kept per project from a
+ * cursor, so a restart or another process's steps are read, never assumed.
+ */
+export class PromotionRunner {
+  readonly #journal: Journal;
+  readonly #options: PromotionRunnerOptions;
+  readonly #views = new Map<string, { cursor: number; states: Map<string, PromotionState> }>();
+  /** One catch-up at a time per project: two folding the same page would apply its steps twice. */
+  readonly #reading = new Map<string, Promise<unknown>>();
+
+  constructor(journal: Journal, options: PromotionRunnerOptions) {
+    this.#journal = journal;
+    this.#options = options;
+  }
+
+  /** The project's promotions, in the order they were proposed. */
+  async list(project: string): Promise<PromotionState[]> {
+    return [...(await this.#view(project)).states.values()];
+  }
+
+  /** One promotion; UNKNOWN_PROMOTION when the project has none of that id. */
+  async get(project: string, promotionId: string): Promise<PromotionState> {
+    const state = (await this.#view(project)).states.get(promotionId);
+    if (state === undefined) {
+      throw new CanonryError('UNKNOWN_PROMOTION', `no promotion ${promotionId} in ${project}`, {
+        promotion_id: promotionId,
+      });
+    }
+    return state;
+  }
+
+  /** Rebuilds a project's promotions from its journal alone (no cached state). */
+  async rebuild(project: string): Promise<Map<string, PromotionState>> {
+    this.#views.delete(project);
+    return (await this.#view(project)).states;
+  }
+
+  /** Proposes a candidate: the promotion's first entry. */
+  async propose(project: string, who: PromotionActor, input: unknown): Promise<PromotionState> {
+    const candidate = parseCandidate(input);
+    return this.#take(project, who, candidate.promotion_id, () => ({ step: 'propose', candidate }));
+  }
+
+  /**
+   * Replay validation: the validator re-executes the candidate's events; any failure, or nothing
+   * to replay, rejects the promotion here.
+   */
+  async validate(project: string, who: PromotionActor, id: string): Promise<PromotionState> {
+    const state = await this.#expect(project, id, 'validate');
+    const result = await this.#options.validator(state.candidate, project);
+    const failures =
+      result.replayed === 0 && result.failures.length === 0
+        ? [
+            {
+              event_id: '-',
+              reason: 'nothing to replay: a candidate names the events that validate it',
+            },
+          ]
+        : result.failures;
+    return this.#take(project, who, id, () => ({
+      step: 'validate',
+      passed: failures.length === 0,
+      replayed: result.replayed,
+      failures: failures.slice(0, 256),
+    }));
+  }
+
+  /** Policy and safety checks (built in, then the runtime's); any reason rejects the promotion. */
+  async check(project: string, who: PromotionActor, id: string): Promise<PromotionState> {
+    const state = await this.#expect(project, id, 'check');
+    const reasons = [BUILT_IN_CHECKS, ...(this.#options.checks ?? [])].flatMap((c) =>
+      c(state.candidate),
+    );
+    return this.#take(project, who, id, () => ({
+      step: 'check',
+      passed: reasons.length === 0,
+      reasons: reasons.slice(0, 32).map((r) => r.slice(0, 2_000)),
+    }));
+  }
+
+  /**
+   * Publishes the candidate: signed by the node's issuer, or the publication given (made
+   * elsewhere), which must verify from the pinned root and address this artifact —
+   * PUBLICATION_INVALID otherwise, nothing journaled.
+   */
+  async publish(
+    project: string,
+    who: PromotionActor,
+    id: string,
+    given?: unknown,
+  ): Promise<PromotionState> {
+    const state = await this.#expect(project, id, 'publish');
+    const publication = given ?? publishCandidate(state.candidate, this.#options.signer());
+    const verified = verifyPublication(publication, state.candidate, this.#options.anchor());
+    if (!verified.ok) {
+      throw new CanonryError('PUBLICATION_INVALID', verified.issues[0]!.message, {
+        promotion_id: id,
+      });
+    }
+    return this.#take(project, who, id, () => ({
+      step: 'publish',
+      publication: publication as never,
+    }));
+  }
+
+  /** Opens the canary: from here sessions in its scope get the candidate. */
+  async startCanary(project: string, who: PromotionActor, id: string): Promise<PromotionState> {
+    return this.#take(project, who, id, () => ({ step: 'canary' }));
+  }
+
+  /**
+   * Takes a candidate as far as it goes on its own: validation, checks, publication, canary —
+   * stopping where it is rejected.
+   */
+  async advance(project: string, who: PromotionActor, id: string): Promise<PromotionState> {
+    let state = await this.get(project, id);
+    if (state.stage === 'candidate') state = await this.validate(project, who, id);
+    if (state.stage === 'validated') state = await this.check(project, who, id);
+    if (state.stage === 'checked') state = await this.publish(project, who, id);
+    if (state.stage === 'published') state = await this.startCanary(project, who, id);
+    return state;
+  }
+
+  /**
+   * Records a canary observation (the metric's mean over `samples` sessions of one arm); when the
+   * canary then has its minimum sample, its decision — roll back or promote — is appended at once,
+   * as {@link CANARY_ACTOR}.
+   */
+  async observe(
+    project: string,
+    who: PromotionActor,
+    id: string,
+    observation: { arm: unknown; value: unknown; samples: unknown },
+  ): Promise<PromotionState> {
+    const { arm, value, samples } = observation;
+    if (arm !== 'canary' && arm !== 'baseline') {
+      throw new CanonryError('INVALID_PROMOTION', 'arm is canary or baseline', { path: '/arm' });
+    }
+    if (typeof value !== 'number' || !(value >= 0 && value <= 1)) {
+      throw new CanonryError('INVALID_PROMOTION', 'value is a number in [0, 1]', {
+        path: '/value',
+      });
+    }
+    if (
+      !Number.isSafeInteger(samples) ||
+      (samples as number) < 1 ||
+      (samples as number) > 1_000_000
+    ) {
+      throw new CanonryError('INVALID_PROMOTION', 'samples is an integer 1–1,000,000', {
+        path: '/samples',
+      });
+    }
+    const state = await this.#take(project, who, id, () => ({
+      step: 'observe',
+      arm,
+      value,
+      samples: samples as number,
+    }));
+    const decision = canaryDecision(state);
+    if (decision === null) return state;
+    // Decided again on the state the append sees: another process may have decided first, and
+    // then there is nothing left to decide.
+    return this.#take(project, { actor: CANARY_ACTOR }, id, (current) => canaryDecision(current));
+  }
+
+  /** Promotes by hand (the owner's call, checked by the faces). */
+  async promote(
+    project: string,
+    who: PromotionActor,
+    id: string,
+    reason: string,
+  ): Promise<PromotionState> {
+    return this.#take(project, who, id, () => ({ step: 'promote', automatic: false, reason }));
+  }
+
+  /** Rolls back by hand: appended, so what was promoted stays on the record. */
+  async rollBack(
+    project: string,
+    who: PromotionActor,
+    id: string,
+    reason: string,
+  ): Promise<PromotionState> {
+    return this.#take(project, who, id, () => ({ step: 'roll_back', automatic: false, reason }));
+  }
+
+  /** Whether a session of `project` is in the promotion's canary (false unless it is in canary). */
+  async inCanary(project: string, id: string, sessionId: string): Promise<boolean> {
+    const state = await this.get(project, id);
+    return (
+      state.stage === 'canary' &&
+      inCanary(state.candidate.canary, id, { project, session_id: sessionId })
+    );
+  }
+
+  async #expect(project: string, id: string, step: PromotionStep['step']): Promise<PromotionState> {
+    const state = await this.get(project, id);
+    const from = { validate: 'candidate', check: 'validated', publish: 'checked' } as const;
+    if (state.stage !== from[step as keyof typeof from]) {
+      throw new CanonryError(
+        'PROMOTION_ILLEGAL_TRANSITION',
+        `a promotion at ${state.stage} cannot take the step ${step}`,
+        { stage: state.stage, step },
+      );
+    }
+    return state;
+  }
+
+  /** Decides `step` on the current state and appends it under that head; again on a conflict. */
+  async #take(
+    project: string,
+    who: PromotionActor,
+    id: string,
+    stepOf: (current: PromotionState) => PromotionStep | null,
+  ): Promise<PromotionState> {
+    for (let attempt = 1; ; attempt++) {
+      const view = await this.#view(project);
+      const current = view.states.get(id) ?? null;
+      const step = stepOf(current as PromotionState);
+      if (step === null) return current!;
+      if (current === null && step.step !== 'propose') {
+        throw new CanonryError('UNKNOWN_PROMOTION', `no promotion ${id} in ${project}`, {
+          promotion_id: id,
+        });
+      }
+      const next = applyStep(current, step);
+      if (!next.ok) {
+        const issue = next.issues[0]!;
+        throw new CanonryError(issue.code, issue.message, { stage: issue.stage, step: issue.step });
+      }
+      try {
+        await this.#journal.append(
+          project,
+          PROMOTION_ENTRY.input(
+            { promotion_id: id, step },
+            {
+              actor: who.actor,
+              ...(who.authority === undefined ? {} : { authority: who.authority }),
+              correlation_id: id,
+            },
+          ),
+          { expectedSeq: view.cursor },
+        );
+      } catch (err) {
+        if (isCanonryError(err, 'CONFLICT') && attempt < RETRIES) continue;
+        throw err;
+      }
+      return (await this.#view(project)).states.get(id)!;
+    }
+  }
+
+  /** The project's promotions, caught up with its journal from the last cursor. */
+  #view(project: string): Promise<{ cursor: number; states: Map<string, PromotionState> }> {
+    const before = this.#reading.get(project) ?? Promise.resolve();
+    const run = before.then(
+      () => this.#catchUp(project),
+      () => this.#catchUp(project),
+    );
+    this.#reading.set(project, run);
+    return run;
+  }
+
+  async #catchUp(project: string) {
+    let view = this.#views.get(project);
+    if (view === undefined) {
+      view = { cursor: 0, states: new Map<string, PromotionState>() };
+      this.#views.set(project, view);
+    }
+    for (;;) {
+      const entries = await this.#journal.read(project, { after: view.cursor, limit: PAGE });
+      foldSteps(
+        entries
+          .filter((e) => PROMOTION_ENTRY.is(e))
+          .map((e) => ({ ...PROMOTION_ENTRY.body(e), seq: e.seq })),
+        view.states,
+      );
+      if (entries.length > 0) view.cursor = entries[entries.length - 1]!.seq;
+      if (entries.length < PAGE) return view;
+    }
+  }
+}

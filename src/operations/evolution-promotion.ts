@@ -1,0 +1,258 @@
+import { promotionsOf } from '../app/index.js';
+import type { Principal } from '../canon/index.js';
+import { CanonryError } from '../core/index.js';
+import { armMean, PROMOTION_CANDIDATE_SCHEMA, type PromotionState } from '../evolution/index.js';
+import type { Operation } from './operation.js';
+import { EXAMPLE_HASH, RESPONSES } from './schemas.js';
+
+/**
+ * The promotion pipeline of canonry's own adaptive artifacts (agentic protocols, gate policies,
+ * AIR settings; `src/evolution`): list and read promotions, start a candidate (it is taken through
+ * replay validation, checks, publication and into its canary), record canary observations (the
+ * canary decides on its own once it has its sample), and, for an owner, promote or roll back by hand.
+ */
+
+const { obj, arr } = RESPONSES;
+const str = { type: 'string' };
+
+const PROMOTION_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
+
+function promotionArg(value: string | undefined): string {
+  if (typeof value !== 'string' || !PROMOTION_ID.test(value)) {
+    throw new CanonryError('INVALID_ARGUMENT', 'a promotion id is 1–128 letters, digits, . _ : -', {
+      field: 'promotion',
+    });
+  }
+  return value;
+}
+
+const who = (p: Principal) => ({
+  actor: p.id,
+  authority: { principal: p.id, role: p.role, project: p.project },
+});
+
+/** A promotion as the faces show it: its state and each arm's mean so far. */
+function view(state: PromotionState) {
+  return {
+    promotion: state,
+    canary_mean: armMean(state.arms.canary),
+    baseline_mean: armMean(state.arms.baseline),
+  };
+}
+
+const VIEW = obj(
+  {
+    promotion: obj(
+      {
+        promotion_id: str,
+        artifact_kind: str,
+        address: str,
+        stage: str,
+        rejected_at: { type: ['string', 'null'] },
+        reason: { type: ['string', 'null'] },
+        candidate: { type: 'object' },
+        publication: { type: ['object', 'null'] },
+        arms: { type: 'object' },
+        history: arr({ type: 'object' }),
+      },
+      ['promotion_id', 'artifact_kind', 'address', 'stage', 'history'],
+    ),
+    canary_mean: { type: ['number', 'null'] },
+    baseline_mean: { type: ['number', 'null'] },
+  },
+  ['promotion', 'canary_mean', 'baseline_mean'],
+);
+
+const PARAM = { promotion: 'promotion id' };
+const URL = '/v1/projects/:project/evolution/promotions';
+const ONE = `${URL}/:promotion`;
+
+const START_SCHEMA = {
+  ...PROMOTION_CANDIDATE_SCHEMA,
+  properties: {
+    ...PROMOTION_CANDIDATE_SCHEMA.properties,
+    advance: {
+      type: 'boolean',
+      description:
+        'take it through validation, checks, publication and into its canary now (default true)',
+    },
+  },
+};
+
+const REASON_SCHEMA = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['reason'],
+  properties: { reason: { type: 'string', minLength: 1, maxLength: 2_000 } },
+};
+
+const OBSERVE_SCHEMA = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['arm', 'value', 'samples'],
+  properties: {
+    arm: { enum: ['canary', 'baseline'] },
+    value: { type: 'number', minimum: 0, maximum: 1, description: "the metric's mean" },
+    samples: { type: 'integer', minimum: 1, maximum: 1_000_000, description: 'sessions measured' },
+  },
+};
+
+const STEP_ERRORS = ['UNKNOWN_PROMOTION', 'PROMOTION_ILLEGAL_TRANSITION', 'CONFLICT'] as const;
+
+export const PROMOTION_OPERATIONS: readonly Operation[] = [
+  {
+    method: 'GET',
+    url: URL,
+    operationId: 'listPromotions',
+    summary:
+      "The project's promotions of adaptive artifacts, in the order they were proposed, each at its stage",
+    tag: 'evolution',
+    cli: { command: 'promotions', description: 'list promotions and their stages' },
+    minRole: 'viewer',
+    status: 200,
+    response: obj({ promotions: arr(VIEW) }, ['promotions']),
+    errors: [],
+    handler: async ({ runtime, project }) => ({
+      promotions: (await promotionsOf(runtime).list(project)).map(view),
+    }),
+  },
+  {
+    method: 'GET',
+    url: ONE,
+    operationId: 'getPromotion',
+    summary: 'One promotion: its candidate, stage, publication, canary arms and every step taken',
+    tag: 'evolution',
+    cli: { command: 'promotion <promotion>', description: 'a promotion and its history' },
+    minRole: 'viewer',
+    params: PARAM,
+    status: 200,
+    response: VIEW,
+    errors: ['UNKNOWN_PROMOTION', 'INVALID_ARGUMENT'],
+    handler: async ({ runtime, project, params }) =>
+      view(await promotionsOf(runtime).get(project, promotionArg(params.promotion))),
+  },
+  {
+    method: 'POST',
+    url: URL,
+    operationId: 'startPromotion',
+    summary:
+      'Start a candidate: proposed, then (unless advance is false) replay-validated, checked, published signed and content-addressed, and opened to its canary — or stopped where it fails',
+    tag: 'evolution',
+    cli: { command: 'promotion-start', description: 'start a promotion (--file candidate.json)' },
+    minRole: 'editor',
+    body: {
+      schema: START_SCHEMA,
+      required: true,
+      invalid: 'INVALID_PROMOTION',
+      example: {
+        promotion_id: 'refund-guard-1.1',
+        artifact_kind: 'air_settings',
+        artifact: { mode: 'adaptive', iap_budget: 384 },
+        baseline: EXAMPLE_HASH,
+        canary: { share: 0.1, projects: [] },
+        metric: { name: 'session_iq', margin: 0.02, min_samples: 50 },
+        replay_events: ['0f8b6c2e-3d4a-4b5c-8d6e-7f8091a2b3c4'],
+      },
+    },
+    status: 201,
+    response: VIEW,
+    errors: [...STEP_ERRORS, 'INVALID_PROMOTION', 'PUBLICATION_INVALID'],
+    handler: async ({ runtime, project, principal, body }) => {
+      const { advance = true, ...candidate } = body as { advance?: boolean };
+      const runner = promotionsOf(runtime);
+      const proposed = await runner.propose(project, who(principal), candidate);
+      return view(
+        advance ? await runner.advance(project, who(principal), proposed.promotion_id) : proposed,
+      );
+    },
+  },
+  {
+    method: 'POST',
+    url: `${ONE}/observations`,
+    operationId: 'observePromotion',
+    summary:
+      'Record the metric over some sessions of the canary or of the baseline; once both have the minimum sample the canary rolls back (below the baseline by more than the margin) or is promoted, on its own',
+    tag: 'evolution',
+    cli: {
+      command: 'promotion-observe <promotion>',
+      description: 'record a canary observation (--arm, --value, --samples)',
+    },
+    minRole: 'editor',
+    params: PARAM,
+    body: {
+      schema: OBSERVE_SCHEMA,
+      required: true,
+      invalid: 'INVALID_PROMOTION',
+      example: { arm: 'canary', value: 0.82, samples: 25 },
+    },
+    status: 200,
+    response: VIEW,
+    errors: [...STEP_ERRORS, 'INVALID_PROMOTION', 'INVALID_ARGUMENT'],
+    handler: async ({ runtime, project, principal, params, body }) =>
+      view(
+        await promotionsOf(runtime).observe(
+          project,
+          who(principal),
+          promotionArg(params.promotion),
+          body as { arm: unknown; value: unknown; samples: unknown },
+        ),
+      ),
+  },
+  {
+    method: 'POST',
+    url: `${ONE}/promote`,
+    operationId: 'promotePromotion',
+    summary: "Promote a canary by hand, before its metric decides (an owner's call)",
+    tag: 'evolution',
+    cli: { command: 'promotion-promote <promotion>', description: 'promote by hand (--reason)' },
+    minRole: 'owner',
+    mcp: { minRole: 'owner' },
+    params: PARAM,
+    body: {
+      schema: REASON_SCHEMA,
+      required: true,
+      example: { reason: 'the pilot team signed off' },
+    },
+    status: 200,
+    response: VIEW,
+    errors: [...STEP_ERRORS, 'INVALID_ARGUMENT'],
+    handler: async ({ runtime, project, principal, params, body }) =>
+      view(
+        await promotionsOf(runtime).promote(
+          project,
+          who(principal),
+          promotionArg(params.promotion),
+          (body as { reason: string }).reason,
+        ),
+      ),
+  },
+  {
+    method: 'POST',
+    url: `${ONE}/rollback`,
+    operationId: 'rollBackPromotion',
+    summary:
+      "Roll back a published, canary or promoted artifact by hand (an owner's call); appended, so what was promoted stays on the record",
+    tag: 'evolution',
+    cli: { command: 'promotion-rollback <promotion>', description: 'roll back by hand (--reason)' },
+    minRole: 'owner',
+    mcp: { minRole: 'owner' },
+    params: PARAM,
+    body: {
+      schema: REASON_SCHEMA,
+      required: true,
+      example: { reason: 'an incident in the canary' },
+    },
+    status: 200,
+    response: VIEW,
+    errors: [...STEP_ERRORS, 'INVALID_ARGUMENT'],
+    handler: async ({ runtime, project, principal, params, body }) =>
+      view(
+        await promotionsOf(runtime).rollBack(
+          project,
+          who(principal),
+          promotionArg(params.promotion),
+          (body as { reason: string }).reason,
+        ),
+      ),
+  },
+];

@@ -1,0 +1,224 @@
+import {
+  carryGraph,
+  DependencyIndex,
+  type GraphItems,
+  impliedEdges,
+  rememberEdges,
+} from './graph.js';
+import type { CognitiveStateObject, Decision, DependencyEdge, EstablishedFact } from './types.js';
+
+/**
+ * A CSO's graph worked out from its predecessor's, for what changed: most items of a window are
+ * the prior's own objects, and only the edges of items that are new, replaced or gone are
+ * touched. The result is the normal form `normaliseEdges` gives (sorted, each edge once, every
+ * implied edge), with the prior's edge objects kept where an edge stays, so what is cached by
+ * identity (edge digests) still holds.
+ */
+
+type GraphSource = GraphItems & Pick<CognitiveStateObject, 'dependency_graph'>;
+
+/** What is known of a CSO's graph: normal (sorted, unique, implied edges in) and its extra edges. */
+interface GraphShape {
+  readonly normal: boolean;
+  /** Listed edges that no item implies. */
+  readonly explicit: readonly DependencyEdge[];
+}
+
+const shapes = new WeakMap<object, GraphShape>();
+
+const compare = (a: DependencyEdge, b: DependencyEdge): number =>
+  a.dependent < b.dependent
+    ? -1
+    : a.dependent > b.dependent
+      ? 1
+      : a.depends_on < b.depends_on
+        ? -1
+        : a.depends_on > b.depends_on
+          ? 1
+          : 0;
+
+/** The ids an item rests on by its own fields, sorted, each once. */
+function impliedOf(item: EstablishedFact | Decision): string[] {
+  const out: string[] = [];
+  if ('fact_id' in item) {
+    if (item.provenance === 'TOOL' || item.provenance === 'DERIVED') out.push(item.provenance_ref);
+  } else {
+    out.push(...item.depends_on);
+    if (
+      (item.provenance === 'TOOL' || item.provenance === 'DERIVED') &&
+      item.provenance_ref !== undefined
+    ) {
+      out.push(item.provenance_ref);
+    }
+  }
+  if (out.length < 2) return out;
+  return [...new Set(out)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+/** The shape of a CSO's graph (worked out once per object). */
+export function graphShape(cso: GraphSource): GraphShape {
+  let shape = shapes.get(cso);
+  if (shape) return shape;
+  const implied = new Set(impliedEdges(cso).map((e) => `${e.dependent}\u0000${e.depends_on}`));
+  const listed = new Set<string>();
+  const explicit: DependencyEdge[] = [];
+  let normal = true;
+  cso.dependency_graph.forEach((e, i) => {
+    const key = `${e.dependent}\u0000${e.depends_on}`;
+    if (i > 0 && compare(cso.dependency_graph[i - 1]!, e) >= 0) normal = false;
+    listed.add(key);
+    if (!implied.has(key)) explicit.push(e);
+  });
+  for (const key of implied) if (!listed.has(key)) normal = false;
+  shape = { normal, explicit };
+  shapes.set(cso, shape);
+  return shape;
+}
+
+/** Records the shape of a graph this module built. */
+function remember(cso: object, explicit: readonly DependencyEdge[]): void {
+  shapes.set(cso, { normal: true, explicit });
+}
+
+/** The graph of `next`'s items (and `explicit` edges) from the prior's, and what changed. */
+export interface GraphStep {
+  readonly graph: DependencyEdge[];
+  readonly removed: readonly DependencyEdge[];
+  readonly added: readonly DependencyEdge[];
+  /** The prior's index with the change applied (DEPENDENCY_CYCLE if it closes a cycle). */
+  readonly index: DependencyIndex;
+  readonly explicit: readonly DependencyEdge[];
+}
+
+/** Items by id, per CSO object. */
+const byId = new WeakMap<object, Map<string, EstablishedFact | Decision>>();
+
+export function itemsById(cso: GraphItems): Map<string, EstablishedFact | Decision> {
+  let map = byId.get(cso);
+  if (!map) {
+    map = new Map();
+    for (const f of cso.established_facts) map.set(f.fact_id, f);
+    for (const d of cso.decisions) map.set(d.decision_id, d);
+    byId.set(cso, map);
+  }
+  return map;
+}
+
+/**
+ * The normal-form graph of `items` plus `explicit` edges, from `prior`'s (null when the prior's
+ * graph is not in normal form: the caller normalises from scratch). Costs the items (a look-up
+ * each) plus the edges of what changed.
+ */
+export function stepGraph(
+  prior: GraphSource,
+  items: GraphItems,
+  explicit: readonly DependencyEdge[],
+): GraphStep | null {
+  const shape = graphShape(prior);
+  if (!shape.normal) return null;
+  const before = itemsById(prior);
+  const touched = new Set<string>();
+  const now = new Map<string, EstablishedFact | Decision>();
+  for (const item of items.established_facts) {
+    now.set(item.fact_id, item);
+    if (before.get(item.fact_id) !== item) touched.add(item.fact_id);
+  }
+  for (const item of items.decisions) {
+    if (!now.has(item.decision_id)) now.set(item.decision_id, item);
+    if (before.get(item.decision_id) !== item) touched.add(item.decision_id);
+  }
+  if (now.size !== before.size || touched.size > 0) {
+    for (const id of before.keys()) if (!now.has(id)) touched.add(id);
+  }
+  const explicitKey = (e: DependencyEdge) => `${e.dependent}\u0000${e.depends_on}`;
+  const was = new Set(shape.explicit.map(explicitKey));
+  const is = new Set(explicit.map(explicitKey));
+  for (const e of shape.explicit) if (!is.has(explicitKey(e))) touched.add(e.dependent);
+  for (const e of explicit) if (!was.has(explicitKey(e))) touched.add(e.dependent);
+  const explicitBy = new Map<string, string[]>();
+  for (const e of explicit) {
+    const list = explicitBy.get(e.dependent);
+    if (list) list.push(e.depends_on);
+    else explicitBy.set(e.dependent, [e.depends_on]);
+  }
+
+  const old = prior.dependency_graph;
+  const graph: DependencyEdge[] = [];
+  const removed: DependencyEdge[] = [];
+  const added: DependencyEdge[] = [];
+  let at = 0;
+  for (const id of [...touched].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))) {
+    const lo = lowerBound(old, id, at);
+    for (let i = at; i < lo; i++) graph.push(old[i]!);
+    let hi = lo;
+    while (hi < old.length && old[hi]!.dependent === id) hi++;
+    const item = now.get(id);
+    const on = [...(item ? impliedOf(item) : []), ...(explicitBy.get(id) ?? [])];
+    const wanted =
+      on.length < 2 ? on : [...new Set(on)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    let i = lo;
+    for (const depends_on of wanted) {
+      while (i < hi && old[i]!.depends_on < depends_on) removed.push(old[i++]!);
+      if (i < hi && old[i]!.depends_on === depends_on) graph.push(old[i++]!);
+      else {
+        const edge = { dependent: id, depends_on };
+        graph.push(edge);
+        added.push(edge);
+      }
+    }
+    while (i < hi) removed.push(old[i++]!);
+    at = hi;
+  }
+  for (let i = at; i < old.length; i++) graph.push(old[i]!);
+  const index =
+    removed.length === 0 && added.length === 0
+      ? DependencyIndex.of(prior)
+      : DependencyIndex.of(prior).derive(removed, added);
+  return { graph, removed, added, index, explicit };
+}
+
+/** States verification found whole (no dependency broken), with the checked prior they came from. */
+const clean = new WeakMap<object, CognitiveStateObject>();
+
+/** Records that `cso`, stepped from `prior`, has every dependency resting on something. */
+export function markClean(cso: object, prior: CognitiveStateObject): void {
+  clean.set(cso, prior);
+}
+
+/** The prior `cso` was stepped from, when verification found it whole. */
+export function cleanPrior(cso: object): CognitiveStateObject | undefined {
+  return clean.get(cso);
+}
+
+/**
+ * Gives `to` — the same state as `from` in another object (sealed, or spread with fields that
+ * imply no edges) — what was worked out for `from`'s graph; `items` when its items are `from`'s.
+ */
+export function carryStep(from: object, to: object, options: { items: boolean }): void {
+  carryGraph(from, to);
+  const shape = shapes.get(from);
+  if (shape) shapes.set(to, shape);
+  const map = byId.get(from);
+  if (map && options.items) byId.set(to, map);
+  const prior = clean.get(from);
+  if (prior) clean.set(to, prior);
+}
+
+/** Records what {@link stepGraph} worked out as the caches of the CSO that carries its graph. */
+export function rememberStep(cso: GraphSource, step: GraphStep): void {
+  remember(cso, step.explicit);
+  rememberEdges(cso, step.graph);
+  DependencyIndex.remember(cso, step.index);
+}
+
+/** The first position at or after `from` whose dependent is not below `id`. */
+function lowerBound(edges: readonly DependencyEdge[], id: string, from: number): number {
+  let lo = from;
+  let hi = edges.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (edges[mid]!.dependent < id) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
