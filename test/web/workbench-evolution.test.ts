@@ -7,8 +7,20 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CanonryRuntime, createCanonry } from '../../src/app/index.js';
+import {
+  type CanonryRuntime,
+  createCanonry,
+  type ReplayCase,
+  useReplayCases,
+} from '../../src/app/index.js';
+import {
+  assembleQualifiedEvent,
+  KERNEL_VERDICT_CLASS,
+  kernelVerdictOutcomeOf,
+} from '../../src/evolution/index.js';
+import { EMPTY_METADATA_HASH } from '../../src/kernel/index.js';
 import { buildServer } from '../../src/server/index.js';
+import { asset, draft, userPrivate } from '../evolution/assets.js';
 import { call, tokensFor } from '../helpers/auth.js';
 import {
   BROWSER_TESTS,
@@ -17,7 +29,7 @@ import {
   screenshots,
   seriousViolations,
 } from '../helpers/browser.js';
-import { tempDir } from '../helpers/runtime.js';
+import { readRepoJson, tempDir } from '../helpers/runtime.js';
 
 const PROJECT = 'lab';
 const ROLES = { olivia: 'owner', eddie: 'editor', vera: 'viewer', 'agent-7': 'agent' } as const;
@@ -64,6 +76,51 @@ async function signedIn(token: string): Promise<{ context: BrowserContext; page:
   return { context, page };
 }
 
+/**
+ * Two AIR-settings promotions taken to their canary over one recorded, replayable kernel verdict:
+ * `air-worse` whose canary falls below the baseline and rolls back on its own, `air-open` still in
+ * its canary; and `air-bad`, which names no recorded event and stops at replay validation.
+ */
+async function promotions(): Promise<void> {
+  const cases = new Map<string, ReplayCase>();
+  useReplayCases(rt, (_project, id) => cases.get(id));
+  const { protocol } = await rt.kernel.registry.register(
+    readRepoJson('examples/refund/protocol.json'),
+  );
+  const artifact = { amount: 20 };
+  const evaluation = rt.kernel.evaluate(artifact, protocol, EMPTY_METADATA_HASH);
+  const made = assembleQualifiedEvent(
+    draft({
+      outcome: kernelVerdictOutcomeOf(evaluation, EMPTY_METADATA_HASH),
+      replay: { execution_class: KERNEL_VERDICT_CLASS },
+    }),
+    [asset('a:1', userPrivate('alice'))],
+    { signer: rt.keyring.signer() },
+  );
+  if (!made.ok) throw new Error(made.issues[0]!.message);
+  cases.set('v1', { event: made.value, artifact });
+  const candidate = (id: string, replay = 'v1') => ({
+    promotion_id: id,
+    artifact_kind: 'air_settings',
+    artifact: { mode: 'aggressive', iap_budget: 256 },
+    baseline: null,
+    canary: { share: 0.1, projects: ['pilot'] },
+    metric: { name: 'session_iq', margin: 0.02, min_samples: 5 },
+    replay_events: [replay],
+  });
+  const observe = (id: string, arm: string, value: number, samples: number) =>
+    api(t.eddie, 'POST', `/evolution/promotions/${id}/observations`, { arm, value, samples });
+  await api(t.eddie, 'POST', '/evolution/promotions', candidate('air-bad', 'missing'));
+  await api(t.eddie, 'POST', '/evolution/promotions', candidate('air-worse'));
+  await observe('air-worse', 'baseline', 0.8, 2);
+  await observe('air-worse', 'canary', 0.78, 2);
+  await observe('air-worse', 'baseline', 0.82, 3);
+  await observe('air-worse', 'canary', 0.75, 3);
+  await api(t.eddie, 'POST', '/evolution/promotions', candidate('air-open'));
+  await observe('air-open', 'baseline', 0.7, 2);
+  await observe('air-open', 'canary', 0.74, 2);
+}
+
 const row = (page: Page, type: string) => page.locator(`li.evo-event[data-event-type="${type}"]`);
 
 /** Opens an event's governance, signer and deliveries. */
@@ -108,6 +165,7 @@ describe.skipIf(!BROWSER_TESTS)('the Evolution view in chromium', () => {
     });
     await api(t['agent-7'], 'POST', '/evolution/feedback', { subject: 'ui.colour', score: 0.8 });
     await rt.evolution!.idle();
+    await promotions();
     browser = await launchChromium();
     closers.unshift(() => browser.close());
   });
@@ -178,6 +236,61 @@ describe.skipIf(!BROWSER_TESTS)('the Evolution view in chromium', () => {
 
     expect(await seriousViolations(page)).toEqual([]);
     await screenshots(page, 'evolution');
+    await context.close();
+  });
+
+  it('shows each promotion with its stages as a stepper and its canary against the baseline', async () => {
+    const { context, page } = await signedIn(t.vera);
+    const promo = (id: string) => page.locator(`article.promotion[data-promotion-id="${id}"]`);
+    await promo('air-worse').waitFor();
+    // Newest first.
+    expect(
+      await page
+        .locator('article.promotion')
+        .evaluateAll((els) => els.map((e) => e.getAttribute('data-promotion-id'))),
+    ).toEqual(['air-open', 'air-worse', 'air-bad']);
+
+    const steps = async (id: string) =>
+      promo(id)
+        .locator('.stepper-step')
+        .evaluateAll((els) => els.map((e) => e.getAttribute('data-state')));
+    // Rolled back on its own after its canary: every stage passed, the end failed and final.
+    expect(await promo('air-worse').getAttribute('data-stage')).toBe('rolled_back');
+    expect(await steps('air-worse')).toEqual(['done', 'done', 'done', 'done', 'done', 'failed']);
+    expect(await promo('air-worse').locator('[aria-current="step"]').textContent()).toContain(
+      'Rolled back',
+    );
+    expect(await steps('air-open')).toEqual(['done', 'done', 'done', 'done', 'current', 'todo']);
+    expect(await promo('air-open').locator('[aria-current="step"]').textContent()).toContain(
+      'Canary',
+    );
+    expect(await steps('air-bad')).toEqual(['done', 'failed', 'todo', 'todo', 'todo', 'todo']);
+
+    // The chart: an image named for what it shows, one line per arm, a point per observation.
+    const chart = promo('air-worse').getByRole('img', { name: /session_iq of air-worse/ });
+    await chart.waitFor();
+    expect(await chart.locator('[data-series="canary"] circle').count()).toBe(2);
+    expect(await chart.locator('[data-series="baseline"] rect').count()).toBe(2);
+    // …and the same numbers as a table: each arm's mean after each observation.
+    await promo('air-worse').getByText('The observations of air-worse as a table').click();
+    const cells = await promo('air-worse')
+      .locator('table.observations tbody tr')
+      .evaluateAll((trs) =>
+        trs.map((tr) => [...tr.querySelectorAll('th, td')].map((c) => c.textContent)),
+      );
+    expect(cells).toEqual([
+      ['1', 'baseline', '0.8', '2', '—', '0.800'],
+      ['2', 'canary', '0.78', '2', '0.780', '0.800'],
+      ['3', 'baseline', '0.82', '3', '0.780', '0.812'],
+      ['4', 'canary', '0.75', '3', '0.762', '0.812'],
+    ]);
+    expect(await promo('air-worse').textContent()).toContain('canary 0.762, baseline 0.812');
+    expect(await promo('air-open').getByRole('img').count()).toBe(1);
+    expect(await promo('air-bad').textContent()).toContain('No canary observation yet.');
+
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.locator('#evo-promotions-h').scrollIntoViewIfNeeded();
+    await screenshots(page, 'evolution-promotions');
     await context.close();
   });
 

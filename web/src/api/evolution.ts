@@ -145,6 +145,70 @@ export function eventDetail(body: Json<'getEvent'>): EventDetail {
   };
 }
 
+/** The stages a promotion passes through, in order, before it ends promoted or rolled back. */
+export const PROMOTION_PATH = ['candidate', 'validated', 'checked', 'published', 'canary'] as const;
+
+/** One canary observation: the metric's mean over `samples` sessions of one arm. */
+export interface Observation {
+  readonly seq: number | null;
+  readonly arm: 'canary' | 'baseline';
+  readonly value: number;
+  readonly samples: number;
+}
+
+/** A promotion as the view shows it. */
+export interface PromotionView {
+  readonly id: string;
+  readonly artifactKind: string;
+  readonly address: string;
+  readonly stage: string;
+  readonly rejectedAt: string | null;
+  readonly reason: string | null;
+  readonly metric: { readonly name: string; readonly margin: number; readonly minSamples: number };
+  readonly canary: { readonly share: number; readonly projects: readonly string[] };
+  readonly canaryMean: number | null;
+  readonly baselineMean: number | null;
+  /** Every stage the promotion has been at, oldest first. */
+  readonly reached: readonly string[];
+  readonly observations: readonly Observation[];
+}
+
+/** Reads one promotion of `GET …/evolution/promotions` as untrusted JSON. */
+export function promotionView(item: Json<'listPromotions'>['promotions'][number]): PromotionView {
+  const p = obj(item.promotion);
+  const candidate = obj(p.candidate);
+  const metric = obj(candidate.metric);
+  const canary = obj(candidate.canary);
+  const history = Array.isArray(p.history) ? (p.history as unknown[]).map(obj) : [];
+  const observations: Observation[] = [];
+  for (const h of history) {
+    const o = obj(h.observation);
+    const value = num(o.value);
+    const samples = num(o.samples);
+    if (h.step !== 'observe' || value === null || samples === null) continue;
+    if (o.arm !== 'canary' && o.arm !== 'baseline') continue;
+    observations.push({ seq: num(h.seq), arm: o.arm, value, samples });
+  }
+  return {
+    id: str(p.promotion_id),
+    artifactKind: str(p.artifact_kind),
+    address: str(p.address),
+    stage: str(p.stage),
+    rejectedAt: str(p.rejected_at) || null,
+    reason: str(p.reason) || null,
+    metric: {
+      name: str(metric.name),
+      margin: num(metric.margin) ?? 0,
+      minSamples: num(metric.min_samples) ?? 0,
+    },
+    canary: { share: num(canary.share) ?? 0, projects: strs(canary.projects) },
+    canaryMean: item.canary_mean,
+    baselineMean: item.baseline_mean,
+    reached: history.map((h) => str(h.stage)).filter((s) => s !== ''),
+    observations,
+  };
+}
+
 /** A filter of the event list: by type, by class, and a page ending before a seq. */
 export interface EventQuery {
   readonly eventType: EventType | null;
@@ -185,6 +249,13 @@ export function createEvolutionApi(session: Session, origin: string = window.loc
           }),
         ),
       ),
+    /** The project's promotions in the order they were proposed. */
+    promotions: async () =>
+      (
+        await unwrap(
+          client.GET('/v1/projects/{project}/evolution/promotions', { params: { path: project } }),
+        )
+      ).promotions.map(promotionView),
     /** Every stored event verified by the server: signature from its root, governance. */
     verify: () =>
       unwrap(client.GET('/v1/projects/{project}/evolution/verify', { params: { path: project } })),

@@ -3,6 +3,7 @@ import { EVENT_CLASSES, EVENT_TYPES, type EventType } from '../../api/evolution.
 import { QueryState } from '../../ui/query-state.js';
 import './evolution.css';
 import { EventRow } from './event-row.js';
+import { Promotions } from './promotions.js';
 import { useEvents, useVerifyEvents } from './queries.js';
 import { verdictOf } from './verification.js';
 import { VerifyPanel } from './verify-panel.js';
@@ -13,7 +14,8 @@ const PAGE = 25;
 /**
  * Evolution (issue 17): the project's qualified cognitive events newest first, by type and class,
  * each with its effective governance, signer and deliveries (a dead letter retried by an editor),
- * and a verification of every event's signature and governance.
+ * a verification of every event's signature and governance; and the promotions of canonry's own
+ * adaptive artifacts with their stages and canary metrics.
  */
 export function EvolutionView() {
   const [eventType, setEventType] = useState<EventType | null>(null);
@@ -113,6 +115,7 @@ export function EvolutionView() {
           )}
         </QueryState>
       </section>
+      <Promotions />
     </>
   );
 }

@@ -8,6 +8,7 @@ import { verification } from './verification.js';
 const keys = {
   events: (q: EventQuery) => ['evolution', 'events', q] as const,
   event: (id: string) => ['evolution', 'event', id] as const,
+  promotions: ['evolution', 'promotions'] as const,
 };
 
 /** The evolution calls of the signed-in session. */
@@ -24,6 +25,12 @@ export function useEvents(q: EventQuery) {
     queryFn: () => api.events(q),
     placeholderData: keepPreviousData,
   });
+}
+
+/** The project's promotions, as proposed. */
+export function usePromotions() {
+  const api = useEvolutionApi();
+  return useQuery({ queryKey: keys.promotions, queryFn: api.promotions });
 }
 
 export function useEvent(id: string) {
