@@ -198,61 +198,59 @@ export const PROMOTION_OPERATIONS: readonly Operation[] = [
         ),
       ),
   },
-  {
-    method: 'POST',
-    url: `${ONE}/promote`,
+  ownerStep({
+    path: 'promote',
     operationId: 'promotePromotion',
     summary: "Promote a canary by hand, before its metric decides (an owner's call)",
-    tag: 'evolution',
-    cli: { command: 'promotion-promote <promotion>', description: 'promote by hand (--reason)' },
-    minRole: 'owner',
-    mcp: { minRole: 'owner' },
-    params: PARAM,
-    body: {
-      schema: REASON_SCHEMA,
-      required: true,
-      example: { reason: 'the pilot team signed off' },
-    },
-    status: 200,
-    response: VIEW,
-    errors: [...STEP_ERRORS, 'INVALID_ARGUMENT'],
-    handler: async ({ runtime, project, principal, params, body }) =>
-      view(
-        await promotionsOf(runtime).promote(
-          project,
-          who(principal),
-          promotionArg(params.promotion),
-          (body as { reason: string }).reason,
-        ),
-      ),
-  },
-  {
-    method: 'POST',
-    url: `${ONE}/rollback`,
+    command: 'promotion-promote <promotion>',
+    description: 'promote by hand (--reason)',
+    reason: 'the pilot team signed off',
+    step: 'promote',
+  }),
+  ownerStep({
+    path: 'rollback',
     operationId: 'rollBackPromotion',
     summary:
       "Roll back a published, canary or promoted artifact by hand (an owner's call); appended, so what was promoted stays on the record",
+    command: 'promotion-rollback <promotion>',
+    description: 'roll back by hand (--reason)',
+    reason: 'an incident in the canary',
+    step: 'rollBack',
+  }),
+];
+
+/** An owner's step on a promotion taken by hand, with the reason given for it. */
+function ownerStep(o: {
+  readonly path: string;
+  readonly operationId: string;
+  readonly summary: string;
+  readonly command: string;
+  readonly description: string;
+  readonly reason: string;
+  readonly step: 'promote' | 'rollBack';
+}): Operation {
+  return {
+    method: 'POST',
+    url: `${ONE}/${o.path}`,
+    operationId: o.operationId,
+    summary: o.summary,
     tag: 'evolution',
-    cli: { command: 'promotion-rollback <promotion>', description: 'roll back by hand (--reason)' },
+    cli: { command: o.command, description: o.description },
     minRole: 'owner',
     mcp: { minRole: 'owner' },
     params: PARAM,
-    body: {
-      schema: REASON_SCHEMA,
-      required: true,
-      example: { reason: 'an incident in the canary' },
-    },
+    body: { schema: REASON_SCHEMA, required: true, example: { reason: o.reason } },
     status: 200,
     response: VIEW,
     errors: [...STEP_ERRORS, 'INVALID_ARGUMENT'],
     handler: async ({ runtime, project, principal, params, body }) =>
       view(
-        await promotionsOf(runtime).rollBack(
+        await promotionsOf(runtime)[o.step](
           project,
           who(principal),
           promotionArg(params.promotion),
           (body as { reason: string }).reason,
         ),
       ),
-  },
-];
+  };
+}

@@ -107,7 +107,7 @@ describe('GET /metrics', () => {
     expect((await validate(live.url, 20)).status).toBe(200);
     expect((await validate(live.url, 'twenty')).status).toBe(400);
     expect((await fetch(`${live.url}/v1/protocols/sha256:${'0'.repeat(64)}`)).status).toBe(404);
-    expect((await fetch(`${live.url}/nowhere/at/all`)).status).toBe(404);
+    expect((await fetch(`${live.url}/v1/nowhere/at/all`)).status).toBe(404);
     await live.runtime.kernel.flushAudit();
 
     const res = await fetch(`${live.url}/metrics`);
@@ -176,7 +176,7 @@ describe('request ids and request logs', () => {
 
   it('sends an x-request-id on every response, errors included, and logs each request at info under it', async () => {
     const ok = await fetch(`${live.url}/healthz`);
-    const missing = await fetch(`${live.url}/nowhere`);
+    const missing = await fetch(`${live.url}/v1/nowhere`);
     const denied = await fetch(`${live.url}/v1/projects/p1/objects`);
     expect(denied.status).toBe(401);
     // A URL the router cannot decode fails before any hook runs; it gets an id all the same.

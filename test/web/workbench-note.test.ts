@@ -5,33 +5,21 @@
 // journal verify says the chain is intact and the export downloads every readable entry; no serious
 // accessibility violation on any of the three views, and screenshots of each at 1280 px and 390 px.
 import { readFileSync } from 'node:fs';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildServer } from '../../src/server/index.js';
-import { call, tokensFor } from '../helpers/auth.js';
-import {
-  BROWSER_TESTS,
-  buildWorkbench,
-  launchChromium,
-  screenshots,
-  seriousViolations,
-} from '../helpers/browser.js';
-import { freshRuntime } from '../helpers/runtime.js';
+import { call } from '../helpers/auth.js';
+import { BROWSER_TESTS, screenshots, seriousViolations } from '../helpers/browser.js';
+import { openWorkbench, type WorkbenchUnderTest } from '../helpers/workbench.js';
 
 const PROJECT = 'foundry';
 const ROLES = { olivia: 'owner', vera: 'viewer' } as const;
 
+let wb: WorkbenchUnderTest<keyof typeof ROLES>;
 let url: string;
 let t: Record<keyof typeof ROLES, string>;
-let browser: Browser;
-const closers: (() => Promise<unknown> | unknown)[] = [];
 
-async function api(token: string, method: string, path: string, body?: unknown) {
-  const res = await call(url, method, `/v1/projects/${PROJECT}${path}`, token, body);
-  if (res.status >= 300)
-    throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body;
-}
+const api = (token: string, method: string, path: string, body?: unknown) =>
+  wb.api(token, method, path, body);
 
 const headOf = async (id: string): Promise<string> =>
   (await api(t.olivia, 'GET', `/objects/${id}`)).object.current_version_ref;
@@ -67,19 +55,7 @@ async function seed(): Promise<void> {
   });
 }
 
-async function signedIn(
-  token: string,
-  path = '/',
-): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-  const page = await context.newPage();
-  await page.goto(`${url}${path}`);
-  await page.getByLabel('Project').fill(PROJECT);
-  await page.getByLabel('Token').fill(token);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.locator('[data-live="live"]').waitFor();
-  return { context, page };
-}
+const signedIn = (token: string, path?: string) => wb.signedIn(token, path);
 
 /** Marks the page so a test can tell it never reloaded (the change came over the live feed). */
 const markUnreloaded = (page: Page) =>
@@ -90,22 +66,12 @@ const stillUnreloaded = (page: Page) => page.evaluate(() => 'unreloaded' in glob
 
 describe.skipIf(!BROWSER_TESTS)('the Note, Journal and Artifacts views in chromium', () => {
   beforeAll(async () => {
-    const build = buildWorkbench();
-    closers.push(build.cleanup);
-    const fresh = await freshRuntime();
-    closers.push(() => fresh.close());
-    const app = buildServer(fresh.runtime, { logLevel: 'silent', workbench: build.dir });
-    url = await app.listen({ port: 0, host: '127.0.0.1' });
-    closers.unshift(() => app.close());
-    t = await tokensFor(fresh.runtime, PROJECT, ROLES);
+    wb = await openWorkbench(PROJECT, ROLES);
+    ({ url, tokens: t } = wb);
     await seed();
-    browser = await launchChromium();
-    closers.unshift(() => browser.close());
   });
 
-  afterAll(async () => {
-    for (const close of closers) await close();
-  });
+  afterAll(() => wb?.close());
 
   it('restores a version: a new version is appended and every old one stays listed', async () => {
     const { context, page } = await signedIn(t.olivia);

@@ -4,36 +4,21 @@
 // CSO drawn as a graph and each window's IAP; a validation run in the Kernel view, its signed event
 // verified against the pinned root and, tampered, refused; both views loaded only when visited; no
 // serious accessibility violation, and screenshots at 1280 px and 390 px.
-import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CanonryRuntime } from '../../src/app/index.js';
 import { scriptedAuthor } from '../../src/cli/relay/author.js';
-import { buildServer } from '../../src/server/index.js';
-import { call, tokensFor } from '../helpers/auth.js';
-import {
-  BROWSER_TESTS,
-  buildWorkbench,
-  launchChromium,
-  screenshots,
-  seriousViolations,
-} from '../helpers/browser.js';
-import { freshRuntime } from '../helpers/runtime.js';
+import { BROWSER_TESTS, screenshots, seriousViolations } from '../helpers/browser.js';
+import { openWorkbench, type WorkbenchUnderTest } from '../helpers/workbench.js';
 
 const PROJECT = 'relayroom';
 const ROLES = { olivia: 'owner', vera: 'viewer' } as const;
 
-let url: string;
+let wb: WorkbenchUnderTest<keyof typeof ROLES>;
 let t: Record<keyof typeof ROLES, string>;
-let browser: Browser;
 let session: string;
-const closers: (() => Promise<unknown> | unknown)[] = [];
 
-async function api(token: string, method: string, path: string, body?: unknown) {
-  const res = await call(url, method, path, token, body);
-  if (res.status >= 300)
-    throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body;
-}
+const api = (token: string, method: string, path: string, body?: unknown) =>
+  wb.api(token, method, path, body);
 
 /** `canonry demo relay`'s session: window 3 drops a fact (repaired), window 5 revises a decision. */
 async function demoSession(runtime: CanonryRuntime): Promise<string> {
@@ -56,40 +41,18 @@ async function demoSession(runtime: CanonryRuntime): Promise<string> {
   return id;
 }
 
-async function signedIn(
-  token: string,
-  path = '/',
-): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-  const page = await context.newPage();
-  await page.goto(`${url}${path}`);
-  await page.getByLabel('Project').fill(PROJECT);
-  await page.getByLabel('Token').fill(token);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.locator('[data-live="live"]').waitFor();
-  return { context, page };
-}
+const signedIn = (token: string, path?: string) => wb.signedIn(token, path);
 
 const fixed = (v: number | null, digits: number) => (v === null ? '—' : v.toFixed(digits));
 
 describe.skipIf(!BROWSER_TESTS)('the Relay and Kernel views in chromium', () => {
   beforeAll(async () => {
-    const build = buildWorkbench();
-    closers.push(build.cleanup);
-    const fresh = await freshRuntime();
-    closers.push(() => fresh.close());
-    const app = buildServer(fresh.runtime, { logLevel: 'silent', workbench: build.dir });
-    url = await app.listen({ port: 0, host: '127.0.0.1' });
-    closers.unshift(() => app.close());
-    t = await tokensFor(fresh.runtime, PROJECT, ROLES);
-    session = await demoSession(fresh.runtime);
-    browser = await launchChromium();
-    closers.unshift(() => browser.close());
+    wb = await openWorkbench(PROJECT, ROLES);
+    ({ tokens: t } = wb);
+    session = await demoSession(wb.runtime);
   });
 
-  afterAll(async () => {
-    for (const close of closers) await close();
-  });
+  afterAll(() => wb?.close());
 
   it('loads neither view with the board, and each when it is visited', async () => {
     const { context, page } = await signedIn(t.vera);

@@ -2,35 +2,23 @@
 // directory: review and accept a proposal and see the board change, a second browser following it
 // live, an agent token with no approve control whose forged approval the server refuses, no serious
 // accessibility violation on any view, and screenshots of each view at 1280 px and 390 px.
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildServer } from '../../src/server/index.js';
-import { call, tokensFor } from '../helpers/auth.js';
-import {
-  BROWSER_TESTS,
-  buildWorkbench,
-  launchChromium,
-  screenshots,
-  seriousViolations,
-} from '../helpers/browser.js';
-import { freshRuntime } from '../helpers/runtime.js';
+import { BROWSER_TESTS, screenshots, seriousViolations } from '../helpers/browser.js';
+import { openWorkbench, type WorkbenchUnderTest } from '../helpers/workbench.js';
 
 const PROJECT = 'atelier';
 const ROLES = { olivia: 'owner', vera: 'viewer', 'agent-7': 'agent' } as const;
 
+let wb: WorkbenchUnderTest<keyof typeof ROLES>;
 let url: string;
 let t: Record<keyof typeof ROLES, string>;
 let browser: Browser;
 let pendingColour: string;
 let pendingDeadline: string;
-const closers: (() => Promise<unknown> | unknown)[] = [];
 
-async function api(token: string, method: string, path: string, body?: unknown) {
-  const res = await call(url, method, `/v1/projects/${PROJECT}${path}`, token, body);
-  if (res.status >= 300)
-    throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body;
-}
+const api = (token: string, method: string, path: string, body?: unknown) =>
+  wb.api(token, method, path, body);
 
 const note = (title: string, text: string, object_type = 'preference') => ({
   object_type,
@@ -76,39 +64,16 @@ async function seed(): Promise<void> {
   pendingDeadline = deadline.proposal.proposal_id;
 }
 
-/** A fresh browser context signed in with `token` by pasting it, as a person would. */
-async function signedIn(
-  token: string,
-  path = '/',
-): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-  const page = await context.newPage();
-  await page.goto(`${url}${path}`);
-  await page.getByLabel('Project').fill(PROJECT);
-  await page.getByLabel('Token').fill(token);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.locator('[data-live="live"]').waitFor();
-  return { context, page };
-}
+const signedIn = (token: string, path?: string) => wb.signedIn(token, path);
 
 describe.skipIf(!BROWSER_TESTS)('the workbench in chromium', () => {
   beforeAll(async () => {
-    const build = buildWorkbench();
-    closers.push(build.cleanup);
-    const fresh = await freshRuntime();
-    closers.push(() => fresh.close());
-    const app = buildServer(fresh.runtime, { logLevel: 'silent', workbench: build.dir });
-    url = await app.listen({ port: 0, host: '127.0.0.1' });
-    closers.unshift(() => app.close());
-    t = await tokensFor(fresh.runtime, PROJECT, ROLES);
+    wb = await openWorkbench(PROJECT, ROLES);
+    ({ url, tokens: t, browser } = wb);
     await seed();
-    browser = await launchChromium();
-    closers.unshift(() => browser.close());
   });
 
-  afterAll(async () => {
-    for (const close of closers) await close();
-  });
+  afterAll(() => wb?.close());
 
   it('signs in by token and shows the board: notes by type, decisions apart from model proposals', async () => {
     const context = await browser.newContext();
