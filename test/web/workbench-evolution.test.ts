@@ -5,50 +5,31 @@
 // it; no serious accessibility violation; screenshots at 1280 px and 390 px.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type CanonryRuntime,
-  createCanonry,
-  type ReplayCase,
-  useReplayCases,
-} from '../../src/app/index.js';
+import { createCanonry, type ReplayCase, useReplayCases } from '../../src/app/index.js';
 import {
   assembleQualifiedEvent,
   KERNEL_VERDICT_CLASS,
   kernelVerdictOutcomeOf,
 } from '../../src/evolution/index.js';
 import { EMPTY_METADATA_HASH } from '../../src/kernel/index.js';
-import { buildServer } from '../../src/server/index.js';
 import { asset, draft, userPrivate } from '../evolution/assets.js';
-import { call, tokensFor } from '../helpers/auth.js';
-import {
-  BROWSER_TESTS,
-  buildWorkbench,
-  launchChromium,
-  screenshots,
-  seriousViolations,
-} from '../helpers/browser.js';
+import { BROWSER_TESTS, screenshots, seriousViolations } from '../helpers/browser.js';
 import { readRepoJson, tempDir } from '../helpers/runtime.js';
+import { openWorkbench, type WorkbenchUnderTest } from '../helpers/workbench.js';
 
-const PROJECT = 'lab';
 const ROLES = { olivia: 'owner', eddie: 'editor', vera: 'viewer', 'agent-7': 'agent' } as const;
 
-let url: string;
+let wb: WorkbenchUnderTest<keyof typeof ROLES>;
 let t: Record<keyof typeof ROLES, string>;
-let browser: Browser;
-let rt: CanonryRuntime;
 /** Whether the webhook receiver answers 2xx; it is down until the retry test brings it up. */
 let hookUp = false;
 let hookCalls = 0;
 const closers: (() => Promise<unknown> | unknown)[] = [];
 
-async function api(token: string, method: string, path: string, body?: unknown) {
-  const res = await call(url, method, `/v1/projects/${PROJECT}${path}`, token, body);
-  if (res.status >= 300)
-    throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body;
-}
+const api = (token: string, method: string, path: string, body?: unknown) =>
+  wb.api(token, method, path, body);
 
 async function webhookReceiver(): Promise<string> {
   const srv: Server = createServer((req, res) => {
@@ -64,16 +45,35 @@ async function webhookReceiver(): Promise<string> {
   return `http://127.0.0.1:${(srv.address() as AddressInfo).port}/hook`;
 }
 
+/**
+ * A runtime that runs the evolution coordinator, retries instantly and twice, and sends memory
+ * events to a webhook as well as to the memory target.
+ */
+async function evolutionRuntime(hook: string) {
+  const { dir, cleanup } = tempDir();
+  const runtime = await createCanonry(
+    { dataDir: dir, evolution: 'on', logLevel: 'silent' },
+    {
+      evolution: {
+        sleep: async () => undefined,
+        retry: { maxAttempts: 2, backoffMs: 1 },
+        webhooks: [{ name: 'lab-hook', url: hook, secret: 'hook-secret', eventTypes: ['memory'] }],
+      },
+    },
+  );
+  return {
+    runtime,
+    close: async () => {
+      await runtime.close();
+      cleanup();
+    },
+  };
+}
+
 async function signedIn(token: string): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-  const page = await context.newPage();
-  await page.goto(`${url}/evolution`);
-  await page.getByLabel('Project').fill(PROJECT);
-  await page.getByLabel('Token').fill(token);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.locator('[data-live="live"]').waitFor();
-  await page.getByRole('heading', { name: 'Evolution', level: 1 }).waitFor();
-  return { context, page };
+  const signed = await wb.signedIn(token, '/evolution');
+  await signed.page.getByRole('heading', { name: 'Evolution', level: 1 }).waitFor();
+  return signed;
 }
 
 /**
@@ -82,6 +82,7 @@ async function signedIn(token: string): Promise<{ context: BrowserContext; page:
  * its canary; and `air-bad`, which names no recorded event and stops at replay validation.
  */
 async function promotions(): Promise<void> {
+  const rt = wb.runtime;
   const cases = new Map<string, ReplayCase>();
   useReplayCases(rt, (_project, id) => cases.get(id));
   const { protocol } = await rt.kernel.registry.register(
@@ -133,28 +134,10 @@ async function open(page: Page, type: string) {
 
 describe.skipIf(!BROWSER_TESTS)('the Evolution view in chromium', () => {
   beforeAll(async () => {
-    const build = buildWorkbench();
-    closers.push(build.cleanup);
     const hook = await webhookReceiver();
-    const { dir, cleanup } = tempDir();
-    closers.push(cleanup);
-    rt = await createCanonry(
-      { dataDir: dir, evolution: 'on', logLevel: 'silent' },
-      {
-        evolution: {
-          sleep: async () => undefined,
-          retry: { maxAttempts: 2, backoffMs: 1 },
-          webhooks: [
-            { name: 'lab-hook', url: hook, secret: 'hook-secret', eventTypes: ['memory'] },
-          ],
-        },
-      },
-    );
-    closers.unshift(() => rt.close());
-    const app = buildServer(rt, { logLevel: 'silent', workbench: build.dir });
-    url = await app.listen({ port: 0, host: '127.0.0.1' });
-    closers.unshift(() => app.close());
-    t = await tokensFor(rt, PROJECT, ROLES);
+    wb = await openWorkbench('lab', ROLES, () => evolutionRuntime(hook));
+    closers.unshift(() => wb.close());
+    t = wb.tokens;
     // A person's decision committed to canon (an arbitration event), and an agent's feedback (a
     // memory event, routed to the memory target and to the webhook, which is down).
     await api(t.olivia, 'POST', '/proposals', {
@@ -164,10 +147,8 @@ describe.skipIf(!BROWSER_TESTS)('the Evolution view in chromium', () => {
       candidate: { object_type: 'preference', title: 'Interface colour', text: 'Red.' },
     });
     await api(t['agent-7'], 'POST', '/evolution/feedback', { subject: 'ui.colour', score: 0.8 });
-    await rt.evolution!.idle();
+    await wb.runtime.evolution!.idle();
     await promotions();
-    browser = await launchChromium();
-    closers.unshift(() => browser.close());
   });
 
   afterAll(async () => {
@@ -187,7 +168,7 @@ describe.skipIf(!BROWSER_TESTS)('the Evolution view in chromium', () => {
     const gov = arbitration.getByRole('region', { name: /Governance of event/ });
     const text = (await gov.textContent()) ?? '';
     expect(text).toContain('shared — shared within its boundary');
-    expect(text).toContain(`project ${PROJECT}`);
+    expect(text).toContain('project lab');
     expect(text).toContain('none — never replicated');
     expect(text).toContain('local_only — on this node only');
     expect(text).toContain('approval_required — only with an approval');
