@@ -31,7 +31,11 @@ export interface EventFilter {
   readonly class?: string;
   /** Events after this seq. */
   readonly after?: number;
+  /** Events before this seq. */
+  readonly before?: number;
   readonly limit?: number;
+  /** `newest`: the latest first (a page ending at `before`); `oldest` (the default): journal order. */
+  readonly order?: 'oldest' | 'newest';
 }
 
 /** What `verify` found: every event checked, and each that failed with its first issue. */
@@ -79,6 +83,10 @@ export class EventStore {
   async list(project: string, filter: EventFilter = {}): Promise<StoredEventRow[]> {
     const where = ['project = $1', 'seq > $2'];
     const params: (string | number)[] = [project, filter.after ?? 0];
+    if (filter.before !== undefined) {
+      params.push(filter.before);
+      where.push(`seq < $${params.length}`);
+    }
     if (filter.event_type !== undefined) {
       params.push(filter.event_type);
       where.push(`event_type = $${params.length}`);
@@ -90,7 +98,8 @@ export class EventStore {
     params.push(Math.min(Math.max(filter.limit ?? 100, 1), 1_000));
     const rows = await this.db.all<EventRow>(
       `SELECT event_id, seq, event_type, class, schema_version, created_at, pending
-       FROM evolution_events WHERE ${where.join(' AND ')} ORDER BY seq LIMIT $${params.length}`,
+       FROM evolution_events WHERE ${where.join(' AND ')}
+       ORDER BY seq ${filter.order === 'newest' ? 'DESC' : 'ASC'} LIMIT $${params.length}`,
       params,
     );
     return rows.map((r) => ({

@@ -82,7 +82,17 @@ export function applyStep(
       ...current,
       ...changes,
       stage: next,
-      history: [...current.history, { step: step.step, stage: next, seq }],
+      history: [
+        ...current.history,
+        step.step === 'observe'
+          ? {
+              step: step.step,
+              stage: next,
+              seq,
+              observation: { arm: step.arm, value: step.value, samples: step.samples },
+            }
+          : { step: step.step, stage: next, seq },
+      ],
     });
   switch (step.step) {
     case 'validate':

@@ -123,10 +123,15 @@ export interface PromotionState {
   readonly arms: { readonly canary: ArmTotals; readonly baseline: ArmTotals };
   /** Why it was rejected, promoted or rolled back. */
   readonly reason: string | null;
-  /** Every step taken, with the stage it left. */
+  /** Every step taken, with the stage it left; an observation keeps its numbers (the canary over time). */
   readonly history: readonly {
     readonly step: PromotionStepName;
     readonly stage: PromotionStage;
     readonly seq: number | null;
+    readonly observation?: {
+      readonly arm: 'canary' | 'baseline';
+      readonly value: number;
+      readonly samples: number;
+    };
   }[];
 }

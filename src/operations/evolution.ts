@@ -100,7 +100,8 @@ export const EVOLUTION_OPERATIONS: readonly Operation[] = [
     method: 'GET',
     url: `${URL_BASE}/events`,
     operationId: 'listEvents',
-    summary: "The project's qualified cognitive events in journal order, by type or class",
+    summary:
+      "The project's qualified cognitive events in journal order (or newest first), by type or class",
     tag: 'evolution',
     cli: { command: 'events list', description: "the project's qualified cognitive events" },
     minRole: 'viewer',
@@ -116,6 +117,16 @@ export const EVOLUTION_OPERATIONS: readonly Operation[] = [
         schema: { type: 'string' },
       },
       AFTER,
+      {
+        name: 'before',
+        description: 'only those before this journal seq',
+        schema: { type: 'integer', minimum: 1 },
+      },
+      {
+        name: 'order',
+        description: 'oldest first (journal order, the default) or newest first',
+        schema: { enum: ['oldest', 'newest'] },
+      },
       LIMIT,
     ],
     status: 200,
@@ -132,9 +143,17 @@ export const EVOLUTION_OPERATIONS: readonly Operation[] = [
           },
         );
       }
+      const order = query.order;
+      if (order !== undefined && order !== 'oldest' && order !== 'newest') {
+        throw new CanonryError('INVALID_ARGUMENT', 'order is oldest or newest', { field: 'order' });
+      }
       return {
         events: await store(runtime).list(project, {
           ...(type === undefined ? {} : { event_type: type }),
+          ...(query.before === undefined
+            ? {}
+            : { before: intQuery(query.before, 'before', Number.MAX_SAFE_INTEGER, 0) }),
+          ...(order === undefined ? {} : { order }),
           ...(query.class === undefined ? {} : { class: arg(query.class, 'class') }),
           after: intQuery(query.after, 'after', Number.MAX_SAFE_INTEGER, 0),
           limit: Math.max(1, intQuery(query.limit, 'limit', 1000, 100)),

@@ -100,6 +100,15 @@ describe('promotions over HTTP', () => {
       canary_mean: 0.6,
       baseline_mean: 0.8,
     });
+    // Each observation stays in the history with its numbers: the canary over time.
+    expect(
+      rolled.body.promotion.history
+        .filter((h: { step: string }) => h.step === 'observe')
+        .map((h: { observation: unknown }) => h.observation),
+    ).toEqual([
+      { arm: 'baseline', value: 0.8, samples: 5 },
+      { arm: 'canary', value: 0.6, samples: 5 },
+    ]);
     expect((await observe('air-3', 'canary', 0.6)).body.error.code).toBe(
       'PROMOTION_ILLEGAL_TRANSITION',
     );

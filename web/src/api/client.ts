@@ -34,7 +34,8 @@ function errorOf(status: number, body: unknown): ApiError {
   return new ApiError(status, code, message);
 }
 
-async function unwrap<T>(call: Promise<Result<T>>): Promise<T> {
+/** The data of an answered call, or its {@link ApiError}. */
+export async function unwrap<T>(call: Promise<Result<T>>): Promise<T> {
   let result: Result<T>;
   try {
     result = await call;

@@ -728,7 +728,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The project's qualified cognitive events in journal order, by type or class */
+        /** The project's qualified cognitive events in journal order (or newest first), by type or class */
         get: operations["listEvents"];
         put?: never;
         post?: never;
@@ -5227,6 +5227,10 @@ export interface operations {
                 class?: string;
                 /** @description only those after this journal seq */
                 after?: number;
+                /** @description only those before this journal seq */
+                before?: number;
+                /** @description oldest first (journal order, the default) or newest first */
+                order?: "oldest" | "newest";
                 /** @description at most this many (1–1000, default 100) */
                 limit?: number;
             };

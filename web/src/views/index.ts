@@ -48,4 +48,9 @@ export const VIEWS: readonly ViewEntry[] = [
     })),
     nav: { href: '/kernel', label: 'Kernel' },
   },
+  {
+    path: '/evolution',
+    component: lazy(() => import('./evolution/index.js')),
+    nav: { href: '/evolution', label: 'Evolution' },
+  },
 ];
