@@ -12,7 +12,7 @@ import {
 } from '../../operations/index.js';
 import { addOperationFlags, type FieldFlag, inputFromFlags } from '../canon/options.js';
 import { RENDER } from '../canon/render.js';
-import { emit } from '../io.js';
+import { EXIT, emit } from '../io.js';
 import { DATA_FLAG, DB_FLAG, type RuntimeFlags, withRuntime } from '../runtime.js';
 
 interface CanonFlags extends RuntimeFlags {
@@ -40,6 +40,9 @@ const list = (value: unknown): string[] =>
     .filter((v) => v !== '');
 
 /** The few commands whose flags say more than a body field (kept from before the generated ones). */
+/** Checks whose report says `ok: false` when something failed: the command exits 1 then. */
+const FAIL_WHEN_NOT_OK = new Set(['verifyEvents']);
+
 const CUSTOM: Readonly<Record<string, Custom>> = {
   postMessage: {
     options: (c) =>
@@ -202,6 +205,8 @@ export function operationCommand(
       });
       const render = RENDER[op.operationId];
       emit(values.json === true || !render, result, () => render!(result));
+      if (FAIL_WHEN_NOT_OK.has(op.operationId) && (result as { ok?: unknown }).ok === false)
+        process.exitCode = EXIT.FAILED;
     });
 }
 
