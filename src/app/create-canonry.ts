@@ -213,6 +213,7 @@ export async function createCanonry(
           journal,
           () => trust.current(),
           canon,
+          relay,
           `canonry:${identity.store_id}`,
           options.evolution ?? {},
           (err) => logger.warn({ err }, 'evolution: background work failed'),

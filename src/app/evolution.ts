@@ -12,14 +12,16 @@ import {
   projectGovernance,
   protocolTarget,
   QualifiedEventVerifier,
+  RELAY_WINDOW_CLASS,
   type RetryPolicy,
   sourceItem,
   type WebhookConfig,
   webhookTarget,
 } from '../evolution/index.js';
 import type { Journal } from '../journal/index.js';
-import { RELAY_WINDOW } from '../relay/index.js';
+import { RELAY_WINDOW, type Relay, type RelayWindowRecord } from '../relay/index.js';
 import type { Keyring } from '../trust/index.js';
+import { relayWindowOutcomeOf } from './replay-relay.js';
 
 /** What code (not configuration) can give the coordinator. */
 export interface EvolutionOptions {
@@ -67,46 +69,75 @@ export const CANON_COMMIT_SOURCE: AssetSource = {
   },
 };
 
+/** A window of a session with its whole CSO, as the relay's projection holds it. */
+export type RelayWindowOf = (
+  project: string,
+  sessionId: string,
+  windowNumber: number,
+) => Promise<RelayWindowRecord | null>;
+
 /**
- * Relay windows as assets: one `transition` event per window — its figures and scores, and a
- * replay contract naming the session window and the model that wrote it; never the window's text.
+ * Relay windows as assets: one `transition` event per window — its figures and scores, never the
+ * window's text — with the replay contract (`relay.window`): the outcome a replay compares
+ * (`relayWindowOutcomeOf`, whose state digest needs the window's whole CSO, read from the relay's
+ * projection, which the window's own append brought up to this entry), the plan (session and
+ * window), the model, the policies it ran under (AIR mode and budget, the unverified-state policy),
+ * no seeds (the relay asks at temperature 0) and its validators. The prompt is not journaled, so
+ * no context-packet hash is recorded. Should the projection not hold the window, the event is made
+ * without a replay contract.
  */
-export const RELAY_WINDOW_SOURCE: AssetSource = {
-  name: 'relay-windows',
-  kinds: [RELAY_WINDOW.kind],
-  read(entry, context) {
-    if (!RELAY_WINDOW.is(entry)) return [];
-    const w = entry.body.window;
-    return [
-      sourceItem(entry, context.governanceFor(entry.project), 'relay.window', [], {
-        event_type: 'transition',
-        creator: 'model',
-        outcome: {
-          session_id: w.session_id,
-          window_number: w.window_number,
-          kind: w.kind,
-          verified: w.verification.verified,
-          // The window's change (the entry carries what changed, not the whole state).
-          facts_put: w.state.established_facts.put.length,
-          facts_removed: w.state.established_facts.removed.length,
-          decisions_put: w.state.decisions.put.length,
-          decisions_removed: w.state.decisions.removed.length,
-          revisions: w.revisions.length,
-        },
-        scores: {
-          verification: w.verification.preservation,
-          grounding: Math.min(Math.max(w.signals.quality, 0), 1),
-        },
-        model_and_expert_versions: w.output.model === null ? [] : [w.output.model],
-        adaptive_artifact_refs: {},
-        replay: {
-          plan_ref: `relay:${w.session_id}:${w.window_number}`,
-          ...(w.output.model === null ? {} : { components: { model: w.output.model } }),
-        },
-      }),
-    ];
-  },
-};
+export function relayWindowSource(windowOf: RelayWindowOf): AssetSource {
+  return {
+    name: 'relay-windows',
+    kinds: [RELAY_WINDOW.kind],
+    async read(entry, context) {
+      if (!RELAY_WINDOW.is(entry)) return [];
+      const w = entry.body.window;
+      const record = await windowOf(entry.project, w.session_id, w.window_number);
+      const model = w.output.model;
+      return [
+        sourceItem(entry, context.governanceFor(entry.project), 'relay.window', [], {
+          event_type: 'transition',
+          creator: 'model',
+          outcome: {
+            ...(record === null ? {} : relayWindowOutcomeOf(record)),
+            session_id: w.session_id,
+            window_number: w.window_number,
+            kind: w.kind,
+            verified: w.verification.verified,
+            preservation: w.verification.preservation,
+            // The window's change (the entry carries what changed, not the whole state).
+            facts_put: w.state.established_facts.put.length,
+            facts_removed: w.state.established_facts.removed.length,
+            decisions_put: w.state.decisions.put.length,
+            decisions_removed: w.state.decisions.removed.length,
+            revisions: w.revisions.length,
+          },
+          scores: {
+            verification: w.verification.preservation,
+            grounding: Math.min(Math.max(w.signals.quality, 0), 1),
+          },
+          model_and_expert_versions: model === null ? [] : [model],
+          adaptive_artifact_refs: {},
+          replay: {
+            plan_ref: `relay:${w.session_id}:${w.window_number}`,
+            ...(model === null ? {} : { components: { model } }),
+            ...(record === null
+              ? {}
+              : {
+                  execution_class: RELAY_WINDOW_CLASS,
+                  policy_versions: [
+                    `air:${w.quality.policy.mode}:${w.quality.policy.iap_budget}`,
+                  ].sort(),
+                  seeds: [],
+                  validators: ['relay.verification', `dpe:${w.quality.judge}`].sort(),
+                }),
+          },
+        }),
+      ];
+    },
+  };
+}
 
 /**
  * The memory target's port, filled by canon: what a memory event asks canon to remember becomes a
@@ -157,6 +188,7 @@ export function buildCoordinator(
   journal: Journal,
   keyring: () => Keyring,
   canon: Canon,
+  relay: Pick<Relay, 'window'>,
   sourceNode: string,
   options: EvolutionOptions,
   onError: (err: unknown) => void,
@@ -183,7 +215,7 @@ export function buildCoordinator(
     sources: [
       ...BUILT_IN_SOURCES,
       CANON_COMMIT_SOURCE,
-      RELAY_WINDOW_SOURCE,
+      relayWindowSource((project, id, n) => relay.window(project, id, n)),
       ...(options.sources ?? []),
     ],
     targets: [

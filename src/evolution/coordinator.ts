@@ -223,7 +223,7 @@ export class EvolutionCoordinator {
     const items: { source: AssetSource; item: SourceItem; index: number }[] = [];
     for (const source of sources) {
       try {
-        source.read(entry, this.#context).forEach((item, index) => {
+        (await source.read(entry, this.#context)).forEach((item, index) => {
           items.push({ source, item, index });
         });
       } catch (err) {

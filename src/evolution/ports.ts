@@ -41,13 +41,17 @@ export interface SourceContext {
  * Canon's and the relay's live in `app` (evolution never imports them); kernel verdicts, feedback
  * and benchmark results are evolution's own. An entry may yield no item (nothing to learn) or
  * several; each item becomes exactly one event. Must be deterministic in the entry: a restart
- * reads the entry again and must get the same items.
+ * reads the entry again and must get the same items. It may read (asynchronously) what the journal
+ * has already made of entries up to this one — the relay's window state — never anything later.
  */
 export interface AssetSource {
   readonly name: string;
   /** The stored entry kinds it reads. */
   readonly kinds: readonly string[];
-  read(entry: JournalEntry, context: SourceContext): readonly SourceItem[];
+  read(
+    entry: JournalEntry,
+    context: SourceContext,
+  ): readonly SourceItem[] | Promise<readonly SourceItem[]>;
 }
 
 /** An event as a target receives it: the signed event and its source assets. */
