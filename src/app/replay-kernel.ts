@@ -91,14 +91,18 @@ export function kernelVerdictReplayer(inputs: KernelReplayInputs): Replayer {
         class: verdict.class,
         label: verdict.label,
       };
-      if (sameIssuer) {
+      if (sameIssuer && recorded.event_hash !== undefined) {
         compared.push('event_hash');
         expected.event_hash = recorded.event_hash;
         actual.event_hash = eventHash;
       } else {
-        // Signed by another issuer than today's: only whether an event was signed can compare.
+        // Signed by another issuer than today's, or recorded without the signed event's hash:
+        // only whether an event was signed can compare.
         compared.push('event');
-        expected.event = recorded.event_hash !== null;
+        expected.event =
+          recorded.event_hash === undefined
+            ? recorded.issuer !== null
+            : recorded.event_hash !== null;
         actual.event = eventHash !== null;
       }
       return report(compared, firstDifference(expected, actual));

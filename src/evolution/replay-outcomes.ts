@@ -25,7 +25,11 @@ export interface KernelVerdictOutcome {
   readonly class: string;
   readonly label: string | null;
   readonly issuer: ContentHash | null;
-  readonly event_hash: ContentHash | null;
+  /**
+   * Absent when the record the event was made from does not keep the signed event (the kernel's
+   * audit keeps only its issuer): replay then compares whether an event was signed.
+   */
+  readonly event_hash?: ContentHash | null;
 }
 
 /**
@@ -58,8 +62,10 @@ export function kernelVerdictOutcome(event: QualifiedEvent): KernelVerdictOutcom
     if (o[field] !== null && typeof o[field] !== 'string')
       throw unavailable(`outcome.${field} is not a string or null`, `outcome.${field}`);
   }
-  for (const field of ['issuer', 'event_hash'] as const) {
-    if (o[field] !== null && !isContentHash(o[field]))
+  if (o.issuer !== null && !isContentHash(o.issuer))
+    throw unavailable('outcome.issuer is not a content hash or null', 'outcome.issuer');
+  for (const field of ['event_hash'] as const) {
+    if (o[field] !== undefined && o[field] !== null && !isContentHash(o[field]))
       throw unavailable(`outcome.${field} is not a content hash or null`, `outcome.${field}`);
   }
   return o as unknown as KernelVerdictOutcome;
@@ -85,7 +91,7 @@ export function relayWindowOutcome(event: QualifiedEvent): RelayWindowOutcome {
 export function kernelVerdictOutcomeOf(
   evaluation: Pick<Evaluation, 'verdict' | 'event'>,
   generationMetadataHash: ContentHash,
-): KernelVerdictOutcome & JsonObject {
+): Required<KernelVerdictOutcome> & JsonObject {
   const { verdict, event } = evaluation;
   if (verdict.artifactHash === null) {
     throw new CanonryError('REPLAY_UNAVAILABLE', 'a verdict on no artifact cannot be replayed', {

@@ -1,7 +1,9 @@
+import { isContentHash } from '../core/index.js';
 import type { JournalEntry } from '../journal/index.js';
 import { entryAsset } from './asset-of-entry.js';
 import { EVOLUTION_BENCHMARK, EVOLUTION_FEEDBACK } from './entry-kinds.js';
-import type { AssetSource, SourceItem } from './ports.js';
+import type { AssetSource, SourceContext, SourceItem } from './ports.js';
+import { KERNEL_VERDICT_CLASS, type KernelVerdictOutcome } from './replay-outcomes.js';
 
 /** The project events from the kernel's audit are stored in: the audit belongs to no project. */
 export const EVOLUTION_SYSTEM_PROJECT = 'evolution';
@@ -13,12 +15,87 @@ interface VerdictRecordShape {
   readonly class?: unknown;
   readonly protocol_slug?: unknown;
   readonly protocol_hash?: unknown;
+  readonly artifact_hash?: unknown;
+  readonly generation_metadata_hash?: unknown;
+  readonly label?: unknown;
+  readonly issuer?: unknown;
+}
+
+/**
+ * Most `kernel.verdict` events one audit entry (up to 512 records) makes: the first verdict on each
+ * distinct (protocol, artifact, metadata) pair, in record order, up to this many. The rest are in
+ * the batch's counts only.
+ */
+export const MAX_VERDICT_EVENTS_PER_BATCH = 16;
+
+/** A record's verdict in `kernelVerdictOutcome`'s shape, or null when it names no artifact. */
+function verdictOutcome(r: VerdictRecordShape): KernelVerdictOutcome | null {
+  if (
+    !isContentHash(r.protocol_hash) ||
+    !isContentHash(r.artifact_hash) ||
+    !isContentHash(r.generation_metadata_hash) ||
+    typeof r.class !== 'string' ||
+    (r.label !== null && typeof r.label !== 'string') ||
+    (r.issuer !== null && !isContentHash(r.issuer))
+  )
+    return null;
+  return {
+    protocol_hash: r.protocol_hash,
+    artifact_hash: r.artifact_hash,
+    generation_metadata_hash: r.generation_metadata_hash,
+    class: r.class,
+    label: r.label,
+    issuer: r.issuer,
+  };
+}
+
+/** One replayable `kernel.verdict` item per distinct verdict of the batch, bounded. */
+function verdictItems(
+  entry: JournalEntry,
+  records: readonly VerdictRecordShape[],
+  context: SourceContext,
+): SourceItem[] {
+  const items: SourceItem[] = [];
+  const seen = new Set<string>();
+  for (const r of records) {
+    if (items.length === MAX_VERDICT_EVENTS_PER_BATCH) break;
+    const outcome = verdictOutcome(r);
+    if (outcome === null) continue;
+    const key = `${outcome.protocol_hash} ${outcome.artifact_hash} ${outcome.generation_metadata_hash}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    items.push({
+      project: EVOLUTION_SYSTEM_PROJECT,
+      assets: [
+        entryAsset(entry, 'kernel.verdict', context.governanceFor(EVOLUTION_SYSTEM_PROJECT)),
+      ],
+      draft: {
+        event_type: 'verification',
+        creator: 'system',
+        outcome: { ...outcome },
+        scores: { verification: outcome.class === 'CONFORMANT' ? 1 : 0 },
+        model_and_expert_versions: [outcome.protocol_hash],
+        adaptive_artifact_refs: { capability: 'judge' },
+        replay: {
+          plan_ref: `kernel:${outcome.protocol_hash}`,
+          policy_versions: [outcome.protocol_hash],
+          seeds: [],
+          execution_class: KERNEL_VERDICT_CLASS,
+          validators: ['kernel.decide'],
+        },
+      },
+    });
+  }
+  return items;
 }
 
 /**
  * Kernel verdicts (the `kernel.verdicts` audit batches): one `verification` event per batch, its
  * outcome the count of each verdict class and the protocols judged — never a verdict's reasons,
- * which stay the kernel's private audit. Stored in {@link EVOLUTION_SYSTEM_PROJECT}.
+ * which stay the kernel's private audit — then one replayable `kernel.verdict` event per distinct
+ * verdict of the batch (at most {@link MAX_VERDICT_EVENTS_PER_BATCH}): its outcome the verdict's
+ * hashes, class, label and issuer, replayed from the artifact whose hash it names. Stored in
+ * {@link EVOLUTION_SYSTEM_PROJECT}.
  */
 export const KERNEL_VERDICT_SOURCE: AssetSource = {
   name: 'kernel-verdicts',
@@ -54,6 +131,7 @@ export const KERNEL_VERDICT_SOURCE: AssetSource = {
           adaptive_artifact_refs: { capability: 'judge' },
         },
       },
+      ...verdictItems(entry, records as VerdictRecordShape[], context),
     ];
   },
 };
