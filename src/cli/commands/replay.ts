@@ -1,17 +1,25 @@
 import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
 import {
+  type CanonryRuntime,
   kernelVerdictReplayer,
   type RelayReplayInputs,
   relayWindowReplayer,
 } from '../../app/index.js';
 import { CanonryError, type JsonValue } from '../../core/index.js';
-import { type ReplayReport, replayEvent, verifyQualifiedEvent } from '../../evolution/index.js';
+import {
+  EventStore,
+  type QualifiedEvent,
+  type ReplayReport,
+  replayEvent,
+  verifyQualifiedEvent,
+} from '../../evolution/index.js';
 import { parseRecordings } from '../../models/index.js';
 import { EXIT, emit, readJson, readText } from '../io.js';
 import { DATA_FLAG, DB_FLAG, type RuntimeFlags, withRuntime } from '../runtime.js';
 
 interface ReplayOptions extends RuntimeFlags {
+  project?: string;
   artifact?: string;
   session?: string;
   recordings?: string;
@@ -42,12 +50,25 @@ function lines(report: ReplayReport): string[] {
   ];
 }
 
+/** The relay window event's session as it was started, from the relay's projection. */
+async function sessionOf(
+  runtime: CanonryRuntime,
+  project: string,
+  event: QualifiedEvent,
+): Promise<RelayReplayInputs['session'] | undefined> {
+  const sessionId = event.outcome.session_id;
+  if (typeof sessionId !== 'string') return undefined;
+  return (await runtime.relay.reader(project).session(sessionId))?.session;
+}
+
 /**
- * `canonry replay EVENT_FILE [--artifact A.json] [--session S.json --recordings R.jsonl]`: verifies
- * the signed event against the data directory's root, re-executes the work it records (a kernel
- * verdict, a relay window with the replay model) and prints `match` or the first difference; exit
- * 0 on a match, 1 on a difference or an error. Events are read from files: an id names an event
- * in the event store, which this build does not hold.
+ * `canonry replay EVENT [--project P] [--artifact A.json] [--session S.json --recordings
+ * R.jsonl]`: EVENT is a file (a signed event, or `{ event, artifact?, relay? }`) or, with
+ * `--project`, an event id looked up in the project's event store. The event is verified against
+ * the data directory's root, the work it records is re-executed (a kernel verdict from the artifact
+ * whose hash it names; a relay window with the replay model over the recordings, the session as
+ * started read from the store when no `--session` is given) and `match` or the first difference is
+ * printed; exit 0 on a match, 1 on a difference or an error.
  */
 export function replayCommand(program: Command): void {
   program
@@ -55,7 +76,11 @@ export function replayCommand(program: Command): void {
     .description(
       're-execute the work a signed qualified cognitive event records; match or the first difference',
     )
-    .argument('<event>', 'a file holding a signed event, or { event, artifact?, relay? }')
+    .argument(
+      '<event>',
+      'a file holding a signed event or { event, artifact?, relay? }; or, with --project, an event id',
+    )
+    .option('--project <name>', "look the event id up in this project's event store")
     .option('--artifact <file>', 'the recorded artifact of a kernel.verdict event (JSON)')
     .option('--session <file>', 'the relay session as started (JSON), for a relay.window event')
     .option('--recordings <file>', 'the model recordings (JSONL), for a relay.window event')
@@ -63,29 +88,34 @@ export function replayCommand(program: Command): void {
     .option(...DB_FLAG)
     .option('--json', 'print the report as JSON')
     .action(async (eventArg: string, opts: ReplayOptions) => {
-      if (!existsSync(eventArg)) {
+      const fromStore = opts.project !== undefined && !existsSync(eventArg);
+      if (!fromStore && !existsSync(eventArg)) {
         throw new CanonryError(
           'INVALID_ARGUMENT',
-          `${eventArg} is not a file: give a file holding a signed event (this build has no event store to find an id in)`,
+          `${eventArg} is not a file: give a file holding a signed event, or an event id with --project`,
           { field: 'event' },
         );
       }
-      const bundle = readBundle(eventArg);
+      const bundle = fromStore ? { event: undefined } : readBundle(eventArg);
       const artifact =
         opts.artifact === undefined
           ? bundle.artifact
           : (readJson(opts.artifact, '--artifact') as JsonValue);
-      const relay: RelayReplayInputs | undefined =
-        opts.session !== undefined && opts.recordings !== undefined
-          ? {
-              session: readJson(opts.session, '--session') as RelayReplayInputs['session'],
-              recordings: parseRecordings(readText(opts.recordings, '--recordings')),
-            }
-          : bundle.relay;
+      const recordings =
+        opts.recordings === undefined
+          ? undefined
+          : parseRecordings(readText(opts.recordings, '--recordings'));
+      const givenSession =
+        opts.session === undefined
+          ? undefined
+          : (readJson(opts.session, '--session') as RelayReplayInputs['session']);
       const report = await withRuntime(
         opts,
         async (runtime) => {
-          const verified = verifyQualifiedEvent(bundle.event, {
+          const unverified = fromStore
+            ? (await new EventStore(runtime.store).get(opts.project!, eventArg)).event
+            : bundle.event;
+          const verified = verifyQualifiedEvent(unverified, {
             root: runtime.keyring.rootCertificatePem,
             revocationList: runtime.keyring.revocationListPem(),
           });
@@ -93,7 +123,17 @@ export function replayCommand(program: Command): void {
             const issue = verified.issues[0]!;
             throw new CanonryError(issue.code, issue.message, { path: issue.path ?? null });
           }
-          return replayEvent(verified.value.event, [
+          const event = verified.value.event;
+          const session =
+            givenSession ??
+            bundle.relay?.session ??
+            (fromStore ? await sessionOf(runtime, opts.project!, event) : undefined);
+          const taken = recordings ?? bundle.relay?.recordings;
+          const relay =
+            session !== undefined && taken !== undefined
+              ? { session, recordings: taken }
+              : undefined;
+          return replayEvent(event, [
             kernelVerdictReplayer({
               registry: runtime.kernel.registry,
               signer: () => runtime.keyring.signer(),
