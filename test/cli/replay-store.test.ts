@@ -1,0 +1,230 @@
+// `canonry replay EVENT_ID --project P` and `canonry events verify` as the built CLI (child
+// processes) on a real data directory where the coordinator made the events: a relay window event
+// replays from the store with its recordings (match), with doctored recordings (first difference);
+// a kernel verdict event replays with its artifact (match), with another (the artifact hash); a
+// stored event edited in SQLite makes `events verify` exit 1.
+import { readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type CanonryRuntime, createCanonry } from '../../src/app/index.js';
+import type { Principal } from '../../src/canon/index.js';
+import {
+  EventStore,
+  KERNEL_VERDICT_CLASS,
+  RELAY_WINDOW_CLASS,
+  type StoredEvent,
+} from '../../src/evolution/index.js';
+import { EMPTY_METADATA_HASH } from '../../src/kernel/index.js';
+import { type ModelRecording, RecordingModel, ScriptedModel } from '../../src/models/index.js';
+import { runCli } from '../helpers/cli.js';
+import { readRepoJson, tempDir } from '../helpers/runtime.js';
+
+const PROJECT = 'relay-replay';
+const AGENT: Principal = { id: 'agent-1', project: PROJECT, role: 'agent' };
+const artifact = { amount: 500 };
+
+let dir: string;
+let cleanup: () => void;
+let recordings: readonly ModelRecording[];
+let windowEvent: string;
+let verdictEvent: string;
+let refundHash: string;
+
+const open = (): Promise<CanonryRuntime> =>
+  createCanonry({ dataDir: dir, evolution: 'on', logLevel: 'silent' });
+
+function answer(section: string, statement: string) {
+  return JSON.stringify({
+    output: `${section}.`,
+    facts: [
+      {
+        fact_id: `f_${section.toLowerCase()}`,
+        statement,
+        provenance: 'CONVERSATION',
+        provenance_ref: null,
+        confidence: 0.9,
+        supersedes: [],
+      },
+    ],
+    decisions: [],
+    open_questions: [],
+    resolved_questions: [],
+    constraints: [],
+    completed: [section],
+    invalidates: [],
+    tool_results: [],
+  });
+}
+
+async function events(rt: CanonryRuntime, project: string): Promise<StoredEvent[]> {
+  const store = new EventStore(rt.store);
+  const rows = await store.list(project, { limit: 500 });
+  return Promise.all(rows.map((r) => store.get(project, r.event_id)));
+}
+
+beforeAll(async () => {
+  ({ dir, cleanup } = tempDir('canonry-replay-store-'));
+  let rt = await open();
+  try {
+    const { protocol } = await rt.kernel.registry.register(
+      readRepoJson('examples/refund/protocol.json'),
+    );
+    rt.kernel.evaluate(artifact, protocol, EMPTY_METADATA_HASH);
+    refundHash = protocol.hash;
+    const answers = [
+      answer('Install', 'the package is canonry'),
+      answer('Operate', 'the service listens on 8080'),
+    ];
+    let served = 0;
+    const model = new RecordingModel(
+      new ScriptedModel([{ match: () => true, respond: () => answers[served++]! }]),
+    );
+    const { session } = await rt.relay.start(AGENT, {
+      mode: 'DOCUMENT',
+      objective: 'A runbook',
+      remaining: ['Install', 'Operate'],
+    });
+    await rt.relay.run(AGENT, session.session_id, model, { maxWindows: 2 });
+    recordings = model.recordings();
+  } finally {
+    // Closing commits the audit's last batch; the coordinator takes it up from its cursor next time.
+    await rt.close();
+  }
+  rt = await open();
+  try {
+    await rt.evolution!.idle();
+    const windows = (await events(rt, PROJECT)).filter(
+      (e) => e.event.replay?.execution_class === RELAY_WINDOW_CLASS,
+    );
+    expect(windows.map((e) => e.event.outcome.window_number).sort()).toEqual([1, 2]);
+    windowEvent = windows.find((e) => e.event.outcome.window_number === 2)!.event.event_id;
+    // The relay's gate judges too; the refund protocol judged one artifact.
+    const verdicts = (await events(rt, 'evolution')).filter(
+      (e) =>
+        e.event.replay?.execution_class === KERNEL_VERDICT_CLASS &&
+        e.event.outcome.protocol_hash === refundHash,
+    );
+    expect(verdicts).toHaveLength(1);
+    verdictEvent = verdicts[0]!.event.event_id;
+  } finally {
+    await rt.close();
+  }
+});
+afterAll(() => cleanup?.());
+
+function file(name: string, text: string): string {
+  const path = join(dir, name);
+  writeFileSync(path, text);
+  return path;
+}
+
+const jsonl = (rs: readonly ModelRecording[]) => rs.map((r) => `${JSON.stringify(r)}\n`).join('');
+
+const replay = (args: string[]) => runCli(['replay', ...args, '--data', dir, '--json']);
+
+describe('canonry replay EVENT_ID --project P', () => {
+  it('a relay window event the coordinator made replays from the store to a match', async () => {
+    const run = await replay([
+      windowEvent,
+      '--project',
+      PROJECT,
+      '--recordings',
+      file('r.jsonl', jsonl(recordings)),
+    ]);
+    expect(run.code, run.stderr + run.stdout).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({
+      status: 'match',
+      execution_class: RELAY_WINDOW_CLASS,
+      event_id: windowEvent,
+    });
+  });
+
+  it('with a doctored recording the first difference is named, exit 1', async () => {
+    const doctored = recordings.map((r, i) =>
+      i === 1
+        ? {
+            ...r,
+            response: {
+              ...r.response,
+              text: answer('Operate', 'the service listens on 9090'),
+            },
+          }
+        : r,
+    );
+    const run = await replay([
+      windowEvent,
+      '--project',
+      PROJECT,
+      '--recordings',
+      file('doctored.jsonl', jsonl(doctored)),
+    ]);
+    expect(run.code).toBe(1);
+    const report = JSON.parse(run.stdout);
+    expect(report.status).toBe('differ');
+    expect(report.difference.path).toBe('/state_digest');
+  });
+
+  it('a kernel verdict event replays with its artifact; another artifact differs at its hash', async () => {
+    const ok = await replay([
+      verdictEvent,
+      '--project',
+      'evolution',
+      '--artifact',
+      file('a.json', JSON.stringify(artifact)),
+    ]);
+    expect(ok.code, ok.stderr + ok.stdout).toBe(0);
+    expect(JSON.parse(ok.stdout)).toMatchObject({
+      status: 'match',
+      execution_class: KERNEL_VERDICT_CLASS,
+    });
+    const other = await replay([
+      verdictEvent,
+      '--project',
+      'evolution',
+      '--artifact',
+      file('other.json', JSON.stringify({ amount: 5 })),
+    ]);
+    expect(other.code).toBe(1);
+    expect(JSON.parse(other.stdout).difference.path).toBe('/artifact_hash');
+  });
+
+  it('an id the store does not hold is UNKNOWN_EVENT', async () => {
+    const run = await replay(['no-such-event', '--project', PROJECT]);
+    expect(run.code).toBe(1);
+    expect(JSON.parse(run.stdout).error.code).toBe('UNKNOWN_EVENT');
+  });
+});
+
+describe('canonry events verify', () => {
+  it('exits 0 on untouched events and 1 once a stored event is edited in SQLite', async () => {
+    const verify = () =>
+      runCli(['events', 'verify', '--project', PROJECT, '--data', dir, '--json']);
+    const clean = await verify();
+    expect(clean.code, clean.stderr + clean.stdout).toBe(0);
+    expect(JSON.parse(clean.stdout).ok).toBe(true);
+
+    const dbFile = readdirSync(dir).find((f) => /\.(db|sqlite3?)$/.test(f));
+    expect(dbFile).toBeDefined();
+    const db = new Database(join(dir, dbFile!));
+    try {
+      const row = db
+        .prepare('SELECT record FROM evolution_events WHERE project = ? AND event_id = ?')
+        .get(PROJECT, windowEvent) as { record: string };
+      const record = JSON.parse(row.record);
+      record.event.outcome.verified = !record.event.outcome.verified;
+      db.prepare('UPDATE evolution_events SET record = ? WHERE project = ? AND event_id = ?').run(
+        JSON.stringify(record),
+        PROJECT,
+        windowEvent,
+      );
+    } finally {
+      db.close();
+    }
+    const tampered = await verify();
+    expect(tampered.code).toBe(1);
+    const report = JSON.parse(tampered.stdout);
+    expect(report.ok).toBe(false);
+    expect(report.failed.length).toBe(1);
+  });
+});
