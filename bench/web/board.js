@@ -352,7 +352,7 @@ async function main() {
                 '—',
               ],
               [
-                'loaded with the Relay or Kernel view only',
+                'loaded only with the view that needs it',
                 lazy.length,
                 kb(sum(lazy, 'raw')),
                 kb(sum(lazy, 'gzip')),
