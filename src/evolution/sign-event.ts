@@ -10,23 +10,7 @@ import { type ResolveOptions, resolveGovernance } from './resolve-governance.js'
 import { EVENT_SCHEMA_VERSION } from './schema-version.js';
 
 /** What the caller says about an event; governance, sources and hashes come from resolution. */
-export type EventDraft = Pick<
-  QualifiedEventClaims,
-  | 'event_id'
-  | 'request_id'
-  | 'session_id'
-  | 'event_type'
-  | 'model_and_expert_versions'
-  | 'adaptive_artifact_refs'
-  | 'tenant_scope'
-  | 'owner_id'
-  | 'creator'
-  | 'source_node'
-  | 'outcome'
-  | 'scores'
-  | 'created_at'
-  | 'replay'
-> & {
+export type EventDraft = EventDescription & {
   /** Provenance beyond what the sources carry. */
   readonly execution_claims?: readonly string[];
   readonly verification_results?: readonly string[];
