@@ -193,22 +193,7 @@ export function buildCoordinator(
   options: EvolutionOptions,
   onError: (err: unknown) => void,
 ): EvolutionCoordinator {
-  let verifier: { root: string; verifier: QualifiedEventVerifier } | undefined;
-  const verifierNow = () => {
-    const k = keyring();
-    const crl = k.revocationListPem();
-    const root = k.rootCertificatePem;
-    if (verifier?.root !== `${root}${crl ?? ''}`) {
-      verifier = {
-        root: `${root}${crl ?? ''}`,
-        verifier: new QualifiedEventVerifier({
-          root,
-          ...(crl ? { revocationList: crl } : {}),
-        }),
-      };
-    }
-    return verifier.verifier;
-  };
+  const verifierNow = eventVerifier(keyring);
   return new EvolutionCoordinator({
     journal,
     signer: () => keyring().signer(),
@@ -234,4 +219,38 @@ export function buildCoordinator(
     ...(options.sleep ? { sleep: options.sleep } : {}),
     onError,
   });
+}
+
+/**
+ * Verifies events against the keyring's root and revocation list as they are now: one verifier (it
+ * keeps each certificate's chain check) for as long as neither changes.
+ */
+export function eventVerifier(keyring: () => Keyring): () => QualifiedEventVerifier {
+  let held: { anchor: string; verifier: QualifiedEventVerifier } | undefined;
+  return () => {
+    const k = keyring();
+    const root = k.rootCertificatePem;
+    const crl = k.revocationListPem();
+    const anchor = `${root}${crl ?? ''}`;
+    if (held?.anchor !== anchor) {
+      held = {
+        anchor,
+        verifier: new QualifiedEventVerifier({ root, ...(crl ? { revocationList: crl } : {}) }),
+      };
+    }
+    return held.verifier;
+  };
+}
+
+const verifiers = new WeakMap<Keyring, () => QualifiedEventVerifier>();
+
+/** The event verifier of a runtime's keyring (operations and the CLI verify through it). */
+export function eventVerifierOf(runtime: { readonly keyring: Keyring }): QualifiedEventVerifier {
+  let get = verifiers.get(runtime.keyring);
+  if (!get) {
+    const keyring = runtime.keyring;
+    get = eventVerifier(() => keyring);
+    verifiers.set(keyring, get);
+  }
+  return get();
 }

@@ -13,7 +13,7 @@ export {
 } from './config.js';
 export type { CanonryRuntime, RuntimeOptions } from './create-canonry.js';
 export { runtimeEntryKinds } from './entry-kinds.js';
-export type { EvolutionOptions } from './evolution.js';
+export { type EvolutionOptions, eventVerifier, eventVerifierOf } from './evolution.js';
 export type { Health } from './health.js';
 export {
   AUDIT_ENTRY_KIND,

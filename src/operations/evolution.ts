@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import type { CanonryRuntime } from '../app/index.js';
+import { type CanonryRuntime, eventVerifierOf } from '../app/index.js';
 import { CanonryError, type JsonObject } from '../core/index.js';
 import {
   EVENT_TYPES,
   EVOLUTION_FEEDBACK,
   EventStore,
   type EvolutionCoordinator,
-  QualifiedEventVerifier,
 } from '../evolution/index.js';
 import type { Operation, QueryDoc } from './operation.js';
 
@@ -211,14 +210,7 @@ export const EVOLUTION_OPERATIONS: readonly Operation[] = [
     ),
     errors: [],
     handler: async ({ runtime, project }) => {
-      const k = runtime.keyring;
-      const report = await store(runtime).verify(
-        project,
-        new QualifiedEventVerifier({
-          root: k.rootCertificatePem,
-          revocationList: k.revocationListPem(),
-        }),
-      );
+      const report = await store(runtime).verify(project, eventVerifierOf(runtime));
       return { ok: report.failed.length === 0, ...report };
     },
   },

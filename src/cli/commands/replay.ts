@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
 import {
   type CanonryRuntime,
+  eventVerifierOf,
   kernelVerdictReplayer,
   type RelayReplayInputs,
   relayWindowReplayer,
@@ -12,7 +13,6 @@ import {
   type QualifiedEvent,
   type ReplayReport,
   replayEvent,
-  verifyQualifiedEvent,
 } from '../../evolution/index.js';
 import { parseRecordings } from '../../models/index.js';
 import { EXIT, emit, readJson, readText } from '../io.js';
@@ -115,10 +115,7 @@ export function replayCommand(program: Command): void {
           const unverified = fromStore
             ? (await new EventStore(runtime.store).get(opts.project!, eventArg)).event
             : bundle.event;
-          const verified = verifyQualifiedEvent(unverified, {
-            root: runtime.keyring.rootCertificatePem,
-            revocationList: runtime.keyring.revocationListPem(),
-          });
+          const verified = eventVerifierOf(runtime).verify(unverified);
           if (!verified.ok) {
             const issue = verified.issues[0]!;
             throw new CanonryError(issue.code, issue.message, { path: issue.path ?? null });
