@@ -121,15 +121,13 @@ describe.skipIf(!BROWSER_TESTS)('the Relay and Kernel views in chromium', () => 
     // The latest window is shown: its CSO as a graph, its decisions and facts in words.
     const state = await api(t.vera, 'GET', `/v1/projects/${PROJECT}/relay/sessions/${session}`);
     const detail = page.locator('section.relay-window[data-window="5"]');
-    await detail.locator('svg.cso-graph').waitFor();
+    await detail.locator('figure.graph svg').waitFor();
     const nodes = await detail
-      .locator('g.cso-node')
-      .evaluateAll((els) => els.map((e) => e.getAttribute('data-node')));
+      .locator('.graph-node')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('data-node-id')));
     for (const d of state.cso.decisions) expect(nodes).toContain(d.decision_id);
     for (const f of state.cso.established_facts) expect(nodes).toContain(f.fact_id);
-    expect(await detail.locator('polyline.cso-edge').count()).toBe(
-      state.cso.dependency_graph.length,
-    );
+    expect(await detail.locator('path.graph-edge').count()).toBe(state.cso.dependency_graph.length);
     expect(await detail.locator('.cso-list li[data-decision]').count()).toBe(
       state.cso.decisions.length,
     );
@@ -147,7 +145,7 @@ describe.skipIf(!BROWSER_TESTS)('the Relay and Kernel views in chromium', () => 
     await pick.focus();
     await page.keyboard.press('Enter');
     const chosen = page.locator(`section.relay-window[data-window="${withIap.window_number}"]`);
-    await chosen.locator('svg.cso-graph').waitFor();
+    await chosen.locator('figure.graph svg').waitFor();
     expect(await pick.getAttribute('aria-pressed')).toBe('true');
     const iap = chosen.locator(`.iap[data-window="${withIap.window_number}"]`);
     if (withIap.air?.injection) {

@@ -1,6 +1,7 @@
 import { type MouseEvent, useId, useMemo } from 'react';
 import { Link, useLocation } from 'wouter';
-import { layOut } from './layout.js';
+import { ScrollRegion } from '../scroll-region.js';
+import { type GraphDirection, layOut } from './layout.js';
 import type { GraphEdge, GraphNode, PlacedEdge, PlacedNode } from './types.js';
 
 /**
@@ -27,25 +28,11 @@ function path(points: PlacedEdge['points']): string {
     .join(' ');
 }
 
-function Node({ node, name }: { node: PlacedNode; name: string }) {
-  const [, navigate] = useLocation();
-  const go = (event: MouseEvent) => {
-    // A plain click stays in the app; a modified one opens the link as the browser would.
-    if (event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return;
-    event.preventDefault();
-    navigate(node.href);
-  };
+function NodeShape({ node }: { node: PlacedNode }) {
   const left = node.x - node.width / 2;
   const top = node.y - node.height / 2;
   return (
-    <a
-      href={node.href}
-      onClick={go}
-      aria-label={name}
-      className={`graph-node tone-${node.tone}${node.focus ? ' graph-focus' : ''}`}
-      data-node-id={node.id}
-      data-state={node.state ?? ''}
-    >
+    <>
       <rect x={left} y={top} width={node.width} height={node.height} rx={6} />
       {/* One text, so its words read with a space between, as the accessible name starts. */}
       <text textAnchor="middle">
@@ -56,34 +43,73 @@ function Node({ node, name }: { node: PlacedNode; name: string }) {
           {node.state ?? node.kind}
         </tspan>
       </text>
+    </>
+  );
+}
+
+function Node({ node, name }: { node: PlacedNode; name: string }) {
+  const [, navigate] = useLocation();
+  const className = `graph-node tone-${node.tone}${node.focus ? ' graph-focus' : ''}${node.look ? ` ${node.look}` : ''}`;
+  const { href } = node;
+  if (href === undefined) {
+    // Not a link: its title names it (a hover shows it; the list or the view's own list reads it).
+    return (
+      <g className={className} data-node-id={node.id} data-state={node.state ?? ''}>
+        <title>{name}</title>
+        <NodeShape node={node} />
+      </g>
+    );
+  }
+  const go = (event: MouseEvent) => {
+    // A plain click stays in the app; a modified one opens the link as the browser would.
+    if (event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return;
+    event.preventDefault();
+    navigate(href);
+  };
+  return (
+    <a
+      href={href}
+      onClick={go}
+      aria-label={name}
+      className={className}
+      data-node-id={node.id}
+      data-state={node.state ?? ''}
+    >
+      <NodeShape node={node} />
     </a>
   );
 }
 
 /**
  * A directed dependency graph, laid out by dagre and drawn as SVG: every node a link with a text
- * label and an accessible name that says its state and its edges (Tab moves through them, Enter
- * opens one), and the same graph as a list for a screen reader or a narrow screen. Used by the Note
- * view (a note's dependents and their cascade states); the Relay view can draw the CSO with it.
+ * label and an accessible name that says its state and its edges (Tab moves through the linked ones,
+ * Enter opens one), in a region that scrolls by keyboard, and the same graph as a list for a screen
+ * reader or a narrow screen (`list={false}` when the view lists the same items itself). Used by the
+ * Note view (a note's dependents and their cascade states) and the Relay view (a CSO's reasoning
+ * graph, top to bottom).
  */
 export function DependencyGraph({
   nodes,
   edges,
   caption,
+  direction = 'LR',
+  list = true,
 }: {
   nodes: readonly GraphNode[];
   edges: readonly GraphEdge[];
   caption: string;
+  direction?: GraphDirection;
+  list?: boolean;
 }) {
   const id = useId();
   const arrow = `${id}-arrow`.replace(/:/g, '');
-  const placed = useMemo(() => layOut(nodes, edges), [nodes, edges]);
+  const placed = useMemo(() => layOut(nodes, edges, direction), [nodes, edges, direction]);
   const labels = new Map(nodes.map((n) => [n.id, `${n.kind} ${n.label}`]));
   const label = (nodeId: string) => labels.get(nodeId) ?? nodeId;
   return (
     <figure className="graph" aria-labelledby={`${id}-caption`}>
       <figcaption id={`${id}-caption`}>{caption}</figcaption>
-      <div className="graph-scroll">
+      <ScrollRegion className="graph-scroll" label={`${caption} (scrollable)`}>
         <svg
           width={placed.width}
           height={placed.height}
@@ -117,27 +143,33 @@ export function DependencyGraph({
             <Node key={n.id} node={n} name={nameOf(n, edges, label)} />
           ))}
         </svg>
-      </div>
-      <details className="graph-list">
-        <summary>The same graph as a list</summary>
-        <ul>
-          {nodes.map((n) => (
-            <li key={n.id} data-node-id={n.id}>
-              <Link href={n.href}>
-                {n.kind} {n.label}
-              </Link>
-              {n.state ? ` — ${n.state}` : ''}
-              {n.detail ? ` (${n.detail})` : ''}
-              {edges.some((e) => e.to === n.id)
-                ? `; rests on ${edges
-                    .filter((e) => e.to === n.id)
-                    .map((e) => label(e.from))
-                    .join(', ')}`
-                : ''}
-            </li>
-          ))}
-        </ul>
-      </details>
+      </ScrollRegion>
+      {list ? (
+        <details className="graph-list">
+          <summary>The same graph as a list</summary>
+          <ul>
+            {nodes.map((n) => (
+              <li key={n.id} data-node-id={n.id}>
+                {n.href === undefined ? (
+                  `${n.kind} ${n.label}`
+                ) : (
+                  <Link href={n.href}>
+                    {n.kind} {n.label}
+                  </Link>
+                )}
+                {n.state ? ` — ${n.state}` : ''}
+                {n.detail ? ` (${n.detail})` : ''}
+                {edges.some((e) => e.to === n.id)
+                  ? `; rests on ${edges
+                      .filter((e) => e.to === n.id)
+                      .map((e) => label(e.from))
+                      .join(', ')}`
+                  : ''}
+              </li>
+            ))}
+          </ul>
+        </details>
+      ) : null}
     </figure>
   );
 }

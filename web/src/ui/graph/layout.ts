@@ -5,13 +5,27 @@ const CHAR_PX = 7.4;
 const NODE_HEIGHT = 46;
 const MARGIN = 12;
 
+/** Which way what rests on a node lies from it: to its right, or below it. */
+export type GraphDirection = 'LR' | 'TB';
+
 /**
- * Lays a directed graph out in layers, left to right (dagre's Sugiyama layout): what moves first on
- * the left, what rests on it to its right. Edges naming a node not in `nodes` are left out.
+ * Lays a directed graph out in layers (dagre's Sugiyama layout): what moves first on the left (or
+ * at the top), what rests on it to its right (or below). Edges naming a node not in `nodes` are
+ * left out.
  */
-export function layOut(nodes: readonly GraphNode[], edges: readonly GraphEdge[]): GraphLayout {
+export function layOut(
+  nodes: readonly GraphNode[],
+  edges: readonly GraphEdge[],
+  direction: GraphDirection = 'LR',
+): GraphLayout {
   const g = new graphlib.Graph();
-  g.setGraph({ rankdir: 'LR', nodesep: 18, ranksep: 56, marginx: MARGIN, marginy: MARGIN });
+  g.setGraph({
+    rankdir: direction,
+    nodesep: 18,
+    ranksep: direction === 'LR' ? 56 : 42,
+    marginx: MARGIN,
+    marginy: MARGIN,
+  });
   g.setDefaultEdgeLabel(() => ({}));
   for (const n of nodes) {
     // The whole label is drawn (its accessible name starts with the same words).

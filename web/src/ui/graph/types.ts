@@ -11,8 +11,10 @@ export interface GraphNode {
   readonly state: string | null;
   /** The state's colour; the words above say the same. */
   readonly tone: Tone;
-  /** Where activating it goes (a workbench path). */
-  readonly href: string;
+  /** Where activating it goes (a workbench path); without one the node is drawn, not a link. */
+  readonly href?: string;
+  /** A class for the node's own look (a decision drawn apart from a fact), beside its tone. */
+  readonly look?: string;
   /** The node the graph is about, drawn apart. */
   readonly focus?: boolean;
   /** More to say about it (a cause, a reason), read with its name. */
