@@ -157,6 +157,44 @@ describe.skipIf(!BROWSER_TESTS)('the workbench in chromium', () => {
     await watcher.context.close();
   });
 
+  it('refetches what an entry can move: a relay session leaves the board alone, a proposal does not', async () => {
+    const { context, page } = await signedIn(t.vera);
+    await page.locator('article[data-object-id="ui.colour"]').waitFor();
+    const boardReads: string[] = [];
+    page.on('request', (r) => {
+      if (new URL(r.url()).pathname === `/v1/projects/${PROJECT}/board`) boardReads.push(r.url());
+    });
+    const seqMoved = async (past: number) => {
+      const live = page.locator('[data-live="live"]');
+      await expect
+        .poll(async () => Number(await live.getAttribute('data-seq')), { timeout: 10_000 })
+        .toBeGreaterThan(past);
+      return Number(await live.getAttribute('data-seq'));
+    };
+    const before = Number(await page.locator('[data-live="live"]').getAttribute('data-seq'));
+
+    // A relay session's start is a relay.session entry: the feed moves, the board is not read again.
+    await api(t['agent-7'], 'POST', '/relay/sessions', {
+      mode: 'DOCUMENT',
+      objective: 'Write the release note',
+      remaining: ['Summary'],
+    });
+    const afterRelay = await seqMoved(before);
+    await page.waitForTimeout(500);
+    expect(boardReads).toEqual([]);
+
+    // An agent's proposal is a canon entry: the board is read again and shows it pending.
+    await api(t['agent-7'], 'POST', '/proposals', {
+      object_id: 'docs.tone',
+      intent: 'create',
+      base_version: null,
+      candidate: note('Docs tone', 'The docs speak plainly.'),
+    });
+    await seqMoved(afterRelay);
+    await expect.poll(() => boardReads.length, { timeout: 10_000 }).toBeGreaterThan(0);
+    await context.close();
+  });
+
   it('gives an agent token no approve control, and the server refuses its forged approval', async () => {
     const { context, page } = await signedIn(t['agent-7'], `/review/${pendingDeadline}`);
     await page.locator('article.review[data-status="pending"]').waitFor();

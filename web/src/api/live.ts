@@ -1,6 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { type Api, ApiError } from './client.js';
+import { staleReads } from './live-scope.js';
 import { readEvents } from './sse.js';
 
 /**
@@ -17,8 +18,8 @@ export interface LiveState {
 const RETRY_MS = [500, 1_000, 2_000, 5_000];
 
 /**
- * Follows the project's journal (`GET …/events`) and refetches the shown queries whenever it moves,
- * so every view follows canon without a reload. The feed needs the bearer token in the
+ * Follows the project's journal (`GET …/events`) and refetches the shown queries the new entries'
+ * kinds can have changed (`staleReads`), so every view follows canon without a reload. The feed needs the bearer token in the
  * Authorization header, which `EventSource` cannot send, so it is read with `fetch` as a stream;
  * the token never goes into a URL. It reads the journal's head first and follows from there (no
  * history replayed); the views fetch after that read, so whatever lands later comes over the feed.
@@ -35,14 +36,18 @@ export function useLiveJournal(api: Api): LiveState {
   useEffect(() => {
     const abort = new AbortController();
     let after: number | null = null;
-    let pending = false;
-    const refresh = () => {
-      // A burst of entries (a commit is several) refetches once.
-      if (pending) return;
-      pending = true;
+    let kinds: Set<string> | null = null;
+    const refresh = (kind: string) => {
+      // A burst of entries (a commit is several) refetches once, what any of their kinds moves.
+      if (kinds !== null) {
+        kinds.add(kind);
+        return;
+      }
+      kinds = new Set([kind]);
       setTimeout(() => {
-        pending = false;
-        void queries.invalidateQueries();
+        const stale = staleReads(kinds ?? []);
+        kinds = null;
+        void queries.invalidateQueries({ predicate: (q) => stale(q.queryKey) });
       }, 30);
     };
     const run = async () => {
@@ -57,7 +62,7 @@ export function useLiveJournal(api: Api): LiveState {
           for await (const event of readEvents(stream)) {
             if (event.id !== null && /^\d+$/.test(event.id)) after = Number(event.id);
             setState({ status: 'live', seq: after, ready: true });
-            refresh();
+            refresh(event.event);
           }
         } catch (err) {
           if (abort.signal.aborted) return;
