@@ -3,11 +3,11 @@
 // prompt carries one), the stakes gate per project. On the embedded SQLite file and on the real
 // PostgreSQL; nobody posts an observation.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { relayWindowSamples } from '../../src/app/activation.js';
 import {
   type CanonryRuntime,
   createCanonry,
   type ReplayCase,
+  relayWindowSamples,
   useReplayCases,
 } from '../../src/app/index.js';
 import { DEFAULT_GATE_PROTOCOL, type Principal } from '../../src/canon/index.js';
