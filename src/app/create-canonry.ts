@@ -152,6 +152,7 @@ export async function createCanonry(
     relay: RELAY_MIGRATIONS,
     evolution: EVOLUTION_MIGRATIONS,
   });
+  let canaries: CanaryCollector | undefined;
   try {
     const identity = await bindStore(store, config.dataDir, opened.rootFingerprint);
     const signer = () => trust.current().signer();
@@ -221,7 +222,7 @@ export async function createCanonry(
       ...(options.now ? { now: options.now } : {}),
     });
     const promotions = buildPromotionRunner(journal, () => trust.current(), registry);
-    const canaries = new CanaryCollector({
+    canaries = new CanaryCollector({
       journal,
       runner: promotions,
       readers: [relayWindowSamples(relay)],
@@ -273,12 +274,13 @@ export async function createCanonry(
         // The audit's last batch reaches the journal before the coordinator stops following it.
         await audit.close();
         await evolution?.stop();
-        await canaries.stop();
+        await canaries?.stop();
         await journal.close();
         await store.close();
       },
     };
   } catch (err) {
+    await canaries?.stop().catch(() => undefined);
     trust.stop();
     await store.close().catch(() => undefined);
     throw err;

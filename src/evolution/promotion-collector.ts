@@ -65,6 +65,7 @@ export class CanaryCollector {
   readonly #cursors = new Map<string, { handled: number; saved: number }>();
   #discover: NodeJS.Timeout | undefined;
   #stopped = true;
+  #discovering: Promise<void> = Promise.resolve();
   #stats = { entries: 0, observed: 0, skipped: 0 };
 
   constructor(options: CanaryCollectorOptions) {
@@ -115,6 +116,7 @@ export class CanaryCollector {
     if (this.#stopped) return;
     this.#stopped = true;
     clearInterval(this.#discover);
+    await this.#discovering;
     const running = [...this.#followers.values()];
     for (const { follower } of running) await follower.return();
     await Promise.allSettled(running.map((r) => r.done));
@@ -140,7 +142,14 @@ export class CanaryCollector {
     return projects;
   }
 
-  async #discoverProjects(): Promise<void> {
+  /** One discovery at a time: two would each follow a project they both found unfollowed. */
+  #discoverProjects(): Promise<void> {
+    const run = this.#discovering.then(() => this.#discoverOnce());
+    this.#discovering = run.catch(() => undefined);
+    return run;
+  }
+
+  async #discoverOnce(): Promise<void> {
     if (this.#stopped) return;
     const reached = await this.#reached();
     for (const [project, { follower }] of this.#followers) {

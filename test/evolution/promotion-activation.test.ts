@@ -13,17 +13,21 @@ import {
 import { DEFAULT_GATE_PROTOCOL, type Principal } from '../../src/canon/index.js';
 import { contentHash, type JsonObject } from '../../src/core/index.js';
 import {
+  type ActivePromotion,
   assembleQualifiedEvent,
   CANARY_ACTOR,
   CanaryCollector,
+  inCanary,
   KERNEL_VERDICT_CLASS,
   kernelVerdictOutcomeOf,
   PROMOTION_ENTRY,
   type PromotionStep,
+  placeSession,
 } from '../../src/evolution/index.js';
 import { rebuildProject } from '../../src/journal/index.js';
 import { EMPTY_METADATA_HASH, protocolHash } from '../../src/kernel/index.js';
 import { type ModelRequest, ScriptedModel } from '../../src/models/index.js';
+import { RELAY_SESSION } from '../../src/relay/index.js';
 import { note } from '../helpers/canon.js';
 import { freshRuntime, readRepoJson, tempDir } from '../helpers/runtime.js';
 import { freshPostgresSchema, postgresAvailable } from '../helpers/stores.js';
@@ -281,6 +285,20 @@ describe.each(ENGINES)('promoted and canary artifacts in force, on %s', (engine)
     expect(back.promotion).toBeUndefined();
   });
 
+  it('a relay.session entry of version 1 (before promotions) still reads, as a session under none', async () => {
+    const started = await session(HOME, { air_mode: 'adaptive' });
+    const { promotion: _none, ...record } = started;
+    const v1 = RELAY_SESSION.previous[0]!;
+    const older = { ...record, session_id: 'rs-00000000000000aa' };
+    await runtime.journal.append(HOME, v1.input({ session: older }, { actor: 'agent-1' }));
+    const row = await runtime.relay.reader(HOME).session(older.session_id);
+    expect(row?.session).toEqual(older);
+    await rebuildProject(runtime.journal, HOME);
+    const rebuilt = await runtime.relay.reader(HOME).session(older.session_id);
+    expect(rebuilt?.session).toEqual(older);
+    expect(rebuilt?.session.promotion).toBeUndefined();
+  });
+
   it('an AIR candidate judged by a metric no window measures is refused by the checks', async () => {
     const c = {
       ...airCandidate('air-iq', DEFAULT_AIR, 5),
@@ -364,5 +382,81 @@ describe.each(ENGINES)('promoted and canary artifacts in force, on %s', (engine)
     const state = await runtime.promotions.advance(HOME, OWNER, c.promotion_id);
     expect(state).toMatchObject({ stage: 'rejected', rejected_at: 'policy' });
     expect(state.reason).toMatch(/a gate canary names its projects/);
+  });
+});
+
+describe('placing a session among active promotions (pure)', () => {
+  const active = (
+    id: string,
+    stage: 'canary' | 'promoted',
+    since: string,
+    artifact: JsonObject,
+    canary = { share: 0.5, projects: [] as string[] },
+  ): ActivePromotion => ({
+    project: HOME,
+    promotion_id: id,
+    stage,
+    address: contentHash(artifact),
+    since,
+    candidate: {
+      promotion_id: id,
+      artifact_kind: 'air_settings',
+      artifact,
+      baseline: null,
+      canary,
+      metric: { name: 'quality', margin: 0.05, min_samples: 5 },
+      replay_events: ['v1'],
+    },
+  });
+  const promoted = active('p', 'promoted', '2025-01-01T00:00:00.000Z', {
+    mode: 'passive',
+    iap_budget: 128,
+  });
+  const canary = active('c', 'canary', '2025-02-01T00:00:00.000Z', { mode: 'off', iap_budget: 0 });
+
+  it('a share splits the own project by session id; the baseline arm runs what is promoted', () => {
+    const ids = Array.from({ length: 400 }, (_, i) => `rs-${i.toString(16).padStart(16, '0')}`);
+    const placed = ids.map((id) =>
+      placeSession([promoted, canary], { project: HOME, session_id: id }),
+    );
+    const inside = placed.filter((p) => p?.arm === 'canary');
+    expect(inside.length / ids.length).toBeGreaterThan(0.4);
+    expect(inside.length / ids.length).toBeLessThan(0.6);
+    for (const [i, p] of placed.entries()) {
+      const expected = inCanary(canary.candidate.canary, 'c', {
+        project: HOME,
+        session_id: ids[i]!,
+      });
+      expect(p).toMatchObject(
+        expected
+          ? { arm: 'canary', artifact: canary.candidate.artifact, promotion: { promotion_id: 'c' } }
+          : {
+              arm: 'baseline',
+              artifact: promoted.candidate.artifact,
+              promotion: { promotion_id: 'c' },
+            },
+      );
+    }
+    // Another project is reached by neither; without the canary, the promoted one is in force.
+    expect(placeSession([promoted, canary], { project: 'other', session_id: ids[0]! })).toBeNull();
+    expect(placeSession([promoted], { project: HOME, session_id: ids[0]! })).toMatchObject({
+      arm: 'promoted',
+      address: promoted.address,
+    });
+  });
+
+  it('of two promoted artifacts, the newer is in force', () => {
+    const newer = active('n', 'promoted', '2025-03-01T00:00:00.000Z', {
+      mode: 'aggressive',
+      iap_budget: 64,
+    });
+    expect(
+      placeSession([promoted, newer], { project: HOME, session_id: 'rs-1' })?.promotion
+        .promotion_id,
+    ).toBe('n');
+    expect(
+      placeSession([newer, promoted], { project: HOME, session_id: 'rs-1' })?.promotion
+        .promotion_id,
+    ).toBe('n');
   });
 });
