@@ -6,9 +6,11 @@ import {
   DEFAULT_GATE_PROTOCOL,
 } from '../canon/index.js';
 import {
+  CanaryCollector,
   EVOLUTION_MIGRATIONS,
   EVOLUTION_PROJECTION,
   type EvolutionCoordinator,
+  type PromotionRunner,
 } from '../evolution/index.js';
 import {
   JOURNAL_MIGRATIONS,
@@ -21,6 +23,7 @@ import { Kernel, ProtocolRegistry, REGISTRY_LIMITS } from '../kernel/index.js';
 import { RELAY_GATE_PROTOCOL, RELAY_MIGRATIONS, RELAY_PROJECTION, Relay } from '../relay/index.js';
 import { openStore, STORE_IDENTITY_MIGRATIONS, type Store } from '../store/index.js';
 import { HmacKeyring, type Keyring, Keyring as Keys } from '../trust/index.js';
+import { airSettingsFor, gateFor, relayWindowSamples } from './activation.js';
 import { startAuditRetention } from './audit-retention.js';
 import { type ClassifierSource, type ClassifierSummary, classifierSource } from './classifiers.js';
 import { type CanonryConfig, type ConfigInput, resolveConfig } from './config.js';
@@ -33,6 +36,7 @@ import { importLegacyClassifiers } from './legacy-classifiers.js';
 import { importLegacyProtocols } from './legacy-protocols.js';
 import { type RuntimeLogger, STDERR_LOGGER } from './logger.js';
 import { ensureDataDirectory } from './private-file.js';
+import { buildPromotionRunner } from './promotions.js';
 import {
   JournalProtocolStore,
   PROTOCOL_MIGRATIONS,
@@ -65,6 +69,13 @@ export interface CanonryRuntime {
    * and turns completed work into signed, governed events dispatched to adaptive targets.
    */
   readonly evolution: EvolutionCoordinator | null;
+  /**
+   * The promotion pipeline of canonry's own adaptive artifacts; what it promotes or puts in a
+   * canary is in force (AIR settings for new relay sessions, the gate for a project's proposals).
+   */
+  readonly promotions: PromotionRunner;
+  /** Collects canary metrics from completed relay windows on its own (`src/evolution/README.md`). */
+  readonly canaries: CanaryCollector;
   /** The classifier for a project's intake. */
   readonly classifierFor: ClassifierSource;
   /** What intake classifies with (for the start log). */
@@ -141,6 +152,7 @@ export async function createCanonry(
     relay: RELAY_MIGRATIONS,
     evolution: EVOLUTION_MIGRATIONS,
   });
+  let canaries: CanaryCollector | undefined;
   try {
     const identity = await bindStore(store, config.dataDir, opened.rootFingerprint);
     const signer = () => trust.current().signer();
@@ -186,10 +198,12 @@ export async function createCanonry(
     const kernel = new Kernel({ signer, registry, audit });
     const gate = (await registry.register(DEFAULT_GATE_PROTOCOL, null)).protocol;
     await importLegacyProtocols(config.dataDir, registry, logger);
+    // A promoted or canary gate policy judges the projects it reaches (the relay keeps its own).
     const canon = new Canon({
       journal,
       kernel,
       gate,
+      gateFor: gateFor(registry),
       ...(options.now ? { now: options.now } : {}),
     });
     // The relay's state goes through its own gate (its agent writes its own facts and decisions);
@@ -204,8 +218,17 @@ export async function createCanonry(
       }),
       projectCanon: canon,
       hmac,
+      airSettingsFor: airSettingsFor(store),
       ...(options.now ? { now: options.now } : {}),
     });
+    const promotions = buildPromotionRunner(journal, () => trust.current(), registry);
+    canaries = new CanaryCollector({
+      journal,
+      runner: promotions,
+      readers: [relayWindowSamples(relay)],
+      onError: (err) => logger.warn({ err }, 'canary metrics: background work failed'),
+    });
+    await canaries.start();
     const classifiers = classifierSource(canon);
     await importLegacyClassifiers(config.dataDir, canon, logger);
     const evolution = config.evolution
@@ -237,6 +260,8 @@ export async function createCanonry(
       canon,
       relay,
       evolution,
+      promotions,
+      canaries,
       classifierFor: classifiers.source,
       classifier: classifiers.summary,
       // Issuance and revocation commit with their journal entry (never with the secret).
@@ -249,11 +274,13 @@ export async function createCanonry(
         // The audit's last batch reaches the journal before the coordinator stops following it.
         await audit.close();
         await evolution?.stop();
+        await canaries?.stop();
         await journal.close();
         await store.close();
       },
     };
   } catch (err) {
+    await canaries?.stop().catch(() => undefined);
     trust.stop();
     await store.close().catch(() => undefined);
     throw err;

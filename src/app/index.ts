@@ -1,3 +1,10 @@
+export {
+  AIR_METRICS,
+  airSettingsFor,
+  gateFor,
+  relayWindowSamples,
+  windowMetrics,
+} from './activation.js';
 export { auditRecordBound } from './audit-record-bound.js';
 export {
   type CanonryConfig,
@@ -33,6 +40,7 @@ export type { RuntimeLogger } from './logger.js';
 export { type OpenedTokens, openTokens } from './open-tokens.js';
 export { dataPaths } from './paths.js';
 export {
+  buildPromotionRunner,
   GATE_LABELS,
   promotionsOf,
   type ReplayCase,

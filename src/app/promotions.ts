@@ -12,7 +12,10 @@ import {
   replayEvent,
   type ValidationFailure,
 } from '../evolution/index.js';
-import { compileProtocol, decide } from '../kernel/index.js';
+import type { Journal } from '../journal/index.js';
+import { compileProtocol, decide, type ProtocolRegistry } from '../kernel/index.js';
+import type { Keyring } from '../trust/index.js';
+import { AIR_METRICS } from './activation.js';
 import type { CanonryRuntime } from './create-canonry.js';
 import { kernelVerdictReplayer } from './replay-kernel.js';
 
@@ -34,11 +37,25 @@ export const GATE_LABELS = ['AUTO_COMMIT', 'REQUIRE_CONFIRMATION', 'HARD_STOP', 
 
 /**
  * The runtime's checks beyond evolution's own: a gate policy answers only with the gate's labels and
- * can still stop (HARD_STOP or REJECT); AIR settings are a mode and an IAP budget (CRP-018 §6.1).
+ * can still stop (HARD_STOP or REJECT), and its canary names projects (a gate judges a project's
+ * proposals, not sessions: it has no share to draw); AIR settings are a mode and an IAP budget
+ * (CRP-018 §6.1) judged by a metric their windows measure ({@link AIR_METRICS}), since the
+ * runtime collects it on its own.
  */
 export const RUNTIME_CHECKS: PolicyCheck = (candidate) => {
   const reasons: string[] = [];
   const a = candidate.artifact as Record<string, unknown>;
+  if (candidate.artifact_kind === 'gate_policy' && candidate.canary.share > 0) {
+    reasons.push('a gate canary names its projects: a share has no sessions to draw from');
+  }
+  if (
+    candidate.artifact_kind === 'air_settings' &&
+    !(AIR_METRICS as readonly string[]).includes(candidate.metric.name)
+  ) {
+    reasons.push(
+      `an AIR settings canary is measured by ${AIR_METRICS.join(', ')}, not ${candidate.metric.name.slice(0, 64)}`,
+    );
+  }
   if (candidate.artifact_kind === 'gate_policy' && Array.isArray(a.labels)) {
     const unknown = a.labels.filter((l) => !(GATE_LABELS as readonly unknown[]).includes(l));
     if (unknown.length > 0) reasons.push(`a gate answers only ${GATE_LABELS.join(', ')}`);
@@ -126,41 +143,45 @@ function compileCandidate(candidate: PromotionCandidate) {
   }
 }
 
-const runners = new WeakMap<CanonryRuntime, PromotionRunner>();
-const sources = new WeakMap<CanonryRuntime, ReplayCaseSource>();
+const sources = new WeakMap<PromotionRunner, ReplayCaseSource>();
 
 /** Where the runtime's replay validation finds events (the event store plugs in here). */
 export function useReplayCases(runtime: CanonryRuntime, source: ReplayCaseSource): void {
-  sources.set(runtime, source);
+  sources.set(runtime.promotions, source);
 }
 
 /**
- * The runtime's promotion runner: publications signed by its keyring's issuer and verified against
+ * A runtime's promotion runner: publications signed by its keyring's issuer and verified against
  * its root, the runtime's checks, and replay validation over the source {@link useReplayCases}
  * set. Until one is set every named event is "not found", and validation stops the candidate.
  */
-export function promotionsOf(runtime: CanonryRuntime): PromotionRunner {
-  let runner = runners.get(runtime);
-  if (runner === undefined) {
-    runner = new PromotionRunner(runtime.journal, {
-      signer: () => runtime.keyring.signer(),
-      anchor: () => ({
-        root: runtime.keyring.rootCertificatePem,
-        revocationList: runtime.keyring.revocationListPem(),
-      }),
-      checks: [RUNTIME_CHECKS],
-      validator: replayValidator(
-        (project, id) => sources.get(runtime)?.(project, id),
-        (artifacts) => [
-          kernelVerdictReplayer({
-            registry: runtime.kernel.registry,
-            signer: () => runtime.keyring.signer(),
-            artifact: (hash) => artifacts.get(hash),
-          }),
-        ],
-      ),
-    });
-    runners.set(runtime, runner);
-  }
+export function buildPromotionRunner(
+  journal: Journal,
+  keyring: () => Keyring,
+  registry: ProtocolRegistry,
+): PromotionRunner {
+  const runner: PromotionRunner = new PromotionRunner(journal, {
+    signer: () => keyring().signer(),
+    anchor: () => ({
+      root: keyring().rootCertificatePem,
+      revocationList: keyring().revocationListPem(),
+    }),
+    checks: [RUNTIME_CHECKS],
+    validator: replayValidator(
+      (project, id) => sources.get(runner)?.(project, id),
+      (artifacts) => [
+        kernelVerdictReplayer({
+          registry,
+          signer: () => keyring().signer(),
+          artifact: (hash) => artifacts.get(hash),
+        }),
+      ],
+    ),
+  });
   return runner;
+}
+
+/** The runtime's promotion runner (`runtime.promotions`). */
+export function promotionsOf(runtime: CanonryRuntime): PromotionRunner {
+  return runtime.promotions;
 }

@@ -20,6 +20,15 @@ export interface CanonOptions {
   readonly kernel: Kernel;
   /** The stakes gate; the default is {@link DEFAULT_GATE_PROTOCOL}. */
   readonly gate?: CompiledProtocol;
+  /**
+   * The gate for one project's proposals, when the runtime has another in force there (a
+   * promoted or canary gate policy); null keeps {@link CanonOptions.gate}. Canon knows nothing of
+   * promotions: `app` fills this port. It reads on `db` (a batch's transaction, when in one).
+   */
+  readonly gateFor?: (
+    project: string,
+    db: Pick<Queryable, 'all'>,
+  ) => Promise<CompiledProtocol | null>;
   readonly now?: () => Date;
 }
 
@@ -44,12 +53,22 @@ export class Canon {
   readonly kernel: Kernel;
   readonly gate: CompiledProtocol;
   readonly #now: () => Date;
+  readonly #gateFor: CanonOptions['gateFor'];
 
-  constructor({ journal, kernel, gate, now = () => new Date() }: CanonOptions) {
+  constructor({ journal, kernel, gate, gateFor, now = () => new Date() }: CanonOptions) {
     this.journal = journal;
     this.kernel = kernel;
     this.gate = gate ?? compileProtocol(DEFAULT_GATE_PROTOCOL);
+    this.#gateFor = gateFor;
     this.#now = now;
+  }
+
+  /** The gate a project's proposals are judged by now: the port's answer, else {@link gate}. */
+  async gateOf(
+    project: string,
+    db: Pick<Queryable, 'all'> = this.journal.store,
+  ): Promise<CompiledProtocol> {
+    return (await this.#gateFor?.(project, db)) ?? this.gate;
   }
 
   /**

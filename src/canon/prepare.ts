@@ -123,14 +123,20 @@ export async function prepareProposal(
     citing(candidate),
     input,
   );
-  const judged = await judge(canon.kernel, canon.gate, reader, currentHash, {
-    message_id: input.message_id ?? null,
-    object_id: input.object_id,
-    intent: input.intent,
-    candidate,
-    supersedes: input.supersedes ?? [],
-    proposer: principal,
-    from_suggestion: fromSuggestion,
-  });
+  const judged = await judge(
+    canon.kernel,
+    await canon.gateOf(principal.project, db),
+    reader,
+    currentHash,
+    {
+      message_id: input.message_id ?? null,
+      object_id: input.object_id,
+      intent: input.intent,
+      candidate,
+      supersedes: input.supersedes ?? [],
+      proposer: principal,
+      from_suggestion: fromSuggestion,
+    },
+  );
   return { ...judged, candidate, claim };
 }

@@ -57,7 +57,13 @@ export async function recompareOrClose(
     return { closed: true, base: proposal.base_version };
   }
   const currentHash = (object?.current_version_ref as ContentHash | undefined) ?? null;
-  const { comparison, gate } = await judge(canon.kernel, canon.gate, reader, currentHash, proposal);
+  const { comparison, gate } = await judge(
+    canon.kernel,
+    await canon.gateOf(reader.project),
+    reader,
+    currentHash,
+    proposal,
+  );
   const expected = { ...expectedOf(proposal), base: currentHash };
   await canon.journal.append(
     reader.project,

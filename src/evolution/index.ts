@@ -114,8 +114,23 @@ export type {
   TargetOutcome,
 } from './ports.js';
 export { EVOLUTION_PROJECTION } from './projection.js';
+export {
+  type ActivePromotion,
+  activePromotions,
+  type Placement,
+  placeProject,
+  placeSession,
+  reaches,
+} from './promotion-activation.js';
 export { inCanary } from './promotion-canary.js';
 export { BUILT_IN_CHECKS, MAX_CANARY_SHARE, type PolicyCheck } from './promotion-checks.js';
+export {
+  CanaryCollector,
+  type CanaryCollectorOptions,
+  type CanarySample,
+  type CollectorStats,
+  type SampleReader,
+} from './promotion-collector.js';
 export { PROMOTION_ENTRY, type PromotionEntryBody } from './promotion-entry-kind.js';
 export {
   applyStep,

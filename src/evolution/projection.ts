@@ -2,9 +2,69 @@ import { canonicalize } from '../core/index.js';
 import type { JournalEntry, Projection } from '../journal/index.js';
 import type { Queryable } from '../store/index.js';
 import { EVOLUTION_DELIVERY, EVOLUTION_EVENT } from './entry-kinds.js';
+import { PROMOTION_ENTRY } from './promotion-entry-kind.js';
+import { artifactAddress } from './promotion-machine.js';
+import type { PromotionStage, PromotionStep } from './promotion-types.js';
+
+/** The stage a step leaves a promotion at; null for an observation (it changes no stage). */
+function stageAfter(step: PromotionStep): PromotionStage | null {
+  switch (step.step) {
+    case 'propose':
+      return 'candidate';
+    case 'validate':
+      return step.passed ? 'validated' : 'rejected';
+    case 'check':
+      return step.passed ? 'checked' : 'rejected';
+    case 'publish':
+      return 'published';
+    case 'canary':
+      return 'canary';
+    case 'promote':
+      return 'promoted';
+    case 'roll_back':
+      return 'rolled_back';
+    case 'observe':
+      return null;
+  }
+}
+
+/**
+ * A promotion step: its stage and since when (every step was accepted by the state machine when
+ * it was appended, so the stage is the step's alone).
+ */
+async function applyPromotion(tx: Queryable, entry: JournalEntry): Promise<void> {
+  const { promotion_id, step } = PROMOTION_ENTRY.body(entry);
+  const stage = stageAfter(step);
+  if (stage === null) return;
+  if (step.step === 'propose') {
+    await tx.run(
+      `INSERT INTO evolution_promotions
+         (project, promotion_id, artifact_kind, stage, address, since, seq, record)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+      [
+        entry.project,
+        promotion_id,
+        step.candidate.artifact_kind,
+        stage,
+        artifactAddress(step.candidate),
+        entry.at,
+        entry.seq,
+        canonicalize(step.candidate),
+      ],
+    );
+    return;
+  }
+  await tx.run(
+    `UPDATE evolution_promotions SET stage = $3, since = $4, seq = $5
+     WHERE project = $1 AND promotion_id = $2`,
+    [entry.project, promotion_id, stage, entry.at, entry.seq],
+  );
+}
 
 async function apply(tx: Queryable, entry: JournalEntry): Promise<void> {
-  if (EVOLUTION_EVENT.is(entry)) {
+  if (PROMOTION_ENTRY.is(entry)) {
+    await applyPromotion(tx, entry);
+  } else if (EVOLUTION_EVENT.is(entry)) {
     const { event, origin, targets } = entry.body;
     await tx.run(
       `INSERT INTO evolution_events
@@ -57,12 +117,13 @@ async function apply(tx: Queryable, entry: JournalEntry): Promise<void> {
 
 /**
  * Evolution's projection: stored events by id (so `list` and `get` read one indexed table) and
- * each event's latest delivery per target (dead letters among them).
+ * each event's latest delivery per target (dead letters among them); each promotion's stage
+ * (version 2), so what is in force for a project is read across projects in one query.
  */
 export const EVOLUTION_PROJECTION: Projection = {
   name: 'evolution',
-  kinds: [EVOLUTION_EVENT.kind, EVOLUTION_DELIVERY.kind],
-  tables: ['evolution_events', 'evolution_deliveries'],
-  version: 1,
+  kinds: [EVOLUTION_EVENT.kind, EVOLUTION_DELIVERY.kind, PROMOTION_ENTRY.kind],
+  tables: ['evolution_events', 'evolution_deliveries', 'evolution_promotions'],
+  version: 2,
   apply,
 };

@@ -197,13 +197,15 @@ export class PromotionRunner {
   /**
    * Records a canary observation (the metric's mean over `samples` sessions of one arm); when the
    * canary then has its minimum sample, its decision — roll back or promote — is appended at once,
-   * as {@link CANARY_ACTOR}.
+   * as {@link CANARY_ACTOR}. With an idempotency key (the canary collector's, one per window) an
+   * observation already journaled under it is not counted again.
    */
   async observe(
     project: string,
     who: PromotionActor,
     id: string,
     observation: { arm: unknown; value: unknown; samples: unknown },
+    options: { readonly idempotencyKey?: string } = {},
   ): Promise<PromotionState> {
     const { arm, value, samples } = observation;
     if (arm !== 'canary' && arm !== 'baseline') {
@@ -223,12 +225,13 @@ export class PromotionRunner {
         path: '/samples',
       });
     }
-    const state = await this.#take(project, who, id, () => ({
-      step: 'observe',
-      arm,
-      value,
-      samples: samples as number,
-    }));
+    const state = await this.#take(
+      project,
+      who,
+      id,
+      () => ({ step: 'observe', arm, value, samples: samples as number }),
+      options.idempotencyKey,
+    );
     const decision = canaryDecision(state);
     if (decision === null) return state;
     // Decided again on the state the append sees: another process may have decided first, and
@@ -284,6 +287,7 @@ export class PromotionRunner {
     who: PromotionActor,
     id: string,
     stepOf: (current: PromotionState) => PromotionStep | null,
+    idempotencyKey?: string,
   ): Promise<PromotionState> {
     for (let attempt = 1; ; attempt++) {
       const view = await this.#view(project);
@@ -309,6 +313,7 @@ export class PromotionRunner {
               actor: who.actor,
               ...(who.authority === undefined ? {} : { authority: who.authority }),
               correlation_id: id,
+              ...(idempotencyKey === undefined ? {} : { idempotency_key: idempotencyKey }),
             },
           ),
           { expectedSeq: view.cursor },

@@ -5,7 +5,10 @@ import type { Migration } from '../store/index.js';
  * `evolution.event` and `evolution.delivery` entries (rebuilt by replay; `record` holds canonical
  * JSON; `pending` counts the targets an event was routed to that have no delivery yet).
  * `evolution_cursors` is the coordinator's own state, not a projection: how far it has
- * turned each followed project's entries into events.
+ * turned each followed project's entries into events (the canary collector keeps its own there,
+ * as coordinator `canary`). `evolution_promotions` is a projection of `evolution.promotion`
+ * entries: each promotion's stage and candidate, so what is in force for a project is one query
+ * across every project's promotions (`promotion-activation.ts`).
  */
 export const EVOLUTION_MIGRATIONS: readonly Migration[] = [
   {
@@ -44,6 +47,23 @@ export const EVOLUTION_MIGRATIONS: readonly Migration[] = [
         seq BIGINT NOT NULL,
         PRIMARY KEY (coordinator, project)
       );
+    `,
+  },
+  {
+    name: 'evolution-promotions',
+    up: `
+      CREATE TABLE evolution_promotions (
+        project TEXT NOT NULL,
+        promotion_id TEXT NOT NULL,
+        artifact_kind TEXT NOT NULL,
+        stage TEXT NOT NULL,
+        address TEXT NOT NULL,
+        since TEXT NOT NULL,
+        seq BIGINT NOT NULL,
+        record TEXT NOT NULL,
+        PRIMARY KEY (project, promotion_id)
+      );
+      CREATE INDEX evolution_promotions_stage ON evolution_promotions (artifact_kind, stage);
     `,
   },
 ];

@@ -62,6 +62,23 @@ const session = obj(
     on_unverified: { enum: ['regenerate', 'halt'] },
     genesis: { ...str, description: "window 1's prior_cso_hash" },
     created_at: str,
+    air: obj({ mode: str, iap_budget: int }, ['mode', 'iap_budget']),
+    promotion: {
+      ...obj(
+        {
+          promotion_id: str,
+          project: {
+            ...str,
+            description: "the promotion's own project (its observations go there)",
+          },
+          arm: { enum: ['canary', 'baseline', 'promoted'] },
+          address: { ...str, description: 'sha256 of the AIR settings the session runs' },
+        },
+        ['promotion_id', 'project', 'arm', 'address'],
+      ),
+      description:
+        'the promotion of AIR settings the session runs under, when its settings came from one',
+    },
   },
   ['session_id', 'project', 'mode', 'objective', 'remaining', 'agent', 'genesis'],
 );

@@ -64,7 +64,7 @@ const SIGNALS = {
   },
 };
 
-const SESSION = obj({
+const SESSION_PARTS = {
   session_id: str,
   project: str,
   mode: { enum: [...RELAY_MODES] },
@@ -78,6 +78,14 @@ const SESSION = obj({
   air: AIR_POLICY,
   genesis: str,
   created_at: str,
+};
+
+/** The promotion a session runs under (`SessionPromotion`). */
+const PROMOTION = obj({
+  promotion_id: { type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$' },
+  project: str,
+  arm: { enum: ['canary', 'baseline', 'promoted'] },
+  address: { type: 'string', pattern: '^sha256:[0-9a-f]{64}$' },
 });
 
 /** §5: the verification a window's CSO passed (or failed). */
@@ -101,13 +109,47 @@ const REVISION = obj({
   },
 });
 
-/** A relay session started (CRP-030 §4): its mode, objective, what remains, and its policies. */
-export const RELAY_SESSION = defineEntryKind<{ session: RelaySessionRecord }>({
+/** Version 1: a session with no promotion. */
+const RELAY_SESSION_V1 = defineEntryKind<{ session: RelaySessionRecord }>({
   kind: 'relay.session',
   version: 1,
-  schema: obj({ session: SESSION }),
-  summary: ({ session: s }) => ({ session_id: s.session_id, mode: s.mode }),
+  schema: obj({ session: obj(SESSION_PARTS) }),
 });
+
+/**
+ * A relay session started (CRP-030 §4): its mode, objective, what remains, and its policies —
+ * version 2 adds the promotion its AIR settings came from, when they came from one; a version 1
+ * entry reads as a session under none.
+ */
+export const RELAY_SESSION = defineEntryKind<
+  { session: RelaySessionRecord },
+  { session: RelaySessionRecord }
+>({
+  kind: 'relay.session',
+  version: 2,
+  schema: obj({
+    session: obj(
+      { ...SESSION_PARTS, promotion: PROMOTION },
+      { required: Object.keys(SESSION_PARTS) },
+    ),
+  }),
+  previous: { kind: RELAY_SESSION_V1, upgrade: (body) => body },
+  summary: ({ session: s }) => ({
+    session_id: s.session_id,
+    mode: s.mode,
+    ...(s.promotion ? { promotion_id: s.promotion.promotion_id, arm: s.promotion.arm } : {}),
+  }),
+});
+
+/** The session an entry of any version of `relay.session` holds, or null. */
+export function sessionEntryOf(entry: JournalEntry): RelaySessionRecord | null {
+  if (
+    entry.kind !== RELAY_SESSION.kind &&
+    !RELAY_SESSION.previous.some((k) => k.kind === entry.kind)
+  )
+    return null;
+  return RELAY_SESSION.body(entry).session;
+}
 
 /** The parts of a window record both versions share (all but the CSO). */
 const WINDOW_PARTS = {

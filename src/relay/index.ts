@@ -23,7 +23,14 @@ export {
   sealCso,
   sessionGenesis,
 } from './cso-seal.js';
-export { RELAY_ENTRY_KINDS, RELAY_HALT, RELAY_SESSION, RELAY_WINDOW } from './entry-kinds.js';
+export {
+  RELAY_ENTRY_KINDS,
+  RELAY_HALT,
+  RELAY_SESSION,
+  RELAY_WINDOW,
+  sessionEntryOf,
+  windowEntryOf,
+} from './entry-kinds.js';
 export { extractFromText, mergeExtracted } from './extract/index.js';
 export { RELAY_GATE_PROTOCOL } from './gate.js';
 export { goalFor, revisionGoal } from './goal.js';
@@ -34,7 +41,12 @@ export { mergeContribution } from './merge.js';
 export type { PreparedWindow } from './prepare.js';
 export { RELAY_PROJECTION } from './projection.js';
 export { buildWindowPrompt, windowModelRequest } from './prompt.js';
-export { Relay, type RelayOptions } from './relay.js';
+export {
+  type AirSettingsFor,
+  type PromotedAirSettings,
+  Relay,
+  type RelayOptions,
+} from './relay.js';
 export type { RelayRun, RunOptions } from './run.js';
 export { RELAY_MIGRATIONS } from './schema.js';
 export { SESSION_INPUT_SCHEMA, SESSION_LIMITS } from './session-input.js';
@@ -46,6 +58,7 @@ export type {
   RelayWindowEntry,
   RelayWindowRecord,
   RevisionEvent,
+  SessionPromotion,
   SessionStatus,
   UnverifiedPolicy,
   WindowKind,

@@ -2,7 +2,13 @@ import { canonicalize } from '../core/index.js';
 import type { JournalEntry, Projection } from '../journal/index.js';
 import type { Queryable, SqlValue } from '../store/index.js';
 import type { CsoChange, ItemsChange } from './cso-change.js';
-import { RELAY_HALT, RELAY_SESSION, RELAY_WINDOW, windowEntryOf } from './entry-kinds.js';
+import {
+  RELAY_HALT,
+  RELAY_SESSION,
+  RELAY_WINDOW,
+  sessionEntryOf,
+  windowEntryOf,
+} from './entry-kinds.js';
 import type { DependencyEdge } from './types.js';
 
 /** The lists of a CSO as `relay_items.list` names them. */
@@ -119,8 +125,8 @@ async function applyState(tx: Queryable, project: string, sessionId: string, sta
 
 async function apply(tx: Queryable, entry: JournalEntry): Promise<void> {
   const window = windowEntryOf(entry);
-  if (RELAY_SESSION.is(entry)) {
-    const { session } = entry.body;
+  const session = sessionEntryOf(entry);
+  if (session) {
     await tx.run(
       `INSERT INTO relay_sessions (project, session_id, status, windows, seq, record)
        VALUES ($1, $2, 'active', 0, $3, $4)`,
@@ -155,6 +161,7 @@ export const RELAY_PROJECTION: Projection = {
   name: 'relay',
   kinds: [
     RELAY_SESSION.kind,
+    ...RELAY_SESSION.previous.map((k) => k.kind),
     RELAY_WINDOW.kind,
     ...RELAY_WINDOW.previous.map((k) => k.kind),
     RELAY_HALT.kind,

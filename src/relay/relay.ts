@@ -11,7 +11,12 @@ import { type PreparedWindow, prepareWindow, windowPlan } from './prepare.js';
 import { RelayReader, recordOf, type SessionRow } from './reader.js';
 import { type RelayRun, type RunOptions, runSession } from './run.js';
 import { type SessionInput, sessionInput } from './session-input.js';
-import type { RelaySessionRecord, RelaySessionView, RelayWindowRecord } from './session-types.js';
+import type {
+  RelaySessionRecord,
+  RelaySessionView,
+  RelayWindowRecord,
+  SessionPromotion,
+} from './session-types.js';
 import type { CognitiveStateObject } from './types.js';
 import { type ChainReport, verifySession } from './verify-session.js';
 
@@ -32,6 +37,22 @@ export function airPolicyOf(session: RelaySessionRecord, options: WindowOptions)
   );
 }
 
+/** The AIR settings a promotion puts a new session under, and which promotion and arm. */
+export interface PromotedAirSettings {
+  readonly air: AirPolicy;
+  readonly promotion: SessionPromotion;
+}
+
+/**
+ * The port through which the runtime says what AIR settings are in force for a new session of a
+ * project (a promotion's canary, baseline or promoted artifact): null for the defaults. The relay
+ * knows nothing of promotions; `app` fills it from the promotion pipeline.
+ */
+export type AirSettingsFor = (
+  project: string,
+  sessionId: string,
+) => Promise<PromotedAirSettings | null>;
+
 /** What a {@link Relay} is built from. */
 export interface RelayOptions {
   /** Canon under the relay's gate (`RELAY_GATE_PROTOCOL`): windows commit through it. */
@@ -42,6 +63,8 @@ export interface RelayOptions {
   readonly hmac: HmacKeyring;
   /** Who measures each window (CRP-018's DPE): the deterministic engine unless given. */
   readonly judge?: DpeJudge;
+  /** AIR settings for sessions that do not set their own (none: the defaults). */
+  readonly airSettingsFor?: AirSettingsFor;
   readonly now?: () => Date;
 }
 
@@ -59,8 +82,10 @@ export class Relay {
   readonly hmac: HmacKeyring;
   readonly judge: DpeJudge;
   readonly #now: () => Date;
+  readonly #airSettingsFor: AirSettingsFor | undefined;
 
   constructor(options: RelayOptions) {
+    this.#airSettingsFor = options.airSettingsFor;
     this.canon = options.canon;
     this.projectCanon = options.projectCanon;
     this.hmac = options.hmac;
@@ -115,6 +140,11 @@ export class Relay {
       throw new CanonryError('FORBIDDEN', 'viewers cannot start a relay');
     const parsed: SessionInput = sessionInput(input, options.safetyPolicy);
     const sessionId = newSessionId();
+    // A request that sets AIR itself runs what it set, in no promotion's arm.
+    const promoted =
+      parsed.air_explicit || this.#airSettingsFor === undefined
+        ? null
+        : await this.#airSettingsFor(principal.project, sessionId);
     const session: RelaySessionRecord = {
       session_id: sessionId,
       project: principal.project,
@@ -126,7 +156,8 @@ export class Relay {
       started_by: principal.id,
       max_revisions: parsed.max_revisions,
       on_unverified: parsed.on_unverified,
-      air: parsed.air,
+      air: promoted?.air ?? parsed.air,
+      ...(promoted ? { promotion: promoted.promotion } : {}),
       genesis: sessionGenesis({
         session_id: sessionId,
         project: principal.project,

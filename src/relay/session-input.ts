@@ -1,4 +1,9 @@
-import { type AirPolicy, DEFAULT_AIR_POLICY, resolveAirPolicy } from '../air/index.js';
+import {
+  type AirPolicy,
+  DEFAULT_AIR_POLICY,
+  parseSafetyPolicy,
+  resolveAirPolicy,
+} from '../air/index.js';
 import { CanonryError } from '../core/index.js';
 import { MAX_REVISIONS, MAX_REVISIONS_CEILING } from './limits.js';
 import { UNVERIFIED_POLICIES, type UnverifiedPolicy } from './session-types.js';
@@ -21,6 +26,11 @@ export interface SessionInput {
   readonly max_revisions: number;
   readonly on_unverified: UnverifiedPolicy;
   readonly air: AirPolicy;
+  /**
+   * The request set AIR itself (`air_mode`, `air_iap_budget`, or an air directive in its
+   * CRP-Safety-Policy): its settings win over any promotion's, and the session is in no arm.
+   */
+  readonly air_explicit: boolean;
 }
 
 /** The JSON Schema of a start request (OpenAPI, MCP and CLI are generated from it). */
@@ -107,6 +117,10 @@ export function sessionInput(value: unknown, policyHeader?: string | null): Sess
         : text(v.success_test, 'success_test', SESSION_LIMITS.objectiveChars),
     max_revisions: maxRevisions as number,
     on_unverified: policy as UnverifiedPolicy,
+    air_explicit:
+      v.air_mode !== undefined ||
+      v.air_iap_budget !== undefined ||
+      airInHeader(policyHeader ?? null),
     air: resolveAirPolicy(
       {
         options: {
@@ -118,4 +132,11 @@ export function sessionInput(value: unknown, policyHeader?: string | null): Sess
       DEFAULT_AIR_POLICY,
     ),
   };
+}
+
+/** Whether a CRP-Safety-Policy header names an AIR directive (it is checked when resolved). */
+function airInHeader(header: string | null): boolean {
+  if (header === null) return false;
+  const policy = parseSafetyPolicy(header);
+  return policy.air_mode !== undefined || policy.air_iap_budget !== undefined;
 }

@@ -8,6 +8,20 @@ import type { CognitiveStateObject, GoalState, RelayMode, Verification } from '.
 export const UNVERIFIED_POLICIES = ['regenerate', 'halt'] as const;
 export type UnverifiedPolicy = (typeof UNVERIFIED_POLICIES)[number];
 
+/**
+ * The promotion (of AIR settings) a session runs under, chosen when it started: `canary` runs the
+ * candidate, `baseline` what is in force without it (both are samples of the promotion's metric),
+ * `promoted` a promoted artifact. `project` is the promotion's own project, where its observations
+ * go; `address` is the `sha256:` of the AIR settings the session runs (RFC 8785 of `{ mode,
+ * iap_budget }`).
+ */
+export interface SessionPromotion {
+  readonly promotion_id: string;
+  readonly project: string;
+  readonly arm: 'canary' | 'baseline' | 'promoted';
+  readonly address: string;
+}
+
 /** A relay session as it was started (the `relay.session` entry). */
 export interface RelaySessionRecord {
   readonly session_id: string;
@@ -26,6 +40,11 @@ export interface RelaySessionRecord {
   readonly on_unverified: UnverifiedPolicy;
   /** AIR's mode and packet budget for the session's windows (CRP-018 §6.1); a window may override. */
   readonly air: AirPolicy;
+  /**
+   * The promotion its AIR settings came from (`RelayOptions.airSettingsFor`); absent when the start
+   * request set AIR itself, when nothing was promoted, and on sessions journaled before promotions.
+   */
+  readonly promotion?: SessionPromotion;
   /** The link window 1's `prior_cso_hash` carries (`sessionGenesis`). */
   readonly genesis: string;
   readonly created_at: string;

@@ -1507,6 +1507,20 @@ export interface components {
             /** @description window 1's prior_cso_hash */
             genesis: string;
             created_at?: string;
+            air?: {
+                mode: string;
+                iap_budget: number;
+            };
+            /** @description the promotion of AIR settings the session runs under, when its settings came from one */
+            promotion?: {
+                promotion_id: string;
+                /** @description the promotion's own project (its observations go there) */
+                project: string;
+                /** @enum {unknown} */
+                arm: "canary" | "baseline" | "promoted";
+                /** @description sha256 of the AIR settings the session runs */
+                address: string;
+            };
         };
         RelaySessionView: {
             session: components["schemas"]["RelaySession"];

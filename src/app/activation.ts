@@ -1,0 +1,134 @@
+import { DEFAULT_AIR_POLICY, resolveAirPolicy } from '../air/index.js';
+import { type ContentHash, contentHash } from '../core/index.js';
+import {
+  activePromotions,
+  type CanarySample,
+  placeProject,
+  placeSession,
+  type SampleReader,
+} from '../evolution/index.js';
+import type { JournalEntry } from '../journal/index.js';
+import type { CompiledProtocol, ProtocolRegistry } from '../kernel/index.js';
+import {
+  type AirSettingsFor,
+  RELAY_WINDOW,
+  type Relay,
+  type RelayWindowEntry,
+  windowEntryOf,
+} from '../relay/index.js';
+import type { Queryable } from '../store/index.js';
+
+/**
+ * The metrics a completed relay window measures for an `air_settings` canary, each in [0, 1]:
+ * the window's verification preservation, the DPE's quality signal, whether the state verified
+ * (1/0), and AIR's session IQ (0–100, scaled; absent before AIR has one).
+ */
+export const AIR_METRICS = ['preservation', 'quality', 'verified', 'session_iq'] as const;
+
+const clamp = (n: number) => Math.min(1, Math.max(0, n));
+
+/** A window's measures, by {@link AIR_METRICS} name. */
+export function windowMetrics(window: Omit<RelayWindowEntry, 'state'>): Record<string, number> {
+  const metrics: Record<string, number> = {
+    preservation: clamp(window.verification.preservation),
+    quality: clamp(window.signals.quality),
+    verified: window.verification.verified ? 1 : 0,
+  };
+  const iq = window.quality.state.session_iq;
+  if (iq !== null && Number.isFinite(iq)) metrics.session_iq = clamp(iq / 100);
+  return metrics;
+}
+
+/**
+ * The relay's port for AIR settings, filled from the promotions in force: a session lands in a
+ * canary (the candidate's settings), a canary's baseline arm or under a promoted artifact
+ * (`placeSession`), or under the defaults with no promotion. The session records the promotion,
+ * its arm and the address of the settings it runs.
+ */
+export function airSettingsFor(db: Pick<Queryable, 'all'>): AirSettingsFor {
+  return async (project, sessionId) => {
+    const placement = placeSession(await activePromotions(db, 'air_settings'), {
+      project,
+      session_id: sessionId,
+    });
+    if (placement === null) return null;
+    const a = placement.artifact as { mode?: string; iap_budget?: number } | null;
+    // Checked when the candidate was (RUNTIME_CHECKS); read as a policy all the same.
+    const air =
+      a === null
+        ? DEFAULT_AIR_POLICY
+        : resolveAirPolicy({
+            options: {
+              ...(a.mode === undefined ? {} : { mode: a.mode }),
+              ...(a.iap_budget === undefined ? {} : { iap_budget: a.iap_budget }),
+            },
+          });
+    return {
+      air: { mode: air.mode, iap_budget: air.iap_budget },
+      promotion: {
+        promotion_id: placement.promotion.promotion_id,
+        project: placement.promotion.project,
+        arm: placement.arm,
+        address: contentHash({ mode: air.mode, iap_budget: air.iap_budget }),
+      },
+    };
+  };
+}
+
+/**
+ * The samples of `air_settings` canaries: each completed window of a session in a canary's arm is
+ * one, reported to the promotion's own project under `canary:<promotion>:<project>:<session>:
+ * <window>`. A window run with other AIR settings than its session's (a per-window override) is
+ * no sample of the arm; neither is a session under a promoted artifact.
+ */
+export function relayWindowSamples(relay: Relay): SampleReader {
+  return {
+    artifactKind: 'air_settings',
+    kinds: [RELAY_WINDOW.kind, ...RELAY_WINDOW.previous.map((k) => k.kind)],
+    async read(entry: JournalEntry): Promise<CanarySample[]> {
+      const window = windowEntryOf(entry);
+      if (window === null) return [];
+      const row = await relay.reader(entry.project).session(window.session_id);
+      const promotion = row?.session.promotion;
+      if (!row || !promotion || promotion.arm === 'promoted') return [];
+      const air = row.session.air;
+      const policy = window.quality.policy;
+      if (policy.mode !== air.mode || policy.iap_budget !== air.iap_budget) return [];
+      return [
+        {
+          project: promotion.project,
+          promotion_id: promotion.promotion_id,
+          arm: promotion.arm,
+          key: `canary:${promotion.promotion_id}:${entry.project}:${window.session_id}:${window.window_number}`,
+          metrics: windowMetrics(window),
+        },
+      ];
+    },
+  };
+}
+
+/**
+ * Canon's port for the stakes gate of a project, filled from `gate_policy` promotions: the
+ * candidate for a project its canary names, a promoted gate where one reaches the project, else
+ * null (the runtime's default gate). Each artifact is registered (so its verdicts resolve and
+ * replay from the registry) and compiled once per address.
+ */
+export function gateFor(
+  registry: ProtocolRegistry,
+): (project: string, db: Pick<Queryable, 'all'>) => Promise<CompiledProtocol | null> {
+  const compiled = new Map<ContentHash, Promise<CompiledProtocol>>();
+  return async (project, db) => {
+    const placement = placeProject(await activePromotions(db, 'gate_policy'), project);
+    if (placement === null || placement.artifact === null || placement.address === null) {
+      return null;
+    }
+    let gate = compiled.get(placement.address);
+    if (gate === undefined) {
+      gate = registry.register(placement.artifact, null).then((r) => r.protocol);
+      // A registration that failed is tried again next time, not remembered.
+      gate.catch(() => compiled.delete(placement.address!));
+      compiled.set(placement.address, gate);
+    }
+    return gate;
+  };
+}
