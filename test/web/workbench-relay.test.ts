@@ -132,6 +132,12 @@ describe.skipIf(!BROWSER_TESTS)('the Relay and Kernel views in chromium', () => 
       state.cso.decisions.length,
     );
     expect(await page.locator('.badges').first().textContent()).toContain('chain verified');
+    // The AIR settings it runs under (the demo sets none, so no promotion's arm either).
+    const air = page.locator('.badges').first().locator('[data-air-arm]');
+    expect(await air.textContent()).toBe(
+      `AIR ${state.session.air.mode}, budget ${state.session.air.iap_budget}`,
+    );
+    expect(await air.getAttribute('data-air-arm')).toBe('');
     expect(await seriousViolations(page)).toEqual([]);
     // At phone width the tables and the graph scroll in their own regions.
     await page.setViewportSize({ width: 390, height: 844 });

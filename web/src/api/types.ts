@@ -23,6 +23,7 @@ export type Receipt = Schemas['Receipt'];
 export type ProposalOutcome = Schemas['ProposalOutcome'];
 export type ArtifactManifest = Schemas['ArtifactManifest'];
 export type RelaySessionSummary = Schemas['RelaySessionSummary'];
+export type RelaySession = Schemas['RelaySession'];
 export type RelaySessionView = Schemas['RelaySessionView'];
 export type RelayWindow = Schemas['RelayWindow'];
 export type RelayWindowQuality = Schemas['RelayWindowQuality'];

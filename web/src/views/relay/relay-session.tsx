@@ -6,7 +6,7 @@ import {
   useRelaySession,
   useRelayWindow,
 } from '../../api/queries.js';
-import type { RelayChainReport, RelayWindowQuality } from '../../api/types.js';
+import type { RelayChainReport, RelaySession, RelayWindowQuality } from '../../api/types.js';
 import { Badge } from '../../ui/badges.js';
 import { QueryState } from '../../ui/query-state.js';
 import { CsoGraph, type CsoShape } from './cso-graph.js';
@@ -70,6 +70,30 @@ function WindowRows({
         </tbody>
       </table>
     </div>
+  );
+}
+
+/**
+ * The AIR settings the session runs under and, when they came from a promotion, which one and on
+ * which arm (a canary's candidate, the baseline beside it, or a promoted artifact).
+ */
+function AirBadge({ session }: { session: RelaySession }) {
+  if (!session.air) return null;
+  const { mode, iap_budget } = session.air;
+  const p = session.promotion;
+  const from = p
+    ? ` · ${p.arm} of promotion ${p.promotion_id}${p.project === session.project ? '' : ` (${p.project})`}`
+    : '';
+  return (
+    <Badge
+      tone={p?.arm === 'canary' ? 'warn' : 'neutral'}
+      title={p ? `AIR settings ${p.address}` : undefined}
+    >
+      <span data-air-arm={p?.arm ?? ''}>
+        AIR {mode}, budget {iap_budget}
+        {from}
+      </span>
+    </Badge>
   );
 }
 
@@ -141,6 +165,7 @@ export function RelaySessionPage({ params }: { params: { session: string } }) {
               <Badge>{s.session.mode}</Badge>
               <Badge>{s.windows} windows</Badge>
               {chain.data ? <Chain report={chain.data} /> : null}
+              <AirBadge session={s.session} />
               {s.session.remaining.length > 0 ? (
                 <span className="muted">work: {s.session.remaining.join(', ')}</span>
               ) : null}
