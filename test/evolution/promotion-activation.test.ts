@@ -35,7 +35,11 @@ import { asset, draft, userPrivate } from './assets.js';
 
 const HOME = 'air-home';
 const PILOT = 'air-pilot';
-const OWNER = { actor: 'owner-1', authority: { principal: 'owner-1', role: 'owner' } };
+const OWNER = {
+  actor: 'owner-1',
+  authority: { principal: 'owner-1', role: 'owner' },
+  role: 'owner',
+} as const;
 const agent = (project: string): Principal => ({ id: 'agent-1', project, role: 'agent' });
 const DEFAULT_AIR = { mode: 'adaptive', iap_budget: 512 };
 
@@ -72,6 +76,8 @@ async function open(engine: 'sqlite' | 'postgres'): Promise<void> {
   if (!made.ok) throw new Error(made.issues[0]!.message);
   const cases = new Map<string, ReplayCase>([['v1', { event: made.value, artifact }]]);
   useReplayCases(runtime, (_project, id) => cases.get(id));
+  // The pilot's owner admits the home project's promotions (a canary naming it reaches it).
+  await runtime.promotions.admit(PILOT, OWNER, HOME, true);
 }
 
 const SECTIONS = ['Install', 'Operate', 'Scale'];
@@ -398,6 +404,7 @@ describe('placing a session among active promotions (pure)', () => {
     stage,
     address: contentHash(artifact),
     since,
+    admitted: [],
     candidate: {
       promotion_id: id,
       artifact_kind: 'air_settings',
