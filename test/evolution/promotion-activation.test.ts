@@ -24,7 +24,7 @@ import {
   type PromotionStep,
   placeSession,
 } from '../../src/evolution/index.js';
-import { rebuildProject } from '../../src/journal/index.js';
+import { rebuildProject, verifyProjections } from '../../src/journal/index.js';
 import { EMPTY_METADATA_HASH, protocolHash } from '../../src/kernel/index.js';
 import { type ModelRequest, ScriptedModel } from '../../src/models/index.js';
 import { RELAY_SESSION } from '../../src/relay/index.js';
@@ -372,6 +372,113 @@ describe.each(ENGINES)('promoted and canary artifacts in force, on %s', (engine)
       label: 'AUTO_COMMIT',
       protocol_hash: protocolHash(DEFAULT_GATE_PROTOCOL),
     });
+  });
+
+  it('another project is reached only while its owner admits the promoting project: sessions, proposals, withdrawal, rebuild', async () => {
+    const OTHER = 'air-other';
+    const otherOwner = { ...OWNER, actor: 'other-owner' };
+    const runner = runtime.promotions;
+    const air = { ...airCandidate('air-q', { mode: 'passive', iap_budget: 64 }, 1000) };
+    const named = { ...air, canary: { share: 0, projects: [OTHER] } };
+
+    // Not admitted: refused at start, nothing journaled.
+    const head = async () =>
+      (await runtime.journal.projects()).find((h) => h.project === HOME)?.seq ?? 0;
+    const before = await head();
+    await expect(runner.propose(HOME, OWNER, named)).rejects.toMatchObject({
+      code: 'FORBIDDEN',
+      details: { projects: [OTHER] },
+    });
+    expect(await head()).toBe(before);
+    // Only the other project's owner admits: its editor may not.
+    await expect(
+      runner.admit(OTHER, { actor: 'other-editor', role: 'editor' }, HOME, true),
+    ).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    await runner.admit(OTHER, otherOwner, HOME, true);
+    await runner.propose(HOME, OWNER, named);
+    expect((await runner.advance(HOME, OWNER, named.promotion_id)).stage).toBe('canary');
+
+    // A gate canary naming the same project, by HOME's owner.
+    const strict = {
+      ...DEFAULT_GATE_PROTOCOL,
+      version: '9.2',
+      rules: [
+        { label: 'REQUIRE_CONFIRMATION', condition: { '==': [{ var: 'role' }, 'agent'] } },
+        ...DEFAULT_GATE_PROTOCOL.rules,
+      ],
+    } as unknown as JsonObject;
+    const gate = {
+      promotion_id: 'gate-q',
+      artifact_kind: 'gate_policy',
+      artifact: strict,
+      baseline: protocolHash(DEFAULT_GATE_PROTOCOL),
+      canary: { share: 0, projects: [OTHER] },
+      metric: { name: 'upheld', margin: 0.05, min_samples: 5 },
+      replay_events: ['v1'],
+    };
+    await runner.propose(HOME, OWNER, gate);
+    expect((await runner.advance(HOME, OWNER, gate.promotion_id)).stage).toBe('canary');
+    let n = 0;
+    const propose = async () => {
+      n += 1;
+      const outcome = await runtime.canon.propose(agent(OTHER), {
+        object_id: `note.q${n}`,
+        intent: 'create',
+        base_version: null,
+        candidate: note({ title: `note ${n}`, text: `Fact number ${n}.` }),
+      });
+      return outcome.proposal.gate;
+    };
+    const start = async () =>
+      (
+        await runtime.relay.start(agent(OTHER), {
+          mode: 'DOCUMENT',
+          objective: 'A runbook',
+          remaining: SECTIONS,
+        })
+      ).session;
+
+    // Admitted: the other project's new sessions and proposals are reached.
+    const admittedSession = await start();
+    expect(admittedSession.air).toEqual(named.artifact);
+    expect(admittedSession.promotion).toMatchObject({ promotion_id: 'air-q', arm: 'canary' });
+    expect((await propose()).protocol_hash).toBe(protocolHash(strict as never));
+
+    // Withdrawn: at once, new sessions and proposals are not reached; a session already started
+    // keeps the arm it recorded.
+    await runner.admit(OTHER, otherOwner, HOME, false);
+    const after = await start();
+    expect(after.air).toEqual(DEFAULT_AIR);
+    expect(after.promotion).toBeUndefined();
+    expect(await propose()).toMatchObject({
+      label: 'AUTO_COMMIT',
+      protocol_hash: protocolHash(DEFAULT_GATE_PROTOCOL),
+    });
+    const kept = await runtime.relay.reader(OTHER).session(admittedSession.session_id);
+    expect(kept?.session.promotion).toEqual(admittedSession.promotion);
+    // HOME is still reached by its own promotion (its own project, in the baseline arm).
+    const home = await runtime.relay.start(agent(HOME), {
+      mode: 'DOCUMENT',
+      objective: 'A runbook',
+      remaining: SECTIONS,
+    });
+    expect(home.session.promotion).toMatchObject({ promotion_id: 'air-q', arm: 'baseline' });
+
+    // Promoted while not admitted: still not reached; admitted again: reached.
+    await runner.promote(HOME, OWNER, gate.promotion_id, 'signed off');
+    expect((await propose()).label).toBe('AUTO_COMMIT');
+    await runner.admit(OTHER, otherOwner, HOME, true);
+    expect((await propose()).protocol_hash).toBe(protocolHash(strict as never));
+    expect((await start()).promotion).toMatchObject({ promotion_id: 'air-q', arm: 'canary' });
+
+    // Rebuilt from the other project's journal, its admissions are what they were.
+    const standing = await runner.admissions(OTHER);
+    expect(standing).toEqual([{ from_project: HOME, admitted: true, seq: expect.any(Number) }]);
+    await runtime.store.run('DELETE FROM evolution_admissions WHERE project = $1', [OTHER]);
+    expect(await runner.admissions(OTHER)).toEqual([]);
+    await rebuildProject(runtime.journal, OTHER);
+    expect(await runner.admissions(OTHER)).toEqual(standing);
+    expect(await verifyProjections(runtime.journal, OTHER)).toMatchObject({ mismatch: null });
   });
 
   it('a gate canary drawn by share is refused: a gate has no sessions to draw from', async () => {
