@@ -22,7 +22,10 @@ import {
   kernelVerdictOutcomeOf,
   PROMOTION_ENTRY,
   type PromotionStep,
+  placeProject,
   placeSession,
+  reachedProjects,
+  reaches,
 } from '../../src/evolution/index.js';
 import { rebuildProject, verifyProjections } from '../../src/journal/index.js';
 import { EMPTY_METADATA_HASH, protocolHash } from '../../src/kernel/index.js';
@@ -572,5 +575,28 @@ describe('placing a session among active promotions (pure)', () => {
       placeSession([newer, promoted], { project: HOME, session_id: 'rs-1' })?.promotion
         .promotion_id,
     ).toBe('n');
+  });
+
+  it('a named project is reached only when it admits the promotion: sessions, proposals, the collector', () => {
+    const named = { share: 0, projects: ['q'] };
+    const unadmitted = active('u', 'canary', '2025-02-01T00:00:00.000Z', DEFAULT_AIR, named);
+    const admitted = { ...unadmitted, admitted: ['q'] };
+    expect(reaches(unadmitted, 'q')).toBe(false);
+    expect(reaches(unadmitted, HOME)).toBe(true);
+    expect(reachedProjects(unadmitted)).toEqual([HOME]);
+    expect(placeSession([unadmitted], { project: 'q', session_id: 'rs-1' })).toBeNull();
+    expect(placeProject([unadmitted], 'q')).toBeNull();
+    expect(reaches(admitted, 'q')).toBe(true);
+    expect(reachedProjects(admitted)).toEqual([HOME, 'q']);
+    expect(placeSession([admitted], { project: 'q', session_id: 'rs-1' })).toMatchObject({
+      arm: 'canary',
+    });
+    expect(placeProject([admitted], 'q')).toMatchObject({ arm: 'canary' });
+    // Promoted, the same: an unadmitted project keeps its own.
+    const promotedU = { ...unadmitted, stage: 'promoted' as const };
+    expect(placeProject([promotedU], 'q')).toBeNull();
+    expect(placeProject([{ ...promotedU, admitted: ['q'] }], 'q')).toMatchObject({
+      arm: 'promoted',
+    });
   });
 });
