@@ -1,5 +1,5 @@
 import { CANON_ENTRY_KINDS } from '../canon/index.js';
-import { EVOLUTION_ENTRY_KINDS, PROMOTION_ENTRY } from '../evolution/index.js';
+import { ADMISSION_ENTRY, EVOLUTION_ENTRY_KINDS, PROMOTION_ENTRY } from '../evolution/index.js';
 import { type EntryKind, EntryKinds } from '../journal/index.js';
 import { RELAY_ENTRY_KINDS } from '../relay/index.js';
 import { VERDICT, VERDICTS } from './journal-audit-sink.js';
@@ -22,5 +22,6 @@ export function runtimeEntryKinds(): EntryKinds {
     ...RELAY_ENTRY_KINDS,
     ...EVOLUTION_ENTRY_KINDS,
     PROMOTION_ENTRY as EntryKind<unknown>,
+    ADMISSION_ENTRY as EntryKind<unknown>,
   ]);
 }

@@ -6,6 +6,14 @@
  * adaptive targets (ports), dispatch with retries and dead letters, signed webhooks.
  */
 
+export {
+  ADMISSION_ENTRY,
+  type Admission,
+  type AdmissionBody,
+  admissionsOf,
+  admittingProjects,
+  standingAdmissions,
+} from './admission.js';
 export { entryAsset, entryAssetId, projectGovernance } from './asset-of-entry.js';
 export { COGNITIVE_ASSET_SCHEMA } from './asset-schema.js';
 export {
@@ -117,9 +125,11 @@ export { EVOLUTION_PROJECTION } from './projection.js';
 export {
   type ActivePromotion,
   activePromotions,
+  names,
   type Placement,
   placeProject,
   placeSession,
+  reachedProjects,
   reaches,
 } from './promotion-activation.js';
 export { inCanary } from './promotion-canary.js';
@@ -148,10 +158,12 @@ export {
 export {
   CANARY_ACTOR,
   type PromotionActor,
+  type PromotionRole,
   PromotionRunner,
   type PromotionRunnerOptions,
   type PromotionValidator,
   parseCandidate,
+  RUNTIME_ACTOR,
 } from './promotion-runner.js';
 export {
   PROMOTION_CANDIDATE_SCHEMA,

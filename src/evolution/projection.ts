@@ -1,6 +1,7 @@
 import { canonicalize } from '../core/index.js';
 import type { JournalEntry, Projection } from '../journal/index.js';
 import type { Queryable } from '../store/index.js';
+import { ADMISSION_ENTRY } from './admission.js';
 import { EVOLUTION_DELIVERY, EVOLUTION_EVENT } from './entry-kinds.js';
 import { PROMOTION_ENTRY } from './promotion-entry-kind.js';
 import { artifactAddress } from './promotion-machine.js';
@@ -64,6 +65,15 @@ async function applyPromotion(tx: Queryable, entry: JournalEntry): Promise<void>
 async function apply(tx: Queryable, entry: JournalEntry): Promise<void> {
   if (PROMOTION_ENTRY.is(entry)) {
     await applyPromotion(tx, entry);
+  } else if (ADMISSION_ENTRY.is(entry)) {
+    const { from_project, admitted } = entry.body;
+    await tx.run(
+      `INSERT INTO evolution_admissions (project, from_project, admitted, seq)
+       VALUES ($1, $2, $3, $4)
+       ON CONFLICT (project, from_project) DO UPDATE SET
+         admitted = excluded.admitted, seq = excluded.seq`,
+      [entry.project, from_project, admitted ? 1 : 0, entry.seq],
+    );
   } else if (EVOLUTION_EVENT.is(entry)) {
     const { event, origin, targets } = entry.body;
     await tx.run(
@@ -118,12 +128,23 @@ async function apply(tx: Queryable, entry: JournalEntry): Promise<void> {
 /**
  * Evolution's projection: stored events by id (so `list` and `get` read one indexed table) and
  * each event's latest delivery per target (dead letters among them); each promotion's stage
- * (version 2), so what is in force for a project is read across projects in one query.
+ * (version 2), so what is in force for a project is read across projects in one query; and which
+ * projects each project admits promotions from (version 3).
  */
 export const EVOLUTION_PROJECTION: Projection = {
   name: 'evolution',
-  kinds: [EVOLUTION_EVENT.kind, EVOLUTION_DELIVERY.kind, PROMOTION_ENTRY.kind],
-  tables: ['evolution_events', 'evolution_deliveries', 'evolution_promotions'],
-  version: 2,
+  kinds: [
+    EVOLUTION_EVENT.kind,
+    EVOLUTION_DELIVERY.kind,
+    PROMOTION_ENTRY.kind,
+    ADMISSION_ENTRY.kind,
+  ],
+  tables: [
+    'evolution_events',
+    'evolution_deliveries',
+    'evolution_promotions',
+    'evolution_admissions',
+  ],
+  version: 3,
   apply,
 };

@@ -1,5 +1,6 @@
 import type { ContentHash, JsonObject } from '../core/index.js';
 import type { Queryable } from '../store/index.js';
+import { standingAdmissions } from './admission.js';
 import { inCanary } from './promotion-canary.js';
 import type { PromotionArtifactKind, PromotionCandidate } from './promotion-types.js';
 
@@ -13,6 +14,11 @@ export interface ActivePromotion {
   readonly candidate: PromotionCandidate;
   /** When it reached its stage (the step's entry time). */
   readonly since: string;
+  /**
+   * The projects its canary names, other than its own, that admit promotions of its project now
+   * (`evolution.admission`): only those it reaches.
+   */
+  readonly admitted: readonly string[];
 }
 
 /** Where a session (or a project's proposals) lands: which promotion, which arm, what artifact. */
@@ -27,7 +33,9 @@ export interface Placement {
 
 /**
  * Every promotion of `kind` in its canary or promoted, in any project, from the `evolution`
- * projection (`evolution_promotions`, indexed by kind and stage).
+ * projection (`evolution_promotions`, indexed by kind and stage), each with the named projects
+ * that admit it as they stand now (`evolution_admissions`) — read at each use, so a withdrawal
+ * takes effect for the next session or proposal.
  */
 export async function activePromotions(
   db: Pick<Queryable, 'all'>,
@@ -45,23 +53,48 @@ export async function activePromotions(
      WHERE artifact_kind = $1 AND stage IN ('canary', 'promoted')`,
     [kind],
   );
-  return rows.map((r) => ({
-    project: r.project,
-    promotion_id: r.promotion_id,
-    stage: r.stage,
-    address: r.address as ContentHash,
-    candidate: JSON.parse(r.record) as PromotionCandidate,
-    since: r.since,
-  }));
+  if (rows.length === 0) return [];
+  const admissions = await standingAdmissions(db);
+  return rows.map((r) => {
+    const candidate = JSON.parse(r.record) as PromotionCandidate;
+    return {
+      project: r.project,
+      promotion_id: r.promotion_id,
+      stage: r.stage,
+      address: r.address as ContentHash,
+      candidate,
+      since: r.since,
+      admitted: candidate.canary.projects.filter(
+        (q) => q !== r.project && admissions.get(q)?.has(r.project) === true,
+      ),
+    };
+  });
 }
 
 /**
- * Whether a promotion reaches a project: its own, and every project its canary names. A promotion
- * never reaches further than that, promoted or not: an editor of one project, proposing, changes
- * nothing for projects the candidate does not name.
+ * Whether a promotion's canary names a project it may reach: its own project, or another that
+ * admits promotions from its project.
+ */
+export function names(p: ActivePromotion, project: string): boolean {
+  return (
+    p.candidate.canary.projects.includes(project) &&
+    (project === p.project || p.admitted.includes(project))
+  );
+}
+
+/**
+ * Whether a promotion reaches a project: its own, and every project its canary names that admits
+ * promotions from its project. A promotion never reaches further than that, promoted or not: an
+ * editor of one project changes nothing for a project whose owner has not admitted it, and a
+ * withdrawn admission ends the reach for what starts next.
  */
 export function reaches(p: ActivePromotion, project: string): boolean {
-  return p.project === project || p.candidate.canary.projects.includes(project);
+  return p.project === project || names(p, project);
+}
+
+/** Every project a promotion reaches: its own and the named projects that admit it. */
+export function reachedProjects(p: ActivePromotion): string[] {
+  return [p.project, ...p.admitted];
 }
 
 /** Newest first (by when each reached its stage), then by project and id: one order everywhere. */
@@ -106,16 +139,14 @@ export function placeSession(
 
 /**
  * What a project's proposals are judged by among active promotions of one kind, by project alone:
- * the newest canary that names the project; else the newest promoted one that reaches it; else
+ * the newest canary that names the project (and may reach it: {@link names}); else the newest promoted one that reaches it; else
  * null (the runtime's default). A canary's own project, unnamed, stays on the baseline.
  */
 export function placeProject(
   active: readonly ActivePromotion[],
   project: string,
 ): Placement | null {
-  const canary = newestFirst(
-    active.filter((p) => p.stage === 'canary' && p.candidate.canary.projects.includes(project)),
-  )[0];
+  const canary = newestFirst(active.filter((p) => p.stage === 'canary' && names(p, project)))[0];
   if (canary !== undefined) {
     return {
       promotion: canary,

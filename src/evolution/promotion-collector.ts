@@ -1,7 +1,7 @@
 import { isCanonryError } from '../core/index.js';
 import type { Journal, JournalEntry, JournalFollower } from '../journal/index.js';
-import { activePromotions } from './promotion-activation.js';
-import { CANARY_ACTOR, type PromotionRunner } from './promotion-runner.js';
+import { activePromotions, reachedProjects } from './promotion-activation.js';
+import { type PromotionRunner, RUNTIME_ACTOR } from './promotion-runner.js';
 import type { PromotionArtifactKind } from './promotion-types.js';
 
 /** One sample of a promotion's metric, read from one entry (a completed relay window). */
@@ -50,7 +50,7 @@ const TRIES = 6;
 
 /**
  * Collects canary metrics on its own: follows the journal of every project an open canary reaches
- * (its own project and the projects it names), from a cursor of its own, and turns each sample a
+ * (its own project and the named projects that admit it), from a cursor of its own, and turns each sample a
  * reader finds (a completed window of a session in an arm) into an observation of the promotion,
  * journaled in the promotion's project under the sample's idempotency key — so a restart that
  * reads an entry again counts nothing twice, and a cursor saved late loses nothing. Samples of a
@@ -135,8 +135,7 @@ export class CanaryCollector {
     for (const kind of kinds) {
       for (const p of await activePromotions(this.#o.journal.store, kind)) {
         if (p.stage !== 'canary') continue;
-        projects.add(p.project);
-        for (const named of p.candidate.canary.projects) projects.add(named);
+        for (const q of reachedProjects(p)) projects.add(q);
       }
     }
     return projects;
@@ -214,7 +213,7 @@ export class CanaryCollector {
         }
         await runner.observe(
           sample.project,
-          { actor: CANARY_ACTOR },
+          RUNTIME_ACTOR,
           sample.promotion_id,
           { arm: sample.arm, value: Math.min(1, Math.max(0, value)), samples: 1 },
           { idempotencyKey: sample.key },

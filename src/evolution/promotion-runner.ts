@@ -1,7 +1,8 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import { CanonryError, isCanonryError, type JsonValue } from '../core/index.js';
-import type { Journal } from '../journal/index.js';
+import { type Journal, parseProject } from '../journal/index.js';
 import type { Signer, TrustAnchor } from '../trust/index.js';
+import { ADMISSION_ENTRY, type Admission, admissionsOf, admittingProjects } from './admission.js';
 import { inCanary } from './promotion-canary.js';
 import { BUILT_IN_CHECKS, type PolicyCheck } from './promotion-checks.js';
 import { PROMOTION_ENTRY } from './promotion-entry-kind.js';
@@ -15,11 +16,28 @@ import type {
   ValidationFailure,
 } from './promotion-types.js';
 
+/** The role a person holds in the promotion's project (their token's). */
+export type PromotionRole = 'owner' | 'editor' | 'agent' | 'tool' | 'viewer';
+
 /** Who takes a step: journaled as the entry's actor and authority (never from a payload). */
 export interface PromotionActor {
   readonly actor: string;
   readonly authority?: JsonValue;
+  /**
+   * A person's role in the promotion's project, from their token: a `gate_policy` promotion's
+   * steps and admissions need `owner`. Absent, the step is nobody's with a role and such steps are
+   * refused — unless `runtime` says the runtime takes it itself.
+   */
+  readonly role?: PromotionRole;
+  /** The runtime's own step (the canary's decision, the collector's observations). */
+  readonly runtime?: true;
 }
+
+/** The actor automatic steps (the canary's own decision) are journaled as. */
+export const CANARY_ACTOR = 'evolution:canary';
+
+/** The runtime itself, taking the canary's steps (its decision, collected observations). */
+export const RUNTIME_ACTOR: PromotionActor = { actor: CANARY_ACTOR, runtime: true };
 
 /**
  * Replay validation: re-executes the events a candidate names (with the candidate in place where
@@ -39,9 +57,6 @@ export interface PromotionRunnerOptions {
   /** Checks beyond {@link BUILT_IN_CHECKS} (the runtime's: AIR settings, gate labels). */
   readonly checks?: readonly PolicyCheck[];
 }
-
-/** The actor automatic steps (the canary's own decision) are journaled as. */
-export const CANARY_ACTOR = 'evolution:canary';
 
 const PAGE = 1_000;
 const RETRIES = 3;
@@ -65,6 +80,23 @@ export function parseCandidate(input: unknown): PromotionCandidate {
     );
   }
   return input as PromotionCandidate;
+}
+
+/**
+ * A gate policy decides what commits without a person in a project: a promotion of one changes who
+ * must approve what, which is the owner's authority. Every step a person takes on one (propose,
+ * validate, check, publish, canary, observe, promote, roll back) needs the owner role in the
+ * promotion's project; the runtime's own steps stay its own. Other kinds are the faces' (`minRole`).
+ */
+function authorize(who: PromotionActor, candidate: PromotionCandidate): void {
+  if (candidate.artifact_kind !== 'gate_policy' || who.runtime === true || who.role === 'owner') {
+    return;
+  }
+  throw new CanonryError(
+    'FORBIDDEN',
+    "a gate policy decides what commits without a person: every step of its promotion is the project owner's (this needs the owner role)",
+    { required_role: 'owner' },
+  );
 }
 
 /**
@@ -108,10 +140,66 @@ export class PromotionRunner {
     return (await this.#view(project)).states;
   }
 
-  /** Proposes a candidate: the promotion's first entry. */
+  /**
+   * Proposes a candidate: the promotion's first entry. A gate policy is its project owner's
+   * (FORBIDDEN otherwise); a canary naming another project needs that project's admission of this
+   * one (FORBIDDEN naming the projects that have not admitted it) — nothing is journaled then.
+   */
   async propose(project: string, who: PromotionActor, input: unknown): Promise<PromotionState> {
     const candidate = parseCandidate(input);
+    authorize(who, candidate);
+    await this.#admitted(project, candidate);
     return this.#take(project, who, candidate.promotion_id, () => ({ step: 'propose', candidate }));
+  }
+
+  /**
+   * The admissions `project` has given or withdrawn (whose promotions may reach it), as its
+   * journal says.
+   */
+  async admissions(project: string): Promise<Admission[]> {
+    return admissionsOf(this.#journal.store, project);
+  }
+
+  /**
+   * Admits promotions of `from` into `project` (or, `admitted: false`, withdraws that): an
+   * `evolution.admission` entry in `project`'s journal, its owner's alone (FORBIDDEN otherwise).
+   * Nothing is appended when it already stands as asked.
+   */
+  async admit(
+    project: string,
+    who: PromotionActor,
+    from: string,
+    admitted: boolean,
+  ): Promise<Admission> {
+    if (who.role !== 'owner') {
+      throw new CanonryError(
+        'FORBIDDEN',
+        `admitting promotions of another project into ${project} is its owner's: this needs the owner role`,
+        { required_role: 'owner' },
+      );
+    }
+    if (from === project) {
+      throw new CanonryError(
+        'INVALID_ARGUMENT',
+        'a project always reaches itself: it admits other projects only',
+        { field: 'from' },
+      );
+    }
+    parseProject(from);
+    const now = (await this.admissions(project)).find((a) => a.from_project === from);
+    if (now?.admitted === admitted) return now;
+    if (now === undefined && !admitted) return { from_project: from, admitted, seq: 0 };
+    const { entry } = await this.#journal.append(
+      project,
+      ADMISSION_ENTRY.input(
+        { from_project: from, admitted },
+        {
+          actor: who.actor,
+          ...(who.authority === undefined ? {} : { authority: who.authority }),
+        },
+      ),
+    );
+    return { from_project: from, admitted, seq: entry.seq };
   }
 
   /**
@@ -119,7 +207,7 @@ export class PromotionRunner {
    * to replay, rejects the promotion here.
    */
   async validate(project: string, who: PromotionActor, id: string): Promise<PromotionState> {
-    const state = await this.#expect(project, id, 'validate');
+    const state = await this.#expect(project, id, 'validate', who);
     const result = await this.#options.validator(state.candidate, project);
     const failures =
       result.replayed === 0 && result.failures.length === 0
@@ -140,7 +228,7 @@ export class PromotionRunner {
 
   /** Policy and safety checks (built in, then the runtime's); any reason rejects the promotion. */
   async check(project: string, who: PromotionActor, id: string): Promise<PromotionState> {
-    const state = await this.#expect(project, id, 'check');
+    const state = await this.#expect(project, id, 'check', who);
     const reasons = [BUILT_IN_CHECKS, ...(this.#options.checks ?? [])].flatMap((c) =>
       c(state.candidate),
     );
@@ -162,7 +250,7 @@ export class PromotionRunner {
     id: string,
     given?: unknown,
   ): Promise<PromotionState> {
-    const state = await this.#expect(project, id, 'publish');
+    const state = await this.#expect(project, id, 'publish', who);
     const publication = given ?? publishCandidate(state.candidate, this.#options.signer());
     const verified = verifyPublication(publication, state.candidate, this.#options.anchor());
     if (!verified.ok) {
@@ -176,8 +264,14 @@ export class PromotionRunner {
     }));
   }
 
-  /** Opens the canary: from here sessions in its scope get the candidate. */
+  /**
+   * Opens the canary: from here sessions in its scope get the candidate. The projects it names
+   * must still admit this one (an admission withdrawn since the proposal: FORBIDDEN).
+   */
   async startCanary(project: string, who: PromotionActor, id: string): Promise<PromotionState> {
+    const state = await this.get(project, id);
+    authorize(who, state.candidate);
+    await this.#admitted(project, state.candidate);
     return this.#take(project, who, id, () => ({ step: 'canary' }));
   }
 
@@ -236,7 +330,7 @@ export class PromotionRunner {
     if (decision === null) return state;
     // Decided again on the state the append sees: another process may have decided first, and
     // then there is nothing left to decide.
-    return this.#take(project, { actor: CANARY_ACTOR }, id, (current) => canaryDecision(current));
+    return this.#take(project, RUNTIME_ACTOR, id, (current) => canaryDecision(current));
   }
 
   /** Promotes by hand (the owner's call, checked by the faces). */
@@ -268,8 +362,29 @@ export class PromotionRunner {
     );
   }
 
-  async #expect(project: string, id: string, step: PromotionStep['step']): Promise<PromotionState> {
+  /** FORBIDDEN unless every project the candidate's canary names, but its own, admits `project`. */
+  async #admitted(project: string, candidate: PromotionCandidate): Promise<void> {
+    const others = candidate.canary.projects.filter((q) => q !== project);
+    if (others.length === 0) return;
+    const admitting = await admittingProjects(this.#journal.store, project);
+    const missing = others.filter((q) => !admitting.has(q));
+    if (missing.length > 0) {
+      throw new CanonryError(
+        'FORBIDDEN',
+        `the canary names ${missing.slice(0, 8).join(', ')}, which ${missing.length === 1 ? 'does' : 'do'} not admit promotions from ${project}: a project's owner admits them (evolution admissions)`,
+        { projects: missing.slice(0, 64) },
+      );
+    }
+  }
+
+  async #expect(
+    project: string,
+    id: string,
+    step: PromotionStep['step'],
+    who: PromotionActor,
+  ): Promise<PromotionState> {
     const state = await this.get(project, id);
+    authorize(who, state.candidate);
     const from = { validate: 'candidate', check: 'validated', publish: 'checked' } as const;
     if (state.stage !== from[step as keyof typeof from]) {
       throw new CanonryError(
@@ -299,6 +414,7 @@ export class PromotionRunner {
           promotion_id: id,
         });
       }
+      authorize(who, step.step === 'propose' ? step.candidate : current!.candidate);
       const next = applyStep(current, step);
       if (!next.ok) {
         const issue = next.issues[0]!;

@@ -8,7 +8,9 @@ import type { Migration } from '../store/index.js';
  * turned each followed project's entries into events (the canary collector keeps its own there,
  * as coordinator `canary`). `evolution_promotions` is a projection of `evolution.promotion`
  * entries: each promotion's stage and candidate, so what is in force for a project is one query
- * across every project's promotions (`promotion-activation.ts`).
+ * across every project's promotions (`promotion-activation.ts`). `evolution_admissions` is a
+ * projection of `evolution.admission` entries: which projects a project admits promotions from
+ * (`admitted` 1) or has withdrawn that from (0), as its latest entry says.
  */
 export const EVOLUTION_MIGRATIONS: readonly Migration[] = [
   {
@@ -64,6 +66,19 @@ export const EVOLUTION_MIGRATIONS: readonly Migration[] = [
         PRIMARY KEY (project, promotion_id)
       );
       CREATE INDEX evolution_promotions_stage ON evolution_promotions (artifact_kind, stage);
+    `,
+  },
+  {
+    name: 'evolution-admissions',
+    up: `
+      CREATE TABLE evolution_admissions (
+        project TEXT NOT NULL,
+        from_project TEXT NOT NULL,
+        admitted INTEGER NOT NULL,
+        seq BIGINT NOT NULL,
+        PRIMARY KEY (project, from_project)
+      );
+      CREATE INDEX evolution_admissions_from ON evolution_admissions (from_project, admitted);
     `,
   },
 ];

@@ -1,7 +1,12 @@
 import { promotionsOf } from '../app/index.js';
 import type { Principal } from '../canon/index.js';
 import { CanonryError } from '../core/index.js';
-import { armMean, PROMOTION_CANDIDATE_SCHEMA, type PromotionState } from '../evolution/index.js';
+import {
+  armMean,
+  PROMOTION_CANDIDATE_SCHEMA,
+  type PromotionActor,
+  type PromotionState,
+} from '../evolution/index.js';
 import type { Operation } from './operation.js';
 import { EXAMPLE_HASH, RESPONSES } from './schemas.js';
 
@@ -10,6 +15,8 @@ import { EXAMPLE_HASH, RESPONSES } from './schemas.js';
  * AIR settings; `src/evolution`): list and read promotions, start a candidate (it is taken through
  * replay validation, checks, publication and into its canary), record canary observations (the
  * canary decides on its own once it has its sample), and, for an owner, promote or roll back by hand.
+ * An editor's role admits the routes; the runner holds every step of a gate policy's promotion to
+ * the project's owner, whichever face calls it.
  */
 
 const { obj, arr } = RESPONSES;
@@ -26,9 +33,11 @@ function promotionArg(value: string | undefined): string {
   return value;
 }
 
-const who = (p: Principal) => ({
+/** The person taking a step, as the runner journals and checks them (role: the token's). */
+export const who = (p: Principal): PromotionActor => ({
   actor: p.id,
   authority: { principal: p.id, role: p.role, project: p.project },
+  role: p.role,
 });
 
 /** A promotion as the faces show it: its state and each arm's mean so far. */
@@ -97,7 +106,14 @@ const OBSERVE_SCHEMA = {
   },
 };
 
-const STEP_ERRORS = ['UNKNOWN_PROMOTION', 'PROMOTION_ILLEGAL_TRANSITION', 'CONFLICT'] as const;
+// FORBIDDEN beyond the route's role: every step of a gate policy's promotion is the owner's, and a
+// canary names only projects that admit this one.
+const STEP_ERRORS = [
+  'UNKNOWN_PROMOTION',
+  'PROMOTION_ILLEGAL_TRANSITION',
+  'CONFLICT',
+  'FORBIDDEN',
+] as const;
 
 export const PROMOTION_OPERATIONS: readonly Operation[] = [
   {

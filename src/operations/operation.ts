@@ -46,7 +46,7 @@ export interface Operation {
   readonly summary: string;
   readonly tag: string;
   readonly minRole: TokenRole;
-  readonly method: 'GET' | 'POST' | 'DELETE';
+  readonly method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   /** The HTTP URL, under `/v1/projects/:project`. */
   readonly url: string;
   /** Path parameters besides `project`, with their descriptions. */

@@ -9,6 +9,7 @@ import { TOKEN_OPERATIONS } from './canon-tokens.js';
 import { VERIFY_OPERATIONS } from './canon-verify.js';
 import { WORKING_SET_OPERATIONS } from './canon-working-set.js';
 import { EVOLUTION_OPERATIONS } from './evolution.js';
+import { ADMISSION_OPERATIONS } from './evolution-admission.js';
 import { PROMOTION_OPERATIONS } from './evolution-promotion.js';
 import type { Operation } from './operation.js';
 import { RELAY_OPERATIONS } from './relay.js';
@@ -26,6 +27,7 @@ export const OPERATIONS: readonly Operation[] = [
   ...RELAY_OPERATIONS,
   ...EVOLUTION_OPERATIONS,
   ...PROMOTION_OPERATIONS,
+  ...ADMISSION_OPERATIONS,
   ...TOKEN_OPERATIONS,
 ];
 

@@ -19,7 +19,7 @@ const { obj, arr, str, hash } = RESPONSES;
 
 /** One route as the document needs it; operations carry theirs, the others are listed here. */
 interface OperationDoc {
-  readonly method: 'GET' | 'POST' | 'DELETE';
+  readonly method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   readonly url: string;
   readonly operationId: string;
   readonly summary: string;

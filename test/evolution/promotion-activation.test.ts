@@ -22,9 +22,12 @@ import {
   kernelVerdictOutcomeOf,
   PROMOTION_ENTRY,
   type PromotionStep,
+  placeProject,
   placeSession,
+  reachedProjects,
+  reaches,
 } from '../../src/evolution/index.js';
-import { rebuildProject } from '../../src/journal/index.js';
+import { rebuildProject, verifyProjections } from '../../src/journal/index.js';
 import { EMPTY_METADATA_HASH, protocolHash } from '../../src/kernel/index.js';
 import { type ModelRequest, ScriptedModel } from '../../src/models/index.js';
 import { RELAY_SESSION } from '../../src/relay/index.js';
@@ -35,7 +38,11 @@ import { asset, draft, userPrivate } from './assets.js';
 
 const HOME = 'air-home';
 const PILOT = 'air-pilot';
-const OWNER = { actor: 'owner-1', authority: { principal: 'owner-1', role: 'owner' } };
+const OWNER = {
+  actor: 'owner-1',
+  authority: { principal: 'owner-1', role: 'owner' },
+  role: 'owner',
+} as const;
 const agent = (project: string): Principal => ({ id: 'agent-1', project, role: 'agent' });
 const DEFAULT_AIR = { mode: 'adaptive', iap_budget: 512 };
 
@@ -72,6 +79,8 @@ async function open(engine: 'sqlite' | 'postgres'): Promise<void> {
   if (!made.ok) throw new Error(made.issues[0]!.message);
   const cases = new Map<string, ReplayCase>([['v1', { event: made.value, artifact }]]);
   useReplayCases(runtime, (_project, id) => cases.get(id));
+  // The pilot's owner admits the home project's promotions (a canary naming it reaches it).
+  await runtime.promotions.admit(PILOT, OWNER, HOME, true);
 }
 
 const SECTIONS = ['Install', 'Operate', 'Scale'];
@@ -368,6 +377,113 @@ describe.each(ENGINES)('promoted and canary artifacts in force, on %s', (engine)
     });
   });
 
+  it('another project is reached only while its owner admits the promoting project: sessions, proposals, withdrawal, rebuild', async () => {
+    const OTHER = 'air-other';
+    const otherOwner = { ...OWNER, actor: 'other-owner' };
+    const runner = runtime.promotions;
+    const air = { ...airCandidate('air-q', { mode: 'passive', iap_budget: 64 }, 1000) };
+    const named = { ...air, canary: { share: 0, projects: [OTHER] } };
+
+    // Not admitted: refused at start, nothing journaled.
+    const head = async () =>
+      (await runtime.journal.projects()).find((h) => h.project === HOME)?.seq ?? 0;
+    const before = await head();
+    await expect(runner.propose(HOME, OWNER, named)).rejects.toMatchObject({
+      code: 'FORBIDDEN',
+      details: { projects: [OTHER] },
+    });
+    expect(await head()).toBe(before);
+    // Only the other project's owner admits: its editor may not.
+    await expect(
+      runner.admit(OTHER, { actor: 'other-editor', role: 'editor' }, HOME, true),
+    ).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    await runner.admit(OTHER, otherOwner, HOME, true);
+    await runner.propose(HOME, OWNER, named);
+    expect((await runner.advance(HOME, OWNER, named.promotion_id)).stage).toBe('canary');
+
+    // A gate canary naming the same project, by HOME's owner.
+    const strict = {
+      ...DEFAULT_GATE_PROTOCOL,
+      version: '9.2',
+      rules: [
+        { label: 'REQUIRE_CONFIRMATION', condition: { '==': [{ var: 'role' }, 'agent'] } },
+        ...DEFAULT_GATE_PROTOCOL.rules,
+      ],
+    } as unknown as JsonObject;
+    const gate = {
+      promotion_id: 'gate-q',
+      artifact_kind: 'gate_policy',
+      artifact: strict,
+      baseline: protocolHash(DEFAULT_GATE_PROTOCOL),
+      canary: { share: 0, projects: [OTHER] },
+      metric: { name: 'upheld', margin: 0.05, min_samples: 5 },
+      replay_events: ['v1'],
+    };
+    await runner.propose(HOME, OWNER, gate);
+    expect((await runner.advance(HOME, OWNER, gate.promotion_id)).stage).toBe('canary');
+    let n = 0;
+    const propose = async () => {
+      n += 1;
+      const outcome = await runtime.canon.propose(agent(OTHER), {
+        object_id: `note.q${n}`,
+        intent: 'create',
+        base_version: null,
+        candidate: note({ title: `note ${n}`, text: `Fact number ${n}.` }),
+      });
+      return outcome.proposal.gate;
+    };
+    const start = async () =>
+      (
+        await runtime.relay.start(agent(OTHER), {
+          mode: 'DOCUMENT',
+          objective: 'A runbook',
+          remaining: SECTIONS,
+        })
+      ).session;
+
+    // Admitted: the other project's new sessions and proposals are reached.
+    const admittedSession = await start();
+    expect(admittedSession.air).toEqual(named.artifact);
+    expect(admittedSession.promotion).toMatchObject({ promotion_id: 'air-q', arm: 'canary' });
+    expect((await propose()).protocol_hash).toBe(protocolHash(strict as never));
+
+    // Withdrawn: at once, new sessions and proposals are not reached; a session already started
+    // keeps the arm it recorded.
+    await runner.admit(OTHER, otherOwner, HOME, false);
+    const after = await start();
+    expect(after.air).toEqual(DEFAULT_AIR);
+    expect(after.promotion).toBeUndefined();
+    expect(await propose()).toMatchObject({
+      label: 'AUTO_COMMIT',
+      protocol_hash: protocolHash(DEFAULT_GATE_PROTOCOL),
+    });
+    const kept = await runtime.relay.reader(OTHER).session(admittedSession.session_id);
+    expect(kept?.session.promotion).toEqual(admittedSession.promotion);
+    // HOME is still reached by its own promotion (its own project, in the baseline arm).
+    const home = await runtime.relay.start(agent(HOME), {
+      mode: 'DOCUMENT',
+      objective: 'A runbook',
+      remaining: SECTIONS,
+    });
+    expect(home.session.promotion).toMatchObject({ promotion_id: 'air-q', arm: 'baseline' });
+
+    // Promoted while not admitted: still not reached; admitted again: reached.
+    await runner.promote(HOME, OWNER, gate.promotion_id, 'signed off');
+    expect((await propose()).label).toBe('AUTO_COMMIT');
+    await runner.admit(OTHER, otherOwner, HOME, true);
+    expect((await propose()).protocol_hash).toBe(protocolHash(strict as never));
+    expect((await start()).promotion).toMatchObject({ promotion_id: 'air-q', arm: 'canary' });
+
+    // Rebuilt from the other project's journal, its admissions are what they were.
+    const standing = await runner.admissions(OTHER);
+    expect(standing).toEqual([{ from_project: HOME, admitted: true, seq: expect.any(Number) }]);
+    await runtime.store.run('DELETE FROM evolution_admissions WHERE project = $1', [OTHER]);
+    expect(await runner.admissions(OTHER)).toEqual([]);
+    await rebuildProject(runtime.journal, OTHER);
+    expect(await runner.admissions(OTHER)).toEqual(standing);
+    expect(await verifyProjections(runtime.journal, OTHER)).toMatchObject({ mismatch: null });
+  });
+
   it('a gate canary drawn by share is refused: a gate has no sessions to draw from', async () => {
     const c = {
       promotion_id: 'gate-share',
@@ -398,6 +514,7 @@ describe('placing a session among active promotions (pure)', () => {
     stage,
     address: contentHash(artifact),
     since,
+    admitted: [],
     candidate: {
       promotion_id: id,
       artifact_kind: 'air_settings',
@@ -458,5 +575,28 @@ describe('placing a session among active promotions (pure)', () => {
       placeSession([newer, promoted], { project: HOME, session_id: 'rs-1' })?.promotion
         .promotion_id,
     ).toBe('n');
+  });
+
+  it('a named project is reached only when it admits the promotion: sessions, proposals, the collector', () => {
+    const named = { share: 0, projects: ['q'] };
+    const unadmitted = active('u', 'canary', '2025-02-01T00:00:00.000Z', DEFAULT_AIR, named);
+    const admitted = { ...unadmitted, admitted: ['q'] };
+    expect(reaches(unadmitted, 'q')).toBe(false);
+    expect(reaches(unadmitted, HOME)).toBe(true);
+    expect(reachedProjects(unadmitted)).toEqual([HOME]);
+    expect(placeSession([unadmitted], { project: 'q', session_id: 'rs-1' })).toBeNull();
+    expect(placeProject([unadmitted], 'q')).toBeNull();
+    expect(reaches(admitted, 'q')).toBe(true);
+    expect(reachedProjects(admitted)).toEqual([HOME, 'q']);
+    expect(placeSession([admitted], { project: 'q', session_id: 'rs-1' })).toMatchObject({
+      arm: 'canary',
+    });
+    expect(placeProject([admitted], 'q')).toMatchObject({ arm: 'canary' });
+    // Promoted, the same: an unadmitted project keeps its own.
+    const promotedU = { ...unadmitted, stage: 'promoted' as const };
+    expect(placeProject([promotedU], 'q')).toBeNull();
+    expect(placeProject([{ ...promotedU, admitted: ['q'] }], 'q')).toMatchObject({
+      arm: 'promoted',
+    });
   });
 });

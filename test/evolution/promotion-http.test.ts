@@ -1,8 +1,11 @@
 // The promotion pipeline over HTTP, against a real server on loopback with a real SQLite file:
 // an editor starts AIR-settings candidates and records canary observations, the canary decides on
-// its own, only an owner promotes or rolls back by hand, and refusals are typed 4xx.
+// its own, only an owner promotes or rolls back by hand, every step of a gate policy's promotion is
+// the owner's, a canary names only projects whose owner admitted this one, and refusals are typed
+// 4xx with nothing journaled.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ReplayCase, useReplayCases } from '../../src/app/index.js';
+import { DEFAULT_GATE_PROTOCOL } from '../../src/canon/index.js';
 import {
   assembleQualifiedEvent,
   KERNEL_VERDICT_CLASS,
@@ -16,11 +19,18 @@ import { asset, draft, userPrivate } from './assets.js';
 const P = 'promo-http';
 let live: Awaited<ReturnType<typeof liveServer>>;
 let t: Record<'owner' | 'editor' | 'viewer', string>;
+/** Tokens of the project the canaries name. */
+let pilot: Record<'owner' | 'editor' | 'viewer', string>;
 const cases = new Map<string, ReplayCase>();
 
 beforeAll(async () => {
   live = await liveServer();
   t = await tokensFor(live.runtime, P, { owner: 'owner', editor: 'editor', viewer: 'viewer' });
+  pilot = await tokensFor(live.runtime, 'pilot', {
+    owner: 'owner',
+    editor: 'editor',
+    viewer: 'viewer',
+  });
   // An event store stands in: one recorded, signed, replayable verdict (`v1`), nothing else.
   useReplayCases(live.runtime, (_project, id) => cases.get(id));
   const { protocol } = await live.runtime.kernel.registry.register(
@@ -55,7 +65,48 @@ const candidate = (id: string, changes: Record<string, unknown> = {}) => ({
   ...changes,
 });
 
+const admissions = (method: string, token: string, from = P) =>
+  call(
+    live.url,
+    method,
+    `/v1/projects/pilot/evolution/admissions${method === 'GET' ? '' : `/${from}`}`,
+    token,
+  );
+
+/** How many entries the project's journal holds. */
+const head = async (project = P) =>
+  (await live.runtime.journal.projects()).find((h) => h.project === project)?.seq ?? 0;
+
 describe('promotions over HTTP', () => {
+  it('a canary names only projects whose owner admitted this one; an editor of that project cannot admit', async () => {
+    const before = await head();
+    const unadmitted = await api('POST', '/evolution/promotions', t.editor, candidate('air-0'));
+    expect(unadmitted.status).toBe(403);
+    expect(unadmitted.body.error.code).toBe('FORBIDDEN');
+    expect(unadmitted.body.error.message).toMatch(/names pilot, which does not admit promotions/);
+    expect(await head()).toBe(before);
+
+    // Tokens are per project: P's owner cannot admit into pilot, nor pilot's editor.
+    expect((await admissions('PUT', t.owner)).status).toBe(403);
+    const byEditor = await admissions('PUT', pilot.editor);
+    expect(byEditor.status).toBe(403);
+    expect(byEditor.body.error.code).toBe('FORBIDDEN');
+    expect(await head('pilot')).toBe(0);
+    const admitted = await admissions('PUT', pilot.owner);
+    expect(admitted.status).toBe(200);
+    expect(admitted.body).toMatchObject({ from_project: P, admitted: true });
+    // Admitting again changes nothing and journals nothing.
+    expect((await admissions('PUT', pilot.owner)).body.seq).toBe(admitted.body.seq);
+    expect(await head('pilot')).toBe(admitted.body.seq);
+    expect((await admissions('GET', pilot.viewer)).body).toEqual({
+      admissions: [{ from_project: P, admitted: true, seq: admitted.body.seq }],
+    });
+    expect((await admissions('PUT', pilot.owner, 'pilot')).body.error.code).toBe(
+      'INVALID_ARGUMENT',
+    );
+    expect((await admissions('PUT', pilot.owner, 'Not_A_Project')).status).toBe(400);
+  });
+
   it('an editor starts a candidate; with no recorded event to replay it stops at validation', async () => {
     const res = await api(
       'POST',
@@ -154,5 +205,66 @@ describe('promotions over HTTP', () => {
       ['air-4', 'rolled_back'],
       ['air-5', 'candidate'],
     ]);
+  });
+
+  it("every step of a gate policy's promotion is the owner's: an editor is refused at start and at observe, nothing journaled", async () => {
+    const gate = (id: string) =>
+      candidate(id, {
+        artifact_kind: 'gate_policy',
+        artifact: { ...DEFAULT_GATE_PROTOCOL, version: '9.1' },
+        canary: { share: 0, projects: ['pilot'] },
+        metric: { name: 'upheld', margin: 0.05, min_samples: 5 },
+      });
+    let before = await head();
+    const byEditor = await api('POST', '/evolution/promotions', t.editor, gate('gate-1'));
+    expect(byEditor.status).toBe(403);
+    expect(byEditor.body.error.code).toBe('FORBIDDEN');
+    expect(byEditor.body.error.message).toMatch(/gate policy .* the project owner's/);
+    const held = await api('POST', '/evolution/promotions', t.editor, {
+      ...gate('gate-1'),
+      advance: false,
+    });
+    expect(held.status).toBe(403);
+    expect(await head()).toBe(before);
+    expect((await api('GET', '/evolution/promotions/gate-1', t.viewer)).status).toBe(404);
+
+    const byOwner = await api('POST', '/evolution/promotions', t.owner, gate('gate-1'));
+    expect(byOwner.status).toBe(201);
+    expect(byOwner.body.promotion.stage).toBe('canary');
+
+    before = await head();
+    const observe = (token: string) =>
+      api('POST', '/evolution/promotions/gate-1/observations', token, {
+        arm: 'canary',
+        value: 0.9,
+        samples: 5,
+      });
+    const editorObserves = await observe(t.editor);
+    expect(editorObserves.status).toBe(403);
+    expect(editorObserves.body.error.code).toBe('FORBIDDEN');
+    expect(await head()).toBe(before);
+    const ownerObserves = await observe(t.owner);
+    expect(ownerObserves.status).toBe(200);
+    expect(ownerObserves.body.promotion.arms.canary).toEqual({ samples: 5, sum: 4.5 });
+    expect(await head()).toBe(before + 1);
+
+    // AIR settings stay an editor's: the same editor still runs an AIR promotion to its canary.
+    const air = await api('POST', '/evolution/promotions', t.editor, candidate('air-6'));
+    expect(air.status).toBe(201);
+    expect(air.body.promotion.stage).toBe('canary');
+    const airObserved = await api('POST', '/evolution/promotions/air-6/observations', t.editor, {
+      arm: 'baseline',
+      value: 0.5,
+      samples: 1,
+    });
+    expect(airObserved.status).toBe(200);
+
+    // Withdrawn, the pilot no longer admits P: a new canary naming it is refused again.
+    expect((await admissions('DELETE', pilot.editor)).status).toBe(403);
+    const withdrawn = await admissions('DELETE', pilot.owner);
+    expect(withdrawn.body).toMatchObject({ from_project: P, admitted: false });
+    expect((await api('POST', '/evolution/promotions', t.editor, candidate('air-7'))).status).toBe(
+      403,
+    );
   });
 });

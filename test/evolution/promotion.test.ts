@@ -28,7 +28,8 @@ const PROJECT = 'promo';
 const OWNER = {
   actor: 'owner-1',
   authority: { principal: 'owner-1', role: 'owner', project: PROJECT },
-};
+  role: 'owner',
+} as const;
 
 let runtime: CanonryRuntime;
 let close: () => Promise<void>;

@@ -909,6 +909,41 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/projects/{project}/evolution/admissions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The projects whose promotions may reach this one (admitted) or no longer may (withdrawn) */
+        get: operations["listAdmissions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/projects/{project}/evolution/admissions/{from}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Admit promotions of another project into this one: from now on a canary (and what it promotes) that names this project reaches its new sessions and proposals (the owner's call) */
+        put: operations["admitPromotions"];
+        post?: never;
+        /** Withdraw the admission: that project's promotions no longer reach new sessions or proposals here (sessions already started keep their arm; the owner's call) */
+        delete: operations["withdrawAdmission"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/projects/{project}/whoami": {
         parameters: {
             query?: never;
@@ -6314,6 +6349,195 @@ export interface operations {
             };
             /** @description UNSUPPORTED_MEDIA_TYPE */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listAdmissions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the project; must be the bearer token’s */
+                project: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        admissions: {
+                            from_project: string;
+                            admitted: boolean;
+                            /** @description the entry that set it (0: never set) in this journal */
+                            seq: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description INVALID_ARGUMENT */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    admitPromotions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the project; must be the bearer token’s */
+                project: string;
+                /** @description the project whose promotions are admitted */
+                from: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        from_project: string;
+                        admitted: boolean;
+                        /** @description the entry that set it (0: never set) in this journal */
+                        seq: number;
+                    };
+                };
+            };
+            /** @description AUTHORITY_FROM_PAYLOAD, INVALID_ARGUMENT, INVALID_BODY, INVALID_PROJECT */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    withdrawAdmission: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the project; must be the bearer token’s */
+                project: string;
+                /** @description the project whose promotions are admitted */
+                from: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        from_project: string;
+                        admitted: boolean;
+                        /** @description the entry that set it (0: never set) in this journal */
+                        seq: number;
+                    };
+                };
+            };
+            /** @description AUTHORITY_FROM_PAYLOAD, INVALID_ARGUMENT, INVALID_BODY, INVALID_PROJECT */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CONFLICT */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
