@@ -1,5 +1,5 @@
 import { type Canon, COMMIT } from '../canon/index.js';
-import { contentHash, type JsonObject } from '../core/index.js';
+import { type ContentHash, contentHash, type JsonObject } from '../core/index.js';
 import {
   type AssetSource,
   airTuningTarget,
@@ -82,9 +82,9 @@ export type RelayWindowOf = (
  * (`relayWindowOutcomeOf`, whose state digest needs the window's whole CSO, read from the relay's
  * projection, which the window's own append brought up to this entry), the plan (session and
  * window), the model, the policies it ran under (AIR mode and budget, the unverified-state policy),
- * no seeds (the relay asks at temperature 0) and its validators. The prompt is not journaled, so
- * no context-packet hash is recorded. Should the projection not hold the window, the event is made
- * without a replay contract.
+ * no seeds (the relay asks at temperature 0), its validators and, when the window journaled it, the
+ * context packet's hash (of the messages the model was asked with). Should the projection not hold
+ * the window, the event is made without an execution class (nothing to replay against).
  */
 export function relayWindowSource(windowOf: RelayWindowOf): AssetSource {
   return {
@@ -122,6 +122,9 @@ export function relayWindowSource(windowOf: RelayWindowOf): AssetSource {
           replay: {
             plan_ref: `relay:${w.session_id}:${w.window_number}`,
             ...(model === null ? {} : { components: { model } }),
+            ...(w.context_packet_hash === undefined
+              ? {}
+              : { context_packet_hash: w.context_packet_hash as ContentHash }),
             ...(record === null
               ? {}
               : {
