@@ -1,3 +1,5 @@
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
 import { type Canon, COMMIT } from '../canon/index.js';
 import { type ContentHash, contentHash, type JsonObject } from '../core/index.js';
 import {
@@ -5,6 +7,7 @@ import {
   airTuningTarget,
   BUILT_IN_SOURCES,
   benchmarkTarget,
+  CoordinatorLease,
   EvolutionCoordinator,
   type EvolutionTarget,
   type MemoryProposals,
@@ -33,7 +36,15 @@ export interface EvolutionOptions {
   /** Extra targets and sources (ports), beside the built-in ones. */
   readonly targets?: readonly EvolutionTarget[];
   readonly sources?: readonly AssetSource[];
+  /**
+   * The coordinator's lease on a shared database (one coordinator dispatches at a time): its time
+   * to live (default 15 s) and how often it is taken or renewed (default a third of that).
+   */
+  readonly lease?: { readonly ttlMs?: number; readonly renewMs?: number };
 }
+
+/** The coordinator's name: its cursors and its lease (every process on a database shares them). */
+const COORDINATOR_NAME = 'default';
 
 /** Projects the coordinator never follows: the system's protocol registrations. */
 const UNFOLLOWED = new Set(['registry']);
@@ -185,7 +196,7 @@ export function canonMemory(canon: Canon): MemoryProposals {
  * Builds the coordinator with the built-in sources (kernel verdicts, feedback, benchmark results,
  * and canon's and the relay's through their ports) and targets (`memory`, `benchmark`,
  * `air-tuning`, `protocol`, and any webhooks); it signs with the kernel's issuer and follows every
- * project but the registry.
+ * project but the registry while it holds the database's coordinator lease (standing by otherwise).
  */
 export function buildCoordinator(
   journal: Journal,
@@ -197,7 +208,15 @@ export function buildCoordinator(
   onError: (err: unknown) => void,
 ): EvolutionCoordinator {
   const verifierNow = eventVerifier(keyring);
+  const lease = new CoordinatorLease(journal.store, {
+    name: COORDINATOR_NAME,
+    holder: `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`,
+    ...(options.lease?.ttlMs === undefined ? {} : { ttlMs: options.lease.ttlMs }),
+  });
   return new EvolutionCoordinator({
+    name: COORDINATOR_NAME,
+    lease,
+    ...(options.lease?.renewMs === undefined ? {} : { renewMs: options.lease.renewMs }),
     journal,
     signer: () => keyring().signer(),
     sources: [

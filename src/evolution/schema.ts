@@ -5,7 +5,8 @@ import type { Migration } from '../store/index.js';
  * `evolution.event` and `evolution.delivery` entries (rebuilt by replay; `record` holds canonical
  * JSON; `pending` counts the targets an event was routed to that have no delivery yet).
  * `evolution_cursors` is the coordinator's own state, not a projection: how far it has
- * turned each followed project's entries into events.
+ * turned each followed project's entries into events; `evolution_leases` says which process's
+ * coordinator dispatches.
  */
 export const EVOLUTION_MIGRATIONS: readonly Migration[] = [
   {
@@ -43,6 +44,17 @@ export const EVOLUTION_MIGRATIONS: readonly Migration[] = [
         project TEXT NOT NULL,
         seq BIGINT NOT NULL,
         PRIMARY KEY (coordinator, project)
+      );
+    `,
+  },
+  {
+    // The coordinator's lease: one holder dispatches per database (`lease.ts`); not a projection.
+    name: 'evolution_leases',
+    up: `
+      CREATE TABLE evolution_leases (
+        name TEXT PRIMARY KEY,
+        holder TEXT NOT NULL,
+        expires_at BIGINT NOT NULL
       );
     `,
   },
