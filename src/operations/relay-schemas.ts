@@ -1,5 +1,6 @@
 import type { JsonObject } from '../core/index.js';
 import {
+  ANSWER_LIMITS,
   CONTRIBUTION_VALUE_SCHEMA,
   MAX_OUTPUT_CHARS,
   RELAY_MODES,
@@ -97,6 +98,12 @@ export const RELAY_SCHEMAS: Readonly<Record<string, JsonObject>> = {
         type: 'array',
         items: obj({ role: str, content: str }, ['role', 'content']),
         description: 'what to send the model',
+      },
+      context_packet_hash: {
+        type: 'string',
+        pattern: '^sha256:[0-9a-f]{64}$',
+        description:
+          'sha256 of the canonical JSON of messages (the context packet): hand it back when completing the window, and it is journaled for replay',
       },
       tokens: object('token counts of the prompt'),
       dropped: object('slice items left out to hold the token budget'),
@@ -219,6 +226,19 @@ export const RELAY_BODIES = {
         type: ['string', 'null'],
         maxLength: 200,
         description: 'the model route that wrote it',
+      },
+      context_packet_hash: {
+        type: 'string',
+        pattern: '^sha256:[0-9a-f]{64}$',
+        description:
+          "the prepared window's context_packet_hash (the prompt sent); journaled for replay",
+      },
+      answers: {
+        type: 'array',
+        maxItems: 16,
+        items: { type: 'string', maxLength: ANSWER_LIMITS.answerChars },
+        description:
+          'the raw answers the model gave for this window, the one taken last; journaled so a replay can stand in for the model (none past 8)',
       },
       ...AIR_OPTIONS,
     },
