@@ -156,11 +156,13 @@ const CSO_CHANGE = obj({
 
 const answerText = { type: 'string', maxLength: ANSWER_LIMITS.answerChars };
 
-/** One raw model answer as journaled (`JournaledAnswer`): whole, around the output, or the output. */
+/** One raw model answer as journaled (`JournaledAnswer`): whole, around the output, deflated, or the output. */
 const ANSWER = {
   oneOf: [
     obj({ text: answerText }),
     obj({ before: answerText, after: answerText }),
+    obj({ deflated: answerText }),
+    obj({ deflated: answerText, at: { type: 'integer', minimum: 0 } }),
     obj({ same: { const: 'output' } }),
   ],
 };

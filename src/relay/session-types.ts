@@ -85,14 +85,16 @@ export interface RelayWindowRecord {
 }
 
 /**
- * One answer the model gave for a window, as journaled so a replay can stand in for the model:
- * the raw text whole; or, when the raw text holds the window's output as a JSON string literal
- * (`JSON.stringify(output.text)`), what came before and after it (the output is journaled once,
- * in `output.text`); or `output` when the raw text is the output text itself.
+ * One answer the model gave for a window, as journaled so a replay can stand in for the model
+ * (`answers.ts`): the raw text whole; or, when it holds the window's output as a JSON string
+ * literal (`JSON.stringify(output.text)`), what came before and after it (the output is journaled
+ * once, in `output.text`); or that rest raw-deflated as base64, with where the output goes (`at`);
+ * or `output` when the raw text is the output text itself.
  */
 export type JournaledAnswer =
   | { readonly text: string }
   | { readonly before: string; readonly after: string }
+  | { readonly deflated: string; readonly at?: number }
   | { readonly same: 'output' };
 
 /**

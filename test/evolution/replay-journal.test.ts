@@ -165,6 +165,35 @@ describe('what a window journals for a replay', () => {
     expect(rawAnswer(w!.answers![0]!, w!.output.text)).toBe(raw);
   });
 
+  it('a long answer is journaled deflated, without the output, and restored byte for byte; a tampered blob is refused', async () => {
+    const { session } = await runtime.relay.start(AGENT, START);
+    const id = session.session_id;
+    const output = 'Install: the package is canonry.';
+    const facts = Array.from({ length: 200 }, (_, i) => ({
+      fact_id: `f_${i}`,
+      statement: `setting ${i} of the package is ${i * 7}`,
+      provenance: 'CONVERSATION',
+    }));
+    const raw = `${JSON.stringify({ output, facts })}\n`;
+    await runtime.relay.completeWindow(
+      AGENT,
+      id,
+      output,
+      { facts, completed: ['Install'] },
+      {
+        answers: [raw],
+      },
+    );
+    const [w] = await entries(id);
+    const journaled = w!.answers![0]!;
+    expect(journaled).toHaveProperty('deflated');
+    expect(journaled).toHaveProperty('at', raw.indexOf(JSON.stringify(output)));
+    expect(canonicalize(journaled).length).toBeLessThan(raw.length / 4);
+    expect(rawAnswer(journaled, output)).toBe(raw);
+    const bomb = { deflated: Buffer.from('not deflate data').toString('base64') };
+    expect(() => rawAnswer(bomb, output)).toThrow(/cannot be read/);
+  });
+
   it('answers past the bounds are not journaled; a malformed hash or answer list is INVALID_BODY', async () => {
     const { session } = await runtime.relay.start(AGENT, START);
     const id = session.session_id;
