@@ -13,6 +13,7 @@ import {
   EVOLUTION_MIGRATIONS,
   type EvolutionTarget,
 } from '../../src/evolution/index.js';
+import { buildServer } from '../../src/server/index.js';
 import { openStore, type Store } from '../../src/store/index.js';
 import { tempDir } from '../helpers/runtime.js';
 import { freshPostgresSchema, postgresAvailable } from '../helpers/stores.js';
@@ -115,6 +116,21 @@ describe.skipIf(!postgresAvailable)('one coordinator per PostgreSQL database', (
     expect(roles[0]!.lease!.holder).toBe(roles[1]!.lease!.holder);
     const leader = roles[0]!.role === 'leading' ? 0 : 1;
     expect(roles[leader]!.lease!.holder).toBe(roles[leader]!.holder);
+    // /readyz says which (real HTTP on loopback).
+    for (const [i, rt] of [a, b].entries()) {
+      const app = buildServer(rt, { logLevel: 'silent' });
+      try {
+        const url = await app.listen({ port: 0, host: '127.0.0.1' });
+        const ready = (await (await fetch(`${url}/readyz`)).json()) as Record<string, unknown>;
+        expect(ready.evolution).toEqual({
+          role: i === leader ? 'leading' : 'standby',
+          holder: roles[i]!.holder,
+          lease_holder: roles[leader]!.holder,
+        });
+      } finally {
+        await app.close();
+      }
+    }
 
     // Commits through both processes.
     for (let i = 0; i < 6; i++) await commit(runtimes[i % 2]!, `fact-${i}`);
