@@ -236,7 +236,9 @@ export const RELAY_BODIES = {
       answers: {
         type: 'array',
         maxItems: 16,
-        items: { type: 'string', maxLength: ANSWER_LIMITS.answerChars },
+        // `['string']`, not `'string'`: the CLI then reads the flag as JSON (or @file), not as a
+        // comma-separated list, which would split an answer at its commas.
+        items: { type: ['string'], maxLength: ANSWER_LIMITS.answerChars },
         description:
           'the raw answers the model gave for this window, the one taken last; journaled so a replay can stand in for the model (none past 8)',
       },
