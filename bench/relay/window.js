@@ -17,7 +17,8 @@
  * `mergeContribution` (which already walks the invalidation), `verifyCso` (verify and repair), the
  * window record's invalidations (`DependencyIndex.of(prior)` and one walk per root, as
  * `completeWindow` builds them), `sealCso` (canonical bytes, HMAC-SHA256, the CSO schema check),
- * `relayHeaders`, and one `journal.append` of the `relay.window` entry to a real SQLite journal
+ * `relayHeaders`, and one `journal.append` of the `relay.window` entry (with the context packet's
+ * hash and the raw answer a replay needs, deflated) to a real SQLite journal
  * (WAL, synchronous=FULL, the relay's entry kinds checked, its projection updated). Checking the
  * untrusted contribution and extracting claims from the window's text are timed too, outside the
  * target's sum.
@@ -41,6 +42,7 @@ import {
   edgesOf,
   extractFromText,
   goalFor,
+  journaledAnswer,
   mergeContribution,
   mergeExtracted,
   RELAY_ENTRY_KINDS,
@@ -68,6 +70,8 @@ const PROJECT = 'bench';
 const OBJECTIVE = 'Migrate the platform to the new region';
 const REMAINING = ['move the ledger', 'move the search index', 'write the report'];
 const OUTPUT = 'Window 5 continues the migration with the corrected figure.';
+/** The context packet's hash a window journals (its value does not change the work). */
+const PACKET_HASH = `sha256:${'0'.repeat(64)}`;
 
 /** @param {number[]} xs */
 const stats = (xs) => ({
@@ -143,6 +147,8 @@ function ctxOf(
  * @param {Journal} journal @param {string} sessionId
  */
 async function oneWindow(prior, contribution, ctx, seal, journal, sessionId) {
+  // What the model sent for the window (its raw answer, journaled for replay): untimed.
+  const raw = JSON.stringify({ output: OUTPUT, ...contribution });
   const t0 = performance.now();
   const merged = mergeContribution(prior, contribution, ctx);
   const t1 = performance.now();
@@ -193,6 +199,9 @@ async function oneWindow(prior, contribution, ctx, seal, journal, sessionId) {
       tokens: 0,
     },
     headers,
+    // What a replay needs: the prompt's hash and the raw answer, the output cut out of it.
+    context_packet_hash: PACKET_HASH,
+    answers: [journaledAnswer(raw, OUTPUT)],
   };
   await journal.append(
     PROJECT,
@@ -348,6 +357,7 @@ export async function main() {
     const agent = { id: 'agent-bench', project: PROJECT, role: /** @type {const} */ ('agent') };
     const setup = setupContributions(state);
     const limited = scenarios['restates 244'].contribution;
+    const limitedRaw = JSON.stringify({ output: OUTPUT, ...limited });
     /** @type {number[]} */
     const full = [];
     /** @type {number[]} */
@@ -369,7 +379,10 @@ export async function main() {
       const p0 = performance.now();
       await runtime.relay.prepareWindow(agent, id);
       const p1 = performance.now();
-      const w = await runtime.relay.completeWindow(agent, id, OUTPUT, limited);
+      // The raw answer is journaled with the window, as `run` hands it in (the prompt's hash too).
+      const w = await runtime.relay.completeWindow(agent, id, OUTPUT, limited, {
+        answers: [limitedRaw],
+      });
       const p2 = performance.now();
       if (w.status !== 'relayed') throw new Error(`timed window: ${w.status}`);
       const same =

@@ -1,10 +1,13 @@
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
 import { type Canon, COMMIT } from '../canon/index.js';
-import { contentHash, type JsonObject } from '../core/index.js';
+import { type ContentHash, contentHash, type JsonObject } from '../core/index.js';
 import {
   type AssetSource,
   airTuningTarget,
   BUILT_IN_SOURCES,
   benchmarkTarget,
+  CoordinatorLease,
   EvolutionCoordinator,
   type EvolutionTarget,
   type MemoryProposals,
@@ -33,7 +36,15 @@ export interface EvolutionOptions {
   /** Extra targets and sources (ports), beside the built-in ones. */
   readonly targets?: readonly EvolutionTarget[];
   readonly sources?: readonly AssetSource[];
+  /**
+   * The coordinator's lease on a shared database (one coordinator dispatches at a time): its time
+   * to live (default 15 s) and how often it is taken or renewed (default a third of that).
+   */
+  readonly lease?: { readonly ttlMs?: number; readonly renewMs?: number };
 }
+
+/** The coordinator's name: its cursors and its lease (every process on a database shares them). */
+const COORDINATOR_NAME = 'default';
 
 /** Projects the coordinator never follows: the system's protocol registrations. */
 const UNFOLLOWED = new Set(['registry']);
@@ -82,9 +93,9 @@ export type RelayWindowOf = (
  * (`relayWindowOutcomeOf`, whose state digest needs the window's whole CSO, read from the relay's
  * projection, which the window's own append brought up to this entry), the plan (session and
  * window), the model, the policies it ran under (AIR mode and budget, the unverified-state policy),
- * no seeds (the relay asks at temperature 0) and its validators. The prompt is not journaled, so
- * no context-packet hash is recorded. Should the projection not hold the window, the event is made
- * without a replay contract.
+ * no seeds (the relay asks at temperature 0), its validators and, when the window journaled it, the
+ * context packet's hash (of the messages the model was asked with). Should the projection not hold
+ * the window, the event is made without an execution class (nothing to replay against).
  */
 export function relayWindowSource(windowOf: RelayWindowOf): AssetSource {
   return {
@@ -122,6 +133,9 @@ export function relayWindowSource(windowOf: RelayWindowOf): AssetSource {
           replay: {
             plan_ref: `relay:${w.session_id}:${w.window_number}`,
             ...(model === null ? {} : { components: { model } }),
+            ...(w.context_packet_hash === undefined
+              ? {}
+              : { context_packet_hash: w.context_packet_hash as ContentHash }),
             ...(record === null
               ? {}
               : {
@@ -182,7 +196,7 @@ export function canonMemory(canon: Canon): MemoryProposals {
  * Builds the coordinator with the built-in sources (kernel verdicts, feedback, benchmark results,
  * and canon's and the relay's through their ports) and targets (`memory`, `benchmark`,
  * `air-tuning`, `protocol`, and any webhooks); it signs with the kernel's issuer and follows every
- * project but the registry.
+ * project but the registry while it holds the database's coordinator lease (standing by otherwise).
  */
 export function buildCoordinator(
   journal: Journal,
@@ -194,7 +208,15 @@ export function buildCoordinator(
   onError: (err: unknown) => void,
 ): EvolutionCoordinator {
   const verifierNow = eventVerifier(keyring);
+  const lease = new CoordinatorLease(journal.store, {
+    name: COORDINATOR_NAME,
+    holder: `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`,
+    ...(options.lease?.ttlMs === undefined ? {} : { ttlMs: options.lease.ttlMs }),
+  });
   return new EvolutionCoordinator({
+    name: COORDINATOR_NAME,
+    lease,
+    ...(options.lease?.renewMs === undefined ? {} : { renewMs: options.lease.renewMs }),
     journal,
     signer: () => keyring().signer(),
     sources: [

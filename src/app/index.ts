@@ -58,6 +58,9 @@ export {
 } from './protocol-store.js';
 export { type KernelReplayInputs, kernelVerdictReplayer } from './replay-kernel.js';
 export {
+  type JournaledWindowAnswers,
+  journaledWindowAnswers,
+  journalRelayInputs,
   type RelayReplayInputs,
   relayStateDigest,
   relayWindowOutcomeOf,

@@ -11,6 +11,7 @@ import {
 import { EventStore } from './event-store.js';
 import type { GovernancePolicy } from './governance-types.js';
 import { uuidFrom } from './ids.js';
+import type { CoordinatorLease, LeaseHolder } from './lease.js';
 import type {
   AssetSource,
   EvolutionTarget,
@@ -49,6 +50,22 @@ export interface CoordinatorOptions {
   readonly onError?: (err: unknown) => void;
   /** Sleeps between attempts (tests make it instant). */
   readonly sleep?: (ms: number) => Promise<void>;
+  /**
+   * The lease that lets one coordinator per database dispatch: without it this one always does.
+   * With it, the coordinator follows only while it holds the lease, tries to take or renew it
+   * every `renewMs` (default a third of its time to live), and stands by otherwise.
+   */
+  readonly lease?: CoordinatorLease;
+  readonly renewMs?: number;
+}
+
+/** Whether this coordinator dispatches, and who holds the lease. */
+export interface CoordinatorRole {
+  readonly role: 'leading' | 'standby' | 'stopped';
+  /** This process's id among the lease's holders. */
+  readonly holder: string | null;
+  /** The lease as the database has it (null: none held). */
+  readonly lease: LeaseHolder | null;
 }
 
 /** What the coordinator has done since it started. */
@@ -89,6 +106,10 @@ export class EvolutionCoordinator {
   readonly #context: SourceContext;
   #discover: NodeJS.Timeout | undefined;
   #stopped = true;
+  /** Started (leading or standing by) until `stop`. */
+  #running = false;
+  #leaseTimer: NodeJS.Timeout | undefined;
+  #tick: Promise<void> = Promise.resolve();
   #stats = { entries: 0, events: 0, rejected: 0, delivered: 0, refused: 0, deadLetters: 0 };
 
   constructor(options: CoordinatorOptions) {
@@ -117,8 +138,50 @@ export class EvolutionCoordinator {
     return { ...this.#stats };
   }
 
-  /** Starts following every project `projects()` names (and, every `discoverMs`, new ones). */
+  /**
+   * Starts: follows every project `projects()` names (and, every `discoverMs`, new ones) — at once
+   * without a lease; with one, while it holds it, standing by otherwise.
+   */
   async start(): Promise<void> {
+    if (this.#running) return;
+    this.#running = true;
+    const lease = this.#o.lease;
+    if (!lease) return this.#begin();
+    await this.#leaseStep();
+    this.#leaseTimer = setInterval(
+      () => void this.#leaseStep(),
+      this.#o.renewMs ?? Math.max(Math.floor(lease.ttlMs / 3), 10),
+    );
+    this.#leaseTimer.unref();
+  }
+
+  /** Whether this coordinator dispatches (leading), stands by, or is stopped; who holds the lease. */
+  async role(): Promise<CoordinatorRole> {
+    const lease = this.#o.lease;
+    return {
+      role: !this.#running ? 'stopped' : this.#stopped ? 'standby' : 'leading',
+      holder: lease?.holder ?? null,
+      lease: lease ? await lease.current() : null,
+    };
+  }
+
+  /** Takes or renews the lease, then leads or stands by; one step at a time. */
+  #leaseStep(): Promise<void> {
+    this.#tick = this.#tick.then(async () => {
+      if (!this.#running) return;
+      let held = false;
+      try {
+        held = await this.#o.lease!.acquire();
+      } catch (err) {
+        this.#report(err);
+      }
+      if (held && this.#stopped) await this.#begin();
+      else if (!held && !this.#stopped) await this.#end();
+    });
+    return this.#tick.catch((err) => this.#report(err));
+  }
+
+  async #begin(): Promise<void> {
     if (!this.#stopped) return;
     this.#stopped = false;
     await this.#discoverProjects();
@@ -148,8 +211,17 @@ export class EvolutionCoordinator {
     }
   }
 
-  /** Stops following, waits for the work in flight, and saves every cursor. */
+  /** Stops following, waits for the work in flight, saves every cursor and gives the lease up. */
   async stop(): Promise<void> {
+    if (!this.#running) return;
+    this.#running = false;
+    clearInterval(this.#leaseTimer);
+    await this.#tick.catch(() => undefined);
+    await this.#end();
+    await this.#o.lease?.release().catch((err) => this.#report(err));
+  }
+
+  async #end(): Promise<void> {
     if (this.#stopped) return;
     this.#stopped = true;
     clearInterval(this.#discover);
@@ -163,6 +235,7 @@ export class EvolutionCoordinator {
         await this.#saveCursor(project, cursor.handled).catch((err) => this.#report(err));
       }
     }
+    this.#cursors.clear();
   }
 
   /**

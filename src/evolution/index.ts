@@ -27,6 +27,7 @@ export {
 export { EXCLUSIVE_KINDS } from './boundary.js';
 export {
   type CoordinatorOptions,
+  type CoordinatorRole,
   type CoordinatorStats,
   EVOLUTION_ACTOR,
   EvolutionCoordinator,
@@ -97,6 +98,7 @@ export {
 } from './governance-types.js';
 export { uuidFrom } from './ids.js';
 export type { EvolutionIssue, EvolutionIssueCode } from './issues.js';
+export { CoordinatorLease, type LeaseHolder, type LeaseOptions } from './lease.js';
 export { parseCognitiveAsset } from './parse-asset.js';
 export { type ParsedQualifiedEvent, parseQualifiedEvent } from './parse-event.js';
 export {

@@ -10,7 +10,8 @@ import type { Migration } from '../store/index.js';
  * entries: each promotion's stage and candidate, so what is in force for a project is one query
  * across every project's promotions (`promotion-activation.ts`). `evolution_admissions` is a
  * projection of `evolution.admission` entries: which projects a project admits promotions from
- * (`admitted` 1) or has withdrawn that from (0), as its latest entry says.
+ * (`admitted` 1) or has withdrawn that from (0), as its latest entry says. `evolution_leases` says
+ * which process's coordinator dispatches (not a projection).
  */
 export const EVOLUTION_MIGRATIONS: readonly Migration[] = [
   {
@@ -79,6 +80,17 @@ export const EVOLUTION_MIGRATIONS: readonly Migration[] = [
         PRIMARY KEY (project, from_project)
       );
       CREATE INDEX evolution_admissions_from ON evolution_admissions (from_project, admitted);
+    `,
+  },
+  {
+    // The coordinator's lease: one holder dispatches per database (`lease.ts`); not a projection.
+    name: 'evolution-leases',
+    up: `
+      CREATE TABLE evolution_leases (
+        name TEXT PRIMARY KEY,
+        holder TEXT NOT NULL,
+        expires_at BIGINT NOT NULL
+      );
     `,
   },
 ];

@@ -1,5 +1,6 @@
 import type { JsonObject } from '../core/index.js';
 import {
+  ANSWER_LIMITS,
   CONTRIBUTION_VALUE_SCHEMA,
   MAX_OUTPUT_CHARS,
   RELAY_MODES,
@@ -114,6 +115,12 @@ export const RELAY_SCHEMAS: Readonly<Record<string, JsonObject>> = {
         type: 'array',
         items: obj({ role: str, content: str }, ['role', 'content']),
         description: 'what to send the model',
+      },
+      context_packet_hash: {
+        type: 'string',
+        pattern: '^sha256:[0-9a-f]{64}$',
+        description:
+          'sha256 of the canonical JSON of messages (the context packet): hand it back when completing the window, and it is journaled for replay',
       },
       tokens: object('token counts of the prompt'),
       dropped: object('slice items left out to hold the token budget'),
@@ -236,6 +243,21 @@ export const RELAY_BODIES = {
         type: ['string', 'null'],
         maxLength: 200,
         description: 'the model route that wrote it',
+      },
+      context_packet_hash: {
+        type: 'string',
+        pattern: '^sha256:[0-9a-f]{64}$',
+        description:
+          "the prepared window's context_packet_hash (the prompt sent); journaled for replay",
+      },
+      answers: {
+        type: 'array',
+        maxItems: 16,
+        // `['string']`, not `'string'`: the CLI then reads the flag as JSON (or @file), not as a
+        // comma-separated list, which would split an answer at its commas.
+        items: { type: ['string'], maxLength: ANSWER_LIMITS.answerChars },
+        description:
+          'the raw answers the model gave for this window, the one taken last; journaled so a replay can stand in for the model (none past 8)',
       },
       ...AIR_OPTIONS,
     },

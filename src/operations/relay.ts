@@ -209,13 +209,26 @@ export const RELAY_OPERATIONS: readonly Operation[] = [
       'BATCH_HELD',
     ],
     handler: async ({ runtime, principal, params, body, safetyPolicy }) => {
-      const b = body as { output: string; contribution?: unknown; model?: string | null } & AirBody;
+      const b = body as {
+        output: string;
+        contribution?: unknown;
+        model?: string | null;
+        context_packet_hash?: string;
+        answers?: string[];
+      } & AirBody;
       return runtime.relay.completeWindow(
         principal,
         sessionArg(params.session),
         b.output,
         b.contribution,
-        { model: b.model ?? null, ...airOptions(b, safetyPolicy) },
+        {
+          model: b.model ?? null,
+          ...(b.context_packet_hash === undefined
+            ? {}
+            : { contextPacketHash: b.context_packet_hash }),
+          ...(b.answers === undefined ? {} : { answers: b.answers }),
+          ...airOptions(b, safetyPolicy),
+        },
       );
     },
   },

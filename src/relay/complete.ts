@@ -1,9 +1,10 @@
 import type { AirPolicy } from '../air/index.js';
 import type { Principal } from '../canon/index.js';
-import { CanonryError, canonicalize, contentHash } from '../core/index.js';
+import { CanonryError, canonicalize, contentHash, isContentHash } from '../core/index.js';
 import type { WindowSignals } from '../dpe/index.js';
 import type { EntryInput } from '../journal/index.js';
 import type { Queryable } from '../store/index.js';
+import { journaledAnswers } from './answers.js';
 import { type CanonChanges, canonInputs, decisionNote, objectIdOf } from './canon-map.js';
 import { checkContribution } from './contribution.js';
 import { csoChange } from './cso-change.js';
@@ -224,9 +225,15 @@ export async function completeWindow(
   last: RelayWindowRecord | null,
   output: string,
   contributionRaw: unknown,
-  options: { model: string | null; air: AirPolicy },
+  options: {
+    model: string | null;
+    air: AirPolicy;
+    contextPacketHash?: string | null;
+    answers?: readonly string[];
+  },
 ): Promise<CompletedWindow> {
   const { model } = options;
+  const replayParts = replayPartsOf(options, output);
   const { session } = row;
   const project = session.project;
   const windowNumber = row.windows + 1;
@@ -379,15 +386,21 @@ export async function completeWindow(
     headers,
   };
   const { cso: _cso, ...parts } = record;
-  const window: RelayWindowEntry = {
+  let window: RelayWindowEntry = {
     ...parts,
     state: csoChange(prior, cso),
     sealed_over: 'digest',
     status: statusAfter(record),
+    ...replayParts,
   };
   // A window record is one journal entry (at most 1 MiB): a state that outgrew it is refused here,
-  // by name, before anything is journaled.
-  const bytes = Buffer.byteLength(canonicalize({ window }));
+  // by name, before anything is journaled. The raw answers are for replay only: they go first.
+  let bytes = Buffer.byteLength(canonicalize({ window }));
+  if (bytes > MAX_WINDOW_RECORD_BYTES && window.answers !== undefined) {
+    const { answers: _answers, ...lean } = window;
+    window = lean;
+    bytes = Buffer.byteLength(canonicalize({ window }));
+  }
   if (bytes > MAX_WINDOW_RECORD_BYTES) {
     throw new CanonryError(
       'PAYLOAD_TOO_LARGE',
@@ -430,6 +443,34 @@ export async function completeWindow(
     signals: measured.signals,
     quality: measured.quality,
     headers,
+  };
+}
+
+/**
+ * What the window journals for a replay: the context packet's hash the caller gave (or the one
+ * `prepareWindow` returned for this window), and the raw answers within `ANSWER_LIMITS`.
+ * A malformed hash or answer list is INVALID_BODY.
+ */
+function replayPartsOf(
+  options: { contextPacketHash?: string | null; answers?: readonly string[] },
+  output: string,
+): Pick<RelayWindowEntry, 'context_packet_hash' | 'answers'> {
+  const hash = options.contextPacketHash ?? null;
+  if (hash !== null && !isContentHash(hash)) {
+    throw new CanonryError('INVALID_BODY', 'context_packet_hash must be a sha256: content hash', {
+      field: 'context_packet_hash',
+    });
+  }
+  const raws = options.answers;
+  if (raws !== undefined && (!Array.isArray(raws) || raws.some((r) => typeof r !== 'string'))) {
+    throw new CanonryError('INVALID_BODY', 'answers must be a list of strings', {
+      field: 'answers',
+    });
+  }
+  const answers = journaledAnswers(raws, output);
+  return {
+    ...(hash === null ? {} : { context_packet_hash: hash }),
+    ...(answers === undefined ? {} : { answers }),
   };
 }
 

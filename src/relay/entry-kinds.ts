@@ -2,6 +2,7 @@ import { AIR_PACKET_SCHEMA, AIR_STATE_SCHEMA, IAP_SCHEMA } from '../air/index.js
 import { defineEntryKind, type EntryKind, type JournalEntry } from '../journal/index.js';
 import { csoChange } from './cso-change.js';
 import { CSO_SCHEMA } from './cso-schema.js';
+import { ANSWER_LIMITS } from './limits.js';
 import { statusAfter } from './pending.js';
 import type {
   RelayHaltRecord,
@@ -195,10 +196,42 @@ const CSO_CHANGE = obj({
   dependency_graph: obj({ removed: EDGES, added: EDGES }),
 });
 
+const answerText = { type: 'string', maxLength: ANSWER_LIMITS.answerChars };
+
+/** One raw model answer as journaled (`JournaledAnswer`): whole, around the output, deflated, or the output. */
+const ANSWER = {
+  oneOf: [
+    obj({ text: answerText }),
+    obj({ before: answerText, after: answerText }),
+    obj({ deflated: answerText }),
+    obj({ deflated: answerText, at: { type: 'integer', minimum: 0 } }),
+    obj({ same: { const: 'output' } }),
+  ],
+};
+
+/** What a replay needs beside the window (optional: older entries do not have them). */
+const REPLAY_PARTS = {
+  context_packet_hash: { type: 'string', pattern: '^sha256:[0-9a-f]{64}$' },
+  answers: { type: 'array', maxItems: ANSWER_LIMITS.answers, items: ANSWER },
+};
+
+const WINDOW_V2_REQUIRED = obj({
+  ...WINDOW_PARTS,
+  state: CSO_CHANGE,
+  sealed_over: { enum: ['digest', 'bytes'] },
+  status: { enum: ['active', 'complete'] },
+});
+/** Version 2's window: the required members, and the optional ones an older entry lacks. */
+const WINDOW_V2 = {
+  ...WINDOW_V2_REQUIRED,
+  properties: { ...WINDOW_V2_REQUIRED.properties, ...REPLAY_PARTS },
+};
+
 /**
  * A window completed: its CSO as what changed since the last window (the header, the items put
  * and removed, the edges), the verification it passed, the canon versions it committed (in the
- * same transaction), its revisions and its headers. Version 2; a version 1 entry (the whole CSO)
+ * same transaction), its revisions and its headers, and — when known — the hash of the prompt it
+ * was asked with and the model's raw answers (what a replay needs). Version 2; a version 1 entry (the whole CSO)
  * reads as a change from nothing, sealed over its canonical bytes.
  */
 export const RELAY_WINDOW = defineEntryKind<
@@ -207,14 +240,7 @@ export const RELAY_WINDOW = defineEntryKind<
 >({
   kind: 'relay.window',
   version: 2,
-  schema: obj({
-    window: obj({
-      ...WINDOW_PARTS,
-      state: CSO_CHANGE,
-      sealed_over: { enum: ['digest', 'bytes'] },
-      status: { enum: ['active', 'complete'] },
-    }),
-  }),
+  schema: obj({ window: WINDOW_V2 }),
   previous: {
     kind: RELAY_WINDOW_V1,
     upgrade: ({ window: { cso, ...rest } }) => ({

@@ -1,3 +1,4 @@
+export { journaledAnswer, rawAnswer } from './answers.js';
 export { agentOf, type CompletedWindow, MAX_OUTPUT_CHARS } from './complete.js';
 export { checkContribution, parseContribution } from './contribution.js';
 export {
@@ -36,9 +37,9 @@ export { RELAY_GATE_PROTOCOL } from './gate.js';
 export { goalFor, revisionGoal } from './goal.js';
 export { DependencyIndex, edgesOf, invalidateByEdgeScan } from './graph.js';
 export { relayHeaders } from './headers.js';
-export { CSO_LIMITS, MAX_REVISIONS } from './limits.js';
+export { ANSWER_LIMITS, CSO_LIMITS, MAX_REVISIONS } from './limits.js';
 export { mergeContribution } from './merge.js';
-export type { PreparedWindow } from './prepare.js';
+export { contextPacketHash, type PreparedWindow } from './prepare.js';
 export { RELAY_PROJECTION } from './projection.js';
 export { buildWindowPrompt, windowModelRequest } from './prompt.js';
 export {
@@ -52,6 +53,7 @@ export { RELAY_MIGRATIONS } from './schema.js';
 export { SESSION_INPUT_SCHEMA, SESSION_LIMITS } from './session-input.js';
 export type {
   Invalidation,
+  JournaledAnswer,
   RelayHaltRecord,
   RelaySessionRecord,
   RelaySessionView,

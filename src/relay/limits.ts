@@ -32,6 +32,16 @@ export const CSO_LIMITS = {
   uncapturedClaims: 1_000,
 } as const;
 
+/**
+ * Bounds on the raw model answers a window journals for replay: at most `answers` a window, each
+ * at most `answerChars` characters (what `parseContribution` reads at most). A window whose
+ * answers exceed them journals none (replaying it then needs the recordings).
+ */
+export const ANSWER_LIMITS = {
+  answers: 8,
+  answerChars: 524_288,
+} as const;
+
 /** §6.3: a decision revised this many times is escalated to a person, not revised again. */
 export const MAX_REVISIONS = 3;
 

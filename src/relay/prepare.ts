@@ -1,4 +1,5 @@
 import type { Principal } from '../canon/index.js';
+import { type ContentHash, contentHash } from '../core/index.js';
 import type { ModelMessage } from '../models/index.js';
 import { goalFor, revisionGoal } from './goal.js';
 import { DependencyIndex } from './graph.js';
@@ -25,6 +26,12 @@ export interface PreparedWindow {
   readonly goal_state: GoalState;
   readonly slice: WindowSlice;
   readonly messages: readonly ModelMessage[];
+  /**
+   * The context packet's hash: `sha256:` of the canonical JSON (RFC 8785) of `messages`. The
+   * window journals it (`relay.window`) when it is completed, so a replay can tell a changed
+   * prompt from a changed answer.
+   */
+  readonly context_packet_hash: ContentHash;
   readonly tokens: WindowPromptTokens;
   /** Slice items left out to hold the token budget. */
   readonly dropped: DroppedItems;
@@ -180,8 +187,14 @@ export async function prepareWindow(
     goal_state: plan.goal,
     slice: plan.slice,
     messages: prompt.messages,
+    context_packet_hash: contextPacketHash(prompt.messages),
     tokens: prompt.tokens,
     dropped: prompt.dropped,
     over_budget: prompt.over_budget,
   };
+}
+
+/** The hash of what a model is asked with: `sha256:` of the canonical JSON of the messages. */
+export function contextPacketHash(messages: readonly ModelMessage[]): ContentHash {
+  return contentHash(messages);
 }

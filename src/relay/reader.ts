@@ -17,7 +17,14 @@ export interface SessionRow {
 
 /** A window's record with its CSO whole, from the entry and the CSO it makes. */
 export function recordOf(entry: RelayWindowEntry, cso: CognitiveStateObject): RelayWindowRecord {
-  const { state: _state, sealed_over: _sealed, status: _status, ...rest } = entry;
+  const {
+    state: _state,
+    sealed_over: _sealed,
+    status: _status,
+    context_packet_hash: _hash,
+    answers: _answers,
+    ...rest
+  } = entry;
   return { ...rest, cso };
 }
 

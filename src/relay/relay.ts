@@ -104,6 +104,9 @@ export class Relay {
   /** The last CSO each recent session relayed in this process, so a window starts from the object. */
   readonly #latest = new Map<string, CognitiveStateObject>();
 
+  /** The context packet each recent session was last prepared with in this process, by window. */
+  readonly #prepared = new Map<string, { window_number: number; hash: string }>();
+
   /** Keeps a session's newest sealed CSO (the 64 most recent sessions). */
   remember(project: string, sessionId: string, cso: CognitiveStateObject): void {
     const key = `${project} ${sessionId}`;
@@ -218,29 +221,52 @@ export class Relay {
         : policy.mode === 'adaptive' || policy.mode === 'aggressive'
           ? built
           : null;
-    return prepareWindow(this, principal, row, last, {
+    const prepared = await prepareWindow(this, principal, row, last, {
       ...(options.maxTokens ? { maxTokens: options.maxTokens } : {}),
       iap,
     });
+    const key = `${principal.project} ${sessionId}`;
+    this.#prepared.delete(key);
+    this.#prepared.set(key, {
+      window_number: prepared.window_number,
+      hash: prepared.context_packet_hash,
+    });
+    if (this.#prepared.size > 64) this.#prepared.delete(this.#prepared.keys().next().value!);
+    return prepared;
   }
 
   /**
    * Completes the session's next window with the model's output (and its structured contribution,
    * untrusted): merge, verify and repair (§5), invalidate (§3), revise or escalate (§6), seal (HMAC),
    * and commit the state to canon with the window record in one transaction.
+   *
+   * For a replay, the window journals the context packet's hash — `contextPacketHash` when given,
+   * else the hash of the messages this process's last `prepareWindow` returned for this window,
+   * else none — and the model's raw answers (`answers`, in the order the model gave them, the one
+   * taken last) when given and within `ANSWER_LIMITS`.
    */
   async completeWindow(
     principal: Principal,
     sessionId: string,
     output: string,
     contribution?: unknown,
-    options: WindowOptions & { model?: string | null } = {},
+    options: WindowOptions & {
+      model?: string | null;
+      contextPacketHash?: string | null;
+      answers?: readonly string[];
+    } = {},
   ): Promise<CompletedWindow> {
     const row = await this.#open(principal, sessionId);
     const last = await this.window(principal.project, sessionId, row.windows);
+    const prepared = this.#prepared.get(`${principal.project} ${sessionId}`);
+    const hash =
+      options.contextPacketHash ??
+      (prepared?.window_number === row.windows + 1 ? prepared.hash : null);
     return completeWindow(this, principal, row, last, output, contribution, {
       model: options.model ?? null,
       air: airPolicyOf(row.session, options),
+      contextPacketHash: hash,
+      ...(options.answers === undefined ? {} : { answers: options.answers }),
     });
   }
 

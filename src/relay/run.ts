@@ -54,6 +54,8 @@ export async function runSession(
       ...(options.maxTokens ? { maxTokens: options.maxTokens } : {}),
     });
     let done: CompletedWindow | null = null;
+    // Every answer the model gave for this window, journaled with it (a replay stands in for it).
+    const answers: string[] = [];
     for (let attempt = 1; attempt <= attempts && done === null; attempt++) {
       const response = await model.complete({
         messages: prepared.messages,
@@ -61,6 +63,7 @@ export async function runSession(
         temperature: 0,
         maxTokens: options.completionTokens ?? 4_096,
       });
+      answers.push(response.text);
       let parsed: ReturnType<typeof parseContribution>;
       try {
         parsed = parseContribution(response.text);
@@ -73,7 +76,11 @@ export async function runSession(
         sessionId,
         parsed.output,
         parsed.contribution,
-        { model: response.model || model.route },
+        {
+          model: response.model || model.route,
+          contextPacketHash: prepared.context_packet_hash,
+          answers: [...answers],
+        },
       );
       if (result.status === 'regenerate' && attempt < attempts) continue;
       done = result;

@@ -104,6 +104,19 @@ export interface RelayWindowRecord {
 }
 
 /**
+ * One answer the model gave for a window, as journaled so a replay can stand in for the model
+ * (`answers.ts`): the raw text whole; or, when it holds the window's output as a JSON string
+ * literal (`JSON.stringify(output.text)`), what came before and after it (the output is journaled
+ * once, in `output.text`); or that rest raw-deflated as base64, with where the output goes (`at`);
+ * or `output` when the raw text is the output text itself.
+ */
+export type JournaledAnswer =
+  | { readonly text: string }
+  | { readonly before: string; readonly after: string }
+  | { readonly deflated: string; readonly at?: number }
+  | { readonly same: 'output' };
+
+/**
  * A completed window as the journal holds it (`relay.window` version 2): its record with the CSO
  * as its change from the last window's (`cso-change.ts`), so a window journals what it changed.
  */
@@ -113,6 +126,17 @@ export interface RelayWindowEntry extends Omit<RelayWindowRecord, 'cso'> {
   readonly sealed_over: 'digest' | 'bytes';
   /** Where the session stands after this window. */
   readonly status: 'active' | 'complete';
+  /**
+   * `sha256:` of the canonical JSON of the messages the model was asked with (the context
+   * packet); absent on older entries and when the window's caller did not say what it sent.
+   */
+  readonly context_packet_hash?: string;
+  /**
+   * The model's raw answers for this window, in the order it gave them (retries and
+   * regenerations included, the one taken last); absent on older entries, for a caller that did
+   * not hand them in, and when they would not fit the window's bounds (`ANSWER_LIMITS`).
+   */
+  readonly answers?: readonly JournaledAnswer[];
 }
 
 /** A session stopped because a window's state could not be verified (policy `halt`). */

@@ -87,10 +87,24 @@ const OTHER_ROUTES: readonly OperationDoc[] = [
     url: '/readyz',
     operationId: 'ready',
     summary:
-      'Readiness: 200 when the store answers a query; 503 STORE_UNAVAILABLE when it does not (or not within 2 s)',
+      "Readiness: 200 when the store answers a query; 503 STORE_UNAVAILABLE when it does not (or not within 2 s). With evolution on, whether this process's coordinator leads (holds the database's lease) or stands by",
     tag: 'service',
     status: 200,
-    response: obj({ ok: { type: 'boolean' }, store: str() }, ['ok', 'store']),
+    response: obj(
+      {
+        ok: { type: 'boolean' },
+        store: str(),
+        evolution: obj(
+          {
+            role: { enum: ['leading', 'standby', 'stopped'] },
+            holder: { type: ['string', 'null'] },
+            lease_holder: { type: ['string', 'null'] },
+          },
+          ['role', 'holder', 'lease_holder'],
+        ),
+      },
+      ['ok', 'store'],
+    ),
     errors: ['STORE_UNAVAILABLE'],
   },
   {

@@ -25,6 +25,8 @@ async function probeStore(runtime: CanonryRuntime): Promise<void> {
 /**
  * `GET /readyz`: 200 when the store answers a query, 503 `STORE_UNAVAILABLE` when it does not. A load
  * balancer takes a server out of rotation on it; `/healthz` stays cheap (no query) for liveness.
+ * With evolution on, it says whether this process's coordinator leads or stands by, and who holds
+ * the database's coordinator lease.
  */
 export function readinessRoute(app: FastifyInstance, runtime: CanonryRuntime): void {
   app.get('/readyz', async (request, reply) => {
@@ -39,6 +41,20 @@ export function readinessRoute(app: FastifyInstance, runtime: CanonryRuntime): v
       request.log.warn({ err }, 'not ready: the store did not answer');
       return reply.code(503).send(errorBody(unavailable));
     }
-    return reply.code(200).send({ ok: true, store: runtime.store.description });
+    // Which process's evolution coordinator dispatches (one per database holds the lease).
+    const role = runtime.evolution ? await runtime.evolution.role().catch(() => null) : null;
+    return reply.code(200).send({
+      ok: true,
+      store: runtime.store.description,
+      ...(role === null
+        ? {}
+        : {
+            evolution: {
+              role: role.role,
+              holder: role.holder,
+              lease_holder: role.lease?.holder ?? null,
+            },
+          }),
+    });
   });
 }

@@ -1,6 +1,8 @@
 // `canonry replay EVENT_ID --project P` and `canonry events verify` as the built CLI (child
 // processes) on a real data directory where the coordinator made the events: a relay window event
-// replays from the store with its recordings (match), with doctored recordings (first difference);
+// replays from the journal alone (the answers its session's windows journaled: match; a raw answer
+// tampered in the store: the state digest; a changed prompt: the context packet), and with
+// recordings, which override (match; doctored recordings: first difference);
 // a kernel verdict event replays with its artifact (match), with another (the artifact hash); a
 // stored event edited in SQLite makes `events verify` exit 1.
 import { readdirSync, writeFileSync } from 'node:fs';
@@ -123,8 +125,75 @@ const jsonl = (rs: readonly ModelRecording[]) => rs.map((r) => `${JSON.stringify
 
 const replay = (args: string[]) => runCli(['replay', ...args, '--data', dir, '--json']);
 
+/** Runs `change` on the SQLite file, then `body`, then puts the row back as it was. */
+async function tampered<T>(
+  table: 'relay_windows' | 'relay_sessions',
+  where: string,
+  change: (record: Record<string, unknown>) => void,
+  body: () => Promise<T>,
+): Promise<T> {
+  const dbFile = readdirSync(dir).find((f) => /\.(db|sqlite3?)$/.test(f))!;
+  const db = new Database(join(dir, dbFile));
+  const row = db.prepare(`SELECT rowid, record FROM ${table} WHERE ${where}`).get() as {
+    rowid: number;
+    record: string;
+  };
+  const record = JSON.parse(row.record);
+  change(record);
+  db.prepare(`UPDATE ${table} SET record = ? WHERE rowid = ?`).run(
+    JSON.stringify(record),
+    row.rowid,
+  );
+  try {
+    return await body();
+  } finally {
+    db.prepare(`UPDATE ${table} SET record = ? WHERE rowid = ?`).run(row.record, row.rowid);
+    db.close();
+  }
+}
+
+describe('canonry replay EVENT_ID --project P from the journal alone', () => {
+  it('a relay window event replays over the answers its session journaled, no --recordings: match', async () => {
+    const run = await replay([windowEvent, '--project', PROJECT]);
+    expect(run.code, run.stderr + run.stdout).toBe(0);
+    const report = JSON.parse(run.stdout);
+    expect(report).toMatchObject({
+      status: 'match',
+      execution_class: RELAY_WINDOW_CLASS,
+      event_id: windowEvent,
+    });
+    expect(report.compared[0]).toBe('context_packet_hash');
+  });
+
+  it('a tampered raw answer differs at the state digest, exit 1', async () => {
+    const run = await tampered(
+      'relay_windows',
+      'window_number = 2',
+      (record) => {
+        record.answers = [{ text: answer('Operate', 'the service listens on 9090') }];
+      },
+      () => replay([windowEvent, '--project', PROJECT]),
+    );
+    expect(run.code).toBe(1);
+    expect(JSON.parse(run.stdout).difference.path).toBe('/state_digest');
+  });
+
+  it('a changed prompt differs at the context packet, before the state, exit 1', async () => {
+    const run = await tampered(
+      'relay_sessions',
+      "project = 'relay-replay'",
+      (record) => {
+        record.objective = 'Another runbook';
+      },
+      () => replay([windowEvent, '--project', PROJECT]),
+    );
+    expect(run.code).toBe(1);
+    expect(JSON.parse(run.stdout).difference.path).toBe('/windows/1/context_packet_hash');
+  });
+});
+
 describe('canonry replay EVENT_ID --project P', () => {
-  it('a relay window event the coordinator made replays from the store to a match', async () => {
+  it('a relay window event the coordinator made replays from the store with --recordings (they override)', async () => {
     const run = await replay([
       windowEvent,
       '--project',

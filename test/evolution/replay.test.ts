@@ -226,7 +226,7 @@ describe('replaying a relay window with the replay model', () => {
   it('recordings that do not hold the replayed prompt: the model request is the first difference; none at all: REPLAY_INPUT_MISSING', async () => {
     const { windows, inputs } = await recordedSession();
     const event = eventOf(relayWindowOutcomeOf(windows[1]!), RELAY_WINDOW_CLASS);
-    const short = { ...inputs, recordings: inputs.recordings.slice(0, 1) };
+    const short = { ...inputs, recordings: inputs.recordings!.slice(0, 1) };
     const report = await replayEvent(event, [relayWindowReplayer(() => short)]);
     expect(report.status === 'differ' && report.difference.path).toBe('/model_request');
     await expect(replayEvent(event, [relayWindowReplayer(() => undefined)])).rejects.toMatchObject({

@@ -244,6 +244,35 @@ describe('relay sessions over HTTP', () => {
     expect(verified.body).toEqual({ session_id: id, ok: true, windows: 4, broken: null });
   });
 
+  it("journals the prepared window's context packet hash and the raw answers a caller hands back", async () => {
+    const started = await api('POST', '/relay/sessions', t.agent, {
+      mode: 'DOCUMENT',
+      objective: 'A replayable note',
+      remaining: ['Context'],
+    });
+    const sid = started.body.session.session_id;
+    const prepared = await api('POST', `/relay/sessions/${sid}/prepare`, t.agent, {});
+    expect(prepared.body.context_packet_hash).toMatch(/^sha256:[0-9a-f]{64}$/);
+    const output = 'Context: the note is replayable.';
+    const raw = JSON.stringify({ output, facts: [] });
+    const bad = await api('POST', `/relay/sessions/${sid}/windows`, t.agent, {
+      output,
+      context_packet_hash: 'sha256:zz',
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.code).toBe('INVALID_BODY');
+    const done = await api('POST', `/relay/sessions/${sid}/windows`, t.agent, {
+      output,
+      contribution: { completed: ['Context'] },
+      context_packet_hash: prepared.body.context_packet_hash,
+      answers: [raw],
+    });
+    expect(done.status, JSON.stringify(done.body)).toBe(200);
+    const entry = await live.runtime.relay.reader(P).entry(sid, 1);
+    expect(entry!.context_packet_hash).toBe(prepared.body.context_packet_hash);
+    expect(entry!.answers).toEqual([{ before: '{"output":', after: ',"facts":[]}' }]);
+  });
+
   it('documents the relay under its tag, with the headers on the completing operation', async () => {
     const doc = (await call(live.url, 'GET', '/openapi.json', null)).body;
     const complete = doc.paths['/v1/projects/{project}/relay/sessions/{session}/windows'].post;

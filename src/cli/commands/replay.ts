@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import {
   type CanonryRuntime,
   eventVerifierOf,
+  journalRelayInputs,
   kernelVerdictReplayer,
   type RelayReplayInputs,
   relayWindowReplayer,
@@ -50,25 +51,29 @@ function lines(report: ReplayReport): string[] {
   ];
 }
 
-/** The relay window event's session as it was started, from the relay's projection. */
-async function sessionOf(
+/**
+ * The relay window event's session as it was started and its windows' journaled answers up to
+ * the event's, from the relay's projection (rebuilt from the journal).
+ */
+async function journaledInputs(
   runtime: CanonryRuntime,
   project: string,
   event: QualifiedEvent,
-): Promise<RelayReplayInputs['session'] | undefined> {
-  const sessionId = event.outcome.session_id;
-  if (typeof sessionId !== 'string') return undefined;
-  return (await runtime.relay.reader(project).session(sessionId))?.session;
+): Promise<RelayReplayInputs | undefined> {
+  const { session_id: sessionId, window_number: n } = event.outcome;
+  if (typeof sessionId !== 'string' || !Number.isSafeInteger(n) || (n as number) < 1) return;
+  return journalRelayInputs(runtime.relay, project, sessionId, n as number);
 }
 
 /**
- * `canonry replay EVENT [--project P] [--artifact A.json] [--session S.json --recordings
+ * `canonry replay EVENT [--project P] [--artifact A.json] [--session S.json] [--recordings
  * R.jsonl]`: EVENT is a file (a signed event, or `{ event, artifact?, relay? }`) or, with
  * `--project`, an event id looked up in the project's event store. The event is verified against
  * the data directory's root, the work it records is re-executed (a kernel verdict from the artifact
- * whose hash it names; a relay window with the replay model over the recordings, the session as
- * started read from the store when no `--session` is given) and `match` or the first difference is
- * printed; exit 0 on a match, 1 on a difference or an error.
+ * whose hash it names; a relay window with the replay model — over `--recordings` when given, else,
+ * for an event from the store, over the answers the session's windows journaled up to the event's,
+ * the session as started read from the store when no `--session` is given) and `match` or the
+ * first difference is printed; exit 0 on a match, 1 on a difference or an error.
  */
 export function replayCommand(program: Command): void {
   program
@@ -83,7 +88,10 @@ export function replayCommand(program: Command): void {
     .option('--project <name>', "look the event id up in this project's event store")
     .option('--artifact <file>', 'the recorded artifact of a kernel.verdict event (JSON)')
     .option('--session <file>', 'the relay session as started (JSON), for a relay.window event')
-    .option('--recordings <file>', 'the model recordings (JSONL), for a relay.window event')
+    .option(
+      '--recordings <file>',
+      "the model recordings (JSONL), for a relay.window event (default, for an event id: the windows' journaled answers)",
+    )
     .option(...DATA_FLAG)
     .option(...DB_FLAG)
     .option('--json', 'print the report as JSON')
@@ -121,15 +129,20 @@ export function replayCommand(program: Command): void {
             throw new CanonryError(issue.code, issue.message, { path: issue.path ?? null });
           }
           const event = verified.value.event;
-          const session =
-            givenSession ??
-            bundle.relay?.session ??
-            (fromStore ? await sessionOf(runtime, opts.project!, event) : undefined);
+          const journaled = fromStore
+            ? await journaledInputs(runtime, opts.project!, event)
+            : undefined;
+          const session = givenSession ?? bundle.relay?.session ?? journaled?.session;
+          // Recordings given (flag or file) stand in for the model; else the journaled answers.
           const taken = recordings ?? bundle.relay?.recordings;
-          const relay =
-            session !== undefined && taken !== undefined
-              ? { session, recordings: taken }
-              : undefined;
+          const relay: RelayReplayInputs | undefined =
+            session === undefined
+              ? undefined
+              : taken !== undefined
+                ? { session, recordings: taken }
+                : journaled?.windows !== undefined
+                  ? { session, windows: journaled.windows }
+                  : undefined;
           return replayEvent(event, [
             kernelVerdictReplayer({
               registry: runtime.kernel.registry,

@@ -26,7 +26,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Readiness: 200 when the store answers a query; 503 STORE_UNAVAILABLE when it does not (or not within 2 s) */
+        /** Readiness: 200 when the store answers a query; 503 STORE_UNAVAILABLE when it does not (or not within 2 s). With evolution on, whether this process's coordinator leads (holds the database's lease) or stands by */
         get: operations["ready"];
         put?: never;
         post?: never;
@@ -1590,6 +1590,8 @@ export interface components {
                 role: string;
                 content: string;
             }[];
+            /** @description sha256 of the canonical JSON of messages (the context packet): hand it back when completing the window, and it is journaled for replay */
+            context_packet_hash?: string;
             /** @description token counts of the prompt */
             tokens?: Record<string, never>;
             /** @description slice items left out to hold the token budget */
@@ -1801,6 +1803,12 @@ export interface operations {
                     "application/json": {
                         ok: boolean;
                         store: string;
+                        evolution?: {
+                            /** @enum {unknown} */
+                            role: "leading" | "standby" | "stopped";
+                            holder: string | null;
+                            lease_holder: string | null;
+                        };
                     };
                 };
             };
@@ -5023,6 +5031,10 @@ export interface operations {
                     contribution?: components["schemas"]["RelayContribution"];
                     /** @description the model route that wrote it */
                     model?: string | null;
+                    /** @description the prepared window's context_packet_hash (the prompt sent); journaled for replay */
+                    context_packet_hash?: string;
+                    /** @description the raw answers the model gave for this window, the one taken last; journaled so a replay can stand in for the model (none past 8) */
+                    answers?: string[];
                     /**
                      * @description CRP-018 §6.1 air-mode for this window (else the session's)
                      * @enum {unknown}

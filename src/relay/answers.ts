@@ -1,0 +1,74 @@
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import { CanonryError } from '../core/index.js';
+import { ANSWER_LIMITS } from './limits.js';
+import type { JournaledAnswer } from './session-types.js';
+
+/** Answers whose own text (the output cut out) is at least this long are journaled deflated. */
+export const DEFLATE_FROM_CHARS = 4_096;
+
+/**
+ * The form a raw answer is journaled in. The window's output is journaled once, in `output.text`:
+ * an answer that is the output is `{ same: 'output' }`; one that holds it as a JSON string literal
+ * (`JSON.stringify(output)`, what a model answering in JSON mode sends) is kept without it and
+ * says where it goes. What is left is kept as text, or — from `DEFLATE_FROM_CHARS` on, when that
+ * is shorter — raw-deflated (level 1) as base64: a model's structured answer restates much of the
+ * state, and compresses several times over.
+ */
+export function journaledAnswer(raw: string, output: string): JournaledAnswer {
+  if (raw === output) return { same: 'output' };
+  const literal = JSON.stringify(output);
+  const at = raw.indexOf(literal);
+  const rest = at >= 0 ? raw.slice(0, at) + raw.slice(at + literal.length) : raw;
+  if (rest.length >= DEFLATE_FROM_CHARS) {
+    const deflated = deflateRawSync(Buffer.from(rest, 'utf8'), { level: 1 }).toString('base64');
+    if (deflated.length < rest.length) return at >= 0 ? { deflated, at } : { deflated };
+  }
+  if (at >= 0) return { before: raw.slice(0, at), after: raw.slice(at + literal.length) };
+  return { text: raw };
+}
+
+/** The raw answer a journaled one stands for, given the window's output text. */
+export function rawAnswer(answer: JournaledAnswer, output: string): string {
+  if ('same' in answer) return output;
+  if ('before' in answer) return `${answer.before}${JSON.stringify(output)}${answer.after}`;
+  if ('deflated' in answer) {
+    const rest = inflated(answer.deflated);
+    if (answer.at === undefined) return rest;
+    if (answer.at > rest.length) throw badAnswer('its output position is past its end');
+    return `${rest.slice(0, answer.at)}${JSON.stringify(output)}${rest.slice(answer.at)}`;
+  }
+  return answer.text;
+}
+
+/** Inflates a journaled answer, held to the answer bound (a tampered blob cannot grow past it). */
+function inflated(base64: string): string {
+  let text: string;
+  try {
+    text = inflateRawSync(Buffer.from(base64, 'base64'), {
+      maxOutputLength: ANSWER_LIMITS.answerChars * 3,
+    }).toString('utf8');
+  } catch {
+    throw badAnswer('it does not inflate within its bound');
+  }
+  if (text.length > ANSWER_LIMITS.answerChars) throw badAnswer('it is over its bound');
+  return text;
+}
+
+function badAnswer(why: string): CanonryError {
+  return new CanonryError('INVALID_ARGUMENT', `a journaled model answer cannot be read: ${why}`, {
+    field: 'answers',
+  });
+}
+
+/**
+ * The answers a window journals, or undefined when there are none or they exceed
+ * `ANSWER_LIMITS` (a replay of the window then needs the recordings).
+ */
+export function journaledAnswers(
+  raws: readonly string[] | undefined,
+  output: string,
+): JournaledAnswer[] | undefined {
+  if (raws === undefined || raws.length === 0 || raws.length > ANSWER_LIMITS.answers) return;
+  if (raws.some((r) => typeof r !== 'string' || r.length > ANSWER_LIMITS.answerChars)) return;
+  return raws.map((r) => journaledAnswer(r, output));
+}
