@@ -85,6 +85,10 @@ export interface GraphStep {
   readonly graph: DependencyEdge[];
   readonly removed: readonly DependencyEdge[];
   readonly added: readonly DependencyEdge[];
+  /** Ids of the prior's items that the new items do not hold. */
+  readonly gone: readonly string[];
+  /** The new items by id (`itemsById` of a CSO holding them); null when an id is used twice. */
+  readonly byId: Map<string, EstablishedFact | Decision> | null;
   /** The prior's index with the change applied (DEPENDENCY_CYCLE if it closes a cycle). */
   readonly index: DependencyIndex;
   readonly explicit: readonly DependencyEdge[];
@@ -113,6 +117,7 @@ export function stepGraph(
   prior: GraphSource,
   items: GraphItems,
   explicit: readonly DependencyEdge[],
+  options: { readonly levels?: boolean } = {},
 ): GraphStep | null {
   const shape = graphShape(prior);
   if (!shape.normal) return null;
@@ -127,8 +132,14 @@ export function stepGraph(
     if (!now.has(item.decision_id)) now.set(item.decision_id, item);
     if (before.get(item.decision_id) !== item) touched.add(item.decision_id);
   }
+  const gone: string[] = [];
   if (now.size !== before.size || touched.size > 0) {
-    for (const id of before.keys()) if (!now.has(id)) touched.add(id);
+    for (const id of before.keys()) {
+      if (!now.has(id)) {
+        touched.add(id);
+        gone.push(id);
+      }
+    }
   }
   const explicitKey = (e: DependencyEdge) => `${e.dependent}\u0000${e.depends_on}`;
   const was = new Set(shape.explicit.map(explicitKey));
@@ -173,8 +184,9 @@ export function stepGraph(
   const index =
     removed.length === 0 && added.length === 0
       ? DependencyIndex.of(prior)
-      : DependencyIndex.of(prior).derive(removed, added);
-  return { graph, removed, added, index, explicit };
+      : DependencyIndex.of(prior).derive(removed, added, options);
+  const unique = now.size === items.established_facts.length + items.decisions.length;
+  return { graph, removed, added, gone, byId: unique ? now : null, index, explicit };
 }
 
 /** States verification found whole (no dependency broken), with the checked prior they came from. */
@@ -207,6 +219,7 @@ export function carryStep(from: object, to: object, options: { items: boolean })
 /** Records what {@link stepGraph} worked out as the caches of the CSO that carries its graph. */
 export function rememberStep(cso: GraphSource, step: GraphStep): void {
   remember(cso, step.explicit);
+  if (step.byId) byId.set(cso, step.byId);
   rememberEdges(cso, step.graph);
   DependencyIndex.remember(cso, step.index);
 }

@@ -177,11 +177,17 @@ function missingAfter(
 ): Map<string, string[]> {
   const candidates: DependencyEdge[] = [...step.added];
   const before = DependencyIndex.of(prior);
-  const priorFlagged = new Set<string>();
-  for (const d of prior.decisions) if (d.needs_revision) priorFlagged.add(d.decision_id);
-  for (const id of before.nodes) {
-    if (known.has(id)) continue;
-    // Gone from the state (or never an item: a flagged decision may rest on such ids).
+  const priorFlagged: string[] = [];
+  for (const d of prior.decisions) if (d.needs_revision) priorFlagged.push(d.decision_id);
+  // The prior's nodes that are not in the state now: items that left, scratch ids no longer named,
+  // and ids that were never in it — which, the prior being checked, only flagged decisions rest on.
+  const unknown = new Set<string>();
+  for (const id of step.gone) if (!known.has(id)) unknown.add(id);
+  for (const id of scratchIds(prior)) if (!known.has(id)) unknown.add(id);
+  for (const id of priorFlagged) {
+    for (const dep of before.dependenciesOf(id)) if (!known.has(dep)) unknown.add(dep);
+  }
+  for (const id of unknown) {
     for (const dependent of step.index.dependentsOf(id)) {
       candidates.push({ dependent, depends_on: id });
     }
