@@ -365,7 +365,7 @@ export function mergeContribution(
     verified: false,
   };
   if (step && prior) {
-    rememberStep(draft, step);
+    rememberStep(draft, step, prior);
     drafts.set(draft, prior);
   }
   return {

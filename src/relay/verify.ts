@@ -125,7 +125,7 @@ export function verifyCso(
   const verified = missing.size === 0;
   const cso: UnsealedCso = { ...draft, established_facts: facts, dependency_graph, verified };
   if (step) {
-    rememberStep(cso, step);
+    rememberStep(cso, step, prior!);
     if (verified) markClean(cso, prior!);
   }
   return {
