@@ -267,6 +267,15 @@ export function carryStep(from: object, to: object, options: { items: boolean })
 }
 
 /**
+ * Drops what ties `cso` to the state it was stepped from (what sealing it needed): a sealed CSO
+ * kept for the next window must not keep every earlier one alive through it.
+ */
+export function forgetPrior(cso: object): void {
+  clean.delete(cso);
+  deltas.delete(cso);
+}
+
+/**
  * Records what {@link stepGraph} worked out (over `prior`) as the caches of the CSO that carries
  * its graph and items.
  */
