@@ -314,10 +314,14 @@ export async function completeWindow(
     ...repaired,
     cso_id: csoId(session.session_id, windowNumber, prior?.cso_hmac ?? session.genesis),
     prior_cso_hash: prior?.cso_hmac ?? session.genesis,
-    decisions: repaired.decisions.map((d) => {
-      const e = escalations.get(d.decision_id);
-      return e ? { ...d, escalated: e.proposal_id } : d;
-    }),
+    // The same list when nothing escalates, so sealing sees the verified step's lists.
+    decisions:
+      escalations.size === 0
+        ? repaired.decisions
+        : repaired.decisions.map((d) => {
+            const e = escalations.get(d.decision_id);
+            return e ? { ...d, escalated: e.proposal_id } : d;
+          }),
     verified: true,
   };
   carryStep(repaired, unsealed, { items: escalations.size === 0 });

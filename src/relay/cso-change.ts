@@ -1,4 +1,5 @@
 import { CanonryError } from '../core/index.js';
+import { knownNormal } from './graph-delta.js';
 import type {
   CognitiveStateObject,
   Decision,
@@ -147,7 +148,7 @@ export function csoChange(
   prior: CognitiveStateObject | null,
   next: CognitiveStateObject,
 ): CsoChange {
-  if (!isNormal(next.dependency_graph)) {
+  if (!knownNormal(next) && !isNormal(next.dependency_graph)) {
     throw new CanonryError('INTERNAL', 'a relayed CSO has its graph in normal order');
   }
   const facts = prior
@@ -156,7 +157,12 @@ export function csoChange(
   const decisions = prior
     ? itemsChange(prior.decisions, next.decisions, (d) => d.decision_id)
     : null;
-  if (!prior || !facts || !decisions || !isNormal(prior.dependency_graph)) {
+  if (
+    !prior ||
+    !facts ||
+    !decisions ||
+    (!knownNormal(prior) && !isNormal(prior.dependency_graph))
+  ) {
     return {
       ...headerOf(next),
       base: 'empty',

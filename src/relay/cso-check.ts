@@ -1,7 +1,7 @@
 import { CanonryError } from '../core/index.js';
 import { scratchIds } from './graph.js';
-import { itemsById } from './graph-delta.js';
-import type { CognitiveStateObject, UnsealedCso } from './types.js';
+import { itemsById, type StepDelta } from './graph-delta.js';
+import type { CognitiveStateObject, Decision, EstablishedFact, UnsealedCso } from './types.js';
 
 /**
  * What `checkCsoReferences` checks, for a CSO made from a checked one by `mergeContribution` and
@@ -13,7 +13,17 @@ import type { CognitiveStateObject, UnsealedCso } from './types.js';
 export function checkReferencesAfter(
   prior: CognitiveStateObject,
   cso: UnsealedCso & { readonly cso_hmac?: string },
+  delta?: StepDelta,
 ): void {
+  if (
+    delta?.items &&
+    delta.prior === prior &&
+    delta.lists.facts === cso.established_facts &&
+    delta.lists.decisions === cso.decisions &&
+    holds(cso, delta.items, delta.fresh)
+  ) {
+    return;
+  }
   const kinds = new Map<string, 'fact' | 'decision'>();
   const priorIds = itemsById(prior);
   cso.established_facts.forEach((f, i) => {
@@ -47,6 +57,29 @@ export function checkReferencesAfter(
       invalid(`/established_facts/${i}/provenance_ref`, `names no fact: ${f.provenance_ref}`);
     }
   });
+}
+
+/**
+ * The same checks through what the step found (ids once each, the items that are not the prior's):
+ * true when all hold. On false the whole check runs, to name the first problem as it does.
+ */
+function holds(
+  cso: UnsealedCso,
+  items: ReadonlyMap<string, EstablishedFact | Decision>,
+  fresh: StepDelta['fresh'],
+): boolean {
+  for (const f of fresh.facts) {
+    if (f.window_origin > cso.window_number) return false;
+    if (f.result_hash !== undefined && f.provenance !== 'TOOL') return false;
+  }
+  for (const d of fresh.decisions) if (d.window_origin > cso.window_number) return false;
+  for (const id of scratchIds(cso)) if (items.has(id)) return false;
+  for (const f of cso.established_facts) {
+    if (f.provenance !== 'DERIVED') continue;
+    const on = items.get(f.provenance_ref);
+    if (on === undefined || !('fact_id' in on)) return false;
+  }
+  return true;
 }
 
 function invalid(path: string, message: string): never {

@@ -2,6 +2,7 @@ import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.
 import { CanonryError } from '../core/index.js';
 import { checkReferencesAfter } from './cso-check.js';
 import { DependencyIndex, impliedEdges } from './graph.js';
+import type { StepDelta } from './graph-delta.js';
 import { ID_PATTERN, CSO_LIMITS as L, MAX_REVISIONS_CEILING } from './limits.js';
 import { type CognitiveStateObject, FACT_PROVENANCES, RELAY_MODES } from './types.js';
 
@@ -185,7 +186,10 @@ function partValidators(): PartValidators {
  * item this process has not checked before (a CSO carries most of its items from the last one, by
  * identity). Same verdicts, same paths.
  */
-function checkSchemaByParts(value: unknown): asserts value is CognitiveStateObject {
+function checkSchemaByParts(
+  value: unknown,
+  delta?: StepDelta,
+): asserts value is CognitiveStateObject {
   const v = partValidators();
   if (!v.header(value)) {
     const error = v.header.errors![0]!;
@@ -194,6 +198,16 @@ function checkSchemaByParts(value: unknown): asserts value is CognitiveStateObje
   const cso = value as unknown as Record<(typeof LISTS)[number], readonly unknown[]>;
   for (const list of LISTS) {
     const check = v.items[list];
+    // Stepped from a checked CSO: the items that are not its objects are all there is to check.
+    const fresh =
+      delta === undefined
+        ? undefined
+        : list === 'established_facts'
+          ? delta.fresh.facts
+          : list === 'decisions'
+            ? delta.fresh.decisions
+            : delta.added;
+    if (fresh && checkAll(check, fresh)) continue;
     const items = cso[list];
     for (let i = 0; i < items.length; i++) {
       const item = items[i];
@@ -207,14 +221,40 @@ function checkSchemaByParts(value: unknown): asserts value is CognitiveStateObje
   }
 }
 
+/** Whether every item passes `check` (remembered); false at the first that does not. */
+function checkAll(check: ValidateFunction, items: readonly object[]): boolean {
+  for (const item of items) {
+    if (checkedItems.has(item)) continue;
+    if (!check(item)) return false;
+    checkedItems.add(item);
+  }
+  return true;
+}
+
 /**
- * {@link parseCso} for a CSO about to be sealed: its items checked once per object (see above); its
- * references from `prior` when it was stepped from that checked CSO and verified whole
- * (`checkReferencesAfter`), else over the whole CSO.
+ * {@link parseCso} for a CSO about to be sealed: its items checked once per object (see above) —
+ * only those that are not its prior's when `delta` says how its lists were stepped from that
+ * checked prior; its references from `prior` when it was stepped from that checked CSO and
+ * verified whole (`checkReferencesAfter`), else over the whole CSO.
  */
-export function checkSealable(value: unknown, prior?: CognitiveStateObject): CognitiveStateObject {
-  checkSchemaByParts(value);
-  if (prior && checkedCsos.has(prior)) checkReferencesAfter(prior, value);
+export function checkSealable(
+  value: unknown,
+  prior?: CognitiveStateObject,
+  delta?: StepDelta,
+): CognitiveStateObject {
+  const stepped = prior !== undefined && checkedCsos.has(prior);
+  const cso = value as CognitiveStateObject;
+  const known =
+    stepped &&
+    delta !== undefined &&
+    delta.prior === prior &&
+    delta.lists.facts === cso.established_facts &&
+    delta.lists.decisions === cso.decisions &&
+    delta.lists.graph === cso.dependency_graph
+      ? delta
+      : undefined;
+  checkSchemaByParts(value, known);
+  if (stepped) checkReferencesAfter(prior, value, known);
   else checkCsoReferences(value);
   checkedCsos.add(value);
   return value;

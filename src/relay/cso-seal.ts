@@ -7,7 +7,7 @@ import {
 } from '../core/index.js';
 import { csoDigest } from './cso-digest.js';
 import { checkSealable, parseCso } from './cso-schema.js';
-import { carryStep, cleanPrior } from './graph-delta.js';
+import { carryStep, cleanPrior, forgetPrior, stepDelta } from './graph-delta.js';
 import { CSO_LIMITS, isRelayId } from './limits.js';
 import {
   type CognitiveStateObject,
@@ -67,8 +67,10 @@ export function sealCso(unsealed: UnsealedCso, seal: CsoSealer): CognitiveStateO
   const sealed = checkSealable(
     { ...state, cso_hmac: seal(csoDigest(state)) },
     cleanPrior(unsealed),
+    stepDelta(unsealed),
   );
   carryStep(unsealed, sealed, { items: true });
+  forgetPrior(sealed);
   return sealed;
 }
 

@@ -75,6 +75,11 @@ export function graphShape(cso: GraphSource): GraphShape {
   return shape;
 }
 
+/** Whether `cso`'s graph is known to be in normal form (sorted, each edge once) without a look. */
+export function knownNormal(cso: object): boolean {
+  return shapes.get(cso)?.normal === true;
+}
+
 /** Records the shape of a graph this module built. */
 function remember(cso: object, explicit: readonly DependencyEdge[]): void {
   shapes.set(cso, { normal: true, explicit });
@@ -85,6 +90,12 @@ export interface GraphStep {
   readonly graph: DependencyEdge[];
   readonly removed: readonly DependencyEdge[];
   readonly added: readonly DependencyEdge[];
+  /** Ids of the prior's items that the new items do not hold. */
+  readonly gone: readonly string[];
+  /** The new items by id (`itemsById` of a CSO holding them); null when an id is used twice. */
+  readonly byId: Map<string, EstablishedFact | Decision> | null;
+  /** The new items that are not the prior's objects (new, or replaced), in list order. */
+  readonly fresh: { readonly facts: EstablishedFact[]; readonly decisions: Decision[] };
   /** The prior's index with the change applied (DEPENDENCY_CYCLE if it closes a cycle). */
   readonly index: DependencyIndex;
   readonly explicit: readonly DependencyEdge[];
@@ -113,22 +124,36 @@ export function stepGraph(
   prior: GraphSource,
   items: GraphItems,
   explicit: readonly DependencyEdge[],
+  options: { readonly levels?: boolean } = {},
 ): GraphStep | null {
   const shape = graphShape(prior);
   if (!shape.normal) return null;
   const before = itemsById(prior);
   const touched = new Set<string>();
   const now = new Map<string, EstablishedFact | Decision>();
+  const fresh = { facts: [] as EstablishedFact[], decisions: [] as Decision[] };
   for (const item of items.established_facts) {
     now.set(item.fact_id, item);
-    if (before.get(item.fact_id) !== item) touched.add(item.fact_id);
+    if (before.get(item.fact_id) !== item) {
+      touched.add(item.fact_id);
+      fresh.facts.push(item);
+    }
   }
   for (const item of items.decisions) {
     if (!now.has(item.decision_id)) now.set(item.decision_id, item);
-    if (before.get(item.decision_id) !== item) touched.add(item.decision_id);
+    if (before.get(item.decision_id) !== item) {
+      touched.add(item.decision_id);
+      fresh.decisions.push(item);
+    }
   }
+  const gone: string[] = [];
   if (now.size !== before.size || touched.size > 0) {
-    for (const id of before.keys()) if (!now.has(id)) touched.add(id);
+    for (const id of before.keys()) {
+      if (!now.has(id)) {
+        touched.add(id);
+        gone.push(id);
+      }
+    }
   }
   const explicitKey = (e: DependencyEdge) => `${e.dependent}\u0000${e.depends_on}`;
   const was = new Set(shape.explicit.map(explicitKey));
@@ -173,8 +198,43 @@ export function stepGraph(
   const index =
     removed.length === 0 && added.length === 0
       ? DependencyIndex.of(prior)
-      : DependencyIndex.of(prior).derive(removed, added);
-  return { graph, removed, added, index, explicit };
+      : DependencyIndex.of(prior).derive(removed, added, options);
+  const unique = now.size === items.established_facts.length + items.decisions.length;
+  return { graph, removed, added, gone, byId: unique ? now : null, fresh, index, explicit };
+}
+
+/**
+ * What a CSO's lists hold beyond its prior's objects, as the step that built them found: the
+ * prior, the lists themselves (by identity: a CSO spread with other lists is another state), the
+ * items and edges that are not the prior's, and the items by id when every id is used once.
+ */
+export interface StepDelta {
+  readonly prior: object;
+  readonly lists: {
+    readonly facts: readonly EstablishedFact[];
+    readonly decisions: readonly Decision[];
+    readonly graph: readonly DependencyEdge[];
+  };
+  readonly fresh: GraphStep['fresh'];
+  readonly added: readonly DependencyEdge[];
+  /** Every item by id; null when an id is used twice. */
+  readonly items: ReadonlyMap<string, EstablishedFact | Decision> | null;
+}
+
+const deltas = new WeakMap<object, StepDelta>();
+
+/** The delta recorded for `cso` when its lists are still the ones the step built, else undefined. */
+export function stepDelta(cso: GraphSource): StepDelta | undefined {
+  const delta = deltas.get(cso);
+  if (
+    !delta ||
+    delta.lists.facts !== cso.established_facts ||
+    delta.lists.decisions !== cso.decisions ||
+    delta.lists.graph !== cso.dependency_graph
+  ) {
+    return undefined;
+  }
+  return delta;
 }
 
 /** States verification found whole (no dependency broken), with the checked prior they came from. */
@@ -202,11 +262,37 @@ export function carryStep(from: object, to: object, options: { items: boolean })
   if (map && options.items) byId.set(to, map);
   const prior = clean.get(from);
   if (prior) clean.set(to, prior);
+  const delta = deltas.get(from);
+  if (delta) deltas.set(to, delta);
 }
 
-/** Records what {@link stepGraph} worked out as the caches of the CSO that carries its graph. */
-export function rememberStep(cso: GraphSource, step: GraphStep): void {
+/**
+ * Drops what ties `cso` to the state it was stepped from (what sealing it needed): a sealed CSO
+ * kept for the next window must not keep every earlier one alive through it.
+ */
+export function forgetPrior(cso: object): void {
+  clean.delete(cso);
+  deltas.delete(cso);
+}
+
+/**
+ * Records what {@link stepGraph} worked out (over `prior`) as the caches of the CSO that carries
+ * its graph and items.
+ */
+export function rememberStep(cso: GraphSource, step: GraphStep, prior: object): void {
+  deltas.set(cso, {
+    prior,
+    lists: {
+      facts: cso.established_facts,
+      decisions: cso.decisions,
+      graph: cso.dependency_graph,
+    },
+    fresh: step.fresh,
+    added: step.added,
+    items: step.byId,
+  });
   remember(cso, step.explicit);
+  if (step.byId) byId.set(cso, step.byId);
   rememberEdges(cso, step.graph);
   DependencyIndex.remember(cso, step.index);
 }

@@ -1,4 +1,5 @@
 import { CanonryError } from '../core/index.js';
+import { LayeredMap } from './layered-map.js';
 import type { CognitiveStateObject, Decision, DependencyEdge, EstablishedFact } from './types.js';
 
 /**
@@ -140,30 +141,32 @@ const indexes = new WeakMap<object, DependencyIndex>();
  * node's lists are in code-unit order, whichever way the index was built.
  */
 export class DependencyIndex {
-  readonly #dependencies: Map<string, string[]>;
-  readonly #dependents: Map<string, string[]>;
-  readonly #nodes: Set<string>;
+  readonly #dependencies: LayeredMap<string, readonly string[]>;
+  readonly #dependents: LayeredMap<string, readonly string[]>;
+  #nodes: Set<string> | undefined;
 
   private constructor(
     edges: readonly DependencyEdge[],
     from?: {
-      dependencies: Map<string, string[]>;
-      dependents: Map<string, string[]>;
-      nodes: Set<string>;
+      dependencies: LayeredMap<string, readonly string[]>;
+      dependents: LayeredMap<string, readonly string[]>;
     },
   ) {
-    this.#dependencies = from?.dependencies ?? new Map();
-    this.#dependents = from?.dependents ?? new Map();
-    this.#nodes = from?.nodes ?? new Set();
-    if (from) return;
-    for (const { dependent, depends_on } of edges) {
-      this.#nodes.add(dependent);
-      this.#nodes.add(depends_on);
-      push(this.#dependencies, dependent, depends_on);
-      push(this.#dependents, depends_on, dependent);
+    if (from) {
+      this.#dependencies = from.dependencies;
+      this.#dependents = from.dependents;
+      return;
     }
-    for (const list of this.#dependencies.values()) if (!isSorted(list)) list.sort(byCodeUnits);
-    for (const list of this.#dependents.values()) if (!isSorted(list)) list.sort(byCodeUnits);
+    const dependencies = new Map<string, string[]>();
+    const dependents = new Map<string, string[]>();
+    for (const { dependent, depends_on } of edges) {
+      push(dependencies, dependent, depends_on);
+      push(dependents, depends_on, dependent);
+    }
+    for (const list of dependencies.values()) if (!isSorted(list)) list.sort(byCodeUnits);
+    for (const list of dependents.values()) if (!isSorted(list)) list.sort(byCodeUnits);
+    this.#dependencies = new LayeredMap<string, readonly string[]>(dependencies);
+    this.#dependents = new LayeredMap<string, readonly string[]>(dependents);
   }
 
   /** The index of `edges` as given. */
@@ -195,20 +198,28 @@ export class DependencyIndex {
   }
 
   /**
-   * This index with `removed` edges taken out and `added` ones put in: copies of the maps with only
-   * the touched nodes' lists rebuilt, and — when this index knows its chain lengths — the lengths
-   * of the touched nodes and their dependents recomputed. DEPENDENCY_CYCLE when the change closes
-   * a cycle (only a node whose dependencies changed can close one, so only they and what rests on
-   * them are walked).
+   * This index with `removed` edges taken out and `added` ones put in. The maps are layers over
+   * this index's (`LayeredMap`): only the touched nodes' lists are rebuilt. DEPENDENCY_CYCLE when
+   * the change closes a cycle — only a node whose dependencies changed can close one, so only
+   * what they rest on is searched. With `levels` (the default), and when this index knows its
+   * chain lengths, the lengths of the touched nodes and their dependents are recomputed too (they
+   * are what `depth` reads); without, they are worked out if `depth` is ever asked.
    */
-  derive(removed: readonly DependencyEdge[], added: readonly DependencyEdge[]): DependencyIndex {
-    const dependencies = new Map(this.#dependencies);
-    const dependents = new Map(this.#dependents);
-    const nodes = new Set(this.#nodes);
+  derive(
+    removed: readonly DependencyEdge[],
+    added: readonly DependencyEdge[],
+    options: { readonly levels?: boolean } = {},
+  ): DependencyIndex {
+    const dependencies = this.#dependencies.next();
+    const dependents = this.#dependents.next();
     const ownDeps = new Set<string>();
     const ownRevs = new Set<string>();
-    const own = (map: Map<string, string[]>, mine: Set<string>, key: string): string[] => {
-      let list = map.get(key);
+    const own = (
+      map: LayeredMap<string, readonly string[]>,
+      mine: Set<string>,
+      key: string,
+    ): string[] => {
+      let list = map.get(key) as string[] | undefined;
       if (!mine.has(key)) {
         list = list ? [...list] : [];
         map.set(key, list);
@@ -216,7 +227,9 @@ export class DependencyIndex {
       }
       return list!;
     };
-    const known = this.#knownLevels();
+    const levels = options.levels !== false;
+    const known = levels ? this.#knownLevels() : undefined;
+    if (!levels && !this.#acyclic) this.#knownLevels(); // a cycle already here is not this change's
     const changed = new Set<string>();
     for (const e of removed) {
       const deps = own(dependencies, ownDeps, e.dependent);
@@ -231,25 +244,42 @@ export class DependencyIndex {
     for (const e of added) {
       insertSorted(own(dependencies, ownDeps, e.dependent), e.depends_on);
       insertSorted(own(dependents, ownRevs, e.depends_on), e.dependent);
-      nodes.add(e.dependent);
-      nodes.add(e.depends_on);
       changed.add(e.dependent);
-      if (!known.level.has(e.depends_on)) changed.add(e.depends_on); // a node new to the graph
+      if (known && !known.level.has(e.depends_on)) changed.add(e.depends_on); // new to the graph
     }
     for (const id of changed) {
-      const a = dependencies.get(id);
-      const b = dependents.get(id);
-      if (a?.length === 0) dependencies.delete(id);
-      if (b?.length === 0) dependents.delete(id);
-      if (!dependencies.has(id) && !dependents.has(id)) nodes.delete(id);
+      if (dependencies.get(id)?.length === 0) dependencies.delete(id);
+      if (dependents.get(id)?.length === 0) dependents.delete(id);
     }
-    const next = new DependencyIndex([], { dependencies, dependents, nodes });
-    next.#deriveLevels(known, changed);
+    const next = new DependencyIndex([], {
+      dependencies: dependencies.compact(),
+      dependents: dependents.compact(),
+    });
+    if (known) next.#deriveLevels(known, changed);
+    else {
+      const cycle = next.#searchCycle(added.map((e) => e.dependent));
+      if (cycle) {
+        throw new CanonryError('DEPENDENCY_CYCLE', 'the reasoning dependency graph has a cycle', {
+          cycle,
+        });
+      }
+      next.#acyclic = true;
+    }
     return next;
   }
-  /** Every id that is an endpoint of an edge. */
+
+  /** Every id that is an endpoint of an edge (worked out when first asked). */
   get nodes(): ReadonlySet<string> {
+    if (!this.#nodes) {
+      const nodes = new Set<string>(this.#dependencies.keys());
+      for (const id of this.#dependents.keys()) nodes.add(id);
+      this.#nodes = nodes;
+    }
     return this.#nodes;
+  }
+
+  #isNode(id: string): boolean {
+    return this.#dependencies.has(id) || this.#dependents.has(id);
   }
 
   /** The ids `id` rests on directly. */
@@ -328,16 +358,19 @@ export class DependencyIndex {
   #cycle: string[] | null | undefined;
   /** Each node's chain length (edges on the longest chain below it) and how many have each. */
   #levels: Levels | undefined;
+  /** Known to have no cycle (its levels settled, or it was derived and searched). */
+  #acyclic = false;
 
   /** A cycle as the ids along it (first = last), or null when the graph is acyclic. */
   findCycle(): string[] | null {
-    if (this.#cycle === undefined) this.#cycle = this.#searchCycle();
+    if (this.#cycle === undefined) this.#cycle = this.#acyclic ? null : this.#searchCycle();
     return this.#cycle === null ? null : [...this.#cycle];
   }
 
-  #searchCycle(): string[] | null {
+  /** A cycle reachable from `starts` (every node when not given), by what each rests on. */
+  #searchCycle(starts: Iterable<string> = this.nodes): string[] | null {
     const state = new Map<string, 1 | 2>(); // 1: on the current path; 2: done
-    for (const start of this.#nodes) {
+    for (const start of starts) {
       if (state.has(start)) continue;
       const path: string[] = [start];
       const cursors: number[] = [0];
@@ -379,16 +412,18 @@ export class DependencyIndex {
   /** The chain lengths, worked out once (a derived index's come from its origin's). */
   #knownLevels(): Levels {
     if (!this.#levels) {
-      const levels: Levels = { level: new Map(), count: new Map() };
-      this.#settle(levels, this.#nodes);
+      const levels: Levels = { level: new LayeredMap(), count: new Map() };
+      this.#settle(levels, this.nodes);
+      levels.level.compact();
       this.#levels = levels;
+      this.#acyclic = true;
     }
     return this.#levels;
   }
 
   /** The chain lengths after a change: the prior's, recomputed for `changed` and what rests on them. */
   #deriveLevels(prior: Levels, changed: ReadonlySet<string>): void {
-    const levels: Levels = { level: new Map(prior.level), count: new Map(prior.count) };
+    const levels: Levels = { level: prior.level.next(), count: new Map(prior.count) };
     const affected = new Set<string>();
     const stack = [...changed];
     while (stack.length > 0) {
@@ -406,7 +441,9 @@ export class DependencyIndex {
       else levels.count.set(l, c);
     }
     this.#settle(levels, affected);
+    levels.level.compact();
     this.#levels = levels;
+    this.#acyclic = true;
   }
 
   /**
@@ -417,7 +454,7 @@ export class DependencyIndex {
     const pending = new Map<string, number>();
     let ready: string[] = [];
     for (const id of ids) {
-      if (!this.#nodes.has(id)) continue;
+      if (!this.#isNode(id)) continue;
       let n = 0;
       for (const dep of this.dependenciesOf(id)) if (!levels.level.has(dep)) n++;
       pending.set(id, n);
@@ -454,7 +491,7 @@ export class DependencyIndex {
 
 /** Chain lengths by node, and how many nodes have each length. */
 interface Levels {
-  readonly level: Map<string, number>;
+  readonly level: LayeredMap<string, number>;
   readonly count: Map<number, number>;
 }
 

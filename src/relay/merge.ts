@@ -1,7 +1,7 @@
 import { CanonryError } from '../core/index.js';
 import { csoId } from './cso-seal.js';
 import { DependencyIndex, normaliseEdges, scratchIds } from './graph.js';
-import { graphShape, rememberStep, stepGraph } from './graph-delta.js';
+import { graphShape, itemsById, rememberStep, stepGraph } from './graph-delta.js';
 import { isRelayId, MAX_REVISIONS } from './limits.js';
 import { knownStatementKey, normaliseStatement, statementKey, uniqueTexts } from './statement.js';
 import type {
@@ -84,23 +84,24 @@ export function mergeContribution(
   const priorFacts = prior?.established_facts ?? [];
   const priorDecisions = prior?.decisions ?? [];
   const index = prior ? DependencyIndex.of(prior) : DependencyIndex.fromEdges([]);
-  const factById = new Map(priorFacts.map((f) => [f.fact_id, f]));
-  const decisionById = new Map(priorDecisions.map((d) => [d.decision_id, d]));
+  const { fact: factOf, decision: decisionOf } = priorItems(prior);
   const scratch = new Set(scratchIds(prior ?? EMPTY));
 
-  const taken = new Set<string>([...factById.keys(), ...decisionById.keys(), ...scratch]);
+  const claimed = new Set<string>();
+  const taken = (id: string) =>
+    factOf(id) !== undefined || decisionOf(id) !== undefined || scratch.has(id) || claimed.has(id);
   const counters = { fact: 0, decision: 0 };
   const fresh = (kind: 'fact' | 'decision', proposed?: string): string => {
-    if (proposed !== undefined && isRelayId(proposed) && !taken.has(proposed)) {
-      taken.add(proposed);
+    if (proposed !== undefined && isRelayId(proposed) && !taken(proposed)) {
+      claimed.add(proposed);
       return proposed;
     }
     for (;;) {
       counters[kind]++;
       const id =
         ctx.newId?.(kind, counters[kind]) ?? `${kind === 'fact' ? 'f' : 'd'}${n}.${counters[kind]}`;
-      if (isRelayId(id) && !taken.has(id)) {
-        taken.add(id);
+      if (isRelayId(id) && !taken(id)) {
+        claimed.add(id);
         return id;
       }
     }
@@ -112,12 +113,12 @@ export function mergeContribution(
   const roots = new Set<string>();
   for (const f of contribution.facts) {
     for (const id of f.supersedes ?? []) {
-      if (factById.has(id)) superseded.add(id);
+      if (factOf(id) !== undefined) superseded.add(id);
       else ignored.push(id);
     }
   }
   for (const id of contribution.invalidates) {
-    if (factById.has(id) || decisionById.has(id) || scratch.has(id)) roots.add(id);
+    if (factOf(id) !== undefined || decisionOf(id) !== undefined || scratch.has(id)) roots.add(id);
     else ignored.push(id);
   }
   const freshTools = contribution.tool_results.filter((t) => {
@@ -135,33 +136,42 @@ export function mergeContribution(
   const invalidated: string[] = [];
   const flagged = new Set<string>();
   for (const id of [...roots, ...affected.map((a) => a.id)]) {
-    if (factById.has(id) && !gone.has(id)) {
+    if (factOf(id) !== undefined && !gone.has(id)) {
       gone.add(id);
       invalidated.push(id);
-    } else if (decisionById.has(id)) flagged.add(id);
+    } else if (decisionOf(id) !== undefined) flagged.add(id);
     else if (scratch.has(id) && !invalidated.includes(id)) invalidated.push(id);
   }
 
   // 2. Facts: the window's view of the prior state, then its new facts and tool results.
   const restated = new Set<string>();
-  const byStatement = new Map<string, string>();
-  for (const f of priorFacts) {
-    if (!gone.has(f.fact_id) && f.provenance !== 'TOOL') {
-      const key = statementKey(f);
-      if (!byStatement.has(key)) byStatement.set(key, f.fact_id);
+  // Prior statements by normal form, worked out only when a fact is not restated word for word.
+  let byStatement: Map<string, string> | undefined;
+  const statements = (): Map<string, string> => {
+    if (!byStatement) {
+      byStatement = new Map();
+      for (const f of priorFacts) {
+        if (!gone.has(f.fact_id) && f.provenance !== 'TOOL') {
+          const key = statementKey(f);
+          if (!byStatement.has(key)) byStatement.set(key, f.fact_id);
+        }
+      }
     }
-  }
-  for (const f of priorFacts) {
-    if (f.provenance === 'TOOL' && !gone.has(f.fact_id)) {
-      if (contribution.tool_results.some((t) => t.scratch_id === f.provenance_ref)) {
-        restated.add(f.fact_id);
+    return byStatement;
+  };
+  if (contribution.tool_results.length > 0) {
+    for (const f of priorFacts) {
+      if (f.provenance === 'TOOL' && !gone.has(f.fact_id)) {
+        if (contribution.tool_results.some((t) => t.scratch_id === f.provenance_ref)) {
+          restated.add(f.fact_id);
+        }
       }
     }
   }
   const newFacts: EstablishedFact[] = [];
   const added: string[] = [];
   for (const c of contribution.facts) {
-    const known = c.fact_id === undefined ? undefined : factById.get(c.fact_id);
+    const known = c.fact_id === undefined ? undefined : factOf(c.fact_id);
     // The same id with the very same statement is a restatement, whatever the normal form.
     if (known && !gone.has(known.fact_id) && known.statement === c.statement) {
       restated.add(known.fact_id);
@@ -172,9 +182,9 @@ export function mergeContribution(
       restated.add(known.fact_id);
       continue;
     }
-    const same = byStatement.get(key);
+    const same = statements().get(key);
     if (same !== undefined) {
-      if (factById.has(same)) restated.add(same);
+      if (factOf(same) !== undefined) restated.add(same);
       continue;
     }
     let provenance = c.provenance ?? 'CONVERSATION';
@@ -195,7 +205,7 @@ export function mergeContribution(
       confidence: c.confidence ?? 1,
       window_origin: n,
     };
-    byStatement.set(key, fact.fact_id);
+    statements().set(key, fact.fact_id);
     knownStatementKey(fact, key);
     newFacts.push(fact);
     added.push(fact.fact_id);
@@ -213,22 +223,25 @@ export function mergeContribution(
     newFacts.push(fact);
     added.push(fact.fact_id);
   }
-  const facts = [
-    ...priorFacts.filter((f) => restated.has(f.fact_id) && !gone.has(f.fact_id)),
-    ...newFacts,
-  ];
+  const facts: EstablishedFact[] = [];
+  for (const f of priorFacts) if (restated.has(f.fact_id) && !gone.has(f.fact_id)) facts.push(f);
+  for (const f of newFacts) facts.push(f);
 
   // 3. Decisions: carried forward; revisions replace what they revise; new ones added.
   const repoint = new Map<string, string>();
   const refused: RefusedRevision[] = [];
   const newDecisions: Decision[] = [];
   for (const c of contribution.decisions) {
-    if (c.decision_id !== undefined && decisionById.has(c.decision_id) && c.revises === undefined) {
+    if (
+      c.decision_id !== undefined &&
+      decisionOf(c.decision_id) !== undefined &&
+      c.revises === undefined
+    ) {
       continue; // a restatement: the prior decision is the record
     }
     let revisions: number | undefined;
     if (c.revises !== undefined) {
-      const target = decisionById.get(c.revises);
+      const target = decisionOf(c.revises);
       const reason: RefusedRevision['reason'] | null =
         !target || repoint.has(c.revises)
           ? 'unknown'
@@ -263,11 +276,18 @@ export function mergeContribution(
   }
   for (const id of repoint.keys()) superseded.add(id);
   const pointed = (ids: readonly string[]) => [...new Set(ids.map((id) => repoint.get(id) ?? id))];
+  // Only what rests on a fact that left, an invalidated id or a revised decision can change beyond
+  // its flag: in the prior, those are the ids' direct dependents.
+  const shaken = new Set<string>();
+  for (const ids of [gone, roots, repoint.keys()]) {
+    for (const id of ids) for (const d of index.dependentsOf(id)) shaken.add(d);
+  }
   const decisions: Decision[] = [];
-  for (const d of [...priorDecisions, ...newDecisions]) {
-    if (repoint.has(d.decision_id)) continue;
-    const moved = d.depends_on.some((id) => repoint.has(id));
-    const resting = moved || d.depends_on.some((id) => gone.has(id) || roots.has(id));
+  const carry = (d: Decision, isNew: boolean) => {
+    if (repoint.has(d.decision_id)) return;
+    const look = isNew || shaken.has(d.decision_id);
+    const moved = look && repoint.size > 0 && d.depends_on.some((id) => repoint.has(id));
+    const resting = moved || (look && d.depends_on.some((id) => gone.has(id) || roots.has(id)));
     const flag = flagged.has(d.decision_id) || resting;
     if (flag && !d.needs_revision) flagged.add(d.decision_id);
     if (
@@ -277,7 +297,7 @@ export function mergeContribution(
       unique(d.depends_on)
     ) {
       decisions.push(d); // unchanged: the prior's own object (what is cached by identity holds)
-      continue;
+      return;
     }
     const { needs_revision: _, ...rest } = d;
     decisions.push({
@@ -285,7 +305,9 @@ export function mergeContribution(
       depends_on: pointed(d.depends_on),
       ...(flag || d.needs_revision ? { needs_revision: true } : {}),
     });
-  }
+  };
+  for (const d of priorDecisions) carry(d, false);
+  for (const d of newDecisions) carry(d, true);
 
   // 4. Edges: the prior's explicit edges whose dependent stays (re-pointed), and the implied ones.
   const staying = new Set<string>();
@@ -304,7 +326,8 @@ export function mergeContribution(
   const items = { established_facts: facts, decisions };
   let step: ReturnType<typeof stepGraph> = null;
   try {
-    step = prior ? stepGraph(prior, items, explicit) : null;
+    // The draft's graph and a cycle check; the chain lengths are the verified state's to work out.
+    step = prior ? stepGraph(prior, items, explicit, { levels: false }) : null;
   } catch (err) {
     if (!(err instanceof CanonryError && err.code === 'DEPENDENCY_CYCLE')) throw err;
   }
@@ -342,7 +365,7 @@ export function mergeContribution(
     verified: false,
   };
   if (step && prior) {
-    rememberStep(draft, step);
+    rememberStep(draft, step, prior);
     drafts.set(draft, prior);
   }
   return {
@@ -358,6 +381,33 @@ export function mergeContribution(
 }
 
 const EMPTY = { established_facts: [], decisions: [] } as const;
+
+/**
+ * Look-ups of the prior's facts and decisions by id: through the CSO's own map (kept with it, see
+ * `itemsById`) when its ids are unique, as a checked CSO's are; else maps of each list.
+ */
+function priorItems(prior: CognitiveStateObject | null): {
+  fact: (id: string) => EstablishedFact | undefined;
+  decision: (id: string) => Decision | undefined;
+} {
+  if (!prior) return { fact: () => undefined, decision: () => undefined };
+  const all = itemsById(prior);
+  if (all.size === prior.established_facts.length + prior.decisions.length) {
+    return {
+      fact: (id) => {
+        const item = all.get(id);
+        return item !== undefined && 'fact_id' in item ? item : undefined;
+      },
+      decision: (id) => {
+        const item = all.get(id);
+        return item !== undefined && 'decision_id' in item ? item : undefined;
+      },
+    };
+  }
+  const facts = new Map(prior.established_facts.map((f) => [f.fact_id, f]));
+  const decisions = new Map(prior.decisions.map((d) => [d.decision_id, d]));
+  return { fact: (id) => facts.get(id), decision: (id) => decisions.get(id) };
+}
 
 /** Each draft this module made over a prior CSO, and that prior: verification starts from it. */
 const drafts = new WeakMap<object, CognitiveStateObject>();

@@ -1,7 +1,14 @@
 import { CanonryError } from '../core/index.js';
 import { wasChecked } from './cso-schema.js';
 import { DependencyIndex, type GraphItems, normaliseEdges, scratchIds } from './graph.js';
-import { type GraphStep, graphShape, markClean, rememberStep, stepGraph } from './graph-delta.js';
+import {
+  type GraphStep,
+  graphShape,
+  itemsById,
+  markClean,
+  rememberStep,
+  stepGraph,
+} from './graph-delta.js';
 import { CSO_LIMITS, UNCAPTURED_CONFIDENCE } from './limits.js';
 import { draftPrior } from './merge.js';
 import { normaliseStatement, statementKey } from './statement.js';
@@ -46,24 +53,30 @@ export function verifyCso(
   }
   const retired = new Set(options.retired ?? []);
   const valid = (prior?.established_facts ?? []).filter((f) => !retired.has(f.fact_id));
-  const drafted = new Map(draft.established_facts.map((f) => [f.fact_id, f]));
+  const draftedFact = factLookup(draft);
   const repaired: string[] = [];
   for (const f of valid) {
-    const d = drafted.get(f.fact_id);
+    const d = draftedFact(f.fact_id);
     if (!d || !sameFact(d, f)) repaired.push(f.fact_id);
   }
   const preservation = valid.length === 0 ? 1 : (valid.length - repaired.length) / valid.length;
 
-  const validIds = new Set(valid.map((f) => f.fact_id));
-  const facts: EstablishedFact[] = [
-    ...valid,
-    ...draft.established_facts.filter((f) => !validIds.has(f.fact_id)),
-  ];
+  const priorFact = prior ? factLookup(prior) : () => undefined;
+  const isValid = (id: string) => priorFact(id) !== undefined && !retired.has(id);
+  const facts: EstablishedFact[] = [...valid];
+  for (const f of draft.established_facts) if (!isValid(f.fact_id)) facts.push(f);
 
   const n = draft.window_number;
-  const ids = new Set<string>();
-  for (const f of facts) ids.add(f.fact_id);
-  for (const d of draft.decisions) ids.add(d.decision_id);
+  // Every id of the state, worked out when something needs the set (the step's map stands for it).
+  let idSet: Set<string> | undefined;
+  const allIds = (): Set<string> => {
+    if (!idSet) {
+      idSet = new Set<string>();
+      for (const f of facts) idSet.add(f.fact_id);
+      for (const d of draft.decisions) idSet.add(d.decision_id);
+    }
+    return idSet;
+  };
   const uncaptured: string[] = [];
   if (options.uncapturedClaims.length > 0) {
     const stated = new Set(facts.map((f) => statementKey(f)));
@@ -77,6 +90,7 @@ export function verifyCso(
           'an uncaptured claim is longer than a statement may be',
         );
       }
+      const ids = allIds();
       let fact_id: string;
       do fact_id = `u${n}.${++counter}`;
       while (ids.has(fact_id));
@@ -98,22 +112,26 @@ export function verifyCso(
   const flagged = new Set(
     draft.decisions.filter((d) => d.needs_revision).map((d) => d.decision_id),
   );
-  const known = new Set([...ids, ...scratchIds(items)]);
+  const scratch = new Set(scratchIds(items));
   const base = draftPrior(draft);
   const step =
-    base && base === prior && wasChecked(prior) ? stepFrom(prior, draft, items, ids) : null;
+    base && base === prior && wasChecked(prior) ? stepFrom(prior, draft, items, allIds) : null;
   let dependency_graph: DependencyEdge[];
   let missing: Map<string, string[]>;
   if (step) {
+    const byId = step.byId ?? allIds();
+    const known = (id: string) => byId.has(id) || scratch.has(id);
     dependency_graph = step.graph;
     missing = missingAfter(prior!, step, known, flagged);
   } else {
+    const ids = allIds();
+    const known = (id: string) => ids.has(id) || scratch.has(id);
     dependency_graph = normaliseEdges(items, draft.dependency_graph).filter((e) =>
       ids.has(e.dependent),
     );
     missing = new Map<string, string[]>();
     for (const e of dependency_graph) {
-      if (known.has(e.depends_on) || flagged.has(e.dependent)) continue;
+      if (known(e.depends_on) || flagged.has(e.dependent)) continue;
       const list = missing.get(e.dependent);
       if (list) list.push(e.depends_on);
       else missing.set(e.dependent, [e.depends_on]);
@@ -125,7 +143,7 @@ export function verifyCso(
   const verified = missing.size === 0;
   const cso: UnsealedCso = { ...draft, established_facts: facts, dependency_graph, verified };
   if (step) {
-    rememberStep(cso, step);
+    rememberStep(cso, step, prior!);
     if (verified) markClean(cso, prior!);
   }
   return {
@@ -149,9 +167,10 @@ function stepFrom(
   prior: CognitiveStateObject,
   draft: UnsealedCso,
   items: GraphItems,
-  ids: ReadonlySet<string>,
+  ids: () => ReadonlySet<string>,
 ): GraphStep | null {
-  const explicit = graphShape(draft).explicit.filter((e) => ids.has(e.dependent));
+  const listed = graphShape(draft).explicit;
+  const explicit = listed.length === 0 ? listed : listed.filter((e) => ids().has(e.dependent));
   try {
     return stepGraph(prior, items, explicit);
   } catch (err) {
@@ -172,16 +191,22 @@ function stepFrom(
 function missingAfter(
   prior: CognitiveStateObject,
   step: GraphStep,
-  known: ReadonlySet<string>,
+  known: (id: string) => boolean,
   flagged: ReadonlySet<string>,
 ): Map<string, string[]> {
   const candidates: DependencyEdge[] = [...step.added];
   const before = DependencyIndex.of(prior);
-  const priorFlagged = new Set<string>();
-  for (const d of prior.decisions) if (d.needs_revision) priorFlagged.add(d.decision_id);
-  for (const id of before.nodes) {
-    if (known.has(id)) continue;
-    // Gone from the state (or never an item: a flagged decision may rest on such ids).
+  const priorFlagged: string[] = [];
+  for (const d of prior.decisions) if (d.needs_revision) priorFlagged.push(d.decision_id);
+  // The prior's nodes that are not in the state now: items that left, scratch ids no longer named,
+  // and ids that were never in it — which, the prior being checked, only flagged decisions rest on.
+  const unknown = new Set<string>();
+  for (const id of step.gone) if (!known(id)) unknown.add(id);
+  for (const id of scratchIds(prior)) if (!known(id)) unknown.add(id);
+  for (const id of priorFlagged) {
+    for (const dep of before.dependenciesOf(id)) if (!known(dep)) unknown.add(dep);
+  }
+  for (const id of unknown) {
     for (const dependent of step.index.dependentsOf(id)) {
       candidates.push({ dependent, depends_on: id });
     }
@@ -208,12 +233,28 @@ function missingAfter(
   for (const e of candidates) {
     if (last && last.dependent === e.dependent && last.depends_on === e.depends_on) continue;
     last = e;
-    if (known.has(e.depends_on) || flagged.has(e.dependent)) continue;
+    if (known(e.depends_on) || flagged.has(e.dependent)) continue;
     const list = missing.get(e.dependent);
     if (list) list.push(e.depends_on);
     else missing.set(e.dependent, [e.depends_on]);
   }
   return missing;
+}
+
+/**
+ * A CSO's facts by id: through its own map (`itemsById`, kept with a CSO a step built) when every
+ * id is used once; else a map of its facts (the last of an id, as a map of the list keeps).
+ */
+function factLookup(cso: GraphItems): (id: string) => EstablishedFact | undefined {
+  const all = itemsById(cso);
+  if (all.size === cso.established_facts.length + cso.decisions.length) {
+    return (id) => {
+      const item = all.get(id);
+      return item !== undefined && 'fact_id' in item ? item : undefined;
+    };
+  }
+  const facts = new Map(cso.established_facts.map((f) => [f.fact_id, f]));
+  return (id) => facts.get(id);
 }
 
 /** Whether two facts say the same, field by field (as their canonical forms would compare). */

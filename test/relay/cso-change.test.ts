@@ -256,3 +256,58 @@ describe('the references of a CSO stepped from a checked one', () => {
     ).toThrow(/names no fact: A/);
   });
 });
+
+describe('sealing a state stepped from a sealed one checks what is new, with the same verdicts', () => {
+  const stepped = () => {
+    const r = rng(7);
+    let prior: CognitiveStateObject | null = null;
+    for (let n = 1; n <= 3; n++) {
+      const merged = mergeContribution(prior, randomContribution(r, prior, n), ctx(n));
+      const { cso } = verifyCso(prior, merged.draft, {
+        uncapturedClaims: [],
+        retired: merged.retired,
+      });
+      prior = sealCso(cso, seal);
+    }
+    const merged = mergeContribution(
+      prior,
+      {
+        facts: [{ fact_id: 'fresh-1', statement: 'a new observation' }],
+        decisions: [],
+        open_questions: [],
+        resolved_questions: [],
+        constraints: [],
+        completed: [],
+        invalidates: [],
+        tool_results: [],
+      },
+      ctx(4),
+    );
+    const { cso } = verifyCso(prior, merged.draft, {
+      uncapturedClaims: [],
+      retired: merged.retired,
+    });
+    const at = cso.established_facts.findIndex((f) => f.fact_id === 'fresh-1');
+    expect(at).toBeGreaterThanOrEqual(0);
+    return { cso, at, fresh: cso.established_facts[at] as unknown as Record<string, unknown> };
+  };
+
+  it('seals it, and refuses a new item that breaks the schema or a reference, naming its path', () => {
+    expect(sealCso(stepped().cso, seal).window_number).toBe(4);
+    const empty = stepped();
+    empty.fresh.statement = ''; // changed in place: the step's record of it is the same object
+    expect(() => sealCso(empty.cso, seal)).toThrow(
+      expect.objectContaining({ details: { path: `/established_facts/${empty.at}/statement` } }),
+    );
+    const future = stepped();
+    future.fresh.window_origin = 9;
+    expect(() => sealCso(future.cso, seal)).toThrow(
+      expect.objectContaining({
+        details: { path: `/established_facts/${future.at}/window_origin` },
+      }),
+    );
+    const hashed = stepped();
+    hashed.fresh.result_hash = `sha256:${'0'.repeat(64)}`;
+    expect(() => sealCso(hashed.cso, seal)).toThrow(/only a TOOL fact states a tool result/);
+  });
+});

@@ -196,3 +196,84 @@ describe('the index against the §3.2 edge scan and a naive closure', () => {
     );
   });
 });
+
+/** What an index says of every node of `ids`, to compare two indexes of the same edges. */
+function view(index: DependencyIndex, ids: readonly string[]) {
+  return {
+    nodes: [...index.nodes].sort(),
+    dependencies: ids.map((id) => [...index.dependenciesOf(id)]),
+    dependents: ids.map((id) => [...index.dependentsOf(id)]),
+    invalidated: ids.map((id) => index.invalidate([id])),
+  };
+}
+
+describe('a derived index (layers over the one it came from)', () => {
+  it('equals the index of its edges after many generations, with and without chain lengths', () => {
+    // Generations of random changes to a DAG on 60 nodes (edges only from a higher to a lower
+    // node, so none closes a cycle): each derived from the last, its layer folded when large.
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.tuple(
+            fc.array(fc.nat(), { maxLength: 12 }),
+            fc.array(fc.tuple(fc.integer({ min: 1, max: 59 }), fc.nat()), { maxLength: 12 }),
+            fc.boolean(),
+          ),
+          { minLength: 1, maxLength: 30 },
+        ),
+        (generations) => {
+          const ids = Array.from({ length: 60 }, (_, i) => `n${String(i).padStart(2, '0')}`);
+          const key = (e: DependencyEdge) => `${e.dependent}>${e.depends_on}`;
+          let edges = new Map<string, DependencyEdge>();
+          let index = DependencyIndex.fromEdges([]);
+          const older: [DependencyIndex, DependencyEdge[]][] = [];
+          for (const [drop, add, levels] of generations) {
+            const list = [...edges.values()];
+            const removed = [...new Set(drop.map((i) => list[i % Math.max(1, list.length)]!))]
+              .filter((e) => e !== undefined)
+              .filter((e) => edges.has(key(e)));
+            const next = new Map(edges);
+            for (const e of removed) next.delete(key(e));
+            const added: DependencyEdge[] = [];
+            for (const [hi, lo] of add) {
+              const e = { dependent: ids[hi]!, depends_on: ids[lo % hi]! };
+              if (next.has(key(e))) continue;
+              next.set(key(e), e);
+              added.push(e);
+            }
+            older.push([index, [...edges.values()]]);
+            index = index.derive(removed, added, { levels });
+            edges = next;
+            const fresh = DependencyIndex.fromEdges([...edges.values()]);
+            expect(view(index, ids)).toEqual(view(fresh, ids));
+            expect(index.depth()).toBe(fresh.depth());
+            expect(index.findCycle()).toBeNull();
+          }
+          // Deriving never changed an index it came from.
+          for (const [old, oldEdges] of older) {
+            expect(view(old, ids)).toEqual(view(DependencyIndex.fromEdges(oldEdges), ids));
+          }
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+
+  it('refuses an edge that closes a cycle, with or without chain lengths', () => {
+    const chain: DependencyEdge[] = [];
+    for (let i = 1; i < 50; i++) chain.push({ dependent: `n${i}`, depends_on: `n${i - 1}` });
+    const base = DependencyIndex.fromEdges(chain);
+    const back = [{ dependent: 'n0', depends_on: 'n49' }];
+    for (const levels of [true, false]) {
+      expect(() => base.derive([], back, { levels })).toThrow(
+        expect.objectContaining({ code: 'DEPENDENCY_CYCLE' }),
+      );
+      // The same edge once the chain is cut is no cycle.
+      const cut = base.derive([{ dependent: 'n25', depends_on: 'n24' }], back, { levels });
+      expect(cut.findCycle()).toBeNull();
+      expect(cut.depth()).toBe(
+        DependencyIndex.fromEdges([...chain.filter((e) => e.dependent !== 'n25'), ...back]).depth(),
+      );
+    }
+  });
+});
