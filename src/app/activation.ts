@@ -1,10 +1,11 @@
 import { DEFAULT_AIR_POLICY, resolveAirPolicy } from '../air/index.js';
-import { type ContentHash, contentHash } from '../core/index.js';
+import { type ContentHash, contentHash, type JsonObject } from '../core/index.js';
 import {
   activePromotions,
   type CanarySample,
   placeProject,
   placeSession,
+  reaches,
   type SampleReader,
 } from '../evolution/index.js';
 import type { JournalEntry } from '../journal/index.js';
@@ -108,27 +109,76 @@ export function relayWindowSamples(relay: Relay): SampleReader {
 }
 
 /**
+ * Registers and compiles a promoted artifact once per address (so its verdicts resolve and replay
+ * from the registry); a registration that failed is tried again next time, not remembered.
+ */
+function registeredOnce(
+  registry: ProtocolRegistry,
+): (address: ContentHash, artifact: JsonObject) => Promise<CompiledProtocol> {
+  const compiled = new Map<ContentHash, Promise<CompiledProtocol>>();
+  return (address, artifact) => {
+    let protocol = compiled.get(address);
+    if (protocol === undefined) {
+      protocol = registry.register(artifact, null).then((r) => r.protocol);
+      protocol.catch(() => compiled.delete(address));
+      compiled.set(address, protocol);
+    }
+    return protocol;
+  };
+}
+
+/**
  * Canon's port for the stakes gate of a project, filled from `gate_policy` promotions: the
  * candidate for a project its canary names, a promoted gate where one reaches the project, else
- * null (the runtime's default gate). Each artifact is registered (so its verdicts resolve and
- * replay from the registry) and compiled once per address.
+ * null (the runtime's default gate).
  */
 export function gateFor(
   registry: ProtocolRegistry,
 ): (project: string, db: Pick<Queryable, 'all'>) => Promise<CompiledProtocol | null> {
-  const compiled = new Map<ContentHash, Promise<CompiledProtocol>>();
+  const registered = registeredOnce(registry);
   return async (project, db) => {
     const placement = placeProject(await activePromotions(db, 'gate_policy'), project);
     if (placement === null || placement.artifact === null || placement.address === null) {
       return null;
     }
-    let gate = compiled.get(placement.address);
-    if (gate === undefined) {
-      gate = registry.register(placement.artifact, null).then((r) => r.protocol);
-      // A registration that failed is tried again next time, not remembered.
-      gate.catch(() => compiled.delete(placement.address!));
-      compiled.set(placement.address, gate);
+    return registered(placement.address, placement.artifact);
+  };
+}
+
+/** How a project-scoped validate names "the version of this protocol in force here". */
+export const IN_FORCE_PREFIX = 'in-force:';
+
+/** The protocol in force for a project, by slug, or null when no promotion puts one there. */
+export type ProtocolInForce = (
+  project: string,
+  slug: string,
+  db?: Pick<Queryable, 'all'>,
+) => Promise<CompiledProtocol | null>;
+
+/**
+ * Which version of an agentic protocol is in force for a project, from `agentic_protocol`
+ * promotions of that slug: the candidate for a project its canary names, else the newest promoted
+ * version that reaches the project, else the baseline an active promotion of that slug reaching the
+ * project replaces (by hash, from the registry), else null. The caller names the protocol by slug
+ * (`in-force:<slug>`) and the verdict records the hash it resolved to, as every verdict does: the
+ * verdict still depends on (artifact, protocol) alone.
+ */
+export function protocolInForce(
+  registry: ProtocolRegistry,
+  store: Pick<Queryable, 'all'>,
+): ProtocolInForce {
+  const registered = registeredOnce(registry);
+  return async (project, slug, db = store) => {
+    const active = (await activePromotions(db, 'agentic_protocol')).filter(
+      (p) => (p.candidate.artifact as { slug?: unknown }).slug === slug,
+    );
+    const placement = placeProject(active, project);
+    if (placement !== null && placement.artifact !== null && placement.address !== null) {
+      return registered(placement.address, placement.artifact);
     }
-    return gate;
+    const replaced = active
+      .filter((p) => reaches(p, project) && p.candidate.baseline !== null)
+      .sort((a, b) => (a.since < b.since ? 1 : a.since > b.since ? -1 : 0))[0];
+    return replaced?.candidate.baseline ? registry.get(replaced.candidate.baseline) : null;
   };
 }

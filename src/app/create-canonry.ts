@@ -23,7 +23,13 @@ import { Kernel, ProtocolRegistry, REGISTRY_LIMITS } from '../kernel/index.js';
 import { RELAY_GATE_PROTOCOL, RELAY_MIGRATIONS, RELAY_PROJECTION, Relay } from '../relay/index.js';
 import { openStore, STORE_IDENTITY_MIGRATIONS, type Store } from '../store/index.js';
 import { HmacKeyring, type Keyring, Keyring as Keys } from '../trust/index.js';
-import { airSettingsFor, gateFor, relayWindowSamples } from './activation.js';
+import {
+  airSettingsFor,
+  gateFor,
+  type ProtocolInForce,
+  protocolInForce,
+  relayWindowSamples,
+} from './activation.js';
 import { startAuditRetention } from './audit-retention.js';
 import { type ClassifierSource, type ClassifierSummary, classifierSource } from './classifiers.js';
 import { type CanonryConfig, type ConfigInput, resolveConfig } from './config.js';
@@ -74,6 +80,8 @@ export interface CanonryRuntime {
    * canary is in force (AIR settings for new relay sessions, the gate for a project's proposals).
    */
   readonly promotions: PromotionRunner;
+  /** The version of an agentic protocol in force for a project, by slug (`in-force:<slug>`). */
+  readonly protocolInForce: ProtocolInForce;
   /** Collects canary metrics from completed relay windows on its own (`src/evolution/README.md`). */
   readonly canaries: CanaryCollector;
   /** The classifier for a project's intake. */
@@ -261,6 +269,7 @@ export async function createCanonry(
       relay,
       evolution,
       promotions,
+      protocolInForce: protocolInForce(registry, store),
       canaries,
       classifierFor: classifiers.source,
       classifier: classifiers.summary,

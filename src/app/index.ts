@@ -2,6 +2,9 @@ export {
   AIR_METRICS,
   airSettingsFor,
   gateFor,
+  IN_FORCE_PREFIX,
+  type ProtocolInForce,
+  protocolInForce,
   relayWindowSamples,
   windowMetrics,
 } from './activation.js';

@@ -38,7 +38,8 @@ export const GATE_LABELS = ['AUTO_COMMIT', 'REQUIRE_CONFIRMATION', 'HARD_STOP', 
 /**
  * The runtime's checks beyond evolution's own: a gate policy answers only with the gate's labels and
  * can still stop (HARD_STOP or REJECT), and its canary names projects (a gate judges a project's
- * proposals, not sessions: it has no share to draw); AIR settings are a mode and an IAP budget
+ * proposals, not sessions: it has no share to draw; nor has an agentic protocol, in force for a
+ * project's validations); AIR settings are a mode and an IAP budget
  * (CRP-018 §6.1) judged by a metric their windows measure ({@link AIR_METRICS}), since the
  * runtime collects it on its own.
  */
@@ -47,6 +48,11 @@ export const RUNTIME_CHECKS: PolicyCheck = (candidate) => {
   const a = candidate.artifact as Record<string, unknown>;
   if (candidate.artifact_kind === 'gate_policy' && candidate.canary.share > 0) {
     reasons.push('a gate canary names its projects: a share has no sessions to draw from');
+  }
+  if (candidate.artifact_kind === 'agentic_protocol' && candidate.canary.share > 0) {
+    reasons.push(
+      'a protocol canary names its projects: a validation has no session to draw a share from',
+    );
   }
   if (
     candidate.artifact_kind === 'air_settings' &&

@@ -1,6 +1,7 @@
-import { type ContentHash, parseContentHash } from '../core/index.js';
+import { IN_FORCE_PREFIX } from '../app/index.js';
+import { CanonryError, type ContentHash, parseContentHash } from '../core/index.js';
 import { verifyConformanceEvent } from '../kernel/index.js';
-import type { Operation } from './operation.js';
+import type { Operation, OperationContext } from './operation.js';
 import { BODIES, EXAMPLE_HASH, RESPONSES, ref } from './schemas.js';
 
 const { obj, str } = RESPONSES;
@@ -16,6 +17,29 @@ export const VALIDATE_ERRORS = [
 ] as const;
 
 /**
+ * A body naming `in-force:<slug>` names, instead, the hash of the version in force for the project
+ * (a promoted or canary agentic protocol); UNKNOWN_PROTOCOL when no promotion puts one there.
+ */
+async function inForce(
+  runtime: OperationContext['runtime'],
+  project: string,
+  body: unknown,
+): Promise<unknown> {
+  const ref = (body as { agentic_protocol?: unknown }).agentic_protocol;
+  if (typeof ref !== 'string' || !ref.startsWith(IN_FORCE_PREFIX)) return body;
+  const slug = ref.slice(IN_FORCE_PREFIX.length);
+  const protocol = await runtime.protocolInForce(project, slug);
+  if (protocol === null) {
+    throw new CanonryError(
+      'UNKNOWN_PROTOCOL',
+      `no version of protocol ${slug} is in force for project ${project}: no promotion puts one here`,
+      { slug },
+    );
+  }
+  return { ...(body as object), agentic_protocol: protocol.hash };
+}
+
+/**
  * TCP/AP for a project's principals: evaluate an artifact (§6) and check a signed verdict offline
  * (§7) against this server's root and revocation list. `POST /v1/validate` stays the public,
  * rate-limited §6 endpoint; these need a token, so agents reach them through every face.
@@ -26,7 +50,7 @@ export const VERIFY_OPERATIONS: readonly Operation[] = [
     url: '/v1/projects/:project/validate',
     operationId: 'validateArtifact',
     summary:
-      'Evaluate an artifact against an agentic protocol (inline or a registered hash), as TCP/AP §6: answers its envelope (CONFORMANT with the signed event, or the verdict that refused it)',
+      'Evaluate an artifact against an agentic protocol (inline, a registered hash, or `in-force:<slug>` for the version a promotion put in force here), as TCP/AP §6: answers its envelope (CONFORMANT with the signed event, or the verdict that refused it)',
     tag: 'tcp-ap',
     cli: {
       command: 'validate',
@@ -35,7 +59,7 @@ export const VERIFY_OPERATIONS: readonly Operation[] = [
     },
     minRole: 'viewer',
     body: {
-      schema: BODIES.validate,
+      schema: BODIES.validateInProject,
       required: true,
       example: {
         artifact: { amount: 40 },
@@ -46,7 +70,8 @@ export const VERIFY_OPERATIONS: readonly Operation[] = [
     status: 200,
     response: ref('ValidateEnvelope'),
     errors: VALIDATE_ERRORS,
-    handler: async ({ runtime, body }) => (await runtime.kernel.validate(body)).envelope,
+    handler: async ({ runtime, project, body }) =>
+      (await runtime.kernel.validate(await inForce(runtime, project, body))).envelope,
   },
   {
     method: 'POST',

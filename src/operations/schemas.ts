@@ -910,6 +910,19 @@ export const BODIES = {
     },
     ['artifact', 'agentic_protocol', 'generation_metadata_hash'],
   ),
+  /** A project's validate: also `in-force:<slug>`, the version a promotion put in force there. */
+  validateInProject: obj(
+    {
+      artifact: { description: 'the artifact to evaluate (any JSON value)' },
+      agentic_protocol: {
+        oneOf: [{ type: 'object' }, hash, str({ pattern: '^in-force:[\\x21-\\x7e]{1,128}$' })],
+        description:
+          'the protocol inline, the content hash of a registered one, or `in-force:<slug>`: the version of that protocol a promotion put in force for this project (the verdict records the hash it resolved to)',
+      },
+      generation_metadata_hash: hash,
+    },
+    ['artifact', 'agentic_protocol', 'generation_metadata_hash'],
+  ),
   verify: obj(
     {
       event: { type: 'object', description: 'the signed conformance event' },

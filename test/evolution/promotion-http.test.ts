@@ -11,7 +11,7 @@ import {
   KERNEL_VERDICT_CLASS,
   kernelVerdictOutcomeOf,
 } from '../../src/evolution/index.js';
-import { EMPTY_METADATA_HASH } from '../../src/kernel/index.js';
+import { EMPTY_METADATA_HASH, protocolHash } from '../../src/kernel/index.js';
 import { call, tokensFor } from '../helpers/auth.js';
 import { liveServer, readRepoJson } from '../helpers/runtime.js';
 import { asset, draft, userPrivate } from './assets.js';
@@ -266,5 +266,76 @@ describe('promotions over HTTP', () => {
     expect((await api('POST', '/evolution/promotions', t.editor, candidate('air-7'))).status).toBe(
       403,
     );
+  });
+  it('an agentic protocol in force by slug: the canary names the project, promoted it reaches the rest; a share is refused', async () => {
+    const refund = readRepoJson('examples/refund/protocol.json') as Record<string, unknown>;
+    const slug = refund.slug as string;
+    const baseline = protocolHash(refund as never);
+    // A new version: the same decisions, so replay validation keeps the recorded verdict.
+    const next = { ...refund, version: '9.0.0' };
+    const nextHash = protocolHash(next as never);
+    const validate = (project: string, token: string, ref: unknown) =>
+      call(live.url, 'POST', `/v1/projects/${project}/validate`, token, {
+        artifact: { amount: 20 },
+        agentic_protocol: ref,
+        generation_metadata_hash: EMPTY_METADATA_HASH,
+      });
+    const inForce = async (project: string, token: string) => {
+      const res = await validate(project, token, `in-force:${slug}`);
+      expect(res.status).toBe(200);
+      expect(res.body.data).toEqual({ conformant: true, label: expect.any(String) });
+      return res.body.attestation.protocol.hash as string;
+    };
+    expect((await admissions('PUT', pilot.owner)).status).toBeLessThan(300);
+
+    // Nothing promoted yet: no version of the slug is in force anywhere.
+    const none = await validate('pilot', pilot.viewer, `in-force:${slug}`);
+    expect(none.status).toBe(404);
+    expect(none.body.error.code).toBe('UNKNOWN_PROTOCOL');
+
+    const started = await api('POST', '/evolution/promotions', t.editor, {
+      ...candidate('proto-1'),
+      artifact_kind: 'agentic_protocol',
+      artifact: next,
+      baseline,
+      canary: { share: 0, projects: ['pilot'] },
+      metric: { name: 'conformance', margin: 0.05, min_samples: 5 },
+    });
+    expect(started.body.promotion.stage).toBe('canary');
+    // The canary's project validates under the candidate; the promoting project under the baseline.
+    expect(await inForce('pilot', pilot.viewer)).toBe(nextHash);
+    expect(await inForce(P, t.viewer)).toBe(baseline);
+    // A hash still names exactly that protocol, whatever is in force.
+    const byHash = await validate('pilot', pilot.viewer, baseline);
+    expect(byHash.body.attestation.protocol.hash).toBe(baseline);
+    // Another slug, and the public route (no project, so nothing is in force for it).
+    const other = await validate('pilot', pilot.viewer, 'in-force:no-such-protocol');
+    expect([other.status, other.body.error.code]).toEqual([404, 'UNKNOWN_PROTOCOL']);
+    const open = await call(live.url, 'POST', '/v1/validate', null, {
+      artifact: { amount: 20 },
+      agentic_protocol: `in-force:${slug}`,
+      generation_metadata_hash: EMPTY_METADATA_HASH,
+    });
+    expect(open.status).toBe(400);
+
+    const promoted = await api('POST', '/evolution/promotions/proto-1/promote', t.owner, {
+      reason: 'the pilot agreed',
+    });
+    expect(promoted.body.promotion.stage).toBe('promoted');
+    expect(await inForce(P, t.viewer)).toBe(nextHash);
+    expect(await inForce('pilot', pilot.viewer)).toBe(nextHash);
+    await api('POST', '/evolution/promotions/proto-1/rollback', t.owner, { reason: 'undo' });
+    expect((await validate(P, t.viewer, `in-force:${slug}`)).status).toBe(404);
+
+    const shared = await api('POST', '/evolution/promotions', t.editor, {
+      ...candidate('proto-share'),
+      artifact_kind: 'agentic_protocol',
+      artifact: next,
+      baseline,
+      canary: { share: 0.1, projects: [] },
+      metric: { name: 'conformance', margin: 0.05, min_samples: 5 },
+    });
+    expect(shared.body.promotion).toMatchObject({ stage: 'rejected', rejected_at: 'policy' });
+    expect(shared.body.promotion.reason).toMatch(/a protocol canary names its projects/);
   });
 });

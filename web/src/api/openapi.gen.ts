@@ -592,7 +592,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Evaluate an artifact against an agentic protocol (inline or a registered hash), as TCP/AP §6: answers its envelope (CONFORMANT with the signed event, or the verdict that refused it) */
+        /** Evaluate an artifact against an agentic protocol (inline, a registered hash, or `in-force:<slug>` for the version a promotion put in force here), as TCP/AP §6: answers its envelope (CONFORMANT with the signed event, or the verdict that refused it) */
         post: operations["validateArtifact"];
         delete?: never;
         options?: never;
@@ -4414,7 +4414,7 @@ export interface operations {
                 "application/json": {
                     /** @description the artifact to evaluate (any JSON value) */
                     artifact: unknown;
-                    /** @description the protocol inline, or the content hash of a registered one */
+                    /** @description the protocol inline, the content hash of a registered one, or `in-force:<slug>`: the version of that protocol a promotion put in force for this project (the verdict records the hash it resolved to) */
                     agentic_protocol: Record<string, never> | string;
                     generation_metadata_hash: string;
                 };
