@@ -82,7 +82,8 @@ function candidate(changes: Record<string, unknown> = {}) {
     artifact_kind: 'agentic_protocol',
     artifact: candidateProtocol(),
     baseline,
-    canary: { share: 0.2, projects: [] },
+    // A protocol is in force for a project's validations: its canary names projects (no share).
+    canary: { share: 0, projects: [PROJECT] },
     metric: { name: 'verification_rate', margin: 0.05, min_samples: 10 },
     replay_events: ['v0', 'v1', 'v2'],
     ...changes,
