@@ -18,6 +18,7 @@ import {
   windowEntryOf,
 } from '../relay/index.js';
 import type { Queryable } from '../store/index.js';
+import { VERDICTS } from './journal-audit-sink.js';
 
 /**
  * The metrics a completed relay window measures for an `air_settings` canary, each in [0, 1]:
@@ -180,5 +181,67 @@ export function protocolInForce(
       .filter((p) => reaches(p, project) && p.candidate.baseline !== null)
       .sort((a, b) => (a.since < b.since ? 1 : a.since > b.since ? -1 : 0))[0];
     return replaced?.candidate.baseline ? registry.get(replaced.candidate.baseline) : null;
+  };
+}
+
+/** What a protocol canary can be measured by on its own, per verdict (higher is better). */
+export const PROTOCOL_METRICS = ['drift_free', 'conformance'] as const;
+
+/**
+ * A verdict's measures: `drift_free` 0 when the protocol could not decide (INTERPRETATION_DRIFT:
+ * a rule error, no rule matched, an ambiguous answer, its step budget spent), else 1;
+ * `conformance` 1 when the artifact conformed.
+ */
+function verdictMetrics(verdictClass: string): Record<string, number> {
+  return {
+    drift_free: verdictClass === 'INTERPRETATION_DRIFT' ? 0 : 1,
+    conformance: verdictClass === 'CONFORMANT' ? 1 : 0,
+  };
+}
+
+/**
+ * The samples of `agentic_protocol` canaries, from the kernel's audit (every validation's verdict,
+ * batched into `kernel.verdicts` entries in the audit's project): a verdict under a canary's
+ * candidate (its address) is one sample of the canary arm, a verdict under the protocol it
+ * replaces (its baseline) one of the baseline arm, each reported to the promotion's project under
+ * `canary:<promotion>:<audit project>:<seq>:<record>`. The audit names no project, so a verdict
+ * counts wherever it was made; the protocol hash alone says which arm it was.
+ */
+export function kernelVerdictSamples(
+  db: Pick<Queryable, 'all'>,
+  auditProject: string,
+): SampleReader {
+  return {
+    artifactKind: 'agentic_protocol',
+    kinds: [VERDICTS.kind],
+    projects: [auditProject],
+    async read(entry: JournalEntry): Promise<CanarySample[]> {
+      if (!VERDICTS.is(entry)) return [];
+      const open = (await activePromotions(db, 'agentic_protocol')).filter(
+        (p) => p.stage === 'canary',
+      );
+      if (open.length === 0) return [];
+      const samples: CanarySample[] = [];
+      entry.body.records.forEach((record, i) => {
+        for (const p of open) {
+          const arm =
+            record.protocol_hash === p.address
+              ? 'canary'
+              : record.protocol_hash === p.candidate.baseline
+                ? 'baseline'
+                : null;
+          // A verdict from before the canary opened is no sample of it.
+          if (arm === null || record.at < p.since) continue;
+          samples.push({
+            project: p.project,
+            promotion_id: p.promotion_id,
+            arm,
+            key: `canary:${p.promotion_id}:${entry.project}:${entry.seq}:${i}`,
+            metrics: verdictMetrics(record.class),
+          });
+        }
+      });
+      return samples;
+    },
   };
 }

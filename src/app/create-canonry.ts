@@ -26,6 +26,7 @@ import { HmacKeyring, type Keyring, Keyring as Keys } from '../trust/index.js';
 import {
   airSettingsFor,
   gateFor,
+  kernelVerdictSamples,
   type ProtocolInForce,
   protocolInForce,
   relayWindowSamples,
@@ -233,7 +234,7 @@ export async function createCanonry(
     canaries = new CanaryCollector({
       journal,
       runner: promotions,
-      readers: [relayWindowSamples(relay)],
+      readers: [relayWindowSamples(relay), kernelVerdictSamples(store, KERNEL_AUDIT_PROJECT)],
       onError: (err) => logger.warn({ err }, 'canary metrics: background work failed'),
     });
     await canaries.start();

@@ -3,6 +3,8 @@ export {
   airSettingsFor,
   gateFor,
   IN_FORCE_PREFIX,
+  kernelVerdictSamples,
+  PROTOCOL_METRICS,
   type ProtocolInForce,
   protocolInForce,
   relayWindowSamples,

@@ -22,6 +22,12 @@ export interface SampleReader {
   readonly artifactKind: PromotionArtifactKind;
   /** The entry kinds it reads. */
   readonly kinds: readonly string[];
+  /**
+   * The projects whose journals hold its entries while a canary of its kind is open, when they are
+   * not the projects the canary reaches (the kernel's audit keeps every validation's verdict in one
+   * project of its own); absent: the reached projects.
+   */
+  readonly projects?: readonly string[];
   read(entry: JournalEntry): Promise<readonly CanarySample[]>;
 }
 
@@ -63,6 +69,8 @@ export class CanaryCollector {
   readonly #byKind = new Map<string, SampleReader[]>();
   readonly #followers = new Map<string, { follower: JournalFollower; done: Promise<void> }>();
   readonly #cursors = new Map<string, { handled: number; saved: number }>();
+  /** For a reader's own project: when the earliest open canary it measures began. */
+  readonly #openedAt = new Map<string, string>();
   #discover: NodeJS.Timeout | undefined;
   #stopped = true;
   #discovering: Promise<void> = Promise.resolve();
@@ -128,17 +136,47 @@ export class CanaryCollector {
     }
   }
 
-  /** The projects some open canary of a measured kind reaches. */
+  /**
+   * The projects whose entries hold samples now: for each measured kind with an open canary, the
+   * reader's own projects (noting when the earliest such canary opened), or else the projects
+   * those canaries reach.
+   */
   async #reached(): Promise<Set<string>> {
     const projects = new Set<string>();
-    const kinds = new Set(this.#o.readers.map((r) => r.artifactKind));
-    for (const kind of kinds) {
-      for (const p of await activePromotions(this.#o.journal.store, kind)) {
-        if (p.stage !== 'canary') continue;
-        for (const q of reachedProjects(p)) projects.add(q);
+    this.#openedAt.clear();
+    for (const reader of this.#o.readers) {
+      const open = (await activePromotions(this.#o.journal.store, reader.artifactKind)).filter(
+        (p) => p.stage === 'canary',
+      );
+      if (open.length === 0) continue;
+      if (reader.projects === undefined) {
+        for (const p of open) for (const q of reachedProjects(p)) projects.add(q);
+        continue;
+      }
+      const since = open.map((p) => p.since).sort()[0]!;
+      for (const q of reader.projects) {
+        projects.add(q);
+        const known = this.#openedAt.get(q);
+        if (known === undefined || since < known) this.#openedAt.set(q, since);
       }
     }
     return projects;
+  }
+
+  /**
+   * The seq of the last entry of `project` made before `time` (0: none), by bisection over its
+   * journal (entries are appended in time order): a few single-entry reads, not a scan.
+   */
+  async #lastBefore(project: string, time: string, head: number): Promise<number> {
+    let low = 0; // every entry up to `low` is before `time`
+    let high = head; // the entry at `high + 1` and after are not (none past the head)
+    while (low < high) {
+      const mid = Math.floor((low + high + 1) / 2);
+      const [entry] = await this.#o.journal.read(project, { after: mid - 1, limit: 1 });
+      if (entry !== undefined && entry.at < time) low = mid;
+      else high = mid - 1;
+    }
+    return low;
   }
 
   /** One discovery at a time: two would each follow a project they both found unfollowed. */
@@ -156,16 +194,23 @@ export class CanaryCollector {
       // No open canary reaches it any more: what it appends from now on is no sample.
       await follower.return();
     }
-    const known = new Set((await this.#o.journal.projects()).map((p) => p.project));
+    const heads = new Map((await this.#o.journal.projects()).map((p) => [p.project, p.seq]));
     for (const project of reached) {
-      if (this.#followers.has(project) || this.#stopped || !known.has(project)) continue;
+      if (this.#followers.has(project) || this.#stopped || !heads.has(project)) continue;
       const [row] = await this.#o.journal.store.all<{ seq: number | string }>(
         'SELECT seq FROM evolution_cursors WHERE coordinator = $1 AND project = $2',
         [this.#name, project],
       );
       // Without a cursor, from the first entry: a session started under a canary is in this
-      // project's journal after it, and nothing older is a sample.
-      const after = row ? Number(row.seq) : 0;
+      // project's journal after it, and nothing older is a sample. A reader's own project (the
+      // kernel's audit, as long as the node) is followed from the first entry made after the
+      // earliest open canary began: nothing before it is a sample.
+      const opened = this.#openedAt.get(project);
+      const after = row
+        ? Number(row.seq)
+        : opened === undefined
+          ? 0
+          : await this.#lastBefore(project, opened, heads.get(project) ?? 0);
       this.#cursors.set(project, { handled: after, saved: after });
       const follower = this.#o.journal.follow(project, { after, limit: 500 });
       this.#followers.set(project, { follower, done: this.#run(project, follower) });

@@ -377,6 +377,62 @@ describe.each(ENGINES)('promoted and canary artifacts in force, on %s', (engine)
     });
   });
 
+  it('a protocol version that drifts where its baseline decides rolls back on its own, measured from the verdicts', async () => {
+    const refund = readRepoJson('examples/refund/protocol.json') as Record<string, unknown>;
+    const rules = refund.rules as JsonObject[];
+    // Drops the middle rule and narrows the catch-all: 80 now matches nothing (drift); 20 is unchanged.
+    const drifting = {
+      ...refund,
+      version: '2.0',
+      rules: [rules[0], { label: 'BLOCK', condition: { '>': [{ var: 'amount' }, 1000] } }],
+    } as JsonObject;
+    const slug = refund.slug as string;
+    const c = {
+      promotion_id: 'proto-drift',
+      artifact_kind: 'agentic_protocol',
+      artifact: drifting,
+      baseline: protocolHash(refund as never),
+      canary: { share: 0, projects: [PILOT] },
+      metric: { name: 'drift_free', margin: 0.05, min_samples: 3 },
+      replay_events: ['v1'],
+    };
+    const runner = runtime.promotions;
+    await runner.propose(HOME, OWNER, c);
+    expect((await runner.advance(HOME, OWNER, c.promotion_id)).stage).toBe('canary');
+    const validateIn = async (project: string, amount: number) => {
+      const protocol = await runtime.protocolInForce(project, slug);
+      if (protocol === null) return null;
+      return runtime.kernel.evaluate({ amount }, protocol, EMPTY_METADATA_HASH).verdict.class;
+    };
+    // The pilot runs the candidate and drifts at 80; the home project runs the baseline and decides.
+    for (let i = 0; i < 3; i++) {
+      expect(await validateIn(PILOT, 80)).toBe('INTERPRETATION_DRIFT');
+      expect(await validateIn(HOME, 80)).toBe('CONFORMANT');
+    }
+    await runtime.kernel.flushAudit();
+    await runtime.canaries.idle();
+
+    const state = await runner.get(HOME, c.promotion_id);
+    expect(state.stage).toBe('rolled_back');
+    expect(state.arms).toEqual({
+      canary: { samples: 3, sum: 0 },
+      baseline: { samples: 3, sum: 3 },
+    });
+    const entries = (await runtime.journal.read(HOME, { limit: 1000 })).filter(
+      (e) =>
+        PROMOTION_ENTRY.is(e) &&
+        (e.body as { promotion_id: string }).promotion_id === c.promotion_id,
+    );
+    const observed = entries.filter(
+      (e) => (e.body as { step: PromotionStep }).step.step === 'observe',
+    );
+    expect(observed).toHaveLength(6);
+    expect(observed.every((e) => e.actor === CANARY_ACTOR)).toBe(true);
+    expect(observed[0]!.idempotency_key).toMatch(/^canary:proto-drift:kernel:\d+:\d+$/);
+    // Rolled back: nothing of that slug is in force for the pilot any more.
+    expect(await runtime.protocolInForce(PILOT, slug)).toBeNull();
+  });
+
   it('another project is reached only while its owner admits the promoting project: sessions, proposals, withdrawal, rebuild', async () => {
     const OTHER = 'air-other';
     const otherOwner = { ...OWNER, actor: 'other-owner' };
