@@ -20,6 +20,7 @@ import {
 import { EMPTY_METADATA_HASH } from '../../src/kernel/index.js';
 import { type ModelRecording, RecordingModel, ScriptedModel } from '../../src/models/index.js';
 import { runCli } from '../helpers/cli.js';
+import { oneFactAnswer } from '../helpers/model-answers.js';
 import { readRepoJson, tempDir } from '../helpers/runtime.js';
 
 const PROJECT = 'relay-replay';
@@ -35,29 +36,6 @@ let refundHash: string;
 
 const open = (): Promise<CanonryRuntime> =>
   createCanonry({ dataDir: dir, evolution: 'on', logLevel: 'silent' });
-
-function answer(section: string, statement: string) {
-  return JSON.stringify({
-    output: `${section}.`,
-    facts: [
-      {
-        fact_id: `f_${section.toLowerCase()}`,
-        statement,
-        provenance: 'CONVERSATION',
-        provenance_ref: null,
-        confidence: 0.9,
-        supersedes: [],
-      },
-    ],
-    decisions: [],
-    open_questions: [],
-    resolved_questions: [],
-    constraints: [],
-    completed: [section],
-    invalidates: [],
-    tool_results: [],
-  });
-}
 
 async function events(rt: CanonryRuntime, project: string): Promise<StoredEvent[]> {
   const store = new EventStore(rt.store);
@@ -75,8 +53,8 @@ beforeAll(async () => {
     rt.kernel.evaluate(artifact, protocol, EMPTY_METADATA_HASH);
     refundHash = protocol.hash;
     const answers = [
-      answer('Install', 'the package is canonry'),
-      answer('Operate', 'the service listens on 8080'),
+      oneFactAnswer('Install', 'the package is canonry'),
+      oneFactAnswer('Operate', 'the service listens on 8080'),
     ];
     let served = 0;
     const model = new RecordingModel(
@@ -170,7 +148,7 @@ describe('canonry replay EVENT_ID --project P from the journal alone', () => {
       'relay_windows',
       'window_number = 2',
       (record) => {
-        record.answers = [{ text: answer('Operate', 'the service listens on 9090') }];
+        record.answers = [{ text: oneFactAnswer('Operate', 'the service listens on 9090') }];
       },
       () => replay([windowEvent, '--project', PROJECT]),
     );
@@ -216,7 +194,7 @@ describe('canonry replay EVENT_ID --project P', () => {
             ...r,
             response: {
               ...r.response,
-              text: answer('Operate', 'the service listens on 9090'),
+              text: oneFactAnswer('Operate', 'the service listens on 9090'),
             },
           }
         : r,

@@ -24,33 +24,15 @@ import {
 import { rebuildProject } from '../../src/journal/index.js';
 import { type ModelRequest, ScriptedModel } from '../../src/models/index.js';
 import { ANSWER_LIMITS, type RelayWindowEntry, rawAnswer } from '../../src/relay/index.js';
+import { oneFactAnswer } from '../helpers/model-answers.js';
 import { tempDir } from '../helpers/runtime.js';
 
 const PROJECT = 'replay-journal';
 const AGENT: Principal = { id: 'agent-1', project: PROJECT, role: 'agent' };
 
-function answer(section: string, statement: string) {
-  return JSON.stringify({
-    output: `${section}: ${statement}.`,
-    facts: [
-      {
-        fact_id: `f_${section.toLowerCase()}`,
-        statement,
-        provenance: 'CONVERSATION',
-        provenance_ref: null,
-        confidence: 0.9,
-        supersedes: [],
-      },
-    ],
-    decisions: [],
-    open_questions: [],
-    resolved_questions: [],
-    constraints: [],
-    completed: [section],
-    invalidates: [],
-    tool_results: [],
-  });
-}
+/** One section's answer: its one fact, said in the output too. */
+const answer = (section: string, statement: string) =>
+  oneFactAnswer(section, statement, `${section}: ${statement}.`);
 
 const START = { mode: 'DOCUMENT', objective: 'A runbook', remaining: ['Install', 'Operate'] };
 

@@ -20,6 +20,7 @@ import {
 } from '../../src/evolution/index.js';
 import { EMPTY_METADATA_HASH } from '../../src/kernel/index.js';
 import { RecordingModel, ScriptedModel } from '../../src/models/index.js';
+import { oneFactAnswer } from '../helpers/model-answers.js';
 import { freshRuntime, readRepoJson } from '../helpers/runtime.js';
 import { asset, draft, userPrivate } from './assets.js';
 
@@ -159,33 +160,10 @@ describe('replaying a kernel verdict', () => {
 describe('replaying a relay window with the replay model', () => {
   const AGENT: Principal = { id: 'agent-1', project: 'relay-replay', role: 'agent' };
 
-  function answer(section: string, statement: string) {
-    return JSON.stringify({
-      output: `${section}.`,
-      facts: [
-        {
-          fact_id: `f_${section.toLowerCase()}`,
-          statement,
-          provenance: 'CONVERSATION',
-          provenance_ref: null,
-          confidence: 0.9,
-          supersedes: [],
-        },
-      ],
-      decisions: [],
-      open_questions: [],
-      resolved_questions: [],
-      constraints: [],
-      completed: [section],
-      invalidates: [],
-      tool_results: [],
-    });
-  }
-
   async function recordedSession() {
     const answers = [
-      answer('Install', 'the package is canonry'),
-      answer('Operate', 'the service listens on 8080'),
+      oneFactAnswer('Install', 'the package is canonry'),
+      oneFactAnswer('Operate', 'the service listens on 8080'),
     ];
     let served = 0;
     const model = new RecordingModel(

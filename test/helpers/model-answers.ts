@@ -1,4 +1,5 @@
-// What a fake model answers in the intake suites: the whole message as one decision draft.
+// What a fake model answers: in the intake suites, the whole message as one decision draft; in
+// the relay suites, a section and its facts.
 
 /** A classification whose one draft creates `id` with the message's whole text as a decision. */
 export function decisionAnswer(text: string, id: string): string {
@@ -28,4 +29,38 @@ export function decisionAnswer(text: string, id: string): string {
       },
     ],
   });
+}
+
+/**
+ * A relay window's answer as a model following the contribution schema writes it: the section
+ * done, its facts stated in conversation, nothing else.
+ */
+export function sectionAnswer(
+  section: string,
+  facts: readonly { id: string; statement: string }[],
+  output = `${section}.`,
+): string {
+  return JSON.stringify({
+    output,
+    facts: facts.map((f) => ({
+      fact_id: f.id,
+      statement: f.statement,
+      provenance: 'CONVERSATION',
+      provenance_ref: null,
+      confidence: 0.9,
+      supersedes: [],
+    })),
+    decisions: [],
+    open_questions: [],
+    resolved_questions: [],
+    constraints: [],
+    completed: [section],
+    invalidates: [],
+    tool_results: [],
+  });
+}
+
+/** {@link sectionAnswer} with one fact, `f_<section>`. */
+export function oneFactAnswer(section: string, statement: string, output?: string): string {
+  return sectionAnswer(section, [{ id: `f_${section.toLowerCase()}`, statement }], output);
 }

@@ -9,6 +9,7 @@ import {
   type FakeOpenAI,
   startFakeOpenAI,
 } from '../fixtures/models/fake-openai-server.js';
+import { sectionAnswer } from '../helpers/model-answers.js';
 import { freshRuntime } from '../helpers/runtime.js';
 
 const AGENT: Principal = { id: 'agent-1', project: 'relay-ai', role: 'agent' };
@@ -24,28 +25,6 @@ afterEach(async () => {
   await server.close();
   await close();
 });
-
-/** A window's answer as a model following the contribution schema writes it. */
-function answer(section: string, facts: { id: string; statement: string }[]) {
-  return JSON.stringify({
-    output: `${section}.`,
-    facts: facts.map((f) => ({
-      fact_id: f.id,
-      statement: f.statement,
-      provenance: 'CONVERSATION',
-      provenance_ref: null,
-      confidence: 0.9,
-      supersedes: [],
-    })),
-    decisions: [],
-    open_questions: [],
-    resolved_questions: [],
-    constraints: [],
-    completed: [section],
-    invalidates: [],
-    tool_results: [],
-  });
-}
 
 const model = (timeoutMs = 2_000) =>
   new OpenAIModel({ baseURL: server.baseURL, model: 'recorded', timeoutMs, maxRetries: 1 });
@@ -63,9 +42,9 @@ describe('the relay loop through an OpenAI-compatible server on loopback', () =>
   it('sends the contribution schema as structured output with a token limit, retries a busy server, and relays each window', async () => {
     const id = await session(['Install', 'Operate']);
     server.enqueue(
-      completion(answer('Install', [{ id: 'f_pkg', statement: 'the package is canonry' }])),
+      completion(sectionAnswer('Install', [{ id: 'f_pkg', statement: 'the package is canonry' }])),
       apiError(503, 'overloaded', { 'retry-after': '0' }),
-      completion(answer('Operate', [{ id: 'f_pkg', statement: 'the package is canonry' }])),
+      completion(sectionAnswer('Operate', [{ id: 'f_pkg', statement: 'the package is canonry' }])),
     );
     const run = await runtime.relay.run(AGENT, id, model(), { completionTokens: 1_000 });
     expect(run.status).toBe('complete');
@@ -83,7 +62,9 @@ describe('the relay loop through an OpenAI-compatible server on loopback', () =>
     const id = await session(['Install']);
     server.enqueue(
       completion('not json at all'),
-      completion(answer('Install', [{ id: 'f_a', statement: 'the service listens on port 8080' }])),
+      completion(
+        sectionAnswer('Install', [{ id: 'f_a', statement: 'the service listens on port 8080' }]),
+      ),
     );
     const run = await runtime.relay.run(AGENT, id, model());
     expect(run.windows).toHaveLength(1);
