@@ -5,7 +5,7 @@ import {
   type CanarySample,
   placeProject,
   placeSession,
-  reaches,
+  replacedBaseline,
   type SampleReader,
 } from '../evolution/index.js';
 import type { JournalEntry } from '../journal/index.js';
@@ -86,7 +86,7 @@ export function airSettingsFor(db: Pick<Queryable, 'all'>): AirSettingsFor {
 export function relayWindowSamples(relay: Relay): SampleReader {
   return {
     artifactKind: 'air_settings',
-    kinds: [RELAY_WINDOW.kind, ...RELAY_WINDOW.previous.map((k) => k.kind)],
+    kinds: RELAY_WINDOW.kinds,
     async read(entry: JournalEntry): Promise<CanarySample[]> {
       const window = windowEntryOf(entry);
       if (window === null) return [];
@@ -177,10 +177,8 @@ export function protocolInForce(
     if (placement !== null && placement.artifact !== null && placement.address !== null) {
       return registered(placement.address, placement.artifact);
     }
-    const replaced = active
-      .filter((p) => reaches(p, project) && p.candidate.baseline !== null)
-      .sort((a, b) => (a.since < b.since ? 1 : a.since > b.since ? -1 : 0))[0];
-    return replaced?.candidate.baseline ? registry.get(replaced.candidate.baseline) : null;
+    const baseline = replacedBaseline(active, project);
+    return baseline === null ? null : registry.get(baseline);
   };
 }
 

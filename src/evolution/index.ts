@@ -133,6 +133,7 @@ export {
   placeSession,
   reachedProjects,
   reaches,
+  replacedBaseline,
 } from './promotion-activation.js';
 export { inCanary } from './promotion-canary.js';
 export { BUILT_IN_CHECKS, MAX_CANARY_SHARE, type PolicyCheck } from './promotion-checks.js';

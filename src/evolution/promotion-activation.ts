@@ -167,3 +167,18 @@ export function placeProject(
         address: promoted.address,
       };
 }
+
+/**
+ * What the newest active promotion reaching a project replaces there (its baseline's address), or
+ * null: what a project runs when it is in no canary and nothing is promoted, but a promotion of the
+ * artifact is under way.
+ */
+export function replacedBaseline(
+  active: readonly ActivePromotion[],
+  project: string,
+): ContentHash | null {
+  const replacing = newestFirst(
+    active.filter((p) => reaches(p, project) && p.candidate.baseline !== null),
+  )[0];
+  return replacing?.candidate.baseline ?? null;
+}

@@ -53,6 +53,8 @@ export interface EntryKind<B> {
   readonly version: number;
   /** Earlier versions whose entries this one reads (upgraded), newest first. */
   readonly previous: readonly EntryKind<unknown>[];
+  /** Every stored kind this version reads: its own, then its earlier versions' (newest first). */
+  readonly kinds: readonly string[];
   /** Checks a body against this version's schema. */
   check(body: unknown): Result<B, BodyIssue>;
   /** An append input of this kind; the body's type is the kind's. */
@@ -133,10 +135,7 @@ export function defineEntryKind<B, P = never>(spec: EntryKindSpec<B, P>): EntryK
   };
   const read = (entry: JournalEntry): Result<B, BodyIssue> => {
     if (entry.kind === stored) return checked.has(entry) ? ok(entry.body as B) : check(entry.body);
-    if (
-      prior !== undefined &&
-      [prior.kind, ...prior.kind.previous].some((k) => k.kind === entry.kind)
-    ) {
+    if (prior !== undefined && prior.kind.kinds.includes(entry.kind)) {
       const older = prior.kind.read(entry);
       return older.ok ? ok(prior.upgrade(older.value)) : fail(older.issues[0]!);
     }
@@ -152,6 +151,7 @@ export function defineEntryKind<B, P = never>(spec: EntryKindSpec<B, P>): EntryK
     name: spec.kind,
     version: spec.version,
     previous: prior ? [prior.kind, ...prior.kind.previous] : [],
+    kinds: [stored, ...(prior ? [prior.kind, ...prior.kind.previous].map((k) => k.kind) : [])],
     check,
     input: (body, meta) => ({ ...meta, kind: stored, body }),
     read,

@@ -144,11 +144,7 @@ export const RELAY_SESSION = defineEntryKind<
 
 /** The session an entry of any version of `relay.session` holds, or null. */
 export function sessionEntryOf(entry: JournalEntry): RelaySessionRecord | null {
-  if (
-    entry.kind !== RELAY_SESSION.kind &&
-    !RELAY_SESSION.previous.some((k) => k.kind === entry.kind)
-  )
-    return null;
+  if (!RELAY_SESSION.kinds.includes(entry.kind)) return null;
   return RELAY_SESSION.body(entry).session;
 }
 
@@ -266,8 +262,7 @@ export const RELAY_WINDOW = defineEntryKind<
 
 /** The window an entry of any version of `relay.window` holds (as version 2), or null. */
 export function windowEntryOf(entry: JournalEntry): RelayWindowEntry | null {
-  if (entry.kind !== RELAY_WINDOW.kind && !RELAY_WINDOW.previous.some((k) => k.kind === entry.kind))
-    return null;
+  if (!RELAY_WINDOW.kinds.includes(entry.kind)) return null;
   return RELAY_WINDOW.body(entry).window;
 }
 

@@ -159,13 +159,7 @@ async function apply(tx: Queryable, entry: JournalEntry): Promise<void> {
  */
 export const RELAY_PROJECTION: Projection = {
   name: 'relay',
-  kinds: [
-    RELAY_SESSION.kind,
-    ...RELAY_SESSION.previous.map((k) => k.kind),
-    RELAY_WINDOW.kind,
-    ...RELAY_WINDOW.previous.map((k) => k.kind),
-    RELAY_HALT.kind,
-  ],
+  kinds: [...RELAY_SESSION.kinds, ...RELAY_WINDOW.kinds, RELAY_HALT.kind],
   tables: ['relay_sessions', 'relay_windows', 'relay_items'],
   version: 2,
   apply,

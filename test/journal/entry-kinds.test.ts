@@ -52,6 +52,9 @@ describe('an entry kind', () => {
     expect(COUNT_V2.kind).toBe('test.count.v2');
     expect(COUNT_V2.name).toBe('test.count');
     expect(COUNT_V2.previous.map((k) => k.kind)).toEqual(['test.count']);
+    // Every stored kind a version reads: its own first.
+    expect(COUNT_V2.kinds).toEqual(['test.count.v2', 'test.count']);
+    expect(COUNT.kinds).toEqual(['test.count']);
   });
 
   it('checks a body and names where it failed and which rule refused it', () => {
