@@ -1,6 +1,6 @@
 import { type AirOptions, type AirPolicy, renderPacket, resolveAirPolicy } from '../air/index.js';
 import type { Canon, Principal } from '../canon/index.js';
-import { CanonryError } from '../core/index.js';
+import { CanonryError, LruCache } from '../core/index.js';
 import { type DpeJudge, deterministicJudge } from '../dpe/index.js';
 import type { ModelPort } from '../models/index.js';
 import type { HmacKeyring } from '../trust/index.js';
@@ -53,6 +53,9 @@ export type AirSettingsFor = (
   sessionId: string,
 ) => Promise<PromotedAirSettings | null>;
 
+/** How many recent sessions' last CSO and prepared context packet this process keeps. */
+const RECENT_SESSIONS = 64;
+
 /** What a {@link Relay} is built from. */
 export interface RelayOptions {
   /** Canon under the relay's gate (`RELAY_GATE_PROTOCOL`): windows commit through it. */
@@ -102,17 +105,16 @@ export class Relay {
   }
 
   /** The last CSO each recent session relayed in this process, so a window starts from the object. */
-  readonly #latest = new Map<string, CognitiveStateObject>();
+  readonly #latest = new LruCache<string, CognitiveStateObject>(RECENT_SESSIONS);
 
   /** The context packet each recent session was last prepared with in this process, by window. */
-  readonly #prepared = new Map<string, { window_number: number; hash: string }>();
+  readonly #prepared = new LruCache<string, { window_number: number; hash: string }>(
+    RECENT_SESSIONS,
+  );
 
   /** Keeps a session's newest sealed CSO (the 64 most recent sessions). */
   remember(project: string, sessionId: string, cso: CognitiveStateObject): void {
-    const key = `${project} ${sessionId}`;
-    this.#latest.delete(key);
-    this.#latest.set(key, cso);
-    if (this.#latest.size > 64) this.#latest.delete(this.#latest.keys().next().value!);
+    this.#latest.set(`${project} ${sessionId}`, cso);
   }
 
   /**
@@ -225,13 +227,10 @@ export class Relay {
       ...(options.maxTokens ? { maxTokens: options.maxTokens } : {}),
       iap,
     });
-    const key = `${principal.project} ${sessionId}`;
-    this.#prepared.delete(key);
-    this.#prepared.set(key, {
+    this.#prepared.set(`${principal.project} ${sessionId}`, {
       window_number: prepared.window_number,
       hash: prepared.context_packet_hash,
     });
-    if (this.#prepared.size > 64) this.#prepared.delete(this.#prepared.keys().next().value!);
     return prepared;
   }
 
