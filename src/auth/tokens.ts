@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { CanonryError, sha256Hex } from '../core/index.js';
+import { CanonryError, isProjectName, sha256Hex } from '../core/index.js';
 import type { Queryable, Store } from '../store/index.js';
 
 /** Roles a token can carry, from most to least powerful. */
@@ -37,7 +37,6 @@ export interface TokenInfo {
   readonly revoked_at: string | null;
 }
 
-const PROJECT = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 const PRINCIPAL = /^[A-Za-z0-9][A-Za-z0-9_.@-]{0,99}$/;
 const TOKEN = /^cnr_[A-Za-z0-9_-]{43}$/;
 
@@ -88,7 +87,7 @@ export class TokenStore {
     principal: string,
     role: string,
   ): Promise<{ token: string; info: TokenInfo }> {
-    if (!PROJECT.test(project)) throw new CanonryError('INVALID_PROJECT');
+    if (!isProjectName(project)) throw new CanonryError('INVALID_PROJECT');
     if (!PRINCIPAL.test(principal)) {
       throw new CanonryError('INVALID_ARGUMENT', 'principal is 1–100 of letters, digits, _ . @ -');
     }

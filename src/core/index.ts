@@ -33,5 +33,6 @@ export {
   parseJsonText,
 } from './json-text.js';
 export { LruCache } from './lru.js';
+export { isProjectName, PROJECT_NAME } from './project-name.js';
 export { fail, ok, type Result } from './result.js';
 export { countTokens, TOKEN_ENCODING } from './tokens.js';

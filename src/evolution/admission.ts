@@ -1,3 +1,4 @@
+import { PROJECT_NAME } from '../core/index.js';
 import { defineEntryKind } from '../journal/index.js';
 import type { Queryable } from '../store/index.js';
 
@@ -28,7 +29,7 @@ export const ADMISSION_ENTRY = defineEntryKind<AdmissionBody>({
     additionalProperties: false,
     required: ['from_project', 'admitted'],
     properties: {
-      from_project: { type: 'string', pattern: '^[a-z0-9][a-z0-9_-]{0,63}$' },
+      from_project: { type: 'string', pattern: PROJECT_NAME.source },
       admitted: { type: 'boolean' },
     },
   },

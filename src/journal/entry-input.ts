@@ -1,15 +1,14 @@
-import { CanonryError, canonicalize, type JsonValue } from '../core/index.js';
+import { CanonryError, canonicalize, isProjectName, type JsonValue } from '../core/index.js';
 import type { EntryKinds } from './entry-kind.js';
 import type { ReceiptInput } from './types.js';
 
-const PROJECT = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 const KIND = /^[a-z][a-z0-9_]*(\.[a-z0-9_]+){0,7}$/;
 const MAX_BODY_BYTES = 1024 * 1024;
 const MAX_TEXT = 256;
 
 /** Returns `project` if it is a valid project name, else throws INVALID_PROJECT. */
 export function parseProject(project: unknown): string {
-  if (typeof project !== 'string' || !PROJECT.test(project)) {
+  if (!isProjectName(project)) {
     throw new CanonryError(
       'INVALID_PROJECT',
       'project names are 1-64 of a-z 0-9 _ -, starting with a-z or 0-9',

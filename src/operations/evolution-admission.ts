@@ -1,5 +1,5 @@
 import { promotionsOf } from '../app/index.js';
-import { CanonryError } from '../core/index.js';
+import { CanonryError, isProjectName } from '../core/index.js';
 import type { Admission } from '../evolution/index.js';
 import { who } from './evolution-promotion.js';
 import type { Operation } from './operation.js';
@@ -13,10 +13,8 @@ import { RESPONSES } from './schemas.js';
 
 const { obj, arr } = RESPONSES;
 
-const FROM = /^[a-z0-9][a-z0-9_-]{0,63}$/;
-
 function fromArg(value: string | undefined): string {
-  if (typeof value !== 'string' || !FROM.test(value)) {
+  if (!isProjectName(value)) {
     throw new CanonryError(
       'INVALID_ARGUMENT',
       'the admitted project is 1-64 of a-z 0-9 _ -, starting with a-z or 0-9',

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { TokenRole } from '../auth/index.js';
-import { ERROR_CODES, type ErrorCode, type JsonObject } from '../core/index.js';
+import { ERROR_CODES, type ErrorCode, type JsonObject, PROJECT_NAME } from '../core/index.js';
 import {
   BODIES,
   OPERATIONS,
@@ -332,7 +332,7 @@ function parameters(op: OperationDoc): JsonObject[] {
           : (op.params?.[name] ?? name),
       schema:
         name === 'project'
-          ? { type: 'string', pattern: '^[a-z0-9][a-z0-9_-]{0,63}$' }
+          ? { type: 'string', pattern: PROJECT_NAME.source }
           : { type: 'string', maxLength: 100 },
     }),
   );

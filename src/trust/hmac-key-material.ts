@@ -10,7 +10,7 @@ import {
   type KeyObject,
   timingSafeEqual,
 } from 'node:crypto';
-import { CanonryError } from '../core/index.js';
+import { CanonryError, isProjectName } from '../core/index.js';
 
 /** Bytes of every key canonry generates, and the least an external key may have. */
 export const HMAC_KEY_BYTES = 32;
@@ -24,15 +24,13 @@ const MAX_ENV_CHARS = 1024;
 /** The most keys one project may have (rotations are operator actions, never per request). */
 export const MAX_KEYS_PER_PROJECT = 10_000;
 
-const PROJECT = /^[a-z0-9][a-z0-9_-]{0,63}$/;
-
 /** Key ids: `k<n>` for keys canonry generated, `env-<8 hex>` for the environment's key. */
 export const FILE_KEY_ID = /^k([1-9][0-9]{0,4})$/;
 const ENV_KEY_ID = /^env-[0-9a-f]{8}$/;
 
 /** Throws INVALID_PROJECT unless `project` is a project name (it becomes a directory name). */
 export function checkProject(project: unknown): string {
-  if (typeof project !== 'string' || !PROJECT.test(project)) {
+  if (!isProjectName(project)) {
     throw new CanonryError(
       'INVALID_PROJECT',
       'project names are 1-64 of a-z 0-9 _ -, starting with a-z or 0-9',
