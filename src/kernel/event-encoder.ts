@@ -134,7 +134,10 @@ export class EventEncoder {
     return { event, issuer, block, labelJson };
   }
 
-  /** The bytes to sign: a fresh copy of the template with both hashes written in. */
+  /**
+   * The bytes to sign: the template with both hashes written in place. The signer reads them during
+   * its call only (the `Signer` contract) and nothing else holds the template, so no copy is made.
+   */
   #message(
     issuer: IssuerBlock,
     block: ProtocolBlock,
@@ -153,11 +156,9 @@ export class EventEncoder {
       if (issuer.templates.size >= MAX_TEMPLATES) issuer.templates.clear();
       issuer.templates.set(key, template);
     }
-    const message = Buffer.allocUnsafe(template.length);
-    template.copy(message);
-    message.write(artifactHash, ARTIFACT_AT, HASH_LENGTH, 'latin1');
-    message.write(metadataHash, METADATA_AT, HASH_LENGTH, 'latin1');
-    return message;
+    template.write(artifactHash, ARTIFACT_AT, HASH_LENGTH, 'latin1');
+    template.write(metadataHash, METADATA_AT, HASH_LENGTH, 'latin1');
+    return template;
   }
 
   #issuer(signer: Signer): IssuerBlock {

@@ -62,7 +62,10 @@ export interface Signer {
   /** The fingerprint of the issuer certificate whose key signs. */
   readonly fingerprint: ContentHash;
   readonly certificatePem: string;
-  /** Signs `message` with Ed25519 and returns the 64-byte signature. */
+  /**
+   * Signs `message` with Ed25519 and returns the 64-byte signature. `message` is read during the
+   * call only: the caller may write other bytes into it afterwards (the event encoder does).
+   */
   sign(message: Uint8Array): Buffer;
 }
 
