@@ -17,14 +17,24 @@ interface IssuerBlock {
   readonly value: ConformanceEvent['issuer'];
   readonly text: string;
   readonly json: string;
-  /** The signed bytes per protocol hash and label, both hashes left blank. */
-  readonly templates: Map<string, Buffer>;
+  /** The signed bytes per protocol hash, then per label, both hashes left blank. */
+  readonly templates: Map<ContentHash, Map<string, Template>>;
+  /** How many templates the maps above hold, all protocols together. */
+  count: number;
+}
+
+/** An event's signed bytes with both hashes blank, and its label as JSON. */
+interface Template {
+  readonly message: Buffer;
+  readonly labelJson: string;
 }
 
 /** A signed event and its JSON text, byte for byte `JSON.stringify(event)`. */
 export interface EncodedEvent {
   readonly event: ConformanceEvent;
   readonly json: string;
+  /** The event's label as JSON text (cached with its template). */
+  readonly labelJson: string;
 }
 
 /** Issuer blocks kept: a keyring has one active issuer, a few more across rotations. */
@@ -104,7 +114,7 @@ export class EventEncoder {
     const json =
       `${JSON_PREFIX}${block.json},"artifact_hash":"${artifactHash}","generation_metadata_hash":"${metadataHash}",` +
       `"conformant":true,"label":${labelJson},"issuer":${issuer.json},"signature":{"alg":"Ed25519","value":"${event.signature.value}"}}`;
-    return { event, json };
+    return { event, json, labelJson };
   }
 
   #sign(
@@ -116,10 +126,8 @@ export class EventEncoder {
   ): Signed {
     const issuer = this.#issuer(signer);
     const block = this.#protocol(protocol);
-    const labelJson = JSON.stringify(label);
-    const value = signer
-      .sign(this.#message(issuer, block, labelJson, artifactHash, metadataHash))
-      .toString('base64url');
+    const { message, labelJson } = this.#message(issuer, block, label, artifactHash, metadataHash);
+    const value = signer.sign(message).toString('base64url');
     const event: ConformanceEvent = {
       type: CONFORMANCE_EVENT_TYPE,
       v: 1,
@@ -137,27 +145,38 @@ export class EventEncoder {
   /**
    * The bytes to sign: the template with both hashes written in place. The signer reads them during
    * its call only (the `Signer` contract) and nothing else holds the template, so no copy is made.
+   * Templates are found by the protocol's hash and the label as they are, no key built per event.
    */
   #message(
     issuer: IssuerBlock,
     block: ProtocolBlock,
-    labelJson: string,
+    label: string,
     artifactHash: ContentHash,
     metadataHash: ContentHash,
-  ): Buffer {
+  ): Template {
     if (artifactHash.length !== HASH_LENGTH || metadataHash.length !== HASH_LENGTH) {
-      return Buffer.from(eventText(issuer, block, labelJson, artifactHash, metadataHash), 'utf8');
+      const labelJson = JSON.stringify(label);
+      const text = eventText(issuer, block, labelJson, artifactHash, metadataHash);
+      return { message: Buffer.from(text, 'utf8'), labelJson };
     }
-    const key = block.value.hash + labelJson;
-    let template = issuer.templates.get(key);
+    let byLabel = issuer.templates.get(block.value.hash);
+    let template = byLabel?.get(label);
     if (template === undefined) {
-      const blank = 'x'.repeat(HASH_LENGTH) as ContentHash;
-      template = Buffer.from(eventText(issuer, block, labelJson, blank, blank), 'utf8');
-      if (issuer.templates.size >= MAX_TEMPLATES) issuer.templates.clear();
-      issuer.templates.set(key, template);
+      template = blankTemplate(issuer, block, label);
+      if (issuer.count >= MAX_TEMPLATES) {
+        issuer.templates.clear();
+        issuer.count = 0;
+        byLabel = undefined;
+      }
+      if (byLabel === undefined) {
+        byLabel = new Map();
+        issuer.templates.set(block.value.hash, byLabel);
+      }
+      byLabel.set(label, template);
+      issuer.count++;
     }
-    template.write(artifactHash, ARTIFACT_AT, HASH_LENGTH, 'latin1');
-    template.write(metadataHash, METADATA_AT, HASH_LENGTH, 'latin1');
+    template.message.write(artifactHash, ARTIFACT_AT, HASH_LENGTH, 'latin1');
+    template.message.write(metadataHash, METADATA_AT, HASH_LENGTH, 'latin1');
     return template;
   }
 
@@ -170,7 +189,7 @@ export class EventEncoder {
         certificate: signer.certificatePem,
       });
       const text = `"issuer":{"certificate":${JSON.stringify(value.certificate)},"fingerprint":"${value.fingerprint}"}`;
-      block = { value, text, json: JSON.stringify(value), templates: new Map() };
+      block = { value, text, json: JSON.stringify(value), templates: new Map(), count: 0 };
       if (this.#issuers.size >= MAX_ISSUERS) this.#issuers.clear();
       this.#issuers.set(signer.fingerprint, block);
     }
@@ -203,4 +222,14 @@ function eventText(
   metadataHash: ContentHash,
 ): string {
   return `${PREFIX}${artifactHash}${MIDDLE}${metadataHash}",${issuer.text},"label":${labelJson},${block.text}${SUFFIX}`;
+}
+
+/** An event's signed bytes for one issuer, protocol and label, with both hashes blank. */
+function blankTemplate(issuer: IssuerBlock, block: ProtocolBlock, label: string): Template {
+  const labelJson = JSON.stringify(label);
+  const blank = 'x'.repeat(HASH_LENGTH) as ContentHash;
+  return {
+    message: Buffer.from(eventText(issuer, block, labelJson, blank, blank), 'utf8'),
+    labelJson,
+  };
 }

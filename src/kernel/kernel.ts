@@ -130,7 +130,7 @@ export class Kernel {
       event,
       httpStatus: 200,
       envelope,
-      json: `{"status":"EVALUATED","data":{"conformant":true,"label":${JSON.stringify(verdict.label)}},"error":null,"attestation":${encoded.json}}`,
+      json: `{"status":"EVALUATED","data":{"conformant":true,"label":${encoded.labelJson}},"error":null,"attestation":${encoded.json}}`,
     };
   }
 

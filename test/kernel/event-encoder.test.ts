@@ -151,4 +151,31 @@ describe('EventEncoder', () => {
       t.cleanup();
     }
   });
+
+  it('keeps one template per protocol and label, through a full cache and back', () => {
+    const encoder = new EventEncoder();
+    const signer = keyring.signer();
+    const protocols = ['a', 'b'].map((c) => ({
+      hash: `sha256:${c.repeat(64)}` as ContentHash,
+      slug: `p-${c}`,
+      version: '1',
+    }));
+    const root = keyring.rootCertificatePem;
+    // 2 × 600 templates pass the cache's bound (1,024), so it empties once on the way; the same
+    // label under two protocols must never share bytes, before or after.
+    for (let round = 0; round < 2; round++) {
+      for (let i = 0; i < 600; i++) {
+        for (const protocol of protocols) {
+          const artifact =
+            `sha256:${(i * 2 + round).toString(16).padStart(64, '0')}` as ContentHash;
+          const event = encoder.sign(signer, protocol, artifact, artifact, `L${i}`);
+          if (i % 97 !== 0) continue;
+          expect(event.protocol.hash).toBe(protocol.hash);
+          expect(verifyConformanceEvent(JSON.parse(JSON.stringify(event)), { root }).ok).toBe(true);
+          const { signature: _s, ...unsigned } = event;
+          expect(canonicalize(unsigned)).toContain(`"slug":"${protocol.slug}"`);
+        }
+      }
+    }
+  });
 });
