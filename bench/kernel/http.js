@@ -206,6 +206,17 @@ export async function main() {
     } finally {
       await floor.stop();
     }
+    progress(SCOPE, 'starting the signing floor with its signature on the thread pool (reference)');
+    const pooled = await startServer([FLOOR, responseFile, String(signedLength), '--pool']);
+    try {
+      measured.pooledFloor = await load(
+        'signing floor, signature on the thread pool (reference)',
+        pooled,
+        bodies,
+      );
+    } finally {
+      await pooled.stop();
+    }
     progress(SCOPE, 'starting the bare Fastify server (child process)');
     const bare = await startServer([BARE, responseFile]);
     try {
@@ -257,13 +268,19 @@ export async function main() {
         fmtRatio(measured.floor.reqPerSec / measured.bare.reqPerSec),
       ),
       row(
+        'the same floor with its signature on the thread pool, as canonry signs (reference)',
+        measured.pooledFloor,
+        fmtRatio(measured.pooledFloor.reqPerSec / measured.floor.reqPerSec),
+        fmtRatio(measured.pooledFloor.reqPerSec / measured.bare.reqPerSec),
+      ),
+      row(
         `bare Fastify, same body in, precomputed ${typical.length}-byte body out`,
         measured.bare,
         fmtRatio(measured.bare.reqPerSec / measured.floor.reqPerSec),
         '1.00×',
       ),
     ];
-    const settings = `autocannon: ${LOAD.connections} connections, pipelining ${LOAD.pipelining}, ${LOAD.duration} s measured after ${LOAD.warmup} s warm-up, ${bodies.length} request bodies cycled, the three servers one after the other.`;
+    const settings = `autocannon: ${LOAD.connections} connections, pipelining ${LOAD.pipelining}, ${LOAD.duration} s measured after ${LOAD.warmup} s warm-up, ${bodies.length} request bodies cycled, the four servers one after the other.`;
     return {
       name: 'http',
       title: 'POST /v1/validate over HTTP vs the HTTP signing floor',
@@ -272,6 +289,7 @@ export async function main() {
         ...measured,
         ratio: r,
         ratioToBare: rBare,
+        ratioToPooledFloor: measured.canonry.reqPerSec / measured.pooledFloor.reqPerSec,
         signedBytes: signedLength,
         target: TARGET,
         met: r >= TARGET,

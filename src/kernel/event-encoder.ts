@@ -59,12 +59,16 @@ type ProtocolHeader = {
   readonly version: string;
 };
 
-/** A signed event and the parts its JSON text is written from. */
-interface Signed {
-  readonly event: ConformanceEvent;
+/** What an event is made of before its signature: the cached blocks and the bytes to sign. */
+interface EventParts {
   readonly issuer: IssuerBlock;
   readonly block: ProtocolBlock;
+  /** Valid until the next event of the same issuer, protocol and label is prepared. */
+  readonly message: Buffer;
   readonly labelJson: string;
+  readonly artifactHash: ContentHash;
+  readonly metadataHash: ContentHash;
+  readonly label: string;
 }
 
 /**
@@ -90,7 +94,8 @@ export class EventEncoder {
     metadataHash: ContentHash,
     label: string,
   ): ConformanceEvent {
-    return this.#sign(signer, protocol, artifactHash, metadataHash, label).event;
+    const parts = this.#parts(signer, protocol, artifactHash, metadataHash, label);
+    return signedEvent(parts, signer.sign(parts.message));
   }
 
   /**
@@ -104,42 +109,41 @@ export class EventEncoder {
     metadataHash: ContentHash,
     label: string,
   ): EncodedEvent {
-    const { event, issuer, block, labelJson } = this.#sign(
-      signer,
-      protocol,
-      artifactHash,
-      metadataHash,
-      label,
-    );
-    const json =
-      `${JSON_PREFIX}${block.json},"artifact_hash":"${artifactHash}","generation_metadata_hash":"${metadataHash}",` +
-      `"conformant":true,"label":${labelJson},"issuer":${issuer.json},"signature":{"alg":"Ed25519","value":"${event.signature.value}"}}`;
-    return { event, json, labelJson };
+    const parts = this.#parts(signer, protocol, artifactHash, metadataHash, label);
+    return encodedEvent(parts, signer.sign(parts.message));
   }
 
-  #sign(
+  /**
+   * {@link encode} with the signature made on libuv's thread pool when the signer can
+   * (`signAsync`), so the event loop answers other requests meanwhile; the same bytes.
+   */
+  async encodeAsync(
     signer: Signer,
     protocol: ProtocolHeader,
     artifactHash: ContentHash,
     metadataHash: ContentHash,
     label: string,
-  ): Signed {
+  ): Promise<EncodedEvent> {
+    const parts = this.#parts(signer, protocol, artifactHash, metadataHash, label);
+    // The signer copies the template before it returns; the next event may write into it at once.
+    const signature =
+      signer.signAsync === undefined
+        ? signer.sign(parts.message)
+        : await signer.signAsync(parts.message);
+    return encodedEvent(parts, signature);
+  }
+
+  #parts(
+    signer: Signer,
+    protocol: ProtocolHeader,
+    artifactHash: ContentHash,
+    metadataHash: ContentHash,
+    label: string,
+  ): EventParts {
     const issuer = this.#issuer(signer);
     const block = this.#protocol(protocol);
     const { message, labelJson } = this.#message(issuer, block, label, artifactHash, metadataHash);
-    const value = signer.sign(message).toString('base64url');
-    const event: ConformanceEvent = {
-      type: CONFORMANCE_EVENT_TYPE,
-      v: 1,
-      protocol: block.value,
-      artifact_hash: artifactHash,
-      generation_metadata_hash: metadataHash,
-      conformant: true,
-      label,
-      issuer: issuer.value,
-      signature: { alg: 'Ed25519', value },
-    };
-    return { event, issuer, block, labelJson };
+    return { issuer, block, message, labelJson, artifactHash, metadataHash, label };
   }
 
   /**
@@ -232,4 +236,29 @@ function blankTemplate(issuer: IssuerBlock, block: ProtocolBlock, label: string)
     message: Buffer.from(eventText(issuer, block, labelJson, blank, blank), 'utf8'),
     labelJson,
   };
+}
+
+/** The signed event of its parts. */
+function signedEvent(parts: EventParts, signature: Buffer): ConformanceEvent {
+  return {
+    type: CONFORMANCE_EVENT_TYPE,
+    v: 1,
+    protocol: parts.block.value,
+    artifact_hash: parts.artifactHash,
+    generation_metadata_hash: parts.metadataHash,
+    conformant: true,
+    label: parts.label,
+    issuer: parts.issuer.value,
+    signature: { alg: 'Ed25519', value: signature.toString('base64url') },
+  };
+}
+
+/** The signed event of its parts and its JSON text, byte for byte `JSON.stringify(event)`. */
+function encodedEvent(parts: EventParts, signature: Buffer): EncodedEvent {
+  const event = signedEvent(parts, signature);
+  const { block, issuer, labelJson, artifactHash, metadataHash } = parts;
+  const json =
+    `${JSON_PREFIX}${block.json},"artifact_hash":"${artifactHash}","generation_metadata_hash":"${metadataHash}",` +
+    `"conformant":true,"label":${labelJson},"issuer":${issuer.json},"signature":{"alg":"Ed25519","value":"${event.signature.value}"}}`;
+  return { event, json, labelJson };
 }

@@ -33,6 +33,22 @@ export interface Evaluation {
   readonly json?: string;
 }
 
+/** What a conformant decision is signed with. */
+interface Signable {
+  readonly signer: Signer;
+  readonly protocol: Decision['protocol'];
+  readonly artifactHash: ContentHash;
+  readonly meta: ContentHash;
+  readonly label: string;
+}
+
+/** A decision's event, who signed it, and its JSON text when a server needs it. */
+interface Signed {
+  readonly signer: Signer;
+  readonly event: ConformanceEvent;
+  readonly encoded?: EncodedEvent;
+}
+
 /**
  * The TCP/AP kernel: resolves an artifact against an agentic protocol to one verdict, signs conformant
  * verdicts as conformance events, and keeps its reasoning in a private audit record.
@@ -82,7 +98,11 @@ export class Kernel {
     protocol: CompiledProtocol,
     generationMetadataHash: ContentHash,
   ): Evaluation {
-    return this.#attest(decide(artifact, protocol, generationMetadataHash), false);
+    const decision = decide(artifact, protocol, generationMetadataHash);
+    const s = this.#signable(decision);
+    if (s === null) return this.#finish(decision, null);
+    const event = this.#encoder.sign(s.signer, s.protocol, s.artifactHash, s.meta, s.label);
+    return this.#finish(decision, { signer: s.signer, event });
   }
 
   /**
@@ -91,25 +111,48 @@ export class Kernel {
    * A decision made elsewhere (the server's evaluation threads) gives the same bytes as `evaluate`.
    */
   attest(decision: Decision): Evaluation {
-    return this.#attest(decision, true);
+    const s = this.#signable(decision);
+    if (s === null) return this.#finish(decision, null);
+    const encoded = this.#encoder.encode(s.signer, s.protocol, s.artifactHash, s.meta, s.label);
+    return this.#finish(decision, { signer: s.signer, event: encoded.event, encoded });
   }
 
-  /** `json`: also write the envelope's JSON text (a server sends it; `evaluate`'s callers do not). */
-  #attest({ verdict, protocol, metadataHash }: Decision, json: boolean): Evaluation {
+  /**
+   * {@link attest} with the signature made off the event loop when the signer can (libuv's
+   * thread pool): what a server awaits, so other requests are served while the key works. The
+   * same bytes as `attest`; the audit record and the counts are written when it resolves.
+   */
+  async attestAsync(decision: Decision): Promise<Evaluation> {
+    const s = this.#signable(decision);
+    if (s === null) return this.#finish(decision, null);
+    const { signer } = s;
+    const encoded = await this.#encoder.encodeAsync(
+      signer,
+      s.protocol,
+      s.artifactHash,
+      s.meta,
+      s.label,
+    );
+    return this.#finish(decision, { signer, event: encoded.event, encoded });
+  }
+
+  /** What a conformant decision is signed with, or null when nothing is to be signed. */
+  #signable({ verdict, protocol, metadataHash }: Decision): Signable | null {
+    if (verdict.class !== 'CONFORMANT' || verdict.label === null || verdict.artifactHash === null)
+      return null;
+    return {
+      signer: this.#signer(),
+      protocol,
+      artifactHash: verdict.artifactHash,
+      meta: parseContentHash(metadataHash, 'generation_metadata_hash'),
+      label: verdict.label,
+    };
+  }
+
+  /** Counts the verdict, writes its audit record and builds the response around its event. */
+  #finish({ verdict, protocol, metadataHash }: Decision, signed: Signed | null): Evaluation {
     this.#verdicts.set(verdict.class, (this.#verdicts.get(verdict.class) ?? 0) + 1);
-    const signer = this.#signer();
-    let encoded: EncodedEvent | undefined;
-    let event: ConformanceEvent | null = null;
-    if (verdict.class === 'CONFORMANT' && verdict.label !== null && verdict.artifactHash !== null) {
-      const meta = parseContentHash(metadataHash, 'generation_metadata_hash');
-      const { artifactHash, label } = verdict;
-      if (json) {
-        encoded = this.#encoder.encode(signer, protocol, artifactHash, meta, label);
-        event = encoded.event;
-      } else {
-        event = this.#encoder.sign(signer, protocol, artifactHash, meta, label);
-      }
-    }
+    const event = signed?.event ?? null;
     this.#audit?.record({
       at: this.#now().toISOString(),
       protocol_hash: verdict.protocolHash,
@@ -119,9 +162,10 @@ export class Kernel {
       class: verdict.class,
       label: verdict.label,
       detail: boundedDetail(verdict.detail),
-      issuer: event ? signer.fingerprint : null,
+      issuer: signed?.signer.fingerprint ?? null,
     });
     const envelope = verdictEnvelope(verdict.class, verdict.label, event);
+    const encoded = signed?.encoded;
     if (encoded === undefined) {
       return { verdict, event, httpStatus: VERDICT_STATUS[verdict.class], envelope };
     }
@@ -140,6 +184,6 @@ export class Kernel {
    * never evaluated.
    */
   async validate(body: unknown): Promise<Evaluation> {
-    return this.attest(await decideRequest(body, (ref) => this.registry.resolveRef(ref)));
+    return this.attestAsync(await decideRequest(body, (ref) => this.registry.resolveRef(ref)));
   }
 }

@@ -18,20 +18,31 @@ export function createSigner(
   privateKey: KeyObject,
 ): SignerHandle {
   let key: KeyObject | undefined = privateKey;
+  const activeKey = (message: Uint8Array): KeyObject => {
+    if (key === undefined) {
+      throw new CanonryError(
+        'UNKNOWN_ISSUER',
+        `issuer ${fingerprint} is no longer active; ask the keyring for a new signer`,
+      );
+    }
+    if (!(message instanceof Uint8Array)) {
+      throw new CanonryError('INVALID_ARGUMENT', 'the message to sign must be bytes');
+    }
+    return key;
+  };
   const signer: Signer = Object.freeze({
     fingerprint,
     certificatePem,
     sign(message: Uint8Array): Buffer {
-      if (key === undefined) {
-        throw new CanonryError(
-          'UNKNOWN_ISSUER',
-          `issuer ${fingerprint} is no longer active; ask the keyring for a new signer`,
+      return sign(null, message, activeKey(message));
+    },
+    signAsync(message: Uint8Array): Promise<Buffer> {
+      // node:crypto copies `message` into the job before queueing it, so the caller may reuse it.
+      return new Promise((resolve, reject) => {
+        sign(null, message, activeKey(message), (error, signature) =>
+          error ? reject(error) : resolve(signature),
         );
-      }
-      if (!(message instanceof Uint8Array)) {
-        throw new CanonryError('INVALID_ARGUMENT', 'the message to sign must be bytes');
-      }
-      return sign(null, message, key);
+      });
     },
   });
   return {

@@ -67,6 +67,12 @@ export interface Signer {
    * call only: the caller may write other bytes into it afterwards (the event encoder does).
    */
   sign(message: Uint8Array): Buffer;
+  /**
+   * {@link sign} on libuv's thread pool, so a server's event loop is free while the key works.
+   * `message` is copied before this returns (the same contract as `sign`). Optional: a signer
+   * without it is used synchronously.
+   */
+  signAsync?(message: Uint8Array): Promise<Buffer>;
 }
 
 /** Why an issuer certificate or revocation list was not accepted. */

@@ -72,6 +72,35 @@ describe('conformance events', () => {
     }
   });
 
+  it('signed off the event loop by validate, many in flight at once, are the bytes evaluate signs', async () => {
+    const kernel = new Kernel({ signer: keyring.signer() });
+    const { protocol } = await kernel.registry.register(refundProtocol());
+    // Same labels, so the requests share each label's byte template while their signatures wait.
+    const amounts = Array.from({ length: 120 }, (_, i) => [20, 640, 5000][i % 3]! + i / 100);
+    const validated = await Promise.all(
+      amounts.map((amount) =>
+        kernel.validate({
+          artifact: { amount },
+          agentic_protocol: protocol.hash,
+          generation_metadata_hash: EMPTY_METADATA_HASH,
+        }),
+      ),
+    );
+    for (const [i, result] of validated.entries()) {
+      const amount = amounts[i]!;
+      const inline = kernel.evaluate({ amount }, protocol, EMPTY_METADATA_HASH);
+      expect(result.event).not.toBeNull();
+      expect(canonicalize(result.event)).toBe(canonicalize(inline.event));
+      expect(result.json).toBe(JSON.stringify(result.envelope));
+      const verified = verifyConformanceEvent(JSON.parse(JSON.stringify(result.event)), {
+        ...pinned(),
+        artifact: { amount },
+      });
+      expect(verified.ok).toBe(true);
+    }
+    expect(kernel.verdictCounts().get('CONFORMANT')).toBe(amounts.length * 2);
+  });
+
   it('bind the protocol, artifact and metadata hashes, the label and the issuer certificate', () => {
     const event = sign({ amount: 20 });
     expect(event.protocol.hash).toBe(contentHash(refundProtocol()));

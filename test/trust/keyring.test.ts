@@ -153,6 +153,37 @@ describe('Keyring signing, rotation and revocation', () => {
     expect(verifyEd25519(chain.value.publicKey, Buffer.from('other'), signature)).toBe(false);
   });
 
+  it('signs on the thread pool the same bytes as in line, the message copied at the call; a retired signer rejects', async () => {
+    const dataDir = await freshDir();
+    const ring = await Keyring.init(dataDir);
+    const signer = ring.signer();
+    expect(signer.signAsync).toBeTypeOf('function');
+    const chain = checkIssuer(signer.certificatePem, ring.rootCertificatePem);
+    if (!chain.ok) throw new Error('the issuer does not chain');
+    // One buffer rewritten right after every call, as the event encoder rewrites its template.
+    const message = Buffer.alloc(1_024);
+    const pending: Array<{ original: Buffer; signature: Promise<Buffer> }> = [];
+    for (let i = 0; i < 64; i++) {
+      message.fill(i);
+      const signature = signer.signAsync!(message);
+      pending.push({ original: Buffer.from(message), signature });
+      message.fill(255 - i);
+    }
+    for (const { original, signature } of pending) {
+      const bytes = await signature;
+      // Ed25519 is deterministic: the pooled signature is the in-line one over the original bytes.
+      expect(bytes.equals(signer.sign(original))).toBe(true);
+      expect(verifyEd25519(chain.value.publicKey, original, bytes)).toBe(true);
+    }
+    await ring.rotate();
+    // A promise that rejects, never a throw at the call.
+    const refused = signer.signAsync!(Buffer.alloc(1));
+    expect(refused).toBeInstanceOf(Promise);
+    expect(await rejectionCode(refused)).toBe('UNKNOWN_ISSUER');
+    expect(await rejectionCode(signer.signAsync!('text' as never))).toBe('UNKNOWN_ISSUER');
+    expect(await rejectionCode(ring.signer().signAsync!('text' as never))).toBe('INVALID_ARGUMENT');
+  });
+
   it('rotate makes a new active issuer, drops the old key; the old cert still chains', async () => {
     const dataDir = await freshDir();
     const ring = await Keyring.init(dataDir);

@@ -72,7 +72,7 @@ export function validateRoutes(app: FastifyInstance, runtime: CanonryRuntime): v
       const ref = (body as { agentic_protocol?: unknown } | null)?.agentic_protocol;
       if (kernel.registry.holds(ref)) return kernel.validate(body);
     }
-    return kernel.attest(await pool.decide(bytes));
+    return kernel.attestAsync(await pool.decide(bytes));
   };
 
   // Registered after the limiter has loaded, so its route hook sees this route's limit.
