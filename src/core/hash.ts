@@ -44,6 +44,7 @@ export function isContentHash(value: unknown): value is ContentHash {
   return bad === 0;
 }
 
+/** Returns `value` as a content hash or throws INVALID_HASH. */
 export function parseContentHash(value: unknown, what = 'hash'): ContentHash {
   if (!isContentHash(value)) {
     throw new CanonryError('INVALID_HASH', `${what} must be sha256:<64 lowercase hex>`);

@@ -59,13 +59,13 @@ type ProtocolHeader = {
   readonly version: string;
 };
 
-/** What an event is made of before its signature: the cached blocks and the bytes to sign. */
-interface EventParts {
+/**
+ * What an event is made of before its signature: the cached blocks and its template, whose bytes
+ * are valid until the next event of the same issuer, protocol and label is prepared.
+ */
+interface EventParts extends Template {
   readonly issuer: IssuerBlock;
   readonly block: ProtocolBlock;
-  /** Valid until the next event of the same issuer, protocol and label is prepared. */
-  readonly message: Buffer;
-  readonly labelJson: string;
   readonly artifactHash: ContentHash;
   readonly metadataHash: ContentHash;
   readonly label: string;
