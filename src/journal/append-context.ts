@@ -22,8 +22,11 @@ export interface AppendContext {
   checkpointDue(seq: number): boolean;
   /** Signs the checkpoint of the entry at `seq`. */
   signCheckpoint(project: string, seq: number, hash: ContentHash): Checkpoint;
-  /** A head this process committed: the newest it knows unless it knew a later one. */
-  committed(head: Head): void;
+  /**
+   * A committed head: the newest this process knows unless it knew a later one. `announce: false`
+   * when another process committed it, and announces it to followers itself.
+   */
+  committed(head: Head, announce?: boolean): void;
   /** Another writer moved the head of `project` since this process last knew it. */
   contention(project: string): void;
 }

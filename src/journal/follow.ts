@@ -108,10 +108,13 @@ export class JournalFeed {
     this.#notifications = notifications;
   }
 
-  /** This process committed the head of `project` at `seq`: wakes its followers, tells the others. */
-  moved(project: string, seq: number): void {
+  /**
+   * The head of `project` is committed at `seq`: wakes this process's followers and, if this process
+   * committed it (`announce`), tells the others.
+   */
+  moved(project: string, seq: number, announce = true): void {
     this.#projects.get(project)?.moved(seq);
-    if (!this.#notifications || this.#closed) return;
+    if (!announce || !this.#notifications || this.#closed) return;
     if ((this.#unannounced.get(project) ?? 0) < seq) this.#unannounced.set(project, seq);
     this.#announce();
   }

@@ -135,9 +135,9 @@ export class Journal {
       checkpointDue: (seq) => signer !== undefined && seq % every === 0,
       signCheckpoint: (project, seq, hash) => signCheckpoint(project, seq, hash, signer!()),
       contention: (project) => this.#parked?.contention(project),
-      committed: (head) => {
+      committed: (head, announce) => {
         if ((heads.get(head.project)?.seq ?? -1) <= head.seq) heads.set(head.project, head);
-        this.#feed.moved(head.project, head.seq);
+        this.#feed.moved(head.project, head.seq, announce);
         if (signer !== undefined) this.#tails.moved(head.project, head.seq, every);
       },
     };
@@ -201,6 +201,7 @@ export class Journal {
   /** Ends every live feed, stops the checkpoint timer and signs every unsigned head this process left (shutdown). */
   close(): Promise<void> {
     this.#feed.close();
+    this.#parked?.close();
     return this.#tails.stop();
   }
 

@@ -229,4 +229,127 @@ export const JOURNAL_MIGRATIONS: readonly Migration[] = [
       `,
     },
   },
+  {
+    // Parked appends learn their place from a notification instead of claiming it (append-parked.ts,
+    // "Contended heads"): a chain deletes the rows it chains and stamps each entry with the parked
+    // row it came from (`parked_id`, outside the hash), so a writer that missed the notification
+    // still finds its entry, or its row still parked, in one statement. Replaces the functions of
+    // `parked`; rows placed by them are claimed by nobody now. SQLite never parks.
+    name: 'parked_places',
+    up: {
+      postgres: `
+        ALTER TABLE journal_entries ADD COLUMN parked_id BIGINT;
+        DROP FUNCTION canonry_park(TEXT, TEXT, TEXT, TEXT, TEXT, TEXT, TEXT, TEXT, BIGINT, INTEGER, INTEGER);
+        DROP FUNCTION canonry_chain_parked(TEXT, BIGINT, BOOLEAN, BIGINT, INTEGER, INTEGER);
+        DROP FUNCTION canonry_await_parked(TEXT, BIGINT);
+        DELETE FROM journal_parked WHERE seq IS NOT NULL;
+        DROP INDEX journal_parked_waiting;
+        CREATE INDEX journal_parked_project ON journal_parked (project, id);
+
+        -- Takes the head of p_project (waiting for it, or only if free) and chains its parked rows
+        -- in arrival order, at most p_max, stopping before an entry a checkpoint is due at (a writer
+        -- signs that one). Returns its state (chained; idle: nothing parked, the head not taken;
+        -- busy: the head is held; no-head; checkpoint: stopped before chaining any) and one line
+        -- "id seq prev_hash hash" per chained row.
+        CREATE FUNCTION canonry_chain(
+          p_project TEXT, p_wait BOOLEAN, p_every BIGINT, p_format INTEGER, p_max INTEGER
+        ) RETURNS TABLE (state TEXT, places TEXT)
+        LANGUAGE plpgsql AS $fn$
+        DECLARE
+          head RECORD;
+          r RECORD;
+          s BIGINT;
+          prev TEXT;
+          txt TEXT;
+          hx TEXT;
+          stopped BOOLEAN := FALSE;
+          lines TEXT := '';
+          ids BIGINT[] := '{}';
+          seqs BIGINT[] := '{}';
+          prevs TEXT[] := '{}';
+          hashes TEXT[] := '{}';
+        BEGIN
+          -- Nothing parked: no lock taken, nothing written, so nothing to flush.
+          IF NOT EXISTS (SELECT 1 FROM journal_parked p WHERE p.project = p_project) THEN
+            RETURN QUERY SELECT 'idle'::TEXT, ''::TEXT;
+            RETURN;
+          END IF;
+          IF p_wait THEN
+            SELECT h.seq, h.hash INTO head FROM journal_heads h WHERE h.project = p_project FOR UPDATE;
+          ELSE
+            SELECT h.seq, h.hash INTO head FROM journal_heads h WHERE h.project = p_project
+              FOR UPDATE SKIP LOCKED;
+          END IF;
+          IF NOT FOUND THEN
+            IF EXISTS (SELECT 1 FROM journal_heads h WHERE h.project = p_project) THEN
+              RETURN QUERY SELECT 'busy'::TEXT, NULL::TEXT;
+            ELSE
+              RETURN QUERY SELECT 'no-head'::TEXT, NULL::TEXT;
+            END IF;
+            RETURN;
+          END IF;
+          s := head.seq;
+          prev := head.hash;
+          FOR r IN
+            SELECT p.id, p.at, p.kind, p.actor, p.correlation_id, p.body, p.authority, p.receipt
+              FROM journal_parked p WHERE p.project = p_project
+              ORDER BY p.id LIMIT p_max FOR UPDATE
+          LOOP
+            IF p_every > 0 AND (s + 1) % p_every = 0 THEN
+              stopped := TRUE;
+              EXIT;
+            END IF;
+            s := s + 1;
+            txt := '{"actor":' || to_json(r.actor)::TEXT || ',"at":' || to_json(r.at)::TEXT
+              || ',"authority":' || r.authority || ',"body":' || r.body
+              || ',"correlation_id":' || COALESCE(to_json(r.correlation_id)::TEXT, 'null')
+              || ',"format":' || p_format || ',"idempotency_key":null,"kind":' || to_json(r.kind)::TEXT
+              || ',"prev_hash":' || to_json(prev)::TEXT || ',"project":' || to_json(p_project)::TEXT
+              || ',"receipt":' || r.receipt || ',"seq":' || s || '}';
+            hx := 'sha256:' || encode(sha256(convert_to(txt, 'UTF8')), 'hex');
+            ids := ids || r.id;
+            seqs := seqs || s;
+            prevs := prevs || prev;
+            hashes := hashes || hx;
+            lines := lines || r.id || ' ' || s || ' ' || prev || ' ' || hx || E'\n';
+            prev := hx;
+          END LOOP;
+          IF s = head.seq THEN
+            RETURN QUERY SELECT CASE WHEN stopped THEN 'checkpoint' ELSE 'idle' END, ''::TEXT;
+            RETURN;
+          END IF;
+          -- Set-based: one INSERT, one DELETE and one UPDATE for the whole chain.
+          INSERT INTO journal_entries (project, seq, format, at, kind, body, actor, authority,
+              correlation_id, idempotency_key, receipt, prev_hash, hash, parked_id)
+            SELECT p_project, u.seq, p_format, p.at, p.kind, p.body, p.actor, p.authority,
+                p.correlation_id, NULL, p.receipt, u.prev, u.hash, u.id
+              FROM unnest(ids, seqs, prevs, hashes) AS u(id, seq, prev, hash)
+              JOIN journal_parked p ON p.id = u.id
+              ORDER BY u.seq;
+          DELETE FROM journal_parked p WHERE p.id = ANY(ids);
+          UPDATE journal_heads h SET seq = s, hash = prev WHERE h.project = p_project;
+          RETURN QUERY SELECT 'chained'::TEXT, lines;
+        END
+        $fn$;
+
+        -- Parks one plain append and tries, without waiting, to chain the project's parked rows.
+        CREATE FUNCTION canonry_park(
+          p_project TEXT, p_at TEXT, p_kind TEXT, p_actor TEXT, p_correlation TEXT, p_body TEXT,
+          p_authority TEXT, p_receipt TEXT, p_every BIGINT, p_format INTEGER, p_max INTEGER
+        ) RETURNS TABLE (id BIGINT, state TEXT, places TEXT)
+        LANGUAGE plpgsql AS $fn$
+        DECLARE
+          new_id BIGINT;
+        BEGIN
+          INSERT INTO journal_parked (project, at, kind, actor, correlation_id, body, authority, receipt)
+            VALUES (p_project, p_at, p_kind, p_actor, p_correlation, p_body, p_authority, p_receipt)
+            RETURNING journal_parked.id INTO new_id;
+          RETURN QUERY SELECT new_id, c.state, c.places
+            FROM canonry_chain(p_project, FALSE, p_every, p_format, p_max) c;
+        END
+        $fn$;
+      `,
+      sqlite: 'SELECT 1;',
+    },
+  },
 ];

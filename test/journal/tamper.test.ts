@@ -56,7 +56,10 @@ for (const engine of ENGINES) {
       const row = async (seq: number) =>
         (
           await store.all<Record<string, unknown>>(
-            'SELECT * FROM journal_entries WHERE project = $1 AND seq = $2',
+            // The entry's own columns (PostgreSQL's table also has parked_id, outside the hash).
+            `SELECT project, seq, format, at, kind, body, actor, authority, correlation_id,
+               idempotency_key, receipt, prev_hash, hash
+             FROM journal_entries WHERE project = $1 AND seq = $2`,
             ['alpha', seq],
           )
         )[0]!;

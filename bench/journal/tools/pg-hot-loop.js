@@ -1,0 +1,66 @@
+// @ts-check
+/**
+ * A profiling target: 8 journals with a connection each appending to one PostgreSQL project for N
+ * seconds; prints appends/s and the CPU this process and the database's backends spent per append.
+ * `node bench/journal/tools/pg-hot-loop.js [seconds] [writers]`.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { Journal } from 'canonry/journal';
+import { PostgresStore } from 'canonry/store';
+import pg from 'pg';
+import { migrateJournal, verdictInputs } from '../../lib/journal-data.js';
+import { progress } from '../../lib/measure.js';
+import { INPUT_MASK as M } from '../../lib/refund.js';
+import { concurrently } from '../../lib/windows.js';
+
+const seconds = Number(process.argv[2] ?? 5);
+const writers = Number(process.argv[3] ?? 8);
+const DATABASE = process.env.CANONRY_BENCH_PG ?? 'postgres://postgres@127.0.0.1:5432/test';
+const schema = `hot_${Date.now().toString(36)}`;
+const url = `${DATABASE}?options=${encodeURIComponent(`-c search_path=${schema}`)}`;
+
+/** CPU ticks (1/100 s) of every postgres process on this machine. */
+function postgresTicks() {
+  let ticks = 0;
+  for (const pid of readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      if (!name.startsWith('postgres')) continue;
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {}
+  }
+  return ticks;
+}
+
+const admin = new pg.Client({ connectionString: DATABASE });
+await admin.connect();
+await admin.query(`CREATE SCHEMA ${schema}`);
+const { inputs, signer, remove } = await verdictInputs();
+const stores = Array.from(
+  { length: writers },
+  () => new PostgresStore({ connectionString: url, max: 1 }),
+);
+await migrateJournal(/** @type {PostgresStore} */ (stores[0]));
+const journals = stores.map((store) => new Journal(store, { signer }));
+let k = 0;
+await concurrently(writers, performance.now() + 1000, (p) =>
+  /** @type {Journal} */ (journals[p]).append('shared', /** @type {any} */ (inputs[k++ & M])),
+);
+const cpu0 = process.cpuUsage();
+const pg0 = postgresTicks();
+const n = await concurrently(writers, performance.now() + seconds * 1000, (p) =>
+  /** @type {Journal} */ (journals[p]).append('shared', /** @type {any} */ (inputs[k++ & M])),
+);
+const cpu = process.cpuUsage(cpu0);
+const pgMs = (postgresTicks() - pg0) * 10;
+progress(
+  'pg-hot-loop',
+  `${n} appends in ${seconds} s with ${writers} writers: ${Math.round(n / seconds)}/s; node ${((cpu.user + cpu.system) / 1000 / n).toFixed(3)} ms/append, postgres ${(pgMs / n).toFixed(3)} ms/append`,
+);
+for (const store of stores) await store.close();
+await admin.query(`DROP SCHEMA ${schema} CASCADE`);
+await admin.end();
+remove();
