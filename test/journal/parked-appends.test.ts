@@ -230,6 +230,30 @@ describe.skipIf(!postgres.available)('plain appends on a contended head (Postgre
     expect(writers[0]!.asked() + writers[1]!.asked()).toBeGreaterThan(0);
   });
 
+  it('a parked row the database lost (an unlogged table emptied by a crash) fails its append, never acknowledged', async () => {
+    const { store, location } = await fresh();
+    const a = writer(location);
+    const b = writer(location);
+    await a.append(PROJECT, note(0, 0));
+    await b.append(PROJECT, note(1, 0));
+    await a.append(PROJECT, note(0, 1));
+    await b.append(PROJECT, note(1, 1)); // fails its compare-and-set: the head is contended now
+    let outcome: Promise<unknown> | undefined;
+    await store.transaction(async (tx) => {
+      // The head is held, so b's append stays parked; then its row goes as a crash would take it.
+      await tx.all('SELECT seq FROM journal_heads WHERE project = $1 FOR UPDATE', [PROJECT]);
+      outcome = b.append(PROJECT, note(1, 2)).then(
+        () => 'acknowledged',
+        (error: Error) => error.message,
+      );
+      while ((await unplaced(store)) === 0) await new Promise((r) => setTimeout(r, 5));
+      await store.run('DELETE FROM journal_parked');
+    });
+    expect(await outcome).toMatch(/neither parked nor chained .*not appended/);
+    const report = await verifyProject(new Journal(store), PROJECT);
+    expect(report).toMatchObject({ ok: true, checked: 4 });
+  });
+
   it('a row parked by a process that died is chained by the next writer, once', async () => {
     const { store, location } = await fresh();
     const a = writer(location);
