@@ -85,10 +85,11 @@ interface Placed extends Place {
 
 /**
  * What became of a parked append so far: `placed` (with its place, from the database), `heard`
- * (with its place, from an announcement: a hint to check), `waiting` (parked, another
- * writer holds the head or chained without it), `ask` (chained by someone meanwhile), `no-head`, `checkpoint` (the next entry is one a
- * checkpoint is due at, which a writer must sign), `lost` (neither parked nor chained: the
- * database restarted and emptied the unlogged table — never acknowledged, never appended).
+ * (with its place, from an announcement: a hint to check), `waiting` (parked; another writer
+ * holds the head, or chained without it), `ask` (perhaps chained meanwhile: ask the database),
+ * `no-head`, `checkpoint` (the next entry is one a checkpoint is due at, which a writer must
+ * sign), `lost` (neither parked nor chained: the database restarted and emptied the unlogged
+ * table — never acknowledged, never appended).
  */
 type Outcome =
   | { readonly state: 'placed' | 'heard'; readonly place: Place }
@@ -183,6 +184,11 @@ export class ParkedAppends {
   close(): void {
     this.#unlisten?.();
     this.#unlisten = undefined;
+    this.#wakeAll();
+  }
+
+  /** Every waiter of this process stops waiting and asks the database. */
+  #wakeAll(): void {
     for (const [id, waiter] of this.#waiting) {
       this.#waiting.delete(id);
       waiter.wake(undefined);
@@ -292,12 +298,7 @@ export class ParkedAppends {
     this.#unlisten = notifications.listen(PARKED_CHANNEL, {
       message: (payload) => this.#heard(payload),
       // Listening (again): whatever was announced meanwhile is lost; every waiter asks.
-      reset: () => {
-        for (const [id, waiter] of this.#waiting) {
-          this.#waiting.delete(id);
-          waiter.wake(undefined);
-        }
-      },
+      reset: () => this.#wakeAll(),
     });
   }
 
