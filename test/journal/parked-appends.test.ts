@@ -87,6 +87,20 @@ const note = (w: number, n: number) => ({
   actor: `writer-${w}`,
 });
 
+/**
+ * Two writers and four appends, in turn: b's second append fails its compare-and-set, so b counts
+ * the head as contended and its plain appends park from here.
+ */
+async function contendedPair(location: string): Promise<[Journal, Journal]> {
+  const a = writer(location);
+  const b = writer(location);
+  await a.append(PROJECT, note(0, 0));
+  await b.append(PROJECT, note(1, 0));
+  await a.append(PROJECT, note(0, 1));
+  await b.append(PROJECT, note(1, 1));
+  return [a, b];
+}
+
 /** How many appends ever went through the parking table (its id sequence). */
 async function parkedEver(store: Store): Promise<number> {
   const [row] = await store.all<{ last_value: string; is_called: boolean }>(
@@ -232,12 +246,7 @@ describe.skipIf(!postgres.available)('plain appends on a contended head (Postgre
 
   it('a parked row the database lost (an unlogged table emptied by a crash) fails its append, never acknowledged', async () => {
     const { store, location } = await fresh();
-    const a = writer(location);
-    const b = writer(location);
-    await a.append(PROJECT, note(0, 0));
-    await b.append(PROJECT, note(1, 0));
-    await a.append(PROJECT, note(0, 1));
-    await b.append(PROJECT, note(1, 1)); // fails its compare-and-set: the head is contended now
+    const [, b] = await contendedPair(location);
     let outcome: Promise<unknown> | undefined;
     await store.transaction(async (tx) => {
       // The head is held, so b's append stays parked; then its row goes as a crash would take it.
@@ -287,12 +296,7 @@ describe.skipIf(!postgres.available)('plain appends on a contended head (Postgre
 
   it('the database builds each entry byte for byte as canonry does, whatever the strings hold', async () => {
     const { store, location } = await fresh();
-    const a = writer(location);
-    const b = writer(location);
-    await a.append(PROJECT, note(0, 0));
-    await b.append(PROJECT, note(1, 0));
-    await a.append(PROJECT, note(0, 1));
-    await b.append(PROJECT, note(1, 1)); // fails its compare-and-set: the head is contended now
+    const [, b] = await contendedPair(location);
     const before = await parkedEver(store);
     const strings = [
       'quote " backslash \\ slash /',
