@@ -171,6 +171,36 @@ describe.skipIf(!postgres.available)('plain appends on a contended head (Postgre
     }
   });
 
+  it('2 processes with pools of 4 and 8 appends in flight each: every place reaches its writer, in order per producer', async () => {
+    const { store, location } = await fresh();
+    const journals = [0, 1].map(() => {
+      const pool = new PostgresStore({ connectionString: location, max: 4 });
+      cleanups.push(() => pool.close().catch(() => undefined));
+      return new Journal(pool);
+    });
+    await journals[0]!.append(PROJECT, note(0, -1));
+    const acks: AppendResult[] = [];
+    await Promise.all(
+      journals.flatMap((journal, j) =>
+        Array.from({ length: 8 }, async (_, p) => {
+          for (let n = 0; n < 30; n++) acks.push(await journal.append(PROJECT, note(j * 8 + p, n)));
+        }),
+      ),
+    );
+    expect(await parkedEver(store)).toBeGreaterThan(0);
+    await expectChained(store, acks, 481);
+    const rows = await store.all<{ body: string }>(
+      'SELECT body FROM journal_entries WHERE project = $1 AND seq > 1 ORDER BY seq',
+      [PROJECT],
+    );
+    const seen = new Map<number, number>();
+    for (const { body } of rows) {
+      const { writer: w, n } = JSON.parse(body) as { writer: number; n: number };
+      expect(n).toBe((seen.get(w) ?? -1) + 1);
+      seen.set(w, n);
+    }
+  });
+
   it('parked writers learn their places from the announcements: about one statement an append', async () => {
     const { store, location } = await fresh();
     const writers = Array.from({ length: 8 }, () => observed(location));

@@ -58,7 +58,7 @@ const cpu = process.cpuUsage(cpu0);
 const pgMs = (postgresTicks() - pg0) * 10;
 progress(
   'pg-hot-loop',
-  `${n} appends in ${seconds} s with ${writers} writers: ${Math.round(n / seconds)}/s; node ${((cpu.user + cpu.system) / 1000 / n).toFixed(3)} ms/append, postgres ${(pgMs / n).toFixed(3)} ms/append`,
+  `${n} appends in ${seconds} s with ${writers} writers: ${Math.round(n / seconds)}/s; node ${((cpu.user + cpu.system) / 1000 / n).toFixed(3)} ms/append (system ${(cpu.system / 1000 / n).toFixed(3)}), postgres ${(pgMs / n).toFixed(3)} ms/append`,
 );
 for (const store of stores) await store.close();
 await admin.query(`DROP SCHEMA ${schema} CASCADE`);
