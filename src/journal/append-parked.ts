@@ -12,6 +12,9 @@ import { type AppendResult, ENTRY_FORMAT, type Head } from './types.js';
 /** How long a project counts as contended after the last sign of another writer on its head. */
 export const CONTENDED_MS = 2_000;
 
+/** How often a process that parked looks whether it can stop listening (`#watchQuiet`). */
+const QUIET_CHECK_MS = 500;
+
 /** Parked appends chained by one statement or transaction at most; the rest wait for the next. */
 const MAX_CHAIN = 256;
 
@@ -157,6 +160,8 @@ export class ParkedAppends {
   /** Projects this process is chaining for everyone (see `#lead`). */
   readonly #leading = new Set<string>();
   #unlisten: (() => void) | undefined;
+  /** The timer that stops listening when this process is done with parking (`#watchQuiet`). */
+  #quiet: NodeJS.Timeout | undefined;
 
   /** `every`: checkpoints are signed every this many entries (0: none). */
   constructor(ctx: AppendContext, every: number, clock: () => number = Date.now) {
@@ -169,6 +174,31 @@ export class ParkedAppends {
   contention(project: string): void {
     this.#contended.set(project, this.#clock() + CONTENDED_MS);
     this.#listen();
+    this.#watchQuiet();
+  }
+
+  /**
+   * Stops listening once no project is contended and no append of this process is parked: a
+   * listening connection costs the database a wake-up for every notification anyone sends.
+   */
+  #watchQuiet(): void {
+    if (this.#quiet) return;
+    this.#quiet = setTimeout(() => {
+      this.#quiet = undefined;
+      const now = this.#clock();
+      for (const [project, until] of this.#contended) {
+        if (until <= now) this.#contended.delete(project);
+      }
+      const busy =
+        this.#contended.size + this.#waiting.size + this.#leading.size + this.#parking > 0;
+      if (busy) {
+        this.#watchQuiet();
+        return;
+      }
+      this.#unlisten?.();
+      this.#unlisten = undefined;
+    }, QUIET_CHECK_MS);
+    this.#quiet.unref();
   }
 
   /** Whether plain appends to `project` should park: another writer moved its head recently. */
@@ -182,6 +212,8 @@ export class ParkedAppends {
 
   /** Stops listening for places; writers still waiting ask the database. */
   close(): void {
+    clearTimeout(this.#quiet);
+    this.#quiet = undefined;
     this.#unlisten?.();
     this.#unlisten = undefined;
     this.#wakeAll();

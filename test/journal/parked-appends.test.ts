@@ -5,7 +5,7 @@
 // that died must still be chained, once.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type AppendResult, Journal, verifyProject } from '../../src/journal/index.js';
-import { PostgresStore, type Store } from '../../src/store/index.js';
+import { PostgresStore, type Store, type StoreNotifications } from '../../src/store/index.js';
 import { Keyring } from '../../src/trust/index.js';
 import { requireBuilt, spawnWriter, type Writer } from '../fixtures/writers.js';
 import { tempDir } from '../helpers/runtime.js';
@@ -54,17 +54,32 @@ function writer(location: string, checkpointEvery?: number): Journal {
 function observed(
   location: string,
   deaf = false,
-): { journal: Journal; sent: () => number; asked: () => number } {
+): { journal: Journal; sent: () => number; asked: () => number; listening: () => number } {
   const store = new PostgresStore({ connectionString: location, max: 1 });
   cleanups.push(() => store.close().catch(() => undefined));
   let sent = 0;
   // Statements asking where a parked row is (append-parked.ts, RESOLVE).
   let asked = 0;
+  // Channels the journal listens on now.
+  let listening = 0;
   const notifications = store.notifications;
+  const counted: StoreNotifications = {
+    listen: (channel, handlers) => {
+      listening++;
+      const stop = notifications.listen(channel, handlers);
+      return () => {
+        listening--;
+        stop();
+      };
+    },
+    notify: notifications.notify.bind(notifications),
+  };
   const view = new Proxy(store, {
     get(target, key) {
-      if (key === 'notifications' && deaf) {
-        return { listen: () => () => undefined, notify: notifications.notify.bind(notifications) };
+      if (key === 'notifications') {
+        return deaf
+          ? { listen: () => () => undefined, notify: notifications.notify.bind(notifications) }
+          : counted;
       }
       const value = Reflect.get(target, key, target) as unknown;
       if (typeof value !== 'function') return value;
@@ -78,7 +93,12 @@ function observed(
       return (value as (...a: unknown[]) => unknown).bind(target);
     },
   });
-  return { journal: new Journal(view), sent: () => sent, asked: () => asked };
+  return {
+    journal: new Journal(view),
+    sent: () => sent,
+    asked: () => asked,
+    listening: () => listening,
+  };
 }
 
 const note = (w: number, n: number) => ({
@@ -272,6 +292,32 @@ describe.skipIf(!postgres.available)('plain appends on a contended head (Postgre
       `[parked-appends] asked the database: deaf ${writers[0]!.asked()}, ${writers[1]!.asked()}; hearing ${writers[2]!.asked()}, ${writers[3]!.asked()}`,
     );
     expect(writers[0]!.asked() + writers[1]!.asked()).toBeGreaterThan(0);
+  });
+
+  it('a writer listens for places while it parks, and stops once no head of its is contended', async () => {
+    const { location } = await fresh();
+    const a = observed(location);
+    const b = observed(location);
+    for (let n = 0; n < 3; n++) {
+      await a.journal.append(PROJECT, note(0, n));
+      await b.journal.append(PROJECT, note(1, n)); // stale from the second on: contended
+    }
+    expect(b.listening()).toBe(1);
+    // A listening connection is woken by every notification of the database: 2 s after the last
+    // contention (and a quiet check, every 500 ms), b lets it go.
+    const since = Date.now();
+    while (b.listening() > 0 && Date.now() - since < 5_000) {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(b.listening()).toBe(0);
+    expect(Date.now() - since).toBeGreaterThan(1_000);
+    // Contended again, it listens again, and its parked appends still land.
+    await a.journal.append(PROJECT, note(0, 3));
+    await b.journal.append(PROJECT, note(1, 3));
+    expect(b.listening()).toBe(1);
+    await b.journal.append(PROJECT, note(1, 4));
+    const report = await verifyProject(new Journal(a.journal.store), PROJECT);
+    expect(report).toMatchObject({ ok: true, checked: 9 });
   });
 
   it('a parked row the database lost (an unlogged table emptied by a crash) fails its append, never acknowledged', async () => {
