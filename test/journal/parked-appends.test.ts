@@ -160,6 +160,20 @@ async function expectChained(store: Store, acks: readonly AppendResult[], total:
   ).toBe(0);
 }
 
+/** Every writer's notes after the first entry are in the chain in the order it appended them. */
+async function expectWriterOrder(store: Store) {
+  const rows = await store.all<{ body: string }>(
+    'SELECT body FROM journal_entries WHERE project = $1 AND seq > 1 ORDER BY seq',
+    [PROJECT],
+  );
+  const seen = new Map<number, number>();
+  for (const { body } of rows) {
+    const { writer: w, n } = JSON.parse(body) as { writer: number; n: number };
+    expect(n).toBe((seen.get(w) ?? -1) + 1);
+    seen.set(w, n);
+  }
+}
+
 describe.skipIf(!postgres.available)('plain appends on a contended head (PostgreSQL)', () => {
   it('8 writers × 60 plain appends to one project: parked, chained in batches, gapless, verifies', async () => {
     const { store, location } = await fresh();
@@ -178,17 +192,7 @@ describe.skipIf(!postgres.available)('plain appends on a contended head (Postgre
     // after it has seen another move the head).
     expect(parked).toBeGreaterThan(0);
     await expectChained(store, acks, 481);
-    // Every writer's appends are in its own order.
-    const rows = await store.all<{ body: string }>(
-      'SELECT body FROM journal_entries WHERE project = $1 AND seq > 1 ORDER BY seq',
-      [PROJECT],
-    );
-    const seen = new Map<number, number>();
-    for (const { body } of rows) {
-      const { writer: w, n } = JSON.parse(body) as { writer: number; n: number };
-      expect(n).toBe((seen.get(w) ?? -1) + 1);
-      seen.set(w, n);
-    }
+    await expectWriterOrder(store);
   });
 
   it('2 processes with pools of 4 and 8 appends in flight each: every place reaches its writer, in order per producer', async () => {
@@ -209,16 +213,7 @@ describe.skipIf(!postgres.available)('plain appends on a contended head (Postgre
     );
     expect(await parkedEver(store)).toBeGreaterThan(0);
     await expectChained(store, acks, 481);
-    const rows = await store.all<{ body: string }>(
-      'SELECT body FROM journal_entries WHERE project = $1 AND seq > 1 ORDER BY seq',
-      [PROJECT],
-    );
-    const seen = new Map<number, number>();
-    for (const { body } of rows) {
-      const { writer: w, n } = JSON.parse(body) as { writer: number; n: number };
-      expect(n).toBe((seen.get(w) ?? -1) + 1);
-      seen.set(w, n);
-    }
+    await expectWriterOrder(store);
   });
 
   it('parked writers learn their places from the announcements: about one statement an append', async () => {
