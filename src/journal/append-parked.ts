@@ -18,8 +18,8 @@ const QUIET_CHECK_MS = 500;
 /** Parked appends chained by one statement or transaction at most; the rest wait for the next. */
 const MAX_CHAIN = 256;
 
-/** The channel a chain's places are announced on (append-parked.ts). */
-export const PARKED_CHANNEL = 'canonry_parked';
+/** The channel a chain's places are announced on. */
+const PARKED_CHANNEL = 'canonry_parked';
 
 /**
  * How long a parked writer waits for its place to be announced before it asks the database: a
@@ -46,11 +46,11 @@ const LINGER = [0, 0, 1, 1];
 const PARK = `SELECT id, state, places
   FROM canonry_park($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`;
 
-/** Takes the head (waiting for it with $2) and chains the project's parked rows. */
 /** Parks an append and leaves it to the writer leading the project. */
 const PARK_ONLY = `INSERT INTO journal_parked (project, at, kind, actor, correlation_id, body, authority, receipt)
   VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id, 'led' AS state, NULL AS places`;
 
+/** Takes the head (waiting for it with $2) and chains the project's parked rows. */
 const CHAIN = 'SELECT state, places FROM canonry_chain($1, $2::boolean, $3, $4, $5)';
 
 /**
@@ -219,9 +219,10 @@ export class ParkedAppends {
     this.#wakeAll();
   }
 
-  /** Every waiter of this process stops waiting and asks the database. */
-  #wakeAll(): void {
+  /** Every waiter of this process (of `project`, if given) stops waiting and asks the database. */
+  #wakeAll(project?: string): void {
     for (const [id, waiter] of this.#waiting) {
+      if (project !== undefined && waiter.project !== project) continue;
       this.#waiting.delete(id);
       waiter.wake(undefined);
     }
@@ -395,11 +396,7 @@ export class ParkedAppends {
   #stopped(project: string): void {
     this.#led.delete(project);
     this.#ended.set(project, (this.#ended.get(project) ?? 0) + 1);
-    for (const [id, waiter] of this.#waiting) {
-      if (waiter.project !== project) continue;
-      this.#waiting.delete(id);
-      waiter.wake(undefined);
-    }
+    this.#wakeAll(project);
   }
 
   /**
@@ -445,7 +442,7 @@ export class ParkedAppends {
   ): Place | undefined {
     this.#ctx.committed(head);
     const lead = ownId === undefined || places.length > 1;
-    this.#announce(project, places.map(placeLine).join(''), !lead);
+    this.#announce(project, places, !lead);
     const own = places.find((place) => place.id === ownId);
     this.#deliver(own ? places.filter((place) => place !== own) : places, false);
     if (lead) this.#lead(project);
@@ -457,14 +454,14 @@ export class ParkedAppends {
    * Tells every process the places of a chain this process committed (after the commit), or that
    * this process stopped chaining the project (`stopped`).
    */
-  #announce(project: string, places: string, stopped: boolean): void {
+  #announce(project: string, places: readonly Placed[], stopped: boolean): void {
     const notifications = this.#ctx.store.notifications;
     if (!notifications) return;
     const payloads: string[] = [];
     const head = (last: boolean) => JSON.stringify([project, stopped && last]);
     let chunk = '';
-    for (const line of places.split('\n')) {
-      if (!line) continue;
+    for (const place of places) {
+      const line = `${place.id} ${place.seq} ${place.prev_hash} ${place.hash}`;
       if (chunk.length + line.length > PAYLOAD_MAX) {
         payloads.push(`${head(false)}\n${chunk}`);
         chunk = '';
@@ -489,17 +486,11 @@ export class ParkedAppends {
     const go = async (): Promise<void> => {
       let idle = 0;
       for (;;) {
-        const [row] = await this.#ctx.store.all<ChainRow>(CHAIN, [
-          project,
-          'false',
-          this.#every,
-          ENTRY_FORMAT,
-          MAX_CHAIN,
-        ]);
-        switch (row!.state) {
+        const row = await this.#chain(project, false);
+        switch (row.state) {
           case 'chained':
             idle = 0;
-            this.#chained(project, row!, undefined);
+            this.#chained(project, row, undefined);
             break;
           case 'checkpoint':
             await this.#chainHere(project, undefined);
@@ -512,7 +503,7 @@ export class ParkedAppends {
               );
               break;
             }
-            this.#announce(project, '', true);
+            this.#announce(project, [], true);
             this.#stopped(project);
             return;
           default:
@@ -528,8 +519,7 @@ export class ParkedAppends {
 
   /** Asks the database where row `id` is; still parked, tries (or with `wait`, waits) to chain. */
   async #resolve(project: string, id: string, from: number, wait: boolean): Promise<Outcome> {
-    const store = this.#ctx.store;
-    const [row] = await store.all<{
+    const [row] = await this.#ctx.store.all<{
       state: string;
       seq: string | number | null;
       prev_hash: string | null;
@@ -546,14 +536,19 @@ export class ParkedAppends {
         },
       };
     }
-    const [chained] = await store.all<ChainRow>(CHAIN, [
+    return this.#chained(project, await this.#chain(project, wait), id);
+  }
+
+  /** One `canonry_chain` of `project`: taking the head only if free, or with `wait`, waiting. */
+  async #chain(project: string, wait: boolean): Promise<ChainRow> {
+    const [row] = await this.#ctx.store.all<ChainRow>(CHAIN, [
       project,
       wait ? 'true' : 'false',
       this.#every,
       ENTRY_FORMAT,
       MAX_CHAIN,
     ]);
-    return this.#chained(project, chained!, id);
+    return row!;
   }
 
   /**
@@ -637,11 +632,6 @@ async function placeRows(
     places,
     full: rows.length === MAX_CHAIN,
   };
-}
-
-/** A chained row as `canonry_chain` lists it: "id seq prev_hash hash". */
-function placeLine(place: Placed): string {
-  return `${place.id} ${place.seq} ${place.prev_hash} ${place.hash}\n`;
 }
 
 /** The places of chain lines; a malformed line is skipped (its writer asks the database). */
