@@ -18,10 +18,19 @@ export function journaledAnswer(raw: string, output: string): JournaledAnswer {
   if (raw === output) return { same: 'output' };
   const literal = JSON.stringify(output);
   const at = raw.indexOf(literal);
-  const rest = at >= 0 ? raw.slice(0, at) + raw.slice(at + literal.length) : raw;
-  if (rest.length >= DEFLATE_FROM_CHARS) {
-    const deflated = deflateRawSync(Buffer.from(rest, 'utf8'), { level: 1 }).toString('base64');
-    if (deflated.length < rest.length) return at >= 0 ? { deflated, at } : { deflated };
+  const restLength = at >= 0 ? raw.length - literal.length : raw.length;
+  if (restLength >= DEFLATE_FROM_CHARS) {
+    // The two sides are encoded apart: joining them as strings first costs a copy of the whole
+    // answer (a model's is often two-byte text) before it is encoded.
+    const bytes =
+      at >= 0
+        ? Buffer.concat([
+            Buffer.from(raw.slice(0, at), 'utf8'),
+            Buffer.from(raw.slice(at + literal.length), 'utf8'),
+          ])
+        : Buffer.from(raw, 'utf8');
+    const deflated = deflateRawSync(bytes, { level: 1 }).toString('base64');
+    if (deflated.length < restLength) return at >= 0 ? { deflated, at } : { deflated };
   }
   if (at >= 0) return { before: raw.slice(0, at), after: raw.slice(at + literal.length) };
   return { text: raw };
@@ -61,14 +70,20 @@ function badAnswer(why: string): CanonryError {
 }
 
 /**
- * The answers a window journals, or undefined when there are none or they exceed
- * `ANSWER_LIMITS` (a replay of the window then needs the recordings).
+ * The answers a window journals, or undefined when there are none, they exceed `ANSWER_LIMITS`, or
+ * one holds a lone surrogate, which no journal entry can hold (a replay of the window then needs
+ * the recordings).
  */
 export function journaledAnswers(
   raws: readonly string[] | undefined,
   output: string,
 ): JournaledAnswer[] | undefined {
   if (raws === undefined || raws.length === 0 || raws.length > ANSWER_LIMITS.answers) return;
-  if (raws.some((r) => typeof r !== 'string' || r.length > ANSWER_LIMITS.answerChars)) return;
+  if (
+    raws.some(
+      (r) => typeof r !== 'string' || r.length > ANSWER_LIMITS.answerChars || !r.isWellFormed(),
+    )
+  )
+    return;
   return raws.map((r) => journaledAnswer(r, output));
 }
