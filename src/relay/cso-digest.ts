@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { canonicalize } from '../core/index.js';
 import type { CognitiveStateObject, UnsealedCso } from './types.js';
 
@@ -36,7 +36,8 @@ interface Chunk {
 /** The chunks seen, by their first item. */
 const chunks = new WeakMap<object, Chunk>();
 
-const sha256 = (data: Uint8Array | string): Buffer => createHash('sha256').update(data).digest();
+/** One-shot SHA-256 (no Hash object per item: half the cost of `createHash` for an item's bytes). */
+const sha256 = (data: Uint8Array | string): Buffer => hash('sha256', data, 'buffer');
 
 /** SHA-256 of an item's canonical bytes, computed once per object. */
 export function itemDigest(item: object): Buffer {
