@@ -24,6 +24,7 @@ export {
 export { type MergedContribution, mergeExtracted } from './merge-extracted.js';
 export {
   CAPTURE_OVERLAP,
+  Candidates,
   type Comparable,
   captures,
   comparable,

@@ -2,7 +2,7 @@ import { normaliseStatement } from '../../dpe/index.js';
 import { CONTRIBUTION_LIMITS } from '../contribution-schema.js';
 import type { Contribution, DecisionContribution, FactContribution } from '../types.js';
 import type { Extracted } from './extract.js';
-import { type Comparable, captures, comparable } from './normalise.js';
+import { Candidates, comparable } from './normalise.js';
 
 /** What {@link mergeExtracted} returns. */
 export interface MergedContribution {
@@ -39,24 +39,20 @@ export function mergeExtracted(
   extracted: Extracted,
 ): MergedContribution {
   const max = CONTRIBUTION_LIMITS.maxItems;
-  const modelDecisions: Comparable[] = contribution.decisions.map((d) =>
-    comparable(decisionText(d)),
-  );
-  const modelItems: Comparable[] = [
-    ...contribution.facts.map((f) => comparable(f.statement)),
-    ...modelDecisions,
-  ];
-  const capturedBy = (items: readonly Comparable[], text: string): boolean => {
-    const claim = comparable(text);
-    return items.some((item) => captures(item, claim));
-  };
-  const capturedByModel = (text: string): boolean => capturedBy(modelItems, text);
-  const uncaptured = extracted.claims.filter((c) => !capturedByModel(c));
+  // The model's items, facts then decisions, prepared only as far as a claim needs them.
+  const model = new Candidates([
+    ...contribution.facts.map((f) => f.statement),
+    ...contribution.decisions.map(decisionText),
+  ]);
+  const firstDecision = contribution.facts.length;
+  const uncaptured = extracted.claims.filter((c) => !model.capture(comparable(c)));
   const uncapturedSet = new Set(uncaptured.map(normaliseStatement));
   let overflow = 0;
 
   const facts: FactContribution[] = [...contribution.facts];
-  const factKeys = new Set(facts.map((f) => normaliseStatement(f.statement)));
+  // Only the facts added here: a model fact with the normal form of an uncaptured claim would
+  // have captured it (the same statement always captures), so none of theirs can hold one.
+  const factKeys = new Set<string>();
   let addedFacts = 0;
   for (const fact of extracted.facts) {
     const key = normaliseStatement(fact.statement);
@@ -71,11 +67,13 @@ export function mergeExtracted(
   }
 
   const decisions: DecisionContribution[] = [...contribution.decisions];
-  const choiceKeys = new Set(decisions.map((d) => normaliseStatement(d.choice)));
+  let choiceKeys: Set<string> | undefined;
   let addedDecisions = 0;
   for (const decision of extracted.decisions) {
     const key = normaliseStatement(decision.choice);
-    if (choiceKeys.has(key) || capturedBy(modelDecisions, decisionText(decision))) continue;
+    choiceKeys ??= new Set(contribution.decisions.map((d) => normaliseStatement(d.choice)));
+    if (choiceKeys.has(key) || model.capture(comparable(decisionText(decision)), firstDecision))
+      continue;
     if (decisions.length >= max) {
       overflow++;
       continue;
@@ -86,12 +84,13 @@ export function mergeExtracted(
   }
 
   const open_questions = [...contribution.open_questions];
-  const questionKeys = new Set(
-    [...contribution.open_questions, ...contribution.resolved_questions].map(normaliseStatement),
-  );
+  let questionKeys: Set<string> | undefined;
   let addedQuestions = 0;
   for (const question of extracted.open_questions) {
     const key = normaliseStatement(question);
+    questionKeys ??= new Set(
+      [...contribution.open_questions, ...contribution.resolved_questions].map(normaliseStatement),
+    );
     if (questionKeys.has(key)) continue;
     if (open_questions.length >= max) {
       overflow++;

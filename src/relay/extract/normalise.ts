@@ -28,3 +28,52 @@ export function captures(item: Comparable, claim: Comparable): boolean {
   for (const w of claim.words) if (item.words.has(w)) shared++;
   return shared / claim.words.size >= CAPTURE_OVERLAP;
 }
+
+/** Any character past ASCII (ASCII text is its own NFKC form: only the rest is normalised). */
+const NOT_ASCII = /[^ -~\t\n\r]/;
+const fold = (text: string): string =>
+  (NOT_ASCII.test(text) ? text.normalize('NFKC') : text).toLowerCase();
+
+/**
+ * Items many claims are checked against, each prepared (normalised, its words taken) only when a
+ * claim might be captured by it. Every content word is a substring of its text in NFKC lower case,
+ * so an item whose folded text holds too few of a claim's words can neither share enough of them
+ * nor be the same statement, and is passed over without being prepared: a contribution restating
+ * a thousand facts costs a substring test per fact for a claim, not a tokenisation.
+ */
+export class Candidates {
+  readonly #texts: readonly string[];
+  readonly #folded: (string | undefined)[] = [];
+  readonly #prepared: (Comparable | undefined)[] = [];
+
+  constructor(texts: readonly string[]) {
+    this.#texts = texts;
+  }
+
+  /** Whether any item from `from` on captures `claim` (as {@link captures} decides). */
+  capture(claim: Comparable, from = 0): boolean {
+    const size = claim.words.size;
+    for (let i = from; i < this.#texts.length; i++) {
+      const text = this.#texts[i]!;
+      if (size > 0) {
+        let folded = this.#folded[i];
+        if (folded === undefined) {
+          folded = fold(text);
+          this.#folded[i] = folded;
+        }
+        let missing = 0;
+        for (const w of claim.words) {
+          if (!folded.includes(w) && (size - ++missing) / size < CAPTURE_OVERLAP) break;
+        }
+        if ((size - missing) / size < CAPTURE_OVERLAP) continue;
+      }
+      let item = this.#prepared[i];
+      if (item === undefined) {
+        item = comparable(text);
+        this.#prepared[i] = item;
+      }
+      if (captures(item, claim)) return true;
+    }
+    return false;
+  }
+}
