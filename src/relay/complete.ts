@@ -243,6 +243,8 @@ export async function completeWindow(
     throw new CanonryError('INVALID_BODY', `output is over ${MAX_OUTPUT_CHARS} characters`, {
       field: 'output',
     });
+  if (!output.isWellFormed())
+    throw new CanonryError('INVALID_BODY', 'output holds a lone surrogate', { field: 'output' });
   const given: Contribution = checkContribution(contributionRaw ?? {});
   const extracted = extractFromText(output, { window_number: windowNumber });
   const { contribution, uncaptured } = mergeExtracted(given, extracted);

@@ -87,6 +87,8 @@ const shown = (field: string): string => (field === '' ? '/' : field.slice(0, 96
 
 function text(value: string, field: string, max: number): string {
   if (value.length > max) invalid(field, `is ${value.length} characters (limit ${max})`);
+  // No journal entry can hold one (canonical JSON refuses it): refused here, with its field.
+  if (!value.isWellFormed()) invalid(field, 'holds a lone surrogate');
   const trimmed = value.trim();
   if (trimmed === '') invalid(field, 'is empty');
   return trimmed;
@@ -296,6 +298,7 @@ export function parseContribution(
     if (output.length > limits.maxOutputChars) {
       invalid('/output', `is ${output.length} characters (limit ${limits.maxOutputChars})`);
     }
+    if (!output.isWellFormed()) invalid('/output', 'holds a lone surrogate');
     return { output, contribution };
   });
 }

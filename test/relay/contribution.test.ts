@@ -169,6 +169,33 @@ describe('parseContribution', () => {
       '/decisions/0/alternatives',
     ],
     ['a padded id', JSON.stringify(answer({ invalidates: [' fact_acid'] })), '/invalidates/0'],
+    // A JSON \ud800 escape decodes to a lone surrogate, which no journal entry can hold.
+    [
+      'a lone surrogate in the output',
+      JSON.stringify(answer({ output: 'done \ud800' })),
+      '/output',
+    ],
+    [
+      'a lone surrogate in a statement',
+      JSON.stringify(
+        answer({ facts: [{ ...(answer().facts as object[])[0], statement: 'cut \udc00 off' }] }),
+      ),
+      '/facts/0/statement',
+    ],
+    [
+      'a lone surrogate in an alternative',
+      JSON.stringify(
+        answer({
+          decisions: [{ ...(answer().decisions as object[])[0], alternatives: ['Mongo\ud83d'] }],
+        }),
+      ),
+      '/decisions/0/alternatives/0',
+    ],
+    [
+      'a lone surrogate in a question',
+      JSON.stringify(answer({ open_questions: ['\ud800?'] })),
+      '/open_questions/0',
+    ],
   ])('refuses %s as MODEL_OUTPUT_INVALID naming the path', (_, raw, field) => {
     const error = refusal(() => parseContribution(raw));
     expect(error.code).toBe('MODEL_OUTPUT_INVALID');

@@ -6,6 +6,7 @@ import type { Principal } from '../../src/canon/index.js';
 import { contentHash } from '../../src/core/index.js';
 import { rebuildProject } from '../../src/journal/index.js';
 import { ScriptedModel } from '../../src/models/index.js';
+import { oneFactAnswer } from '../helpers/model-answers.js';
 import { freshRuntime, tempDir } from '../helpers/runtime.js';
 import { freshPostgresSchema, postgresAvailable } from '../helpers/stores.js';
 
@@ -335,6 +336,38 @@ describe.each(ENGINES)('a relay session, end to end on %s (CRP-030 §3.1, §5, �
     ).rejects.toMatchObject({ code: 'INVALID_BODY' });
     expect(await runtime.journal.head(PROJECT)).toEqual(head);
     expect((await relay.state(AGENT, session.session_id)).windows).toBe(0);
+  });
+
+  it('asks again for an answer holding a lone surrogate, and refuses one from a caller by name', async () => {
+    const relay = runtime.relay;
+    const { session } = await relay.start(AGENT, {
+      mode: 'DOCUMENT',
+      objective: 'A runbook',
+      remaining: ['Install'],
+    });
+    const head = await runtime.journal.head(PROJECT);
+    await expect(
+      relay.completeWindow(AGENT, session.session_id, 'Install: cut \ud83d', {}),
+    ).rejects.toMatchObject({ code: 'INVALID_BODY', details: { field: 'output' } });
+    await expect(
+      relay.completeWindow(AGENT, session.session_id, 'Install.', {
+        facts: [{ statement: 'the port is 80\udc00' }],
+      }),
+    ).rejects.toMatchObject({ code: 'INVALID_BODY', details: { field: '/facts/0/statement' } });
+    expect(await runtime.journal.head(PROJECT)).toEqual(head);
+    // A JSON escape of half a pair (an answer cut mid-emoji, say) is malformed model output.
+    const cut = oneFactAnswer('Install', 'the port is 8080').replace('8080', '8080 \\ud83d');
+    const good = oneFactAnswer('Install', 'the port is 8080');
+    let asked = 0;
+    const model = new ScriptedModel([
+      { match: () => true, respond: () => (asked++ === 0 ? cut : good) },
+    ]);
+    const run = await relay.run(AGENT, session.session_id, model, { maxWindows: 1 });
+    expect(asked).toBe(2);
+    expect(run.windows[0]!.status).toBe('relayed');
+    expect(run.windows[0]!.cso!.established_facts.map((f) => f.statement)).toEqual([
+      'the port is 8080',
+    ]);
   });
 
   it('escalates a decision invalidated again at the revision bound to the owner, instead of revising it (§6.3)', async () => {
