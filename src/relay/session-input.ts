@@ -73,6 +73,7 @@ function text(value: unknown, field: string, max: number): string {
     bad(`${field} must be a non-empty string`, field);
   const s = (value as string).trim();
   if (s.length > max) bad(`${field} is over ${max} characters`, field);
+  if (!s.isWellFormed()) bad(`${field} holds a lone surrogate`, field);
   return s;
 }
 
