@@ -340,14 +340,16 @@ describe.each(ENGINES)('a relay session, end to end on %s (CRP-030 §3.1, §5, �
 
   it('asks again for an answer holding a lone surrogate, and refuses one from a caller by name', async () => {
     const relay = runtime.relay;
+    const plain = { mode: 'DOCUMENT', objective: 'A runbook', remaining: ['Install'] };
     for (const [start, field] of [
-      [{ objective: 'A runbook \ud800' }, 'objective'],
-      [{ remaining: ['Install', 'Oper\udc00ate'] }, 'remaining/1'],
-      [{ success_test: '\ud83d' }, 'success_test'],
+      [{ ...plain, objective: 'A runbook \ud800' }, 'objective'],
+      [{ ...plain, remaining: ['Install', 'Oper\udc00ate'] }, 'remaining/1'],
+      [{ ...plain, success_test: '\ud83d' }, 'success_test'],
     ] as const) {
-      await expect(
-        relay.start(AGENT, { mode: 'DOCUMENT', objective: 'A runbook', ...start }),
-      ).rejects.toMatchObject({ code: 'INVALID_BODY', details: { field } });
+      await expect(relay.start(AGENT, start)).rejects.toMatchObject({
+        code: 'INVALID_BODY',
+        details: { field },
+      });
     }
     const { session } = await relay.start(AGENT, {
       mode: 'DOCUMENT',
