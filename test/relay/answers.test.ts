@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { canonicalize } from '../../src/core/index.js';
 import {
@@ -7,17 +8,16 @@ import {
   rawAnswer,
 } from '../../src/relay/answers.js';
 
-/** A seeded generator of answer text: ASCII, Latin-1, two-byte and astral characters. */
-function texts(seed: number) {
-  let s = seed >>> 0;
-  const next = () => {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-    return s / 2 ** 32;
-  };
-  const alphabet = ['a', 'Z', ' ', '"', '\\', '\n', 'é', '—', '→', '漢', '😀', '{', '}', ':'];
-  return (length: number) =>
-    Array.from({ length }, () => alphabet[Math.floor(next() * alphabet.length)]).join('');
-}
+/** Answer text up to `max` characters, its length uniform (long ones as likely as short ones). */
+const text = (max: number) =>
+  fc.integer({ min: 0, max }).chain((n) =>
+    fc
+      .array(fc.constantFrom('a', 'Z', ' ', '"', '\\', '\n', 'é', '—', '→', '漢', '😀', '{', ':'), {
+        minLength: n,
+        maxLength: n,
+      })
+      .map((chars) => chars.join('')),
+  );
 
 /** The journaled form as it is stored: canonical JSON, read back. */
 const stored = (raw: string, output: string) =>
@@ -25,24 +25,31 @@ const stored = (raw: string, output: string) =>
 
 describe('journaled model answers', () => {
   it('every answer comes back exactly, whatever its characters and wherever its output is', () => {
-    const text = texts(7);
     const forms = new Set<string>();
-    for (let i = 0; i < 120; i++) {
-      const output = text(1 + (i % 40));
-      const around = [text(i * 97), text((i * 53) % (2 * DEFLATE_FROM_CHARS))];
-      const literal = JSON.stringify(output);
-      const raw =
-        i % 4 === 0
-          ? `${around[0]}${around[1]}` // no output in it
-          : i % 4 === 1
-            ? `${literal}${around[1]}` // at its start
-            : i % 4 === 2
-              ? `${around[0]}${literal}` // at its end
-              : `${around[0]}${literal}${around[1]}`;
-      const journaled = stored(raw, output);
-      forms.add(Object.keys(journaled).sort().join(','));
-      expect(rawAnswer(journaled, output)).toBe(raw);
-    }
+    fc.assert(
+      fc.property(
+        text(40),
+        text(2 * DEFLATE_FROM_CHARS),
+        text(2 * DEFLATE_FROM_CHARS),
+        fc.constantFrom('none', 'start', 'end', 'middle'),
+        (output, before, after, where) => {
+          const literal = JSON.stringify(output);
+          const raw =
+            where === 'none'
+              ? `${before}${after}`
+              : where === 'start'
+                ? `${literal}${after}`
+                : where === 'end'
+                  ? `${before}${literal}`
+                  : `${before}${literal}${after}`;
+          const journaled = stored(raw, output);
+          forms.add(Object.keys(journaled).sort().join(','));
+          expect(rawAnswer(journaled, output)).toBe(raw);
+        },
+      ),
+      { numRuns: 200 },
+    );
+    // Every form was taken: text, around the output, and deflated with and without it.
     expect([...forms].sort()).toEqual(['after,before', 'at,deflated', 'deflated', 'text']);
   });
 
