@@ -29,7 +29,7 @@ export function captures(item: Comparable, claim: Comparable): boolean {
   return shared / claim.words.size >= CAPTURE_OVERLAP;
 }
 
-/** Any character past ASCII (ASCII text is its own NFKC form: only the rest is normalised). */
+/** Any character but printable ASCII and white space (those are their own NFKC form). */
 const NOT_ASCII = /[^ -~\t\n\r]/;
 const fold = (text: string): string =>
   (NOT_ASCII.test(text) ? text.normalize('NFKC') : text).toLowerCase();
