@@ -19,13 +19,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { Worker } from 'node:worker_threads';
 import { DEFAULT_MAX_JSON_KEYS, DEFAULT_MAX_JSON_VALUES, parseJsonText } from 'canonry/core';
 import { compileProtocol, EVALUATION_BUDGET, Kernel, MemoryAuditSink } from 'canonry/kernel';
 import { IN_PROCESS_MAX_BYTES } from 'canonry/server';
 import { Keyring } from 'canonry/trust';
+import { collect as gc } from '../lib/gc.js';
 import { EMPTY_METADATA_HASH, worstCases } from '../lib/hostile.js';
 import { median, progress } from '../lib/measure.js';
 import { refundProtocol } from '../lib/refund.js';
@@ -36,8 +35,6 @@ import { ruleWorstCases } from './worst-rules.js';
 const SCOPE = 'kernel/worst-case';
 // Each case starts from a collected heap: what its requests hold the loop for is their own work and
 // garbage, not the leftovers of the hostile cases before it in this process.
-setFlagsFromString('--expose-gc');
-const gc = /** @type {() => void} */ (runInNewContext('gc'));
 /** The longest a single request may hold the event loop, in ms (issue 11). */
 export const TARGET_MS = 50;
 // Smoke runs: `--http-only` skips the in-process timings, `--rounds N` sends N requests per case

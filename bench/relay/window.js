@@ -33,8 +33,6 @@
  * session (sessions are built untimed), so every sample does the same work.
  */
 import { join } from 'node:path';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { DEFAULT_AIR_POLICY, initialAirState } from 'canonry/air';
 import { createCanonry } from 'canonry/app';
 import { canonicalize } from 'canonry/core';
@@ -61,6 +59,7 @@ import {
 } from 'canonry/relay';
 import { migrate, SqliteStore } from 'canonry/store';
 import { HmacKeyring } from 'canonry/trust';
+import { collect } from '../lib/gc.js';
 import { tempDir } from '../lib/journal-data.js';
 import { fmtInt, median, progress, quantile } from '../lib/measure.js';
 import { runIfMain, table } from '../lib/report.js';
@@ -83,8 +82,6 @@ const PACKET_HASH = `sha256:${'0'.repeat(64)}`;
 // Built just before a sample, it is young, and the first collection in the timed window would copy
 // it — a cost of the bench's untimed rebuild, not of the window. Two minor collections, untimed,
 // age it; the other half of the samples are timed without (the table shows both).
-setFlagsFromString('--expose-gc');
-const collect = /** @type {(options: { type: 'minor' }) => void} */ (runInNewContext('gc'));
 const age = () => {
   collect({ type: 'minor' });
   collect({ type: 'minor' });

@@ -69,6 +69,10 @@ function badAnswer(why: string): CanonryError {
   });
 }
 
+/** A string within the answer bound that a journal entry can hold (no lone surrogate). */
+const journalable = (raw: unknown): raw is string =>
+  typeof raw === 'string' && raw.length <= ANSWER_LIMITS.answerChars && raw.isWellFormed();
+
 /**
  * The answers a window journals, or undefined when there are none, they exceed `ANSWER_LIMITS`, or
  * one holds a lone surrogate, which no journal entry can hold (a replay of the window then needs
@@ -79,11 +83,6 @@ export function journaledAnswers(
   output: string,
 ): JournaledAnswer[] | undefined {
   if (raws === undefined || raws.length === 0 || raws.length > ANSWER_LIMITS.answers) return;
-  if (
-    raws.some(
-      (r) => typeof r !== 'string' || r.length > ANSWER_LIMITS.answerChars || !r.isWellFormed(),
-    )
-  )
-    return;
+  if (!raws.every(journalable)) return;
   return raws.map((r) => journaledAnswer(r, output));
 }

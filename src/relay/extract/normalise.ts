@@ -61,11 +61,9 @@ export class Candidates {
           folded = fold(text);
           this.#folded[i] = folded;
         }
-        let missing = 0;
-        for (const w of claim.words) {
-          if (!folded.includes(w) && (size - ++missing) / size < CAPTURE_OVERLAP) break;
-        }
-        if ((size - missing) / size < CAPTURE_OVERLAP) continue;
+        let found = 0;
+        for (const w of claim.words) if (folded.includes(w)) found++;
+        if (found / size < CAPTURE_OVERLAP) continue;
       }
       let item = this.#prepared[i];
       if (item === undefined) {
