@@ -9,6 +9,7 @@ import { csoDigest } from './cso-digest.js';
 import { checkSealable, parseCso } from './cso-schema.js';
 import { carryStep, cleanPrior, forgetPrior, stepDelta } from './graph-delta.js';
 import { CSO_LIMITS, isRelayId } from './limits.js';
+import { carryStatementIndex } from './statement-index.js';
 import {
   type CognitiveStateObject,
   RELAY_MODES,
@@ -64,12 +65,14 @@ export function csoBytes(cso: UnsealedCso | CognitiveStateObject): Uint8Array {
  */
 export function sealCso(unsealed: UnsealedCso, seal: CsoSealer): CognitiveStateObject {
   const { cso_hmac: _stale, ...state } = unsealed as CognitiveStateObject;
+  const delta = stepDelta(unsealed);
   const sealed = checkSealable(
     { ...state, cso_hmac: seal(csoDigest(state)) },
     cleanPrior(unsealed),
-    stepDelta(unsealed),
+    delta,
   );
   carryStep(unsealed, sealed, { items: true });
+  if (delta) carryStatementIndex(delta, sealed);
   forgetPrior(sealed);
   return sealed;
 }

@@ -217,6 +217,8 @@ export interface StepDelta {
   };
   readonly fresh: GraphStep['fresh'];
   readonly added: readonly DependencyEdge[];
+  /** Ids of the prior's items the lists no longer hold. */
+  readonly gone: readonly string[];
   /** Every item by id; null when an id is used twice. */
   readonly items: ReadonlyMap<string, EstablishedFact | Decision> | null;
 }
@@ -289,6 +291,7 @@ export function rememberStep(cso: GraphSource, step: GraphStep, prior: object): 
     },
     fresh: step.fresh,
     added: step.added,
+    gone: step.gone,
     items: step.byId,
   });
   remember(cso, step.explicit);

@@ -4,6 +4,7 @@ import { DependencyIndex, normaliseEdges, scratchIds } from './graph.js';
 import { graphShape, itemsById, rememberStep, stepGraph } from './graph-delta.js';
 import { isRelayId, MAX_REVISIONS } from './limits.js';
 import { knownStatementKey, normaliseStatement, statementKey, uniqueTexts } from './statement.js';
+import { statementIndexOf } from './statement-index.js';
 import type {
   CognitiveStateObject,
   Contribution,
@@ -145,20 +146,13 @@ export function mergeContribution(
 
   // 2. Facts: the window's view of the prior state, then its new facts and tool results.
   const restated = new Set<string>();
-  // Prior statements by normal form, worked out only when a fact is not restated word for word.
-  let byStatement: Map<string, string> | undefined;
-  const statements = (): Map<string, string> => {
-    if (!byStatement) {
-      byStatement = new Map();
-      for (const f of priorFacts) {
-        if (!gone.has(f.fact_id) && f.provenance !== 'TOOL') {
-          const key = statementKey(f);
-          if (!byStatement.has(key)) byStatement.set(key, f.fact_id);
-        }
-      }
-    }
-    return byStatement;
-  };
+  // The fact a statement restates: the first prior fact of its normal form still in the state (the
+  // prior's index, made once per CSO, is looked up only for a fact not restated word for word),
+  // else the first new fact of this window stating it.
+  const leaving = (id: string) => gone.has(id);
+  const newForms = new Map<string, string>();
+  const stating = (key: string): string | undefined =>
+    (prior ? statementIndexOf(prior).first(key, leaving) : undefined) ?? newForms.get(key);
   if (contribution.tool_results.length > 0) {
     for (const f of priorFacts) {
       if (f.provenance === 'TOOL' && !gone.has(f.fact_id)) {
@@ -182,7 +176,7 @@ export function mergeContribution(
       restated.add(known.fact_id);
       continue;
     }
-    const same = statements().get(key);
+    const same = stating(key);
     if (same !== undefined) {
       if (factOf(same) !== undefined) restated.add(same);
       continue;
@@ -205,7 +199,7 @@ export function mergeContribution(
       confidence: c.confidence ?? 1,
       window_origin: n,
     };
-    statements().set(key, fact.fact_id);
+    newForms.set(key, fact.fact_id);
     knownStatementKey(fact, key);
     newFacts.push(fact);
     added.push(fact.fact_id);
