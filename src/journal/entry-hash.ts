@@ -1,4 +1,4 @@
-import { type ContentHash, contentHash, hashBytes } from '../core/index.js';
+import { type ContentHash, canonicalize, contentHash, hashBytes } from '../core/index.js';
 import type { PreparedInput } from './entry-input.js';
 import type { EntryRow } from './entry-row.js';
 import { ENTRY_FORMAT, type JournalEntry } from './types.js';
@@ -109,7 +109,7 @@ function pushEntry(
     prevHash,
     hash,
   );
-  return {
+  const entry: JournalEntry = {
     project,
     seq,
     format: ENTRY_FORMAT,
@@ -124,6 +124,20 @@ function pushEntry(
     prev_hash: prevHash,
     hash,
   };
+  bodyTexts.set(entry, input.bodyText);
+  return entry;
+}
+
+/** The canonical body text of each entry this process built, by entry object. */
+const bodyTexts = new WeakMap<JournalEntry, string>();
+
+/**
+ * The RFC 8785 text of an entry's body — what its hash covers and its row stores: the text the
+ * append computed, for an entry this process built (a projection need not encode the body again),
+ * else encoded now.
+ */
+export function canonicalBody(entry: JournalEntry): string {
+  return bodyTexts.get(entry) ?? canonicalize(entry.body);
 }
 
 /**

@@ -6,7 +6,7 @@ export {
   signCheckpoint,
   verifyCheckpoint,
 } from './checkpoint.js';
-export { entryHash, genesisHash, withoutHash } from './entry-hash.js';
+export { canonicalBody, entryHash, genesisHash, withoutHash } from './entry-hash.js';
 export { parseProject } from './entry-input.js';
 export {
   type BodyIssue,

@@ -1,5 +1,5 @@
 import { canonicalize } from '../core/index.js';
-import type { JournalEntry, Projection } from '../journal/index.js';
+import { canonicalBody, type JournalEntry, type Projection } from '../journal/index.js';
 import type { Queryable, SqlValue } from '../store/index.js';
 import type { CsoChange, ItemsChange } from './cso-change.js';
 import {
@@ -9,6 +9,7 @@ import {
   sessionEntryOf,
   windowEntryOf,
 } from './entry-kinds.js';
+import type { RelayWindowEntry } from './session-types.js';
 import type { DependencyEdge } from './types.js';
 
 /** The lists of a CSO as `relay_items.list` names them. */
@@ -123,6 +124,24 @@ async function applyState(tx: Queryable, project: string, sessionId: string, sta
   );
 }
 
+const WINDOW_BODY_HEAD = '{"window":';
+
+/**
+ * The canonical text of an entry's window: cut from the entry's canonical body when the body is
+ * `{ window }` as journaled (RFC 8785 writes it as `{"window":` + the window's text + `}`), so a
+ * 20–30 KB window is not encoded a second time; else encoded.
+ */
+function windowText(entry: JournalEntry, window: RelayWindowEntry): string {
+  const body = entry.body as Record<string, unknown>;
+  if (body.window === window && Object.keys(body).length === 1) {
+    const text = canonicalBody(entry);
+    if (text.startsWith(WINDOW_BODY_HEAD) && text.endsWith('}')) {
+      return text.slice(WINDOW_BODY_HEAD.length, -1);
+    }
+  }
+  return canonicalize(window);
+}
+
 async function apply(tx: Queryable, entry: JournalEntry): Promise<void> {
   const window = windowEntryOf(entry);
   const session = sessionEntryOf(entry);
@@ -136,7 +155,13 @@ async function apply(tx: Queryable, entry: JournalEntry): Promise<void> {
     await tx.run(
       `INSERT INTO relay_windows (project, session_id, window_number, seq, record)
        VALUES ($1, $2, $3, $4, $5)`,
-      [entry.project, window.session_id, window.window_number, entry.seq, canonicalize(window)],
+      [
+        entry.project,
+        window.session_id,
+        window.window_number,
+        entry.seq,
+        windowText(entry, window),
+      ],
     );
     await applyState(tx, entry.project, window.session_id, window.state);
     await tx.run(

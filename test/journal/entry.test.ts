@@ -4,7 +4,7 @@ import { type ContentHash, canonicalize, contentHash } from '../../src/core/inde
 import { buildEntry, rowHash } from '../../src/journal/entry-hash.js';
 import { checkInput } from '../../src/journal/entry-input.js';
 import type { EntryRow } from '../../src/journal/entry-row.js';
-import { entryHash, withoutHash } from '../../src/journal/index.js';
+import { canonicalBody, entryHash, withoutHash } from '../../src/journal/index.js';
 
 const text = fc.string({ unit: 'grapheme', minLength: 1, maxLength: 30 });
 const nullable = fc.option(text, { nil: null });
@@ -33,6 +33,9 @@ describe('journal entry encoding', () => {
           const prev = contentHash({ prev: seq }) as ContentHash;
           const { entry, params } = buildEntry('p-1', seq, prev, '2026-11-30T00:00:00.000Z', input);
           expect(entry.hash).toBe(entryHash(withoutHash(entry)));
+          // The body's canonical text, as appended and for an entry this process did not build.
+          expect(canonicalBody(entry)).toBe(canonicalize(body));
+          expect(canonicalBody({ ...entry })).toBe(canonicalize(body));
           expect(entry.hash).toBe(contentHash(JSON.parse(canonicalize(withoutHash(entry)))));
           const row = params as unknown as EntryRow;
           expect(rowHash(row)).toBe(entry.hash);
