@@ -26,16 +26,23 @@
  * and the table shows the unaged samples beside them: a young prior is copied by the first
  * collection in the timed window, a cost of the bench's rebuild rather than of the window.
  *
+ * Beside each aged sample, just before it, two baselines: a bare INSERT of the window entry's
+ * canonical body into a table of its own file + COMMIT (SQLite, WAL, synchronous=FULL: the storage
+ * floor of the append), and SHA-256 over the prior's canonical bytes (a CPU probe; the state
+ * encoded whole and hashed — what a seal without the digest of digests would cost — is shown for
+ * comparison). The append and the pure work are reported as ratios to them, sample by sample.
+ *
  * Part 2, the whole `runtime.relay.completeWindow` (the "restates 244" contribution: the public API
  * refuses the other), end to end on a fresh runtime: the same steps plus reading the session, the
  * goal, the canon notes of the window's changes and canon's batch commit of them (gate, cascade,
  * projection) in one transaction with the window record. Each timed window is window 5 of its own
  * session (sessions are built untimed), so every sample does the same work.
  */
+import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { DEFAULT_AIR_POLICY, initialAirState } from 'canonry/air';
 import { createCanonry } from 'canonry/app';
-import { canonicalize } from 'canonry/core';
+import { canonicalize, sha256Hex } from 'canonry/core';
 import { EntryKinds, JOURNAL_MIGRATIONS, Journal } from 'canonry/journal';
 import {
   checkContribution,
@@ -60,7 +67,7 @@ import {
 import { migrate, SqliteStore } from 'canonry/store';
 import { HmacKeyring } from 'canonry/trust';
 import { collect } from '../lib/gc.js';
-import { tempDir } from '../lib/journal-data.js';
+import { rawSqlite, tempDir } from '../lib/journal-data.js';
 import { fmtInt, median, progress, quantile } from '../lib/measure.js';
 import { runIfMain, table } from '../lib/report.js';
 import { generateState, setupContributions, windowContribution } from './lib/cso.js';
@@ -87,6 +94,13 @@ const age = () => {
   collect({ type: 'minor' });
 };
 
+/**
+ * What a seal without the digest of digests would cost every window: the whole CSO encoded
+ * (RFC 8785) and hashed.
+ * @param {object} cso
+ */
+const wholeStateHash = (cso) => createHash('sha256').update(canonicalize(cso)).digest('hex');
+
 /** @param {number[]} xs */
 const stats = (xs) => ({
   median: median(xs),
@@ -97,6 +111,12 @@ const ms = (/** @type {number} */ x) => x.toFixed(x < 1 ? 3 : 2);
 const row = (/** @type {string} */ name, /** @type {number[]} */ xs) => {
   const s = stats(xs);
   return [name, ms(s.median), ms(s.p90), `${ms(s.iqr[0])}–${ms(s.iqr[1])}`];
+};
+
+const ratioRow = (/** @type {string} */ name, /** @type {number[]} */ xs) => {
+  const s = stats(xs);
+  const x = (/** @type {number} */ v) => `${v.toFixed(2)}×`;
+  return [name, x(s.median), x(s.p90), `${x(s.iqr[0])}–${x(s.iqr[1])}`];
 };
 
 /** The in-process state after the setup windows: merge, verify, seal, as `completeWindow` does. */
@@ -292,6 +312,12 @@ export async function main() {
       projections: [RELAY_PROJECTION],
     });
     const ctx = ctxOf(built.session_id, built.genesis, built.windows + 1);
+    // The storage floor: a bare table in its own file beside the journal's, the store's settings.
+    const floorDb = rawSqlite(join(tmp.dir, 'floor.db'));
+    open.push(floorDb);
+    floorDb.exec('CREATE TABLE floor (id INTEGER PRIMARY KEY, body TEXT NOT NULL)');
+    const insertFloor = floorDb.prepare('INSERT INTO floor (body) VALUES (?)');
+    const floorInsert = floorDb.transaction((/** @type {string} */ text) => insertFloor.run(text));
 
     /** @type {Record<string, Record<string, number[]>>} */
     const pure = {};
@@ -334,14 +360,40 @@ export async function main() {
         total: [],
         youngPure: [],
         youngTotal: [],
+        floor: [],
+        whole: [],
+        hash: [],
+        appendRatio: [],
+        pureRatio: [],
       };
+      // The baselines' inputs, made untimed: the entry body's canonical text (the row the journal
+      // stores) and the prior the whole-state encoding is timed on.
+      const bodyText = canonicalize({ window: first.window });
+      const priorBytes = csoBytes(prior);
       for (let i = 0; i < WARMUP + 2 * SAMPLES; i++) {
         // Untimed: a prior as the runtime would hold it, and the window's contribution as parsed
         // from the wire (new objects: nothing of it is cached from an earlier sample).
+        const young = i % 2 === 1;
+        // Before each aged sample, the baselines it is compared with (the host's speed moves from
+        // minute to minute here; a ratio of neighbours does not): a bare durable INSERT of the
+        // entry's bytes, and the state encoded whole and hashed. Their garbage goes with `age`.
+        let floorMs = 0;
+        let wholeMs = 0;
+        let hashMs = 0;
+        if (!young) {
+          const f0 = performance.now();
+          floorInsert(bodyText);
+          const f1 = performance.now();
+          wholeStateHash(prior);
+          const f2 = performance.now();
+          sha256Hex(priorBytes);
+          floorMs = f1 - f0;
+          wholeMs = f2 - f1;
+          hashMs = performance.now() - f2;
+        }
         const from = built.again();
         // Every other sample ages that prior as a window's wait for its model ages it (see `age`);
         // the rest time it still young, as it was just built.
-        const young = i % 2 === 1;
         if (!young) age();
         const given = structuredClone(contribution);
         const c0 = performance.now();
@@ -365,6 +417,11 @@ export async function main() {
         for (const [k, v] of Object.entries(r.steps)) steps[k]?.push(v);
         steps.pure?.push(sum - r.steps.append);
         steps.total?.push(sum);
+        steps.floor?.push(floorMs);
+        steps.whole?.push(wholeMs);
+        steps.hash?.push(hashMs);
+        steps.appendRatio?.push(r.steps.append / floorMs);
+        steps.pureRatio?.push((sum - r.steps.append) / hashMs);
       }
       pure[name] = steps;
       progress(
@@ -484,6 +541,23 @@ export async function main() {
               row(
                 'outside the sum: extractFromText + mergeExtracted (one sentence)',
                 st.extract ?? [],
+              ),
+              row(
+                'baseline: a bare INSERT of the entry body (canonical text) + COMMIT, SQLite WAL FULL',
+                st.floor ?? [],
+              ),
+              row(
+                'for comparison: the prior CSO encoded whole (RFC 8785) and hashed, as a seal without the digest of digests would',
+                st.whole ?? [],
+              ),
+              row(
+                "baseline: SHA-256 over the prior's canonical bytes (encoded beforehand)",
+                st.hash ?? [],
+              ),
+              ratioRow('the append ÷ the bare INSERT, window by window', st.appendRatio ?? []),
+              ratioRow(
+                'pure relay work ÷ the SHA-256 baseline, window by window',
+                st.pureRatio ?? [],
               ),
             ],
           );
