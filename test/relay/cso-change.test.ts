@@ -16,7 +16,7 @@ import type {
   FactContribution,
 } from '../../src/relay/types.js';
 import { verifyCso } from '../../src/relay/verify.js';
-import { etcd, fact, GENESIS, GOAL, SESSION, seal } from './cso-fixtures.js';
+import { contribution, etcd, fact, GENESIS, GOAL, SESSION, seal } from './cso-fixtures.js';
 
 /** A small seeded generator (mulberry32). */
 function rng(seed: number) {
@@ -271,16 +271,7 @@ describe('sealing a state stepped from a sealed one checks what is new, with the
     }
     const merged = mergeContribution(
       prior,
-      {
-        facts: [{ fact_id: 'fresh-1', statement: 'a new observation' }],
-        decisions: [],
-        open_questions: [],
-        resolved_questions: [],
-        constraints: [],
-        completed: [],
-        invalidates: [],
-        tool_results: [],
-      },
+      contribution({ facts: [{ fact_id: 'fresh-1', statement: 'a new observation' }] }),
       ctx(4),
     );
     const { cso } = verifyCso(prior, merged.draft, {

@@ -3,6 +3,7 @@ import { csoId, sealCso, sessionGenesis } from '../../src/relay/cso-seal.js';
 import { normaliseEdges } from '../../src/relay/graph.js';
 import type {
   CognitiveStateObject,
+  Contribution,
   Decision,
   EstablishedFact,
   GoalState,
@@ -124,4 +125,19 @@ export function chain(n: number): CognitiveStateObject[] {
     prior = cso.cso_hmac;
   }
   return out;
+}
+
+/** A contribution with empty lists, and `more`. */
+export function contribution(more: Partial<Contribution> = {}): Contribution {
+  return {
+    facts: [],
+    decisions: [],
+    open_questions: [],
+    resolved_questions: [],
+    constraints: [],
+    completed: [],
+    invalidates: [],
+    tool_results: [],
+    ...more,
+  };
 }

@@ -7,17 +7,9 @@ import {
   normaliseStatement,
 } from '../../src/relay/extract/index.js';
 import type { Contribution } from '../../src/relay/types.js';
+import { contribution } from './cso-fixtures.js';
 
-const EMPTY: Contribution = {
-  facts: [],
-  decisions: [],
-  open_questions: [],
-  resolved_questions: [],
-  constraints: [],
-  completed: [],
-  invalidates: [],
-  tool_results: [],
-};
+const EMPTY: Contribution = contribution();
 
 const TEXT = [
   'The workload requires ACID transactions.',

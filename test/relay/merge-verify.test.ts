@@ -4,24 +4,20 @@ import { DependencyIndex } from '../../src/relay/graph.js';
 import { type MergeContext, mergeContribution } from '../../src/relay/merge.js';
 import type { CognitiveStateObject, Contribution } from '../../src/relay/types.js';
 import { verifyCso } from '../../src/relay/verify.js';
-import { decision, etcd, fact, GENESIS, GOAL, SESSION, seal, unsealed } from './cso-fixtures.js';
+import {
+  contribution,
+  decision,
+  etcd,
+  fact,
+  GENESIS,
+  GOAL,
+  SESSION,
+  seal,
+  unsealed,
+} from './cso-fixtures.js';
 
 const H1 = `sha256:${'1'.repeat(64)}`;
 const H2 = `sha256:${'2'.repeat(64)}`;
-
-function contribution(more: Partial<Contribution> = {}): Contribution {
-  return {
-    facts: [],
-    decisions: [],
-    open_questions: [],
-    resolved_questions: [],
-    constraints: [],
-    completed: [],
-    invalidates: [],
-    tool_results: [],
-    ...more,
-  };
-}
 
 const ctx = (window_number: number): MergeContext => ({
   session_id: SESSION.session_id,

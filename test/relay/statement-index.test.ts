@@ -9,7 +9,7 @@ import type {
   FactContribution,
 } from '../../src/relay/types.js';
 import { verifyCso } from '../../src/relay/verify.js';
-import { GENESIS, GOAL, SESSION, seal } from './cso-fixtures.js';
+import { contribution, GENESIS, GOAL, SESSION, seal } from './cso-fixtures.js';
 
 const ctx = (window_number: number): MergeContext => ({
   session_id: SESSION.session_id,
@@ -59,16 +59,7 @@ function contributionOf(prior: CognitiveStateObject | null, plan: Plan, n: numbe
   }
   for (const s of plan.fresh) out.push({ statement: s });
   for (const u of plan.unique) out.push({ statement: `observation ${u} of window ${n}` });
-  return {
-    facts: out,
-    decisions: [],
-    open_questions: [],
-    resolved_questions: [],
-    constraints: [],
-    completed: [],
-    invalidates: [],
-    tool_results: [],
-  };
+  return contribution({ facts: out });
 }
 
 /** One window: merge, verify, seal; the figures that must not depend on what was cached. */
