@@ -14,7 +14,7 @@ import {
   entryRows,
   INSERT_ROW_PG,
   JOURNAL_DDL,
-  migrateJournal,
+  oneConnectionJournals,
   rowBytes,
   verdictInputs,
 } from '../lib/journal-data.js';
@@ -65,13 +65,12 @@ export async function main() {
     await admin.query(`CREATE SCHEMA ${rawSchema}`);
 
     // 8 writers as 8 processes would be: a store with one connection and a journal each.
-    const stores = Array.from(
-      { length: WRITERS },
-      () => new PostgresStore({ connectionString: inSchema(journalSchema), max: 1 }),
+    const { stores, journals } = await oneConnectionJournals(
+      inSchema(journalSchema),
+      WRITERS,
+      signer,
     );
     open.push(...stores);
-    await migrateJournal(/** @type {PostgresStore} */ (stores[0]));
-    const journals = stores.map((store) => new Journal(store, { signer }));
     const pooled = new PostgresStore({ connectionString: inSchema(journalSchema), max: WRITERS });
     open.push(pooled);
     const groupJournal = new Journal(pooled, { signer });

@@ -10,9 +10,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { canonicalize } from 'canonry/core';
-import { JOURNAL_MIGRATIONS } from 'canonry/journal';
+import { JOURNAL_MIGRATIONS, Journal } from 'canonry/journal';
 import { compileProtocol, Kernel, MemoryAuditSink } from 'canonry/kernel';
-import { migrate } from 'canonry/store';
+import { migrate, PostgresStore } from 'canonry/store';
 import { Keyring } from 'canonry/trust';
 import { INPUT_COUNT, metadataHashes, refundArtifacts, refundProtocol } from './refund.js';
 
@@ -106,6 +106,20 @@ export const rowBytes = (row) =>
       sum + (typeof v === 'string' ? Buffer.byteLength(v) : v === null ? 0 : 8),
     0,
   );
+
+/**
+ * `n` journals as `n` writer processes would be: a `PostgresStore` with one connection and a
+ * `Journal` each, the journal's tables made through the first.
+ * @param {string} url @param {number} n @param {() => import('canonry/trust').Signer} signer
+ */
+export async function oneConnectionJournals(url, n, signer) {
+  const stores = Array.from(
+    { length: n },
+    () => new PostgresStore({ connectionString: url, max: 1 }),
+  );
+  await migrateJournal(/** @type {PostgresStore} */ (stores[0]));
+  return { stores, journals: stores.map((store) => new Journal(store, { signer })) };
+}
 
 /**
  * A raw better-sqlite3 connection with exactly the SqliteStore's settings (busy_timeout, WAL,

@@ -30,7 +30,7 @@ import {
   entryRows,
   INSERT_ROW_PG,
   JOURNAL_DDL,
-  migrateJournal,
+  oneConnectionJournals,
   verdictInputs,
 } from '../../lib/journal-data.js';
 import { progress, ratio, ratioSpread } from '../../lib/measure.js';
@@ -96,13 +96,12 @@ const socketDir = mkdtempSync(join(tmpdir(), 'canonry-forward-'));
 /** @type {{ close(): unknown }[]} */
 const open = [];
 try {
-  const stores = Array.from(
-    { length: WRITERS },
-    () => new PostgresStore({ connectionString: inSchema(journalSchema), max: 1 }),
+  const { stores, journals } = await oneConnectionJournals(
+    inSchema(journalSchema),
+    WRITERS,
+    signer,
   );
   open.push(...stores);
-  await migrateJournal(/** @type {PostgresStore} */ (stores[0]));
-  const journals = stores.map((store) => new Journal(store, { signer }));
   const leaderStore = new PostgresStore({
     connectionString: inSchema(journalSchema),
     max: leaderConnections,

@@ -5,10 +5,8 @@
  * `node bench/journal/tools/pg-hot-loop.js [seconds] [writers]`.
  */
 import { readdirSync, readFileSync } from 'node:fs';
-import { Journal } from 'canonry/journal';
-import { PostgresStore } from 'canonry/store';
 import pg from 'pg';
-import { migrateJournal, verdictInputs } from '../../lib/journal-data.js';
+import { oneConnectionJournals, verdictInputs } from '../../lib/journal-data.js';
 import { progress } from '../../lib/measure.js';
 import { INPUT_MASK as M } from '../../lib/refund.js';
 import { concurrently } from '../../lib/windows.js';
@@ -39,20 +37,21 @@ const admin = new pg.Client({ connectionString: DATABASE });
 await admin.connect();
 await admin.query(`CREATE SCHEMA ${schema}`);
 const { inputs, signer, remove } = await verdictInputs();
-const stores = Array.from(
-  { length: writers },
-  () => new PostgresStore({ connectionString: url, max: 1 }),
-);
-await migrateJournal(/** @type {PostgresStore} */ (stores[0]));
-const journals = stores.map((store) => new Journal(store, { signer }));
+const { stores, journals } = await oneConnectionJournals(url, writers, signer);
 let k = 0;
 await concurrently(writers, performance.now() + 1000, (p) =>
-  /** @type {Journal} */ (journals[p]).append('shared', /** @type {any} */ (inputs[k++ & M])),
+  /** @type {import('canonry/journal').Journal} */ (journals[p]).append(
+    'shared',
+    /** @type {any} */ (inputs[k++ & M]),
+  ),
 );
 const cpu0 = process.cpuUsage();
 const pg0 = postgresTicks();
 const n = await concurrently(writers, performance.now() + seconds * 1000, (p) =>
-  /** @type {Journal} */ (journals[p]).append('shared', /** @type {any} */ (inputs[k++ & M])),
+  /** @type {import('canonry/journal').Journal} */ (journals[p]).append(
+    'shared',
+    /** @type {any} */ (inputs[k++ & M]),
+  ),
 );
 const cpu = process.cpuUsage(cpu0);
 const pgMs = (postgresTicks() - pg0) * 10;
