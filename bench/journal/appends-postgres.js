@@ -12,9 +12,9 @@ import { PostgresStore } from 'canonry/store';
 import pg from 'pg';
 import {
   entryRows,
-  INSERT_ROW_PG,
   JOURNAL_DDL,
   oneConnectionJournals,
+  rawInserts,
   rowBytes,
   verdictInputs,
 } from '../lib/journal-data.js';
@@ -93,7 +93,6 @@ export async function main() {
       open.push(client);
     }
     await /** @type {pg.Client} */ (raw[0]).query(JOURNAL_DDL);
-    const rawSeq = new Array(WRITERS).fill(0);
 
     let k = 0;
     const input = () => /** @type {any} */ (inputs[k++ & M]);
@@ -121,20 +120,7 @@ export async function main() {
         },
         {
           name: RAW,
-          run: (deadline) =>
-            concurrently(WRITERS, deadline, (p, i) => {
-              const row = /** @type {(string | number | null)[]} */ (
-                rows[(p * 128 + i) & M]
-              ).slice();
-              row[0] = `w${p}`;
-              row[1] = ++rawSeq[p];
-              // Prepared once per connection, as the journal's statements are.
-              return /** @type {pg.Client} */ (raw[p]).query({
-                name: 'raw_insert',
-                text: INSERT_ROW_PG,
-                values: row,
-              });
-            }),
+          run: rawInserts(raw, rows),
         },
       ],
       OPTIONS,

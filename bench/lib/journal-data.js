@@ -15,6 +15,7 @@ import { compileProtocol, Kernel, MemoryAuditSink } from 'canonry/kernel';
 import { migrate, PostgresStore } from 'canonry/store';
 import { Keyring } from 'canonry/trust';
 import { INPUT_COUNT, metadataHashes, refundArtifacts, refundProtocol } from './refund.js';
+import { concurrently } from './windows.js';
 
 /** A fresh temporary directory and a function that removes it. @param {string} name */
 export function tempDir(name) {
@@ -77,6 +78,31 @@ export const ENTRY_COLUMNS = /** @type {const} */ ([
 /** The journal's own INSERT of one entry row, with `?` (SQLite) or `$n` (PostgreSQL) placeholders. */
 export const INSERT_ROW_SQLITE = `INSERT INTO journal_entries (${ENTRY_COLUMNS.join(', ')}) VALUES (${ENTRY_COLUMNS.map(() => '?').join(', ')})`;
 export const INSERT_ROW_PG = `INSERT INTO journal_entries (${ENTRY_COLUMNS.join(', ')}) VALUES (${ENTRY_COLUMNS.map((_, i) => `$${i + 1}`).join(', ')})`;
+
+/**
+ * The raw side of the PostgreSQL benches: each of `clients` inserts the journal's own `rows`
+ * (renumbered, under a project of its own: `w<p>`) with one prepared autocommit INSERT, awaiting
+ * each. Returns a window target's `run`.
+ * @param {import('pg').Client[]} clients @param {(string | number | null)[][]} rows
+ * @returns {(deadline: number) => Promise<number>}
+ */
+export function rawInserts(clients, rows) {
+  const seq = new Array(clients.length).fill(0);
+  return (deadline) =>
+    concurrently(clients.length, deadline, (p, i) => {
+      const row = /** @type {(string | number | null)[]} */ (
+        rows[(p * 128 + i) % rows.length]
+      ).slice();
+      row[0] = `w${p}`;
+      row[1] = ++seq[p];
+      // Prepared once per connection, as the journal's statements are.
+      return /** @type {import('pg').Client} */ (clients[p]).query({
+        name: 'raw_insert',
+        text: INSERT_ROW_PG,
+        values: row,
+      });
+    });
+}
 
 /** The schema the journal's migration creates (identical tables and indexes for the raw side). */
 export const JOURNAL_DDL = /** @type {string} */ (JOURNAL_MIGRATIONS[0]?.up);

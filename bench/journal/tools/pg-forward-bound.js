@@ -28,9 +28,9 @@ import { PostgresStore } from 'canonry/store';
 import pg from 'pg';
 import {
   entryRows,
-  INSERT_ROW_PG,
   JOURNAL_DDL,
   oneConnectionJournals,
+  rawInserts,
   verdictInputs,
 } from '../../lib/journal-data.js';
 import { progress, ratio, ratioSpread } from '../../lib/measure.js';
@@ -143,7 +143,6 @@ try {
     open.push({ close: () => client.end() });
   }
   await /** @type {pg.Client} */ (raw[0]).query(JOURNAL_DDL);
-  const rawSeq = new Array(WRITERS).fill(0);
 
   const HOT = `${WRITERS} journals (1 connection each), 1 project (the bench's hot row)`;
   const JSON_FORWARD = `forwarded to a leader (${leaderConnections} connection${leaderConnections === 1 ? '' : 's'}), input as JSON`;
@@ -179,17 +178,7 @@ try {
       },
       {
         name: RAW,
-        run: (deadline) =>
-          concurrently(WRITERS, deadline, (p, i) => {
-            const row = /** @type {(string | number | null)[]} */ (rows[(p * 128 + i) & M]).slice();
-            row[0] = `w${p}`;
-            row[1] = ++rawSeq[p];
-            return /** @type {pg.Client} */ (raw[p]).query({
-              name: 'raw_insert',
-              text: INSERT_ROW_PG,
-              values: row,
-            });
-          }),
+        run: rawInserts(raw, rows),
       },
     ],
     { rounds, time: 2_000, warmup: 1_000 },
