@@ -107,16 +107,16 @@ const stats = (xs) => ({
   iqr: /** @type {[number, number]} */ ([quantile(xs, 0.25), quantile(xs, 0.75)]),
 });
 const ms = (/** @type {number} */ x) => x.toFixed(x < 1 ? 3 : 2);
-const row = (/** @type {string} */ name, /** @type {number[]} */ xs) => {
+/** A table row of `xs`' median, p90 and IQR, each written by `fmt` (milliseconds by default). */
+const row = (
+  /** @type {string} */ name,
+  /** @type {number[]} */ xs,
+  /** @type {(v: number) => string} */ fmt = ms,
+) => {
   const s = stats(xs);
-  return [name, ms(s.median), ms(s.p90), `${ms(s.iqr[0])}–${ms(s.iqr[1])}`];
+  return [name, fmt(s.median), fmt(s.p90), `${fmt(s.iqr[0])}–${fmt(s.iqr[1])}`];
 };
-
-const ratioRow = (/** @type {string} */ name, /** @type {number[]} */ xs) => {
-  const s = stats(xs);
-  const x = (/** @type {number} */ v) => `${v.toFixed(2)}×`;
-  return [name, x(s.median), x(s.p90), `${x(s.iqr[0])}–${x(s.iqr[1])}`];
-};
+const times = (/** @type {number} */ v) => `${v.toFixed(2)}×`;
 
 /** The in-process state after the setup windows: merge, verify, seal, as `completeWindow` does. */
 function buildInProcess(
@@ -554,10 +554,11 @@ export async function main() {
                 "baseline: SHA-256 over the prior's canonical bytes (encoded beforehand)",
                 st.hash ?? [],
               ),
-              ratioRow('the append ÷ the bare INSERT, window by window', st.appendRatio ?? []),
-              ratioRow(
+              row('the append ÷ the bare INSERT, window by window', st.appendRatio ?? [], times),
+              row(
                 'pure relay work ÷ the SHA-256 baseline, window by window',
                 st.pureRatio ?? [],
+                times,
               ),
             ],
           );

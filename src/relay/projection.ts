@@ -134,10 +134,7 @@ const WINDOW_BODY_HEAD = '{"window":';
 function windowText(entry: JournalEntry, window: RelayWindowEntry): string {
   const body = entry.body as Record<string, unknown>;
   if (body.window === window && Object.keys(body).length === 1) {
-    const text = canonicalBody(entry);
-    if (text.startsWith(WINDOW_BODY_HEAD) && text.endsWith('}')) {
-      return text.slice(WINDOW_BODY_HEAD.length, -1);
-    }
+    return canonicalBody(entry).slice(WINDOW_BODY_HEAD.length, -1);
   }
   return canonicalize(window);
 }

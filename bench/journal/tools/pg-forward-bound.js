@@ -46,6 +46,22 @@ const inSchema = (/** @type {string} */ schema) =>
   `${DATABASE}?options=${encodeURIComponent(`-c search_path=${schema}`)}`;
 
 /**
+ * Calls `on` with each newline-delimited JSON message that arrives on `socket`.
+ * @param {import('node:net').Socket} socket @param {(message: any) => void} on
+ */
+function onMessages(socket, on) {
+  let buffered = '';
+  socket.setEncoding('utf8');
+  socket.on('data', (chunk) => {
+    buffered += chunk;
+    for (let i = buffered.indexOf('\n'); i >= 0; i = buffered.indexOf('\n')) {
+      on(JSON.parse(buffered.slice(0, i)));
+      buffered = buffered.slice(i + 1);
+    }
+  });
+}
+
+/**
  * A writer's end of its socket: sends one message a call, resolves with the leader's reply.
  * @param {string} path
  * @returns {Promise<{ send(message: object): Promise<{ seq: number, hash: string }>, close(): void }>}
@@ -56,18 +72,11 @@ function connectWriter(path) {
     /** @type {Map<number, { resolve: (v: any) => void, reject: (e: Error) => void }>} */
     const waiting = new Map();
     let next = 0;
-    let buffered = '';
-    socket.setEncoding('utf8');
-    socket.on('data', (chunk) => {
-      buffered += chunk;
-      for (let i = buffered.indexOf('\n'); i >= 0; i = buffered.indexOf('\n')) {
-        const reply = JSON.parse(buffered.slice(0, i));
-        buffered = buffered.slice(i + 1);
-        const w = waiting.get(reply.id);
-        waiting.delete(reply.id);
-        if (reply.error) w?.reject(new Error(reply.error));
-        else w?.resolve(reply);
-      }
+    onMessages(socket, (reply) => {
+      const w = waiting.get(reply.id);
+      waiting.delete(reply.id);
+      if (reply.error) w?.reject(new Error(reply.error));
+      else w?.resolve(reply);
     });
     socket.once('error', reject);
     socket.once('connect', () =>
@@ -111,20 +120,13 @@ try {
 
   const path = join(socketDir, 'leader.sock');
   const server = createServer((socket) => {
-    let buffered = '';
-    socket.setEncoding('utf8');
-    socket.on('data', (chunk) => {
-      buffered += chunk;
-      for (let i = buffered.indexOf('\n'); i >= 0; i = buffered.indexOf('\n')) {
-        const m = JSON.parse(buffered.slice(0, i));
-        buffered = buffered.slice(i + 1);
-        const input = typeof m.index === 'number' ? inputs[m.index] : m.input;
-        leader.append(m.project, /** @type {any} */ (input)).then(
-          (r) =>
-            socket.write(`${JSON.stringify({ id: m.id, seq: r.entry.seq, hash: r.entry.hash })}\n`),
-          (err) => socket.write(`${JSON.stringify({ id: m.id, error: String(err) })}\n`),
-        );
-      }
+    onMessages(socket, (m) => {
+      const input = typeof m.index === 'number' ? inputs[m.index] : m.input;
+      leader.append(m.project, /** @type {any} */ (input)).then(
+        (r) =>
+          socket.write(`${JSON.stringify({ id: m.id, seq: r.entry.seq, hash: r.entry.hash })}\n`),
+        (err) => socket.write(`${JSON.stringify({ id: m.id, error: String(err) })}\n`),
+      );
     });
   });
   await new Promise((ok) => server.listen(path, () => ok(undefined)));
