@@ -48,4 +48,16 @@ export const RELAY_MIGRATIONS: readonly Migration[] = [
       CREATE INDEX relay_items_open ON relay_items (project, session_id, window_to);
     `,
   },
+  {
+    // A window closes its changed items' open rows by id. Without statistics SQLite chose the
+    // index above for that (three equal columns) and read every open row of the session — 6,500
+    // rows a statement for a CSO of 1,000 facts, 500 decisions and 5,000 edges. Open rows by id
+    // instead: at most one open version of an item, which the projection keeps and now enforces.
+    name: 'relay-items-open-by-id',
+    up: `
+      DROP INDEX relay_items_open;
+      CREATE UNIQUE INDEX relay_items_open ON relay_items (project, session_id, list, item_id)
+        WHERE window_to IS NULL;
+    `,
+  },
 ];
