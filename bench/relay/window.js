@@ -19,7 +19,9 @@
  * `completeWindow` builds them), `sealCso` (canonical bytes, HMAC-SHA256, the CSO schema check),
  * `relayHeaders`, and one `journal.append` of the `relay.window` entry (with the context packet's
  * hash and the raw answer a replay needs, deflated) to a real SQLite journal
- * (WAL, synchronous=FULL, the relay's entry kinds checked, its projection updated). Checking the
+ * (WAL, synchronous=FULL, the relay's entry kinds checked, its projection updated). The journal
+ * holds the session's four setup windows, so the append meets the prior's items as open projection
+ * rows, as a runtime's does; after each sample, untimed, the projection is put back. Checking the
  * untrusted contribution and extracting claims from the window's text are timed too, outside the
  * target's sum. Each prior is rebuilt untimed before its sample; every other sample then ages it
  * (two minor collections, untimed) as the prompt, model call and reply between two windows age it,
@@ -143,18 +145,25 @@ function buildInProcess(
       retired: merged.retired,
     });
     const sealed = sealCso(cso, seal);
-    relayHeaders(sealed, verification, { count: 0 });
-    return sealed;
+    const headers = relayHeaders(sealed, verification, { count: 0 });
+    return { sealed, verification, headers };
   };
+  /** @type {any[]} The setup windows' records, to journal. */
+  const records = [];
   for (const [k, c] of setup.entries()) {
     if (k === setup.length - 1) beforeLast = prior;
-    prior = relayOne(prior, c, k + 1);
+    const made = relayOne(prior, c, k + 1);
+    const raw = JSON.stringify({ output: OUTPUT, ...c });
+    records.push(
+      windowRecord(session_id, k + 1, prior, made.sealed, { ...made, invalidations: [], raw }),
+    );
+    prior = made.sealed;
   }
   // Each timed window starts from a prior built as the runtime builds one — the last setup window
   // relayed again, untimed — so what a window leaves for the next (digests, index, chain lengths)
   // is paid in that window, never carried over from an earlier sample.
-  const again = () => relayOne(beforeLast, setup.at(-1), setup.length);
-  return { prior, again, session_id, genesis, windows: setup.length };
+  const again = () => relayOne(beforeLast, setup.at(-1), setup.length).sealed;
+  return { prior, again, session_id, genesis, windows: setup.length, records };
 }
 
 function ctxOf(
@@ -175,11 +184,63 @@ function ctxOf(
 }
 
 /**
+ * A window's `relay.window` record as `completeWindow` journals it: its CSO as a change from the
+ * prior (`csoChange`) and the raw answer in its journaled form.
+ * @param {string} sessionId @param {number} windowNumber @param {any} prior @param {any} cso
+ * @param {{ verification: any, invalidations: any[], headers: any, raw: string }} made
+ */
+function windowRecord(sessionId, windowNumber, prior, cso, made) {
+  return {
+    session_id: sessionId,
+    window_number: windowNumber,
+    kind: 'work',
+    revision_target: null,
+    state: csoChange(prior, cso),
+    sealed_over: 'digest',
+    status: 'active',
+    remaining: cso.goal_state.remaining,
+    verification: made.verification,
+    invalidations: made.invalidations,
+    revisions: [],
+    output: { text: OUTPUT, hash: 'sha256:0', model: null },
+    // The DPE and AIR's step are timed in bench/air; the record carries what a quiet window's do.
+    signals: { window_number: windowNumber, claims: [], quality: 1 },
+    quality: {
+      policy: DEFAULT_AIR_POLICY,
+      judge: 'deterministic',
+      state: initialAirState(),
+      packet: null,
+      injection: null,
+      tokens: 0,
+    },
+    headers: made.headers,
+    // What a replay needs: the prompt's hash and the raw answer, the output cut out of it.
+    context_packet_hash: PACKET_HASH,
+    answers: [journaledAnswer(made.raw, OUTPUT)],
+  };
+}
+
+/** Appends `window` to the bench project's journal, as the session's agent. */
+const appendWindow = (
+  /** @type {Journal} */ journal,
+  /** @type {any} */ window,
+  /** @type {string} */ correlation,
+) =>
+  journal.append(
+    PROJECT,
+    RELAY_WINDOW.input(/** @type {any} */ ({ window }), {
+      actor: 'relay:bench',
+      authority: { principal: 'relay:bench', role: 'agent', project: PROJECT },
+      correlation_id: correlation,
+    }),
+  );
+
+/**
  * The window's pure work, step by step, then its journal append; returns each step's milliseconds.
  * @param {any} prior @param {any} contribution @param {any} ctx @param {(b: Uint8Array) => string} seal
- * @param {Journal} journal @param {string} sessionId
+ * @param {Journal} journal
  */
-async function oneWindow(prior, contribution, ctx, seal, journal, sessionId) {
+async function oneWindow(prior, contribution, ctx, seal, journal) {
   // What the model sent for the window (its raw answer, journaled for replay): untimed.
   const raw = JSON.stringify({ output: OUTPUT, ...contribution });
   const t0 = performance.now();
@@ -208,42 +269,13 @@ async function oneWindow(prior, contribution, ctx, seal, journal, sessionId) {
   const t4 = performance.now();
   const headers = relayHeaders(cso, verification, { count: 0 });
   const t5 = performance.now();
-  const window = {
-    session_id: sessionId,
-    window_number: ctx.window_number,
-    kind: 'work',
-    revision_target: null,
-    state: csoChange(prior, cso),
-    sealed_over: 'digest',
-    status: 'active',
-    remaining: cso.goal_state.remaining,
+  const window = windowRecord(ctx.session_id, ctx.window_number, prior, cso, {
     verification,
     invalidations,
-    revisions: [],
-    output: { text: OUTPUT, hash: 'sha256:0', model: null },
-    // The DPE and AIR's step are timed in bench/air; the record carries what a quiet window's do.
-    signals: { window_number: ctx.window_number, claims: [], quality: 1 },
-    quality: {
-      policy: DEFAULT_AIR_POLICY,
-      judge: 'deterministic',
-      state: initialAirState(),
-      packet: null,
-      injection: null,
-      tokens: 0,
-    },
     headers,
-    // What a replay needs: the prompt's hash and the raw answer, the output cut out of it.
-    context_packet_hash: PACKET_HASH,
-    answers: [journaledAnswer(raw, OUTPUT)],
-  };
-  await journal.append(
-    PROJECT,
-    RELAY_WINDOW.input(/** @type {any} */ ({ window }), {
-      actor: 'relay:bench',
-      authority: { principal: 'relay:bench', role: 'agent', project: PROJECT },
-      correlation_id: cso.cso_id,
-    }),
-  );
+    raw,
+  });
+  await appendWindow(journal, window, cso.cso_id);
   const t6 = performance.now();
   return {
     steps: {
@@ -311,6 +343,34 @@ export async function main() {
       projections: [RELAY_PROJECTION],
     });
     const ctx = ctxOf(built.session_id, built.genesis, built.windows + 1);
+    // The session as the runtime leaves it after the setup windows: its row and its four windows
+    // journaled, so the timed window's append meets a projection holding the prior's 1,000 facts,
+    // 500 decisions and 5,000 edges as open rows. After each sample, untimed, the projection is
+    // put back as it was before that window (its window row and the item rows it opened deleted,
+    // those it closed reopened); the journal keeps every entry.
+    await store.run(
+      `INSERT INTO relay_sessions (project, session_id, status, windows, seq, record)
+       VALUES ($1, $2, 'active', 0, 0, '{}')`,
+      [PROJECT, built.session_id],
+    );
+    for (const record of built.records) await appendWindow(journal, record, record.state.cso_id);
+    const fifth = [PROJECT, built.session_id, ctx.window_number];
+    const undo = async () => {
+      const where = 'project = $1 AND session_id = $2';
+      await store.run(`DELETE FROM relay_windows WHERE ${where} AND window_number = $3`, fifth);
+      await store.run(`DELETE FROM relay_items WHERE ${where} AND window_from = $3`, fifth);
+      await store.run(
+        `UPDATE relay_items SET window_to = NULL WHERE ${where} AND window_to = $3`,
+        key,
+      );
+    };
+    const openRows = await store.all(
+      'SELECT count(*) AS n FROM relay_items WHERE project = $1 AND session_id = $2 AND window_to IS NULL',
+      [PROJECT, built.session_id],
+    );
+    if (Number(openRows[0]?.n) !== 1000 + 500 + edges.size) {
+      throw new Error(`the session's projection holds ${openRows[0]?.n} open items`);
+    }
     // The storage floor: a bare table in its own file beside the journal's, the store's settings.
     const floorDb = rawSqlite(join(tmp.dir, 'floor.db'));
     open.push(floorDb);
@@ -322,9 +382,9 @@ export async function main() {
     const pure = {};
     /** @type {Record<string, { repaired: number, flagged: number, left: number, preservation: number, recordBytes: number, entryBytes: number, facts: number, ok: boolean }>} */
     const checks = {};
-    let n = 0;
     for (const [name, { contribution, expect }] of Object.entries(scenarios)) {
-      const first = await oneWindow(prior, contribution, ctx, seal, journal, `rs-check-${n++}`);
+      const first = await oneWindow(prior, contribution, ctx, seal, journal);
+      await undo();
       const repaired = new Set(first.verification.repaired);
       const ok =
         first.verification.verified &&
@@ -404,7 +464,8 @@ export async function main() {
           extractFromText(OUTPUT, { window_number: ctx.window_number }),
         );
         const c2 = performance.now();
-        const r = await oneWindow(from, given, ctx, seal, journal, `rs-${n++}`);
+        const r = await oneWindow(from, given, ctx, seal, journal);
+        await undo();
         if (i < WARMUP) continue;
         const sum = Object.values(r.steps).reduce((a, v) => a + v, 0);
         if (young) {
