@@ -48,21 +48,71 @@ function entityBySpelling(t: Token): boolean {
   return t.at > 0 && UPPER.test(first) && !ANALYSIS_STOP_WORDS.has(t.lower);
 }
 
+/**
+ * What a text reads as before any lexicon: its tokens, the entities its spelling names, and the
+ * tokens whose entity status the lexicon decides — with the features last read for one lexicon.
+ * A session's facts are read again every window against a lexicon that barely moves, so a text's
+ * reading is kept (by its text, {@link READINGS} of them, oldest first out) and its features are
+ * rebuilt only when the lexicon answers differently for one of its open tokens.
+ */
+interface Reading {
+  readonly tokens: readonly Token[];
+  readonly spelled: readonly boolean[];
+  readonly bySpelling: readonly string[];
+  /** Tokens that are an entity exactly when the lexicon holds them (by position). */
+  readonly open: readonly number[];
+  last?: { readonly answers: readonly boolean[]; readonly features: Features };
+}
+
+/** How many texts' readings are kept: a session's state and a few windows' sentences. */
+const READINGS = 8_192;
+const readings = new Map<string, Reading>();
+
+/** Drops every kept reading: the next look at any text reads it afresh. */
+export function forgetReadings(): void {
+  readings.clear();
+}
+
+function readingOf(text: string): Reading {
+  let reading = readings.get(text);
+  if (reading) return reading;
+  const tokens = tokenize(text);
+  const spelled: boolean[] = [];
+  const open: number[] = [];
+  const bySpelling: string[] = [];
+  tokens.forEach((t, i) => {
+    const spelling = entityBySpelling(t);
+    if (spelling) bySpelling.push(t.lower);
+    const candidate = !isUnitWord(t.lower) && !ANALYSIS_STOP_WORDS.has(t.lower);
+    spelled.push(candidate && spelling);
+    if (candidate && !spelling) open.push(i);
+  });
+  reading = { tokens, spelled, bySpelling, open };
+  if (readings.size >= READINGS) readings.delete(readings.keys().next().value!);
+  readings.set(text, reading);
+  return reading;
+}
+
 /** The entities a text names by spelling, for a lexicon. */
 export function entitiesBySpelling(text: string): string[] {
-  return tokenize(text)
-    .filter(entityBySpelling)
-    .map((t) => t.lower);
+  return [...readingOf(text).bySpelling];
 }
 
 export function featuresOf(text: string, lexicon: ReadonlySet<string>): Features {
-  const tokens = tokenize(text);
-  const isEntity = tokens.map(
-    (t) =>
-      !isUnitWord(t.lower) &&
-      !ANALYSIS_STOP_WORDS.has(t.lower) &&
-      (entityBySpelling(t) || lexicon.has(t.lower)),
-  );
+  const reading = readingOf(text);
+  const { tokens, open } = reading;
+  const answers = open.map((i) => lexicon.has(tokens[i]!.lower));
+  const last = reading.last;
+  if (last && answers.every((a, k) => a === last.answers[k])) return last.features;
+  const isEntity = [...reading.spelled];
+  for (let k = 0; k < open.length; k++) if (answers[k]) isEntity[open[k]!] = true;
+  const features = featuresFrom(tokens, isEntity);
+  reading.last = { answers, features };
+  return features;
+}
+
+/** A text's features, given which of its tokens are entities. */
+function featuresFrom(tokens: readonly Token[], isEntity: readonly boolean[]): Features {
   const keyOf = (i: number): string => (isEntity[i] ? tokens[i]!.lower : keyForm(tokens[i]!.lower));
   const quantities = quantitiesOf(tokens, keyOf);
   const inQuantity = new Set<number>();
