@@ -33,13 +33,15 @@ function pieces<T>(list: readonly T[]): T[][] {
 const inList = (from: number, n: number) =>
   Array.from({ length: n }, (_, i) => `$${from + i}`).join(', ');
 
-/** The open rows of `count` ids of one list (`$1` project, `$2` session, `$3` list, then the ids). */
-const openRowsOf = (count: number) =>
-  `project = $1 AND session_id = $2 AND list = $3 AND window_to IS NULL AND item_id IN (${inList(4, count)})`;
-
-/** The statement that reads the open rows of `count` ids of one list (their positions). */
-export const openRowsQuery = (count: number) =>
-  `SELECT item_id, position FROM relay_items WHERE ${openRowsOf(count)}`;
+/**
+ * Closes the open rows of `count` ids of one list at a window and returns their positions, in one
+ * statement: `$1` project, `$2` session, `$3` list, `$4` the window, then the ids.
+ */
+export const closeStatement = (count: number) =>
+  `UPDATE relay_items SET window_to = $4
+   WHERE project = $1 AND session_id = $2 AND list = $3 AND window_to IS NULL
+     AND item_id IN (${inList(5, count)})
+   RETURNING item_id, position`;
 
 /** Closes the open rows of `ids` at window `n`; returns the positions they had. */
 async function close(
@@ -50,19 +52,11 @@ async function close(
 ): Promise<Map<string, number>> {
   const positions = new Map<string, number>();
   for (const piece of pieces(ids)) {
-    const where = openRowsOf(piece.length);
     const rows = await tx.all<{ item_id: string; position: number | string }>(
-      openRowsQuery(piece.length),
-      [...key, ...piece],
+      closeStatement(piece.length),
+      [...key, n, ...piece],
     );
     for (const row of rows) positions.set(row.item_id, Number(row.position));
-    if (rows.length > 0) {
-      await tx.run(`UPDATE relay_items SET window_to = $${4 + piece.length} WHERE ${where}`, [
-        ...key,
-        ...piece,
-        n,
-      ]);
-    }
   }
   return positions;
 }
