@@ -1,5 +1,5 @@
 import { CanonryError } from '../core/index.js';
-import { knownNormal } from './graph-delta.js';
+import { itemsById, knownNormal } from './graph-delta.js';
 import type {
   CognitiveStateObject,
   Decision,
@@ -68,33 +68,36 @@ function isNormal(edges: readonly DependencyEdge[]): boolean {
 
 /**
  * The change of `next`'s items from `prior`'s, or null when `next` does not keep the prior's order
- * (an item moved): such a list is journaled whole. Walks both lists once; an item carried by
- * identity costs a comparison.
+ * (an item moved, or a new one came before a prior one): such a list is journaled whole. Walks both
+ * lists side by side: an item carried by identity costs a comparison; `priorIds` (the prior's ids,
+ * which a stepped CSO keeps) tells a new item from a prior one that moved.
  */
 function itemsChange<T extends object>(
   prior: readonly T[],
   next: readonly T[],
   idOf: (item: T) => string,
+  priorIds: { has(id: string): boolean },
 ): ItemsChange<T> | null {
-  const nextIds = new Map<string, number>();
-  next.forEach((item, i) => {
-    nextIds.set(idOf(item), i);
-  });
   const removed: string[] = [];
   const put: T[] = [];
-  let at = 0; // the position in `next` the next prior item that stays must take
+  let i = 0; // the position in `next` the next prior item that stays must take
   for (const item of prior) {
-    const id = idOf(item);
-    const i = nextIds.get(id);
-    if (i === undefined) {
-      removed.push(id);
+    const at = next[i];
+    if (at === item) {
+      i++;
       continue;
     }
-    if (i !== at) return null;
-    if (next[i] !== item) put.push(next[i]!);
-    at++;
+    const id = idOf(item);
+    if (at !== undefined && idOf(at) === id) {
+      put.push(at); // replaced in place
+      i++;
+    } else removed.push(id); // gone — or moved, which the new items' ids below tell
   }
-  for (let i = at; i < next.length; i++) put.push(next[i]!);
+  for (; i < next.length; i++) {
+    const item = next[i]!;
+    if (priorIds.has(idOf(item))) return null;
+    put.push(item);
+  }
   return { removed, put };
 }
 
@@ -143,6 +146,15 @@ function headerOf(cso: CognitiveStateObject): CsoHeader {
   };
 }
 
+/**
+ * Every id of the prior's facts and decisions: its own map when its ids are unique (`itemsById`,
+ * kept with a stepped CSO); else null (duplicate ids: the state is journaled whole).
+ */
+function priorIdsOf(prior: CognitiveStateObject): { has(id: string): boolean } | null {
+  const all = itemsById(prior);
+  return all.size === prior.established_facts.length + prior.decisions.length ? all : null;
+}
+
 /** The change that folds `prior` (null: nothing) into `next`. */
 export function csoChange(
   prior: CognitiveStateObject | null,
@@ -151,12 +163,13 @@ export function csoChange(
   if (!knownNormal(next) && !isNormal(next.dependency_graph)) {
     throw new CanonryError('INTERNAL', 'a relayed CSO has its graph in normal order');
   }
-  const facts = prior
-    ? itemsChange(prior.established_facts, next.established_facts, (f) => f.fact_id)
-    : null;
-  const decisions = prior
-    ? itemsChange(prior.decisions, next.decisions, (d) => d.decision_id)
-    : null;
+  const ids = prior ? priorIdsOf(prior) : null;
+  const facts =
+    prior && ids
+      ? itemsChange(prior.established_facts, next.established_facts, (f) => f.fact_id, ids)
+      : null;
+  const decisions =
+    prior && ids ? itemsChange(prior.decisions, next.decisions, (d) => d.decision_id, ids) : null;
   if (
     !prior ||
     !facts ||

@@ -165,6 +165,75 @@ describe('a window journals its change; folding the changes gives every CSO back
   });
 });
 
+describe('a list is journaled as a change exactly when it keeps the prior order', () => {
+  /** The oracle: the prior's items still listed come in the prior's order, before any new one. */
+  const keepsOrder = (
+    prior: readonly { fact_id: string }[],
+    next: readonly { fact_id: string }[],
+  ) => {
+    const at = new Map(prior.map((f, i) => [f.fact_id, i]));
+    let last = -1;
+    let fresh = false;
+    for (const f of next) {
+      const i = at.get(f.fact_id);
+      if (i === undefined) fresh = true;
+      else if (fresh || i < last) return false;
+      else last = i;
+    }
+    return true;
+  };
+
+  it('moves, insertions, removals and replacements anywhere: base prior iff the order holds, and the fold is the list', () => {
+    const r = rng(7);
+    let prior: CognitiveStateObject | null = null;
+    for (let n = 1; n <= 4; n++) {
+      const merged = mergeContribution(prior, randomContribution(r, prior, n), ctx(n));
+      prior = sealCso(
+        verifyCso(prior, merged.draft, { uncapturedClaims: [], retired: merged.retired }).cso,
+        seal,
+      );
+    }
+    const base = prior!;
+    let asChanges = 0;
+    for (let run = 0; run < 400; run++) {
+      const facts = [...base.established_facts];
+      for (let k = r.int(0, 3); k > 0; k--) {
+        const op = r.int(0, 4);
+        const i = r.int(0, Math.max(0, facts.length - 1));
+        if (op === 0 && facts.length > 0) facts.splice(i, 1);
+        else if (op === 1)
+          facts.splice(r.int(0, facts.length), 0, fact(`new-${run}-${k}`, `new ${k}`));
+        else if (op === 2 && facts.length > 0)
+          facts.splice(i, 1, { ...facts[i]!, confidence: 0.5 });
+        else if (op === 3 && facts.length > 1) {
+          const [moved] = facts.splice(i, 1);
+          facts.splice(r.int(0, facts.length), 0, moved!);
+        } else facts.push(fact(`tail-${run}-${k}`, `tail ${k}`));
+      }
+      const next = { ...base, established_facts: facts };
+      const change = csoChange(base, next);
+      const holds = keepsOrder(base.established_facts, facts);
+      expect(change.base).toBe(holds ? 'prior' : 'empty');
+      if (holds) asChanges++;
+      const folded = applyChange(base, JSON.parse(canonicalize(change)));
+      expect(canonicalize(folded.established_facts)).toBe(canonicalize(facts));
+      if (holds) {
+        // Only what is not the prior's object is put; only what left is removed.
+        expect(change.established_facts.put).toEqual(
+          facts.filter((f) => !base.established_facts.includes(f)),
+        );
+        const ids = new Set(facts.map((f) => f.fact_id));
+        expect(change.established_facts.removed).toEqual(
+          base.established_facts.filter((f) => !ids.has(f.fact_id)).map((f) => f.fact_id),
+        );
+      }
+    }
+    // Both outcomes were exercised.
+    expect(asChanges).toBeGreaterThan(50);
+    expect(asChanges).toBeLessThan(350);
+  });
+});
+
 describe('relay.window version 1 entries (the whole CSO) still read', () => {
   it('as a change from nothing, sealed over canonical bytes', () => {
     const cso = etcd();
