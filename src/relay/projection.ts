@@ -152,14 +152,16 @@ async function apply(tx: Queryable, entry: JournalEntry): Promise<void> {
     );
   } else if (window) {
     await tx.run(
-      `INSERT INTO relay_windows (project, session_id, window_number, seq, record)
-       VALUES ($1, $2, $3, $4, $5)`,
+      `INSERT INTO relay_windows (project, session_id, window_number, seq, record, output, quality)
+       VALUES ($1, $2, $3, $4, $5, $6, $7)`,
       [
         entry.project,
         window.session_id,
         window.window_number,
         entry.seq,
         windowText(entry, window),
+        canonicalize(window.output),
+        canonicalize(window.quality),
       ],
     );
     await applyState(tx, entry.project, window.session_id, window.state);

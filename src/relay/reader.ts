@@ -28,6 +28,9 @@ export function recordOf(entry: RelayWindowEntry, cso: CognitiveStateObject): Re
   return { ...rest, cso };
 }
 
+/** What a window reads of the ones before it: their output and quality. */
+export type RecentWindow = Pick<RelayWindowEntry, 'output' | 'quality'>;
+
 /** Reads the relay's projection of one project. */
 export class RelayReader {
   readonly #db: Pick<Queryable, 'all'>;
@@ -133,13 +136,29 @@ export class RelayReader {
     return out;
   }
 
-  /** The session's last `n` windows as journaled, oldest first. */
-  async recent(sessionId: string, n: number): Promise<RelayWindowEntry[]> {
-    const rows = await this.#db.all<{ record: string }>(
-      `SELECT record FROM relay_windows WHERE project = $1 AND session_id = $2
+  /**
+   * The output and quality of the session's last `n` windows, oldest first: read from their own
+   * columns, not from the whole records (rows written before those columns: from the record).
+   */
+  async recent(sessionId: string, n: number): Promise<RecentWindow[]> {
+    const rows = await this.#db.all<{
+      output: string | null;
+      quality: string | null;
+      record: string | null;
+    }>(
+      `SELECT output, quality, CASE WHEN output IS NULL OR quality IS NULL THEN record END AS record
+       FROM relay_windows WHERE project = $1 AND session_id = $2
        ORDER BY window_number DESC LIMIT $3`,
       [this.#project, sessionId, n],
     );
-    return rows.map((row) => JSON.parse(row.record) as RelayWindowEntry).reverse();
+    return rows
+      .map((row): RecentWindow => {
+        if (row.output !== null && row.quality !== null) {
+          return { output: JSON.parse(row.output), quality: JSON.parse(row.quality) };
+        }
+        const { output, quality } = JSON.parse(row.record!) as RelayWindowEntry;
+        return { output, quality };
+      })
+      .reverse();
   }
 }

@@ -60,4 +60,14 @@ export const RELAY_MIGRATIONS: readonly Migration[] = [
         WHERE window_to IS NULL;
     `,
   },
+  {
+    // What the next window reads of the last few (its repetition and AIR's state): their output
+    // text and quality as canonical JSON, so it need not parse whole records (each holds its
+    // change and raw answers). Null on rows written before: those are read from `record`.
+    name: 'relay-windows-recent',
+    up: `
+      ALTER TABLE relay_windows ADD COLUMN output TEXT;
+      ALTER TABLE relay_windows ADD COLUMN quality TEXT;
+    `,
+  },
 ];

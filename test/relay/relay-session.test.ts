@@ -106,6 +106,23 @@ describe.each(ENGINES)('a relay session, end to end on %s (CRP-030 §3.1, §5, �
     expect(note?.content.dependency_refs).toEqual([`relay.${id}.decision_tls_syntax`]);
   });
 
+  it("reads the last windows' output and quality from their own columns, as their records hold them", async () => {
+    const { relay, id } = await etcdSession();
+    const reader = relay.reader(PROJECT);
+    const lean = await reader.recent(id, 8);
+    expect(lean).toHaveLength(2);
+    expect(lean.map((w) => w.output.text)).toEqual([
+      'etcd v3.5 is deployed.',
+      'Certificates use the new SAN format.',
+    ]);
+    const records = await reader.entries(id);
+    expect(lean).toEqual(records.map(({ output, quality }) => ({ output, quality })));
+    // Rows written before the columns existed are read from their records.
+    await runtime.store.run('UPDATE relay_windows SET output = NULL, quality = NULL', []);
+    expect(await reader.recent(id, 8)).toEqual(lean);
+    expect(await reader.recent(id, 1)).toEqual(lean.slice(1));
+  });
+
   it('supersedes a premise, dispatches revision windows premise first, and records REVISION events', async () => {
     const relay = runtime.relay;
     const started = await relay.start(AGENT, {
