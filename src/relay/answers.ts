@@ -20,20 +20,28 @@ export function journaledAnswer(raw: string, output: string): JournaledAnswer {
   const at = raw.indexOf(literal);
   const restLength = at >= 0 ? raw.length - literal.length : raw.length;
   if (restLength >= DEFLATE_FROM_CHARS) {
-    // The two sides are encoded apart: joining them as strings first costs a copy of the whole
-    // answer (a model's is often two-byte text) before it is encoded.
     const bytes =
-      at >= 0
-        ? Buffer.concat([
-            Buffer.from(raw.slice(0, at), 'utf8'),
-            Buffer.from(raw.slice(at + literal.length), 'utf8'),
-          ])
-        : Buffer.from(raw, 'utf8');
+      at >= 0 ? utf8Of(raw.slice(0, at), raw.slice(at + literal.length)) : utf8Of(raw, '');
     const deflated = deflateRawSync(bytes, { level: 1 }).toString('base64');
     if (deflated.length < restLength) return at >= 0 ? { deflated, at } : { deflated };
   }
   if (at >= 0) return { before: raw.slice(0, at), after: raw.slice(at + literal.length) };
   return { text: raw };
+}
+
+/**
+ * Where an answer's two sides are encoded before they are deflated: one buffer kept for the
+ * process (at most three bytes a character of the longest answer), so a window pays neither a
+ * fresh allocation's page faults for its 100+ KB nor a copy to join the sides.
+ */
+let scratch = Buffer.allocUnsafeSlow(0);
+
+/** `a` then `b` as UTF-8, in the scratch buffer: valid until the next call. */
+function utf8Of(a: string, b: string): Buffer {
+  const most = 3 * (a.length + b.length);
+  if (scratch.length < most) scratch = Buffer.allocUnsafeSlow(Math.max(most, 2 * scratch.length));
+  const n = scratch.write(a, 0, 'utf8');
+  return scratch.subarray(0, n + scratch.write(b, n, 'utf8'));
 }
 
 /** The raw answer a journaled one stands for, given the window's output text. */
