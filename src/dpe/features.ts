@@ -52,8 +52,9 @@ function entityBySpelling(t: Token): boolean {
  * What a text reads as before any lexicon: its tokens, the entities its spelling names, and the
  * tokens whose entity status the lexicon decides — with the features last read for one lexicon.
  * A session's facts are read again every window against a lexicon that barely moves, so a text's
- * reading is kept (by its text, {@link READINGS} of them, oldest first out) and its features are
- * rebuilt only when the lexicon answers differently for one of its open tokens.
+ * reading is kept (by its text, up to {@link READING_CHARS} characters of them, oldest first out)
+ * and its features are rebuilt only when the lexicon answers differently for one of its open
+ * tokens.
  */
 interface Reading {
   readonly tokens: readonly Token[];
@@ -64,13 +65,25 @@ interface Reading {
   last?: { readonly answers: readonly boolean[]; readonly features: Features };
 }
 
-/** How many texts' readings are kept: a session's state and a few windows' sentences. */
-const READINGS = 8_192;
+/**
+ * The characters of the texts whose readings are kept, together (a reading costs some tens of
+ * bytes a character): a session's state of 1,000 facts is ~100,000. Oldest out first.
+ */
+const READING_CHARS = 1_048_576;
+/** Longer texts (a window's run-on sentence) are read each time, never kept. */
+const KEPT_TEXT_CHARS = 4_096;
 const readings = new Map<string, Reading>();
+let keptChars = 0;
 
 /** Drops every kept reading: the next look at any text reads it afresh. */
 export function forgetReadings(): void {
   readings.clear();
+  keptChars = 0;
+}
+
+/** How many texts' readings are kept, and their characters together. */
+export function readingsKept(): { readonly texts: number; readonly chars: number } {
+  return { texts: readings.size, chars: keptChars };
 }
 
 function readingOf(text: string): Reading {
@@ -88,7 +101,13 @@ function readingOf(text: string): Reading {
     if (candidate && !spelling) open.push(i);
   });
   reading = { tokens, spelled, bySpelling, open };
-  if (readings.size >= READINGS) readings.delete(readings.keys().next().value!);
+  if (text.length > KEPT_TEXT_CHARS) return reading;
+  keptChars += text.length;
+  for (const oldest of readings.keys()) {
+    if (keptChars <= READING_CHARS) break;
+    readings.delete(oldest);
+    keptChars -= oldest.length;
+  }
   readings.set(text, reading);
   return reading;
 }

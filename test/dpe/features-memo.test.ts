@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { forgetReadings } from '../../src/dpe/features.js';
+import { forgetReadings, readingsKept } from '../../src/dpe/features.js';
 import { analyseWindow } from '../../src/dpe/index.js';
 
 /**
@@ -64,5 +64,18 @@ describe('the DPE reads a text once and its features again only when the lexicon
       ),
       { numRuns: 300 },
     );
+  });
+
+  it('keeps at most a million characters of texts, oldest out, and never a text over 4,096', () => {
+    forgetReadings();
+    const text = (i: number, n: number) => `Fact ${i} says ${'word '.repeat(n / 5)}`.slice(0, n);
+    // A 5,000-character sentence of the window's text is read, not kept; the fact is.
+    claimsOf(`${text(0, 5_000)}.`, ['A fact.']);
+    expect(readingsKept()).toEqual({ texts: 1, chars: 'A fact.'.length });
+    for (let i = 1; i <= 600; i++) claimsOf('A claim.', [text(i, 2_000)]);
+    const kept = readingsKept();
+    expect(kept.chars).toBeLessThanOrEqual(1_048_576);
+    expect(kept.chars).toBeGreaterThan(1_048_576 - 2_000);
+    expect(kept.texts).toBeLessThan(601);
   });
 });
