@@ -36,10 +36,17 @@ export function journaledAnswer(raw: string, output: string): JournaledAnswer {
  */
 let scratch = Buffer.allocUnsafeSlow(0);
 
-/** `a` then `b` as UTF-8, in the scratch buffer: valid until the next call. */
+/** The most the scratch buffer grows to: an answer within `ANSWER_LIMITS`, all three-byte. */
+const SCRATCH_BYTES = 3 * ANSWER_LIMITS.answerChars;
+
+/** `a` then `b` as UTF-8, in the scratch buffer (past its bound, their own): valid until the next call. */
 function utf8Of(a: string, b: string): Buffer {
   const most = 3 * (a.length + b.length);
-  if (scratch.length < most) scratch = Buffer.allocUnsafeSlow(Math.max(most, 2 * scratch.length));
+  if (scratch.length < most) {
+    if (most > SCRATCH_BYTES)
+      return Buffer.concat([Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8')]);
+    scratch = Buffer.allocUnsafeSlow(Math.min(SCRATCH_BYTES, Math.max(most, 2 * scratch.length)));
+  }
   const n = scratch.write(a, 0, 'utf8');
   return scratch.subarray(0, n + scratch.write(b, n, 'utf8'));
 }
