@@ -39,7 +39,7 @@ let scratch = Buffer.allocUnsafeSlow(0);
 /** The most the scratch buffer grows to: an answer within `ANSWER_LIMITS`, all three-byte. */
 const SCRATCH_BYTES = 3 * ANSWER_LIMITS.answerChars;
 
-/** `a` then `b` as UTF-8, in the scratch buffer (past its bound, their own): valid until the next call. */
+/** `a` then `b` as UTF-8 in the scratch buffer (past its bound, their own); valid until next call. */
 function utf8Of(a: string, b: string): Buffer {
   const most = 3 * (a.length + b.length);
   if (scratch.length < most) {
