@@ -146,25 +146,88 @@ function revisionText(revision: RevisionContext): string {
   ].join('');
 }
 
-function userText(parts: {
-  goal: string;
-  state: string;
-  iap: string | null;
-  revision: string | null;
-}): string {
-  const sections = [
-    '## Goal of this window',
-    parts.goal,
-    '',
-    '## State (the CSO slice, JSON)',
-    parts.state,
-  ];
-  if (parts.iap !== null)
-    sections.push('', '## Quality packet (feedback on earlier windows)', parts.iap);
-  if (parts.revision !== null) {
-    sections.push('', '## Revision: the decision, the new fact, the dependents', parts.revision);
+/** The user message before the state: the goal, then the state's heading (ending in a newline). */
+function userHead(goal: string): string {
+  return ['## Goal of this window', goal, '', '## State (the CSO slice, JSON)', ''].join('\n');
+}
+
+/** The user message after the state: the quality packet and the revision, when there are. */
+function userTail(iap: string | null, revision: string | null): string {
+  const sections: string[] = [];
+  if (iap !== null) sections.push('', '## Quality packet (feedback on earlier windows)', iap);
+  if (revision !== null) {
+    sections.push('', '## Revision: the decision, the new fact, the dependents', revision);
   }
-  return sections.join('\n');
+  return sections.map((section) => `\n${section}`).join('');
+}
+
+/**
+ * Token counts of the texts every prompt holds (the rules, the schema, the system message), kept:
+ * a few of them (a revision window's rules name its decision), the oldest let go past 16.
+ */
+const fixedCounts = new Map<string, number>();
+const countFixed = (text: string): number => {
+  let n = fixedCounts.get(text);
+  if (n === undefined) {
+    n = countTokens(text);
+    if (fixedCounts.size >= 16) fixedCounts.delete(fixedCounts.keys().next().value!);
+    fixedCounts.set(text, n);
+  }
+  return n;
+};
+
+/**
+ * Token counts of the state's lines (an item and its `,\n`; a list's opening), kept by text: a
+ * window's state is mostly the last one's items, so only its new lines are counted. At most
+ * {@link LINE_CHARS} characters of lines are kept, the oldest let go first.
+ */
+const lineCounts = new Map<string, number>();
+const LINE_CHARS = 4_194_304;
+let lineChars = 0;
+
+/**
+ * The tokens of a text whose every newline is followed by `{`, `"` or `]` (a state's body, cut
+ * after its last newline), as the sum of its lines' (see {@link countUser} for why they add up).
+ */
+function countLines(text: string): number {
+  let total = 0;
+  for (let from = 0; from < text.length; ) {
+    const end = text.indexOf('\n', from);
+    const to = end === -1 ? text.length : end + 1;
+    const piece = text.slice(from, to);
+    let n = lineCounts.get(piece);
+    if (n === undefined) {
+      n = countTokens(piece);
+      lineChars += piece.length;
+      for (const oldest of lineCounts.keys()) {
+        if (lineChars <= LINE_CHARS) break;
+        lineCounts.delete(oldest);
+        lineChars -= oldest.length;
+      }
+      lineCounts.set(piece, n);
+    }
+    total += n;
+    from = to;
+  }
+  return total;
+}
+
+/**
+ * The tokens of the user message and of the state within it, counting the state once. o200k's
+ * pre-tokenizer never joins a newline to what follows it unless that is a newline, `\r` or `/`
+ * (and BPE never merges across pre-tokens), so a text cut just after such a newline counts as its
+ * two pieces: after the heading's last newline (the state starts with `{`), and after the state's
+ * last newline (before its closing `]}`) — the state's body is counted once, for both figures,
+ * line by line ({@link countLines}: every newline in it is followed by `{`, `"` or `]`).
+ */
+function countUser(head: string, state: string, tail: string): { user: number; state: number } {
+  const cut = state.lastIndexOf('\n') + 1;
+  const body = countLines(state.slice(0, cut));
+  const end = state.slice(cut);
+  return {
+    user: countTokens(head) + body + countTokens(end + tail),
+    state: body + countTokens(end),
+  };
 }
 
 interface Candidate {
@@ -268,7 +331,8 @@ export function buildWindowPrompt(input: WindowPromptInput): WindowPrompt {
   };
   let keepIap = iap !== null;
 
-  const render = (): { user: string; state: string; total: number } => {
+  const head = userHead(goalPart);
+  const render = (): { user: string; total: number; state: number } => {
     const pick = (list: keyof typeof lines): string[] =>
       lines[list].filter((_, i) => kept[list][i]);
     const state = stateText({
@@ -277,13 +341,13 @@ export function buildWindowPrompt(input: WindowPromptInput): WindowPrompt {
       constraints: pick('constraints'),
       open_questions: pick('open_questions'),
     });
-    const user = userText({
-      goal: goalPart,
-      state,
-      iap: keepIap ? iap : null,
-      revision: revisionPart,
-    });
-    return { user, state, total: countTokens(system) + countTokens(user) };
+    const tail = userTail(keepIap ? iap : null, revisionPart);
+    const counts = countUser(head, state, tail);
+    return {
+      user: head + state + tail,
+      total: countFixed(system) + counts.user,
+      state: counts.state,
+    };
   };
 
   let rendered = render();
@@ -323,10 +387,10 @@ export function buildWindowPrompt(input: WindowPromptInput): WindowPrompt {
     ],
     tokens: {
       total: rendered.total,
-      rules: countTokens(rules),
-      schema: countTokens(SCHEMA_TEXT),
+      rules: countFixed(rules),
+      schema: countFixed(SCHEMA_TEXT),
       goal: countTokens(goalPart),
-      state: countTokens(rendered.state),
+      state: rendered.state,
       iap: keepIap && iap !== null ? countTokens(iap) : 0,
       revision: revisionPart === null ? 0 : countTokens(revisionPart),
     },

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CanonryError, canonicalize, countTokens } from '../../src/core/index.js';
 import {
@@ -100,6 +101,52 @@ describe('buildWindowPrompt', () => {
     ).toBeLessThan(total);
     expect(prompt.messages[1]?.content).toContain(
       '## Quality packet (feedback on earlier windows)\nWatch for: unsourced numbers.',
+    );
+  });
+
+  it('counts the state once and still gives the exact counts, whatever the items hold', () => {
+    // Text that stresses the tokenizer's pre-splitting where the prompt is cut: newlines, `\r`,
+    // slashes, spaces, punctuation, digits, letters of several scripts, emoji.
+    const text = fc.string({
+      unit: fc.constantFrom(...'\n\r/ \t.,;:}{"[]-_0123456789aZéß你🙂'),
+      maxLength: 40,
+    });
+    const items = <T>(item: fc.Arbitrary<T>) => fc.array(item, { maxLength: 6 });
+    fc.assert(
+      fc.property(
+        items(fc.tuple(text, fc.integer({ min: 0, max: 9 }))),
+        items(text),
+        items(text),
+        items(text),
+        fc.option(text, { nil: null }),
+        fc.boolean(),
+        (facts, choices, constraints, questions, iap, revising) => {
+          const made = {
+            facts: facts.map(([statement, n], i) => fact(`f${i}`, statement, n / 10)),
+            decisions: choices.map((choice, i) => decision(`d${i}`, choice, [])),
+            constraints,
+            open_questions: questions,
+          };
+          const prompt = buildWindowPrompt({
+            goal,
+            slice: made,
+            iap,
+            revision:
+              revising && made.decisions[0] && made.facts[0]
+                ? { decision: made.decisions[0], newFact: made.facts[0], dependents: made.facts }
+                : null,
+          });
+          const [system, user] = prompt.messages.map((m) => m.content);
+          expect(prompt.tokens.total).toBe(countTokens(system!) + countTokens(user!));
+          const heading = '## State (the CSO slice, JSON)\n';
+          const start = user!.indexOf(heading) + heading.length;
+          const end = user!.indexOf('\n\n## ', start);
+          expect(prompt.tokens.state).toBe(
+            countTokens(user!.slice(start, end === -1 ? undefined : end)),
+          );
+        },
+      ),
+      { numRuns: 400 },
     );
   });
 
