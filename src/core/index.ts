@@ -35,4 +35,5 @@ export {
 export { LruCache } from './lru.js';
 export { isProjectName, PROJECT_NAME } from './project-name.js';
 export { fail, ok, type Result } from './result.js';
+export { TextCache } from './text-cache.js';
 export { countTokens, TOKEN_ENCODING } from './tokens.js';

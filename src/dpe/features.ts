@@ -1,3 +1,4 @@
+import { TextCache } from '../core/index.js';
 import { isUnitWord, type Quantity, quantitiesOf } from './quantities.js';
 import { ANALYSIS_STOP_WORDS, keyForm, negates, type Token, tokenize } from './tokens.js';
 
@@ -72,18 +73,16 @@ interface Reading {
 const READING_CHARS = 1_048_576;
 /** Longer texts (a window's run-on sentence) are read each time, never kept. */
 const KEPT_TEXT_CHARS = 4_096;
-const readings = new Map<string, Reading>();
-let keptChars = 0;
+const readings = new TextCache<Reading>(READING_CHARS, KEPT_TEXT_CHARS);
 
 /** Drops every kept reading: the next look at any text reads it afresh. */
 export function forgetReadings(): void {
   readings.clear();
-  keptChars = 0;
 }
 
 /** How many texts' readings are kept, and their characters together. */
 export function readingsKept(): { readonly texts: number; readonly chars: number } {
-  return { texts: readings.size, chars: keptChars };
+  return { texts: readings.size, chars: readings.chars };
 }
 
 function readingOf(text: string): Reading {
@@ -101,13 +100,6 @@ function readingOf(text: string): Reading {
     if (candidate && !spelling) open.push(i);
   });
   reading = { tokens, spelled, bySpelling, open };
-  if (text.length > KEPT_TEXT_CHARS) return reading;
-  keptChars += text.length;
-  for (const oldest of readings.keys()) {
-    if (keptChars <= READING_CHARS) break;
-    readings.delete(oldest);
-    keptChars -= oldest.length;
-  }
   readings.set(text, reading);
   return reading;
 }

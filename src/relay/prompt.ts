@@ -1,4 +1,10 @@
-import { CanonryError, canonicalize, countTokens, type JsonValue } from '../core/index.js';
+import {
+  CanonryError,
+  canonicalize,
+  countTokens,
+  type JsonValue,
+  TextCache,
+} from '../core/index.js';
 import type { ModelMessage, ModelRequest } from '../models/index.js';
 import {
   CONTRIBUTION_LIMITS,
@@ -181,9 +187,8 @@ const countFixed = (text: string): number => {
  * window's state is mostly the last one's items, so only its new lines are counted. At most
  * {@link LINE_CHARS} characters of lines are kept, the oldest let go first.
  */
-const lineCounts = new Map<string, number>();
 const LINE_CHARS = 4_194_304;
-let lineChars = 0;
+const lineCounts = new TextCache<number>(LINE_CHARS);
 
 /**
  * The tokens of a text whose every newline is followed by `{`, `"` or `]` (a state's body, cut
@@ -198,12 +203,6 @@ function countLines(text: string): number {
     let n = lineCounts.get(piece);
     if (n === undefined) {
       n = countTokens(piece);
-      lineChars += piece.length;
-      for (const oldest of lineCounts.keys()) {
-        if (lineChars <= LINE_CHARS) break;
-        lineCounts.delete(oldest);
-        lineChars -= oldest.length;
-      }
       lineCounts.set(piece, n);
     }
     total += n;
