@@ -169,14 +169,13 @@ function userTail(iap: string | null, revision: string | null): string {
 
 /**
  * Token counts of the texts every prompt holds (the rules, the schema, the system message), kept:
- * a few of them (a revision window's rules name its decision), the oldest let go past 16.
+ * a few of them (a revision window's rules name its decision), 256 Ki characters in all.
  */
-const fixedCounts = new Map<string, number>();
+const fixedCounts = new TextCache<number>(262_144);
 const countFixed = (text: string): number => {
   let n = fixedCounts.get(text);
   if (n === undefined) {
     n = countTokens(text);
-    if (fixedCounts.size >= 16) fixedCounts.delete(fixedCounts.keys().next().value!);
     fixedCounts.set(text, n);
   }
   return n;
