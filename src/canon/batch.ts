@@ -1,5 +1,5 @@
 import { CanonryError, isCanonryError } from '../core/index.js';
-import type { AppendResult, EntryInput } from '../journal/index.js';
+import type { AppendResult, EntryInput, Head } from '../journal/index.js';
 import type { Queryable } from '../store/index.js';
 import type { Canon } from './canon.js';
 import { outcomeOf, type PlannedCommit, type ProposalOutcome, planCommit } from './committing.js';
@@ -31,7 +31,7 @@ export interface BatchOptions {
    * Runs inside the append transaction after canon's own checks, before anything is written; a
    * CanonryError it throws refuses the whole batch.
    */
-  readonly precondition?: (tx: Queryable) => Promise<void>;
+  readonly precondition?: (tx: Queryable, head: Head) => Promise<void>;
 }
 
 /** What a batch came to. */
@@ -202,20 +202,25 @@ export async function proposeBatch(
     project,
     [...planned.flatMap((p) => p.entries), ...extra],
     {
-      precondition: async (tx) => {
-        await inUndoneSavepoint(tx, async () => {
-          for (const [index, p] of planned.entries()) {
-            try {
-              await refuseMoved(canon.reader(project, tx), expectedOf(p.input));
-              await refuseCycle(tx, project, p.input.object_id, p.proposal.candidate);
-              await p.commit.check(tx);
-            } catch (err) {
-              throw atIndex(err, index, p.input.object_id);
+      precondition: async (tx, head) => {
+        // Canon is a projection of this project's journal: when nothing was appended to it since
+        // the batch was planned (at head firstSeq − 1), every check holds as planned. Otherwise
+        // each item is checked again against canon as it now stands.
+        if (head.seq !== firstSeq - 1) {
+          await inUndoneSavepoint(tx, async () => {
+            for (const [index, p] of planned.entries()) {
+              try {
+                await refuseMoved(canon.reader(project, tx), expectedOf(p.input));
+                await refuseCycle(tx, project, p.input.object_id, p.proposal.candidate);
+                await p.commit.check(tx);
+              } catch (err) {
+                throw atIndex(err, index, p.input.object_id);
+              }
+              await rehearse(tx, project, firstSeq + 2 * index, at, p.entries);
             }
-            await rehearse(tx, project, firstSeq + 2 * index, at, p.entries);
-          }
-        });
-        await options.precondition?.(tx);
+          });
+        }
+        await options.precondition?.(tx, head);
       },
     },
   );

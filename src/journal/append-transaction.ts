@@ -81,7 +81,7 @@ export async function checkInTransaction(
       { head },
     );
   }
-  if (precondition) await precondition(tx);
+  if (precondition) await precondition(tx, head);
   return async () => {
     const results = await write(ctx, tx, batch, project, prepared, duplicates, true);
     if (effects && duplicates.size < prepared.length) await effects(tx, results);

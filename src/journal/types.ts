@@ -112,9 +112,10 @@ export interface AppendOptions {
   /**
    * Runs inside the append transaction, after the head lock and before anything is written; a
    * CanonryError it throws refuses this append alone. Projections use it for optimistic concurrency
-   * on their own rows (an object's `base_version`).
+   * on their own rows (an object's `base_version`). `head` is the project's head under the lock:
+   * what this append follows (a caller that planned at a head can tell nothing moved since).
    */
-  readonly precondition?: (tx: Queryable) => Promise<void>;
+  readonly precondition?: (tx: Queryable, head: Head) => Promise<void>;
   /**
    * Writes to the caller's own tables in the append transaction, after the entries: the entries and
    * these writes commit together or not at all (a token row and its `auth.token.issued` entry). It
