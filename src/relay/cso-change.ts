@@ -1,5 +1,5 @@
 import { CanonryError } from '../core/index.js';
-import { itemsById, knownNormal } from './graph-delta.js';
+import { knownNormal, uniqueItemsById } from './graph-delta.js';
 import type {
   CognitiveStateObject,
   Decision,
@@ -146,15 +146,6 @@ function headerOf(cso: CognitiveStateObject): CsoHeader {
   };
 }
 
-/**
- * Every id of the prior's facts and decisions: its own map when its ids are unique (`itemsById`,
- * kept with a stepped CSO); else null (duplicate ids: the state is journaled whole).
- */
-function priorIdsOf(prior: CognitiveStateObject): { has(id: string): boolean } | null {
-  const all = itemsById(prior);
-  return all.size === prior.established_facts.length + prior.decisions.length ? all : null;
-}
-
 /** The change that folds `prior` (null: nothing) into `next`. */
 export function csoChange(
   prior: CognitiveStateObject | null,
@@ -163,7 +154,8 @@ export function csoChange(
   if (!knownNormal(next) && !isNormal(next.dependency_graph)) {
     throw new CanonryError('INTERNAL', 'a relayed CSO has its graph in normal order');
   }
-  const ids = prior ? priorIdsOf(prior) : null;
+  // The prior's ids tell a new item from a moved one (duplicate ids: the state is journaled whole).
+  const ids = prior ? uniqueItemsById(prior) : null;
   const facts =
     prior && ids
       ? itemsChange(prior.established_facts, next.established_facts, (f) => f.fact_id, ids)

@@ -115,6 +115,12 @@ export function itemsById(cso: GraphItems): Map<string, EstablishedFact | Decisi
   return map;
 }
 
+/** `itemsById` when every id of the CSO is used once (as a checked CSO's are); else null. */
+export function uniqueItemsById(cso: GraphItems): Map<string, EstablishedFact | Decision> | null {
+  const all = itemsById(cso);
+  return all.size === cso.established_facts.length + cso.decisions.length ? all : null;
+}
+
 /**
  * The normal-form graph of `items` plus `explicit` edges, from `prior`'s (null when the prior's
  * graph is not in normal form: the caller normalises from scratch). Costs the items (a look-up

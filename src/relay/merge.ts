@@ -1,7 +1,7 @@
 import { CanonryError } from '../core/index.js';
 import { csoId } from './cso-seal.js';
 import { DependencyIndex, normaliseEdges, scratchIds } from './graph.js';
-import { graphShape, itemsById, rememberStep, stepGraph } from './graph-delta.js';
+import { graphShape, rememberStep, stepGraph, uniqueItemsById } from './graph-delta.js';
 import { isRelayId, MAX_REVISIONS } from './limits.js';
 import { knownStatementKey, normaliseStatement, statementKey, uniqueTexts } from './statement.js';
 import { statementIndexOf } from './statement-index.js';
@@ -385,8 +385,8 @@ function priorItems(prior: CognitiveStateObject | null): {
   decision: (id: string) => Decision | undefined;
 } {
   if (!prior) return { fact: () => undefined, decision: () => undefined };
-  const all = itemsById(prior);
-  if (all.size === prior.established_facts.length + prior.decisions.length) {
+  const all = uniqueItemsById(prior);
+  if (all) {
     return {
       fact: (id) => {
         const item = all.get(id);

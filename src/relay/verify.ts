@@ -4,10 +4,10 @@ import { DependencyIndex, type GraphItems, normaliseEdges, scratchIds } from './
 import {
   type GraphStep,
   graphShape,
-  itemsById,
   markClean,
   rememberStep,
   stepGraph,
+  uniqueItemsById,
 } from './graph-delta.js';
 import { CSO_LIMITS, UNCAPTURED_CONFIDENCE } from './limits.js';
 import { draftPrior } from './merge.js';
@@ -246,8 +246,8 @@ function missingAfter(
  * id is used once; else a map of its facts (the last of an id, as a map of the list keeps).
  */
 function factLookup(cso: GraphItems): (id: string) => EstablishedFact | undefined {
-  const all = itemsById(cso);
-  if (all.size === cso.established_facts.length + cso.decisions.length) {
+  const all = uniqueItemsById(cso);
+  if (all) {
     return (id) => {
       const item = all.get(id);
       return item !== undefined && 'fact_id' in item ? item : undefined;
