@@ -38,7 +38,10 @@
  * refuses the other), end to end on a fresh runtime: the same steps plus reading the session, the
  * goal, the canon notes of the window's changes and canon's batch commit of them (gate, cascade,
  * projection) in one transaction with the window record. Each timed window is window 5 of its own
- * session (sessions are built untimed), so every sample does the same work.
+ * session (sessions are built untimed), so every sample does the same work. Part 2 runs on the
+ * embedded SQLite store, then on PostgreSQL (`CANONRY_BENCH_PG`, by default the local `test`
+ * database, in a schema of its own dropped after) when one is reachable: there every statement of
+ * canon's batch is a round trip.
  */
 import { join } from 'node:path';
 import { DEFAULT_AIR_POLICY, initialAirState } from 'canonry/air';
@@ -67,6 +70,7 @@ import {
 } from 'canonry/relay';
 import { migrate, SqliteStore } from 'canonry/store';
 import { HmacKeyring } from 'canonry/trust';
+import pg from 'pg';
 import { collect } from '../lib/gc.js';
 import { rawSqlite, tempDir } from '../lib/journal-data.js';
 import { fmtInt, median, progress, quantile } from '../lib/measure.js';
@@ -78,6 +82,9 @@ const QUICK = Boolean(process.env.BENCH_QUICK);
 const WARMUP = QUICK ? 10 : 40;
 const SAMPLES = QUICK ? 40 : 300;
 const SESSIONS = QUICK ? 4 : 24;
+/** Sessions timed on PostgreSQL (each costs ~10× its SQLite setup: canon's batches, statement by statement). */
+const PG_SESSIONS = QUICK ? 2 : 6;
+const PG_DATABASE = process.env.CANONRY_BENCH_PG ?? 'postgres://postgres@127.0.0.1:5432/test';
 const PROJECT = 'bench';
 const OBJECTIVE = 'Migrate the platform to the new region';
 const REMAINING = ['move the ledger', 'move the search index', 'write the report'];
@@ -296,6 +303,82 @@ async function oneWindow(prior, contribution, ctx, seal, journal) {
   };
 }
 
+/**
+ * Part 2 on one runtime: `sessions` sessions, each built by the four setup windows (untimed), then
+ * its fifth window prepared and completed (timed) with the restates-244 contribution and its raw
+ * answer, as `run` hands them in.
+ * @param {any} runtime @param {ReturnType<typeof generateState>} state @param {any} limited
+ * @param {{ facts: number, repaired: number } | undefined} expected @param {number} sessions
+ * @param {string} engine
+ */
+async function timeCompleteWindow(runtime, state, limited, expected, sessions, engine) {
+  const agent = { id: 'agent-bench', project: PROJECT, role: /** @type {const} */ ('agent') };
+  const setup = setupContributions(state);
+  const limitedRaw = JSON.stringify({ output: OUTPUT, ...limited });
+  /** @type {number[]} */
+  const full = [];
+  /** @type {number[]} */
+  const prepare = [];
+  /** @type {number[]} */
+  const setupTimes = [];
+  let sameAsPure = 0;
+  for (let s = 0; s < sessions; s++) {
+    const started = await runtime.relay.start(agent, {
+      mode: 'AGENTIC',
+      objective: OBJECTIVE,
+      remaining: REMAINING,
+    });
+    const id = started.session.session_id;
+    const b0 = performance.now();
+    for (const c of setup) {
+      const w = await runtime.relay.completeWindow(agent, id, 'Setting up the state.', c);
+      if (w.status !== 'relayed') throw new Error(`setup window ${w.window_number}: ${w.status}`);
+    }
+    const setupMs = performance.now() - b0;
+    const p0 = performance.now();
+    await runtime.relay.prepareWindow(agent, id);
+    const p1 = performance.now();
+    // The raw answer is journaled with the window, as `run` hands it in (the prompt's hash too).
+    const w = await runtime.relay.completeWindow(agent, id, OUTPUT, limited, {
+      answers: [limitedRaw],
+    });
+    const p2 = performance.now();
+    if (w.status !== 'relayed') throw new Error(`timed window: ${w.status}`);
+    if (
+      w.cso?.established_facts.length === expected?.facts &&
+      w.verification.repaired.length === expected?.repaired
+    )
+      sameAsPure++;
+    prepare.push(p1 - p0);
+    full.push(p2 - p1);
+    setupTimes.push(setupMs);
+    progress(
+      SCOPE,
+      `${engine}, session ${s + 1}/${sessions}: setup (4 windows) ${setupMs.toFixed(0)} ms, prepareWindow ${ms(p1 - p0)} ms, completeWindow ${ms(p2 - p1)} ms`,
+    );
+  }
+  return { full, prepare, setup: setupTimes, sameAsPure };
+}
+
+/** A schema of its own on the bench's PostgreSQL, or null when none is reachable. */
+async function postgresSchema() {
+  const admin = new pg.Client({ connectionString: PG_DATABASE, connectionTimeoutMillis: 3_000 });
+  try {
+    await admin.connect();
+  } catch {
+    return null;
+  }
+  const schema = `bench_relay_${Date.now().toString(36)}_${process.pid}`;
+  await admin.query(`CREATE SCHEMA ${schema}`);
+  return {
+    url: `${PG_DATABASE}?options=${encodeURIComponent(`-c search_path=${schema}`)}`,
+    drop: async () => {
+      await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+      await admin.end();
+    },
+  };
+}
+
 /** @returns {Promise<import('../lib/report.js').BenchResult>} */
 export async function main() {
   const tmp = tempDir('relay-window');
@@ -501,51 +584,39 @@ export async function main() {
       );
     }
 
-    // Part 2: the whole completeWindow, window 5 of its own session each time.
+    // Part 2: the whole completeWindow, window 5 of its own session each time — on the embedded
+    // SQLite store, then on PostgreSQL (a schema of its own, dropped after) when one is reachable.
+    const limited = scenarios['restates 244'].contribution;
+    const expected = checks['restates 244'];
     const runtime = await createCanonry({ dataDir: join(tmp.dir, 'runtime'), logLevel: 'silent' });
     open.push({ close: () => runtime.close() });
-    const agent = { id: 'agent-bench', project: PROJECT, role: /** @type {const} */ ('agent') };
-    const setup = setupContributions(state);
-    const limited = scenarios['restates 244'].contribution;
-    const limitedRaw = JSON.stringify({ output: OUTPUT, ...limited });
-    /** @type {number[]} */
-    const full = [];
-    /** @type {number[]} */
-    const prepare = [];
-    let sameAsPure = 0;
-    for (let s = 0; s < SESSIONS; s++) {
-      const started = await runtime.relay.start(agent, {
-        mode: 'AGENTIC',
-        objective: OBJECTIVE,
-        remaining: REMAINING,
+    const { full, prepare, sameAsPure } = await timeCompleteWindow(
+      runtime,
+      state,
+      limited,
+      expected,
+      SESSIONS,
+      'SQLite',
+    );
+    const onPostgres = await postgresSchema();
+    let postgres = null;
+    if (onPostgres) {
+      open.push({ close: onPostgres.drop });
+      const pgRuntime = await createCanonry({
+        dataDir: join(tmp.dir, 'runtime-pg'),
+        db: onPostgres.url,
+        logLevel: 'silent',
       });
-      const id = started.session.session_id;
-      const b0 = performance.now();
-      for (const c of setup) {
-        const w = await runtime.relay.completeWindow(agent, id, 'Setting up the state.', c);
-        if (w.status !== 'relayed') throw new Error(`setup window ${w.window_number}: ${w.status}`);
-      }
-      const setupMs = performance.now() - b0;
-      const p0 = performance.now();
-      await runtime.relay.prepareWindow(agent, id);
-      const p1 = performance.now();
-      // The raw answer is journaled with the window, as `run` hands it in (the prompt's hash too).
-      const w = await runtime.relay.completeWindow(agent, id, OUTPUT, limited, {
-        answers: [limitedRaw],
-      });
-      const p2 = performance.now();
-      if (w.status !== 'relayed') throw new Error(`timed window: ${w.status}`);
-      const same =
-        w.cso?.established_facts.length === checks['restates 244']?.facts &&
-        w.verification.repaired.length === checks['restates 244']?.repaired;
-      if (same) sameAsPure++;
-      prepare.push(p1 - p0);
-      full.push(p2 - p1);
-      progress(
-        SCOPE,
-        `session ${s + 1}/${SESSIONS}: setup (4 windows) ${setupMs.toFixed(0)} ms, prepareWindow ${ms(p1 - p0)} ms, completeWindow ${ms(p2 - p1)} ms`,
+      open.push({ close: () => pgRuntime.close() });
+      postgres = await timeCompleteWindow(
+        pgRuntime,
+        state,
+        limited,
+        expected,
+        PG_SESSIONS,
+        'PostgreSQL',
       );
-    }
+    } else progress(SCOPE, `PostgreSQL at ${PG_DATABASE} is not reachable: part 2 on it not run`);
     const pureLimited = pure['restates 244'] ?? {};
     const fullStats = stats(full);
     const stepNames = /** @type {const} */ ([
@@ -652,6 +723,31 @@ export async function main() {
             ],
           ],
         ),
+        table(
+          [
+            `part 2 on PostgreSQL (${postgres ? `${PG_SESSIONS} sessions` : 'not reachable: not run'})`,
+            'median',
+            'p90',
+            'IQR',
+          ],
+          postgres
+            ? [
+                row('completeWindow, end to end', postgres.full),
+                row('prepareWindow before it', postgres.prepare),
+                row(
+                  'the 4 setup windows of a session (250 facts, 125 decisions each)',
+                  postgres.setup,
+                  (v) => v.toFixed(0),
+                ),
+                [
+                  'completeWindow on PostgreSQL ÷ on SQLite, medians',
+                  `${(median(postgres.full) / fullStats.median).toFixed(1)}×`,
+                  '',
+                  '',
+                ],
+              ]
+            : [],
+        ),
       ],
       data: {
         facts: prior.established_facts.length,
@@ -672,6 +768,13 @@ export async function main() {
           ]),
         ),
         part2: { completeWindow: fullStats, prepareWindow: stats(prepare), sameShape: sameAsPure },
+        part2Postgres: postgres && {
+          sessions: PG_SESSIONS,
+          completeWindow: stats(postgres.full),
+          prepareWindow: stats(postgres.prepare),
+          setup: stats(postgres.setup),
+          sameShape: postgres.sameAsPure,
+        },
       },
     };
   } finally {
