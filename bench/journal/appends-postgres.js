@@ -19,6 +19,7 @@ import {
   verdictInputs,
 } from '../lib/journal-data.js';
 import { fmtInt, progress, ratio, ratioSpread } from '../lib/measure.js';
+import { BENCH_PG as DATABASE, inSchema } from '../lib/postgres.js';
 import { INPUT_MASK as M } from '../lib/refund.js';
 import { fmtRatio, fmtSpread, runIfMain, table } from '../lib/report.js';
 import { compareWindows, concurrently } from '../lib/windows.js';
@@ -27,16 +28,11 @@ const SCOPE = 'journal/appends-postgres';
 export const TARGET = 0.5;
 const WRITERS = 8;
 const OPTIONS = { rounds: 9, time: 2_000, warmup: 1_000 };
-const DATABASE = process.env.CANONRY_BENCH_PG ?? 'postgres://postgres@127.0.0.1:5432/test';
 
 const SPREAD = `canonry: ${WRITERS} journals (1 connection each), ${WRITERS} projects`;
 const SHARED = `canonry: ${WRITERS} journals (1 connection each), 1 project`;
 const GROUP = `canonry: 1 journal (pool of ${WRITERS}), ${WRITERS} producers, 1 project`;
 const RAW = `raw pg INSERT (prepared), ${WRITERS} connections, autocommit (1 row/tx)`;
-
-/** The database URL with `search_path` set to `schema`. @param {string} schema */
-const inSchema = (schema) =>
-  `${DATABASE}?options=${encodeURIComponent(`-c search_path=${schema}`)}`;
 
 /** @returns {Promise<import('../lib/report.js').BenchResult>} */
 export async function main() {

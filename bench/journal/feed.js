@@ -18,6 +18,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { fmtInt, median, progress, quantile } from '../lib/measure.js';
+import { BENCH_PG as DATABASE, inSchema } from '../lib/postgres.js';
 import { fmtRatio, runIfMain, table } from '../lib/report.js';
 
 const SCOPE = 'journal/feed';
@@ -30,7 +31,6 @@ const COMMITS = env('CANONRY_BENCH_FEED_COMMITS', QUICK ? 5 : 25);
 const ROUNDS = env('CANONRY_BENCH_FEED_ROUNDS', QUICK ? 2 : 6);
 /** A pause between commits, so each is measured on a quiet server. */
 const GAP_MS = 20;
-const DATABASE = process.env.CANONRY_BENCH_PG ?? 'postgres://postgres@127.0.0.1:5432/test';
 const CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
 const PROJECT = 'bench';
 
@@ -309,7 +309,7 @@ export async function main() {
         await admin.query(`DROP SCHEMA ${schema} CASCADE`);
         await admin.end();
       });
-      const db = ['--db', `${DATABASE}?options=${encodeURIComponent(`-c search_path=${schema}`)}`];
+      const db = ['--db', inSchema(schema)];
       const data = join(dir, 'postgres');
       const owner = token(data, db, 'owner', 'owner');
       const viewer = token(data, db, 'viewer', 'viewer');

@@ -74,6 +74,7 @@ import pg from 'pg';
 import { collect } from '../lib/gc.js';
 import { rawSqlite, tempDir } from '../lib/journal-data.js';
 import { fmtInt, median, progress, quantile } from '../lib/measure.js';
+import { BENCH_PG, inSchema } from '../lib/postgres.js';
 import { runIfMain, table } from '../lib/report.js';
 import { generateState, setupContributions, windowContribution } from './lib/cso.js';
 
@@ -84,7 +85,6 @@ const SAMPLES = QUICK ? 40 : 300;
 const SESSIONS = QUICK ? 4 : 24;
 /** Sessions timed on PostgreSQL (each costs ~10× its SQLite setup: canon's batches, statement by statement). */
 const PG_SESSIONS = QUICK ? 2 : 6;
-const PG_DATABASE = process.env.CANONRY_BENCH_PG ?? 'postgres://postgres@127.0.0.1:5432/test';
 const PROJECT = 'bench';
 const OBJECTIVE = 'Migrate the platform to the new region';
 const REMAINING = ['move the ledger', 'move the search index', 'write the report'];
@@ -362,7 +362,7 @@ async function timeCompleteWindow(runtime, state, limited, expected, sessions, e
 
 /** A schema of its own on the bench's PostgreSQL, or null when none is reachable. */
 async function postgresSchema() {
-  const admin = new pg.Client({ connectionString: PG_DATABASE, connectionTimeoutMillis: 3_000 });
+  const admin = new pg.Client({ connectionString: BENCH_PG, connectionTimeoutMillis: 3_000 });
   try {
     await admin.connect();
   } catch {
@@ -371,7 +371,7 @@ async function postgresSchema() {
   const schema = `bench_relay_${Date.now().toString(36)}_${process.pid}`;
   await admin.query(`CREATE SCHEMA ${schema}`);
   return {
-    url: `${PG_DATABASE}?options=${encodeURIComponent(`-c search_path=${schema}`)}`,
+    url: inSchema(schema),
     drop: async () => {
       await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
       await admin.end();
@@ -616,7 +616,7 @@ export async function main() {
         PG_SESSIONS,
         'PostgreSQL',
       );
-    } else progress(SCOPE, `PostgreSQL at ${PG_DATABASE} is not reachable: part 2 on it not run`);
+    } else progress(SCOPE, `PostgreSQL at ${BENCH_PG} is not reachable: part 2 on it not run`);
     const pureLimited = pure['restates 244'] ?? {};
     const fullStats = stats(full);
     const stepNames = /** @type {const} */ ([

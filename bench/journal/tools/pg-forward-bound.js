@@ -34,6 +34,7 @@ import {
   verdictInputs,
 } from '../../lib/journal-data.js';
 import { progress, ratio, ratioSpread } from '../../lib/measure.js';
+import { BENCH_PG as DATABASE, inSchema } from '../../lib/postgres.js';
 import { INPUT_MASK as M } from '../../lib/refund.js';
 import { compareWindows, concurrently } from '../../lib/windows.js';
 
@@ -41,9 +42,6 @@ const SCOPE = 'pg-forward-bound';
 const rounds = Number(process.argv[2] ?? 5);
 const leaderConnections = Number(process.argv[3] ?? 1);
 const WRITERS = 8;
-const DATABASE = process.env.CANONRY_BENCH_PG ?? 'postgres://postgres@127.0.0.1:5432/test';
-const inSchema = (/** @type {string} */ schema) =>
-  `${DATABASE}?options=${encodeURIComponent(`-c search_path=${schema}`)}`;
 
 /**
  * Calls `on` with each newline-delimited JSON message that arrives on `socket`.

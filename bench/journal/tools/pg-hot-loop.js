@@ -8,14 +8,14 @@ import { readdirSync, readFileSync } from 'node:fs';
 import pg from 'pg';
 import { oneConnectionJournals, verdictInputs } from '../../lib/journal-data.js';
 import { progress } from '../../lib/measure.js';
+import { BENCH_PG as DATABASE, inSchema } from '../../lib/postgres.js';
 import { INPUT_MASK as M } from '../../lib/refund.js';
 import { concurrently } from '../../lib/windows.js';
 
 const seconds = Number(process.argv[2] ?? 5);
 const writers = Number(process.argv[3] ?? 8);
-const DATABASE = process.env.CANONRY_BENCH_PG ?? 'postgres://postgres@127.0.0.1:5432/test';
 const schema = `hot_${Date.now().toString(36)}`;
-const url = `${DATABASE}?options=${encodeURIComponent(`-c search_path=${schema}`)}`;
+const url = inSchema(schema);
 
 /** CPU ticks (1/100 s) of every postgres process on this machine. */
 function postgresTicks() {

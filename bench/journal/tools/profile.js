@@ -17,6 +17,7 @@ import { PostgresStore, SqliteStore } from 'canonry/store';
 import pg from 'pg';
 import { migrateJournal, tempDir, verdictInputs } from '../../lib/journal-data.js';
 import { fmtInt, progress } from '../../lib/measure.js';
+import { BENCH_PG as DATABASE, inSchema } from '../../lib/postgres.js';
 import { INPUT_MASK as M } from '../../lib/refund.js';
 import { table } from '../../lib/report.js';
 import { concurrently } from '../../lib/windows.js';
@@ -24,7 +25,6 @@ import { VERDICT_COUNTS } from '../rebuild.js';
 
 const [scenario = 'sqlite-32', arg] = process.argv.slice(2);
 const SCOPE = `profile ${scenario}`;
-const DATABASE = process.env.CANONRY_BENCH_PG ?? 'postgres://postgres@127.0.0.1:5432/test';
 
 /** Wall time per statement class, summed over the measured phase. */
 const sql = /** @type {Map<string, { ms: number, calls: number }>} */ (new Map());
@@ -212,7 +212,7 @@ async function main() {
         await admin.query(`DROP SCHEMA ${schema} CASCADE`);
         await admin.end();
       });
-      const url = `${DATABASE}?options=${encodeURIComponent(`-c search_path=${schema}`)}`;
+      const url = inSchema(schema);
       const stores = Array.from({ length: 8 }, () =>
         timing(new PostgresStore({ connectionString: url, max: 1 })),
       );
