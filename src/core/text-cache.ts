@@ -29,6 +29,16 @@ export class TextCache<V> {
     return this.#entries.get(key);
   }
 
+  /** The value kept for `key`, else `make(key)`, kept (within the bounds) for the next time. */
+  memo(key: string, make: (key: string) => V): V {
+    let value = this.#entries.get(key);
+    if (value === undefined) {
+      value = make(key);
+      this.set(key, value);
+    }
+    return value;
+  }
+
   /** Keeps `value` for `key` (unless the key is too long), letting the oldest keys go past the bound. */
   set(key: string, value: V): void {
     if (key.length > this.maxKeyChars) return;

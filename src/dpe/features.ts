@@ -86,8 +86,10 @@ export function readingsKept(): { readonly texts: number; readonly chars: number
 }
 
 function readingOf(text: string): Reading {
-  let reading = readings.get(text);
-  if (reading) return reading;
+  return readings.memo(text, read);
+}
+
+function read(text: string): Reading {
   const tokens = tokenize(text);
   const spelled: boolean[] = [];
   const open: number[] = [];
@@ -99,9 +101,7 @@ function readingOf(text: string): Reading {
     spelled.push(candidate && spelling);
     if (candidate && !spelling) open.push(i);
   });
-  reading = { tokens, spelled, bySpelling, open };
-  readings.set(text, reading);
-  return reading;
+  return { tokens, spelled, bySpelling, open };
 }
 
 /** The entities a text names by spelling, for a lexicon. */

@@ -172,14 +172,7 @@ function userTail(iap: string | null, revision: string | null): string {
  * a few of them (a revision window's rules name its decision), 256 Ki characters in all.
  */
 const fixedCounts = new TextCache<number>(262_144);
-const countFixed = (text: string): number => {
-  let n = fixedCounts.get(text);
-  if (n === undefined) {
-    n = countTokens(text);
-    fixedCounts.set(text, n);
-  }
-  return n;
-};
+const countFixed = (text: string): number => fixedCounts.memo(text, countTokens);
 
 /**
  * Token counts of the state's lines (an item and its `,\n`; a list's opening), kept by text: a
@@ -198,13 +191,7 @@ function countLines(text: string): number {
   for (let from = 0; from < text.length; ) {
     const end = text.indexOf('\n', from);
     const to = end === -1 ? text.length : end + 1;
-    const piece = text.slice(from, to);
-    let n = lineCounts.get(piece);
-    if (n === undefined) {
-      n = countTokens(piece);
-      lineCounts.set(piece, n);
-    }
-    total += n;
+    total += lineCounts.memo(text.slice(from, to), countTokens);
     from = to;
   }
   return total;

@@ -40,6 +40,23 @@ describe('TextCache: a map bounded by its keys’ characters', () => {
     expect(cache.size).toBeGreaterThan(10);
   });
 
+  it('memo makes a value once while it is kept, again once it is let go or too long to keep', () => {
+    const cache = new TextCache<number>(6, 4);
+    const made: string[] = [];
+    const make = (key: string) => {
+      made.push(key);
+      return key.length;
+    };
+    expect(cache.memo('abc', make)).toBe(3);
+    expect(cache.memo('abc', make)).toBe(3);
+    expect(made).toEqual(['abc']);
+    cache.memo('defg', make); // 7 characters: 'abc' goes
+    expect(cache.memo('abc', make)).toBe(3);
+    expect(cache.memo('toolong', make)).toBe(7);
+    expect(cache.memo('toolong', make)).toBe(7);
+    expect(made).toEqual(['abc', 'defg', 'abc', 'toolong', 'toolong']);
+  });
+
   it('refuses a bound that is not a positive integer', () => {
     expect(() => new TextCache(0)).toThrow(RangeError);
     expect(() => new TextCache(1.5)).toThrow(RangeError);
