@@ -1,5 +1,6 @@
+import { createHash } from 'node:crypto';
 import type { Principal } from '../canon/index.js';
-import { type ContentHash, contentHash } from '../core/index.js';
+import { type ContentHash, canonicalize, contentHash } from '../core/index.js';
 import type { ModelMessage } from '../models/index.js';
 import { goalFor, revisionGoal } from './goal.js';
 import { DependencyIndex } from './graph.js';
@@ -194,7 +195,43 @@ export async function prepareWindow(
   };
 }
 
-/** The hash of what a model is asked with: `sha256:` of the canonical JSON of the messages. */
+/**
+ * The hash of what a model is asked with: `sha256:` of the canonical JSON of the messages — fed to
+ * the hash a piece at a time. The text is as long as the window's state (hundreds of KB); joined
+ * first, the system message's non-Latin-1 characters make the whole text two bytes a character
+ * before it is encoded, which cost more than hashing it.
+ */
 export function contextPacketHash(messages: readonly ModelMessage[]): ContentHash {
-  return contentHash(messages);
+  if (!Array.isArray(messages)) return contentHash(messages);
+  const sha = createHash('sha256');
+  sha.update('[');
+  messages.forEach((message, i) => {
+    if (i > 0) sha.update(',');
+    if (!isPlainMessage(message)) {
+      sha.update(canonicalize(message));
+      return;
+    }
+    sha.update('{"content":');
+    sha.update(canonicalize(message.content));
+    sha.update(',"role":');
+    sha.update(canonicalize(message.role));
+    sha.update('}');
+  });
+  sha.update(']');
+  return `sha256:${sha.digest('hex')}`;
+}
+
+/** A plain object with a string `content` and `role` and nothing else (canonical: content first). */
+function isPlainMessage(message: unknown): message is ModelMessage {
+  if (typeof message !== 'object' || message === null) return false;
+  if (Object.getPrototypeOf(message) !== Object.prototype) return false;
+  const keys = Object.keys(message);
+  const m = message as Record<string, unknown>;
+  return (
+    keys.length === 2 &&
+    typeof m.content === 'string' &&
+    typeof m.role === 'string' &&
+    Object.hasOwn(m, 'content') &&
+    Object.hasOwn(m, 'role')
+  );
 }

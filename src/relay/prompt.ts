@@ -121,23 +121,82 @@ function goalText(goal: GoalState): string {
 
 const line = (value: unknown): string => canonicalize(value as JsonValue);
 
-/** `{"established_facts":[\n…\n],"decisions":[…],…}`: valid JSON, one item a line. */
-function stateText(lines: {
-  facts: readonly string[];
-  decisions: readonly string[];
-  constraints: readonly string[];
-  open_questions: readonly string[];
-}): string {
-  const list = (name: string, items: readonly string[], last = false): string =>
-    `"${name}":[${items.length === 0 ? '' : `\n${items.join(',\n')}\n`}]${last ? '' : ','}`;
-  return [
-    '{',
-    list('established_facts', lines.facts),
-    list('decisions', lines.decisions),
-    list('constraints', lines.constraints),
-    list('open_questions', lines.open_questions, true),
-    '}',
-  ].join('');
+/**
+ * An item's line in the state and, once counted, the tokens of the line followed by `,\n` (an item
+ * before the last of its list) and by `\n` (the last).
+ */
+interface ItemLine {
+  readonly text: string;
+  comma?: number;
+  newline?: number;
+}
+
+/**
+ * Lines of facts and decisions, kept by object: a CSO's items are immutable and carried from one
+ * window's state to the next by identity, so a window encodes and counts only its new items.
+ */
+const itemLines = new WeakMap<object, ItemLine>();
+
+/** The line of a fact or decision (kept by object), or of a constraint or question (a string). */
+function lineOf(item: unknown): ItemLine {
+  if (typeof item !== 'object' || item === null) return { text: line(item) };
+  let kept = itemLines.get(item);
+  if (kept === undefined) {
+    kept = { text: line(item) };
+    itemLines.set(item, kept);
+  }
+  return kept;
+}
+
+/** The tokens of an item's line followed by `,\n`, or by `\n` when it is the last of its list. */
+function lineTokens(item: ItemLine, last: boolean): number {
+  if (last) {
+    item.newline ??= lineCounts.memo(`${item.text}\n`, countTokens);
+    return item.newline;
+  }
+  item.comma ??= lineCounts.memo(`${item.text},\n`, countTokens);
+  return item.comma;
+}
+
+type StateLines = Record<'facts' | 'decisions' | 'constraints' | 'open_questions', ItemLine[]>;
+
+const LISTS = [
+  ['established_facts', 'facts'],
+  ['decisions', 'decisions'],
+  ['constraints', 'constraints'],
+  ['open_questions', 'open_questions'],
+] as const;
+
+/**
+ * `{"established_facts":[\n…\n],"decisions":[…],…}`: valid JSON, one item a line — and the tokens
+ * of its body (the text up to its last newline), line by line: each list's opening line, then its
+ * items' lines (their counts kept with them). `end` is what follows the last newline.
+ */
+function stateText(lines: StateLines): { text: string; body: number; end: string } {
+  const parts: string[] = [];
+  let body = 0;
+  let open = '{';
+  for (const [k, [name, list]] of LISTS.entries()) {
+    const items = lines[list];
+    const close = k === LISTS.length - 1 ? ']' : '],';
+    open += `"${name}":[`;
+    if (items.length === 0) {
+      open += close;
+      continue;
+    }
+    const opening = `${open}\n`;
+    parts.push(opening);
+    body += lineCounts.memo(opening, countTokens);
+    for (let i = 0; i < items.length; i++) {
+      const last = i === items.length - 1;
+      parts.push(items[i]!.text, last ? '\n' : ',\n');
+      body += lineTokens(items[i]!, last);
+    }
+    open = close;
+  }
+  const end = `${open}}`;
+  parts.push(end);
+  return { text: parts.join(''), body, end };
 }
 
 function revisionText(revision: RevisionContext): string {
@@ -183,35 +242,21 @@ const LINE_CHARS = 4_194_304;
 const lineCounts = new TextCache<number>(LINE_CHARS);
 
 /**
- * The tokens of a text whose every newline is followed by `{`, `"` or `]` (a state's body, cut
- * after its last newline), as the sum of its lines' (see {@link countUser} for why they add up).
- */
-function countLines(text: string): number {
-  let total = 0;
-  for (let from = 0; from < text.length; ) {
-    const end = text.indexOf('\n', from);
-    const to = end === -1 ? text.length : end + 1;
-    total += lineCounts.memo(text.slice(from, to), countTokens);
-    from = to;
-  }
-  return total;
-}
-
-/**
  * The tokens of the user message and of the state within it, counting the state once. o200k's
  * pre-tokenizer never joins a newline to what follows it unless that is a newline, `\r` or `/`
  * (and BPE never merges across pre-tokens), so a text cut just after such a newline counts as its
  * two pieces: after the heading's last newline (the state starts with `{`), and after the state's
  * last newline (before its closing `]}`) — the state's body is counted once, for both figures,
- * line by line ({@link countLines}: every newline in it is followed by `{`, `"` or `]`).
+ * line by line ({@link stateText}: every newline in it is followed by `{`, `"` or `]`).
  */
-function countUser(head: string, state: string, tail: string): { user: number; state: number } {
-  const cut = state.lastIndexOf('\n') + 1;
-  const body = countLines(state.slice(0, cut));
-  const end = state.slice(cut);
+function countUser(
+  head: string,
+  state: { body: number; end: string },
+  tail: string,
+): { user: number; state: number } {
   return {
-    user: countTokens(head) + body + countTokens(end + tail),
-    state: body + countTokens(end),
+    user: countTokens(head) + state.body + countTokens(state.end + tail),
+    state: state.body + countTokens(state.end),
   };
 }
 
@@ -224,14 +269,10 @@ interface Candidate {
 const byId = (a: string, b: string): number => (a < b ? 1 : a > b ? -1 : 0);
 
 /** Every droppable item, in the order they are dropped. */
-function dropCandidates(
-  slice: WindowSlice,
-  lines: Record<'facts' | 'decisions' | 'constraints' | 'open_questions', readonly string[]>,
-  iap: string | null,
-): Candidate[] {
+function dropCandidates(slice: WindowSlice, lines: StateLines, iap: string | null): Candidate[] {
   const cost = (text: string): number => countTokens(text) + 1;
   const reversed = (list: 'constraints' | 'open_questions'): Candidate[] =>
-    lines[list].map((text, index) => ({ list, index, tokens: cost(text) })).reverse();
+    lines[list].map(({ text }, index) => ({ list, index, tokens: cost(text) })).reverse();
   const needed = new Set(slice.decisions.flatMap((d) => d.depends_on));
   const facts = slice.facts
     .map((fact, index) => ({ fact, index }))
@@ -242,7 +283,11 @@ function dropCandidates(
         a.fact.window_origin - b.fact.window_origin ||
         byId(a.fact.fact_id, b.fact.fact_id),
     )
-    .map(({ index }) => ({ list: 'facts' as const, index, tokens: cost(lines.facts[index]!) }));
+    .map(({ index }) => ({
+      list: 'facts' as const,
+      index,
+      tokens: cost(lines.facts[index]!.text),
+    }));
   const decisions = slice.decisions
     .map((decision, index) => ({ decision, index }))
     .sort(
@@ -253,7 +298,7 @@ function dropCandidates(
     .map(({ index }) => ({
       list: 'decisions' as const,
       index,
-      tokens: cost(lines.decisions[index]!),
+      tokens: cost(lines.decisions[index]!.text),
     }));
   return [
     ...reversed('open_questions'),
@@ -302,24 +347,24 @@ export function buildWindowPrompt(input: WindowPromptInput): WindowPrompt {
   const system = `${rules}\n\nSchema of your answer (JSON Schema 2020-12):\n${SCHEMA_TEXT}`;
   const goalPart = goalText(goal);
   const revisionPart = revision ? revisionText(revision) : null;
-  const lines = {
-    facts: slice.facts.map(line),
-    decisions: slice.decisions.map(line),
-    constraints: slice.constraints.map(line),
-    open_questions: slice.open_questions.map(line),
+  const items: StateLines = {
+    facts: slice.facts.map(lineOf),
+    decisions: slice.decisions.map(lineOf),
+    constraints: slice.constraints.map(lineOf),
+    open_questions: slice.open_questions.map(lineOf),
   };
   const kept = {
-    facts: lines.facts.map(() => true),
-    decisions: lines.decisions.map(() => true),
-    constraints: lines.constraints.map(() => true),
-    open_questions: lines.open_questions.map(() => true),
+    facts: items.facts.map(() => true),
+    decisions: items.decisions.map(() => true),
+    constraints: items.constraints.map(() => true),
+    open_questions: items.open_questions.map(() => true),
   };
   let keepIap = iap !== null;
 
   const head = userHead(goalPart);
   const render = (): { user: string; total: number; state: number } => {
-    const pick = (list: keyof typeof lines): string[] =>
-      lines[list].filter((_, i) => kept[list][i]);
+    const pick = (list: keyof StateLines): ItemLine[] =>
+      items[list].filter((_, i) => kept[list][i]);
     const state = stateText({
       facts: pick('facts'),
       decisions: pick('decisions'),
@@ -329,7 +374,7 @@ export function buildWindowPrompt(input: WindowPromptInput): WindowPrompt {
     const tail = userTail(keepIap ? iap : null, revisionPart);
     const counts = countUser(head, state, tail);
     return {
-      user: head + state + tail,
+      user: head + state.text + tail,
       total: countFixed(system) + counts.user,
       state: counts.state,
     };
@@ -339,7 +384,7 @@ export function buildWindowPrompt(input: WindowPromptInput): WindowPrompt {
   let overBudget = false;
   const order: Candidate[] = [];
   if (budget !== undefined && rendered.total > budget.maxTokens) {
-    const candidates = dropCandidates(slice, lines, iap);
+    const candidates = dropCandidates(slice, items, iap);
     const drop = (c: Candidate): void => {
       order.push(c);
       if (c.list === 'iap') keepIap = false;

@@ -150,6 +150,56 @@ describe('buildWindowPrompt', () => {
     );
   });
 
+  it('keeps item lines by object across windows: the same prompt and exact counts as fresh copies', () => {
+    const text = fc.string({
+      unit: fc.constantFrom(...'\n\r/ .,"{}[]-0123456789aZé你🙂'),
+      maxLength: 30,
+    });
+    fc.assert(
+      fc.property(
+        fc.array(text, { minLength: 1, maxLength: 8 }),
+        fc.array(text, { maxLength: 5 }),
+        fc.array(fc.integer({ min: 0, max: 2 ** 31 }), { minLength: 3, maxLength: 3 }),
+        (statements, choices, seeds) => {
+          // Window 1 sees the items in one order; window 2 the same objects shuffled and cut,
+          // so an item that ended its list (`\n`) may now sit inside it (`,\n`), and back.
+          const facts = statements.map((s, i) => fact(`f${i}`, s, 0.5));
+          const decisions = choices.map((c, i) => decision(`d${i}`, c, []));
+          const order = <T>(list: T[], seed: number) =>
+            list
+              .map((item, i) => ({ item, key: (i * 2654435761 + seed) % 4093 }))
+              .sort((a, b) => a.key - b.key)
+              .map((x) => x.item)
+              .slice(0, Math.max(1, list.length - (seed % 3)));
+          const first = { facts, decisions, constraints: [], open_questions: [] };
+          const second = {
+            facts: order(facts, seeds[0]!),
+            decisions: order(decisions, seeds[1]!),
+            constraints: ['Data must stay in the EU.'],
+            open_questions: [],
+          };
+          buildWindowPrompt({ goal, slice: first });
+          const reused = buildWindowPrompt({ goal, slice: second });
+          const fresh = buildWindowPrompt({ goal, slice: structuredClone(second) });
+          expect(reused).toEqual(fresh);
+          const [system, user] = reused.messages.map((m) => m.content);
+          expect(reused.tokens.total).toBe(countTokens(system!) + countTokens(user!));
+          const budget = reused.tokens.total - 1 - (seeds[2]! % 40);
+          const cut = buildWindowPrompt({ goal, slice: second, budget: { maxTokens: budget } });
+          const cutFresh = buildWindowPrompt({
+            goal,
+            slice: structuredClone(second),
+            budget: { maxTokens: budget },
+          });
+          expect(cut).toEqual(cutFresh);
+          const cutUser = cut.messages[1]!.content;
+          expect(cut.tokens.total).toBe(countTokens(system!) + countTokens(cutUser));
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
   it('gives a revision window the decision, its rationale, the new fact and the dependents', () => {
     const newFact = fact('fact_mongo', 'The team is migrating to a Mongo-native stack.', 1, 5);
     const dependent = decision('decision_orm', 'use Prisma with PostgreSQL', [
