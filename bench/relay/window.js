@@ -330,7 +330,10 @@ async function timeCompleteWindow(runtime, state, limited, expected, sessions, e
     });
     const id = started.session.session_id;
     const b0 = performance.now();
+    // Each window prepared first, as `run` does: the timed prepareWindow then meets a session whose
+    // earlier windows this process prepared (their items' prompt lines are kept by object).
     for (const c of setup) {
+      await runtime.relay.prepareWindow(agent, id);
       const w = await runtime.relay.completeWindow(agent, id, 'Setting up the state.', c);
       if (w.status !== 'relayed') throw new Error(`setup window ${w.window_number}: ${w.status}`);
     }
