@@ -2,12 +2,13 @@ import { CanonryError, isCanonryError } from '../core/index.js';
 import type { AppendResult, EntryInput, Head } from '../journal/index.js';
 import type { Queryable } from '../store/index.js';
 import type { Canon } from './canon.js';
-import { outcomeOf, type PlannedCommit, type ProposalOutcome, planCommit } from './committing.js';
+import { outcomesOf, type PlannedCommit, type ProposalOutcome, planCommit } from './committing.js';
 import { COMMIT, PROPOSAL, RECOMPARE, REJECT } from './entry-kinds.js';
 import type { GateLabel } from './gate.js';
 import { refuseCycle } from './graph.js';
 import { prepareProposal } from './prepare.js';
 import { proposalBody, proposalEntry } from './propose.js';
+import { withReadCache } from './read-cache.js';
 import type { ProposalBody } from './records.js';
 import { inRolledBackTransaction, inUndoneSavepoint, rehearse } from './rehearsal.js';
 import { expectedOf, refuseMoved } from './staleness.js';
@@ -186,7 +187,7 @@ export async function proposeBatch(
   const { project } = principal;
   const firstSeq = (await canon.journal.head(project)).seq + 1;
   const { planned, held } = await inRolledBackTransaction(canon.journal.store, (tx) =>
-    planBatch(canon, principal, inputs, tx, firstSeq),
+    planBatch(canon, principal, inputs, withReadCache(tx), firstSeq),
   );
   if (held.length > 0)
     throw new CanonryError(
@@ -224,8 +225,13 @@ export async function proposeBatch(
       },
     },
   );
-  const outcomes: ProposalOutcome[] = [];
-  for (const [index, p] of planned.entries())
-    outcomes.push(await outcomeOf(canon, project, p.proposal.proposal_id, results[2 * index + 1]!));
+  const outcomes = await outcomesOf(
+    canon,
+    project,
+    planned.map((p, index) => ({
+      proposalId: p.proposal.proposal_id,
+      last: results[2 * index + 1]!,
+    })),
+  );
   return { outcomes, entries: results.slice(2 * planned.length) };
 }

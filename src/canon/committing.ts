@@ -65,6 +65,32 @@ export async function planCommit(
   };
 }
 
+/**
+ * What each proposal of a batch came to, read back after the append as {@link outcomeOf} reads one,
+ * in three statements for the batch instead of three per proposal.
+ */
+export async function outcomesOf(
+  canon: Canon,
+  project: string,
+  done: readonly { readonly proposalId: string; readonly last: AppendResult }[],
+): Promise<ProposalOutcome[]> {
+  const reader = canon.reader(project);
+  const proposals = await reader.proposalsById(done.map((d) => d.proposalId));
+  const committedIds = done
+    .filter((d) => d.last.entry.kind === COMMIT.kind)
+    .map((d) => proposals.get(d.proposalId)!.object_id);
+  const objects = await reader.objectsById(committedIds);
+  const versions = await reader.versionsByHash(
+    [...objects.values()].map((o) => o.current_version_ref),
+  );
+  return done.map(({ proposalId, last }) => {
+    const proposal = proposals.get(proposalId)!;
+    const object = last.entry.kind === COMMIT.kind ? objects.get(proposal.object_id) : undefined;
+    const committed = object ? (versions.get(object.current_version_ref) ?? null) : null;
+    return { proposal, committed, receipt: last.receipt };
+  });
+}
+
 /** What a proposal came to, read back after its last entry (`last`) was appended. */
 export async function outcomeOf(
   canon: Canon,

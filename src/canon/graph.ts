@@ -29,13 +29,19 @@ export async function setEdges(
     kind,
     id,
   ]);
-  for (const pin of pins) {
+  // One statement for the pins (in pieces far below either engine's bound on parameters).
+  for (let at = 0; at < pins.length; at += EDGES_PER_INSERT) {
+    const piece = pins.slice(at, at + EDGES_PER_INSERT);
     await tx.run(
-      'INSERT INTO canon_edges (project, from_kind, from_id, to_id, to_version) VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING',
-      [project, kind, id, pin.object_id, pin.version_hash],
+      `INSERT INTO canon_edges (project, from_kind, from_id, to_id, to_version) VALUES ${piece
+        .map((_, i) => `($1, $2, $3, $${4 + 2 * i}, $${5 + 2 * i})`)
+        .join(', ')} ON CONFLICT DO NOTHING`,
+      [project, kind, id, ...piece.flatMap((pin) => [pin.object_id, pin.version_hash])],
     );
   }
 }
+
+const EDGES_PER_INSERT = 500;
 
 /**
  * The edges into a note: what was made against one of its versions. One range of the

@@ -65,7 +65,17 @@ async function putObject(
   );
 }
 
-async function applyCommit(tx: Queryable, entry: JournalEntry, body: CommitBody): Promise<void> {
+/**
+ * A commit's rows. `states`: whether the cascade runs and the dependency states are written — not
+ * in a rehearsal, whose rows only the checks of a batch's later proposals read, and no check of a
+ * proposal reads a dependency state (working sets, artifacts and provenance do).
+ */
+async function applyCommit(
+  tx: Queryable,
+  entry: JournalEntry,
+  body: CommitBody,
+  states = true,
+): Promise<void> {
   const { project, seq } = entry;
   const version: NoteVersion = { ...body.version, receipt_ref: `${project}#${seq}` };
   await tx.run(
@@ -88,16 +98,16 @@ async function applyCommit(tx: Queryable, entry: JournalEntry, body: CommitBody)
     body.supersedes,
     body.operation.operation_type,
   );
-  const states = await cascade(tx, project, view);
+  const reached = states ? await cascade(tx, project, view) : [];
   for (const object of view.after) {
     await putObject(tx, project, object, seq);
     const live = isLive(object);
     const own = object.object_id === version.note_id;
     await setEdges(tx, project, 'note', object.object_id, own && live ? view.pins : []);
-    if (own || !live) await clearState(tx, project, 'note', object.object_id);
+    if (states && (own || !live)) await clearState(tx, project, 'note', object.object_id);
   }
   await applyClaims(tx, project, seq, version);
-  await recordStates(tx, project, seq, states);
+  await recordStates(tx, project, seq, reached);
   await updateProposal(tx, project, body.proposal_id, (p) => ({
     ...p,
     status: 'committed',
@@ -278,3 +288,14 @@ export const CANON_PROJECTION: Projection = {
     }
   },
 };
+
+/**
+ * Canon's projection of `entry` as a batch rehearses it (see `rehearsal.ts`): every row the
+ * projection writes but the dependency states of a commit's cascade, which no check of a later
+ * proposal reads.
+ */
+export function rehearseEntry(tx: Queryable, entry: JournalEntry): Promise<void> {
+  return entry.kind === COMMIT.kind
+    ? applyCommit(tx, entry, COMMIT.body(entry), false)
+    : CANON_PROJECTION.apply(tx, entry);
+}

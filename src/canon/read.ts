@@ -23,6 +23,9 @@ import {
   type ObjectStatus,
 } from './types.js';
 
+/** The most keys one statement of a many-key read binds (both engines take far more). */
+const MANY = 500;
+
 function parse<T>(rows: { record: string }[]): T[] {
   return rows.map((r) => JSON.parse(r.record) as T);
 }
@@ -89,6 +92,64 @@ export class CanonReader {
       [hash],
     );
     return v && this.#may(versionAudience(v)) ? v : null;
+  }
+
+  /**
+   * Many records of one table by key, in statements of at most {@link MANY} keys: what this viewer
+   * may read of them, by key.
+   */
+  async #many<T>(
+    table: 'canon_objects' | 'canon_versions' | 'canon_proposals',
+    column: 'object_id' | 'version_hash' | 'proposal_id',
+    keys: readonly string[],
+    keyOf: (record: T) => string,
+    audience: (record: T) => Audience,
+  ): Promise<Map<string, T>> {
+    const out = new Map<string, T>();
+    const distinct = [...new Set(keys)];
+    for (let i = 0; i < distinct.length; i += MANY) {
+      const piece = distinct.slice(i, i + MANY);
+      const list = piece.map((_, k) => `$${k + 2}`).join(', ');
+      const rows = await this.#records<T>(
+        `SELECT record FROM ${table} WHERE project = $1 AND ${column} IN (${list})`,
+        piece,
+      );
+      for (const r of rows) if (this.#may(audience(r))) out.set(keyOf(r), r);
+    }
+    return out;
+  }
+
+  /** The objects of these ids this viewer may read, by id (absent ids are left out). */
+  objectsById(ids: readonly string[]): Promise<Map<string, CanonObject>> {
+    return this.#many<CanonObject>(
+      'canon_objects',
+      'object_id',
+      ids,
+      (o) => o.object_id,
+      objectAudience,
+    );
+  }
+
+  /** The versions of these hashes this viewer may read, by hash. */
+  versionsByHash(hashes: readonly string[]): Promise<Map<string, NoteVersion>> {
+    return this.#many<NoteVersion>(
+      'canon_versions',
+      'version_hash',
+      hashes,
+      (v) => v.version_hash,
+      versionAudience,
+    );
+  }
+
+  /** The proposals of these ids this viewer may read, by id. */
+  proposalsById(ids: readonly string[]): Promise<Map<string, ProposalRecord>> {
+    return this.#many<ProposalRecord>(
+      'canon_proposals',
+      'proposal_id',
+      ids,
+      (p) => p.proposal_id,
+      proposalAudience,
+    );
   }
 
   /** The current version of an object, or null. */

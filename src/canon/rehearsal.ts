@@ -1,13 +1,14 @@
 import { type ContentHash, canonicalize } from '../core/index.js';
 import type { EntryInput, JournalEntry } from '../journal/index.js';
 import type { Queryable, Store } from '../store/index.js';
-import { CANON_PROJECTION } from './projection.js';
+import { rehearseEntry } from './projection.js';
 
 // A batch's later items must be checked against canon as its earlier items leave it. Rather than a
 // second model of canon that every check would have to consult, canon's own projection applies the
 // earlier items' entries to a transaction (or savepoint) that is then rolled back: every check reads
 // exactly the rows the journal's projection will write, so a batch is judged as the same proposals
-// made one by one would be.
+// made one by one would be. (All but the dependency states a commit's cascade records: no check of a
+// proposal reads them, and working them out is most of a commit's projection.)
 
 /** No entry stands behind a rehearsed row: its chain hashes are zeros. */
 const NO_HASH = `sha256:${'0'.repeat(64)}` as ContentHash;
@@ -42,7 +43,7 @@ export async function rehearse(
       prev_hash: NO_HASH,
       hash: NO_HASH,
     };
-    await CANON_PROJECTION.apply(tx, entry);
+    await rehearseEntry(tx, entry);
   }
 }
 
