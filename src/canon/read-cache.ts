@@ -7,11 +7,19 @@ import type { Queryable, SqlValue } from '../store/index.js';
 // re-check under the head's lock), so a read repeated before the next write is answered from the
 // first one.
 
-/** A plain read: one SELECT, no locking clause, no function call in what it selects. */
-const PLAIN_READ = /^\s*SELECT\s[^(;]*\sFROM\s[^;]*$/is;
+/**
+ * A plain read: one SELECT without a locking clause and without a parenthesis but an `IN (` list —
+ * so no call of a function (which may write: `SELECT … FROM canonry_chain(…)`) and no subquery.
+ */
+const SELECT = /^\s*SELECT\s/i;
+const IN_LIST = /\bIN\s*\(/gi;
 const LOCKING = /\bFOR\s+(UPDATE|SHARE|NO\s+KEY|KEY)\b/i;
 
-const cacheable = (sql: string) => PLAIN_READ.test(sql) && !LOCKING.test(sql);
+const cacheable = (sql: string) =>
+  SELECT.test(sql) &&
+  !sql.includes(';') &&
+  !sql.replace(IN_LIST, '').includes('(') &&
+  !LOCKING.test(sql);
 
 /** A key for the parameters, or null when one of them is not a string, number or null. */
 function paramsKey(params: readonly SqlValue[]): string | null {

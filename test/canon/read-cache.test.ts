@@ -125,6 +125,20 @@ for (const engine of ENGINES) {
         await cached.all(count, P);
         await cached.all(count, P);
         expect(sent.filter((s) => s === count)).toHaveLength(2);
+        // A function in FROM may write (canonry's own chaining function does): never kept.
+        const fromFunction =
+          engine.name === 'postgres'
+            ? 'SELECT n FROM generate_series(1, 2) AS n'
+            : 'SELECT value FROM json_each($1)';
+        const args = engine.name === 'postgres' ? [] : ['[1,2]'];
+        await cached.all(fromFunction, args);
+        await cached.all(fromFunction, args);
+        expect(sent.filter((s) => s === fromFunction)).toHaveLength(2);
+        // An IN list is a plain read.
+        const listed = 'SELECT name FROM cache_t WHERE project = $1 AND name IN ($2, $3)';
+        await cached.all(listed, ['p', 'a', 'b']);
+        await cached.all(listed, ['p', 'a', 'b']);
+        expect(sent.filter((s) => s === listed)).toHaveLength(1);
         if (engine.name === 'postgres') {
           const locking = `${SELECT.replace(' ORDER BY name', '')} FOR UPDATE`;
           await cached.all(locking, P);
