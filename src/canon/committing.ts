@@ -65,10 +65,7 @@ export async function planCommit(
   };
 }
 
-/**
- * What each proposal of a batch came to, read back after the append as {@link outcomeOf} reads one,
- * in three statements for the batch instead of three per proposal.
- */
+/** What each proposal came to, read back after its last entry (`last`) was appended: three statements for any number. */
 export async function outcomesOf(
   canon: Canon,
   project: string,
@@ -91,16 +88,13 @@ export async function outcomesOf(
   });
 }
 
-/** What a proposal came to, read back after its last entry (`last`) was appended. */
+/** What one proposal came to (see {@link outcomesOf}). */
 export async function outcomeOf(
   canon: Canon,
   project: string,
   proposalId: string,
   last: AppendResult,
 ): Promise<ProposalOutcome> {
-  const reader = canon.reader(project);
-  const proposal = (await reader.proposal(proposalId))!;
-  const committed =
-    last.entry.kind === COMMIT.kind ? await reader.current(proposal.object_id) : null;
-  return { proposal, committed, receipt: last.receipt };
+  const [outcome] = await outcomesOf(canon, project, [{ proposalId, last }]);
+  return outcome!;
 }

@@ -1,5 +1,5 @@
 import { CanonryError, type ContentHash } from '../core/index.js';
-import type { Queryable } from '../store/index.js';
+import { pieces, type Queryable } from '../store/index.js';
 import type { CanonReader } from './read.js';
 import type { DependencyPin, NoteContent } from './types.js';
 
@@ -29,9 +29,7 @@ export async function setEdges(
     kind,
     id,
   ]);
-  // One statement for the pins (in pieces far below either engine's bound on parameters).
-  for (let at = 0; at < pins.length; at += EDGES_PER_INSERT) {
-    const piece = pins.slice(at, at + EDGES_PER_INSERT);
+  for (const piece of pieces(pins)) {
     await tx.run(
       `INSERT INTO canon_edges (project, from_kind, from_id, to_id, to_version) VALUES ${piece
         .map((_, i) => `($1, $2, $3, $${4 + 2 * i}, $${5 + 2 * i})`)
@@ -40,8 +38,6 @@ export async function setEdges(
     );
   }
 }
-
-const EDGES_PER_INSERT = 500;
 
 /**
  * The edges into a note: what was made against one of its versions. One range of the

@@ -39,7 +39,7 @@ const copies = <T extends object>(rows: readonly T[]): T[] =>
 
 /**
  * `tx` with its plain reads kept until its next write: any other statement (`run`, `exec`, a read
- * that locks or calls a function) forgets everything kept. Only over a transaction whose rows no
+ * that locks, calls a function or holds a subquery) forgets everything kept. Only over a transaction whose rows no
  * other writer can change between two of its own writes.
  */
 export function withReadCache(tx: Queryable): Queryable {

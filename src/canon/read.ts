@@ -1,5 +1,5 @@
 import type { ContentHash } from '../core/index.js';
-import type { Queryable } from '../store/index.js';
+import { pieces, type Queryable } from '../store/index.js';
 import type { ArtifactManifest, CanonLookup } from './artifacts.js';
 import { type DependencyState, dependencyStates } from './cascade.js';
 import type { ArchivedMessage } from './classification.js';
@@ -22,9 +22,6 @@ import {
   type NoteVersion,
   type ObjectStatus,
 } from './types.js';
-
-/** The most keys one statement of a many-key read binds (both engines take far more). */
-const MANY = 500;
 
 function parse<T>(rows: { record: string }[]): T[] {
   return rows.map((r) => JSON.parse(r.record) as T);
@@ -95,8 +92,8 @@ export class CanonReader {
   }
 
   /**
-   * Many records of one table by key, in statements of at most {@link MANY} keys: what this viewer
-   * may read of them, by key.
+   * Many records of one table by key (a statement per piece of keys): what this viewer may read of
+   * them, by key.
    */
   async #many<T>(
     table: 'canon_objects' | 'canon_versions' | 'canon_proposals',
@@ -106,9 +103,7 @@ export class CanonReader {
     audience: (record: T) => Audience,
   ): Promise<Map<string, T>> {
     const out = new Map<string, T>();
-    const distinct = [...new Set(keys)];
-    for (let i = 0; i < distinct.length; i += MANY) {
-      const piece = distinct.slice(i, i + MANY);
+    for (const piece of pieces([...new Set(keys)])) {
       const list = piece.map((_, k) => `$${k + 2}`).join(', ');
       const rows = await this.#records<T>(
         `SELECT record FROM ${table} WHERE project = $1 AND ${column} IN (${list})`,

@@ -1,6 +1,6 @@
 import { canonicalize } from '../core/index.js';
 import { canonicalBody, type JournalEntry, type Projection } from '../journal/index.js';
-import type { Queryable, SqlValue } from '../store/index.js';
+import { pieces, type Queryable, type SqlValue } from '../store/index.js';
 import type { CsoChange, ItemsChange } from './cso-change.js';
 import {
   RELAY_HALT,
@@ -20,15 +20,6 @@ export const edgeId = (e: DependencyEdge): string => canonicalize([e.dependent, 
 
 /** Where a window's new items go: after every earlier window's, in the order the change lists. */
 const positionOf = (windowNumber: number, i: number) => windowNumber * 2 ** 20 + i;
-
-/** Statement parameters are bounded (SQLite: 32,766): long id lists go in pieces. */
-const PIECE = 500;
-
-function pieces<T>(list: readonly T[]): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < list.length; i += PIECE) out.push(list.slice(i, i + PIECE));
-  return out;
-}
 
 const inList = (from: number, n: number) =>
   Array.from({ length: n }, (_, i) => `$${from + i}`).join(', ');
