@@ -1,3 +1,4 @@
+import { CanonryError } from '../core/index.js';
 import {
   carryGraph,
   DependencyIndex,
@@ -96,8 +97,12 @@ export interface GraphStep {
   readonly byId: Map<string, EstablishedFact | Decision> | null;
   /** The new items that are not the prior's objects (new, or replaced), in list order. */
   readonly fresh: { readonly facts: EstablishedFact[]; readonly decisions: Decision[] };
-  /** The prior's index with the change applied (DEPENDENCY_CYCLE if it closes a cycle). */
-  readonly index: DependencyIndex;
+  /**
+   * The prior's index with the change applied; null when the step was asked for none (`index:
+   * false`: a draft that verification steps again from the prior). Either way a change that closes
+   * a cycle throws DEPENDENCY_CYCLE.
+   */
+  readonly index: DependencyIndex | null;
   readonly explicit: readonly DependencyEdge[];
 }
 
@@ -130,7 +135,7 @@ export function stepGraph(
   prior: GraphSource,
   items: GraphItems,
   explicit: readonly DependencyEdge[],
-  options: { readonly levels?: boolean } = {},
+  options: { readonly levels?: boolean; readonly index?: boolean } = {},
 ): GraphStep | null {
   const shape = graphShape(prior);
   if (!shape.normal) return null;
@@ -201,10 +206,23 @@ export function stepGraph(
     at = hi;
   }
   for (let i = at; i < old.length; i++) graph.push(old[i]!);
-  const index =
-    removed.length === 0 && added.length === 0
-      ? DependencyIndex.of(prior)
-      : DependencyIndex.of(prior).derive(removed, added, options);
+  const base = DependencyIndex.of(prior);
+  let index: DependencyIndex | null = base;
+  if (removed.length > 0 || added.length > 0) {
+    if (options.index !== false) index = base.derive(removed, added, options);
+    else {
+      // A draft whose facts a window left out loses their edges here and gets them back in
+      // verification: deriving its index (hundreds of lists copied, the layer folded) would be
+      // thrown away, and the cycle check needs only what the added edges reach.
+      const cycle = base.cycleAfter(removed, added);
+      if (cycle) {
+        throw new CanonryError('DEPENDENCY_CYCLE', 'the reasoning dependency graph has a cycle', {
+          cycle,
+        });
+      }
+      index = null;
+    }
+  }
   const unique = now.size === items.established_facts.length + items.decisions.length;
   return { graph, removed, added, gone, byId: unique ? now : null, fresh, index, explicit };
 }
@@ -303,7 +321,7 @@ export function rememberStep(cso: GraphSource, step: GraphStep, prior: object): 
   remember(cso, step.explicit);
   if (step.byId) byId.set(cso, step.byId);
   rememberEdges(cso, step.graph);
-  DependencyIndex.remember(cso, step.index);
+  if (step.index) DependencyIndex.remember(cso, step.index);
 }
 
 /** The first position at or after `from` whose dependent is not below `id`. */

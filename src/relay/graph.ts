@@ -282,6 +282,44 @@ export class DependencyIndex {
     return this.#dependencies.has(id) || this.#dependents.has(id);
   }
 
+  /**
+   * The cycle that taking `removed` out and putting `added` in would close, or null — without
+   * building the changed index: only a node whose dependencies grew can close one, so only what the
+   * added edges' dependents rest on is searched, each node's list read through the change.
+   * DEPENDENCY_CYCLE when this index already has one (as {@link derive}).
+   */
+  cycleAfter(
+    removed: readonly DependencyEdge[],
+    added: readonly DependencyEdge[],
+  ): string[] | null {
+    if (added.length === 0) return null;
+    if (!this.#acyclic) this.#knownLevels();
+    const gone = new Map<string, Set<string>>();
+    for (const e of removed) {
+      const set = gone.get(e.dependent);
+      if (set) set.add(e.depends_on);
+      else gone.set(e.dependent, new Set([e.depends_on]));
+    }
+    const more = new Map<string, string[]>();
+    for (const e of added) push(more, e.dependent, e.depends_on);
+    const changed = new Map<string, readonly string[]>();
+    const depsOf = (id: string): readonly string[] => {
+      const out = gone.get(id);
+      const extra = more.get(id);
+      if (!out && !extra) return this.dependenciesOf(id);
+      let list = changed.get(id);
+      if (!list) {
+        const base = this.dependenciesOf(id);
+        const kept = out ? base.filter((d) => !out.has(d)) : [...base];
+        if (extra) kept.push(...extra);
+        changed.set(id, kept);
+        list = kept;
+      }
+      return list;
+    };
+    return searchCycle(more.keys(), depsOf);
+  }
+
   /** The ids `id` rests on directly. */
   dependenciesOf(id: string): readonly string[] {
     return this.#dependencies.get(id) ?? [];
@@ -369,34 +407,7 @@ export class DependencyIndex {
 
   /** A cycle reachable from `starts` (every node when not given), by what each rests on. */
   #searchCycle(starts: Iterable<string> = this.nodes): string[] | null {
-    const state = new Map<string, 1 | 2>(); // 1: on the current path; 2: done
-    for (const start of starts) {
-      if (state.has(start)) continue;
-      const path: string[] = [start];
-      const cursors: number[] = [0];
-      state.set(start, 1);
-      while (path.length > 0) {
-        const node = path[path.length - 1]!;
-        const deps = this.dependenciesOf(node);
-        const i = cursors[cursors.length - 1]!;
-        if (i === deps.length) {
-          state.set(node, 2);
-          path.pop();
-          cursors.pop();
-          continue;
-        }
-        cursors[cursors.length - 1] = i + 1;
-        const next = deps[i]!;
-        const s = state.get(next);
-        if (s === 1) return [...path.slice(path.indexOf(next)), next];
-        if (s === undefined) {
-          state.set(next, 1);
-          path.push(next);
-          cursors.push(0);
-        }
-      }
-    }
-    return null;
+    return searchCycle(starts, (id) => this.dependenciesOf(id));
   }
 
   /**
@@ -498,6 +509,44 @@ interface Levels {
 /** What {@link DependencyIndex.slice} reads of a CSO. */
 export type SliceSource = GraphItems &
   Pick<CognitiveStateObject, 'dependency_graph' | 'constraints'>;
+
+/**
+ * A cycle (the ids along it, first = last) reachable from `starts` by what each node rests on
+ * (`depsOf`), depth first without recursion; null when there is none.
+ */
+function searchCycle(
+  starts: Iterable<string>,
+  depsOf: (id: string) => readonly string[],
+): string[] | null {
+  const state = new Map<string, 1 | 2>(); // 1: on the current path; 2: done
+  for (const start of starts) {
+    if (state.has(start)) continue;
+    const path: string[] = [start];
+    const cursors: number[] = [0];
+    state.set(start, 1);
+    while (path.length > 0) {
+      const node = path[path.length - 1]!;
+      const deps = depsOf(node);
+      const i = cursors[cursors.length - 1]!;
+      if (i === deps.length) {
+        state.set(node, 2);
+        path.pop();
+        cursors.pop();
+        continue;
+      }
+      cursors[cursors.length - 1] = i + 1;
+      const next = deps[i]!;
+      const s = state.get(next);
+      if (s === 1) return [...path.slice(path.indexOf(next)), next];
+      if (s === undefined) {
+        state.set(next, 1);
+        path.push(next);
+        cursors.push(0);
+      }
+    }
+  }
+  return null;
+}
 
 function isSorted(list: readonly string[]): boolean {
   for (let i = 1; i < list.length; i++) if (list[i - 1]! > list[i]!) return false;

@@ -320,8 +320,9 @@ export function mergeContribution(
   const items = { established_facts: facts, decisions };
   let step: ReturnType<typeof stepGraph> = null;
   try {
-    // The draft's graph and a cycle check; the chain lengths are the verified state's to work out.
-    step = prior ? stepGraph(prior, items, explicit, { levels: false }) : null;
+    // The draft's graph and a cycle check; its index and chain lengths are the verified state's
+    // to work out (verification steps again from the prior, with what it re-injects).
+    step = prior ? stepGraph(prior, items, explicit, { levels: false, index: false }) : null;
   } catch (err) {
     if (!(err instanceof CanonryError && err.code === 'DEPENDENCY_CYCLE')) throw err;
   }

@@ -122,7 +122,8 @@ export function verifyCso(
     const byId = step.byId ?? allIds();
     const known = (id: string) => byId.has(id) || scratch.has(id);
     dependency_graph = step.graph;
-    missing = missingAfter(prior!, step, known, flagged);
+    const index = step.index ?? DependencyIndex.fromEdges(step.graph);
+    missing = missingAfter(prior!, step, index, known, flagged);
   } else {
     const ids = allIds();
     const known = (id: string) => ids.has(id) || scratch.has(id);
@@ -191,6 +192,7 @@ function stepFrom(
 function missingAfter(
   prior: CognitiveStateObject,
   step: GraphStep,
+  after: DependencyIndex,
   known: (id: string) => boolean,
   flagged: ReadonlySet<string>,
 ): Map<string, string[]> {
@@ -207,13 +209,13 @@ function missingAfter(
     for (const dep of before.dependenciesOf(id)) if (!known(dep)) unknown.add(dep);
   }
   for (const id of unknown) {
-    for (const dependent of step.index.dependentsOf(id)) {
+    for (const dependent of after.dependentsOf(id)) {
       candidates.push({ dependent, depends_on: id });
     }
   }
   for (const id of priorFlagged) {
     if (flagged.has(id)) continue;
-    for (const depends_on of step.index.dependenciesOf(id)) {
+    for (const depends_on of after.dependenciesOf(id)) {
       candidates.push({ dependent: id, depends_on });
     }
   }

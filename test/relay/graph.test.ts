@@ -259,6 +259,63 @@ describe('a derived index (layers over the one it came from)', () => {
     );
   });
 
+  it('cycleAfter finds a cycle exactly when the changed graph has one, without deriving it', () => {
+    // A DAG on 30 nodes (edges from a higher to a lower node), then a change whose added edges may
+    // point either way: the answer must match a search of the changed graph built whole, and a
+    // cycle it names must be one (each id resting on the next, first = last).
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.integer({ min: 1, max: 29 }), fc.nat()), { maxLength: 60 }),
+        fc.array(fc.nat(), { maxLength: 20 }),
+        fc.array(fc.tuple(fc.nat({ max: 29 }), fc.nat({ max: 29 })), { maxLength: 6 }),
+        (dag, drop, add) => {
+          const id = (i: number) => `n${String(i).padStart(2, '0')}`;
+          const key = (e: DependencyEdge) => `${e.dependent}>${e.depends_on}`;
+          const edges = new Map<string, DependencyEdge>();
+          for (const [hi, lo] of dag) {
+            const e = { dependent: id(hi), depends_on: id(lo % hi) };
+            edges.set(key(e), e);
+          }
+          const list = [...edges.values()];
+          const removed =
+            list.length === 0 ? [] : [...new Set(drop.map((i) => list[i % list.length]!))];
+          const after = new Map(edges);
+          for (const e of removed) after.delete(key(e));
+          const added: DependencyEdge[] = [];
+          for (const [a, b] of add) {
+            const e = { dependent: id(a), depends_on: id(b) };
+            if (a === b || after.has(key(e))) continue;
+            after.set(key(e), e);
+            added.push(e);
+          }
+          const base = DependencyIndex.fromEdges(list);
+          const found = base.cycleAfter(removed, added);
+          const whole = DependencyIndex.fromEdges([...after.values()]).findCycle();
+          expect(found === null).toBe(whole === null);
+          if (found) {
+            expect(found[0]).toBe(found.at(-1));
+            for (let i = 1; i < found.length; i++) {
+              expect(after.has(`${found[i - 1]}>${found[i]}`)).toBe(true);
+            }
+          }
+          // The index asked is left as it was.
+          expect(base.findCycle()).toBeNull();
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('cycleAfter refuses an index that already has a cycle, as derive does', () => {
+    const base = DependencyIndex.fromEdges([
+      { dependent: 'a', depends_on: 'b' },
+      { dependent: 'b', depends_on: 'a' },
+    ]);
+    expect(() => base.cycleAfter([], [{ dependent: 'c', depends_on: 'a' }])).toThrow(
+      expect.objectContaining({ code: 'DEPENDENCY_CYCLE' }),
+    );
+  });
+
   it('refuses an edge that closes a cycle, with or without chain lengths', () => {
     const chain: DependencyEdge[] = [];
     for (let i = 1; i < 50; i++) chain.push({ dependent: `n${i}`, depends_on: `n${i - 1}` });
@@ -269,7 +326,12 @@ describe('a derived index (layers over the one it came from)', () => {
         expect.objectContaining({ code: 'DEPENDENCY_CYCLE' }),
       );
       // The same edge once the chain is cut is no cycle.
+      expect(base.cycleAfter([], back)).toEqual([
+        'n0',
+        ...Array.from({ length: 50 }, (_, i) => `n${49 - i}`),
+      ]);
       const cut = base.derive([{ dependent: 'n25', depends_on: 'n24' }], back, { levels });
+      expect(base.cycleAfter([{ dependent: 'n25', depends_on: 'n24' }], back)).toBeNull();
       expect(cut.findCycle()).toBeNull();
       expect(cut.depth()).toBe(
         DependencyIndex.fromEdges([...chain.filter((e) => e.dependent !== 'n25'), ...back]).depth(),

@@ -165,6 +165,33 @@ describe('merge and verification: preservation (§5)', () => {
     ).toThrow(expect.objectContaining({ code: 'DEPENDENCY_CYCLE' }));
   });
 
+  it('refuses a revision that closes a cycle through the prior state, naming it', () => {
+    // C rests on B; B's revision rests on C, and C is re-pointed to the revision: B' → C → B'.
+    let thrown: unknown;
+    try {
+      mergeContribution(
+        etcd(),
+        contribution({
+          decisions: [
+            {
+              revises: 'B',
+              choice: 'keep the old syntax',
+              rationale: 'certs first',
+              depends_on: ['C'],
+            },
+          ],
+        }),
+        ctx(2),
+      );
+    } catch (err) {
+      thrown = err;
+    }
+    expect(thrown).toMatchObject({ code: 'DEPENDENCY_CYCLE' });
+    const cycle = (thrown as { details: { cycle: string[] } }).details.cycle;
+    expect(cycle[0]).toBe(cycle.at(-1));
+    expect(new Set(cycle)).toEqual(new Set(['C', 'd2.1']));
+  });
+
   it('refuses a window number that does not follow the prior', () => {
     expect(() => mergeContribution(etcd(), contribution(), ctx(3))).toThrow(/cannot follow/);
   });
