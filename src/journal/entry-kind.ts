@@ -135,7 +135,7 @@ export function defineEntryKind<B, P = never>(spec: EntryKindSpec<B, P>): EntryK
   };
   const read = (entry: JournalEntry): Result<B, BodyIssue> => {
     if (entry.kind === stored) return checked.has(entry) ? ok(entry.body as B) : check(entry.body);
-    if (prior !== undefined && prior.kind.kinds.includes(entry.kind)) {
+    if (prior?.kind.kinds.includes(entry.kind)) {
       const older = prior.kind.read(entry);
       return older.ok ? ok(prior.upgrade(older.value)) : fail(older.issues[0]!);
     }
