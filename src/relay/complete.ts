@@ -365,6 +365,7 @@ export async function completeWindow(
     prior,
     tools: contribution.tool_results,
     goal,
+    kind,
     objective: session.objective,
     earlier: await relay.reader(project).recent(session.session_id, REPETITION_WINDOWS),
     policy: options.air,

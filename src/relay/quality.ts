@@ -8,7 +8,7 @@ import {
 import type { ContextFact, DpeJudge, WindowSignals } from '../dpe/index.js';
 import { EXTRACTED_CONFIDENCE } from './extract/index.js';
 import { UNCAPTURED_CONFIDENCE } from './limits.js';
-import type { RelayWindowRecord } from './session-types.js';
+import type { RelayWindowRecord, WindowKind } from './session-types.js';
 import type { CognitiveStateObject, EstablishedFact, GoalState, ToolResult } from './types.js';
 
 /** How many earlier windows' texts a window's repetition is measured against. */
@@ -64,6 +64,8 @@ export async function windowQuality(
     readonly prior: CognitiveStateObject | null;
     readonly tools: readonly ToolResult[];
     readonly goal: GoalState;
+    /** A revision window's remaining items are ids its contribution was held to (see below). */
+    readonly kind: WindowKind;
     readonly objective: string;
     readonly earlier: readonly Pick<RelayWindowRecord, 'output' | 'quality'>[];
     readonly policy: AirPolicy;
@@ -74,17 +76,23 @@ export async function windowQuality(
   headers: Readonly<Record<string, string>>;
 }> {
   const context = contextOf(input.prior, input.tools);
+  // A revision window's `remaining` is the decision to revise and what rests on it, as ids: no
+  // prose covers an id word for word, so read as text every revision window would score
+  // completeness 0 and send a goal residual on. What it had to do was checked on its structure
+  // instead — a relayed revision window revised its target (`completeWindow` refuses one that did
+  // not), and each dependent gets a revision window of its own — so nothing of it remains to cover.
+  const remaining = input.kind === 'revision' ? [] : input.goal.remaining;
   const signals = await judge.judge({
     window_number: input.windowNumber,
     text: input.output,
     context,
-    remaining: input.goal.remaining,
+    remaining,
     earlier: input.earlier.slice(-REPETITION_WINDOWS).map((w) => w.output.text),
   });
   const previous = input.earlier.at(-1)?.quality?.state ?? initialAirState();
   const step = airStep(
     previous,
-    { signals, context, task: { objective: input.objective, remaining: input.goal.remaining } },
+    { signals, context, task: { objective: input.objective, remaining } },
     input.policy,
   );
   return {

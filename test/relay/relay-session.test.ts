@@ -207,6 +207,12 @@ describe.each(ENGINES)('a relay session, end to end on %s (CRP-030 §3.1, §5, �
       }),
     ]);
     expect((await reader.object(`relay.${id}.decision_tls_syntax`))?.status).toBe('superseded');
+    // What the revision window had to do was held to its structure (it revised its target), not
+    // to its prose: its remaining ids are not read as text nobody wrote (CRP-018 completeness),
+    // so no goal residual is carried on to the next window for them.
+    expect(p4.goal_state.remaining).toEqual(['decision_tls_syntax', 'decision_san_format']);
+    expect(w4.signals!.completeness).toEqual({ score: 1, covered: [], uncovered: [] });
+    expect(w4.quality!.packet?.iap.goal_residual ?? null).toBeNull();
 
     const p5 = await relay.prepareWindow(AGENT, id);
     expect(p5.revision_target).toBe('decision_san_format');
