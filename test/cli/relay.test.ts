@@ -253,5 +253,10 @@ describe('canonry demo relay', () => {
       ['work', 0, 0],
       ['revision', 0, 1],
     ]);
+    // The revision window is not scored on ids no prose states, nor does it only repeat the fact
+    // it revises for (its text says what it revisited).
+    const revision = json.windows[4];
+    expect(revision.completeness).toBe(1);
+    expect(revision.repetition).toBeLessThan(0.5);
   }, 120_000);
 });

@@ -186,7 +186,9 @@ function revisionAnswer(prepared: PreparedWindow, cso: CognitiveStateObject): An
   ];
   const revision = (target.revisions ?? 0) + 1;
   return {
-    output: newFact ? `${newFact.statement}.` : '',
+    output: newFact
+      ? `Revisiting ${target.decision_id} now that ${newFact.statement}: the choice still holds.`
+      : `Revisiting ${target.decision_id}: its premise changed, and the choice still holds.`,
     facts: cso.established_facts.map((f) => restate(f)),
     decisions: [
       decisionOf({
