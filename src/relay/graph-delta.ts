@@ -1,6 +1,6 @@
-import { CanonryError } from '../core/index.js';
 import {
   carryGraph,
+  cycleError,
   DependencyIndex,
   type GraphItems,
   impliedEdges,
@@ -86,6 +86,9 @@ function remember(cso: object, explicit: readonly DependencyEdge[]): void {
   shapes.set(cso, { normal: true, explicit });
 }
 
+/** A step that worked out the changed index (`stepGraph` without `index: false`). */
+export type IndexedStep = GraphStep & { readonly index: DependencyIndex };
+
 /** The graph of `next`'s items (and `explicit` edges) from the prior's, and what changed. */
 export interface GraphStep {
   readonly graph: DependencyEdge[];
@@ -131,6 +134,18 @@ export function uniqueItemsById(cso: GraphItems): Map<string, EstablishedFact | 
  * graph is not in normal form: the caller normalises from scratch). Costs the items (a look-up
  * each) plus the edges of what changed.
  */
+export function stepGraph(
+  prior: GraphSource,
+  items: GraphItems,
+  explicit: readonly DependencyEdge[],
+  options: { readonly levels?: boolean; readonly index: false },
+): (GraphStep & { readonly index: null }) | null;
+export function stepGraph(
+  prior: GraphSource,
+  items: GraphItems,
+  explicit: readonly DependencyEdge[],
+  options?: { readonly levels?: boolean; readonly index?: true },
+): IndexedStep | null;
 export function stepGraph(
   prior: GraphSource,
   items: GraphItems,
@@ -216,9 +231,7 @@ export function stepGraph(
       // thrown away, and the cycle check needs only what the added edges reach.
       const cycle = base.cycleAfter(removed, added);
       if (cycle) {
-        throw new CanonryError('DEPENDENCY_CYCLE', 'the reasoning dependency graph has a cycle', {
-          cycle,
-        });
+        throw cycleError(cycle);
       }
       index = null;
     }

@@ -21,6 +21,15 @@ export interface GraphItems {
   readonly decisions: readonly Decision[];
 }
 
+/** DEPENDENCY_CYCLE naming `cycle` (its first id repeated last), for the graph `what` names. */
+export function cycleError(
+  cycle: readonly string[],
+  what = 'the reasoning dependency graph has a cycle',
+): CanonryError {
+  const path = cycle.length > 0 ? `: ${cycle.join(' → ')}` : '';
+  return new CanonryError('DEPENDENCY_CYCLE', `${what}${path}`, { cycle: [...cycle] });
+}
+
 /** The edges `items` imply (see the module comment), in item order. */
 export function impliedEdges(items: GraphItems): DependencyEdge[] {
   const edges: DependencyEdge[] = [];
@@ -259,9 +268,7 @@ export class DependencyIndex {
     else {
       const cycle = next.#searchCycle(added.map((e) => e.dependent));
       if (cycle) {
-        throw new CanonryError('DEPENDENCY_CYCLE', 'the reasoning dependency graph has a cycle', {
-          cycle,
-        });
+        throw cycleError(cycle);
       }
       next.#acyclic = true;
     }
@@ -493,9 +500,7 @@ export class DependencyIndex {
       ready = next;
     }
     if (done < pending.size) {
-      throw new CanonryError('DEPENDENCY_CYCLE', 'the reasoning dependency graph has a cycle', {
-        cycle: this.findCycle(),
-      });
+      throw cycleError(this.findCycle() ?? []);
     }
   }
 }

@@ -1,7 +1,13 @@
 import { CanonryError } from '../core/index.js';
 import { csoId } from './cso-seal.js';
-import { DependencyIndex, normaliseEdges, scratchIds } from './graph.js';
-import { graphShape, rememberStep, stepGraph, uniqueItemsById } from './graph-delta.js';
+import { cycleError, DependencyIndex, normaliseEdges, scratchIds } from './graph.js';
+import {
+  type GraphStep,
+  graphShape,
+  rememberStep,
+  stepGraph,
+  uniqueItemsById,
+} from './graph-delta.js';
 import { isRelayId, MAX_REVISIONS } from './limits.js';
 import { knownStatementKey, normaliseStatement, statementKey, uniqueTexts } from './statement.js';
 import { statementIndexOf } from './statement-index.js';
@@ -318,7 +324,7 @@ export function mergeContribution(
       return to === undefined ? e : { dependent: e.dependent, depends_on: to };
     });
   const items = { established_facts: facts, decisions };
-  let step: ReturnType<typeof stepGraph> = null;
+  let step: GraphStep | null = null;
   try {
     // The draft's graph and a cycle check; its index and chain lengths are the verified state's
     // to work out (verification steps again from the prior, with what it re-injects).
@@ -328,15 +334,7 @@ export function mergeContribution(
   }
   const dependency_graph = step?.graph ?? normaliseEdges(items, explicit);
   const cycle = step ? null : DependencyIndex.fromEdges(dependency_graph).findCycle();
-  if (cycle) {
-    throw new CanonryError(
-      'DEPENDENCY_CYCLE',
-      `the contribution makes a cycle: ${cycle.join(' → ')}`,
-      {
-        cycle,
-      },
-    );
-  }
+  if (cycle) throw cycleError(cycle, 'the contribution makes a cycle');
 
   // 5. What remains: questions, constraints, the goal.
   const open_questions = uniqueTexts(

@@ -1,9 +1,15 @@
 import { CanonryError } from '../core/index.js';
 import { wasChecked } from './cso-schema.js';
-import { DependencyIndex, type GraphItems, normaliseEdges, scratchIds } from './graph.js';
 import {
-  type GraphStep,
+  cycleError,
+  DependencyIndex,
+  type GraphItems,
+  normaliseEdges,
+  scratchIds,
+} from './graph.js';
+import {
   graphShape,
+  type IndexedStep,
   markClean,
   rememberStep,
   stepGraph,
@@ -122,8 +128,7 @@ export function verifyCso(
     const byId = step.byId ?? allIds();
     const known = (id: string) => byId.has(id) || scratch.has(id);
     dependency_graph = step.graph;
-    const index = step.index ?? DependencyIndex.fromEdges(step.graph);
-    missing = missingAfter(prior!, step, index, known, flagged);
+    missing = missingAfter(prior!, step, known, flagged);
   } else {
     const ids = allIds();
     const known = (id: string) => ids.has(id) || scratch.has(id);
@@ -138,7 +143,7 @@ export function verifyCso(
       else missing.set(e.dependent, [e.depends_on]);
     }
     const cycle = DependencyIndex.fromEdges(dependency_graph).findCycle();
-    if (cycle) throw cycleError(cycle);
+    if (cycle) throw cycleError(cycle, 'the draft has a cycle');
   }
   const broken = Object.fromEntries(missing);
   const verified = missing.size === 0;
@@ -153,12 +158,6 @@ export function verifyCso(
   };
 }
 
-function cycleError(cycle: readonly string[]): CanonryError {
-  return new CanonryError('DEPENDENCY_CYCLE', `the draft has a cycle: ${cycle.join(' → ')}`, {
-    cycle,
-  });
-}
-
 /**
  * The repaired state's graph from the prior's, when the draft is `mergeContribution`'s over this
  * prior: the draft's extra edges are its prior's re-pointed, so the graph is the items' implied
@@ -169,7 +168,7 @@ function stepFrom(
   draft: UnsealedCso,
   items: GraphItems,
   ids: () => ReadonlySet<string>,
-): GraphStep | null {
+): IndexedStep | null {
   const listed = graphShape(draft).explicit;
   const explicit = listed.length === 0 ? listed : listed.filter((e) => ids().has(e.dependent));
   try {
@@ -177,7 +176,7 @@ function stepFrom(
   } catch (err) {
     if (err instanceof CanonryError && err.code === 'DEPENDENCY_CYCLE') {
       const edges = normaliseEdges(items, explicit);
-      throw cycleError(DependencyIndex.fromEdges(edges).findCycle() ?? []);
+      throw cycleError(DependencyIndex.fromEdges(edges).findCycle() ?? [], 'the draft has a cycle');
     }
     throw err;
   }
@@ -191,13 +190,13 @@ function stepFrom(
  */
 function missingAfter(
   prior: CognitiveStateObject,
-  step: GraphStep,
-  after: DependencyIndex,
+  step: IndexedStep,
   known: (id: string) => boolean,
   flagged: ReadonlySet<string>,
 ): Map<string, string[]> {
   const candidates: DependencyEdge[] = [...step.added];
   const before = DependencyIndex.of(prior);
+  const after = step.index;
   const priorFlagged: string[] = [];
   for (const d of prior.decisions) if (d.needs_revision) priorFlagged.push(d.decision_id);
   // The prior's nodes that are not in the state now: items that left, scratch ids no longer named,

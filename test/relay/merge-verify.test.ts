@@ -190,6 +190,7 @@ describe('merge and verification: preservation (§5)', () => {
     const cycle = (thrown as { details: { cycle: string[] } }).details.cycle;
     expect(cycle[0]).toBe(cycle.at(-1));
     expect(new Set(cycle)).toEqual(new Set(['C', 'd2.1']));
+    expect((thrown as Error).message).toBe(`the contribution makes a cycle: ${cycle.join(' → ')}`);
   });
 
   it('refuses a window number that does not follow the prior', () => {
