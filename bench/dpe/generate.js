@@ -186,7 +186,11 @@ export function generate() {
     add(t.id, 'negation-paraphrase', 'distortion:negation', same, flip2);
   }
 
-  for (const h of HARD) add(`hard-${h.id}`, h.phenomenon, h.expected, h.fact, h.claim);
+  // A hard case labelled unverifiable is about a subject its fact does not cover: no fact to name.
+  for (const h of HARD) {
+    const target = h.expected !== 'unverifiable' && h.expected !== 'parametric';
+    add(`hard-${h.id}`, h.phenomenon, h.expected, h.fact, h.claim, target);
+  }
 
   for (const [i, claim] of UNRELATED_SPECIFIC.entries()) {
     add(`specific-${i + 1}`, 'unrelated', 'unverifiable', null, claim, false);

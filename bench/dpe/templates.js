@@ -709,6 +709,52 @@ export const HARD = [
     fact: 'The billing service stores invoices in PostgreSQL.',
     claim: 'The billing service stores receipts in MongoDB.',
   },
+  // Another subject: the claim says of one named thing what the fact says of another ("section
+  // Constraints is drafted" beside "section Context is drafted"). The context does not cover the
+  // claim's subject at all, so unverifiable — not a distortion of the other's fact.
+  {
+    id: 'o1',
+    phenomenon: 'another-subject',
+    expected: 'unverifiable',
+    fact: 'Section Context is drafted.',
+    claim: 'Section Constraints is drafted.',
+  },
+  {
+    id: 'o2',
+    phenomenon: 'another-subject',
+    expected: 'unverifiable',
+    fact: 'The Atlas cluster is sized for 32 GB of memory per replica.',
+    claim: 'The Hydra cluster is sized for 48 GB of memory per replica.',
+  },
+  {
+    id: 'o3',
+    phenomenon: 'another-subject',
+    expected: 'unverifiable',
+    fact: 'The Payments team is on call for the storefront this week.',
+    claim: 'The Search team is on call for the storefront this week.',
+  },
+  {
+    id: 'o4',
+    phenomenon: 'another-subject',
+    expected: 'unverifiable',
+    fact: 'Release Orion was shipped to every region last month.',
+    claim: 'Release Vega was shipped to every region last month.',
+  },
+  // ... and where two names stand for one thing, one replacing the other is still a distortion.
+  {
+    id: 'e1',
+    phenomenon: 'equated-names',
+    expected: 'distortion:entity',
+    fact: 'In production, Redis is the primary cache of the storefront.',
+    claim: 'In production, Memcached is the primary cache of the storefront.',
+  },
+  {
+    id: 'e2',
+    phenomenon: 'equated-names',
+    expected: 'distortion:entity',
+    fact: 'The primary cache of the storefront is Redis.',
+    claim: 'The primary cache of the storefront is Memcached.',
+  },
   // A supported fact with an unsupported clause: the clause's value is not given.
   {
     id: 'c1',

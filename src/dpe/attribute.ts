@@ -57,6 +57,19 @@ function sharedWords(claim: Features, fact: IndexedFact): string {
     .join(', ');
 }
 
+/**
+ * Whether the fact speaks of another subject than the claim: both name theirs (`Features.subject`)
+ * and no name is in both. "Section Constraints is drafted" says nothing against "section Context is
+ * drafted"; it is about another section.
+ */
+function sibling(claim: Features, fact: Features): boolean {
+  return (
+    claim.subject.length > 0 &&
+    fact.subject.length > 0 &&
+    !claim.subject.some((e) => fact.subject.includes(e))
+  );
+}
+
 export function attributeClaim(
   index: FactIndex,
   claimIndex: number,
@@ -80,7 +93,9 @@ export function attributeClaim(
     ) {
       best = c;
     }
-    if (n > 0 && shared >= need && c.score >= MATCH_THRESHOLD) candidates.push(c);
+    if (n > 0 && shared >= need && c.score >= MATCH_THRESHOLD && !sibling(claim, c.fact.features)) {
+      candidates.push(c);
+    }
   }
   candidates.sort(
     (a, b) => b.score - a.score || b.shared - a.shared || a.fact.order - b.fact.order,

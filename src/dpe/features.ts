@@ -27,7 +27,24 @@ export interface Features {
   readonly negated: boolean;
   /** The word that makes the sentence a comparison (`faster`, `than`, `3x`), or null. */
   readonly comparison: string | null;
+  /**
+   * The entities the sentence names before its verb when that verb is a copula or an auxiliary
+   * not followed by an article — a sentence that says something of its subject ("section
+   * Constraints is drafted", "the Hydra cluster has 48 GB") — in order; empty for any other
+   * sentence ("Kubernetes uses ZooKeeper": no verb this reading knows; "Redis is the cache": the
+   * two sides name one thing).
+   */
+  readonly subject: readonly string[];
 }
+
+/** Verbs that end a sentence's subject where this reading can tell (no tagger: these only). */
+const SUBJECT_ENDS = new Set(
+  'is are was were be been being has have had will would can could shall should may might must does do did'.split(
+    ' ',
+  ),
+);
+/** After the verb, these make the sentence an equation of two names rather than a predicate. */
+const ARTICLES = new Set(['the', 'a', 'an']);
 
 const COMPARISON = new Set(
   'faster slower quicker cheaper costlier than outperforms outperform exceeds exceed more less fewer greater larger smaller higher lower better worse'.split(
@@ -160,5 +177,26 @@ function featuresFrom(tokens: readonly Token[], isEntity: readonly boolean[]): F
     const ratio = quantities.find((q) => q.dim === 'ratio');
     if (ratio) comparison = ratio.text;
   }
-  return { keys, keyText, quantities, entities, entityText, negated, comparison };
+  return {
+    keys,
+    keyText,
+    quantities,
+    entities,
+    entityText,
+    negated,
+    comparison,
+    subject: subjectOf(tokens, isEntity),
+  };
+}
+
+/** See {@link Features.subject}. */
+function subjectOf(tokens: readonly Token[], isEntity: readonly boolean[]): string[] {
+  const verb = tokens.findIndex((t) => SUBJECT_ENDS.has(t.lower));
+  if (verb <= 0 || ARTICLES.has(tokens[verb + 1]?.lower ?? '')) return [];
+  const subject: string[] = [];
+  for (let i = 0; i < verb; i++) {
+    const lower = tokens[i]!.lower;
+    if (isEntity[i] && !subject.includes(lower)) subject.push(lower);
+  }
+  return subject;
 }

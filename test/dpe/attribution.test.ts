@@ -232,3 +232,44 @@ describe('a fabrication about one subject beside a fact about its sibling', () =
     });
   });
 });
+
+describe('a claim about another named subject than the fact’s', () => {
+  const sections: ContextFact[] = [
+    { id: 'context', statement: 'section Context is drafted', source: 'cso' },
+    { id: 'constraints', statement: 'section Constraints is drafted', source: 'cso' },
+  ];
+
+  it('is not a distortion of the other subject’s fact: the context does not cover it', () => {
+    const s = one('Section Decision is drafted.', sections);
+    expect(s.contradictions).toEqual([]);
+    expect(s.distortion_count).toBe(0);
+    expect(s.claims[0]).toMatchObject({ attribution: 'UNVERIFIABLE', fact_id: null });
+  });
+
+  it('is grounded in the fact about its own subject when there is one', () => {
+    const s = one('Section Constraints is drafted.', sections);
+    expect(s.claims[0]).toMatchObject({ attribution: 'CONTEXT_GROUNDED', fact_id: 'constraints' });
+  });
+
+  it.each([
+    // The name after the verb is the value: the claim replaces the fact's.
+    [
+      'The primary cache of the storefront is Memcached.',
+      'The primary cache of the storefront is Redis.',
+    ],
+    // An article after the verb equates the two sides: one name stands where the other did.
+    [
+      'In production, Memcached is the primary cache of the storefront.',
+      'In production, Redis is the primary cache of the storefront.',
+    ],
+  ])('still reads %j as an entity distortion of %j', (claim, fact) => {
+    const s = one(claim, [{ id: 'cache', statement: fact, source: 'cso' }]);
+    expect(s.contradictions[0]).toMatchObject({
+      kind: 'distortion',
+      contradiction: 'entity',
+      fact_id: 'cache',
+      claimed: 'Memcached',
+      expected: 'Redis',
+    });
+  });
+});

@@ -23,7 +23,7 @@ const FLOORS: Record<string, { precision: number; recall: number }> = {
   'distortion:number': { precision: 0.88, recall: 1 },
   'distortion:unit': { precision: 1, recall: 1 },
   'distortion:negation': { precision: 0.96, recall: 1 },
-  'distortion:entity': { precision: 0.86, recall: 1 },
+  'distortion:entity': { precision: 0.87, recall: 1 },
 };
 
 describe('the labelled corpus', () => {
