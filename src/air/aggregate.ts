@@ -45,6 +45,31 @@ function quarantineOf(input: AirInput): QuarantineEntry[] {
   }));
 }
 
+/**
+ * The quarantine entries whose grounds still hold in the next window's context: an entry is
+ * released when that context states its claim (same words, as `claimKey` reads them) — a window may
+ * establish what an earlier one was flagged for, and a prohibition must not contradict the state
+ * the model is given — or no longer holds the fact the claim was judged against (superseded or
+ * invalidated: the contradiction was with a fact the state let go; said again, the claim is judged
+ * afresh against what the state holds now).
+ */
+function released(quarantine: QuarantineEntry[], input: AirInput): QuarantineEntry[] {
+  const next = input.next_context;
+  if (next === undefined || quarantine.length === 0) return quarantine;
+  const stated = new Set<string>();
+  const held = new Set<string>();
+  for (const f of next.slice(0, L.contextFacts)) {
+    if (typeof f?.statement === 'string') stated.add(claimKey(f.statement));
+    if (typeof f?.id === 'string') held.add(factId(f.id));
+  }
+  const whole = next.length <= L.contextFacts;
+  return quarantine.filter(
+    (q) =>
+      !stated.has(claimKey(q.original_claim)) &&
+      (q.fact_id === null || !whole || held.has(q.fact_id)),
+  );
+}
+
 function claimEntry(c: ClaimSignal, window: number): ClaimEntry {
   return {
     claim: quote(c.text),
@@ -117,8 +142,11 @@ export function aggregate(state: AirState, input: AirInput, maxWindows: number):
     window_count: state.window_count + 1,
     loop_position: state.loop_position >= maxWindows ? 1 : state.loop_position + 1,
     quarantine: newest(
-      distinctLast([...state.quarantine, ...quarantineOf(input)], (q) =>
-        claimKey(q.original_claim),
+      released(
+        distinctLast([...state.quarantine, ...quarantineOf(input)], (q) =>
+          claimKey(q.original_claim),
+        ),
+        input,
       ),
       L.quarantine,
     ),

@@ -176,7 +176,9 @@ export function candidatesFor(
   sizes: InjectionSizes,
 ): Candidates {
   const on = new Set(detection.components);
-  const fresh = freshFacts(input.context, state);
+  // The material is for the next window: from its context when the caller knows it (a fact this
+  // window superseded is no longer there to cite).
+  const fresh = freshFacts(input.next_context ?? input.context, state);
   const freshness = on.has('concept_freshness') ? freshnessOf(input, state, fresh, sizes) : [];
   const exhausted = new Set(freshness.map((c) => c.concept_label));
   const anchors = [...fresh]

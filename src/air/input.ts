@@ -6,6 +6,14 @@ export interface AirInput {
   readonly signals: WindowSignals;
   /** The facts the window could draw on (the DPE's context): the source of corrections and fresh material. */
   readonly context: readonly ContextFact[];
+  /**
+   * The facts the next window will be given, when the caller knows them (the relay does: the state
+   * it just sealed). A quarantined claim one of them states is released — the quarantine never
+   * forbids what the next window's own context holds — as is one judged against a fact they no
+   * longer hold; and the facts the IAP offers (targeted retrieval, fresh anchors, preferred
+   * communities) are taken from them instead of `context`.
+   */
+  readonly next_context?: readonly ContextFact[];
   readonly task: {
     /** The session objective, compressed into the goal residual's `original_task`. */
     readonly objective: string;
@@ -53,6 +61,7 @@ export function checkAirInput(input: AirInput): void {
     ['signals.completeness.covered', s.completeness.covered],
     ['signals.completeness.uncovered', s.completeness.uncovered],
     ['context', input.context],
+    ...(input.next_context === undefined ? [] : [['next_context', input.next_context] as const]),
   ] as const) {
     if (!Array.isArray(list)) bad(path, 'is a list');
   }

@@ -125,6 +125,11 @@ export const AIR_LIMITS = Object.freeze({
   usedFacts: 1_024,
   /** Items of a window's signals or context AIR reads (claims, contradictions, n-grams, facts). */
   windowItems: 512,
+  /**
+   * Facts of the next window's context read to release quarantine entries (a relay state holds at
+   * most 10,000); past it, an entry's fact is taken to be held.
+   */
+  contextFacts: 16_384,
   /** Longest fact id kept. */
   idChars: 128,
   /** Longest claim type kept (a scaffold names it). */

@@ -363,6 +363,7 @@ export async function completeWindow(
     windowNumber,
     output,
     prior,
+    next: cso,
     tools: contribution.tool_results,
     goal,
     kind,

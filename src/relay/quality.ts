@@ -62,6 +62,8 @@ export async function windowQuality(
     readonly windowNumber: number;
     readonly output: string;
     readonly prior: CognitiveStateObject | null;
+    /** The state this window sealed: the next window's context, which AIR's quarantine must not forbid. */
+    readonly next: CognitiveStateObject;
     readonly tools: readonly ToolResult[];
     readonly goal: GoalState;
     /** A revision window's remaining items are ids its contribution was held to (see below). */
@@ -92,7 +94,13 @@ export async function windowQuality(
   const previous = input.earlier.at(-1)?.quality?.state ?? initialAirState();
   const step = airStep(
     previous,
-    { signals, context, task: { objective: input.objective, remaining } },
+    {
+      signals,
+      context,
+      // The tool results this window used stay known: a correction naming one still holds.
+      next_context: contextOf(input.next, input.tools),
+      task: { objective: input.objective, remaining },
+    },
     input.policy,
   );
   return {

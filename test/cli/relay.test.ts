@@ -245,6 +245,22 @@ describe('canonry demo relay', () => {
       'revised d_s3_decision → d_s3_decision_r1 given f_s3_decision_v2',
     );
 
+    // The scripted author states only what its windows establish, so nothing it writes contradicts
+    // the state: no window is judged a distortion of another section's fact, no quarantine forbids
+    // a sentence the next window's state holds, and no packet offers a fact the window took out.
+    const detail = JSON.parse((await relay(['show', id!, '--json'])).stdout);
+    expect(detail.windows).toHaveLength(5);
+    for (const w of detail.windows) {
+      const at = `window ${w.window_number}`;
+      const held = new Set(w.cso.established_facts.map((f: any) => f.fact_id));
+      expect(w.signals.distortion_count, at).toBe(0);
+      expect(w.quality.state.quarantine, at).toEqual([]);
+      for (const fact of w.quality.packet?.targeted_retrieval?.fact_ids ?? []) {
+        expect(held.has(fact), `${at} offers ${fact}`).toBe(true);
+      }
+      expect(w.quality.injection ?? '', at).not.toContain('Do NOT state');
+    }
+
     const json = JSON.parse((await runCli(['demo', 'relay', '--data', dir, '--json'])).stdout);
     expect(json.windows.map((w: any) => [w.kind, w.repaired, w.revisions])).toEqual([
       ['work', 0, 0],

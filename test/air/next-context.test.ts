@@ -1,0 +1,161 @@
+import { describe, expect, it } from 'vitest';
+import { AIR_LIMITS, airStep, DEFAULT_AIR_POLICY, initialAirState } from '../../src/air/index.js';
+import { CanonryError } from '../../src/core/index.js';
+import type { ContextFact, WindowSignals } from '../../src/dpe/index.js';
+import { CONTEXT, claim, healthy, input } from './fixtures.js';
+
+/** A window that distorts the etcd fact and states a section the context does not cover. */
+function flagged(window_number: number): WindowSignals {
+  const base = healthy(window_number);
+  const distortion = (claim_index: number, text: string, fact_id: string, fact: string) => ({
+    kind: 'distortion' as const,
+    contradiction: 'entity' as const,
+    claim_index,
+    claim: text,
+    fact_id,
+    fact,
+    claimed: 'x',
+    expected: 'y',
+    explanation: '',
+  });
+  return {
+    ...base,
+    claims: [
+      claim(0, 'Kubernetes uses Consul as its store.', 'PARAMETRIC'),
+      claim(1, 'Section Constraints is drafted.', 'PARAMETRIC'),
+      claim(2, 'Consul keeps the cluster state in memory.', 'UNVERIFIABLE'),
+    ],
+    contradictions: [
+      distortion(
+        0,
+        'Kubernetes uses Consul as its store.',
+        'etcd',
+        'Kubernetes uses etcd as its distributed key-value store.',
+      ),
+      distortion(1, 'Section Constraints is drafted.', 'f0', CONTEXT[0]!.statement),
+    ],
+    distortion_count: 2,
+    grounding_pct: 0,
+    unverifiable_count: 1,
+  };
+}
+
+const quarantined = (step: ReturnType<typeof airStep>) =>
+  step.state.quarantine.map((q) => q.original_claim);
+
+describe("AIR and the next window's context", () => {
+  it('releases a quarantined claim the next context states, keeps the rest', () => {
+    const without = airStep(initialAirState(), input(flagged(1)), DEFAULT_AIR_POLICY);
+    expect(quarantined(without)).toEqual([
+      'Kubernetes uses Consul as its store.',
+      'Section Constraints is drafted.',
+    ]);
+
+    // The window established the section (its contribution): the next context states it, in
+    // another case and without the full stop.
+    const next: ContextFact[] = [
+      ...CONTEXT,
+      { id: 'f_s2', statement: 'section constraints is drafted', source: 'cso' },
+    ];
+    const step = airStep(
+      initialAirState(),
+      { ...input(flagged(1)), next_context: next },
+      DEFAULT_AIR_POLICY,
+    );
+    expect(quarantined(step)).toEqual(['Kubernetes uses Consul as its store.']);
+    expect(step.headers['CRP-AIR-Error-Quarantine-Count']).toBe('1');
+    expect(step.injection).toContain('Do NOT state or imply that Kubernetes uses Consul');
+    expect(step.injection).not.toContain('Section Constraints');
+
+    // An entry an earlier window left is released when a later context comes to state it.
+    const later = airStep(
+      without.state,
+      {
+        ...input(healthy(2)),
+        next_context: [
+          ...next,
+          { id: 'k', statement: 'Kubernetes uses Consul as its store', source: 'cso' },
+        ],
+      },
+      DEFAULT_AIR_POLICY,
+    );
+    expect(quarantined(later)).toEqual([]);
+  });
+
+  it('releases an entry judged against a fact the next context no longer holds', () => {
+    const fabricated = {
+      ...flagged(1),
+      contradictions: [
+        ...flagged(1).contradictions,
+        {
+          kind: 'fabrication' as const,
+          contradiction: 'entity' as const,
+          claim_index: 2,
+          claim: 'Consul keeps the cluster state in memory.',
+          fact_id: null,
+          fact: null,
+          claimed: 'Consul',
+          expected: null,
+          explanation: '',
+        },
+      ],
+      fabrication_count: 1,
+    };
+    // The etcd fact was superseded; the section fact was never in the context.
+    const next = CONTEXT.filter((f) => f.id !== 'etcd');
+    const step = airStep(
+      initialAirState(),
+      { ...input(fabricated), next_context: next },
+      DEFAULT_AIR_POLICY,
+    );
+    expect(quarantined(step)).toEqual([
+      'Section Constraints is drafted.',
+      'Consul keeps the cluster state in memory.',
+    ]);
+    // A context too long to read whole keeps every entry whose fact it may hold.
+    const long = Array.from({ length: AIR_LIMITS.contextFacts + 1 }, (_, i) => ({
+      id: `n${i}`,
+      statement: `note ${i}`,
+      source: 'cso',
+    }));
+    const bounded = airStep(
+      initialAirState(),
+      { ...input(fabricated), next_context: long },
+      DEFAULT_AIR_POLICY,
+    );
+    expect(quarantined(bounded)).toHaveLength(3);
+  });
+
+  it('offers the next context’s facts, never one the window took out of the state', () => {
+    const etcd = CONTEXT.find((f) => f.id === 'etcd')!;
+    const raft = CONTEXT.find((f) => f.id === 'raft')!;
+    const context = [etcd, raft];
+    // Without the next context, the window's own is offered: the etcd fact matches its claims.
+    const before = airStep(initialAirState(), input(flagged(1), context), DEFAULT_AIR_POLICY);
+    expect(before.packet!.targeted_retrieval!.fact_ids).toEqual(['etcd']);
+
+    // The window superseded the etcd fact: the next context no longer has it.
+    const consul = {
+      id: 'consul',
+      statement: 'Kubernetes keeps its state in Consul since the migration.',
+      source: 'cso',
+    };
+    const step = airStep(
+      initialAirState(),
+      { ...input(flagged(1), context), next_context: [raft, consul] },
+      DEFAULT_AIR_POLICY,
+    );
+    expect(step.packet!.targeted_retrieval!.fact_ids).toEqual(['consul']);
+    expect(step.injection).not.toContain(etcd.statement);
+  });
+
+  it('refuses a next context that is not a list', () => {
+    expect(() =>
+      airStep(
+        initialAirState(),
+        { ...input(flagged(1)), next_context: 'facts' as never },
+        DEFAULT_AIR_POLICY,
+      ),
+    ).toThrow(CanonryError);
+  });
+});
