@@ -188,3 +188,29 @@ describe("the README's offline verification", () => {
     expect(typeof event).toBe('object');
   });
 });
+
+describe("the README's demo output", () => {
+  /** What changes from run to run — signatures, times, the token, the data path — as the README writes it. */
+  const normalise = (text: string, dataDir: string) =>
+    text
+      .replace(/sha256:([0-9a-f]{12})[0-9a-f]{52}/g, 'sha256:…')
+      .replace(/sha256:[0-9a-f]{12}…/g, 'sha256:…')
+      .replace(/\d{4}-\d\d-\d\dT[\d:.]+Z/g, '2026-…Z')
+      .replace(/cnr_[A-Za-z0-9_-]+/g, 'cnr_…')
+      .replaceAll(dataDir, '/path/to/checkout/.canonry')
+      .trimEnd();
+
+  it('is what `npm run demo` prints, line for line', async () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const start = readme.indexOf('$ npm run demo\n') + '$ npm run demo\n'.length;
+    const shown = readme.slice(start, readme.indexOf('```', start));
+    const cwd = join(temp.dir, 'readme-demo');
+    spawnSync('mkdir', ['-p', cwd]);
+    // `npm run demo` is `canonry demo` in the checkout: its data in ./.canonry.
+    const run = spawnSync(process.execPath, [CLI, 'demo'], { cwd, encoding: 'utf8' });
+    expect(run.status, run.stderr).toBe(0);
+    expect(normalise(shown, '/path/to/checkout/.canonry')).toBe(
+      normalise(run.stdout, join(cwd, '.canonry')),
+    );
+  });
+});
