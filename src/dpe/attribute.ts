@@ -63,11 +63,9 @@ function sharedWords(claim: Features, fact: IndexedFact): string {
  * drafted"; it is about another section.
  */
 function sibling(claim: Features, fact: Features): boolean {
-  return (
-    claim.subject.length > 0 &&
-    fact.subject.length > 0 &&
-    !claim.subject.some((e) => fact.subject.includes(e))
-  );
+  if (claim.subject.size === 0 || fact.subject.size === 0) return false;
+  for (const e of claim.subject) if (fact.subject.has(e)) return false;
+  return true;
 }
 
 export function attributeClaim(

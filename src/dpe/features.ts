@@ -30,11 +30,11 @@ export interface Features {
   /**
    * The entities the sentence names before its verb when that verb is a copula or an auxiliary
    * not followed by an article — a sentence that says something of its subject ("section
-   * Constraints is drafted", "the Hydra cluster has 48 GB") — in order; empty for any other
+   * Constraints is drafted", "the Hydra cluster has 48 GB"); empty for any other
    * sentence ("Kubernetes uses ZooKeeper": no verb this reading knows; "Redis is the cache": the
    * two sides name one thing).
    */
-  readonly subject: readonly string[];
+  readonly subject: ReadonlySet<string>;
 }
 
 /** Verbs that end a sentence's subject where this reading can tell (no tagger: these only). */
@@ -190,13 +190,10 @@ function featuresFrom(tokens: readonly Token[], isEntity: readonly boolean[]): F
 }
 
 /** See {@link Features.subject}. */
-function subjectOf(tokens: readonly Token[], isEntity: readonly boolean[]): string[] {
+function subjectOf(tokens: readonly Token[], isEntity: readonly boolean[]): Set<string> {
+  const subject = new Set<string>();
   const verb = tokens.findIndex((t) => SUBJECT_ENDS.has(t.lower));
-  if (verb <= 0 || ARTICLES.has(tokens[verb + 1]?.lower ?? '')) return [];
-  const subject: string[] = [];
-  for (let i = 0; i < verb; i++) {
-    const lower = tokens[i]!.lower;
-    if (isEntity[i] && !subject.includes(lower)) subject.push(lower);
-  }
+  if (verb <= 0 || ARTICLES.has(tokens[verb + 1]?.lower ?? '')) return subject;
+  for (let i = 0; i < verb; i++) if (isEntity[i]) subject.add(tokens[i]!.lower);
   return subject;
 }

@@ -60,6 +60,25 @@ describe('hostile input is bounded', () => {
     expect(s.repetition.ngrams.length).toBeLessThanOrEqual(DPE_LIMITS.maxListedNgrams);
   });
 
+  it('reads a subject of hundreds of names once per sentence', () => {
+    // Every word a distinct name, then a copula: each sentence's subject is 200 names.
+    const names = (seed: number, n: number) =>
+      Array.from({ length: n }, (_, i) => `Zq${(seed * 7919 + i).toString(36)}`).join(' ');
+    const statement = (seed: number) => `The ${names(seed, 200)} is drafted`;
+    const context = Array.from({ length: DPE_LIMITS.maxFacts }, (_, i) => ({
+      id: `f${i}`,
+      statement: statement(i),
+      source: 'cso',
+    }));
+    const text = Array.from({ length: 40 }, (_, i) => `${statement(10_000 + i)}.`).join(' ');
+    const started = performance.now();
+    const s = analyseWindow({ ...INPUT, text, context });
+    expect(performance.now() - started).toBeLessThan(10_000);
+    // Each claim names subjects no fact does: about none of them, so no contradiction.
+    expect(s.claims.length).toBeGreaterThan(0);
+    expect(s.contradictions).toEqual([]);
+  });
+
   it('caps claims, facts, remaining items and earlier windows', () => {
     const text = Array.from(
       { length: 600 },
