@@ -1,4 +1,4 @@
-import type { ClaimSignal } from '../dpe/index.js';
+import { type ClaimSignal, groundedClaims } from '../dpe/index.js';
 import type { AirInput } from './input.js';
 import { fabricationRate, sessionIq } from './session-iq.js';
 import { claimKey, conceptWords, distinctLast, factId, newest, quote } from './text.js';
@@ -46,28 +46,33 @@ function quarantineOf(input: AirInput): QuarantineEntry[] {
 }
 
 /**
- * The quarantine entries whose grounds still hold in the next window's context: an entry is
- * released when that context states its claim (same words, as `claimKey` reads them) — a window may
- * establish what an earlier one was flagged for, and a prohibition must not contradict the state
- * the model is given — or no longer holds the fact the claim was judged against (superseded or
- * invalidated: the contradiction was with a fact the state let go; said again, the claim is judged
- * afresh against what the state holds now).
+ * The quarantine entries whose grounds still hold in the next window's context. An entry is
+ * released when that context grounds its claim — states it, as the DPE reads a claim against its
+ * facts (`groundedClaims`: "We confirmed that the cdn runs version 6.0" against "the cdn runs
+ * version 6.0") — since a window may establish what an earlier one was flagged for, and a
+ * prohibition must not contradict the state the model is given; or when it no longer holds the
+ * fact the claim was judged against (superseded or invalidated: the contradiction was with a fact
+ * the state let go; said again, the claim is judged afresh against what the state holds now).
  */
 function released(quarantine: QuarantineEntry[], input: AirInput): QuarantineEntry[] {
   const next = input.next_context;
   if (next === undefined || quarantine.length === 0) return quarantine;
-  const stated = new Set<string>();
+  const whole = next.length <= L.contextFacts;
   const held = new Set<string>();
   for (const f of next.slice(0, L.contextFacts)) {
-    if (typeof f?.statement === 'string') stated.add(claimKey(f.statement));
     if (typeof f?.id === 'string') held.add(factId(f.id));
   }
-  const whole = next.length <= L.contextFacts;
-  return quarantine.filter(
-    (q) =>
-      !stated.has(claimKey(q.original_claim)) &&
-      (q.fact_id === null || !whole || held.has(q.fact_id)),
+  const standing = quarantine.filter((q) => q.fact_id === null || !whole || held.has(q.fact_id));
+  // Read as the DPE reads a window's context: facts with an id, a statement and a source.
+  const facts = next.filter(
+    (f) =>
+      typeof f?.id === 'string' && typeof f.statement === 'string' && typeof f.source === 'string',
   );
+  const grounded = groundedClaims(
+    standing.map((q) => q.original_claim),
+    facts,
+  );
+  return standing.filter((_, i) => !grounded[i]);
 }
 
 function claimEntry(c: ClaimSignal, window: number): ClaimEntry {

@@ -9,6 +9,7 @@ export {
   wordsOf,
 } from './classify.js';
 export { COVER_RUN, COVER_THRESHOLD } from './completeness.js';
+export { groundedClaims } from './grounded.js';
 export type { DpeLimits } from './input.js';
 export { type DpeJudge, deterministicJudge } from './judge.js';
 export { DPE_LIMITS, NGRAM } from './limits.js';

@@ -23,7 +23,7 @@ function flagged(window_number: number): WindowSignals {
     claims: [
       claim(0, 'Kubernetes uses Consul as its store.', 'PARAMETRIC'),
       claim(1, 'Section Constraints is drafted.', 'PARAMETRIC'),
-      claim(2, 'Consul keeps the cluster state in memory.', 'UNVERIFIABLE'),
+      claim(2, 'Consul keeps 48 GB of cluster state in memory.', 'UNVERIFIABLE'),
     ],
     contradictions: [
       distortion(
@@ -82,6 +82,40 @@ describe("AIR and the next window's context", () => {
     expect(quarantined(later)).toEqual([]);
   });
 
+  it('releases a claim the next context grounds in other words, not one it contradicts', () => {
+    const said = (claim_index: number, text: string) => ({
+      kind: 'distortion' as const,
+      contradiction: 'number' as const,
+      claim_index,
+      claim: text,
+      fact_id: 'ledger',
+      fact: 'the ledger runs version 3804.3',
+      claimed: 'x',
+      expected: 'y',
+      explanation: '',
+    });
+    const signals: WindowSignals = {
+      ...healthy(2),
+      contradictions: [
+        said(0, 'We confirmed that the cdn runs version 6019.6.'),
+        said(1, 'We confirmed that the ledger runs version 2035.5.'),
+      ],
+      distortion_count: 2,
+    };
+    const next: ContextFact[] = [
+      { id: 'ledger', statement: 'the ledger runs version 3804.3', source: 'cso' },
+      { id: 'cdn', statement: 'the cdn runs version 6019.6', source: 'cso' },
+      // Not a fact: skipped, as the DPE would refuse it.
+      { id: 7, statement: null, source: 'cso' } as unknown as ContextFact,
+    ];
+    const step = airStep(
+      initialAirState(),
+      { ...input(signals), next_context: next },
+      DEFAULT_AIR_POLICY,
+    );
+    expect(quarantined(step)).toEqual(['We confirmed that the ledger runs version 2035.5.']);
+  });
+
   it('releases an entry judged against a fact the next context no longer holds', () => {
     const fabricated = {
       ...flagged(1),
@@ -91,7 +125,7 @@ describe("AIR and the next window's context", () => {
           kind: 'fabrication' as const,
           contradiction: 'entity' as const,
           claim_index: 2,
-          claim: 'Consul keeps the cluster state in memory.',
+          claim: 'Consul keeps 48 GB of cluster state in memory.',
           fact_id: null,
           fact: null,
           claimed: 'Consul',
@@ -110,7 +144,7 @@ describe("AIR and the next window's context", () => {
     );
     expect(quarantined(step)).toEqual([
       'Section Constraints is drafted.',
-      'Consul keeps the cluster state in memory.',
+      'Consul keeps 48 GB of cluster state in memory.',
     ]);
     // A context too long to read whole keeps every entry whose fact it may hold.
     const long = Array.from({ length: AIR_LIMITS.contextFacts + 1 }, (_, i) => ({

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { analyseWindow, type ContextFact, type WindowSignals } from '../../src/dpe/index.js';
+import {
+  analyseWindow,
+  type ContextFact,
+  groundedClaims,
+  type WindowSignals,
+} from '../../src/dpe/index.js';
 
 const CONTEXT: ContextFact[] = [
   { id: 'lat', statement: 'The checkout service has a p99 latency of 200 ms.', source: 'cso' },
@@ -271,5 +276,23 @@ describe('a claim about another named subject than the fact’s', () => {
       claimed: 'Memcached',
       expected: 'Redis',
     });
+  });
+});
+
+describe('groundedClaims', () => {
+  it('says which claims the context grounds, reading each as one claim', () => {
+    const long = `The checkout service has a p99 latency of 200 ms ${'and more '.repeat(300)}.`;
+    expect(
+      groundedClaims(
+        [
+          'We confirmed that the checkout service has a p99 latency of 0.2 seconds.',
+          'The checkout service has a p99 latency of 250 ms.',
+          'The moon is made of cheese.',
+          long,
+        ],
+        CONTEXT,
+      ),
+    ).toEqual([true, false, false, false]);
+    expect(groundedClaims([], CONTEXT)).toEqual([]);
   });
 });

@@ -1,0 +1,37 @@
+import { attributeClaim } from './attribute.js';
+import { indexFacts } from './facts.js';
+import { entitiesBySpelling, featuresOf } from './features.js';
+import { readInput } from './input.js';
+import { DPE_LIMITS } from './limits.js';
+import type { ContextFact } from './types.js';
+
+/**
+ * Which of `claims` the context grounds: each read as one claim sentence and attributed as
+ * {@link analyseWindow} attributes a window's claims (README "Attribution") — true when a fact
+ * agrees with it (CONTEXT_GROUNDED). The context is read as a window's is (its first
+ * `DPE_LIMITS.maxFacts` facts); a claim past `maxClaims`, or longer than `maxSentenceChars`, is
+ * not read and not grounded. Pure and deterministic.
+ */
+export function groundedClaims(
+  claims: readonly string[],
+  context: readonly ContextFact[],
+): boolean[] {
+  const read = readInput(
+    { window_number: 0, text: '', context: context as ContextFact[], remaining: [], earlier: [] },
+    DPE_LIMITS,
+  );
+  const readable = claims.map(
+    (c, i) =>
+      i < DPE_LIMITS.maxClaims && typeof c === 'string' && c.length <= DPE_LIMITS.maxSentenceChars,
+  );
+  const texts = claims.filter((_, i) => readable[i]);
+  const index = indexFacts(
+    read.context,
+    texts.flatMap((t) => entitiesBySpelling(t)),
+  );
+  return claims.map((text, i) => {
+    if (!readable[i]) return false;
+    const { claim } = attributeClaim(index, i, text, featuresOf(text, index.lexicon));
+    return claim.attribution === 'CONTEXT_GROUNDED';
+  });
+}
