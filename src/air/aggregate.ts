@@ -46,33 +46,34 @@ function quarantineOf(input: AirInput): QuarantineEntry[] {
 }
 
 /**
- * The quarantine entries whose grounds still hold in the next window's context. An entry is
- * released when that context grounds its claim — states it, as the DPE reads a claim against its
- * facts (`groundedClaims`: "We confirmed that the cdn runs version 6.0" against "the cdn runs
- * version 6.0") — since a window may establish what an earlier one was flagged for, and a
- * prohibition must not contradict the state the model is given; or when it no longer holds the
- * fact the claim was judged against (superseded or invalidated: the contradiction was with a fact
- * the state let go; said again, the claim is judged afresh against what the state holds now).
+ * The quarantine entries whose fact the next window's context still holds (or that name none): one
+ * judged against a fact the state let go (superseded or invalidated) is released — the
+ * contradiction was with a fact no longer held; said again, the claim is judged afresh.
  */
-function released(quarantine: QuarantineEntry[], input: AirInput): QuarantineEntry[] {
+function standing(quarantine: QuarantineEntry[], input: AirInput): QuarantineEntry[] {
   const next = input.next_context;
-  if (next === undefined || quarantine.length === 0) return quarantine;
-  const whole = next.length <= L.contextFacts;
+  if (next === undefined || next.length > L.contextFacts) return quarantine;
   const held = new Set<string>();
-  for (const f of next.slice(0, L.contextFacts)) {
-    if (typeof f?.id === 'string') held.add(factId(f.id));
-  }
-  const standing = quarantine.filter((q) => q.fact_id === null || !whole || held.has(q.fact_id));
+  for (const f of next) if (typeof f?.id === 'string') held.add(factId(f.id));
+  return quarantine.filter((q) => q.fact_id === null || held.has(q.fact_id));
+}
+
+/**
+ * Which of `claims` the next window's context grounds, as the DPE reads a claim against its facts
+ * (`groundedClaims`: "We confirmed that the cdn runs version 6.0" against "the cdn runs version
+ * 6.0"); none without a next context. A claim it grounds leaves the quarantine and the unverified
+ * claims: a window may establish what an earlier one was flagged for, and the packet must never
+ * forbid, or call unsupported, a sentence of the state the model is given.
+ */
+function settled(claims: readonly string[], input: AirInput): boolean[] {
+  const next = input.next_context;
+  if (next === undefined || claims.length === 0) return claims.map(() => false);
   // Read as the DPE reads a window's context: facts with an id, a statement and a source.
   const facts = next.filter(
     (f) =>
       typeof f?.id === 'string' && typeof f.statement === 'string' && typeof f.source === 'string',
   );
-  const grounded = groundedClaims(
-    standing.map((q) => q.original_claim),
-    facts,
-  );
-  return standing.filter((_, i) => !grounded[i]);
+  return groundedClaims(claims, facts);
 }
 
 function claimEntry(c: ClaimSignal, window: number): ClaimEntry {
@@ -137,22 +138,28 @@ export function aggregate(state: AirState, input: AirInput, maxWindows: number):
     (c) => claimKey(c.claim),
   );
   const verifiedKeys = new Set(verified.map((c) => claimKey(c.claim)));
-  const unverified = distinctLast(
-    [...state.unverified_claims, ...ungrounded.map((c) => claimEntry(c, window))],
-    (c) => claimKey(c.claim),
-  ).filter((c) => !verifiedKeys.has(claimKey(c.claim)));
+  const unverified = newest(
+    distinctLast(
+      [...state.unverified_claims, ...ungrounded.map((c) => claimEntry(c, window))],
+      (c) => claimKey(c.claim),
+    ).filter((c) => !verifiedKeys.has(claimKey(c.claim))),
+    L.claims,
+  );
+  const quarantined = standing(
+    distinctLast([...state.quarantine, ...quarantineOf(input)], (q) => claimKey(q.original_claim)),
+    input,
+  );
+  const grounds = settled(
+    [...quarantined.map((q) => q.original_claim), ...unverified.map((c) => c.claim)],
+    input,
+  );
 
   const next: Omit<AirState, 'session_iq'> = {
     version: AIR_STATE_VERSION,
     window_count: state.window_count + 1,
     loop_position: state.loop_position >= maxWindows ? 1 : state.loop_position + 1,
     quarantine: newest(
-      released(
-        distinctLast([...state.quarantine, ...quarantineOf(input)], (q) =>
-          claimKey(q.original_claim),
-        ),
-        input,
-      ),
+      quarantined.filter((_, i) => !grounds[i]),
       L.quarantine,
     ),
     concepts: decayConcepts(state.concepts, input),
@@ -167,7 +174,7 @@ export function aggregate(state: AirState, input: AirInput, maxWindows: number):
       L.blacklist,
     ),
     verified_claims: newest(verified, L.claims),
-    unverified_claims: newest(unverified, L.claims),
+    unverified_claims: unverified.filter((_, i) => !grounds[quarantined.length + i]),
     completed_sub_goals: newest(
       distinctLast(
         [

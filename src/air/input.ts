@@ -8,8 +8,9 @@ export interface AirInput {
   readonly context: readonly ContextFact[];
   /**
    * The facts the next window will be given, when the caller knows them (the relay does: the state
-   * it just sealed). A quarantined claim they ground (as the DPE reads it) is released — the quarantine never
-   * forbids what the next window's own context holds — as is one judged against a fact they no
+   * it just sealed). A quarantined or unverified claim they ground (as the DPE reads it) is
+   * released — the packet never forbids, or calls unsupported, what the next window's own context
+   * holds — as is a quarantined claim judged against a fact they no
    * longer hold; and the facts the IAP offers (targeted retrieval, fresh anchors, preferred
    * communities) are taken from them instead of `context`.
    */

@@ -116,6 +116,39 @@ describe("AIR and the next window's context", () => {
     expect(quarantined(step)).toEqual(['We confirmed that the ledger runs version 2035.5.']);
   });
 
+  it('does not call a claim the next context grounds unsupported', () => {
+    const signals: WindowSignals = {
+      ...healthy(1),
+      claims: [
+        claim(0, 'We confirmed that the batch importer runs version 2636.4.', 'UNVERIFIABLE'),
+        claim(1, 'We confirmed that the ledger keeps 9 replicas.', 'UNVERIFIABLE'),
+        claim(2, 'Most clusters lose data every year.', 'UNVERIFIABLE'),
+      ],
+      grounding_pct: 0,
+      unverifiable_count: 3,
+    };
+    const next: ContextFact[] = [
+      ...CONTEXT,
+      { id: 'importer', statement: 'the batch importer runs version 2636.4', source: 'cso' },
+    ];
+    const unverified = (step: ReturnType<typeof airStep>) =>
+      step.state.unverified_claims.map((c) => c.claim);
+    const before = airStep(initialAirState(), input(signals), DEFAULT_AIR_POLICY);
+    expect(unverified(before)).toHaveLength(3);
+    const step = airStep(
+      initialAirState(),
+      { ...input(signals), next_context: next },
+      DEFAULT_AIR_POLICY,
+    );
+    expect(unverified(step)).toEqual([
+      'We confirmed that the ledger keeps 9 replicas.',
+      'Most clusters lose data every year.',
+    ]);
+    // The epistemic map's unverified list is the state's: the established claim is not in it.
+    expect(step.injection).toContain('UNVERIFIED ASSERTIONS');
+    expect(step.injection).not.toMatch(/batch importer runs version 2636\.4 \[UNVERIFIED/);
+  });
+
   it('releases an entry judged against a fact the next context no longer holds', () => {
     const fabricated = {
       ...flagged(1),
