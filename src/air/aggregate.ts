@@ -145,9 +145,16 @@ export function aggregate(state: AirState, input: AirInput, maxWindows: number):
     ).filter((c) => !verifiedKeys.has(claimKey(c.claim))),
     L.claims,
   );
-  const quarantined = standing(
-    distinctLast([...state.quarantine, ...quarantineOf(input)], (q) => claimKey(q.original_claim)),
-    input,
+  // The lists are cut to their bounds first, so what is read against the next context is bounded
+  // (at most 32 + 64 claims) and the newest entries are the ones read.
+  const quarantined = newest(
+    standing(
+      distinctLast([...state.quarantine, ...quarantineOf(input)], (q) =>
+        claimKey(q.original_claim),
+      ),
+      input,
+    ),
+    L.quarantine,
   );
   const grounds = settled(
     [...quarantined.map((q) => q.original_claim), ...unverified.map((c) => c.claim)],
@@ -158,10 +165,7 @@ export function aggregate(state: AirState, input: AirInput, maxWindows: number):
     version: AIR_STATE_VERSION,
     window_count: state.window_count + 1,
     loop_position: state.loop_position >= maxWindows ? 1 : state.loop_position + 1,
-    quarantine: newest(
-      quarantined.filter((_, i) => !grounds[i]),
-      L.quarantine,
-    ),
+    quarantine: quarantined.filter((_, i) => !grounds[i]),
     concepts: decayConcepts(state.concepts, input),
     ngram_blacklist: newest(
       distinctLast(

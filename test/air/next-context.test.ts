@@ -149,6 +149,32 @@ describe("AIR and the next window's context", () => {
     expect(step.injection).not.toMatch(/batch importer runs version 2636\.4 \[UNVERIFIED/);
   });
 
+  it('reads the newest entries against the next context, however many the window flagged', () => {
+    const many = Array.from({ length: 300 }, (_, i) => ({
+      kind: 'distortion' as const,
+      contradiction: 'number' as const,
+      claim_index: i,
+      claim: `We confirmed that service ${i} runs version ${i}.5.`,
+      fact_id: null,
+      fact: null,
+      claimed: 'x',
+      expected: null,
+      explanation: '',
+    }));
+    const signals: WindowSignals = { ...healthy(1), contradictions: many, distortion_count: 300 };
+    const next: ContextFact[] = many.map((c, i) => ({
+      id: `s${i}`,
+      statement: `service ${i} runs version ${i}.5`,
+      source: 'cso',
+    }));
+    const step = airStep(
+      initialAirState(),
+      { ...input(signals), next_context: next },
+      DEFAULT_AIR_POLICY,
+    );
+    expect(quarantined(step)).toEqual([]);
+  });
+
   it('releases an entry judged against a fact the next context no longer holds', () => {
     const fabricated = {
       ...flagged(1),
