@@ -162,7 +162,7 @@ describe("AIR and the next window's context", () => {
       explanation: '',
     }));
     const signals: WindowSignals = { ...healthy(1), contradictions: many, distortion_count: 300 };
-    const next: ContextFact[] = many.map((c, i) => ({
+    const next: ContextFact[] = many.map((_, i) => ({
       id: `s${i}`,
       statement: `service ${i} runs version ${i}.5`,
       source: 'cso',
