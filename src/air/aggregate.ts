@@ -66,14 +66,23 @@ function standing(quarantine: QuarantineEntry[], input: AirInput): QuarantineEnt
  * forbid, or call unsupported, a sentence of the state the model is given.
  */
 function settled(claims: readonly string[], input: AirInput): boolean[] {
+  const none = claims.map(() => false);
   const next = input.next_context;
-  if (next === undefined || claims.length === 0) return claims.map(() => false);
+  if (next === undefined || claims.length === 0) return none;
   // Read as the DPE reads a window's context: facts with an id, a statement and a source.
   const facts = next.filter(
     (f) =>
       typeof f?.id === 'string' && typeof f.statement === 'string' && typeof f.source === 'string',
   );
-  return groundedClaims(claims, facts);
+  // Every claim here was read against this window's context and not grounded (or kept when the
+  // last window's next context, this one, was read): only a fact the window added can ground it
+  // now. So only those are indexed — a handful, not the state — with the state's spelling.
+  const seen = new Set(
+    input.context.map((f) => (typeof f?.id === 'string' ? `${f.id}\u0000${f.statement}` : '')),
+  );
+  const added = facts.filter((f) => !seen.has(`${f.id}\u0000${f.statement}`));
+  if (added.length === 0) return none;
+  return groundedClaims(claims, added, { lexicon: facts });
 }
 
 function claimEntry(c: ClaimSignal, window: number): ClaimEntry {

@@ -15,6 +15,14 @@ import type { ContextFact } from './types.js';
 export function groundedClaims(
   claims: readonly string[],
   context: readonly ContextFact[],
+  options: {
+    /**
+     * Facts whose spelling names entities, besides `context`'s: a caller that asks about a few
+     * facts of a larger state (those a window added) passes the state, so each word reads as it
+     * would against the whole (its first `DPE_LIMITS.maxFacts` facts).
+     */
+    readonly lexicon?: readonly ContextFact[];
+  } = {},
 ): boolean[] {
   const read = readInput(
     { window_number: 0, text: '', context: context as ContextFact[], remaining: [], earlier: [] },
@@ -25,10 +33,13 @@ export function groundedClaims(
       i < DPE_LIMITS.maxClaims && typeof c === 'string' && c.length <= DPE_LIMITS.maxSentenceChars,
   );
   const texts = claims.filter((_, i) => readable[i]);
-  const index = indexFacts(
-    read.context,
-    texts.flatMap((t) => entitiesBySpelling(t)),
-  );
+  const names = texts.flatMap((t) => entitiesBySpelling(t));
+  for (const f of (options.lexicon ?? []).slice(0, DPE_LIMITS.maxFacts)) {
+    if (typeof f?.statement === 'string') {
+      names.push(...entitiesBySpelling(f.statement.slice(0, DPE_LIMITS.maxFactChars)));
+    }
+  }
+  const index = indexFacts(read.context, names);
   return claims.map((text, i) => {
     if (!readable[i]) return false;
     const { claim } = attributeClaim(index, i, text, featuresOf(text, index.lexicon));

@@ -295,4 +295,24 @@ describe('groundedClaims', () => {
     ).toEqual([true, false, false, false]);
     expect(groundedClaims([], CONTEXT)).toEqual([]);
   });
+
+  it('reads names as the lexicon of the whole state spells them, when asked about a few facts', () => {
+    const claim = 'Memcached holds the sessions of the storefront.';
+    const added = [
+      { id: 'sessions', statement: 'Redis holds the sessions of the storefront.', source: 'cso' },
+    ];
+    const state = [
+      ...added,
+      {
+        id: 'moved',
+        statement: 'The team moved from Memcached to Redis last year.',
+        source: 'cso',
+      },
+    ];
+    // Sentence-initial, neither is a name by its spelling alone: the claim reads as the fact.
+    expect(groundedClaims([claim], added)).toEqual([true]);
+    // The state writes both as names: the claim replaces one with the other.
+    expect(groundedClaims([claim], added, { lexicon: state })).toEqual([false]);
+    expect(groundedClaims([claim], state)).toEqual([false]);
+  });
 });
