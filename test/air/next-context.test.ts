@@ -40,6 +40,14 @@ function flagged(window_number: number): WindowSignals {
   };
 }
 
+/** The first window's step, its next window's context given. */
+const stepWith = (signals: WindowSignals, next: readonly ContextFact[], context = CONTEXT) =>
+  airStep(
+    initialAirState(),
+    { ...input(signals, context), next_context: next },
+    DEFAULT_AIR_POLICY,
+  );
+
 const quarantined = (step: ReturnType<typeof airStep>) =>
   step.state.quarantine.map((q) => q.original_claim);
 
@@ -57,11 +65,7 @@ describe("AIR and the next window's context", () => {
       ...CONTEXT,
       { id: 'f_s2', statement: 'section constraints is drafted', source: 'cso' },
     ];
-    const step = airStep(
-      initialAirState(),
-      { ...input(flagged(1)), next_context: next },
-      DEFAULT_AIR_POLICY,
-    );
+    const step = stepWith(flagged(1), next);
     expect(quarantined(step)).toEqual(['Kubernetes uses Consul as its store.']);
     expect(step.headers['CRP-AIR-Error-Quarantine-Count']).toBe('1');
     expect(step.injection).toContain('Do NOT state or imply that Kubernetes uses Consul');
@@ -108,11 +112,7 @@ describe("AIR and the next window's context", () => {
       // Not a fact: skipped, as the DPE would refuse it.
       { id: 7, statement: null, source: 'cso' } as unknown as ContextFact,
     ];
-    const step = airStep(
-      initialAirState(),
-      { ...input(signals), next_context: next },
-      DEFAULT_AIR_POLICY,
-    );
+    const step = stepWith(signals, next);
     expect(quarantined(step)).toEqual(['We confirmed that the ledger runs version 2035.5.']);
   });
 
@@ -135,11 +135,7 @@ describe("AIR and the next window's context", () => {
       step.state.unverified_claims.map((c) => c.claim);
     const before = airStep(initialAirState(), input(signals), DEFAULT_AIR_POLICY);
     expect(unverified(before)).toHaveLength(3);
-    const step = airStep(
-      initialAirState(),
-      { ...input(signals), next_context: next },
-      DEFAULT_AIR_POLICY,
-    );
+    const step = stepWith(signals, next);
     expect(unverified(step)).toEqual([
       'We confirmed that the ledger keeps 9 replicas.',
       'Most clusters lose data every year.',
@@ -167,11 +163,7 @@ describe("AIR and the next window's context", () => {
       statement: `service ${i} runs version ${i}.5`,
       source: 'cso',
     }));
-    const step = airStep(
-      initialAirState(),
-      { ...input(signals), next_context: next },
-      DEFAULT_AIR_POLICY,
-    );
+    const step = stepWith(signals, next);
     expect(quarantined(step)).toEqual([]);
   });
 
@@ -196,11 +188,7 @@ describe("AIR and the next window's context", () => {
     };
     // The etcd fact was superseded; the section fact was never in the context.
     const next = CONTEXT.filter((f) => f.id !== 'etcd');
-    const step = airStep(
-      initialAirState(),
-      { ...input(fabricated), next_context: next },
-      DEFAULT_AIR_POLICY,
-    );
+    const step = stepWith(fabricated, next);
     expect(quarantined(step)).toEqual([
       'Section Constraints is drafted.',
       'Consul keeps 48 GB of cluster state in memory.',
@@ -211,11 +199,7 @@ describe("AIR and the next window's context", () => {
       statement: `note ${i}`,
       source: 'cso',
     }));
-    const bounded = airStep(
-      initialAirState(),
-      { ...input(fabricated), next_context: long },
-      DEFAULT_AIR_POLICY,
-    );
+    const bounded = stepWith(fabricated, long);
     expect(quarantined(bounded)).toHaveLength(3);
   });
 
