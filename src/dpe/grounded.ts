@@ -24,22 +24,20 @@ export function groundedClaims(
     readonly lexicon?: readonly ContextFact[];
   } = {},
 ): boolean[] {
-  const read = readInput(
-    { window_number: 0, text: '', context: context as ContextFact[], remaining: [], earlier: [] },
-    DPE_LIMITS,
-  );
+  // Context and lexicon are read as a window's context is: checked, and bounded by DPE_LIMITS.
+  const facts = (list: readonly ContextFact[]) =>
+    readInput(
+      { window_number: 0, text: '', context: list as ContextFact[], remaining: [], earlier: [] },
+      DPE_LIMITS,
+    ).context;
   const readable = claims.map(
     (c, i) =>
       i < DPE_LIMITS.maxClaims && typeof c === 'string' && c.length <= DPE_LIMITS.maxSentenceChars,
   );
   const texts = claims.filter((_, i) => readable[i]);
   const names = texts.flatMap((t) => entitiesBySpelling(t));
-  for (const f of (options.lexicon ?? []).slice(0, DPE_LIMITS.maxFacts)) {
-    if (typeof f?.statement === 'string') {
-      names.push(...entitiesBySpelling(f.statement.slice(0, DPE_LIMITS.maxFactChars)));
-    }
-  }
-  const index = indexFacts(read.context, names);
+  for (const f of facts(options.lexicon ?? [])) names.push(...entitiesBySpelling(f.statement));
+  const index = indexFacts(facts(context), names);
   return claims.map((text, i) => {
     if (!readable[i]) return false;
     const { claim } = attributeClaim(index, i, text, featuresOf(text, index.lexicon));

@@ -174,9 +174,10 @@ function stepFrom(
   try {
     return stepGraph(prior, items, explicit);
   } catch (err) {
+    // The prior was checked, so the cycle the step names is the draft's own: said in its words.
     if (err instanceof CanonryError && err.code === 'DEPENDENCY_CYCLE') {
-      const edges = normaliseEdges(items, explicit);
-      throw cycleError(DependencyIndex.fromEdges(edges).findCycle() ?? [], 'the draft has a cycle');
+      const cycle = (err.details as { cycle?: readonly string[] } | undefined)?.cycle ?? [];
+      throw cycleError(cycle, 'the draft has a cycle');
     }
     throw err;
   }
