@@ -66,9 +66,10 @@ async function putObject(
 }
 
 /**
- * A commit's rows. `states`: whether the cascade runs and the dependency states are written — not
- * in a rehearsal, whose rows only the checks of a batch's later proposals read, and no check of a
- * proposal reads a dependency state (working sets, artifacts and provenance do).
+ * A commit's rows. `states` is false in a rehearsal, whose rows only the checks of a batch's later
+ * proposals read: the cascade does not run, no dependency state is written (no check of a proposal
+ * reads one: working sets, artifacts and provenance do) and the proposal row is not closed (a
+ * rehearsal writes none).
  */
 async function applyCommit(
   tx: Queryable,
@@ -108,6 +109,8 @@ async function applyCommit(
   }
   await applyClaims(tx, project, seq, version);
   await recordStates(tx, project, seq, reached);
+  // A rehearsal writes no proposal rows (see rehearseEntry): there is none to close.
+  if (!states) return;
   await updateProposal(tx, project, body.proposal_id, (p) => ({
     ...p,
     status: 'committed',
@@ -289,12 +292,17 @@ export const CANON_PROJECTION: Projection = {
   },
 };
 
+/** Whether a batch's rehearsal applies entries of this kind (see {@link rehearseEntry}). */
+export const rehearsed = (kind: string): boolean => kind !== PROPOSAL.kind;
+
 /**
  * Canon's projection of `entry` as a batch rehearses it (see `rehearsal.ts`): every row the
- * projection writes but the dependency states of a commit's cascade, which no check of a later
- * proposal reads.
+ * projection writes but the ones no check of a later proposal reads — the dependency states of a
+ * commit's cascade and the proposals (a proposal's checks read objects, versions, edges and claims,
+ * never another proposal). A proposal entry writes nothing here ({@link rehearsed}).
  */
 export function rehearseEntry(tx: Queryable, entry: JournalEntry): Promise<void> {
+  if (!rehearsed(entry.kind)) return Promise.resolve();
   return entry.kind === COMMIT.kind
     ? applyCommit(tx, entry, COMMIT.body(entry), false)
     : CANON_PROJECTION.apply(tx, entry);

@@ -1,7 +1,7 @@
 import { type ContentHash, canonicalize } from '../core/index.js';
 import type { EntryInput, JournalEntry } from '../journal/index.js';
 import type { Queryable, Store } from '../store/index.js';
-import { rehearseEntry } from './projection.js';
+import { rehearsed, rehearseEntry } from './projection.js';
 
 // A batch's later items must be checked against canon as its earlier items leave it. Rather than a
 // second model of canon that every check would have to consult, canon's own projection applies the
@@ -25,11 +25,13 @@ export async function rehearse(
   at: string,
   inputs: readonly EntryInput[],
 ): Promise<void> {
-  let seq = firstSeq;
+  let seq = firstSeq - 1;
   for (const input of inputs) {
+    seq++;
+    if (!rehearsed(input.kind)) continue;
     const entry: JournalEntry = {
       project,
-      seq: seq++,
+      seq,
       format: 1,
       at,
       kind: input.kind,

@@ -18,6 +18,7 @@ import {
 import { CanonryError } from '../../src/core/index.js';
 import { rebuildProject } from '../../src/journal/index.js';
 import { compileProtocol } from '../../src/kernel/index.js';
+import type { Queryable } from '../../src/store/index.js';
 import {
   CANON_ENGINES,
   canonState,
@@ -135,6 +136,42 @@ for (const engine of CANON_ENGINES) {
       // What each outcome says is what canon holds.
       for (const o of outcomes)
         expect(await currentHash(runtime, o.proposal.object_id)).toBe(o.committed!.version_hash);
+    });
+
+    it('planning writes no proposal rows: each proposal is inserted once and closed once, by the append', async () => {
+      const p = `rows${++n}`;
+      const writes: string[] = [];
+      const store = runtime.store;
+      const original = store.transaction.bind(store);
+      const transaction = vi.spyOn(store, 'transaction').mockImplementation((work, options) =>
+        original((tx: Queryable) => {
+          const run = tx.run.bind(tx);
+          return work({
+            ...tx,
+            run: (sql, params) => {
+              const table = /^\s*(?:INSERT INTO|UPDATE)\s+canon_proposals\b/i.exec(sql);
+              if (table) writes.push(/^\s*INSERT/i.test(sql) ? 'insert' : 'update');
+              return run(sql, params);
+            },
+          });
+        }, options),
+      );
+      try {
+        await runtime.canon.proposeBatch(owner, [
+          fact(`${p}.a`, 'A holds.'),
+          fact(`${p}.b`, 'B holds.'),
+          decision(`${p}.c`, 'We rest on A and B.', [`${p}.a`, `${p}.b`]),
+        ]);
+      } finally {
+        transaction.mockRestore();
+      }
+      // The rehearsal (a rolled-back transaction) wrote none; the append three and closed three.
+      expect(writes).toEqual(['insert', 'update', 'insert', 'update', 'insert', 'update']);
+      const rows = await runtime.store.all<{ status: string }>(
+        'SELECT status FROM canon_proposals WHERE project = $1 AND object_id LIKE $2',
+        [PROJECT, `${p}.%`],
+      );
+      expect(rows.map((r) => r.status)).toEqual(['committed', 'committed', 'committed']);
     });
 
     it('an agent batch of sourced facts commits as the agent, each version standing on its own proposal', async () => {
