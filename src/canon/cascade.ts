@@ -36,6 +36,11 @@ export interface CommitView {
   readonly version: Omit<NoteVersion, 'receipt_ref'>;
   /** The committed version's pins (what it was made against). */
   readonly pins: readonly DependencyPin[];
+  /**
+   * The committed object had no row before this commit (its first version). Nothing can rest on it
+   * yet — a pin names a version that exists — and it has no edges or dependency state of its own.
+   */
+  readonly created: boolean;
 }
 
 type Db = Pick<Queryable, 'all'>;
@@ -152,6 +157,7 @@ export async function cascade(
   let frontier: DependencyState[] = [];
   const sources = [...view.after].sort((a, b) => (a.object_id < b.object_id ? -1 : 1));
   for (const now of sources) {
+    if (view.created && now.object_id === view.version.note_id) continue;
     for (const edge of await edgesInto(db, project, now.object_id)) {
       const k = key(edge.from_kind, edge.from_id);
       if (moved.has(edge.from_id) || reached.has(k)) continue;
@@ -334,12 +340,18 @@ export async function commitView(
     );
     return row ? (JSON.parse(row.record) as CanonObject) : null;
   };
-  const after = [objectAfter(version, await read(version.note_id), operation)];
+  const before = await read(version.note_id);
+  const after = [objectAfter(version, before, operation)];
   for (const id of supersedes) {
     const old = await read(id);
     if (old) after.push({ ...old, status: 'superseded', superseded_by: version.note_id });
   }
-  return { after, version, pins: await pinsOf(db, project, version.content) };
+  return {
+    after,
+    version,
+    pins: await pinsOf(db, project, version.content),
+    created: before === null,
+  };
 }
 
 /**

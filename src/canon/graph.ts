@@ -16,19 +16,25 @@ export interface Edge {
 
 type Db = Pick<Queryable, 'all'>;
 
-/** Replaces a dependent's outgoing edges (none when `pins` is empty). */
+/**
+ * Replaces a dependent's outgoing edges (none when `pins` is empty). `fresh`: the dependent is new
+ * (no edges of its own yet), so there is nothing to delete first.
+ */
 export async function setEdges(
   tx: Queryable,
   project: string,
   kind: DependentKind,
   id: string,
   pins: readonly DependencyPin[],
+  fresh = false,
 ): Promise<void> {
-  await tx.run('DELETE FROM canon_edges WHERE project = $1 AND from_kind = $2 AND from_id = $3', [
-    project,
-    kind,
-    id,
-  ]);
+  if (!fresh) {
+    await tx.run('DELETE FROM canon_edges WHERE project = $1 AND from_kind = $2 AND from_id = $3', [
+      project,
+      kind,
+      id,
+    ]);
+  }
   for (const piece of pieces(pins)) {
     await tx.run(
       `INSERT INTO canon_edges (project, from_kind, from_id, to_id, to_version) VALUES ${piece

@@ -42,9 +42,13 @@ export async function judge(
   // only dependents they may read (§14), and the gate judges what they can see.
   const audience = proposalAudience(p);
   const stale = await staleDependents(reader, audience, p.object_id, currentHash, p.supersedes);
-  const dependents = (await reader.dependentObjects(p.object_id)).filter((o) =>
-    readableWithin(objectAudience(o), audience),
-  );
+  // Nothing rests on an object with no version yet (a pin names a version that exists).
+  const dependents =
+    currentHash === null
+      ? []
+      : (await reader.dependentObjects(p.object_id)).filter((o) =>
+          readableWithin(objectAudience(o), audience),
+        );
   const full = compareNotes(current, p.candidate, {
     intent: p.intent,
     proposer: p.proposer,

@@ -23,22 +23,41 @@ import { type CanonObject, isLive, type NoteVersion } from './types.js';
 /** The entry kinds canon writes (and its projection reads), by stored name. */
 export const CANON_KINDS: readonly string[] = CANON_ENTRY_KINDS.map((k) => k.kind);
 
+/**
+ * The proposal records this transaction wrote, by project and id: a commit closes the proposal the
+ * entry before it opened (one transaction for both, in a batch for many), so the record it changes
+ * is the one just written, not read back and parsed. Only ever what the last write of the row in
+ * this transaction held; a transaction that rolls back takes its map with it.
+ */
+const written = new WeakMap<Queryable, Map<string, ProposalRecord>>();
+
+function remember(tx: Queryable, project: string, record: ProposalRecord): void {
+  let records = written.get(tx);
+  if (!records) written.set(tx, (records = new Map()));
+  records.set(`${project}\u0000${record.proposal_id}`, record);
+}
+
 async function updateProposal(
   tx: Queryable,
   project: string,
   id: string,
   change: (p: ProposalRecord) => ProposalRecord,
 ): Promise<void> {
-  const rows = await tx.all<{ record: string }>(
-    'SELECT record FROM canon_proposals WHERE project = $1 AND proposal_id = $2',
-    [project, id],
-  );
-  if (!rows[0]) return;
-  const next = change(JSON.parse(rows[0].record) as ProposalRecord);
+  let record = written.get(tx)?.get(`${project}\u0000${id}`);
+  if (!record) {
+    const rows = await tx.all<{ record: string }>(
+      'SELECT record FROM canon_proposals WHERE project = $1 AND proposal_id = $2',
+      [project, id],
+    );
+    if (!rows[0]) return;
+    record = JSON.parse(rows[0].record) as ProposalRecord;
+  }
+  const next = change(record);
   await tx.run(
     'UPDATE canon_proposals SET status = $3, record = $4 WHERE project = $1 AND proposal_id = $2',
     [project, id, next.status, canonicalize(next)],
   );
+  remember(tx, project, next);
 }
 
 async function putObject(
@@ -79,6 +98,17 @@ async function applyCommit(
 ): Promise<void> {
   const { project, seq } = entry;
   const version: NoteVersion = { ...body.version, receipt_ref: `${project}#${seq}` };
+  // The cascade reads canon as the commit found it, with the commit overlaid: the same function
+  // over the same transaction state as the receipt's `affected_dependents`. Every read comes
+  // before the first write, so a batch's planning answers them from what it has already read.
+  const view = await commitView(
+    tx,
+    project,
+    body.version,
+    body.supersedes,
+    body.operation.operation_type,
+  );
+  const reached = states ? await cascade(tx, project, view) : [];
   await tx.run(
     'INSERT INTO canon_versions (project, object_id, version_id, version_hash, seq, record) VALUES ($1, $2, $3, $4, $5, $6)',
     [
@@ -90,22 +120,14 @@ async function applyCommit(
       canonicalize(version),
     ],
   );
-  // The cascade reads canon as the commit found it, with the commit overlaid: the same function
-  // over the same transaction state as the receipt's `affected_dependents`.
-  const view = await commitView(
-    tx,
-    project,
-    body.version,
-    body.supersedes,
-    body.operation.operation_type,
-  );
-  const reached = states ? await cascade(tx, project, view) : [];
   for (const object of view.after) {
     await putObject(tx, project, object, seq);
     const live = isLive(object);
     const own = object.object_id === version.note_id;
-    await setEdges(tx, project, 'note', object.object_id, own && live ? view.pins : []);
-    if (states && (own || !live)) await clearState(tx, project, 'note', object.object_id);
+    // A created note has no edges and no dependency state to clear yet.
+    const fresh = own && view.created;
+    await setEdges(tx, project, 'note', object.object_id, own && live ? view.pins : [], fresh);
+    if (states && !fresh && (own || !live)) await clearState(tx, project, 'note', object.object_id);
   }
   await applyClaims(tx, project, seq, version);
   await recordStates(tx, project, seq, reached);
@@ -194,6 +216,12 @@ export const CANON_PROJECTION: Projection = {
       }
       case PROPOSAL.kind: {
         const { proposal } = PROPOSAL.body(entry);
+        const record: ProposalRecord = {
+          ...proposal,
+          approval_role: proposal.required_role,
+          approval_requires_base: null,
+          seq,
+        };
         await tx.run(
           'INSERT INTO canon_proposals (project, proposal_id, object_id, status, seq, record) VALUES ($1, $2, $3, $4, $5, $6)',
           [
@@ -202,14 +230,10 @@ export const CANON_PROJECTION: Projection = {
             proposal.object_id,
             proposal.status,
             seq,
-            canonicalize({
-              ...proposal,
-              approval_role: proposal.required_role,
-              approval_requires_base: null,
-              seq,
-            } satisfies ProposalRecord),
+            canonicalize(record),
           ],
         );
+        remember(tx, project, record);
         return;
       }
       case RECOMPARE.kind: {

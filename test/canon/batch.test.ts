@@ -138,40 +138,93 @@ for (const engine of CANON_ENGINES) {
         expect(await currentHash(runtime, o.proposal.object_id)).toBe(o.committed!.version_hash);
     });
 
-    it('planning writes no proposal rows: each proposal is inserted once and closed once, by the append', async () => {
+    it('what a batch runs: no proposal rows in planning, none read back, nothing cleared for created notes', async () => {
       const p = `rows${++n}`;
-      const writes: string[] = [];
+      type Statement = { sql: string; params: readonly unknown[] };
+      const transactions: { committed: boolean; statements: Statement[] }[] = [];
       const store = runtime.store;
       const original = store.transaction.bind(store);
-      const transaction = vi.spyOn(store, 'transaction').mockImplementation((work, options) =>
-        original((tx: Queryable) => {
-          const run = tx.run.bind(tx);
-          return work({
-            ...tx,
-            run: (sql, params) => {
-              const table = /^\s*(?:INSERT INTO|UPDATE)\s+canon_proposals\b/i.exec(sql);
-              if (table) writes.push(/^\s*INSERT/i.test(sql) ? 'insert' : 'update');
-              return run(sql, params);
-            },
-          });
-        }, options),
-      );
+      const transaction = vi.spyOn(store, 'transaction').mockImplementation((work, options) => {
+        const statements: Statement[] = [];
+        const seen = <T>(sql: string, params: readonly unknown[] | undefined, then: () => T): T => {
+          statements.push({ sql: sql.replace(/\s+/g, ' ').trim(), params: [...(params ?? [])] });
+          return then();
+        };
+        return original(
+          (tx: Queryable) =>
+            work({
+              all: ((sql, params) =>
+                seen(sql, params, () => tx.all(sql, params))) as Queryable['all'],
+              values: ((sql, params) =>
+                seen(sql, params, () => tx.values(sql, params))) as Queryable['values'],
+              run: (sql, params) => seen(sql, params, () => tx.run(sql, params)),
+              exec: (sql) => seen(sql, [], () => tx.exec(sql)),
+            }),
+          options,
+        ).then(
+          (result) => {
+            transactions.push({ committed: true, statements });
+            return result;
+          },
+          (err: unknown) => {
+            transactions.push({ committed: false, statements });
+            throw err;
+          },
+        );
+      });
+      const ids = [`${p}.a`, `${p}.b`, `${p}.c`];
       try {
         await runtime.canon.proposeBatch(owner, [
-          fact(`${p}.a`, 'A holds.'),
-          fact(`${p}.b`, 'B holds.'),
-          decision(`${p}.c`, 'We rest on A and B.', [`${p}.a`, `${p}.b`]),
+          fact(ids[0]!, 'A holds.'),
+          fact(ids[1]!, 'B holds.'),
+          decision(ids[2]!, 'We rest on A and B.', [ids[0]!, ids[1]!]),
         ]);
       } finally {
         transaction.mockRestore();
       }
-      // The rehearsal (a rolled-back transaction) wrote none; the append three and closed three.
-      expect(writes).toEqual(['insert', 'update', 'insert', 'update', 'insert', 'update']);
+      // Planning (a rolled-back transaction), then the append.
+      expect(transactions.map((t) => t.committed)).toEqual([false, true]);
+      const [planning, append] = transactions.map((t) => t.statements) as [
+        Statement[],
+        Statement[],
+      ];
+      const on = (list: Statement[], pattern: RegExp) =>
+        list.filter((st) => pattern.test(st.sql)).map((st) => st.sql.split(' ')[0]!.toUpperCase());
+      // The rehearsal writes no proposal row; the append inserts each and closes it from what it wrote.
+      expect(on(planning, /canon_proposals/)).toEqual([]);
+      expect(on(append, /canon_proposals/)).toEqual([
+        'INSERT',
+        'UPDATE',
+        'INSERT',
+        'UPDATE',
+        'INSERT',
+        'UPDATE',
+      ]);
+      // A created note has no edges, no dependents and no dependency state yet: nothing is cleared
+      // or looked up for it (its own edges are inserted).
+      for (const list of [planning, append]) {
+        const touching = list.filter(
+          (st) =>
+            /^DELETE FROM canon_(edges|dependency_states)\b/.test(st.sql) ||
+            /FROM canon_edges WHERE project = \$1 AND to_id = \$2/.test(st.sql),
+        );
+        expect(touching.filter((st) => st.params.some((v) => ids.includes(v as string)))).toEqual(
+          [],
+        );
+      }
       const rows = await runtime.store.all<{ status: string }>(
         'SELECT status FROM canon_proposals WHERE project = $1 AND object_id LIKE $2',
         [PROJECT, `${p}.%`],
       );
       expect(rows.map((r) => r.status)).toEqual(['committed', 'committed', 'committed']);
+      const edges = await runtime.store.all<{ from_id: string; to_id: string }>(
+        'SELECT from_id, to_id FROM canon_edges WHERE project = $1 AND from_id LIKE $2 ORDER BY to_id',
+        [PROJECT, `${p}.%`],
+      );
+      expect(edges).toEqual([
+        { from_id: ids[2], to_id: ids[0] },
+        { from_id: ids[2], to_id: ids[1] },
+      ]);
     });
 
     it('an agent batch of sourced facts commits as the agent, each version standing on its own proposal', async () => {
