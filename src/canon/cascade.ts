@@ -1,5 +1,5 @@
 import { canonicalize } from '../core/index.js';
-import type { Queryable } from '../store/index.js';
+import { pieces, type Queryable } from '../store/index.js';
 import {
   type ArtifactManifest,
   type ArtifactState,
@@ -57,6 +57,22 @@ class Overlay {
   ) {
     for (const o of view.after) this.#objects.set(o.object_id, o);
     this.#versions.set(view.version.version_hash, { ...view.version, receipt_ref: '' });
+  }
+
+  /** Reads the objects of `ids` not read yet in one statement per STATEMENT_PIECE ids. */
+  async load(ids: readonly string[]): Promise<void> {
+    const missing = [...new Set(ids)].filter((id) => !this.#objects.has(id));
+    for (const piece of pieces(missing)) {
+      const rows = await this.db.all<{ record: string }>(
+        `SELECT record FROM canon_objects WHERE project = $1 AND object_id IN (${piece.map((_, i) => `$${i + 2}`).join(', ')})`,
+        [this.project, ...piece],
+      );
+      for (const row of rows) {
+        const object = JSON.parse(row.record) as CanonObject;
+        this.#objects.set(object.object_id, object);
+      }
+      for (const id of piece) if (!this.#objects.has(id)) this.#objects.set(id, null);
+    }
   }
 
   async object(id: string): Promise<CanonObject | null> {
@@ -225,6 +241,8 @@ async function ownState(canon: Overlay, view: CommitView): Promise<DependencySta
   const id = view.version.note_id;
   const self = view.after.find((o) => o.object_id === id);
   if (!self || gone(self)) return null;
+  // What it rests on, read at once (a decision pins several notes).
+  if (view.pins.length > 1) await canon.load(view.pins.map((p) => p.object_id));
   for (const pin of view.pins) {
     const now = await canon.object(pin.object_id);
     if (!now) continue;

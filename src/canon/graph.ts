@@ -56,22 +56,44 @@ export async function edgesInto(db: Db, project: string, id: string): Promise<Ed
   );
 }
 
-/** The edges out of a dependent: what it was made against. */
-export async function edgesFrom(
+/** Notes whose edges one statement reads (a branch each). */
+const EDGE_READ_PIECE = 100;
+
+const edgesOfNote = (k: number) =>
+  `SELECT from_kind, from_id, to_id, to_version FROM canon_edges WHERE project = $1 AND from_kind = 'note' AND from_id = $${k}`;
+
+/**
+ * The notes' outgoing edges, by note, each list in `to_id` order (code units, the same on every
+ * engine): one statement for up to EDGE_READ_PIECE notes, each a round trip on PostgreSQL. One
+ * equality branch per note rather than `from_id IN (…)`: with stale statistics PostgreSQL reads
+ * an `IN` list on the key's third column as a filter over the project's every edge.
+ */
+async function noteEdgesFrom(
   db: Db,
   project: string,
-  kind: DependentKind,
-  id: string,
-): Promise<Edge[]> {
-  return db.all<Edge>(
-    'SELECT from_kind, from_id, to_id, to_version FROM canon_edges WHERE project = $1 AND from_kind = $2 AND from_id = $3 ORDER BY to_id',
-    [project, kind, id],
-  );
+  ids: readonly string[],
+): Promise<Map<string, Edge[]>> {
+  const out = new Map<string, Edge[]>();
+  for (const piece of pieces(ids, EDGE_READ_PIECE)) {
+    const rows = await db.all<Edge>(piece.map((_, i) => edgesOfNote(i + 2)).join(' UNION ALL '), [
+      project,
+      ...piece,
+    ]);
+    for (const edge of rows) {
+      const list = out.get(edge.from_id);
+      if (list) list.push(edge);
+      else out.set(edge.from_id, [edge]);
+    }
+  }
+  for (const list of out.values())
+    list.sort((a, b) => (a.to_id < b.to_id ? -1 : a.to_id > b.to_id ? 1 : 0));
+  return out;
 }
 
 /**
  * The shortest cycle a note would close by depending on `deps`: `[id, …, id]`, or null. Follows
- * the current notes' edges from each dependency; only a path back to `id` closes one.
+ * the current notes' edges from each dependency, a level at a time (one read per level); only a
+ * path back to `id` closes one.
  */
 export async function cycleThrough(
   db: Db,
@@ -81,11 +103,12 @@ export async function cycleThrough(
 ): Promise<string[] | null> {
   if (deps.includes(id)) return [id, id];
   const parent = new Map<string, string>(deps.map((d) => [d, id]));
-  let frontier = [...deps];
+  let frontier = [...new Set(deps)];
   while (frontier.length > 0) {
     const next: string[] = [];
+    const edges = await noteEdgesFrom(db, project, frontier);
     for (const node of frontier) {
-      for (const edge of await edgesFrom(db, project, 'note', node)) {
+      for (const edge of edges.get(node) ?? []) {
         if (edge.to_id === id) {
           const path = [id, node];
           for (let at = parent.get(node); at !== undefined && at !== id; at = parent.get(at))

@@ -212,6 +212,17 @@ for (const engine of CANON_ENGINES) {
           [],
         );
       }
+      // The commits of a and b each read their own row; c's reads what it rests on at once.
+      const restsOn = append.filter(
+        (st) =>
+          /^SELECT record FROM canon_objects\b/.test(st.sql) &&
+          st.params.some((v) => v === ids[0] || v === ids[1]),
+      );
+      expect(restsOn.map((st) => st.params.slice(1))).toEqual([
+        [ids[0]],
+        [ids[1]],
+        [ids[0], ids[1]],
+      ]);
       const rows = await runtime.store.all<{ status: string }>(
         'SELECT status FROM canon_proposals WHERE project = $1 AND object_id LIKE $2',
         [PROJECT, `${p}.%`],

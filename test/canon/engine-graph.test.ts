@@ -4,7 +4,7 @@
 // same commit, and the receipt lists exactly what the projection records; a cycle is refused at
 // proposal time and writes nothing; a new version of a dependent made against current canon clears
 // it; rebuilding from the journal gives every edge and state back byte for byte.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { CanonryRuntime } from '../../src/app/index.js';
 import {
   artifactStatuses,
@@ -178,6 +178,29 @@ for (const engine of CANON_ENGINES) {
       );
       expect(self.details?.cycle).toEqual([`${p}.b`, `${p}.b`]);
       expect(await canonState(runtime)).toEqual(before);
+    });
+
+    it('the cycle check reads the graph a level at a time', async () => {
+      const p = `level${++n}`;
+      await fact(`${p}.base`, 'Base.');
+      await fact(`${p}.other`, 'Other.');
+      // Six notes under top; only the last in id order rests on base.
+      const middle = [0, 1, 2, 3, 4, 5].map((i) => `${p}.d${i}`);
+      for (const id of middle)
+        await fact(id, `${id}.`, [id.endsWith('5') ? `${p}.base` : `${p}.other`]);
+      await fact(`${p}.top`, 'Top.', middle);
+      const all = vi.spyOn(runtime.store, 'all');
+      const err = await expectCode(
+        update(runtime, owner, `${p}.base`, { dependency_refs: [`${p}.top`] }),
+        'DEPENDENCY_CYCLE',
+      );
+      const edgeReads = all.mock.calls.filter(([sql]) =>
+        /FROM canon_edges WHERE project = \$1 AND from_kind = /.test(sql),
+      );
+      all.mockRestore();
+      // top's edges, then its six dependencies' in one statement (not one each): two levels.
+      expect(edgeReads).toHaveLength(2);
+      expect(err.details?.cycle).toEqual([`${p}.base`, `${p}.top`, `${p}.d5`, `${p}.base`]);
     });
 
     it('a new version of a dependent made against the new base clears it, and carries the move on', async () => {
