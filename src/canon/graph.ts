@@ -157,8 +157,9 @@ export async function pinDependencies(
   if (candidate.dependency_refs.length === 0) return rest;
   const named = new Map((candidate.dependency_versions ?? []).map((p) => [p.object_id, p]));
   const pins: DependencyPin[] = [];
+  const objects = await reader.objectsById(candidate.dependency_refs);
   for (const id of candidate.dependency_refs) {
-    const object = await reader.object(id);
+    const object = objects.get(id);
     if (!object) throw new CanonryError('UNKNOWN_OBJECT', `dependency ${id} does not exist`);
     const pin = named.get(id);
     if (pin) {

@@ -49,8 +49,13 @@ export async function checkPlanes(
       );
     }
   }
+  // The same read as pinning's (one statement; a batch's planning answers it from its cache).
+  const deps =
+    candidate.dependency_refs.length === 0
+      ? new Map<string, CanonObject>()
+      : await mine.objectsById(candidate.dependency_refs);
   for (const id of candidate.dependency_refs) {
-    const dep = await mine.object(id);
+    const dep = deps.get(id);
     if (dep && !readableWithin(objectAudience(dep), audience)) {
       violation(`${id} is personal; a shared note cannot depend on it`, 'dependency_refs');
     }
