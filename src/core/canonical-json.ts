@@ -85,7 +85,7 @@ function writeObject(value: object, depth: number): string {
   const proto = Object.getPrototypeOf(value);
   if (proto !== Object.prototype && proto !== null) refuse('an object that is not a plain object');
   const record = value as Record<string, unknown>;
-  const keys = Object.keys(record).sort();
+  const keys = sortedKeys(record);
   let out = '{';
   let first = true;
   for (const key of keys) {
@@ -96,6 +96,32 @@ function writeObject(value: object, depth: number): string {
     out += `${writeString(key)}:${write(member, depth + 1)}`;
   }
   return `${out}}`;
+}
+
+/** Above this many members `Array.prototype.sort` beats the insertion sort below. */
+const INSERTION_SORT_MAX = 24;
+
+/**
+ * The object's own keys in UTF-16 code unit order (what `sort()` with no comparator gives): an
+ * insertion sort in place for the few members most objects have, which for keys already in order
+ * (objects parsed from canonical JSON) is one pass, and allocates nothing beyond the keys' array
+ * (`sort()` copies into a work array of its own on every call).
+ */
+function sortedKeys(record: Record<string, unknown>): string[] {
+  const keys = Object.keys(record);
+  const n = keys.length;
+  if (n > INSERTION_SORT_MAX) return keys.sort();
+  for (let i = 1; i < n; i++) {
+    const key = keys[i]!;
+    let j = i - 1;
+    if (keys[j]! < key) continue;
+    while (j >= 0 && keys[j]! > key) {
+      keys[j + 1] = keys[j]!;
+      j--;
+    }
+    keys[j + 1] = key;
+  }
+  return keys;
 }
 
 function refuse(what: string): never {

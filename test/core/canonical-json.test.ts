@@ -117,6 +117,26 @@ describe('canonical form properties', () => {
   });
 });
 
+describe('member order', () => {
+  it('sorts members by UTF-16 code units whatever their number, integer-like and astral keys too', () => {
+    // Up to 60 members: both sides of the insertion sort's bound; keys that sort differently by
+    // code point (U+FFFD after a surrogate pair) and integer-like keys (enumerated first by JS).
+    const key = fc.oneof(
+      fc.string({ unit: 'binary' }).filter((s) => s.isWellFormed()),
+      fc.nat({ max: 200 }).map(String),
+      fc.constantFrom('\u{1F600}', '\uFFFD', 'a\u{10000}', 'a\uFFFF', ''),
+    );
+    fc.assert(
+      fc.property(fc.dictionary(key, fc.nat(), { maxKeys: 60 }), (value) => {
+        expect(canonicalize(value)).toBe(sortedJson(value));
+      }),
+      { numRuns: 400 },
+    );
+    const many = Object.fromEntries(Array.from({ length: 40 }, (_, i) => [String(40 - i), i]));
+    expect(canonicalize(many)).toBe(sortedJson(many));
+  });
+});
+
 /** The reference: members sorted by UTF-16 code units, each key and value as JSON.stringify writes it. */
 function sortedJson(v: Record<string, unknown>): string {
   const members = Object.entries(v)
