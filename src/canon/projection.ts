@@ -33,7 +33,10 @@ const written = new WeakMap<Queryable, Map<string, ProposalRecord>>();
 
 function remember(tx: Queryable, project: string, record: ProposalRecord): void {
   let records = written.get(tx);
-  if (!records) written.set(tx, (records = new Map()));
+  if (!records) {
+    records = new Map();
+    written.set(tx, records);
+  }
   records.set(`${project}\u0000${record.proposal_id}`, record);
 }
 
