@@ -436,12 +436,12 @@ export async function completeWindow(
   }
   const inputs = canonInputs(session.session_id, changes, (id) => current.get(id) ?? null);
   const precondition = stillNext(project, session.session_id, row.windows);
-  if (inputs.length === 0) {
-    await relay.canon.journal.append(project, entry, { precondition });
-  } else {
-    await relay.canon.proposeBatch(agent, inputs, { entries: [entry], precondition });
-  }
-  relay.remember(project, session.session_id, cso);
+  const journaled =
+    inputs.length === 0
+      ? await relay.canon.journal.append(project, entry, { precondition })
+      : (await relay.canon.proposeBatch(agent, inputs, { entries: [entry], precondition }))
+          .entries[0]!;
+  relay.remember(project, session.session_id, record, journaled.entry.seq);
   return {
     ...base,
     status: 'relayed',

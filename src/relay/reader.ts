@@ -69,11 +69,28 @@ export class RelayReader {
 
   /** One window as journaled (its CSO as a change). */
   async entry(sessionId: string, windowNumber: number): Promise<RelayWindowEntry | null> {
-    const [row] = await this.#db.all<{ record: string }>(
-      `SELECT record FROM relay_windows WHERE project = $1 AND session_id = $2 AND window_number = $3`,
+    return (await this.journaled(sessionId, windowNumber))?.entry ?? null;
+  }
+
+  /** One window as journaled, with the journal seq of its entry. */
+  async journaled(
+    sessionId: string,
+    windowNumber: number,
+  ): Promise<{ entry: RelayWindowEntry; seq: number } | null> {
+    const [row] = await this.#db.all<{ record: string; seq: number | string }>(
+      `SELECT record, seq FROM relay_windows WHERE project = $1 AND session_id = $2 AND window_number = $3`,
       [this.#project, sessionId, windowNumber],
     );
-    return row ? (JSON.parse(row.record) as RelayWindowEntry) : null;
+    return row ? { entry: JSON.parse(row.record) as RelayWindowEntry, seq: Number(row.seq) } : null;
+  }
+
+  /** The journal seq of a window's entry (null when there is none): one column, nothing parsed. */
+  async seq(sessionId: string, windowNumber: number): Promise<number | null> {
+    const [row] = await this.#db.all<{ seq: number | string }>(
+      `SELECT seq FROM relay_windows WHERE project = $1 AND session_id = $2 AND window_number = $3`,
+      [this.#project, sessionId, windowNumber],
+    );
+    return row ? Number(row.seq) : null;
   }
 
   /** The session's windows as journaled, in order (`after` the given number, at most `limit`). */

@@ -17,7 +17,6 @@ import type {
   RelayWindowRecord,
   SessionPromotion,
 } from './session-types.js';
-import type { CognitiveStateObject } from './types.js';
 import { type ChainReport, verifySession } from './verify-session.js';
 
 /**
@@ -104,35 +103,46 @@ export class Relay {
     return new RelayReader(this.canon.journal.store, project);
   }
 
-  /** The last CSO each recent session relayed in this process, so a window starts from the object. */
-  readonly #latest = new LruCache<string, CognitiveStateObject>(RECENT_SESSIONS);
+  /**
+   * The last window each recent session relayed or read in this process, with its entry's journal
+   * seq: a window starts from the objects (its CSO's items are carried by identity), and its record
+   * is not parsed again while the projection holds that same entry.
+   */
+  readonly #latest = new LruCache<string, { record: RelayWindowRecord; seq: number }>(
+    RECENT_SESSIONS,
+  );
 
   /** The context packet each recent session was last prepared with in this process, by window. */
   readonly #prepared = new LruCache<string, { window_number: number; hash: string }>(
     RECENT_SESSIONS,
   );
 
-  /** Keeps a session's newest sealed CSO (the 64 most recent sessions). */
-  remember(project: string, sessionId: string, cso: CognitiveStateObject): void {
-    this.#latest.set(`${project} ${sessionId}`, cso);
+  /** Keeps a session's newest window and its entry's seq (the 64 most recent sessions). */
+  remember(project: string, sessionId: string, record: RelayWindowRecord, seq: number): void {
+    this.#latest.set(`${project} ${sessionId}`, { record, seq });
   }
 
   /**
-   * Window `n` of a session with its CSO: the one this process sealed when the projection's entry
-   * names the same seal (items are immutable, carried by identity), else folded from the rows.
+   * Window `n` of a session with its CSO: the record this process kept when the projection's entry
+   * is the same journal entry (one column read); else the entry parsed, with the CSO this process
+   * sealed when it names the same seal (items are immutable, carried by identity), else folded from
+   * the rows.
    */
   async window(project: string, sessionId: string, n: number): Promise<RelayWindowRecord | null> {
     if (n < 1) return null;
     const reader = this.reader(project);
-    const entry = await reader.entry(sessionId, n);
-    if (!entry) return null;
     const kept = this.#latest.get(`${project} ${sessionId}`);
-    const cso =
-      kept?.window_number === n && kept.cso_hmac === entry.state.cso_hmac
-        ? kept
-        : await reader.cso(entry);
-    this.remember(project, sessionId, cso);
-    return recordOf(entry, cso);
+    if (kept?.record.window_number === n && (await reader.seq(sessionId, n)) === kept.seq) {
+      return kept.record;
+    }
+    const journaled = await reader.journaled(sessionId, n);
+    if (!journaled) return null;
+    const { entry, seq } = journaled;
+    const keptCso = kept?.record.window_number === n ? kept.record.cso : null;
+    const cso = keptCso?.cso_hmac === entry.state.cso_hmac ? keptCso : await reader.cso(entry);
+    const record = recordOf(entry, cso);
+    this.remember(project, sessionId, record, seq);
+    return record;
   }
 
   /** Starts a session in the principal's project; its state is committed as its own agent. */

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type CanonryRuntime, createCanonry } from '../../src/app/index.js';
 import type { Principal } from '../../src/canon/index.js';
 import { contentHash } from '../../src/core/index.js';
@@ -121,6 +121,29 @@ describe.each(ENGINES)('a relay session, end to end on %s (CRP-030 §3.1, §5, �
     await runtime.store.run('UPDATE relay_windows SET output = NULL, quality = NULL', []);
     expect(await reader.recent(id, 8)).toEqual(lean);
     expect(await reader.recent(id, 1)).toEqual(lean.slice(1));
+  });
+
+  it('keeps the last window it relayed: served without parsing its row while the row is that entry', async () => {
+    const { relay, id } = await etcdSession();
+    const kept = await relay.window(PROJECT, id, 2);
+    // What it keeps is what the projection holds for that window, as JSON.
+    const read = await relay.reader(PROJECT).window(id, 2);
+    expect(JSON.parse(JSON.stringify(kept))).toStrictEqual(JSON.parse(JSON.stringify(read)));
+    const all = vi.spyOn(runtime.store, 'all');
+    expect(await relay.window(PROJECT, id, 2)).toBe(kept);
+    const records = all.mock.calls.filter(([sql]) =>
+      /SELECT record\b.*FROM relay_windows/.test(sql),
+    );
+    all.mockRestore();
+    expect(records).toEqual([]);
+    // A row that is another entry now (its seq moved) is read again, never served from memory.
+    await runtime.store.run(
+      'UPDATE relay_windows SET seq = seq + 1000 WHERE project = $1 AND session_id = $2 AND window_number = 2',
+      [PROJECT, id],
+    );
+    const again = await relay.window(PROJECT, id, 2);
+    expect(again).not.toBe(kept);
+    expect(again).toStrictEqual(read);
   });
 
   it('supersedes a premise, dispatches revision windows premise first, and records REVISION events', async () => {
