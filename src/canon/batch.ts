@@ -33,11 +33,17 @@ export interface BatchOptions {
    * CanonryError it throws refuses the whole batch.
    */
   readonly precondition?: (tx: Queryable, head: Head) => Promise<void>;
+  /**
+   * false: the outcomes are not read back after the append (three statements and every proposal,
+   * object and version record parsed), for a caller that keeps only `entries`; `outcomes` is then
+   * empty. Default true.
+   */
+  readonly outcomes?: boolean;
 }
 
 /** What a batch came to. */
 export interface BatchOutcome {
-  /** One per input, in input order: every one committed. */
+  /** One per input, in input order: every one committed (none with `outcomes: false`). */
   readonly outcomes: readonly ProposalOutcome[];
   /** The appends of `options.entries`, in order. */
   readonly entries: readonly AppendResult[];
@@ -225,13 +231,16 @@ export async function proposeBatch(
       },
     },
   );
-  const outcomes = await outcomesOf(
-    canon,
-    project,
-    planned.map((p, index) => ({
-      proposalId: p.proposal.proposal_id,
-      last: results[2 * index + 1]!,
-    })),
-  );
+  const outcomes =
+    options.outcomes === false
+      ? []
+      : await outcomesOf(
+          canon,
+          project,
+          planned.map((p, index) => ({
+            proposalId: p.proposal.proposal_id,
+            last: results[2 * index + 1]!,
+          })),
+        );
   return { outcomes, entries: results.slice(2 * planned.length) };
 }

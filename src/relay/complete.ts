@@ -439,8 +439,13 @@ export async function completeWindow(
   const journaled =
     inputs.length === 0
       ? await relay.canon.journal.append(project, entry, { precondition })
-      : (await relay.canon.proposeBatch(agent, inputs, { entries: [entry], precondition }))
-          .entries[0]!;
+      : (
+          await relay.canon.proposeBatch(agent, inputs, {
+            entries: [entry],
+            precondition,
+            outcomes: false,
+          })
+        ).entries[0]!;
   relay.remember(project, session.session_id, record, journaled.entry.seq);
   return {
     ...base,

@@ -241,6 +241,50 @@ for (const engine of CANON_ENGINES) {
       ]);
     });
 
+    it('outcomes: false commits the same and reads nothing back', async () => {
+      const readBack = async (outcomes: boolean) => {
+        const p = `quiet${++n}`;
+        const all = vi.spyOn(runtime.store, 'all');
+        const done = await runtime.canon.proposeBatch(
+          owner,
+          [fact(`${p}.a`, 'A holds.'), decision(`${p}.b`, 'We rest on A.', [`${p}.a`])],
+          {
+            outcomes,
+            entries: [
+              MESSAGE.input(
+                {
+                  message: {
+                    message_id: `${p}-m`,
+                    project: PROJECT,
+                    text: 'window closed',
+                    role: 'system',
+                    actor: owner.id,
+                    actor_role: owner.role,
+                    captured_at: new Date().toISOString(),
+                    visibility: 'project',
+                  },
+                },
+                { actor: owner.id },
+              ),
+            ],
+          },
+        );
+        const reads = all.mock.calls.filter(([sql]) => /FROM canon_proposals\b/.test(sql)).length;
+        all.mockRestore();
+        const committed = await runtime.canon.reader(PROJECT).current(`${p}.b`);
+        return { done, reads, committed };
+      };
+      const loud = await readBack(true);
+      const quiet = await readBack(false);
+      expect(loud.done.outcomes).toHaveLength(2);
+      expect(loud.reads).toBe(1);
+      expect(quiet.done.outcomes).toEqual([]);
+      expect(quiet.reads).toBe(0);
+      // The same commits: the decision stands, pinned to its batch's fact, and the extra entry is journaled.
+      expect(quiet.committed?.content.dependency_versions).toHaveLength(1);
+      expect(quiet.done.entries.map((e) => e.entry.kind)).toEqual(['canon.message']);
+    });
+
     it('an agent batch of sourced facts commits as the agent, each version standing on its own proposal', async () => {
       const p = `ag${++n}`;
       const { outcomes } = await runtime.canon.proposeBatch(agent, [
