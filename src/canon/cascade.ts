@@ -11,6 +11,7 @@ import {
 import { type DependentKind, edgesInto, pinsOf } from './graph.js';
 import { type Audience, objectAudience, readableWithin } from './planes.js';
 import type { CanonReader } from './read.js';
+import { recordsIn } from './records-in.js';
 import { type CanonObject, type DependencyPin, isLive, type NoteVersion } from './types.js';
 
 /** The state a cascade leaves on a note that rests on something that moved. */
@@ -59,12 +60,15 @@ class Overlay {
     this.#versions.set(view.version.version_hash, { ...view.version, receipt_ref: '' });
   }
 
-  /** Reads the objects of `ids` not read yet in one statement per STATEMENT_PIECE ids. */
+  /**
+   * Reads the objects of `ids` not read yet in one statement per STATEMENT_PIECE ids: the
+   * statement `CanonReader.objectsById` sends, so a batch's planning answers it from its cache.
+   */
   async load(ids: readonly string[]): Promise<void> {
     const missing = [...new Set(ids)].filter((id) => !this.#objects.has(id));
     for (const piece of pieces(missing)) {
       const rows = await this.db.all<{ record: string }>(
-        `SELECT record FROM canon_objects WHERE project = $1 AND object_id IN (${piece.map((_, i) => `$${i + 2}`).join(', ')})`,
+        recordsIn('canon_objects', 'object_id', piece.length),
         [this.project, ...piece],
       );
       for (const row of rows) {

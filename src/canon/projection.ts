@@ -319,17 +319,19 @@ export const CANON_PROJECTION: Projection = {
   },
 };
 
-/** Whether a batch's rehearsal applies entries of this kind (see {@link rehearseEntry}). */
+/**
+ * Whether a batch's rehearsal applies entries of this kind: not proposals (a proposal's checks read
+ * objects, versions, edges and claims, never another proposal). `rehearsal.ts` skips the others
+ * before building their entries.
+ */
 export const rehearsed = (kind: string): boolean => kind !== PROPOSAL.kind;
 
 /**
- * Canon's projection of `entry` as a batch rehearses it (see `rehearsal.ts`): every row the
- * projection writes but the ones no check of a later proposal reads — the dependency states of a
- * commit's cascade and the proposals (a proposal's checks read objects, versions, edges and claims,
- * never another proposal). A proposal entry writes nothing here ({@link rehearsed}).
+ * Canon's projection of an entry {@link rehearsed} applies, as a batch rehearses it (see
+ * `rehearsal.ts`): every row the projection writes but the dependency states of a commit's cascade,
+ * which no check of a later proposal reads.
  */
 export function rehearseEntry(tx: Queryable, entry: JournalEntry): Promise<void> {
-  if (!rehearsed(entry.kind)) return Promise.resolve();
   return entry.kind === COMMIT.kind
     ? applyCommit(tx, entry, COMMIT.body(entry), false)
     : CANON_PROJECTION.apply(tx, entry);

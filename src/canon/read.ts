@@ -15,6 +15,7 @@ import {
   versionAudience,
 } from './planes.js';
 import type { ClassifierRecord, ProposalRecord, ProposalStatus } from './records.js';
+import { type RecordTable, recordsIn } from './records-in.js';
 import {
   type CanonObject,
   type Claim,
@@ -96,7 +97,7 @@ export class CanonReader {
    * them, by key.
    */
   async #many<T>(
-    table: 'canon_objects' | 'canon_versions' | 'canon_proposals',
+    table: RecordTable,
     column: 'object_id' | 'version_hash' | 'proposal_id',
     keys: readonly string[],
     keyOf: (record: T) => string,
@@ -104,11 +105,7 @@ export class CanonReader {
   ): Promise<Map<string, T>> {
     const out = new Map<string, T>();
     for (const piece of pieces([...new Set(keys)])) {
-      const list = piece.map((_, k) => `$${k + 2}`).join(', ');
-      const rows = await this.#records<T>(
-        `SELECT record FROM ${table} WHERE project = $1 AND ${column} IN (${list})`,
-        piece,
-      );
+      const rows = await this.#records<T>(recordsIn(table, column, piece.length), piece);
       for (const r of rows) if (this.#may(audience(r))) out.set(keyOf(r), r);
     }
     return out;
