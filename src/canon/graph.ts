@@ -134,16 +134,24 @@ export async function refuseCycle(
   candidate: Pick<NoteContent, 'dependency_refs'>,
 ): Promise<void> {
   const cycle = await cycleThrough(db, project, id, candidate.dependency_refs);
-  if (cycle) {
-    throw new CanonryError(
-      'DEPENDENCY_CYCLE',
-      `${id} would depend on itself: ${cycle.join(' → ')}`,
-      {
-        cycle,
-      },
-    );
-  }
+  if (cycle) throw cycleError(id, cycle);
 }
+
+/**
+ * {@link refuseCycle} for a note nothing can rest on yet (one that does not exist): only naming
+ * itself closes a cycle. No read.
+ */
+export function refuseSelfDependency(
+  id: string,
+  candidate: Pick<NoteContent, 'dependency_refs'>,
+): void {
+  if (candidate.dependency_refs.includes(id)) throw cycleError(id, [id, id]);
+}
+
+const cycleError = (id: string, cycle: readonly string[]) =>
+  new CanonryError('DEPENDENCY_CYCLE', `${id} would depend on itself: ${cycle.join(' → ')}`, {
+    cycle,
+  });
 
 /**
  * The candidate with every dependency pinned: a pin the proposer named must be a version of that

@@ -2,7 +2,7 @@ import { CanonryError, type ContentHash } from '../core/index.js';
 import type { Queryable } from '../store/index.js';
 import type { Canon } from './canon.js';
 import { checkResolve, prepareDispute } from './disputes.js';
-import { pinDependencies, refuseCycle } from './graph.js';
+import { pinDependencies, refuseCycle, refuseSelfDependency } from './graph.js';
 import { checkReferences, judge } from './judge.js';
 import { checkPlanes } from './plane-rules.js';
 import { candidateAudience, mayRead, objectAudience } from './planes.js';
@@ -115,7 +115,11 @@ export async function prepareProposal(
     claim ? { ...note, sources: [...note.sources, ...claim.sources] } : note;
   await checkReferences(mine, citing(candidate));
   candidate = await pinDependencies(mine, candidate);
-  await refuseCycle(db, principal.project, input.object_id, candidate);
+  // A cycle through a note needs an edge into it, and every edge points at an object that was
+  // there when it was made (objects are never deleted): a note proposed into being has none, so
+  // only depending on itself could close one. Its walk would read each dependency level for nothing.
+  if (object) await refuseCycle(db, principal.project, input.object_id, candidate);
+  else refuseSelfDependency(input.object_id, candidate);
   await checkPlanes(
     mine,
     candidateAudience(candidate, principal.id),

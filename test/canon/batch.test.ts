@@ -212,6 +212,13 @@ for (const engine of CANON_ENGINES) {
           [],
         );
       }
+      // Nor can a note proposed into being close a cycle (no edge points at it): c's dependencies
+      // are not walked, level by level, for one.
+      expect(
+        planning.filter((st) =>
+          /FROM canon_edges WHERE project = \$1 AND from_kind = 'note'/.test(st.sql),
+        ),
+      ).toEqual([]);
       // a and b are each read for their own commit; c reads what it rests on at once — in the
       // planning once for pinning, the plane rules and the cascade (the cache answers the others).
       for (const list of [planning, append]) {

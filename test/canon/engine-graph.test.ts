@@ -177,6 +177,9 @@ for (const engine of CANON_ENGINES) {
         'DEPENDENCY_CYCLE',
       );
       expect(self.details?.cycle).toEqual([`${p}.b`, `${p}.b`]);
+      // A note proposed into being rests on nothing that rests on it, and cannot name itself: it
+      // has no version to be pinned to.
+      await expectCode(fact(`${p}.d`, 'D.', [`${p}.d`]), 'UNKNOWN_OBJECT');
       expect(await canonState(runtime)).toEqual(before);
     });
 
