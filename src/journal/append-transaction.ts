@@ -8,8 +8,8 @@ import { type BuiltEntry, buildChain } from './entry-hash.js';
 import type { PreparedInput } from './entry-input.js';
 import { markChecked } from './entry-kind.js';
 import { type EntryRow, rowToEntry, SELECT_ENTRIES } from './entry-row.js';
-import { applyProjections } from './projections.js';
-import type { AppendOptions, AppendResult, Head, JournalEntry } from './types.js';
+import { applyProjections, settleProjections } from './projections.js';
+import type { AppendOptions, AppendResult, Head, JournalEntry, Projection } from './types.js';
 
 /** What the jobs of one transaction did to heads, not yet committed. */
 export interface Batch {
@@ -23,6 +23,8 @@ export interface Batch {
   readonly rows: (string | number | null)[];
   /** Idempotency keys appended in this transaction (`project \0 key`), not yet in the table. */
   readonly keys: Map<string, JournalEntry>;
+  /** Projections applied in this transaction that settle before COMMIT. */
+  readonly settling: Set<Projection>;
 }
 
 /** A fresh batch for one transaction. */
@@ -33,14 +35,16 @@ export function beginBatch(ctx: AppendContext): Batch {
     stored: new Map(),
     rows: [],
     keys: new Map(),
+    settling: new Set(),
   };
 }
 
 /**
- * Before COMMIT: inserts the batch's rows, and writes each head row once — later appends of a batch
- * build on the head the first one locked.
+ * Before COMMIT: settles the projections applied, inserts the batch's rows, and writes each head
+ * row once — later appends of a batch build on the head the first one locked.
  */
 export async function finishBatch(tx: Queryable, batch: Batch): Promise<void> {
+  await settleProjections(tx, batch.settling);
   for (const { sql, params } of insertStatements(batch.rows)) await tx.run(sql, params);
   for (const [project, stored] of batch.stored) {
     const head = batch.heads.get(project)!;
@@ -68,6 +72,8 @@ export async function checkInTransaction(
   decides: boolean,
 ): Promise<() => Promise<AppendResult[]>> {
   if (!decides) return () => write(ctx, tx, batch, project, prepared, new Map(), false);
+  // What earlier jobs of this transaction projected is in the tables before this one's checks read.
+  await settleProjections(tx, batch.settling);
   const { expectedSeq, precondition, effects } = options;
   const head = batch.heads.get(project) ?? (await lockedHead(ctx, tx, project));
   batch.heads.set(project, head);
@@ -160,7 +166,7 @@ async function write(
     if (consumers.length > 0) {
       // Its body was checked against its kind on the way in: projections read it without a second check.
       if (ctx.kinds) markChecked(entry);
-      await applyProjections(tx, consumers, entry);
+      await applyProjections(tx, consumers, entry, batch.settling);
     }
     if (ctx.checkpointDue(entry.seq))
       await storeCheckpoint(tx, ctx.signCheckpoint(project, entry.seq, entry.hash));

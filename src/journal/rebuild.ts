@@ -5,6 +5,7 @@ import { rowHash } from './entry-hash.js';
 import { parseProject } from './entry-input.js';
 import { type EntryRow, rowToEntry, SELECT_ENTRIES } from './entry-row.js';
 import type { Journal } from './journal.js';
+import { applyProjections, settleProjections } from './projections.js';
 import { PAGE } from './scan.js';
 import type { JournalEntry, Projection, VerifyReport } from './types.js';
 
@@ -39,6 +40,7 @@ async function replay(
   for (const table of tablesOf(journal))
     await tx.run(`DELETE FROM ${table} WHERE project = $1`, [name]);
   const base = await readBase(tx, name);
+  const settling = new Set<Projection>();
   let last = base.seq;
   let prev: string = base.hash;
   for (;;) {
@@ -77,12 +79,14 @@ async function replay(
         // A body a projection reads must be its kind's: one that is not fails here, at its seq,
         // rather than as a projection's row built from a shape nobody wrote.
         journal.kinds?.checkStored(entry);
-        for (const projection of applies) await projection.apply(tx, entry);
+        await applyProjections(tx, applies, entry, settling);
       }
       prev = row[12];
       last = seq;
       if (onProgress && (last - base.seq) % 10_000 === 0) onProgress(seq);
     }
+    // A page at a time, so what a projection keeps until it settles stays bounded.
+    await settleProjections(tx, settling);
     if (rows.length < PAGE) break;
   }
   return last - base.seq;

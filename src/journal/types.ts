@@ -142,6 +142,13 @@ export interface Projection {
    */
   readonly version?: number;
   apply(tx: Queryable, entry: JournalEntry): Promise<void>;
+  /**
+   * Writes what `apply` left for the end of the transaction (rows it would otherwise insert and
+   * then update): called once after the entries of an append's transaction, before it commits,
+   * and during a rebuild after each page of entries and at its end. Nothing in the transaction
+   * reads those rows between an `apply` and its `settle` but the projection itself.
+   */
+  settle?(tx: Queryable): Promise<void>;
 }
 
 /** Why a chain does not verify, at the first seq that breaks it. */
