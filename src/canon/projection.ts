@@ -1,6 +1,6 @@
 import { canonicalize } from '../core/index.js';
 import type { JournalEntry, Projection } from '../journal/index.js';
-import type { Queryable } from '../store/index.js';
+import { pieces, type Queryable, STATEMENT_PIECE } from '../store/index.js';
 import { cascade, clearState, commitView, recordStates } from './cascade.js';
 import { applyClaims } from './disputes.js';
 import {
@@ -26,18 +26,22 @@ export const CANON_KINDS: readonly string[] = CANON_ENTRY_KINDS.map((k) => k.kin
 /**
  * The proposal records this transaction wrote, by project and id: a commit closes the proposal the
  * entry before it opened (one transaction for both, in a batch for many), so the record it changes
- * is the one just written, not read back and parsed. Only ever what the last write of the row in
- * this transaction held; a transaction that rolls back takes its map with it.
+ * is the one just written, not read back and parsed. Only ever what the row holds in this
+ * transaction — or, while `stored` is false, what it will hold once the transaction settles; a
+ * transaction that rolls back takes its map with it.
  */
-const written = new WeakMap<Queryable, Map<string, ProposalRecord>>();
+const written = new WeakMap<
+  Queryable,
+  Map<string, { project: string; record: ProposalRecord; stored: boolean }>
+>();
 
-function remember(tx: Queryable, project: string, record: ProposalRecord): void {
+function remember(tx: Queryable, project: string, record: ProposalRecord, stored: boolean): void {
   let records = written.get(tx);
   if (!records) {
     records = new Map();
     written.set(tx, records);
   }
-  records.set(`${project}\u0000${record.proposal_id}`, record);
+  records.set(`${project}\u0000${record.proposal_id}`, { project, record, stored });
 }
 
 async function updateProposal(
@@ -46,7 +50,8 @@ async function updateProposal(
   id: string,
   change: (p: ProposalRecord) => ProposalRecord,
 ): Promise<void> {
-  let record = written.get(tx)?.get(`${project}\u0000${id}`);
+  const known = written.get(tx)?.get(`${project}\u0000${id}`);
+  let record = known?.record;
   if (!record) {
     const rows = await tx.all<{ record: string }>(
       'SELECT record FROM canon_proposals WHERE project = $1 AND proposal_id = $2',
@@ -56,11 +61,44 @@ async function updateProposal(
     record = JSON.parse(rows[0].record) as ProposalRecord;
   }
   const next = change(record);
+  // A proposal opened in this transaction is not in the table yet: settling inserts it as it ends.
+  if (known && !known.stored) {
+    remember(tx, project, next, false);
+    return;
+  }
   await tx.run(
     'UPDATE canon_proposals SET status = $3, record = $4 WHERE project = $1 AND proposal_id = $2',
     [project, id, next.status, canonicalize(next)],
   );
-  remember(tx, project, next);
+  remember(tx, project, next, true);
+}
+
+/**
+ * Inserts the proposals this transaction opened, each as it stands now, a few statements for all:
+ * a proposal a batch opens is closed by the commit after it, in the same transaction, and one
+ * INSERT of the closed record replaces an INSERT and an UPDATE apiece.
+ */
+async function settleProposals(tx: Queryable): Promise<void> {
+  const records = written.get(tx);
+  if (!records) return;
+  const rows: (string | number)[] = [];
+  for (const entry of records.values()) {
+    if (entry.stored) continue;
+    const { project, record } = entry;
+    rows.push(project, record.proposal_id, record.object_id, record.status, record.seq);
+    rows.push(canonicalize(record));
+    entry.stored = true;
+  }
+  for (const piece of pieces(rows, 6 * STATEMENT_PIECE)) {
+    const values = Array.from({ length: piece.length / 6 }, (_, i) => {
+      const at = 6 * i;
+      return `($${at + 1}, $${at + 2}, $${at + 3}, $${at + 4}, $${at + 5}, $${at + 6})`;
+    });
+    await tx.run(
+      `INSERT INTO canon_proposals (project, proposal_id, object_id, status, seq, record) VALUES ${values.join(', ')}`,
+      piece,
+    );
+  }
 }
 
 async function putObject(
@@ -206,6 +244,7 @@ export const CANON_PROJECTION: Projection = {
     'canon_edges',
     'canon_dependency_states',
   ],
+  settle: settleProposals,
   async apply(tx, entry) {
     const { project, seq } = entry;
     switch (entry.kind) {
@@ -225,18 +264,8 @@ export const CANON_PROJECTION: Projection = {
           approval_requires_base: null,
           seq,
         };
-        await tx.run(
-          'INSERT INTO canon_proposals (project, proposal_id, object_id, status, seq, record) VALUES ($1, $2, $3, $4, $5, $6)',
-          [
-            project,
-            proposal.proposal_id,
-            proposal.object_id,
-            proposal.status,
-            seq,
-            canonicalize(record),
-          ],
-        );
-        remember(tx, project, record);
+        // Inserted when the transaction settles, closed by then if its commit follows.
+        remember(tx, project, record, false);
         return;
       }
       case RECOMPARE.kind: {
