@@ -53,6 +53,8 @@ function quarantineOf(input: AirInput): QuarantineEntry[] {
 function standing(quarantine: QuarantineEntry[], input: AirInput): QuarantineEntry[] {
   const next = input.next_context;
   if (next === undefined || next.length > L.contextFacts) return quarantine;
+  // Nothing to release: the context (the whole state, 1,000+ facts) is not walked for nothing.
+  if (quarantine.every((q) => q.fact_id === null)) return quarantine;
   const held = new Set<string>();
   for (const f of next) if (typeof f?.id === 'string') held.add(factId(f.id));
   return quarantine.filter((q) => q.fact_id === null || held.has(q.fact_id));
@@ -77,10 +79,19 @@ function settled(claims: readonly string[], input: AirInput): boolean[] {
   // Every claim here was read against this window's context and not grounded (or kept when the
   // last window's next context, this one, was read): only a fact the window added can ground it
   // now. So only those are indexed — a handful, not the state — with the state's spelling.
-  const seen = new Set(
-    input.context.map((f) => (typeof f?.id === 'string' ? `${f.id}\u0000${f.statement}` : '')),
-  );
-  const added = facts.filter((f) => !seen.has(`${f.id}\u0000${f.statement}`));
+  // By id, then statement: no key string made per fact of the state.
+  const seen = new Map<string, unknown>();
+  for (const f of input.context) {
+    if (typeof f?.id !== 'string') continue;
+    const had = seen.get(f.id);
+    if (had === undefined && !seen.has(f.id)) seen.set(f.id, f.statement);
+    else if (had instanceof Set) had.add(f.statement);
+    else if (had !== f.statement) seen.set(f.id, new Set([had, f.statement]));
+  }
+  const added = facts.filter((f) => {
+    const had = seen.get(f.id);
+    return had instanceof Set ? !had.has(f.statement) : had !== f.statement || !seen.has(f.id);
+  });
   if (added.length === 0) return none;
   return groundedClaims(claims, added, { lexicon: facts });
 }
