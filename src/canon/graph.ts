@@ -1,4 +1,4 @@
-import { CanonryError, type ContentHash } from '../core/index.js';
+import { CanonryError, type ContentHash, compareCodeUnits } from '../core/index.js';
 import { pieces, type Queryable } from '../store/index.js';
 import type { CanonReader } from './read.js';
 import type { DependencyPin, NoteContent } from './types.js';
@@ -85,8 +85,7 @@ async function noteEdgesFrom(
       else out.set(edge.from_id, [edge]);
     }
   }
-  for (const list of out.values())
-    list.sort((a, b) => (a.to_id < b.to_id ? -1 : a.to_id > b.to_id ? 1 : 0));
+  for (const list of out.values()) list.sort((a, b) => compareCodeUnits(a.to_id, b.to_id));
   return out;
 }
 

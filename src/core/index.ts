@@ -5,6 +5,7 @@ export {
   type JsonValue,
   MAX_CANONICAL_DEPTH,
 } from './canonical-json.js';
+export { compareCodeUnits } from './compare.js';
 export {
   CanonryError,
   ERROR_CODES,

@@ -1,3 +1,4 @@
+import { compareCodeUnits } from '../core/index.js';
 import type { BoundaryConstraint, BoundaryKind, PrivacyScope } from './governance-types.js';
 
 /**
@@ -45,7 +46,7 @@ export function scopeMismatch(
 /** The order constraints are written in: by kind, then id. */
 export function compareConstraints(a: BoundaryConstraint, b: BoundaryConstraint): number {
   if (a.kind !== b.kind) return a.kind < b.kind ? -1 : 1;
-  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+  return compareCodeUnits(a.id, b.id);
 }
 
 /** The conjunction of several boundaries: every constraint of each, once, in order. */

@@ -1,3 +1,4 @@
+import { compareCodeUnits } from '../core/index.js';
 import {
   carryGraph,
   cycleError,
@@ -53,7 +54,7 @@ function impliedOf(item: EstablishedFact | Decision): string[] {
     }
   }
   if (out.length < 2) return out;
-  return [...new Set(out)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return [...new Set(out)].sort(compareCodeUnits);
 }
 
 /** The shape of a CSO's graph (worked out once per object). */
@@ -198,15 +199,14 @@ export function stepGraph(
   const removed: DependencyEdge[] = [];
   const added: DependencyEdge[] = [];
   let at = 0;
-  for (const id of [...touched].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))) {
+  for (const id of [...touched].sort(compareCodeUnits)) {
     const lo = lowerBound(old, id, at);
     for (let i = at; i < lo; i++) graph.push(old[i]!);
     let hi = lo;
     while (hi < old.length && old[hi]!.dependent === id) hi++;
     const item = now.get(id);
     const on = [...(item ? impliedOf(item) : []), ...(explicitBy.get(id) ?? [])];
-    const wanted =
-      on.length < 2 ? on : [...new Set(on)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    const wanted = on.length < 2 ? on : [...new Set(on)].sort(compareCodeUnits);
     let i = lo;
     for (const depends_on of wanted) {
       while (i < hi && old[i]!.depends_on < depends_on) removed.push(old[i++]!);

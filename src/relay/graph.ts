@@ -1,4 +1,4 @@
-import { CanonryError } from '../core/index.js';
+import { CanonryError, compareCodeUnits } from '../core/index.js';
 import { LayeredMap } from './layered-map.js';
 import type { CognitiveStateObject, Decision, DependencyEdge, EstablishedFact } from './types.js';
 
@@ -58,7 +58,6 @@ export function scratchIds(items: GraphItems): string[] {
 }
 
 const edgeKey = (e: DependencyEdge): string => `${e.dependent}\u0000${e.depends_on}`;
-const byCodeUnits = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
  * The normal form of a graph: `edges` ∪ the edges `items` imply, each once, sorted by dependent then
@@ -74,7 +73,7 @@ export function normaliseEdges(
   for (const e of [...edges, ...impliedEdges(items)]) {
     unique.set(edgeKey(e), { dependent: e.dependent, depends_on: e.depends_on });
   }
-  return [...unique.entries()].sort(([a], [b]) => byCodeUnits(a, b)).map(([, e]) => e);
+  return [...unique.entries()].sort(([a], [b]) => compareCodeUnits(a, b)).map(([, e]) => e);
 }
 
 /**
@@ -89,7 +88,7 @@ function alreadyNormal(
   let last = '';
   for (const e of edges) {
     const key = edgeKey(e);
-    if (keys.size > 0 && byCodeUnits(last, key) >= 0) return null;
+    if (keys.size > 0 && compareCodeUnits(last, key) >= 0) return null;
     keys.add(key);
     last = key;
   }
@@ -172,8 +171,8 @@ export class DependencyIndex {
       push(dependencies, dependent, depends_on);
       push(dependents, depends_on, dependent);
     }
-    for (const list of dependencies.values()) if (!isSorted(list)) list.sort(byCodeUnits);
-    for (const list of dependents.values()) if (!isSorted(list)) list.sort(byCodeUnits);
+    for (const list of dependencies.values()) if (!isSorted(list)) list.sort(compareCodeUnits);
+    for (const list of dependents.values()) if (!isSorted(list)) list.sort(compareCodeUnits);
     this.#dependencies = new LayeredMap<string, readonly string[]>(dependencies);
     this.#dependents = new LayeredMap<string, readonly string[]>(dependents);
   }
@@ -396,7 +395,9 @@ export class DependencyIndex {
       dependency_graph: edgesOf(cso).filter(
         (e) => closure.has(e.dependent) && closure.has(e.depends_on),
       ),
-      scratch_ids: [...closure].filter((id) => !items.has(id) && tools.has(id)).sort(byCodeUnits),
+      scratch_ids: [...closure]
+        .filter((id) => !items.has(id) && tools.has(id))
+        .sort(compareCodeUnits),
     };
   }
 

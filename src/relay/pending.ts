@@ -1,3 +1,4 @@
+import { compareCodeUnits } from '../core/index.js';
 import { DependencyIndex } from './graph.js';
 import type { RelayWindowRecord } from './session-types.js';
 import type { CognitiveStateObject, Decision } from './types.js';
@@ -29,7 +30,7 @@ export function pendingRevisions(
   return due.sort(
     (a, b) =>
       above.get(a.decision_id)! - above.get(b.decision_id)! ||
-      (a.decision_id < b.decision_id ? -1 : a.decision_id > b.decision_id ? 1 : 0),
+      compareCodeUnits(a.decision_id, b.decision_id),
   );
 }
 

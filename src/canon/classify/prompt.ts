@@ -1,4 +1,4 @@
-import { canonicalize } from '../../core/index.js';
+import { canonicalize, compareCodeUnits } from '../../core/index.js';
 import type { ModelRequest } from '../../models/index.js';
 import { CLASSIFICATION_OUTCOMES, type ClassifierInput } from '../classification.js';
 import { DRAFT_INTENTS, OBJECT_TYPES } from '../types.js';
@@ -30,9 +30,7 @@ function clip(text: string, limit: number): string {
 
 /** The current canon as compact JSON lines, sorted by id, bounded by the limits. */
 export function compactCanon(input: ClassifierInput, limits: PromptLimits): string {
-  const sorted = [...input.canon].sort((a, b) =>
-    a.object_id < b.object_id ? -1 : a.object_id > b.object_id ? 1 : 0,
-  );
+  const sorted = [...input.canon].sort((a, b) => compareCodeUnits(a.object_id, b.object_id));
   const shown = sorted.slice(0, limits.maxCanonObjects).map((o) =>
     canonicalize({
       id: o.object_id,
