@@ -1,7 +1,7 @@
 import { CanonryError, type ContentHash, compareCodeUnits } from '../core/index.js';
 import { pieces, type Queryable } from '../store/index.js';
 import type { CanonReader } from './read.js';
-import type { DependencyPin, NoteContent } from './types.js';
+import type { CanonObject, DependencyPin, NoteContent } from './types.js';
 
 /** What can depend on a note: another note (its current version) or an artifact (its manifest). */
 export type DependentKind = 'note' | 'artifact';
@@ -136,17 +136,6 @@ export async function refuseCycle(
   if (cycle) throw cycleError(id, cycle);
 }
 
-/**
- * {@link refuseCycle} for a note nothing can rest on yet (one that does not exist): only naming
- * itself closes a cycle. No read.
- */
-export function refuseSelfDependency(
-  id: string,
-  candidate: Pick<NoteContent, 'dependency_refs'>,
-): void {
-  if (candidate.dependency_refs.includes(id)) throw cycleError(id, [id, id]);
-}
-
 const cycleError = (id: string, cycle: readonly string[]) =>
   new CanonryError('DEPENDENCY_CYCLE', `${id} would depend on itself: ${cycle.join(' → ')}`, {
     cycle,
@@ -154,17 +143,18 @@ const cycleError = (id: string, cycle: readonly string[]) =>
 
 /**
  * The candidate with every dependency pinned: a pin the proposer named must be a version of that
- * object (UNKNOWN_VERSION); an id alone is pinned to the object's current version now.
+ * object (UNKNOWN_VERSION); an id alone is pinned to the object's current version now. `objects`:
+ * the dependencies as the reader sees them (`CanonReader.objectsById`), read once by the caller.
  */
 export async function pinDependencies(
   reader: CanonReader,
   candidate: NoteContent,
+  objects: ReadonlyMap<string, CanonObject>,
 ): Promise<NoteContent> {
   const { dependency_versions: _, ...rest } = candidate;
   if (candidate.dependency_refs.length === 0) return rest;
   const named = new Map((candidate.dependency_versions ?? []).map((p) => [p.object_id, p]));
   const pins: DependencyPin[] = [];
-  const objects = await reader.objectsById(candidate.dependency_refs);
   for (const id of candidate.dependency_refs) {
     const object = objects.get(id);
     if (!object) throw new CanonryError('UNKNOWN_OBJECT', `dependency ${id} does not exist`);

@@ -29,6 +29,7 @@ export async function checkPlanes(
   object: CanonObject | null,
   candidate: NoteContent,
   refs: { readonly message_id?: string | null; readonly supersedes?: readonly string[] },
+  dependencies: ReadonlyMap<string, CanonObject>,
 ): Promise<void> {
   if (object && objectAudience(object).shared && !audience.shared) {
     violation(
@@ -49,13 +50,8 @@ export async function checkPlanes(
       );
     }
   }
-  // The same read as pinning's (one statement; a batch's planning answers it from its cache).
-  const deps =
-    candidate.dependency_refs.length === 0
-      ? new Map<string, CanonObject>()
-      : await mine.objectsById(candidate.dependency_refs);
   for (const id of candidate.dependency_refs) {
-    const dep = deps.get(id);
+    const dep = dependencies.get(id);
     if (dep && !readableWithin(objectAudience(dep), audience)) {
       violation(`${id} is personal; a shared note cannot depend on it`, 'dependency_refs');
     }

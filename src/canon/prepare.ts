@@ -2,7 +2,7 @@ import { CanonryError, type ContentHash } from '../core/index.js';
 import type { Queryable } from '../store/index.js';
 import type { Canon } from './canon.js';
 import { checkResolve, prepareDispute } from './disputes.js';
-import { pinDependencies, refuseCycle, refuseSelfDependency } from './graph.js';
+import { pinDependencies, refuseCycle } from './graph.js';
 import { checkReferences, judge } from './judge.js';
 import { checkPlanes } from './plane-rules.js';
 import { candidateAudience, mayRead, objectAudience } from './planes.js';
@@ -114,18 +114,24 @@ export async function prepareProposal(
   const citing = (note: NoteContent) =>
     claim ? { ...note, sources: [...note.sources, ...claim.sources] } : note;
   await checkReferences(mine, citing(candidate));
-  candidate = await pinDependencies(mine, candidate);
+  // What the note rests on, read once for pinning and the plane rules.
+  const dependencies =
+    candidate.dependency_refs.length === 0
+      ? new Map<string, CanonObject>()
+      : await mine.objectsById(candidate.dependency_refs);
+  candidate = await pinDependencies(mine, candidate, dependencies);
   // A cycle through a note needs an edge into it, and every edge points at an object that was
-  // there when it was made (objects are never deleted): a note proposed into being has none, so
-  // only depending on itself could close one. Its walk would read each dependency level for nothing.
+  // there when it was made (objects are never deleted): a note proposed into being has none, and
+  // naming itself was refused by pinning (it has no version to pin). Its walk would read each
+  // dependency level for nothing.
   if (object) await refuseCycle(db, principal.project, input.object_id, candidate);
-  else refuseSelfDependency(input.object_id, candidate);
   await checkPlanes(
     mine,
     candidateAudience(candidate, principal.id),
     object,
     citing(candidate),
     input,
+    dependencies,
   );
   const judged = await judge(
     canon.kernel,

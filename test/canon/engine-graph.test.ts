@@ -206,6 +206,26 @@ for (const engine of CANON_ENGINES) {
       expect(err.details?.cycle).toEqual([`${p}.base`, `${p}.top`, `${p}.d5`, `${p}.base`]);
     });
 
+    it('a proposal reads what it rests on once for pinning and the plane rules, once for its cascade', async () => {
+      const p = `once${++n}`;
+      await fact(`${p}.a`, 'A.');
+      await fact(`${p}.b`, 'B.');
+      const all = vi.spyOn(runtime.store, 'all');
+      await fact(`${p}.top`, 'Top.', [`${p}.a`, `${p}.b`]);
+      const reads = all.mock.calls.filter(
+        ([sql, params]) =>
+          /^SELECT record FROM canon_objects WHERE project = \$1 AND object_id IN/.test(sql) &&
+          params?.includes(`${p}.a`),
+      );
+      all.mockRestore();
+      // The preparation's read, then the commit's cascade (the receipt's listing) reading canon as
+      // the commit finds it.
+      expect(reads.map(([, params]) => params?.slice(1))).toEqual([
+        [`${p}.a`, `${p}.b`],
+        [`${p}.a`, `${p}.b`],
+      ]);
+    });
+
     it('a new version of a dependent made against the new base clears it, and carries the move on', async () => {
       const p = `clear${++n}`;
       await fact(`${p}.engine`, 'Storage is SQLite.');
