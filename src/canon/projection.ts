@@ -1,6 +1,6 @@
 import { canonicalize } from '../core/index.js';
 import type { JournalEntry, Projection } from '../journal/index.js';
-import { pieces, type Queryable, STATEMENT_PIECE } from '../store/index.js';
+import { pieces, type Queryable, rowPlaceholders } from '../store/index.js';
 import { cascade, clearState, commitView, recordStates } from './cascade.js';
 import { applyClaims } from './disputes.js';
 import {
@@ -79,25 +79,20 @@ async function updateProposal(
  * INSERT of the closed record replaces an INSERT and an UPDATE apiece.
  */
 async function settleProposals(tx: Queryable): Promise<void> {
-  const records = written.get(tx);
-  if (!records) return;
-  const rows: (string | number)[] = [];
-  for (const entry of records.values()) {
-    if (entry.stored) continue;
-    const { project, record } = entry;
-    rows.push(project, record.proposal_id, record.object_id, record.status, record.seq);
-    rows.push(canonicalize(record));
-    entry.stored = true;
-  }
-  for (const piece of pieces(rows, 6 * STATEMENT_PIECE)) {
-    const values = Array.from({ length: piece.length / 6 }, (_, i) => {
-      const at = 6 * i;
-      return `($${at + 1}, $${at + 2}, $${at + 3}, $${at + 4}, $${at + 5}, $${at + 6})`;
-    });
+  const opened = [...(written.get(tx)?.values() ?? [])].filter((entry) => !entry.stored);
+  for (const piece of pieces(opened)) {
     await tx.run(
-      `INSERT INTO canon_proposals (project, proposal_id, object_id, status, seq, record) VALUES ${values.join(', ')}`,
-      piece,
+      `INSERT INTO canon_proposals (project, proposal_id, object_id, status, seq, record) VALUES ${rowPlaceholders(piece.length, 6)}`,
+      piece.flatMap(({ project, record }) => [
+        project,
+        record.proposal_id,
+        record.object_id,
+        record.status,
+        record.seq,
+        canonicalize(record),
+      ]),
     );
+    for (const entry of piece) entry.stored = true;
   }
 }
 

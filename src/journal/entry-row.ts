@@ -1,4 +1,5 @@
 import { CanonryError, type ContentHash, isContentHash, type JsonValue } from '../core/index.js';
+import { rowPlaceholders } from '../store/index.js';
 import { ENTRY_FORMAT, type JournalEntry, type ReceiptInput } from './types.js';
 
 /** The stored columns of an entry, in the order of {@link EntryRow} and of `BuiltEntry.params`. */
@@ -36,11 +37,7 @@ const inserts = new Map<number, string>();
 export function insertEntries(rows: number): string {
   let sql = inserts.get(rows);
   if (sql === undefined) {
-    const values = Array.from({ length: rows }, (_, r) => {
-      const first = r * ENTRY_COLUMNS;
-      return `(${Array.from({ length: ENTRY_COLUMNS }, (_, c) => `$${first + c + 1}`).join(', ')})`;
-    });
-    sql = `INSERT INTO journal_entries (${ENTRY_COLUMN_NAMES}) VALUES ${values.join(', ')}`;
+    sql = `INSERT INTO journal_entries (${ENTRY_COLUMN_NAMES}) VALUES ${rowPlaceholders(rows, ENTRY_COLUMNS)}`;
     inserts.set(rows, sql);
   }
   return sql;

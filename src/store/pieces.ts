@@ -5,6 +5,17 @@
  */
 export const STATEMENT_PIECE = 500;
 
+/**
+ * The `VALUES` list of a multi-row statement: `rows` rows of `columns` parameters each, numbered
+ * row after row from `$1` — `($1, $2), ($3, $4)` for two rows of two.
+ */
+export function rowPlaceholders(rows: number, columns: number): string {
+  return Array.from({ length: rows }, (_, r) => {
+    const first = r * columns;
+    return `(${Array.from({ length: columns }, (_, c) => `$${first + c + 1}`).join(', ')})`;
+  }).join(', ');
+}
+
 /** `list` cut into consecutive pieces of at most `size` items (none for an empty list). */
 export function pieces<T>(list: readonly T[], size = STATEMENT_PIECE): T[][] {
   const out: T[][] = [];
