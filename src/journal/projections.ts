@@ -2,20 +2,19 @@ import type { Queryable } from '../store/index.js';
 import type { JournalEntry, Projection } from './types.js';
 
 /**
- * Applies every projection that consumes the entry's kind, in declaration order; those with a
- * `settle` are added to `settling`, to be settled before the transaction commits.
+ * Applies the projections that consume the entry's kind (`consumers`, as the journal and a rebuild
+ * pick them: in declaration order); those with a `settle` are added to `settling`, to be settled
+ * before the transaction commits.
  */
 export async function applyProjections(
   tx: Queryable,
-  projections: readonly Projection[],
+  consumers: readonly Projection[],
   entry: JournalEntry,
   settling: Set<Projection>,
 ): Promise<void> {
-  for (const projection of projections) {
-    if (projection.kinds === '*' || projection.kinds.includes(entry.kind)) {
-      await projection.apply(tx, entry);
-      if (projection.settle) settling.add(projection);
-    }
+  for (const projection of consumers) {
+    await projection.apply(tx, entry);
+    if (projection.settle) settling.add(projection);
   }
 }
 
