@@ -213,17 +213,15 @@ export class CommitQueue<B, P = unknown> {
   }
 
   async #commit(batch: readonly Pending<B, P>[]): Promise<Outcome[]> {
-    let state: B | undefined;
-    const outcomes = await this.store.transaction(async (tx) => {
+    const { outcomes, state } = await this.store.transaction(async (tx) => {
       // Per attempt: a transaction the store retries (a deadlock, a serialisation failure) was
       // rolled back, and what its first run locked, read and built went with it.
-      const attempt = this.hooks.begin();
-      state = attempt;
-      const done = await runBatch(tx, batch, attempt);
-      await this.hooks.beforeCommit?.(tx, attempt);
-      return done;
+      const state = this.hooks.begin();
+      const outcomes = await runBatch(tx, batch, state);
+      await this.hooks.beforeCommit?.(tx, state);
+      return { outcomes, state };
     });
-    this.hooks.committed(state!);
+    this.hooks.committed(state);
     return outcomes;
   }
 
