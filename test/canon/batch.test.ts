@@ -220,7 +220,7 @@ for (const engine of CANON_ENGINES) {
         ),
       ).toEqual([]);
       // a and b are each read for their own commit; c reads what it rests on at once — in the
-      // planning once for pinning, the plane rules and the cascade (the cache answers the others).
+      // planning once for pinning and the plane rules, and the cache answers the cascade's read.
       for (const list of [planning, append]) {
         const restsOn = list.filter(
           (st) =>
