@@ -362,7 +362,9 @@ export async function commitView(
     );
     return row ? (JSON.parse(row.record) as CanonObject) : null;
   };
-  const before = await read(version.note_id);
+  // A create names an object that does not exist: the proposal's checks refused one that did, and
+  // the commit's own check refuses one made meanwhile (the same holds in a replay of the journal).
+  const before = operation === 'create' ? null : await read(version.note_id);
   const after = [objectAfter(version, before, operation)];
   for (const id of supersedes) {
     const old = await read(id);

@@ -219,20 +219,20 @@ for (const engine of CANON_ENGINES) {
           /FROM canon_edges WHERE project = \$1 AND from_kind = 'note'/.test(st.sql),
         ),
       ).toEqual([]);
-      // a and b are each read for their own commit; c reads what it rests on at once — in the
-      // planning once for pinning and the plane rules, and the cache answers the cascade's read.
-      for (const list of [planning, append]) {
-        const restsOn = list.filter(
-          (st) =>
-            /^SELECT record FROM canon_objects\b/.test(st.sql) &&
-            st.params.some((v) => v === ids[0] || v === ids[1]),
-        );
-        expect(restsOn.map((st) => st.params.slice(1))).toEqual([
-          [ids[0]],
-          [ids[1]],
-          [ids[0], ids[1]],
-        ]);
-      }
+      // a and b are each read once, by the planning's check that they do not exist yet; a created
+      // note's commit reads no object of its own (none can exist), so the append reads neither; c
+      // reads what it rests on at once — in each transaction once, for pinning and the plane rules
+      // (the cache answers the cascade's read).
+      const restsOn = (list: Statement[]) =>
+        list
+          .filter(
+            (st) =>
+              /^SELECT record FROM canon_objects\b/.test(st.sql) &&
+              st.params.some((v) => v === ids[0] || v === ids[1]),
+          )
+          .map((st) => st.params.slice(1));
+      expect(restsOn(planning)).toEqual([[ids[0]], [ids[1]], [ids[0], ids[1]]]);
+      expect(restsOn(append)).toEqual([[ids[0], ids[1]]]);
       const rows = await runtime.store.all<{ status: string }>(
         'SELECT status FROM canon_proposals WHERE project = $1 AND object_id LIKE $2',
         [PROJECT, `${p}.%`],
