@@ -1,5 +1,5 @@
 import { canonicalize } from '../core/index.js';
-import { pieces, type Queryable } from '../store/index.js';
+import { pieces, type Queryable, rowPlaceholders } from '../store/index.js';
 import {
   type ArtifactManifest,
   type ArtifactState,
@@ -280,11 +280,17 @@ export async function recordStates(
   seq: number,
   states: readonly DependencyState[],
 ): Promise<void> {
-  for (const s of states) {
+  // One row per dependent (the last state given wins, as one statement apiece would leave it): a
+  // multi-row upsert may not touch a row twice.
+  const last = new Map<string, DependencyState>();
+  for (const s of states) last.set(`${s.kind}\u0000${s.id}`, s);
+  for (const piece of pieces([...last.values()])) {
     await tx.run(
-      `INSERT INTO canon_dependency_states (project, kind, dependent_id, state, seq, record) VALUES ($1, $2, $3, $4, $5, $6)
-       ON CONFLICT (project, kind, dependent_id) DO UPDATE SET state = $4, seq = $5, record = $6`,
-      [project, s.kind, s.id, s.state, seq, canonicalize(s)],
+      `INSERT INTO canon_dependency_states (project, kind, dependent_id, state, seq, record)
+       VALUES ${rowPlaceholders(piece.length, 6)}
+       ON CONFLICT (project, kind, dependent_id)
+       DO UPDATE SET state = excluded.state, seq = excluded.seq, record = excluded.record`,
+      piece.flatMap((s) => [project, s.kind, s.id, s.state, seq, canonicalize(s)]),
     );
   }
 }

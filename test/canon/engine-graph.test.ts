@@ -94,8 +94,36 @@ for (const engine of CANON_ENGINES) {
       await decision(`${p}.backup`, 'Backups copy the database file.', [`${p}.db`]);
       await artifactOn(`${p}.runbook`, `${p}.backup`);
       const head = (await runtime.journal.head(PROJECT)).seq;
-      const moved = await update(runtime, owner, `${p}.engine`, { text: 'Storage is PostgreSQL.' });
+      // Every write of the commit's transaction, to count how its dependency states are written.
+      const writes: string[] = [];
+      const original = runtime.store.transaction.bind(runtime.store);
+      const transaction = vi
+        .spyOn(runtime.store, 'transaction')
+        .mockImplementation((work, options) =>
+          original(
+            (tx) =>
+              work({
+                ...tx,
+                run: (sql, params) => {
+                  writes.push(sql.replace(/\s+/g, ' ').trim());
+                  return tx.run(sql, params);
+                },
+              }),
+            options,
+          ),
+        );
+      const moved = await update(runtime, owner, `${p}.engine`, {
+        text: 'Storage is PostgreSQL.',
+      }).finally(() => transaction.mockRestore());
       expect(moved.committed?.version_id).toBe(2);
+      // The three states the cascade reached: one statement, not one apiece.
+      expect(writes.filter((sql) => sql.startsWith('INSERT INTO canon_dependency_states'))).toEqual(
+        [
+          expect.stringMatching(
+            /VALUES \(\$1, \$2, \$3, \$4, \$5, \$6\), \([^)]*\), \([^)]*\) ON CONFLICT/,
+          ),
+        ],
+      );
       // The proposal and its commit: two entries, one transaction; nothing written after it.
       expect((await runtime.journal.head(PROJECT)).seq).toBe(head + 2);
       const cause = `${p}.engine moved v1 → v2`;
