@@ -1,5 +1,5 @@
 import { CanonryError, type ContentHash, compareCodeUnits } from '../core/index.js';
-import { pieces, type Queryable } from '../store/index.js';
+import { pieces, type Queryable, type Write } from '../store/index.js';
 import type { CanonReader } from './read.js';
 import type { CanonObject, DependencyPin, NoteContent } from './types.js';
 
@@ -35,14 +35,22 @@ export async function setEdges(
       id,
     ]);
   }
-  for (const piece of pieces(pins)) {
-    await tx.run(
-      `INSERT INTO canon_edges (project, from_kind, from_id, to_id, to_version) VALUES ${piece
-        .map((_, i) => `($1, $2, $3, $${4 + 2 * i}, $${5 + 2 * i})`)
-        .join(', ')} ON CONFLICT DO NOTHING`,
-      [project, kind, id, ...piece.flatMap((pin) => [pin.object_id, pin.version_hash])],
-    );
-  }
+  for (const write of edgeWrites(project, kind, id, pins)) await tx.run(write.sql, write.params);
+}
+
+/** The inserts of a dependent's edges (none for no pins): one per piece of its pins. */
+export function edgeWrites(
+  project: string,
+  kind: DependentKind,
+  id: string,
+  pins: readonly DependencyPin[],
+): Write[] {
+  return pieces(pins).map((piece) => ({
+    sql: `INSERT INTO canon_edges (project, from_kind, from_id, to_id, to_version) VALUES ${piece
+      .map((_, i) => `($1, $2, $3, $${4 + 2 * i}, $${5 + 2 * i})`)
+      .join(', ')} ON CONFLICT DO NOTHING`,
+    params: [project, kind, id, ...piece.flatMap((pin) => [pin.object_id, pin.version_hash])],
+  }));
 }
 
 /**

@@ -1,6 +1,12 @@
 import { canonicalize } from '../core/index.js';
 import type { JournalEntry, Projection } from '../journal/index.js';
-import { pieces, type Queryable, rowPlaceholders } from '../store/index.js';
+import {
+  pieces,
+  type Queryable,
+  rowPlaceholders,
+  runTogether,
+  type Write,
+} from '../store/index.js';
 import { cascade, clearState, commitView, recordStates } from './cascade.js';
 import { applyClaims } from './disputes.js';
 import {
@@ -15,10 +21,10 @@ import {
   RECOMPARE,
   REJECT,
 } from './entry-kinds.js';
-import { setEdges } from './graph.js';
+import { edgeWrites, setEdges } from './graph.js';
 import type { ClassificationFailure, ClassificationFailureBody } from './intake-failure.js';
 import type { CommitBody, ProposalRecord } from './records.js';
-import { type CanonObject, isLive, type NoteVersion } from './types.js';
+import { type CanonObject, type DependencyPin, isLive, type NoteVersion } from './types.js';
 
 /** The entry kinds canon writes (and its projection reads), by stored name. */
 export const CANON_KINDS: readonly string[] = CANON_ENTRY_KINDS.map((k) => k.kind);
@@ -102,12 +108,18 @@ async function putObject(
   object: CanonObject,
   seq: number,
 ): Promise<void> {
-  await tx.run(
-    `INSERT INTO canon_objects (project, object_id, object_type, status, current_version, version_id, seq, record)
+  const write = objectWrite(project, object, seq);
+  await tx.run(write.sql, write.params);
+}
+
+/** The upsert of an object's row: its current pointer. */
+function objectWrite(project: string, object: CanonObject, seq: number): Write {
+  return {
+    sql: `INSERT INTO canon_objects (project, object_id, object_type, status, current_version, version_id, seq, record)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
      ON CONFLICT (project, object_id) DO UPDATE SET object_type = $3, status = $4, current_version = $5,
        version_id = $6, seq = $7, record = $8`,
-    [
+    params: [
       project,
       object.object_id,
       object.object_type,
@@ -117,7 +129,26 @@ async function putObject(
       seq,
       canonicalize(object),
     ],
-  );
+  };
+}
+
+/** An object a commit changed (its note updated, or one it superseded): its row, edges and state. */
+async function putCommitted(
+  tx: Queryable,
+  project: string,
+  noteId: string,
+  object: CanonObject,
+  seq: number,
+  view: { readonly created: boolean; readonly pins: readonly DependencyPin[] },
+  states: boolean,
+): Promise<void> {
+  await putObject(tx, project, object, seq);
+  const live = isLive(object);
+  const own = object.object_id === noteId;
+  // A created note has no edges and no dependency state to clear yet.
+  const fresh = own && view.created;
+  await setEdges(tx, project, 'note', object.object_id, own && live ? view.pins : [], fresh);
+  if (states && !fresh && (own || !live)) await clearState(tx, project, 'note', object.object_id);
 }
 
 /**
@@ -145,9 +176,9 @@ async function applyCommit(
     body.operation.operation_type,
   );
   const reached = states ? await cascade(tx, project, view) : [];
-  await tx.run(
-    'INSERT INTO canon_versions (project, object_id, version_id, version_hash, seq, record) VALUES ($1, $2, $3, $4, $5, $6)',
-    [
+  const versionRow: Write = {
+    sql: 'INSERT INTO canon_versions (project, object_id, version_id, version_hash, seq, record) VALUES ($1, $2, $3, $4, $5, $6)',
+    params: [
       project,
       version.note_id,
       version.version_id,
@@ -155,15 +186,25 @@ async function applyCommit(
       seq,
       canonicalize(version),
     ],
-  );
-  for (const object of view.after) {
-    await putObject(tx, project, object, seq);
-    const live = isLive(object);
-    const own = object.object_id === version.note_id;
-    // A created note has no edges and no dependency state to clear yet.
-    const fresh = own && view.created;
-    await setEdges(tx, project, 'note', object.object_id, own && live ? view.pins : [], fresh);
-    if (states && !fresh && (own || !live)) await clearState(tx, project, 'note', object.object_id);
+  };
+  const [first, ...others] = view.after;
+  if (view.created && first?.object_id === version.note_id) {
+    // A created note: its version, its object and its first edges go in together (one round trip
+    // on PostgreSQL); it has no edges to delete and no dependency state to clear yet.
+    const edges = edgeWrites(project, 'note', first.object_id, isLive(first) ? view.pins : []);
+    const together = edges.length <= 1;
+    await runTogether(tx, [
+      versionRow,
+      objectWrite(project, first, seq),
+      ...(together ? edges : []),
+    ]);
+    if (!together) for (const w of edges) await tx.run(w.sql, w.params);
+  } else {
+    await tx.run(versionRow.sql, versionRow.params);
+    if (first) await putCommitted(tx, project, version.note_id, first, seq, view, states);
+  }
+  for (const object of others) {
+    await putCommitted(tx, project, version.note_id, object, seq, view, states);
   }
   await applyClaims(tx, project, seq, version);
   await recordStates(tx, project, seq, reached);

@@ -1,4 +1,4 @@
-import type { Queryable, SqlValue } from '../store/index.js';
+import type { Queryable, SqlValue, Write } from '../store/index.js';
 
 // Planning a batch reads the same rows over and over: each item's preparation, plane rules, cycle
 // check and cascade read its dependencies and their dependents again, and on PostgreSQL each read
@@ -82,5 +82,13 @@ export function withReadCache(tx: Queryable): Queryable {
       forget();
       return tx.exec(sql);
     },
+    ...(tx.runTogether
+      ? {
+          runTogether: (writes: readonly Write[]) => {
+            forget();
+            return tx.runTogether!(writes);
+          },
+        }
+      : {}),
   };
 }

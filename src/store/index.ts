@@ -15,4 +15,6 @@ export type {
   Store,
   StoreNotifications,
   TransactionOptions,
+  Write,
 } from './types.js';
+export { runTogether } from './writes-together.js';

@@ -35,6 +35,18 @@ export interface Queryable {
   run(sql: string, params?: readonly SqlValue[]): Promise<number>;
   /** Runs several `;`-separated statements without parameters (DDL). */
   exec(sql: string): Promise<void>;
+  /**
+   * Runs writes to different tables, none reading another's rows, as one statement (PostgreSQL's
+   * data-modifying `WITH`: one round trip). Where absent, `runTogether` (store index) runs them one
+   * by one; call that, never this directly.
+   */
+  runTogether?(writes: readonly Write[]): Promise<void>;
+}
+
+/** One write of `runTogether`. */
+export interface Write {
+  readonly sql: string;
+  readonly params: readonly SqlValue[];
 }
 
 /** Options for one transaction. */

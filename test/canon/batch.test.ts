@@ -18,7 +18,7 @@ import {
 import { CanonryError } from '../../src/core/index.js';
 import { rebuildProject } from '../../src/journal/index.js';
 import { compileProtocol } from '../../src/kernel/index.js';
-import type { Queryable } from '../../src/store/index.js';
+import type { Queryable, Write } from '../../src/store/index.js';
 import {
   CANON_ENGINES,
   canonState,
@@ -159,6 +159,17 @@ for (const engine of CANON_ENGINES) {
                 seen(sql, params, () => tx.values(sql, params))) as Queryable['values'],
               run: (sql, params) => seen(sql, params, () => tx.run(sql, params)),
               exec: (sql) => seen(sql, [], () => tx.exec(sql)),
+              // Writes run together are one statement (one round trip on PostgreSQL).
+              ...(tx.runTogether
+                ? {
+                    runTogether: (writes: readonly Write[]) =>
+                      seen(
+                        writes.map((w) => w.sql).join(' ; '),
+                        writes.flatMap((w) => w.params),
+                        () => tx.runTogether!(writes),
+                      ),
+                  }
+                : {}),
             }),
           options,
         ).then(
@@ -200,6 +211,28 @@ for (const engine of CANON_ENGINES) {
       expect(append.findIndex((st) => /canon_proposals/.test(st.sql))).toBeGreaterThan(
         append.findLastIndex((st) => /canon_(objects|versions|edges)/.test(st.sql)),
       );
+      // A created note's version, object and first edges are written together: on PostgreSQL one
+      // statement per note in each transaction (the rehearsal's and the append's), elsewhere three.
+      for (const list of [planning, append]) {
+        const written = list
+          .filter((st) => /canon_(versions|objects|edges) \(/.test(st.sql))
+          .filter((st) => st.params.some((v) => v === ids[0] || v === ids[2]))
+          .map((st) => [...st.sql.matchAll(/INSERT INTO (canon_\w+)/g)].map((m) => m[1]));
+        expect(written).toEqual(
+          engine.name === 'postgres'
+            ? [
+                ['canon_versions', 'canon_objects'],
+                ['canon_versions', 'canon_objects', 'canon_edges'],
+              ]
+            : [
+                ['canon_versions'],
+                ['canon_objects'],
+                ['canon_versions'],
+                ['canon_objects'],
+                ['canon_edges'],
+              ],
+        );
+      }
       // A created note has no edges, no dependents and no dependency state yet: nothing is cleared
       // or looked up for it (its own edges are inserted).
       for (const list of [planning, append]) {

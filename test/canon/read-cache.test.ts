@@ -3,7 +3,13 @@
 // read again — on both engines, inside a real transaction.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withReadCache } from '../../src/canon/read-cache.js';
-import type { Queryable, SqlValue, Store } from '../../src/store/index.js';
+import {
+  type Queryable,
+  runTogether,
+  type SqlValue,
+  type Store,
+  type Write,
+} from '../../src/store/index.js';
 import { ENGINES } from '../helpers/stores.js';
 
 /** `tx` with every statement it is sent counted. */
@@ -31,6 +37,14 @@ function counted(tx: Queryable): { tx: Queryable; sent: string[] } {
         note(sql);
         return tx.exec(sql);
       },
+      ...(tx.runTogether
+        ? {
+            runTogether: (writes: readonly Write[]) => {
+              note(`together: ${writes.length}`);
+              return tx.runTogether!(writes);
+            },
+          }
+        : {}),
     },
   };
 }
@@ -50,6 +64,7 @@ for (const engine of ENGINES) {
         'CREATE TABLE cache_t (project TEXT NOT NULL, name TEXT NOT NULL, size INTEGER NOT NULL, PRIMARY KEY (project, name))',
       );
       await store.run("INSERT INTO cache_t VALUES ('p', 'a', 1), ('q', 'b', 2)");
+      await store.exec('CREATE TABLE cache_u (name TEXT PRIMARY KEY)');
     });
     afterAll(async () => cleanup?.());
 
@@ -93,6 +108,26 @@ for (const engine of ENGINES) {
         const later = await cached.all<{ name: string; size: number }>(SELECT, P);
         expect(Number(later[0]!.size)).toBe(5);
         expect(sent.filter((s) => s === SELECT)).toHaveLength(3);
+      });
+    });
+
+    it('reads again after writes run together, which still go together where they can', async () => {
+      await rolledBack(async (raw) => {
+        const { tx, sent } = counted(raw);
+        const cached = withReadCache(tx);
+        await cached.all(SELECT, P);
+        await runTogether(cached, [
+          { sql: 'INSERT INTO cache_t VALUES ($1, $2, $3)', params: ['p', 'e', 6] },
+          { sql: 'INSERT INTO cache_u VALUES ($1)', params: ['e'] },
+        ]);
+        const after = await cached.all<{ name: string }>(SELECT, P);
+        expect(after.map((r) => r.name)).toEqual(['a', 'e']);
+        expect(sent.filter((s) => s === SELECT)).toHaveLength(2);
+        expect(sent.filter((s) => s.startsWith('together') || s.startsWith('INSERT'))).toEqual(
+          engine.name === 'postgres'
+            ? ['together: 2']
+            : ['INSERT INTO cache_t VALUES ($1, $2, $3)', 'INSERT INTO cache_u VALUES ($1)'],
+        );
       });
     });
 

@@ -1,7 +1,14 @@
 import pg from 'pg';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { JOURNAL_MIGRATIONS } from '../../src/journal/index.js';
-import { migrate, PostgresStore, type Store, schemaVersion } from '../../src/store/index.js';
+import {
+  migrate,
+  PostgresStore,
+  runTogether,
+  type Store,
+  schemaVersion,
+  type Write,
+} from '../../src/store/index.js';
 import { ENGINES, freshPostgresSchema, postgresAvailable } from '../helpers/stores.js';
 
 for (const engine of ENGINES) {
@@ -120,6 +127,58 @@ for (const engine of ENGINES) {
         }),
       ).rejects.toThrow();
       expect(await store.all('SELECT k FROM t')).toEqual([{ k: 'kept' }]);
+    });
+
+    it('runs writes to different tables together, as one statement on PostgreSQL, or refuses them', async () => {
+      const { store } = await fresh();
+      await store.exec(
+        'CREATE TABLE wa (k TEXT PRIMARY KEY, v TEXT); CREATE TABLE wb (k TEXT PRIMARY KEY, n BIGINT); CREATE TABLE wc (k TEXT PRIMARY KEY)',
+      );
+      await store.run('INSERT INTO wb (k, n) VALUES ($1, $2)', ['b1', 1]);
+      await store.run('INSERT INTO wc (k) VALUES ($1)', ['c1']);
+      const writes: Write[] = [
+        { sql: 'INSERT INTO wa (k, v) VALUES ($1, $2), ($3, $2)', params: ['a1', 'x', 'a2'] },
+        {
+          sql: 'INSERT INTO wb (k, n) VALUES ($1, $2) ON CONFLICT (k) DO UPDATE SET n = $2',
+          params: ['b1', 7],
+        },
+        { sql: 'DELETE FROM wc WHERE k = $1', params: ['c1'] },
+      ];
+      const queries = vi.spyOn(pg.Client.prototype, 'query');
+      await store.transaction(async (tx) => {
+        queries.mockClear();
+        await runTogether(tx, writes);
+        // One round trip on PostgreSQL (the writes as parts of one WITH); one by one on SQLite.
+        if (engine.name === 'postgres') expect(queries).toHaveBeenCalledTimes(1);
+      });
+      queries.mockRestore();
+      expect(await store.all('SELECT k, v FROM wa ORDER BY k')).toEqual([
+        { k: 'a1', v: 'x' },
+        { k: 'a2', v: 'x' },
+      ]);
+      expect(await store.all('SELECT k, n FROM wb')).toEqual([{ k: 'b1', n: 7 }]);
+      expect(await store.all('SELECT k FROM wc')).toEqual([]);
+      // All or nothing: a write that fails takes the others of its transaction with it.
+      await expect(
+        store.transaction((tx) =>
+          runTogether(tx, [
+            { sql: 'INSERT INTO wb (k, n) VALUES ($1, $2)', params: ['b2', 2] },
+            { sql: 'INSERT INTO wa (k, v) VALUES ($1, $2)', params: ['a1', 'again'] },
+          ]),
+        ),
+      ).rejects.toThrow();
+      expect(await store.all('SELECT k FROM wb ORDER BY k')).toEqual([{ k: 'b1' }]);
+      // What would change its meaning run as one statement is refused before anything runs.
+      for (const bad of [
+        [writes[0]!, { sql: 'UPDATE wa SET v = $1', params: ['y'] }],
+        [{ sql: 'SELECT k FROM wa', params: [] }, writes[1]!],
+        [{ sql: 'DELETE FROM wc; DELETE FROM wa', params: [] }, writes[1]!],
+      ]) {
+        await expect(store.transaction((tx) => runTogether(tx, bad))).rejects.toMatchObject({
+          code: 'INTERNAL',
+        });
+      }
+      expect(await store.all('SELECT k, v FROM wa ORDER BY k')).toHaveLength(2);
     });
 
     it('keeps concurrent transactions from seeing or breaking each other', async () => {

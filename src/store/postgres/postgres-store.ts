@@ -9,6 +9,7 @@ import type {
   StoreNotifications,
   TransactionOptions,
 } from '../types.js';
+import { togetherStatement } from '../writes-together.js';
 import { PgNotifications } from './notify.js';
 
 /** A query as the driver takes it; with a `name`, the connection parses and plans it once. */
@@ -252,6 +253,14 @@ function queryable(client: Client): Queryable {
     run: async (sql, params = []) => (await query(client, sql, params, true)).rowCount ?? 0,
     exec: async (sql) => {
       await client.query(sql);
+    },
+    runTogether: async (writes) => {
+      const together = togetherStatement(writes);
+      if (!together) {
+        for (const w of writes) await query(client, w.sql, w.params, true);
+        return;
+      }
+      await query(client, together.sql, together.params, true);
     },
   };
 }
