@@ -142,9 +142,19 @@ async function planBatch(
   const at = canon.now().toISOString();
   const planned: PlannedItem[] = [];
   const held: HeldItem[] = [];
+  // Every target at once (a round trip apiece on PostgreSQL otherwise). A row read here holds for
+  // its input unless an earlier input changed it: a rehearsal writes the object rows of its own
+  // note — one proposal per object, so never another input's target — and of the notes it
+  // supersedes, which are read again.
+  const targets = await canon.reader(project, tx).objectsById(inputs.map((i) => i.object_id));
+  const superseded = new Set<string>();
   for (const [index, input] of inputs.entries()) {
     try {
-      const prepared = await prepareProposal(canon, principal, input, false, tx);
+      const known = superseded.has(input.object_id)
+        ? undefined
+        : (targets.get(input.object_id) ?? null);
+      const prepared = await prepareProposal(canon, principal, input, false, tx, known);
+      for (const id of input.supersedes ?? []) superseded.add(id);
       const { label } = prepared.gate;
       if (label === 'REJECT')
         throw new CanonryError('GATE_REFUSED', 'the stakes gate refused the mutation', { label });

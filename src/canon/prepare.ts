@@ -26,8 +26,9 @@ async function target(
   reader: CanonReader,
   principal: Principal,
   input: ProposalInput,
+  known: CanonObject | null | undefined,
 ): Promise<{ object: CanonObject | null; currentHash: ContentHash | null }> {
-  const existing = await reader.object(input.object_id);
+  const existing = known !== undefined ? known : await reader.object(input.object_id);
   const object = existing && mayRead(principal.id, objectAudience(existing)) ? existing : null;
   if (existing && !object) {
     // Another principal's personal note holds the id. It does not exist for this principal; all a
@@ -87,10 +88,12 @@ export async function prepareProposal(
   input: ProposalInput,
   fromSuggestion: boolean,
   db: Pick<Queryable, 'all'> = canon.journal.store,
+  /** The target's row as `db` holds it (null: none), when the caller read it already; else read. */
+  known?: CanonObject | null,
 ) {
   const reader = canon.reader(principal.project, db);
   const mine = canon.readerFor(principal, db);
-  const { object, currentHash } = await target(reader, principal, input);
+  const { object, currentHash } = await target(reader, principal, input, known);
   let candidate = input.candidate;
   if (input.intent === 'restore') {
     const old = input.restore_version ? await mine.version(input.restore_version) : null;

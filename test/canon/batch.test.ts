@@ -252,7 +252,7 @@ for (const engine of CANON_ENGINES) {
           /FROM canon_edges WHERE project = \$1 AND from_kind = 'note'/.test(st.sql),
         ),
       ).toEqual([]);
-      // a and b are each read once, by the planning's check that they do not exist yet; a created
+      // The planning reads every target at once (that a, b and c do not exist yet); a created
       // note's commit reads no object of its own (none can exist), so the append reads neither; c
       // reads what it rests on at once — in each transaction once, for pinning and the plane rules
       // (the cache answers the cascade's read).
@@ -264,7 +264,7 @@ for (const engine of CANON_ENGINES) {
               st.params.some((v) => v === ids[0] || v === ids[1]),
           )
           .map((st) => st.params.slice(1));
-      expect(restsOn(planning)).toEqual([[ids[0]], [ids[1]], [ids[0], ids[1]]]);
+      expect(restsOn(planning)).toEqual([ids, [ids[0], ids[1]]]);
       expect(restsOn(append)).toEqual([[ids[0], ids[1]]]);
       const rows = await runtime.store.all<{ status: string }>(
         'SELECT status FROM canon_proposals WHERE project = $1 AND object_id LIKE $2',
@@ -509,6 +509,7 @@ for (const engine of CANON_ENGINES) {
 
     it('a refused item names its index and nothing is journaled', async () => {
       const p = `bad${++n}`;
+      await runtime.canon.propose(owner, fact(`${p}.old`, 'Old.'));
       const before = await canonState(runtime);
       const unknown = await expectCode(
         runtime.canon.proposeBatch(owner, [
@@ -533,6 +534,23 @@ for (const engine of CANON_ENGINES) {
         'PLANE_VIOLATION',
       );
       expect(plane.details).toMatchObject({ index: 1 });
+      // A note an earlier item superseded is no longer live for a later one (the targets are read
+      // at once before the first item: that read does not stand for a note the batch superseded).
+      const gone = await expectCode(
+        runtime.canon.proposeBatch(owner, [
+          {
+            object_id: `${p}.new`,
+            intent: 'supersede',
+            base_version: null,
+            supersedes: [`${p}.old`],
+            candidate: note({ title: `${p}.new`, text: 'New.' }),
+          },
+          await updating(owner, `${p}.old`, { text: 'Old, changed.' }),
+        ]),
+        'CONFLICT',
+      );
+      expect(gone.details).toMatchObject({ index: 1, object_id: `${p}.old` });
+      expect(gone.message).toContain('superseded');
       const dup = await expectCode(
         runtime.canon.proposeBatch(owner, [fact(`${p}.x`, 'X.'), fact(`${p}.x`, 'X again.')]),
         'INVALID_PROPOSAL',
