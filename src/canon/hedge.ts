@@ -1,3 +1,4 @@
+import type { ArchivedMessage } from './classification.js';
 import { phraseRegExp, SUGGESTION_TIER, splitSentences } from './classify/index.js';
 import type { CanonReader } from './read.js';
 import type { SourceRef } from './types.js';
@@ -52,16 +53,19 @@ export async function hedgedSources(
   reader: CanonReader,
   sources: readonly SourceRef[],
   messageId: string | null,
+  /** Messages the caller read already, by id (the rest are read through `reader`). */
+  known?: ReadonlyMap<string, ArchivedMessage>,
 ): Promise<string[]> {
   const found = new Set<string>();
+  const read = async (id: string) => known?.get(id) ?? (await reader.message(id));
   for (const source of sources) {
-    const message = await reader.message(source.message_id);
+    const message = await read(source.message_id);
     if (!message) continue;
     for (const h of hedges(source.message_id, message.text, source.span[0], source.span[1]))
       found.add(h);
   }
   if (messageId !== null && !sources.some((s) => s.message_id === messageId)) {
-    const message = await reader.message(messageId);
+    const message = await read(messageId);
     if (message)
       for (const h of hedges(messageId, message.text, 0, message.text.length)) found.add(h);
   }

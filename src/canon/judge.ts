@@ -1,5 +1,6 @@
 import { CanonryError, type ContentHash } from '../core/index.js';
 import type { CompiledProtocol, Kernel } from '../kernel/index.js';
+import type { ArchivedMessage } from './classification.js';
 import { compareNotes } from './compare.js';
 import { gateInput, runGate } from './gate.js';
 import { hedgedSources } from './hedge.js';
@@ -35,6 +36,8 @@ export async function judge(
     | 'from_suggestion'
     | 'message_id'
   >,
+  /** The messages the proposal names, when its preparation read them already. */
+  messages?: ReadonlyMap<string, ArchivedMessage>,
 ) {
   const supersededTypes = await typesOfSuperseded(reader, p.supersedes);
   const current = currentHash ? await reader.version(currentHash) : null;
@@ -56,7 +59,7 @@ export async function judge(
     dependentObjects: dependents.map((o) => o.object_id),
     supersededTypes,
     fromSuggestion: p.from_suggestion,
-    hedges: await hedgedSources(reader, p.candidate.sources, p.message_id),
+    hedges: await hedgedSources(reader, p.candidate.sources, p.message_id, messages),
   });
   const gate = runGate(
     kernel,
@@ -72,9 +75,12 @@ export async function judge(
  * Sources must quote the archive exactly (for `reader`'s viewer). Dependencies are checked where they
  * are pinned (`pinDependencies`).
  */
-export async function checkReferences(reader: CanonReader, candidate: NoteContent): Promise<void> {
+export function checkReferences(
+  messages: ReadonlyMap<string, ArchivedMessage>,
+  candidate: NoteContent,
+): void {
   for (const source of candidate.sources) {
-    const message = await reader.message(source.message_id);
+    const message = messages.get(source.message_id);
     const [start, end] = source.span;
     if (!message || end > message.text.length || message.text.slice(start, end) !== source.quote) {
       throw new CanonryError(

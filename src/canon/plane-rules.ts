@@ -1,4 +1,5 @@
 import { CanonryError } from '../core/index.js';
+import type { ArchivedMessage } from './classification.js';
 import type { Comparison } from './compare.js';
 import {
   type Audience,
@@ -30,6 +31,7 @@ export async function checkPlanes(
   candidate: NoteContent,
   refs: { readonly message_id?: string | null; readonly supersedes?: readonly string[] },
   dependencies: ReadonlyMap<string, CanonObject>,
+  messages: ReadonlyMap<string, ArchivedMessage>,
 ): Promise<void> {
   if (object && objectAudience(object).shared && !audience.shared) {
     violation(
@@ -37,12 +39,12 @@ export async function checkPlanes(
       'visibility',
     );
   }
-  const messages = [
+  const cited = [
     ...candidate.sources.map((s) => s.message_id),
     ...(refs.message_id ? [refs.message_id] : []),
   ];
-  for (const id of new Set(messages)) {
-    const message = await mine.message(id);
+  for (const id of new Set(cited)) {
+    const message = messages.get(id);
     if (message && !readableWithin(messageAudience(message), audience)) {
       violation(
         `message ${id} is personal; a note its readers cannot trace to it cannot cite it`,

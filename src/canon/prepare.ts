@@ -1,6 +1,7 @@
 import { CanonryError, type ContentHash } from '../core/index.js';
 import type { Queryable } from '../store/index.js';
 import type { Canon } from './canon.js';
+import type { ArchivedMessage } from './classification.js';
 import { checkResolve, prepareDispute } from './disputes.js';
 import { pinDependencies, refuseCycle } from './graph.js';
 import { checkReferences, judge } from './judge.js';
@@ -109,14 +110,21 @@ export async function prepareProposal(
     if (input.intent === 'resolve') checkResolve(current, input);
     else ({ candidate, claim } = prepareDispute(current, input, principal));
   }
-  if (input.message_id && !(await mine.message(input.message_id))) {
-    throw new CanonryError('UNKNOWN_MESSAGE', `no archived message ${input.message_id}`);
-  }
   // A dispute's claim cites its own sources: they must quote the archive and be readable by the
   // object's readers, like the note's.
   const citing = (note: NoteContent) =>
     claim ? { ...note, sources: [...note.sources, ...claim.sources] } : note;
-  await checkReferences(mine, citing(candidate));
+  // The messages the proposal names, read once for the archive check and the plane rules.
+  const named = [
+    ...(input.message_id ? [input.message_id] : []),
+    ...citing(candidate).sources.map((s) => s.message_id),
+  ];
+  const messages =
+    named.length === 0 ? new Map<string, ArchivedMessage>() : await mine.messagesById(named);
+  if (input.message_id && !messages.has(input.message_id)) {
+    throw new CanonryError('UNKNOWN_MESSAGE', `no archived message ${input.message_id}`);
+  }
+  checkReferences(messages, citing(candidate));
   // What the note rests on, read once for pinning and the plane rules.
   const dependencies =
     candidate.dependency_refs.length === 0
@@ -135,6 +143,7 @@ export async function prepareProposal(
     citing(candidate),
     input,
     dependencies,
+    messages,
   );
   const judged = await judge(
     canon.kernel,
@@ -150,6 +159,7 @@ export async function prepareProposal(
       proposer: principal,
       from_suggestion: fromSuggestion,
     },
+    messages,
   );
   return { ...judged, candidate, claim };
 }

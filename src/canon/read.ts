@@ -98,7 +98,7 @@ export class CanonReader {
    */
   async #many<T>(
     table: RecordTable,
-    column: 'object_id' | 'version_hash' | 'proposal_id',
+    column: 'object_id' | 'version_hash' | 'proposal_id' | 'message_id',
     keys: readonly string[],
     keyOf: (record: T) => string,
     audience: (record: T) => Audience,
@@ -131,6 +131,18 @@ export class CanonReader {
       (v) => v.version_hash,
       versionAudience,
     );
+  }
+
+  /** The archived messages of these ids this viewer may read, by id. */
+  async messagesById(ids: readonly string[]): Promise<Map<string, ArchivedMessage>> {
+    const found = await this.#many<ArchivedMessage>(
+      'canon_messages',
+      'message_id',
+      ids,
+      (m) => m.message_id,
+      messageAudience,
+    );
+    return new Map([...found].map(([id, m]) => [id, withVisibility(m)]));
   }
 
   /** The proposals of these ids this viewer may read, by id. */

@@ -1,5 +1,5 @@
 /** Tables whose rows are a `record` looked up by one key column. */
-export type RecordTable = 'canon_objects' | 'canon_versions' | 'canon_proposals';
+export type RecordTable = 'canon_objects' | 'canon_versions' | 'canon_proposals' | 'canon_messages';
 
 /**
  * The one statement that reads the records of `count` keys (`$1` the project, then the keys). Every
@@ -8,7 +8,7 @@ export type RecordTable = 'canon_objects' | 'canon_versions' | 'canon_proposals'
  */
 export const recordsIn = (
   table: RecordTable,
-  column: 'object_id' | 'version_hash' | 'proposal_id',
+  column: 'object_id' | 'version_hash' | 'proposal_id' | 'message_id',
   count: number,
 ): string =>
   `SELECT record FROM ${table} WHERE project = $1 AND ${column} IN (${Array.from(

@@ -17,6 +17,7 @@ import {
 import { contentHash } from '../../src/core/index.js';
 import { rebuildProject } from '../../src/journal/index.js';
 import {
+  archivedSource,
   CANON_ENGINES,
   canonState,
   canonTables,
@@ -252,6 +253,42 @@ for (const engine of CANON_ENGINES) {
         [`${p}.a`, `${p}.b`],
         [`${p}.a`, `${p}.b`],
       ]);
+    });
+
+    it('a proposal reads the messages it names once, for the archive check and the plane rules', async () => {
+      const p = `cite${++n}`;
+      const one = await archivedSource(
+        runtime,
+        owner,
+        `${p}: the pool holds 8.`,
+        'the pool holds 8',
+      );
+      const two = await archivedSource(runtime, owner, `${p}: backups run nightly.`, 'nightly');
+      const all = vi.spyOn(runtime.store, 'all');
+      const cited = await create(
+        runtime,
+        owner,
+        `${p}.ops`,
+        { text: 'Pool 8, nightly backups.', sources: [one.source, two.source] },
+        { message_id: one.message_id },
+      );
+      const reads = all.mock.calls.filter(([sql]) => /\bFROM canon_messages\b/.test(sql));
+      all.mockRestore();
+      expect(cited.committed?.content.sources).toHaveLength(2);
+      expect(reads.map(([, params]) => params?.slice(1))).toEqual([
+        [one.message_id, two.message_id],
+      ]);
+      // The same checks as before: an unknown message, a quote the archive does not hold.
+      await expectCode(
+        create(runtime, owner, `${p}.x`, {}, { message_id: `${p}-nowhere` }),
+        'UNKNOWN_MESSAGE',
+      );
+      await expectCode(
+        create(runtime, owner, `${p}.y`, {
+          sources: [{ ...one.source, quote: 'the pool holds 9' }],
+        }),
+        'SOURCE_MISSING',
+      );
     });
 
     it('a new version of a dependent made against the new base clears it, and carries the move on', async () => {
