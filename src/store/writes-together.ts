@@ -54,7 +54,8 @@ export function togetherStatement(
 /**
  * Runs writes to different tables that read none of one another's rows (see `checkTogether`), in
  * order: in one round trip where the transaction can (`Queryable.runTogether`: PostgreSQL), else
- * one after the other.
+ * one after the other. Their texts hold `$n` only as placeholders (never inside a literal): the
+ * numbers are moved when they are put together.
  */
 export async function runTogether(tx: Queryable, writes: readonly Write[]): Promise<void> {
   checkTogether(writes);
