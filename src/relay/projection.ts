@@ -24,78 +24,101 @@ const positionOf = (windowNumber: number, i: number) => windowNumber * 2 ** 20 +
 const inList = (from: number, n: number) =>
   Array.from({ length: n }, (_, i) => `$${from + i}`).join(', ');
 
+/** An item of a list, as `relay_items` keys it. */
+interface ListItem {
+  readonly list: ItemList;
+  readonly id: string;
+}
+
+/** A row a window opens: an item's version, at its place in its list. */
+interface ItemRow extends ListItem {
+  readonly position: number;
+  readonly record: string;
+}
+
+const itemKey = (list: ItemList, id: string) => `${list}\u0000${id}`;
+
 /**
- * Closes the open rows of `count` ids of one list at a window and returns their positions, in one
- * statement: `$1` project, `$2` session, `$3` list, `$4` the window, then the ids.
+ * Closes the open rows of `count` items at a window and returns their positions, in one statement
+ * for every list: `$1` project, `$2` session, `$3` the window, then each item's list and id.
  */
 export const closeStatement = (count: number) =>
-  `UPDATE relay_items SET window_to = $4
-   WHERE project = $1 AND session_id = $2 AND list = $3 AND window_to IS NULL
-     AND item_id IN (${inList(5, count)})
-   RETURNING item_id, position`;
+  `UPDATE relay_items SET window_to = $3
+   WHERE project = $1 AND session_id = $2 AND window_to IS NULL
+     AND (list, item_id) IN (VALUES ${Array.from(
+       { length: count },
+       (_, i) => `($${4 + 2 * i}, $${5 + 2 * i})`,
+     ).join(', ')})
+   RETURNING list, item_id, position`;
 
-/** Closes the open rows of `ids` at window `n`; returns the positions they had. */
+/** Closes the open rows of `items` at window `n`; returns the positions they had, by list and id. */
 async function close(
   tx: Queryable,
   key: readonly SqlValue[],
   n: number,
-  ids: readonly string[],
+  items: readonly ListItem[],
 ): Promise<Map<string, number>> {
   const positions = new Map<string, number>();
-  for (const piece of pieces(ids)) {
-    const rows = await tx.all<{ item_id: string; position: number | string }>(
+  for (const piece of pieces(items)) {
+    const rows = await tx.all<{ list: ItemList; item_id: string; position: number | string }>(
       closeStatement(piece.length),
-      [...key, n, ...piece],
+      [...key, n, ...piece.flatMap((item) => [item.list, item.id])],
     );
-    for (const row of rows) positions.set(row.item_id, Number(row.position));
+    for (const row of rows) positions.set(itemKey(row.list, row.item_id), Number(row.position));
   }
   return positions;
 }
 
+/** Opens `rows` at window `n`, every list in one statement. */
 async function insert(
   tx: Queryable,
   key: readonly SqlValue[],
   n: number,
-  rows: readonly { id: string; position: number; record: string }[],
+  rows: readonly ItemRow[],
 ): Promise<void> {
   for (const piece of pieces(rows)) {
-    const values = piece
-      .map((_, i) => `($1, $2, $3, ${inList(5 + i * 3, 3)}, $4, NULL)`)
-      .join(', ');
+    const values = piece.map((_, i) => `($1, $2, ${inList(4 + i * 4, 4)}, $3, NULL)`).join(', ');
     await tx.run(
       `INSERT INTO relay_items (project, session_id, list, item_id, position, record, window_from, window_to)
        VALUES ${values}`,
-      [...key, n, ...piece.flatMap((r) => [r.id, r.position, r.record])],
+      [...key, n, ...piece.flatMap((r) => [r.list, r.id, r.position, r.record])],
     );
   }
 }
 
-async function applyItems<T>(
-  tx: Queryable,
-  key: readonly SqlValue[],
-  n: number,
-  change: ItemsChange<T>,
-  idOf: (item: T) => string,
-): Promise<void> {
+/** What a list's change closes: what left, and what is replaced (a new version of the same id). */
+function closing<T>(list: ItemList, change: ItemsChange<T>, idOf: (item: T) => string): ListItem[] {
   const removed = new Set(change.removed);
-  const ids = [...change.removed, ...change.put.map(idOf).filter((id) => !removed.has(id))];
-  const positions = await close(tx, key, n, ids);
-  await insert(
-    tx,
-    key,
-    n,
-    change.put.map((item, i) => {
-      const id = idOf(item);
-      return {
-        id,
-        position: (!removed.has(id) ? positions.get(id) : undefined) ?? positionOf(n, i),
-        record: canonicalize(item),
-      };
-    }),
+  return [...change.removed, ...change.put.map(idOf).filter((id) => !removed.has(id))].map(
+    (id) => ({ list, id }),
   );
 }
 
-/** The window's CSO change, as rows: what left or was replaced is closed, what is new opened. */
+/** The rows a list's change opens: a replaced item keeps its place, a new one goes last. */
+function opening<T>(
+  list: ItemList,
+  n: number,
+  change: ItemsChange<T>,
+  idOf: (item: T) => string,
+  positions: ReadonlyMap<string, number>,
+): ItemRow[] {
+  const removed = new Set(change.removed);
+  return change.put.map((item, i) => {
+    const id = idOf(item);
+    return {
+      list,
+      id,
+      position:
+        (!removed.has(id) ? positions.get(itemKey(list, id)) : undefined) ?? positionOf(n, i),
+      record: canonicalize(item),
+    };
+  });
+}
+
+/**
+ * The window's CSO change, as rows: what left or was replaced is closed, what is new opened — one
+ * statement for the closes and one for the new rows, whatever the lists.
+ */
 async function applyState(tx: Queryable, project: string, sessionId: string, state: CsoChange) {
   const n = state.window_number;
   if (state.base === 'empty') {
@@ -104,17 +127,25 @@ async function applyState(tx: Queryable, project: string, sessionId: string, sta
       [project, sessionId, n],
     );
   }
-  const keyOf = (list: ItemList) => [project, sessionId, list];
-  await applyItems(tx, keyOf('fact'), n, state.established_facts, (f) => f.fact_id);
-  await applyItems(tx, keyOf('decision'), n, state.decisions, (d) => d.decision_id);
+  const factId = (f: { fact_id: string }) => f.fact_id;
+  const decisionId = (d: { decision_id: string }) => d.decision_id;
   const edges = state.dependency_graph;
-  await close(tx, keyOf('edge'), n, edges.removed.map(edgeId));
-  await insert(
-    tx,
-    keyOf('edge'),
-    n,
-    edges.added.map((e) => ({ id: edgeId(e), position: 0, record: canonicalize(e) })),
-  );
+  const key = [project, sessionId];
+  const positions = await close(tx, key, n, [
+    ...closing('fact', state.established_facts, factId),
+    ...closing('decision', state.decisions, decisionId),
+    ...edges.removed.map((e) => ({ list: 'edge' as const, id: edgeId(e) })),
+  ]);
+  await insert(tx, key, n, [
+    ...opening('fact', n, state.established_facts, factId, positions),
+    ...opening('decision', n, state.decisions, decisionId, positions),
+    ...edges.added.map((e) => ({
+      list: 'edge' as const,
+      id: edgeId(e),
+      position: 0,
+      record: canonicalize(e),
+    })),
+  ]);
 }
 
 const WINDOW_BODY_HEAD = '{"window":';

@@ -33,29 +33,38 @@ describe("the relay projection's open item rows (SQLite, no statistics)", () => 
     tmp.cleanup();
   });
 
-  it('closes the rows of the ids a window changed by their ids, not by reading every open row of the session', async () => {
-    const params = ['p', 's', 'fact', 3, 'item-0', 'item-3', 'item-6'];
+  it('closes the rows of the items a window changed by list and id, every list in one statement, not by reading every open row of the session', async () => {
+    const items = [
+      ['fact', 'item-0'],
+      ['fact', 'item-3'],
+      ['decision', 'item-1'],
+      ['edge', 'item-2'],
+      // Not open in that list (item-4 is a decision): nothing to close.
+      ['fact', 'item-4'],
+    ];
+    const params = ['p', 's', 3, ...items.flat()];
     const plan = await store.all<{ detail: string }>(
-      `EXPLAIN QUERY PLAN ${closeStatement(3)}`,
+      `EXPLAIN QUERY PLAN ${closeStatement(items.length)}`,
       params,
     );
     const details = plan.map((r) => r.detail).join(' | ');
-    expect(details).toMatch(/SEARCH relay_items USING .*item_id=\?/);
+    expect(details).toMatch(/SEARCH relay_items USING .*list=\? AND item_id=\?/);
     expect(details).not.toMatch(/window_to=\?\)/);
-    const closed = await store.all<{ item_id: string; position: number }>(
-      closeStatement(3),
+    const closed = await store.all<{ list: string; item_id: string; position: number }>(
+      closeStatement(items.length),
       params,
     );
-    expect(closed.map((r) => [r.item_id, Number(r.position)]).sort()).toEqual([
-      ['item-0', 0],
-      ['item-3', 3],
-      ['item-6', 6],
+    expect(closed.map((r) => [r.list, r.item_id, Number(r.position)]).sort()).toEqual([
+      ['decision', 'item-1', 1],
+      ['edge', 'item-2', 2],
+      ['fact', 'item-0', 0],
+      ['fact', 'item-3', 3],
     ]);
     // Closed at window 3: the open rows are the rest; item-0's version of window 1 stays closed at 2.
     const open = await store.all<{ item_id: string }>(
-      "SELECT item_id FROM relay_items WHERE session_id = 's' AND window_to IS NULL AND item_id IN ('item-0', 'item-3', 'item-6', 'item-9')",
+      "SELECT item_id FROM relay_items WHERE session_id = 's' AND window_to IS NULL AND item_id IN ('item-0', 'item-1', 'item-2', 'item-3', 'item-4', 'item-9') ORDER BY item_id",
     );
-    expect(open.map((r) => r.item_id)).toEqual(['item-9']);
+    expect(open.map((r) => r.item_id)).toEqual(['item-4', 'item-9']);
     const item0 = await store.all<{ window_from: number; window_to: number }>(
       "SELECT window_from, window_to FROM relay_items WHERE item_id = 'item-0' ORDER BY window_from",
     );

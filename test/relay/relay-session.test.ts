@@ -239,17 +239,40 @@ describe.each(ENGINES)('a relay session, end to end on %s (CRP-030 §3.1, §5, �
 
     const p5 = await relay.prepareWindow(AGENT, id);
     expect(p5.revision_target).toBe('decision_san_format');
-    const w5 = await relay.completeWindow(AGENT, id, 'Keep the SAN format.', {
-      decisions: [
-        {
-          decision_id: 'decision_san_format_r1',
-          choice: 'generate certs with the v3.4 SAN format',
-          rationale: 'the v3.4 syntax expects it',
-          depends_on: ['decision_tls_syntax_r1'],
-          revises: 'decision_san_format',
-        },
-      ],
-    });
+    // The window's item rows: whatever lists changed, one statement closes and one opens.
+    const itemStatements: string[] = [];
+    const original = runtime.store.transaction.bind(runtime.store);
+    const transaction = vi.spyOn(runtime.store, 'transaction').mockImplementation((work, options) =>
+      original(
+        (tx) =>
+          work({
+            ...tx,
+            all: (sql, params) => {
+              if (/relay_items/.test(sql)) itemStatements.push(sql.trim().split(/\s+/)[0]!);
+              return tx.all(sql, params);
+            },
+            run: (sql, params) => {
+              if (/relay_items/.test(sql)) itemStatements.push(sql.trim().split(/\s+/)[0]!);
+              return tx.run(sql, params);
+            },
+          }),
+        options,
+      ),
+    );
+    const w5 = await relay
+      .completeWindow(AGENT, id, 'Keep the SAN format.', {
+        decisions: [
+          {
+            decision_id: 'decision_san_format_r1',
+            choice: 'generate certs with the v3.4 SAN format',
+            rationale: 'the v3.4 syntax expects it',
+            depends_on: ['decision_tls_syntax_r1'],
+            revises: 'decision_san_format',
+          },
+        ],
+      })
+      .finally(() => transaction.mockRestore());
+    expect(itemStatements).toEqual(['UPDATE', 'INSERT']);
     expect(w5.cso!.decisions.some((d) => d.needs_revision)).toBe(false);
     const p6 = await relay.prepareWindow(AGENT, id);
     expect(p6.kind).toBe('work');
