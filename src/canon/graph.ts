@@ -17,8 +17,8 @@ export interface Edge {
 type Db = Pick<Queryable, 'all'>;
 
 /**
- * Replaces a dependent's outgoing edges (none when `pins` is empty). `fresh`: the dependent is new
- * (no edges of its own yet), so there is nothing to delete first.
+ * Replaces a dependent's outgoing edges (none when `pins` is empty). A created note's first edges
+ * need no delete: its commit writes them with `edgeWrites`.
  */
 export async function setEdges(
   tx: Queryable,
@@ -26,15 +26,12 @@ export async function setEdges(
   kind: DependentKind,
   id: string,
   pins: readonly DependencyPin[],
-  fresh = false,
 ): Promise<void> {
-  if (!fresh) {
-    await tx.run('DELETE FROM canon_edges WHERE project = $1 AND from_kind = $2 AND from_id = $3', [
-      project,
-      kind,
-      id,
-    ]);
-  }
+  await tx.run('DELETE FROM canon_edges WHERE project = $1 AND from_kind = $2 AND from_id = $3', [
+    project,
+    kind,
+    id,
+  ]);
   for (const write of edgeWrites(project, kind, id, pins)) await tx.run(write.sql, write.params);
 }
 

@@ -132,23 +132,22 @@ function objectWrite(project: string, object: CanonObject, seq: number): Write {
   };
 }
 
-/** An object a commit changed (its note updated, or one it superseded): its row, edges and state. */
-async function putCommitted(
+/**
+ * An object a commit changed that was there before it — its note, updated, or one the note
+ * superseded: its row, its edges (the note's pins while it is live, none otherwise) and its state.
+ */
+async function putChanged(
   tx: Queryable,
   project: string,
-  noteId: string,
   object: CanonObject,
   seq: number,
-  view: { readonly created: boolean; readonly pins: readonly DependencyPin[] },
+  pins: readonly DependencyPin[] | null,
   states: boolean,
 ): Promise<void> {
   await putObject(tx, project, object, seq);
   const live = isLive(object);
-  const own = object.object_id === noteId;
-  // A created note has no edges and no dependency state to clear yet.
-  const fresh = own && view.created;
-  await setEdges(tx, project, 'note', object.object_id, own && live ? view.pins : [], fresh);
-  if (states && !fresh && (own || !live)) await clearState(tx, project, 'note', object.object_id);
+  await setEdges(tx, project, 'note', object.object_id, pins && live ? pins : []);
+  if (states && (pins !== null || !live)) await clearState(tx, project, 'note', object.object_id);
 }
 
 /**
@@ -187,25 +186,20 @@ async function applyCommit(
       canonicalize(version),
     ],
   };
-  const [first, ...others] = view.after;
-  if (view.created && first?.object_id === version.note_id) {
+  // The note's own object first, then those it superseded (`commitView`).
+  const [own, ...superseded] = view.after as [CanonObject, ...CanonObject[]];
+  if (view.created) {
     // A created note: its version, its object and its first edges go in together (one round trip
     // on PostgreSQL); it has no edges to delete and no dependency state to clear yet.
-    const edges = edgeWrites(project, 'note', first.object_id, isLive(first) ? view.pins : []);
+    const edges = edgeWrites(project, 'note', own.object_id, isLive(own) ? view.pins : []);
     const together = edges.length <= 1;
-    await runTogether(tx, [
-      versionRow,
-      objectWrite(project, first, seq),
-      ...(together ? edges : []),
-    ]);
+    await runTogether(tx, [versionRow, objectWrite(project, own, seq), ...(together ? edges : [])]);
     if (!together) for (const w of edges) await tx.run(w.sql, w.params);
   } else {
     await tx.run(versionRow.sql, versionRow.params);
-    if (first) await putCommitted(tx, project, version.note_id, first, seq, view, states);
+    await putChanged(tx, project, own, seq, view.pins, states);
   }
-  for (const object of others) {
-    await putCommitted(tx, project, version.note_id, object, seq, view, states);
-  }
+  for (const object of superseded) await putChanged(tx, project, object, seq, null, states);
   await applyClaims(tx, project, seq, version);
   await recordStates(tx, project, seq, reached);
   // A rehearsal writes no proposal rows (see rehearseEntry): there is none to close.

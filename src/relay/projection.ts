@@ -1,6 +1,6 @@
 import { canonicalize } from '../core/index.js';
 import { canonicalBody, type JournalEntry, type Projection } from '../journal/index.js';
-import { pieces, type Queryable, type SqlValue } from '../store/index.js';
+import { pieces, type Queryable, rowPlaceholders, type SqlValue } from '../store/index.js';
 import type { CsoChange, ItemsChange } from './cso-change.js';
 import {
   RELAY_HALT,
@@ -45,10 +45,7 @@ const itemKey = (list: ItemList, id: string) => `${list}\u0000${id}`;
 export const closeStatement = (count: number) =>
   `UPDATE relay_items SET window_to = $3
    WHERE project = $1 AND session_id = $2 AND window_to IS NULL
-     AND (list, item_id) IN (VALUES ${Array.from(
-       { length: count },
-       (_, i) => `($${4 + 2 * i}, $${5 + 2 * i})`,
-     ).join(', ')})
+     AND (list, item_id) IN (VALUES ${rowPlaceholders(count, 2, 4)})
    RETURNING list, item_id, position`;
 
 /** Closes the open rows of `items` at window `n`; returns the positions they had, by list and id. */

@@ -7,12 +7,12 @@ export const STATEMENT_PIECE = 500;
 
 /**
  * The `VALUES` list of a multi-row statement: `rows` rows of `columns` parameters each, numbered
- * row after row from `$1` — `($1, $2), ($3, $4)` for two rows of two.
+ * row after row from `$from` — `($1, $2), ($3, $4)` for two rows of two from `$1`.
  */
-export function rowPlaceholders(rows: number, columns: number): string {
+export function rowPlaceholders(rows: number, columns: number, from = 1): string {
   return Array.from({ length: rows }, (_, r) => {
-    const first = r * columns;
-    return `(${Array.from({ length: columns }, (_, c) => `$${first + c + 1}`).join(', ')})`;
+    const first = from + r * columns;
+    return `(${Array.from({ length: columns }, (_, c) => `$${first + c}`).join(', ')})`;
   }).join(', ');
 }
 
