@@ -69,20 +69,19 @@ export function journaledWindowAnswers(entry: RelayWindowEntry): JournaledWindow
 }
 
 /**
- * The replay inputs of window `upTo` of a session from the relay's projection (rebuilt from the
- * journal) alone: the session as started and its windows' journaled answers up to and including
- * that one. Undefined when the projection does not hold the session.
+ * The replay inputs of window `upTo` of a session from the journal: the session as started (its
+ * projection row) and its windows' journaled answers up to and including that one, each read from
+ * its journal entry. Undefined when the projection does not hold the session.
  */
 export async function journalRelayInputs(
-  relay: Pick<Relay, 'reader'>,
+  relay: Pick<Relay, 'reader' | 'journaledWindows'>,
   project: string,
   sessionId: string,
   upTo: number,
 ): Promise<RelayReplayInputs | undefined> {
-  const reader = relay.reader(project);
-  const row = await reader.session(sessionId);
+  const row = await relay.reader(project).session(sessionId);
   if (!row) return undefined;
-  const entries = await reader.entries(sessionId, 0, upTo);
+  const entries = await relay.journaledWindows(project, sessionId, upTo);
   return { session: row.session, windows: entries.map(journaledWindowAnswers) };
 }
 

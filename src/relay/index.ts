@@ -54,6 +54,7 @@ export { SESSION_INPUT_SCHEMA, SESSION_LIMITS } from './session-input.js';
 export type {
   Invalidation,
   JournaledAnswer,
+  ProjectedWindowEntry,
   RelayHaltRecord,
   RelaySessionRecord,
   RelaySessionView,

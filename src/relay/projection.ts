@@ -148,16 +148,25 @@ async function applyState(tx: Queryable, project: string, sessionId: string, sta
 const WINDOW_BODY_HEAD = '{"window":';
 
 /**
- * The canonical text of an entry's window: cut from the entry's canonical body when the body is
- * `{ window }` as journaled (RFC 8785 writes it as `{"window":` + the window's text + `}`), so a
- * 20–30 KB window is not encoded a second time; else encoded.
+ * The canonical text of an entry's window as the projection stores it: without its raw answers
+ * (`ProjectedWindowEntry`). Cut from the entry's canonical body when the body is `{ window }` as
+ * journaled (RFC 8785 writes it as `{"window":` + the window's text + `}`, and `answers` sorts
+ * first), so a 20–30 KB window is not encoded a second time; else encoded without them.
  */
-function windowText(entry: JournalEntry, window: RelayWindowEntry): string {
+function projectedText(entry: JournalEntry, window: RelayWindowEntry): string {
   const body = entry.body as Record<string, unknown>;
   if (body.window === window && Object.keys(body).length === 1) {
-    return canonicalBody(entry).slice(WINDOW_BODY_HEAD.length, -1);
+    const text = canonicalBody(entry).slice(WINDOW_BODY_HEAD.length, -1);
+    if (window.answers === undefined) return text;
+    const head = `{"answers":${canonicalize(window.answers)}`;
+    if (text.startsWith(head)) {
+      const rest = text.slice(head.length);
+      if (rest.startsWith(',')) return `{${rest.slice(1)}`;
+      if (rest === '}') return '{}';
+    }
   }
-  return canonicalize(window);
+  const { answers: _answers, ...projected } = window;
+  return canonicalize(projected);
 }
 
 async function apply(tx: Queryable, entry: JournalEntry): Promise<void> {
@@ -178,7 +187,7 @@ async function apply(tx: Queryable, entry: JournalEntry): Promise<void> {
         window.session_id,
         window.window_number,
         entry.seq,
-        windowText(entry, window),
+        projectedText(entry, window),
         canonicalize(window.output),
         canonicalize(window.quality),
       ],
@@ -199,13 +208,14 @@ async function apply(tx: Queryable, entry: JournalEntry): Promise<void> {
 }
 
 /**
- * The relay's projection: sessions, their windows as journaled, and the CSO items row per version,
- * rebuilt by replaying `relay.*` entries (version 1 windows read as changes from nothing).
+ * The relay's projection: sessions, their windows as journaled (without their raw answers), and
+ * the CSO items row per version, rebuilt by replaying `relay.*` entries (version 1 windows read as
+ * changes from nothing). Version 3: window records no longer hold the raw answers.
  */
 export const RELAY_PROJECTION: Projection = {
   name: 'relay',
   kinds: [...RELAY_SESSION.kinds, ...RELAY_WINDOW.kinds, RELAY_HALT.kind],
   tables: ['relay_sessions', 'relay_windows', 'relay_items'],
-  version: 2,
+  version: 3,
   apply,
 };

@@ -1,6 +1,7 @@
 import type { Queryable } from '../store/index.js';
 import { applyChange, compareEdges } from './cso-change.js';
 import type {
+  ProjectedWindowEntry,
   RelaySessionRecord,
   RelayWindowEntry,
   RelayWindowRecord,
@@ -16,15 +17,17 @@ export interface SessionRow {
 }
 
 /** A window's record with its CSO whole, from the entry and the CSO it makes. */
-export function recordOf(entry: RelayWindowEntry, cso: CognitiveStateObject): RelayWindowRecord {
+export function recordOf(
+  entry: ProjectedWindowEntry,
+  cso: CognitiveStateObject,
+): RelayWindowRecord {
   const {
     state: _state,
     sealed_over: _sealed,
     status: _status,
     context_packet_hash: _hash,
-    answers: _answers,
     ...rest
-  } = entry;
+  } = entry as RelayWindowEntry;
   return { ...rest, cso };
 }
 
@@ -67,21 +70,23 @@ export class RelayReader {
     }));
   }
 
-  /** One window as journaled (its CSO as a change). */
-  async entry(sessionId: string, windowNumber: number): Promise<RelayWindowEntry | null> {
+  /** One window as journaled (its CSO as a change), without its raw answers. */
+  async entry(sessionId: string, windowNumber: number): Promise<ProjectedWindowEntry | null> {
     return (await this.journaled(sessionId, windowNumber))?.entry ?? null;
   }
 
-  /** One window as journaled, with the journal seq of its entry. */
+  /** One window as journaled (without its raw answers), with the journal seq of its entry. */
   async journaled(
     sessionId: string,
     windowNumber: number,
-  ): Promise<{ entry: RelayWindowEntry; seq: number } | null> {
+  ): Promise<{ entry: ProjectedWindowEntry; seq: number } | null> {
     const [row] = await this.#db.all<{ record: string; seq: number | string }>(
       `SELECT record, seq FROM relay_windows WHERE project = $1 AND session_id = $2 AND window_number = $3`,
       [this.#project, sessionId, windowNumber],
     );
-    return row ? { entry: JSON.parse(row.record) as RelayWindowEntry, seq: Number(row.seq) } : null;
+    return row
+      ? { entry: JSON.parse(row.record) as ProjectedWindowEntry, seq: Number(row.seq) }
+      : null;
   }
 
   /** The journal seq of a window's entry (null when there is none): one column, nothing parsed. */
@@ -93,18 +98,35 @@ export class RelayReader {
     return row ? Number(row.seq) : null;
   }
 
-  /** The session's windows as journaled, in order (`after` the given number, at most `limit`). */
-  async entries(sessionId: string, after = 0, limit = 1_000): Promise<RelayWindowEntry[]> {
+  /** The journal seqs of the session's windows `after` the given number, at most `limit`, in order. */
+  async seqs(
+    sessionId: string,
+    after = 0,
+    limit = 1_000,
+  ): Promise<{ window_number: number; seq: number }[]> {
+    const rows = await this.#db.all<{ window_number: number | string; seq: number | string }>(
+      `SELECT window_number, seq FROM relay_windows WHERE project = $1 AND session_id = $2
+       AND window_number > $3 ORDER BY window_number LIMIT $4`,
+      [this.#project, sessionId, after, limit],
+    );
+    return rows.map((row) => ({ window_number: Number(row.window_number), seq: Number(row.seq) }));
+  }
+
+  /**
+   * The session's windows as journaled (without their raw answers), in order (`after` the given
+   * number, at most `limit`).
+   */
+  async entries(sessionId: string, after = 0, limit = 1_000): Promise<ProjectedWindowEntry[]> {
     const rows = await this.#db.all<{ record: string }>(
       `SELECT record FROM relay_windows WHERE project = $1 AND session_id = $2 AND window_number > $3
        ORDER BY window_number LIMIT $4`,
       [this.#project, sessionId, after, limit],
     );
-    return rows.map((row) => JSON.parse(row.record) as RelayWindowEntry);
+    return rows.map((row) => JSON.parse(row.record) as ProjectedWindowEntry);
   }
 
   /** The CSO of window `windowNumber` from its items' rows and its entry's header. */
-  async cso(entry: RelayWindowEntry): Promise<CognitiveStateObject> {
+  async cso(entry: ProjectedWindowEntry): Promise<CognitiveStateObject> {
     const n = entry.window_number;
     const rows = await this.#db.all<{ list: string; record: string }>(
       `SELECT list, record FROM relay_items WHERE project = $1 AND session_id = $2

@@ -6,7 +6,7 @@ import type { ModelPort } from '../models/index.js';
 import type { HmacKeyring } from '../trust/index.js';
 import { authority, type CompletedWindow, completeWindow, stillNext } from './complete.js';
 import { sessionGenesis } from './cso-seal.js';
-import { RELAY_HALT, RELAY_SESSION } from './entry-kinds.js';
+import { RELAY_HALT, RELAY_SESSION, windowEntryOf } from './entry-kinds.js';
 import { type PreparedWindow, prepareWindow, windowPlan } from './prepare.js';
 import { RelayReader, recordOf, type SessionRow } from './reader.js';
 import { type RelayRun, type RunOptions, runSession } from './run.js';
@@ -14,6 +14,7 @@ import { type SessionInput, sessionInput } from './session-input.js';
 import type {
   RelaySessionRecord,
   RelaySessionView,
+  RelayWindowEntry,
   RelayWindowRecord,
   SessionPromotion,
 } from './session-types.js';
@@ -101,6 +102,32 @@ export class Relay {
 
   reader(project: string): RelayReader {
     return new RelayReader(this.canon.journal.store, project);
+  }
+
+  /**
+   * A session's windows up to `upTo` as the journal holds them, raw answers included (what a
+   * replay needs; the projection's records leave those out): each read from the journal at the
+   * seq the projection names, in window order. INTERNAL when an entry is not that window's.
+   */
+  async journaledWindows(
+    project: string,
+    sessionId: string,
+    upTo: number,
+  ): Promise<RelayWindowEntry[]> {
+    const out: RelayWindowEntry[] = [];
+    if (upTo < 1) return out;
+    for (const { window_number, seq } of await this.reader(project).seqs(sessionId, 0, upTo)) {
+      const [entry] = await this.canon.journal.read(project, { after: seq - 1, limit: 1 });
+      const window = entry?.seq === seq ? windowEntryOf(entry) : null;
+      if (window?.session_id !== sessionId || window.window_number !== window_number) {
+        throw new CanonryError(
+          'INTERNAL',
+          `the journal holds no window ${window_number} of the session at seq ${seq}`,
+        );
+      }
+      out.push(window);
+    }
+    return out;
   }
 
   /**

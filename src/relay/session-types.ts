@@ -139,6 +139,12 @@ export interface RelayWindowEntry extends Omit<RelayWindowRecord, 'cso'> {
   readonly answers?: readonly JournaledAnswer[];
 }
 
+/**
+ * A window as the relay's projection serves it: its journal entry without the raw answers, which
+ * only a replay reads (from the journal) and which would otherwise be stored twice.
+ */
+export type ProjectedWindowEntry = Omit<RelayWindowEntry, 'answers'>;
+
 /** A session stopped because a window's state could not be verified (policy `halt`). */
 export interface RelayHaltRecord {
   readonly session_id: string;

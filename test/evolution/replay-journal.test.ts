@@ -21,7 +21,7 @@ import {
   RELAY_WINDOW_CLASS,
   replayEvent,
 } from '../../src/evolution/index.js';
-import { rebuildProject } from '../../src/journal/index.js';
+import { rebuildProject, upgradeProjections } from '../../src/journal/index.js';
 import { type ModelRequest, ScriptedModel } from '../../src/models/index.js';
 import { ANSWER_LIMITS, type RelayWindowEntry, rawAnswer } from '../../src/relay/index.js';
 import { oneFactAnswer } from '../helpers/model-answers.js';
@@ -46,8 +46,9 @@ const asked: ModelRequest[] = [];
 /** A session a library caller completed without saying what it sent or got. */
 let bareId: string;
 
+/** The session's windows as the journal holds them (the projection's records leave the answers out). */
 async function entries(sessionId: string): Promise<RelayWindowEntry[]> {
-  return runtime.relay.reader(PROJECT).entries(sessionId);
+  return runtime.relay.journaledWindows(PROJECT, sessionId, 1_000);
 }
 
 async function windowEvents(): Promise<QualifiedEvent[]> {
@@ -120,6 +121,10 @@ describe('what a window journals for a replay', () => {
 
     expect(w1!.answers).toHaveLength(2);
     expect(w1!.answers![0]).toEqual({ text: given[0] });
+    // Only the journal holds them: the projection's records, the same windows without them.
+    const projected = await runtime.relay.reader(PROJECT).entries(ranId);
+    expect(projected.map((w) => 'answers' in w)).toEqual([false, false]);
+    expect(projected).toEqual([w1, w2].map(({ answers: _answers, ...rest }) => rest));
     expect(w1!.answers!.map((a) => rawAnswer(a, w1!.output.text))).toEqual(given.slice(0, 2));
     expect(w2!.answers!.map((a) => rawAnswer(a, w2!.output.text))).toEqual([given[2]]);
     // The output is journaled once: the taken answer is kept around it, not copied.
@@ -266,6 +271,62 @@ describe('replaying a relay window from the journal alone', () => {
       code: 'REPLAY_INPUT_MISSING',
       details: { input: 'recordings', window_number: 1 },
     });
+  });
+
+  it('reads the answers at the seq the projection names, and refuses a seq that is not the window', async () => {
+    const [w1] = await entries(ranId);
+    const where = 'project = $1 AND session_id = $2 AND window_number = 2';
+    const [{ seq }] = await runtime.store.all<{ seq: number }>(
+      `SELECT seq FROM relay_windows WHERE ${where}`,
+      [PROJECT, ranId],
+    );
+    // Window 2's row pointing at window 1's entry: the journal's entry is not the window it names.
+    const first = await runtime.relay.reader(PROJECT).seq(ranId, 1);
+    await runtime.store.run(`UPDATE relay_windows SET seq = $3 WHERE ${where}`, [
+      PROJECT,
+      ranId,
+      first,
+    ]);
+    try {
+      await expect(runtime.relay.journaledWindows(PROJECT, ranId, 2)).rejects.toMatchObject({
+        code: 'INTERNAL',
+        message: expect.stringContaining('window 2'),
+      });
+      expect(await runtime.relay.journaledWindows(PROJECT, ranId, 1)).toEqual([w1]);
+    } finally {
+      await runtime.store.run(`UPDATE relay_windows SET seq = $3 WHERE ${where}`, [
+        PROJECT,
+        ranId,
+        seq,
+      ]);
+    }
+    expect(await entries(ranId)).toHaveLength(2);
+  });
+
+  it('a store whose window records still hold the answers (projection version 2) is rebuilt on open', async () => {
+    const read = () =>
+      runtime.store.all<{ window_number: number; record: string }>(
+        'SELECT window_number, record FROM relay_windows WHERE project = $1 AND session_id = $2 ORDER BY window_number',
+        [PROJECT, ranId],
+      );
+    const before = await read();
+    // The rows as version 2 wrote them: each window's entry whole, its answers included.
+    for (const w of await entries(ranId)) {
+      await runtime.store.run(
+        'UPDATE relay_windows SET record = $3 WHERE project = $1 AND session_id = $2 AND window_number = $4',
+        [PROJECT, ranId, canonicalize(w), w.window_number],
+      );
+    }
+    await runtime.store.run(
+      "UPDATE journal_projection_versions SET version = 2 WHERE name = 'relay'",
+      [],
+    );
+    expect((await read()).every((r) => r.record.includes('"answers"'))).toBe(true);
+    const upgrade = await upgradeProjections(runtime.journal);
+    expect(upgrade.changed.map((c) => c.name)).toEqual(['relay']);
+    expect(upgrade.failed).toEqual([]);
+    expect(await read()).toEqual(before);
+    expect(before.some((r) => r.record.includes('"answers"'))).toBe(false);
   });
 
   it('entries with and without the new members rebuild to the same projection and verify', async () => {
