@@ -63,6 +63,7 @@ import {
   RELAY_MIGRATIONS,
   RELAY_PROJECTION,
   RELAY_WINDOW,
+  RelayReader,
   relayHeaders,
   sealCso,
   sessionGenesis,
@@ -434,9 +435,10 @@ export async function main() {
     const ctx = ctxOf(built.session_id, built.genesis, built.windows + 1);
     // The session as the runtime leaves it after the setup windows: its row and its four windows
     // journaled, so the timed window's append meets a projection holding the prior's 1,000 facts,
-    // 500 decisions and 5,000 edges as open rows. After each sample, untimed, the projection is
-    // put back as it was before that window (its window row and the item rows it opened deleted,
-    // those it closed reopened); the journal keeps every entry.
+    // 500 decisions and 5,000 edges as item rows, as a runtime's does. After each sample, untimed,
+    // the projection is put back as it was before that window (its window row, and the item and
+    // removal rows it inserted, deleted: a window never updates earlier rows); the journal keeps
+    // every entry.
     await store.run(
       `INSERT INTO relay_sessions (project, session_id, status, windows, seq, record)
        VALUES ($1, $2, 'active', 0, 0, '{}')`,
@@ -444,24 +446,31 @@ export async function main() {
     );
     for (const record of built.records) await appendWindow(journal, record, record.state.cso_id);
     const fifth = [PROJECT, built.session_id, ctx.window_number];
+    const where = 'project = $1 AND session_id = $2';
     const undo = async () => {
-      const where = 'project = $1 AND session_id = $2';
       await store.run(`DELETE FROM relay_windows WHERE ${where} AND window_number = $3`, fifth);
       await store.run(`DELETE FROM relay_items WHERE ${where} AND window_from = $3`, fifth);
-      await store.run(
-        `UPDATE relay_items SET window_to = NULL WHERE ${where} AND window_to = $3`,
-        fifth,
-      );
+      await store.run(`DELETE FROM relay_item_removals WHERE ${where} AND window_to = $3`, fifth);
     };
-    // The prior's items, each open once: before the samples and after every undo.
-    const openItems = 1000 + 500 + edges.size;
-    const checkOpen = async (/** @type {string} */ when) => {
-      const [open] = await store.all(
-        'SELECT count(*) AS n FROM relay_items WHERE project = $1 AND session_id = $2 AND window_to IS NULL',
+    // Before the samples, the state the projection serves for window 4 is the prior's; after every
+    // undo, its rows are the same ones (nothing of window 5 left).
+    const fourth = await new RelayReader(store, PROJECT).cso(built.records.at(-1));
+    if (canonicalize(fourth) !== canonicalize(prior)) {
+      throw new Error("the projection does not serve the setup windows' state");
+    }
+    const countRows = async () => {
+      const [row] = await store.all(
+        `SELECT (SELECT count(*) FROM relay_items WHERE ${where}) AS items,
+                (SELECT count(*) FROM relay_item_removals WHERE ${where}) AS removals`,
         [PROJECT, built.session_id],
       );
-      if (Number(open?.n) !== openItems) {
-        throw new Error(`${when}: the session's projection holds ${open?.n} open items`);
+      return `${row?.items} items, ${row?.removals} removals`;
+    };
+    const setupRows = await countRows();
+    const checkOpen = async (/** @type {string} */ when) => {
+      const now = await countRows();
+      if (now !== setupRows) {
+        throw new Error(`${when}: the session's projection holds ${now}, not ${setupRows}`);
       }
     };
     await checkOpen('before the samples');

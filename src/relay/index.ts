@@ -42,6 +42,7 @@ export { mergeContribution } from './merge.js';
 export { contextPacketHash, type PreparedWindow } from './prepare.js';
 export { RELAY_PROJECTION } from './projection.js';
 export { buildWindowPrompt, windowModelRequest } from './prompt.js';
+export { type RecentWindow, RelayReader, type SessionRow } from './reader.js';
 export {
   type AirSettingsFor,
   type PromotedAirSettings,

@@ -1,7 +1,7 @@
 import { canonicalize } from '../core/index.js';
 import { canonicalBody, type JournalEntry, type Projection } from '../journal/index.js';
-import { pieces, type Queryable, rowPlaceholders, type SqlValue } from '../store/index.js';
-import type { CsoChange, ItemsChange } from './cso-change.js';
+import { pieces, type Queryable, runTogether, type SqlValue, type Write } from '../store/index.js';
+import type { CsoChange } from './cso-change.js';
 import {
   RELAY_HALT,
   RELAY_SESSION,
@@ -21,128 +21,89 @@ export const edgeId = (e: DependencyEdge): string => canonicalize([e.dependent, 
 /** Where a window's new items go: after every earlier window's, in the order the change lists. */
 const positionOf = (windowNumber: number, i: number) => windowNumber * 2 ** 20 + i;
 
-const inList = (from: number, n: number) =>
-  Array.from({ length: n }, (_, i) => `$${from + i}`).join(', ');
-
-/** An item of a list, as `relay_items` keys it. */
-interface ListItem {
+/** A row of `relay_items`: one version of an item, put by a window at its place in that window. */
+interface ItemRow {
   readonly list: ItemList;
   readonly id: string;
-}
-
-/** A row a window opens: an item's version, at its place in its list. */
-interface ItemRow extends ListItem {
   readonly position: number;
   readonly record: string;
 }
 
-const itemKey = (list: ItemList, id: string) => `${list}\u0000${id}`;
-
 /**
- * Closes the open rows of `count` items at a window and returns their positions, in one statement
- * for every list: `$1` project, `$2` session, `$3` the window, then each item's list and id.
+ * A multi-row INSERT whose rows all start with `$1` project, `$2` session, `$3` the window, then
+ * `columns` values a row from `$4` on.
  */
-export const closeStatement = (count: number) =>
-  `UPDATE relay_items SET window_to = $3
-   WHERE project = $1 AND session_id = $2 AND window_to IS NULL
-     AND (list, item_id) IN (VALUES ${rowPlaceholders(count, 2, 4)})
-   RETURNING list, item_id, position`;
-
-/** Closes the open rows of `items` at window `n`; returns the positions they had, by list and id. */
-async function close(
-  tx: Queryable,
-  key: readonly SqlValue[],
-  n: number,
-  items: readonly ListItem[],
-): Promise<Map<string, number>> {
-  const positions = new Map<string, number>();
-  for (const piece of pieces(items)) {
-    const rows = await tx.all<{ list: ItemList; item_id: string; position: number | string }>(
-      closeStatement(piece.length),
-      [...key, n, ...piece.flatMap((item) => [item.list, item.id])],
-    );
-    for (const row of rows) positions.set(itemKey(row.list, row.item_id), Number(row.position));
-  }
-  return positions;
+function windowRows(head: string, count: number, columns: number): string {
+  const row = (i: number) =>
+    Array.from({ length: columns }, (_, c) => `$${4 + i * columns + c}`).join(', ');
+  return `${head} VALUES ${Array.from({ length: count }, (_, i) => `($1, $2, $3, ${row(i)})`).join(', ')}`;
 }
 
-/** Opens `rows` at window `n`, every list in one statement. */
-async function insert(
-  tx: Queryable,
-  key: readonly SqlValue[],
-  n: number,
-  rows: readonly ItemRow[],
-): Promise<void> {
-  for (const piece of pieces(rows)) {
-    const values = piece.map((_, i) => `($1, $2, ${inList(4 + i * 4, 4)}, $3, NULL)`).join(', ');
-    await tx.run(
-      `INSERT INTO relay_items (project, session_id, list, item_id, position, record, window_from, window_to)
-       VALUES ${values}`,
-      [...key, n, ...piece.flatMap((r) => [r.list, r.id, r.position, r.record])],
-    );
-  }
-}
-
-/** What a list's change closes: what left, and what is replaced (a new version of the same id). */
-function closing<T>(list: ItemList, change: ItemsChange<T>, idOf: (item: T) => string): ListItem[] {
-  const removed = new Set(change.removed);
-  return [...change.removed, ...change.put.map(idOf).filter((id) => !removed.has(id))].map(
-    (id) => ({ list, id }),
+/** Item versions a window put: list, id, position and record a row. */
+const insertItems = (count: number) =>
+  windowRows(
+    'INSERT INTO relay_items (project, session_id, window_from, list, item_id, position, record)',
+    count,
+    4,
   );
-}
 
-/** The rows a list's change opens: a replaced item keeps its place, a new one goes last. */
-function opening<T>(
-  list: ItemList,
-  n: number,
-  change: ItemsChange<T>,
-  idOf: (item: T) => string,
-  positions: ReadonlyMap<string, number>,
-): ItemRow[] {
-  const removed = new Set(change.removed);
-  return change.put.map((item, i) => {
-    const id = idOf(item);
-    return {
-      list,
-      id,
-      position:
-        (!removed.has(id) ? positions.get(itemKey(list, id)) : undefined) ?? positionOf(n, i),
-      record: canonicalize(item),
-    };
-  });
-}
+/** Items a window removed: list and id a row. */
+const insertRemovals = (count: number) =>
+  windowRows(
+    'INSERT INTO relay_item_removals (project, session_id, window_to, list, item_id)',
+    count,
+    2,
+  );
 
 /**
- * The window's CSO change, as rows: what left or was replaced is closed, what is new opened — one
- * statement for the closes and one for the new rows, whatever the lists.
+ * A window's CSO change as writes, none reading a row: a row per item version it put (every put
+ * gets its own place; whether it replaces an earlier version — and so keeps that one's place — is
+ * the reader's to tell, `reader.ts`) and one per item it removed. Nothing earlier is updated, so a
+ * window's rows go side by side with one another (the tables are keyed by window first). `first`
+ * holds each table's first piece of rows (at most one write a table), `rest` the others.
  */
-async function applyState(tx: Queryable, project: string, sessionId: string, state: CsoChange) {
+export function stateWrites(
+  project: string,
+  sessionId: string,
+  state: CsoChange,
+): { readonly first: Write[]; readonly rest: Write[] } {
   const n = state.window_number;
-  if (state.base === 'empty') {
-    await tx.run(
-      'UPDATE relay_items SET window_to = $3 WHERE project = $1 AND session_id = $2 AND window_to IS NULL',
-      [project, sessionId, n],
-    );
-  }
+  const key: SqlValue[] = [project, sessionId, n];
   const factId = (f: { fact_id: string }) => f.fact_id;
   const decisionId = (d: { decision_id: string }) => d.decision_id;
-  const edges = state.dependency_graph;
-  const key = [project, sessionId];
-  const positions = await close(tx, key, n, [
-    ...closing('fact', state.established_facts, factId),
-    ...closing('decision', state.decisions, decisionId),
-    ...edges.removed.map((e) => ({ list: 'edge' as const, id: edgeId(e) })),
-  ]);
-  await insert(tx, key, n, [
-    ...opening('fact', n, state.established_facts, factId, positions),
-    ...opening('decision', n, state.decisions, decisionId, positions),
-    ...edges.added.map((e) => ({
-      list: 'edge' as const,
-      id: edgeId(e),
-      position: 0,
-      record: canonicalize(e),
-    })),
-  ]);
+  const put = (list: ItemList, items: readonly object[], idOf: (item: never) => string) =>
+    items.map(
+      (item, i): ItemRow => ({
+        list,
+        id: idOf(item as never),
+        position: positionOf(n, i),
+        record: canonicalize(item),
+      }),
+    );
+  const rows = [
+    ...put('fact', state.established_facts.put, factId),
+    ...put('decision', state.decisions.put, decisionId),
+    ...state.dependency_graph.added.map(
+      (e): ItemRow => ({ list: 'edge', id: edgeId(e), position: 0, record: canonicalize(e) }),
+    ),
+  ];
+  const removed: [ItemList, string][] = [
+    ...state.established_facts.removed.map((id): [ItemList, string] => ['fact', id]),
+    ...state.decisions.removed.map((id): [ItemList, string] => ['decision', id]),
+    ...state.dependency_graph.removed.map((e): [ItemList, string] => ['edge', edgeId(e)]),
+  ];
+  const items = pieces(rows).map((piece) => ({
+    sql: insertItems(piece.length),
+    params: [...key, ...piece.flatMap((r) => [r.list, r.id, r.position, r.record])],
+  }));
+  const removals = pieces(removed).map((piece) => ({
+    sql: insertRemovals(piece.length),
+    params: [...key, ...piece.flat()],
+  }));
+  return {
+    first: [...items.slice(0, 1), ...removals.slice(0, 1)],
+    rest: [...items.slice(1), ...removals.slice(1)],
+  };
 }
 
 const WINDOW_BODY_HEAD = '{"window":';
@@ -179,25 +140,32 @@ async function apply(tx: Queryable, entry: JournalEntry): Promise<void> {
       [entry.project, session.session_id, entry.seq, canonicalize(session)],
     );
   } else if (window) {
-    await tx.run(
-      `INSERT INTO relay_windows (project, session_id, window_number, seq, record, output, quality)
-       VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-      [
-        entry.project,
-        window.session_id,
-        window.window_number,
-        entry.seq,
-        projectedText(entry, window),
-        canonicalize(window.output),
-        canonicalize(window.quality),
-      ],
-    );
-    await applyState(tx, entry.project, window.session_id, window.state);
-    await tx.run(
-      `UPDATE relay_sessions SET status = $3, windows = $4, seq = $5
-       WHERE project = $1 AND session_id = $2`,
-      [entry.project, window.session_id, window.status, window.window_number, entry.seq],
-    );
+    // Writes to four tables, none reading another's rows: one round trip on PostgreSQL. A
+    // table's second piece of rows (a window that put more than a piece of items) runs after.
+    const writes: Write[] = [
+      {
+        sql: `INSERT INTO relay_windows (project, session_id, window_number, seq, base, record, output, quality)
+              VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+        params: [
+          entry.project,
+          window.session_id,
+          window.window_number,
+          entry.seq,
+          window.state.base,
+          projectedText(entry, window),
+          canonicalize(window.output),
+          canonicalize(window.quality),
+        ],
+      },
+      {
+        sql: `UPDATE relay_sessions SET status = $3, windows = $4, seq = $5
+              WHERE project = $1 AND session_id = $2`,
+        params: [entry.project, window.session_id, window.status, window.window_number, entry.seq],
+      },
+    ];
+    const state = stateWrites(entry.project, window.session_id, window.state);
+    await runTogether(tx, [...writes, ...state.first]);
+    for (const w of state.rest) await tx.run(w.sql, w.params);
   } else if (RELAY_HALT.is(entry)) {
     const { halt } = entry.body;
     await tx.run(
@@ -209,13 +177,15 @@ async function apply(tx: Queryable, entry: JournalEntry): Promise<void> {
 
 /**
  * The relay's projection: sessions, their windows as journaled (without their raw answers), and
- * the CSO items row per version, rebuilt by replaying `relay.*` entries (version 1 windows read as
- * changes from nothing). Version 3: window records no longer hold the raw answers.
+ * the CSO items row per version with a row per removal, rebuilt by replaying `relay.*` entries
+ * (version 1 windows read as changes from nothing). Version 3: window records no longer hold the
+ * raw answers. Version 4: item rows are never updated (no `window_to`; removals have their own
+ * rows, and a window's `base` says when the whole state was put anew).
  */
 export const RELAY_PROJECTION: Projection = {
   name: 'relay',
   kinds: [...RELAY_SESSION.kinds, ...RELAY_WINDOW.kinds, RELAY_HALT.kind],
-  tables: ['relay_sessions', 'relay_windows', 'relay_items'],
-  version: 3,
+  tables: ['relay_sessions', 'relay_windows', 'relay_items', 'relay_item_removals'],
+  version: 4,
   apply,
 };

@@ -1,5 +1,6 @@
 import type { Queryable } from '../store/index.js';
 import { applyChange, compareEdges } from './cso-change.js';
+import { type ItemRemovalRow, type ItemVersionRow, liveItems } from './item-rows.js';
 import type {
   ProjectedWindowEntry,
   RelaySessionRecord,
@@ -15,6 +16,19 @@ export interface SessionRow {
   readonly status: SessionStatus;
   readonly windows: number;
 }
+
+/** The last window up to `$3` that put its whole state anew: nothing before it is in `$3`'s state. */
+const SINCE = `(SELECT coalesce(max(window_number), 0) FROM relay_windows
+  WHERE project = $1 AND session_id = $2 AND window_number <= $3 AND base = 'empty')`;
+
+/** The item versions window `$3`'s state is made of, in window order (`item-rows.ts`). */
+export const ITEM_VERSIONS_SQL = `SELECT window_from, list, item_id, position, record FROM relay_items
+  WHERE project = $1 AND session_id = $2 AND window_from >= ${SINCE} AND window_from <= $3
+  ORDER BY window_from`;
+
+/** The removals that reach window `$3`'s state. */
+export const ITEM_REMOVALS_SQL = `SELECT window_to, list, item_id FROM relay_item_removals
+  WHERE project = $1 AND session_id = $2 AND window_to > ${SINCE} AND window_to <= $3`;
 
 /** A window's record with its CSO whole, from the entry and the CSO it makes. */
 export function recordOf(
@@ -128,15 +142,13 @@ export class RelayReader {
   /** The CSO of window `windowNumber` from its items' rows and its entry's header. */
   async cso(entry: ProjectedWindowEntry): Promise<CognitiveStateObject> {
     const n = entry.window_number;
-    const rows = await this.#db.all<{ list: string; record: string }>(
-      `SELECT list, record FROM relay_items WHERE project = $1 AND session_id = $2
-       AND window_from <= $3 AND (window_to IS NULL OR window_to > $3) ORDER BY list, position`,
-      [this.#project, entry.session_id, n],
-    );
+    const params = [this.#project, entry.session_id, n];
+    const rows = await this.#db.all<ItemVersionRow>(ITEM_VERSIONS_SQL, params);
+    const removals = await this.#db.all<ItemRemovalRow>(ITEM_REMOVALS_SQL, params);
     const facts: EstablishedFact[] = [];
     const decisions: Decision[] = [];
     const edges: DependencyEdge[] = [];
-    for (const row of rows) {
+    for (const row of liveItems(rows, removals, n)) {
       const item = JSON.parse(row.record);
       if (row.list === 'fact') facts.push(item);
       else if (row.list === 'decision') decisions.push(item);

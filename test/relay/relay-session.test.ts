@@ -239,25 +239,38 @@ describe.each(ENGINES)('a relay session, end to end on %s (CRP-030 §3.1, §5, �
 
     const p5 = await relay.prepareWindow(AGENT, id);
     expect(p5.revision_target).toBe('decision_san_format');
-    // The window's item rows: whatever lists changed, one statement closes and one opens.
-    const itemStatements: string[] = [];
+    // The window's projection rows: inserted, never updated (the session's row aside), and on
+    // PostgreSQL written in one round trip, whatever lists changed.
+    const relayWrites: string[] = [];
+    const roundTrips: number[] = [];
+    const note = (sql: string) => {
+      const [verb, table] =
+        sql.match(/^\s*(INSERT INTO|UPDATE|DELETE FROM)\s+(relay_\w+)/)?.slice(1) ?? [];
+      if (verb && table) relayWrites.push(`${verb.split(' ')[0]} ${table}`);
+      return verb !== undefined && table !== undefined;
+    };
     const original = runtime.store.transaction.bind(runtime.store);
     const transaction = vi.spyOn(runtime.store, 'transaction').mockImplementation((work, options) =>
-      original(
-        (tx) =>
-          work({
-            ...tx,
-            all: (sql, params) => {
-              if (/relay_items/.test(sql)) itemStatements.push(sql.trim().split(/\s+/)[0]!);
-              return tx.all(sql, params);
-            },
-            run: (sql, params) => {
-              if (/relay_items/.test(sql)) itemStatements.push(sql.trim().split(/\s+/)[0]!);
-              return tx.run(sql, params);
+      original((tx) => {
+        const together = tx.runTogether?.bind(tx);
+        return work({
+          ...tx,
+          all: (sql, params) => {
+            if (note(sql)) roundTrips.push(1);
+            return tx.all(sql, params);
+          },
+          run: (sql, params) => {
+            if (note(sql)) roundTrips.push(1);
+            return tx.run(sql, params);
+          },
+          ...(together && {
+            runTogether: (writes) => {
+              if (writes.filter((w) => note(w.sql)).length > 0) roundTrips.push(writes.length);
+              return together(writes);
             },
           }),
-        options,
-      ),
+        });
+      }, options),
     );
     const w5 = await relay
       .completeWindow(AGENT, id, 'Keep the SAN format.', {
@@ -272,7 +285,15 @@ describe.each(ENGINES)('a relay session, end to end on %s (CRP-030 §3.1, §5, �
         ],
       })
       .finally(() => transaction.mockRestore());
-    expect(itemStatements).toEqual(['UPDATE', 'INSERT']);
+    // The revised decision's version and its edges put, its old edges removed.
+    expect(relayWrites.sort()).toEqual([
+      'INSERT relay_item_removals',
+      'INSERT relay_items',
+      'INSERT relay_windows',
+      'UPDATE relay_sessions',
+    ]);
+    // On PostgreSQL one statement for the four writes; on SQLite four.
+    expect(roundTrips).toEqual(engine === 'postgres' ? [4] : [1, 1, 1, 1]);
     expect(w5.cso!.decisions.some((d) => d.needs_revision)).toBe(false);
     const p6 = await relay.prepareWindow(AGENT, id);
     expect(p6.kind).toBe('work');
@@ -289,18 +310,26 @@ describe.each(ENGINES)('a relay session, end to end on %s (CRP-030 §3.1, §5, �
       );
     const items = async () =>
       runtime.store.all(
-        `SELECT session_id, list, item_id, window_from, window_to, position, record FROM relay_items
+        `SELECT session_id, list, item_id, window_from, position, record FROM relay_items
          WHERE project = $1 ORDER BY session_id, list, item_id, window_from`,
+        [PROJECT],
+      );
+    const removals = async () =>
+      runtime.store.all(
+        `SELECT session_id, window_to, list, item_id FROM relay_item_removals
+         WHERE project = $1 ORDER BY session_id, window_to, list, item_id`,
         [PROJECT],
       );
     const before = [
       await dump(),
       await runtime.store.all('SELECT * FROM relay_sessions'),
       await items(),
+      await removals(),
     ];
+    expect((before[3] as unknown[]).length).toBeGreaterThan(0);
     // Items are rows per version: window 5 wrote only what it changed, and every window's CSO
     // is served from them exactly as the journal's changes fold.
-    const all = (await items()) as { window_from: number | string; window_to: unknown }[];
+    const all = (await items()) as { window_from: number | string }[];
     expect(all.filter((r) => Number(r.window_from) === 5).length).toBeLessThan(all.length / 2);
     const served = await relay.windows(AGENT, id);
     expect(served).toHaveLength(5);
@@ -310,12 +339,14 @@ describe.each(ENGINES)('a relay session, end to end on %s (CRP-030 §3.1, §5, �
     expect(served[4]!.cso).toEqual(w5.cso);
     await runtime.store.run('DELETE FROM relay_windows', []);
     await runtime.store.run('DELETE FROM relay_items', []);
+    await runtime.store.run('DELETE FROM relay_item_removals', []);
     await runtime.store.run("UPDATE relay_sessions SET status = 'halted', windows = 0", []);
     await rebuildProject(runtime.journal, PROJECT);
     expect([
       await dump(),
       await runtime.store.all('SELECT * FROM relay_sessions'),
       await items(),
+      await removals(),
     ]).toEqual(before);
   });
 
