@@ -5,6 +5,33 @@ import type { Migration } from '../store/index.js';
  * of the session, of the window as journaled (its CSO as a change), of one item. The other columns
  * are for lookup.
  */
+/**
+ * Migration `relay-items-append-only`: the item tables keyed by window first, each closed by
+ * `options` (SQLite's ` WITHOUT ROWID`; nothing on PostgreSQL).
+ */
+const appendOnlyItems = (options: string) => `
+  DROP TABLE relay_items;
+  CREATE TABLE relay_items (
+    project TEXT NOT NULL,
+    session_id TEXT NOT NULL,
+    window_from BIGINT NOT NULL,
+    list TEXT NOT NULL,
+    item_id TEXT NOT NULL,
+    position BIGINT NOT NULL,
+    record TEXT NOT NULL,
+    PRIMARY KEY (project, session_id, window_from, list, item_id)
+  )${options};
+  CREATE TABLE relay_item_removals (
+    project TEXT NOT NULL,
+    session_id TEXT NOT NULL,
+    window_to BIGINT NOT NULL,
+    list TEXT NOT NULL,
+    item_id TEXT NOT NULL,
+    PRIMARY KEY (project, session_id, window_to, list, item_id)
+  )${options};
+  ALTER TABLE relay_windows ADD COLUMN base TEXT NOT NULL DEFAULT 'prior';
+`;
+
 export const RELAY_MIGRATIONS: readonly Migration[] = [
   {
     name: 'relay',
@@ -79,51 +106,6 @@ export const RELAY_MIGRATIONS: readonly Migration[] = [
     // which version of an id is the state's (`reader.ts`). `base` says a window put its whole
     // state anew. The projection's version 4 rebuilds these tables from the journal.
     name: 'relay-items-append-only',
-    up: {
-      sqlite: `
-        DROP TABLE relay_items;
-        CREATE TABLE relay_items (
-          project TEXT NOT NULL,
-          session_id TEXT NOT NULL,
-          window_from BIGINT NOT NULL,
-          list TEXT NOT NULL,
-          item_id TEXT NOT NULL,
-          position BIGINT NOT NULL,
-          record TEXT NOT NULL,
-          PRIMARY KEY (project, session_id, window_from, list, item_id)
-        ) WITHOUT ROWID;
-        CREATE TABLE relay_item_removals (
-          project TEXT NOT NULL,
-          session_id TEXT NOT NULL,
-          window_to BIGINT NOT NULL,
-          list TEXT NOT NULL,
-          item_id TEXT NOT NULL,
-          PRIMARY KEY (project, session_id, window_to, list, item_id)
-        ) WITHOUT ROWID;
-        ALTER TABLE relay_windows ADD COLUMN base TEXT NOT NULL DEFAULT 'prior';
-      `,
-      postgres: `
-        DROP TABLE relay_items;
-        CREATE TABLE relay_items (
-          project TEXT NOT NULL,
-          session_id TEXT NOT NULL,
-          window_from BIGINT NOT NULL,
-          list TEXT NOT NULL,
-          item_id TEXT NOT NULL,
-          position BIGINT NOT NULL,
-          record TEXT NOT NULL,
-          PRIMARY KEY (project, session_id, window_from, list, item_id)
-        );
-        CREATE TABLE relay_item_removals (
-          project TEXT NOT NULL,
-          session_id TEXT NOT NULL,
-          window_to BIGINT NOT NULL,
-          list TEXT NOT NULL,
-          item_id TEXT NOT NULL,
-          PRIMARY KEY (project, session_id, window_to, list, item_id)
-        );
-        ALTER TABLE relay_windows ADD COLUMN base TEXT NOT NULL DEFAULT 'prior';
-      `,
-    },
+    up: { sqlite: appendOnlyItems(' WITHOUT ROWID'), postgres: appendOnlyItems('') },
   },
 ];

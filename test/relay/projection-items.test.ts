@@ -12,6 +12,7 @@ import type {
   EstablishedFact,
 } from '../../src/relay/types.js';
 import { migrate, runTogether, type Store } from '../../src/store/index.js';
+import { rng } from '../helpers/rng.js';
 import { ENGINES } from '../helpers/stores.js';
 import { decision, etcd, fact } from './cso-fixtures.js';
 
@@ -78,22 +79,6 @@ describe("which item versions make a window's state (the projection's rows, neve
     expect(() => liveItems([rows[3]!, rows[0]!], [], 2)).toThrow(/window order/);
   });
 });
-
-/** A small seeded generator (mulberry32). */
-function rng(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return {
-    int: (lo: number, hi: number) => lo + Math.floor(next() * (hi - lo + 1)),
-    chance: (p: number) => next() < p,
-  };
-}
 
 /** One random step of a list: removals, replacements, insertions, moves, ids put back. */
 function stepList<T>(
