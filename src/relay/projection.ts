@@ -69,20 +69,18 @@ export function stateWrites(
 ): { readonly first: Write[]; readonly rest: Write[] } {
   const n = state.window_number;
   const key: SqlValue[] = [project, sessionId, n];
-  const factId = (f: { fact_id: string }) => f.fact_id;
-  const decisionId = (d: { decision_id: string }) => d.decision_id;
-  const put = (list: ItemList, items: readonly object[], idOf: (item: never) => string) =>
+  const put = <T extends object>(list: ItemList, items: readonly T[], idOf: (item: T) => string) =>
     items.map(
       (item, i): ItemRow => ({
         list,
-        id: idOf(item as never),
+        id: idOf(item),
         position: positionOf(n, i),
         record: canonicalize(item),
       }),
     );
   const rows = [
-    ...put('fact', state.established_facts.put, factId),
-    ...put('decision', state.decisions.put, decisionId),
+    ...put('fact', state.established_facts.put, (f) => f.fact_id),
+    ...put('decision', state.decisions.put, (d) => d.decision_id),
     ...state.dependency_graph.added.map(
       (e): ItemRow => ({ list: 'edge', id: edgeId(e), position: 0, record: canonicalize(e) }),
     ),
