@@ -104,28 +104,32 @@ const jsonl = (rs: readonly ModelRecording[]) => rs.map((r) => `${JSON.stringify
 const replay = (args: string[]) => runCli(['replay', ...args, '--data', dir, '--json']);
 
 /** Runs `change` on the SQLite file, then `body`, then puts the row back as it was. */
+/** The JSON column of each table a test tampers with. */
+const JSON_COLUMN = { relay_sessions: 'record', journal_entries: 'body' } as const;
+
 async function tampered<T>(
-  table: 'relay_windows' | 'relay_sessions',
+  table: keyof typeof JSON_COLUMN,
   where: string,
-  change: (record: Record<string, unknown>) => void,
+  change: (record: Record<string, any>) => void,
   body: () => Promise<T>,
 ): Promise<T> {
+  const column = JSON_COLUMN[table];
   const dbFile = readdirSync(dir).find((f) => /\.(db|sqlite3?)$/.test(f))!;
   const db = new Database(join(dir, dbFile));
-  const row = db.prepare(`SELECT rowid, record FROM ${table} WHERE ${where}`).get() as {
+  const row = db.prepare(`SELECT rowid, ${column} AS json FROM ${table} WHERE ${where}`).get() as {
     rowid: number;
-    record: string;
+    json: string;
   };
-  const record = JSON.parse(row.record);
+  const record = JSON.parse(row.json);
   change(record);
-  db.prepare(`UPDATE ${table} SET record = ? WHERE rowid = ?`).run(
+  db.prepare(`UPDATE ${table} SET ${column} = ? WHERE rowid = ?`).run(
     JSON.stringify(record),
     row.rowid,
   );
   try {
     return await body();
   } finally {
-    db.prepare(`UPDATE ${table} SET record = ? WHERE rowid = ?`).run(row.record, row.rowid);
+    db.prepare(`UPDATE ${table} SET ${column} = ? WHERE rowid = ?`).run(row.json, row.rowid);
     db.close();
   }
 }
@@ -144,11 +148,12 @@ describe('canonry replay EVENT_ID --project P from the journal alone', () => {
   });
 
   it('a tampered raw answer differs at the state digest, exit 1', async () => {
+    // The raw answers are the journal's (the projection's window records leave them out).
     const run = await tampered(
-      'relay_windows',
-      'window_number = 2',
-      (record) => {
-        record.answers = [{ text: oneFactAnswer('Operate', 'the service listens on 9090') }];
+      'journal_entries',
+      "kind LIKE 'relay.window%' AND json_extract(body, '$.window.window_number') = 2",
+      (entry) => {
+        entry.window.answers = [{ text: oneFactAnswer('Operate', 'the service listens on 9090') }];
       },
       () => replay([windowEvent, '--project', PROJECT]),
     );
