@@ -1,5 +1,5 @@
 import { CanonryError, type ContentHash, compareCodeUnits } from '../core/index.js';
-import { pieces, type Queryable, type Write } from '../store/index.js';
+import { pieces, type Queryable, rowPlaceholders, type Write } from '../store/index.js';
 import type { CanonReader } from './read.js';
 import type { CanonObject, DependencyPin, NoteContent } from './types.js';
 
@@ -43,9 +43,8 @@ export function edgeWrites(
   pins: readonly DependencyPin[],
 ): Write[] {
   return pieces(pins).map((piece) => ({
-    sql: `INSERT INTO canon_edges (project, from_kind, from_id, to_id, to_version) VALUES ${piece
-      .map((_, i) => `($1, $2, $3, $${4 + 2 * i}, $${5 + 2 * i})`)
-      .join(', ')} ON CONFLICT DO NOTHING`,
+    sql: `INSERT INTO canon_edges (project, from_kind, from_id, to_id, to_version)
+      VALUES ${rowPlaceholders(piece.length, 2, 3)} ON CONFLICT DO NOTHING`,
     params: [project, kind, id, ...piece.flatMap((pin) => [pin.object_id, pin.version_hash])],
   }));
 }

@@ -1,12 +1,6 @@
 import { canonicalize } from '../core/index.js';
 import type { JournalEntry, Projection } from '../journal/index.js';
-import {
-  pieces,
-  type Queryable,
-  rowPlaceholders,
-  runTogether,
-  type Write,
-} from '../store/index.js';
+import { pieces, type Queryable, rowPlaceholders, runWrites, type Write } from '../store/index.js';
 import { cascade, clearState, commitView, recordStates } from './cascade.js';
 import { applyClaims } from './disputes.js';
 import {
@@ -191,10 +185,11 @@ async function applyCommit(
   if (view.created) {
     // A created note: its version, its object and its first edges go in together (one round trip
     // on PostgreSQL); it has no edges to delete and no dependency state to clear yet.
-    const edges = edgeWrites(project, 'note', own.object_id, isLive(own) ? view.pins : []);
-    const together = edges.length <= 1;
-    await runTogether(tx, [versionRow, objectWrite(project, own, seq), ...(together ? edges : [])]);
-    if (!together) for (const w of edges) await tx.run(w.sql, w.params);
+    await runWrites(tx, [
+      versionRow,
+      objectWrite(project, own, seq),
+      ...edgeWrites(project, 'note', own.object_id, isLive(own) ? view.pins : []),
+    ]);
   } else {
     await tx.run(versionRow.sql, versionRow.params);
     await putChanged(tx, project, own, seq, view.pins, states);

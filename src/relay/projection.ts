@@ -1,6 +1,13 @@
 import { canonicalize } from '../core/index.js';
 import { canonicalBody, type JournalEntry, type Projection } from '../journal/index.js';
-import { pieces, type Queryable, runTogether, type SqlValue, type Write } from '../store/index.js';
+import {
+  pieces,
+  type Queryable,
+  rowPlaceholders,
+  runWrites,
+  type SqlValue,
+  type Write,
+} from '../store/index.js';
 import type { CsoChange } from './cso-change.js';
 import {
   RELAY_HALT,
@@ -9,6 +16,7 @@ import {
   sessionEntryOf,
   windowEntryOf,
 } from './entry-kinds.js';
+import { projectedWindow } from './reader.js';
 import type { RelayWindowEntry } from './session-types.js';
 import type { DependencyEdge } from './types.js';
 
@@ -29,44 +37,23 @@ interface ItemRow {
   readonly record: string;
 }
 
-/**
- * A multi-row INSERT whose rows all start with `$1` project, `$2` session, `$3` the window, then
- * `columns` values a row from `$4` on.
- */
-function windowRows(head: string, count: number, columns: number): string {
-  const row = (i: number) =>
-    Array.from({ length: columns }, (_, c) => `$${4 + i * columns + c}`).join(', ');
-  return `${head} VALUES ${Array.from({ length: count }, (_, i) => `($1, $2, $3, ${row(i)})`).join(', ')}`;
-}
-
-/** Item versions a window put: list, id, position and record a row. */
+/** Item versions a window put: `$1` project, `$2` session, `$3` the window; list, id, position and record a row. */
 const insertItems = (count: number) =>
-  windowRows(
-    'INSERT INTO relay_items (project, session_id, window_from, list, item_id, position, record)',
-    count,
-    4,
-  );
+  `INSERT INTO relay_items (project, session_id, window_from, list, item_id, position, record)
+   VALUES ${rowPlaceholders(count, 4, 3)}`;
 
-/** Items a window removed: list and id a row. */
+/** Items a window removed: `$1` project, `$2` session, `$3` the window; list and id a row. */
 const insertRemovals = (count: number) =>
-  windowRows(
-    'INSERT INTO relay_item_removals (project, session_id, window_to, list, item_id)',
-    count,
-    2,
-  );
+  `INSERT INTO relay_item_removals (project, session_id, window_to, list, item_id)
+   VALUES ${rowPlaceholders(count, 2, 3)}`;
 
 /**
  * A window's CSO change as writes, none reading a row: a row per item version it put (every put
  * gets its own place; whether it replaces an earlier version — and so keeps that one's place — is
  * the reader's to tell, `reader.ts`) and one per item it removed. Nothing earlier is updated, so a
- * window's rows go side by side with one another (the tables are keyed by window first). `first`
- * holds each table's first piece of rows (at most one write a table), `rest` the others.
+ * window's rows go side by side with one another (the tables are keyed by window first).
  */
-export function stateWrites(
-  project: string,
-  sessionId: string,
-  state: CsoChange,
-): { readonly first: Write[]; readonly rest: Write[] } {
+export function stateWrites(project: string, sessionId: string, state: CsoChange): Write[] {
   const n = state.window_number;
   const key: SqlValue[] = [project, sessionId, n];
   const put = <T extends object>(list: ItemList, items: readonly T[], idOf: (item: T) => string) =>
@@ -90,18 +77,16 @@ export function stateWrites(
     ...state.decisions.removed.map((id): [ItemList, string] => ['decision', id]),
     ...state.dependency_graph.removed.map((e): [ItemList, string] => ['edge', edgeId(e)]),
   ];
-  const items = pieces(rows).map((piece) => ({
-    sql: insertItems(piece.length),
-    params: [...key, ...piece.flatMap((r) => [r.list, r.id, r.position, r.record])],
-  }));
-  const removals = pieces(removed).map((piece) => ({
-    sql: insertRemovals(piece.length),
-    params: [...key, ...piece.flat()],
-  }));
-  return {
-    first: [...items.slice(0, 1), ...removals.slice(0, 1)],
-    rest: [...items.slice(1), ...removals.slice(1)],
-  };
+  return [
+    ...pieces(rows).map((piece) => ({
+      sql: insertItems(piece.length),
+      params: [...key, ...piece.flatMap((r) => [r.list, r.id, r.position, r.record])],
+    })),
+    ...pieces(removed).map((piece) => ({
+      sql: insertRemovals(piece.length),
+      params: [...key, ...piece.flat()],
+    })),
+  ];
 }
 
 const WINDOW_BODY_HEAD = '{"window":';
@@ -124,8 +109,7 @@ function projectedText(entry: JournalEntry, window: RelayWindowEntry): string {
       if (rest === '}') return '{}';
     }
   }
-  const { answers: _answers, ...projected } = window;
-  return canonicalize(projected);
+  return canonicalize(projectedWindow(window));
 }
 
 async function apply(tx: Queryable, entry: JournalEntry): Promise<void> {
@@ -138,9 +122,9 @@ async function apply(tx: Queryable, entry: JournalEntry): Promise<void> {
       [entry.project, session.session_id, entry.seq, canonicalize(session)],
     );
   } else if (window) {
-    // Writes to four tables, none reading another's rows: one round trip on PostgreSQL. A
-    // table's second piece of rows (a window that put more than a piece of items) runs after.
-    const writes: Write[] = [
+    // Writes to four tables, none reading another's rows: one round trip on PostgreSQL (a
+    // window that put more than a piece of items writes the further pieces after).
+    await runWrites(tx, [
       {
         sql: `INSERT INTO relay_windows (project, session_id, window_number, seq, base, record, output, quality)
               VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
@@ -160,10 +144,8 @@ async function apply(tx: Queryable, entry: JournalEntry): Promise<void> {
               WHERE project = $1 AND session_id = $2`,
         params: [entry.project, window.session_id, window.status, window.window_number, entry.seq],
       },
-    ];
-    const state = stateWrites(entry.project, window.session_id, window.state);
-    await runTogether(tx, [...writes, ...state.first]);
-    for (const w of state.rest) await tx.run(w.sql, w.params);
+      ...stateWrites(entry.project, window.session_id, window.state),
+    ]);
   } else if (RELAY_HALT.is(entry)) {
     const { halt } = entry.body;
     await tx.run(

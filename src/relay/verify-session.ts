@@ -5,12 +5,9 @@ import { applyChange } from './cso-change.js';
 import { csoDigest } from './cso-digest.js';
 import { checkChain, csoBytes } from './cso-seal.js';
 import { windowEntryOf } from './entry-kinds.js';
+import { projectedWindow } from './reader.js';
 import type { Relay } from './relay.js';
-import type {
-  ProjectedWindowEntry,
-  RelaySessionRecord,
-  RelayWindowEntry,
-} from './session-types.js';
+import type { RelaySessionRecord, RelayWindowEntry } from './session-types.js';
 import type { CognitiveStateObject } from './types.js';
 
 /** What checking a session found: the first window that breaks, if any. */
@@ -122,7 +119,7 @@ export async function verifySession(
     const same =
       a !== undefined &&
       b !== undefined &&
-      canonicalize(projected(a)) === canonicalize(b) &&
+      canonicalize(projectedWindow(a)) === canonicalize(b) &&
       canonicalize(await reader.cso(b)) === canonicalize(csos[i]);
     if (!same) {
       return {
@@ -137,10 +134,4 @@ export async function verifySession(
     }
   }
   return { ...base, ok: true, broken: null };
-}
-
-/** A journaled window as the projection serves it: without its raw answers. */
-function projected(entry: RelayWindowEntry): ProjectedWindowEntry {
-  const { answers: _answers, ...rest } = entry;
-  return rest;
 }

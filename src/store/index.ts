@@ -17,4 +17,4 @@ export type {
   TransactionOptions,
   Write,
 } from './types.js';
-export { runTogether } from './writes-together.js';
+export { runTogether, runWrites } from './writes-together.js';

@@ -7,12 +7,16 @@ export const STATEMENT_PIECE = 500;
 
 /**
  * The `VALUES` list of a multi-row statement: `rows` rows of `columns` parameters each, numbered
- * row after row from `$from` — `($1, $2), ($3, $4)` for two rows of two from `$1`.
+ * row after row — `($1, $2), ($3, $4)` for two rows of two. With `shared`, every row starts with
+ * `$1`…`$shared` (values all rows share, bound once) and its own parameters come after them:
+ * `($1, $2), ($1, $3)` for two rows of one with one shared.
  */
-export function rowPlaceholders(rows: number, columns: number, from = 1): string {
+export function rowPlaceholders(rows: number, columns: number, shared = 0): string {
+  const lead = Array.from({ length: shared }, (_, c) => `$${c + 1}`);
   return Array.from({ length: rows }, (_, r) => {
-    const first = from + r * columns;
-    return `(${Array.from({ length: columns }, (_, c) => `$${first + c}`).join(', ')})`;
+    const first = shared + r * columns + 1;
+    const own = Array.from({ length: columns }, (_, c) => `$${first + c}`);
+    return `(${[...lead, ...own].join(', ')})`;
   }).join(', ');
 }
 

@@ -62,3 +62,22 @@ export async function runTogether(tx: Queryable, writes: readonly Write[]): Prom
   if (tx.runTogether && writes.length > 1) return tx.runTogether(writes);
   for (const w of writes) await tx.run(w.sql, w.params);
 }
+
+/**
+ * Runs writes none of which reads rows another writes: the first write to each table together
+ * (`runTogether`: one round trip on PostgreSQL), then each later write to a table already written
+ * (the further pieces of a long list of rows), one by one in order. A table's writes keep their
+ * order; writes to different tables need none.
+ */
+export async function runWrites(tx: Queryable, writes: readonly Write[]): Promise<void> {
+  const tables = new Set<string>();
+  const first: Write[] = [];
+  const later: Write[] = [];
+  for (const w of writes) {
+    const table = WRITE.exec(w.sql)?.[1]?.toLowerCase() ?? '';
+    (tables.has(table) ? later : first).push(w);
+    tables.add(table);
+  }
+  await runTogether(tx, first);
+  for (const w of later) await tx.run(w.sql, w.params);
+}

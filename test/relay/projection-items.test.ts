@@ -11,7 +11,7 @@ import type {
   DependencyEdge,
   EstablishedFact,
 } from '../../src/relay/types.js';
-import { migrate, runTogether, type Store } from '../../src/store/index.js';
+import { migrate, runWrites, type Store } from '../../src/store/index.js';
 import { rng } from '../helpers/rng.js';
 import { ENGINES } from '../helpers/stores.js';
 import { decision, etcd, fact } from './cso-fixtures.js';
@@ -190,9 +190,7 @@ describe.each(ENGINES.filter((e) => e.available))(
              VALUES ('p', 's', $1, $1, $2, '{}')`,
             [n, change.base],
           );
-          const writes = stateWrites('p', 's', change);
-          await runTogether(tx, writes.first);
-          for (const w of writes.rest) await tx.run(w.sql, w.params);
+          await runWrites(tx, stateWrites('p', 's', change));
         });
         const fold = applyChange(prior, JSON.parse(canonicalize(change)));
         expect(canonicalize(fold)).toBe(canonicalize(next));

@@ -4,7 +4,9 @@ import { JOURNAL_MIGRATIONS } from '../../src/journal/index.js';
 import {
   migrate,
   PostgresStore,
+  rowPlaceholders,
   runTogether,
+  runWrites,
   type Store,
   schemaVersion,
   type Write,
@@ -179,6 +181,36 @@ for (const engine of ENGINES) {
         });
       }
       expect(await store.all('SELECT k, v FROM wa ORDER BY k')).toHaveLength(2);
+    });
+
+    it("runs each table's first write together and the further ones after, in order", async () => {
+      const { store } = await fresh();
+      await store.exec(
+        'CREATE TABLE pa (k TEXT PRIMARY KEY, p TEXT); CREATE TABLE pb (k TEXT PRIMARY KEY)',
+      );
+      // Rows in pieces sharing their leading values, as a long list is written.
+      const piece = (ks: string[]) => ({
+        sql: `INSERT INTO pa (p, k) VALUES ${rowPlaceholders(ks.length, 1, 1)}`,
+        params: ['shared', ...ks],
+      });
+      const queries = vi.spyOn(pg.Client.prototype, 'query');
+      await store.transaction(async (tx) => {
+        queries.mockClear();
+        await runWrites(tx, [
+          piece(['a1', 'a2']),
+          { sql: 'INSERT INTO pb (k) VALUES ($1)', params: ['b1'] },
+          piece(['a3']),
+        ]);
+        // The first piece of pa with pb's row in one statement, pa's second piece after it.
+        if (engine.name === 'postgres') expect(queries).toHaveBeenCalledTimes(2);
+      });
+      queries.mockRestore();
+      expect(await store.all('SELECT k, p FROM pa ORDER BY k')).toEqual([
+        { k: 'a1', p: 'shared' },
+        { k: 'a2', p: 'shared' },
+        { k: 'a3', p: 'shared' },
+      ]);
+      expect(await store.all('SELECT k FROM pb')).toEqual([{ k: 'b1' }]);
     });
 
     it('keeps concurrent transactions from seeing or breaking each other', async () => {
