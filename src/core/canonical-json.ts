@@ -28,6 +28,42 @@ export function canonicalize(value: unknown): string {
   return write(value, 0);
 }
 
+/** Texts of objects declared never to change again, with how deep they nest (see below). */
+const kept = new WeakMap<object, { readonly text: string; readonly height: number }>();
+let anyKept = false;
+
+/**
+ * {@link canonicalize} of an object its owner never changes again (as the relay's CSO items, carried
+ * from window to window by identity): its text is kept with it, weakly, and every later
+ * `canonicalize` that meets this very object — alone or inside another value — uses the text
+ * instead of encoding it again. The same refusals hold: one nested too deep where it is met is
+ * still refused. Changing the object afterwards would make its kept text a lie; only use this for
+ * values that are never written again.
+ */
+export function canonicalizeFixed(value: object): string {
+  const known = kept.get(value);
+  if (known !== undefined) return known.text;
+  const text = write(value, 0);
+  kept.set(value, { text, height: heightOf(value) });
+  anyKept = true;
+  return text;
+}
+
+/** How many objects and arrays deep `value` nests (0 for a scalar); called on canonicalizable values. */
+function heightOf(value: unknown): number {
+  if (typeof value !== 'object' || value === null) return 0;
+  const known = kept.get(value);
+  if (known !== undefined) return known.height;
+  let most = 0;
+  for (const member of Array.isArray(value) ? value : Object.values(value)) {
+    if (typeof member === 'object' && member !== null) {
+      const h = heightOf(member);
+      if (h > most) most = h;
+    }
+  }
+  return most + 1;
+}
+
 /** The UTF-8 bytes of {@link canonicalize}. */
 export function canonicalBytes(value: unknown): Buffer {
   return Buffer.from(canonicalize(value), 'utf8');
@@ -44,6 +80,14 @@ function write(value: unknown, depth: number): string {
       return value ? 'true' : 'false';
     case 'object':
       if (value === null) return 'null';
+      if (anyKept) {
+        const known = kept.get(value);
+        if (known !== undefined) {
+          if (depth + known.height > MAX_CANONICAL_DEPTH)
+            refuse(`nesting deeper than ${MAX_CANONICAL_DEPTH}`);
+          return known.text;
+        }
+      }
       if (depth >= MAX_CANONICAL_DEPTH) refuse(`nesting deeper than ${MAX_CANONICAL_DEPTH}`);
       return Array.isArray(value) ? writeArray(value, depth) : writeObject(value, depth);
     default:

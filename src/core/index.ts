@@ -1,6 +1,7 @@
 export {
   canonicalBytes,
   canonicalize,
+  canonicalizeFixed,
   type JsonObject,
   type JsonValue,
   MAX_CANONICAL_DEPTH,

@@ -1,5 +1,5 @@
 import { hash } from 'node:crypto';
-import { canonicalize } from '../core/index.js';
+import { canonicalize, canonicalizeFixed } from '../core/index.js';
 import type { CognitiveStateObject, UnsealedCso } from './types.js';
 
 /**
@@ -17,7 +17,8 @@ import type { CognitiveStateObject, UnsealedCso } from './types.js';
  *
  * Items are immutable and carried from one CSO to the next by identity, so their digests and the
  * chunks they form are kept by identity (weakly): the same function seals and verifies, and only
- * new objects are hashed.
+ * new objects are hashed. An item's canonical text is kept with it too (`canonicalizeFixed`): the
+ * window's journal entry and projection rows encode the items it put without encoding them again.
  */
 
 const DOMAIN = Buffer.from('canonry-cso-digest:1\n', 'utf8');
@@ -43,7 +44,7 @@ const sha256 = (data: Uint8Array | string): Buffer => hash('sha256', data, 'buff
 export function itemDigest(item: object): Buffer {
   let digest = items.get(item);
   if (!digest) {
-    digest = sha256(canonicalize(item));
+    digest = sha256(canonicalizeFixed(item));
     items.set(item, digest);
   }
   return digest;

@@ -2,7 +2,13 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CanonryError, canonicalize, contentHash } from '../../src/core/index.js';
+import {
+  CanonryError,
+  canonicalize,
+  canonicalizeFixed,
+  contentHash,
+  MAX_CANONICAL_DEPTH,
+} from '../../src/core/index.js';
 import { conformanceDir } from '../conformance-path.js';
 
 const jcs = conformanceDir('jcs-rfc8785');
@@ -114,6 +120,62 @@ describe('canonical form properties', () => {
       }),
       { numRuns: 500 },
     );
+  });
+});
+
+describe('fixed values (canonicalizeFixed)', () => {
+  it('gives the same text as canonicalize, alone and inside any value', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), fc.jsonValue(), (inner, outer) => {
+        const fixed = { inner, n: 1 };
+        const plain = structuredClone(fixed);
+        expect(canonicalizeFixed(fixed)).toBe(canonicalize(plain));
+        expect(canonicalize({ outer, fixed, again: [fixed] })).toBe(
+          canonicalize({ outer, fixed: plain, again: [plain] }),
+        );
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('keeps the text of the object it was given: later encodings do not read it again', () => {
+    const item = { id: 'f1', statement: 'kept' };
+    const text = canonicalizeFixed(item);
+    // Breaking the promise shows where the text comes from: the kept one, not the object's fields.
+    item.statement = 'changed after';
+    expect(canonicalize({ items: [item] })).toBe(`{"items":[${text}]}`);
+    expect(canonicalizeFixed(item)).toBe(text);
+    expect(canonicalize({ ...item })).toContain('changed after');
+  });
+
+  it('still refuses nesting past the bound where a fixed value is met, as canonicalize would', () => {
+    // A fixed value ten levels deep, wrapped in arrays around the bound: the same verdict as an
+    // unfixed copy at every depth.
+    let tower: unknown = { leaf: true };
+    for (let i = 0; i < 9; i++) tower = { up: tower };
+    const fixed = { tower };
+    canonicalizeFixed(fixed);
+    const wrap = (value: unknown, depth: number) => {
+      let out = value;
+      for (let i = 0; i < depth; i++) out = [out];
+      return out;
+    };
+    const verdict = (value: unknown) => {
+      try {
+        canonicalize(value);
+        return 'ok';
+      } catch (err) {
+        return (err as CanonryError).code;
+      }
+    };
+    const verdicts = [];
+    for (let depth = MAX_CANONICAL_DEPTH - 14; depth <= MAX_CANONICAL_DEPTH - 8; depth++) {
+      const expected = verdict(wrap(structuredClone(fixed), depth));
+      expect(verdict(wrap(fixed, depth))).toBe(expected);
+      verdicts.push(expected);
+    }
+    expect(verdicts).toContain('ok');
+    expect(verdicts).toContain('NOT_CANONICALIZABLE');
   });
 });
 
