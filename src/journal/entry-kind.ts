@@ -30,6 +30,13 @@ export interface EntryKindSpec<B, P = never> {
    * never its text, reasoning or secrets. Without it a feed shows no summary.
    */
   readonly summary?: (body: B) => EntrySummary;
+  /**
+   * Parts of a body the declaring module may already have checked against the same schema, by
+   * name (see {@link checkedPart}): a predicate that says whether this very object (by identity)
+   * passed it. A part that did is not checked again on append; on replay nothing was, so every
+   * part is.
+   */
+  readonly checked?: Readonly<Record<string, (value: object) => boolean>>;
 }
 
 /** The fields of an entry besides its kind and body (see {@link EntryInput}). */
@@ -75,9 +82,33 @@ export interface EntryKind<B> {
  */
 let ajv: Ajv2020 | undefined;
 
+/** The schema keyword {@link checkedPart} writes: the name of a set of objects checked already. */
+const CHECKED_KEYWORD = 'canonryChecked';
+
+/** Each name a kind declared in `checked`, with its predicate (one per name across kinds). */
+const checkedSets = new Map<string, (value: object) => boolean>();
+
 function compile<B>(schema: BodySchema): ValidateFunction<B> {
-  ajv ??= new Ajv2020({ strict: true, allErrors: false, ownProperties: true, logger: false });
+  if (!ajv) {
+    ajv = new Ajv2020({ strict: true, allErrors: false, ownProperties: true, logger: false });
+    ajv.addKeyword({
+      keyword: CHECKED_KEYWORD,
+      schemaType: 'string',
+      errors: false,
+      validate: (name: string, data: unknown) =>
+        typeof data === 'object' && data !== null && checkedSets.get(name)?.(data) === true,
+    });
+  }
   return ajv.compile<B>(schema);
+}
+
+/**
+ * A part of a kind's schema that an object the module checked against `schema` already passes
+ * without a second look (the kind names `name` in its `checked`); any other value, and every value
+ * on replay, is checked against `schema`, and a refusal reads as the schema's own.
+ */
+export function checkedPart(name: string, schema: BodySchema): BodySchema {
+  return { if: { [CHECKED_KEYWORD]: name }, then: true, else: schema };
 }
 
 /** Entries this process built from checked inputs or checked on replay: not checked again. */
@@ -121,6 +152,12 @@ export function defineEntryKind<B, P = never>(spec: EntryKindSpec<B, P>): EntryK
   if (prior && prior.kind.version >= spec.version)
     throw new TypeError(`${spec.kind}: the previous version must be older`);
   const stored = storedKind(spec.kind, spec.version);
+  for (const [name, has] of Object.entries(spec.checked ?? {})) {
+    const known = checkedSets.get(name);
+    if (known !== undefined && known !== has)
+      throw new TypeError(`${spec.kind}: checked part ${name} is declared twice`);
+    checkedSets.set(name, has);
+  }
   let validate: ValidateFunction<B> | undefined;
   const check = (body: unknown): Result<B, BodyIssue> => {
     validate ??= compile<B>(spec.schema);

@@ -11,6 +11,7 @@ export { parseProject } from './entry-input.js';
 export {
   type BodyIssue,
   type BodySchema,
+  checkedPart,
   defineEntryKind,
   type EntryKind,
   type EntryKindSpec,

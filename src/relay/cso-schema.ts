@@ -142,14 +142,29 @@ let validate: ValidateFunction<CognitiveStateObject> | undefined;
 /** The three lists whose items are checked one by one (and remembered) when a CSO is sealed. */
 const LISTS = ['established_facts', 'decisions', 'dependency_graph'] as const;
 
+/** One of the CSO's three lists of items. */
+export type CsoList = (typeof LISTS)[number];
+
 interface PartValidators {
   readonly header: ValidateFunction;
-  readonly items: Readonly<Record<(typeof LISTS)[number], ValidateFunction>>;
+  readonly items: Readonly<Record<CsoList, ValidateFunction>>;
 }
 let parts: PartValidators | undefined;
 
-/** Items (by identity) that passed their schema: carried into the next CSO, not checked again. */
-const checkedItems = new WeakSet<object>();
+/**
+ * Items (by identity) that passed their list's item schema: carried into the next CSO, not checked
+ * again. One set per list: a fact's object that passed the fact schema has not passed a decision's.
+ */
+const checkedItems: Readonly<Record<CsoList, WeakSet<object>>> = {
+  established_facts: new WeakSet(),
+  decisions: new WeakSet(),
+  dependency_graph: new WeakSet(),
+};
+
+/** Whether this object passed the item schema of `list` (the journal's kinds skip it on append). */
+export function isCheckedItem(list: CsoList, value: object): boolean {
+  return checkedItems[list].has(value);
+}
 
 function ajv(): Ajv2020 {
   return new Ajv2020({ strict: true, allErrors: false, ownProperties: true, logger: false });
@@ -195,7 +210,7 @@ function checkSchemaByParts(
     const error = v.header.errors![0]!;
     invalid(pathOf(error), error.message ?? 'does not match the schema');
   }
-  const cso = value as unknown as Record<(typeof LISTS)[number], readonly unknown[]>;
+  const cso = value as unknown as Record<CsoList, readonly unknown[]>;
   for (const list of LISTS) {
     const check = v.items[list];
     // Stepped from a checked CSO: the items that are not its objects are all there is to check.
@@ -207,26 +222,31 @@ function checkSchemaByParts(
           : list === 'decisions'
             ? delta.fresh.decisions
             : delta.added;
-    if (fresh && checkAll(check, fresh)) continue;
+    const checked = checkedItems[list];
+    if (fresh && checkAll(check, checked, fresh)) continue;
     const items = cso[list];
     for (let i = 0; i < items.length; i++) {
       const item = items[i];
-      if (typeof item === 'object' && item !== null && checkedItems.has(item)) continue;
+      if (typeof item === 'object' && item !== null && checked.has(item)) continue;
       if (!check(item)) {
         const error = check.errors![0]!;
         invalid(`/${list}/${i}${pathOf(error)}`, error.message ?? 'does not match the schema');
       }
-      checkedItems.add(item as object);
+      checked.add(item as object);
     }
   }
 }
 
 /** Whether every item passes `check` (remembered); false at the first that does not. */
-function checkAll(check: ValidateFunction, items: readonly object[]): boolean {
+function checkAll(
+  check: ValidateFunction,
+  checked: WeakSet<object>,
+  items: readonly object[],
+): boolean {
   for (const item of items) {
-    if (checkedItems.has(item)) continue;
+    if (checked.has(item)) continue;
     if (!check(item)) return false;
-    checkedItems.add(item);
+    checked.add(item);
   }
   return true;
 }

@@ -1,7 +1,12 @@
 import { AIR_PACKET_SCHEMA, AIR_STATE_SCHEMA, IAP_SCHEMA } from '../air/index.js';
-import { defineEntryKind, type EntryKind, type JournalEntry } from '../journal/index.js';
+import {
+  checkedPart,
+  defineEntryKind,
+  type EntryKind,
+  type JournalEntry,
+} from '../journal/index.js';
 import { csoChange } from './cso-change.js';
-import { CSO_SCHEMA } from './cso-schema.js';
+import { CSO_SCHEMA, type CsoList, isCheckedItem } from './cso-schema.js';
 import { ANSWER_LIMITS } from './limits.js';
 import { statusAfter } from './pending.js';
 import type {
@@ -171,8 +176,17 @@ const RELAY_WINDOW_V1 = defineEntryKind<{ window: RelayWindowRecord }>({
   schema: obj({ window: obj({ ...WINDOW_PARTS, cso: CSO }) }),
 });
 
-const cso = CSO as { properties: Record<string, { items?: unknown }> };
-const itemsOf = (list: string) => cso.properties[list]!.items;
+const cso = CSO as { properties: Record<string, { items?: Record<string, unknown> }> };
+
+/** The names under which a change's items skip a second check (`checkedPart`): the seal checked them. */
+const CHECKED_ITEMS = {
+  established_facts: 'relay.cso.fact',
+  decisions: 'relay.cso.decision',
+  dependency_graph: 'relay.cso.edge',
+} as const satisfies Record<CsoList, string>;
+
+/** An item of `list` as a change holds it: checked against the CSO's item schema unless sealed already. */
+const itemsOf = (list: CsoList) => checkedPart(CHECKED_ITEMS[list], cso.properties[list]!.items!);
 const HEADER = Object.fromEntries(
   ['cso_id', 'window_number', 'prior_cso_hash', 'open_questions', 'constraints', 'goal_state']
     .concat(['cso_hmac', 'verified'])
@@ -237,6 +251,11 @@ export const RELAY_WINDOW = defineEntryKind<
   kind: 'relay.window',
   version: 2,
   schema: obj({ window: WINDOW_V2 }),
+  checked: {
+    [CHECKED_ITEMS.established_facts]: (v) => isCheckedItem('established_facts', v),
+    [CHECKED_ITEMS.decisions]: (v) => isCheckedItem('decisions', v),
+    [CHECKED_ITEMS.dependency_graph]: (v) => isCheckedItem('dependency_graph', v),
+  },
   previous: {
     kind: RELAY_WINDOW_V1,
     upgrade: ({ window: { cso, ...rest } }) => ({

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { CanonryError } from '../../src/core/index.js';
 import {
   bodySchema,
+  checkedPart,
   defineEntryKind,
   EntryKinds,
   Journal,
@@ -194,6 +195,68 @@ for (const engine of ENGINES) {
     });
   });
 }
+
+describe('parts a module checked already (checkedPart)', () => {
+  /** What the declaring module checked itself, by identity. */
+  const vouched = new WeakSet<object>();
+  const ITEM = object({ name: text });
+  const BATCH = defineEntryKind<{ items: { name: string }[] }>({
+    kind: 'test.batch',
+    version: 1,
+    schema: object({ items: { type: 'array', items: checkedPart('test.batch.item', ITEM) } }),
+    checked: { 'test.batch.item': (v) => vouched.has(v) },
+  });
+
+  it('checks any other object against the part schema, naming the rule that refused it', () => {
+    expect(BATCH.check({ items: [{ name: 'a' }] }).ok).toBe(true);
+    expect(BATCH.check({ items: [{ name: 'a' }, { name: 1 }] })).toMatchObject({
+      ok: false,
+      issues: [{ path: '/items/1/name', message: 'must be string' }],
+    });
+    expect(BATCH.check({ items: ['text'] })).toMatchObject({
+      ok: false,
+      issues: [{ path: '/items/0' }],
+    });
+  });
+
+  it('takes the module at its word for its objects on append, and checks them all on replay', async () => {
+    const { store, cleanup } = await ENGINES[0]!.fresh();
+    try {
+      const journal = new Journal(store, { kinds: new EntryKinds([BATCH]) });
+      // Vouched for but not what the schema says: only a module that lies gets this far.
+      const lie = { name: 7 } as unknown as { name: string };
+      vouched.add(lie);
+      await journal.append('alpha', BATCH.input({ items: [{ name: 'a' }] }, { actor: 't' }));
+      await journal.append('alpha', BATCH.input({ items: [lie] }, { actor: 't' }));
+      // Read back, the body is new objects nobody vouched for: checked whole, and refused.
+      const [first, second] = await journal.read('alpha');
+      expect(BATCH.body(first!)).toEqual({ items: [{ name: 'a' }] });
+      let err: unknown;
+      try {
+        BATCH.body(second!);
+      } catch (e) {
+        err = e;
+      }
+      expect(err).toBeInstanceOf(CanonryError);
+      expect((err as CanonryError).code).toBe('ENTRY_BODY_INVALID');
+      expect((err as CanonryError).details).toMatchObject({ seq: 2, path: '/items/0/name' });
+    } finally {
+      await store.close();
+      await cleanup();
+    }
+  });
+
+  it('refuses one part name declared with two meanings', () => {
+    expect(() =>
+      defineEntryKind({
+        kind: 'test.other',
+        version: 1,
+        schema: {},
+        checked: { 'test.batch.item': () => true },
+      }),
+    ).toThrow(/checked part test\.batch\.item is declared twice/);
+  });
+});
 
 describe('entry kind summaries', () => {
   const LABELLED = defineEntryKind<{ id: string; secret: string }>({

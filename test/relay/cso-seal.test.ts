@@ -4,7 +4,17 @@ import { canonicalize } from '../../src/core/index.js';
 import { csoDigest, csoHeader } from '../../src/relay/cso-digest.js';
 import { checkChain, csoId, sealCso, sessionGenesis } from '../../src/relay/cso-seal.js';
 import type { CognitiveStateObject } from '../../src/relay/types.js';
-import { chain, check, decision, fact, GENESIS, SESSION, seal, unsealed } from './cso-fixtures.js';
+import {
+  chain,
+  check,
+  decision,
+  etcd,
+  fact,
+  GENESIS,
+  SESSION,
+  seal,
+  unsealed,
+} from './cso-fixtures.js';
 
 /** Edits a sealed CSO and seals it again, as someone holding the key could. */
 function reseal(cso: CognitiveStateObject, edit: Partial<CognitiveStateObject>) {
@@ -192,6 +202,21 @@ describe('the CSO seal and chain (§2.1 INTEGRITY)', () => {
     const state = unsealed(1, GENESIS, { facts: [fact('A', 'x', { window_origin: 2 })] });
     expect(() => sealCso(state, seal)).toThrow(/\/established_facts\/0\/window_origin/);
     expect(() => sealCso(unsealed(1, GENESIS, {}), () => 'not a seal')).toThrow(/cso_hmac/);
+  });
+
+  it('checks an item against its own list: a fact that passed as a fact is no decision', () => {
+    const sealed = etcd();
+    const factA = sealed.established_facts[0]!;
+    // The fact's object passed the fact schema when `etcd` was sealed; in the decisions it must not
+    // pass on that account.
+    const state = {
+      ...unsealed(1, GENESIS, {}),
+      decisions: [factA as never],
+      dependency_graph: [],
+    };
+    expect(() => sealCso(state, seal)).toThrow(
+      /\/decisions\/0\/decision_id: must have required property/,
+    );
   });
 
   it('derives the genesis and cso ids deterministically, and refuses bad session ids', () => {
