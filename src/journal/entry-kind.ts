@@ -108,7 +108,8 @@ function compile<B>(schema: BodySchema): ValidateFunction<B> {
  * on replay, is checked against `schema`, and a refusal reads as the schema's own.
  */
 export function checkedPart(name: string, schema: BodySchema): BodySchema {
-  return { if: { [CHECKED_KEYWORD]: name }, then: true, else: schema };
+  // No `then`: a value the `if` accepts is valid as it is.
+  return { if: { [CHECKED_KEYWORD]: name }, else: schema };
 }
 
 /** Entries this process built from checked inputs or checked on replay: not checked again. */
