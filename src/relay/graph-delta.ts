@@ -195,13 +195,22 @@ export function stepGraph(
   }
 
   const old = prior.dependency_graph;
-  const graph: DependencyEdge[] = [];
+  // The new graph in pieces: runs of the prior's edges between touched ids, copied as slices (a
+  // window touches a few dozen ids of thousands), and the touched ids' edges between them.
+  const pieces: DependencyEdge[][] = [];
+  let graph: DependencyEdge[] = [];
+  const keep = (from: number, to: number) => {
+    if (to <= from) return;
+    if (graph.length > 0) pieces.push(graph);
+    pieces.push(old.slice(from, to));
+    graph = [];
+  };
   const removed: DependencyEdge[] = [];
   const added: DependencyEdge[] = [];
   let at = 0;
   for (const id of [...touched].sort(compareCodeUnits)) {
     const lo = lowerBound(old, id, at);
-    for (let i = at; i < lo; i++) graph.push(old[i]!);
+    keep(at, lo);
     let hi = lo;
     while (hi < old.length && old[hi]!.dependent === id) hi++;
     const item = now.get(id);
@@ -220,7 +229,9 @@ export function stepGraph(
     while (i < hi) removed.push(old[i++]!);
     at = hi;
   }
-  for (let i = at; i < old.length; i++) graph.push(old[i]!);
+  keep(at, old.length);
+  if (graph.length > 0) pieces.push(graph);
+  graph = joined(pieces);
   const base = DependencyIndex.of(prior);
   let index: DependencyIndex | null = base;
   if (removed.length > 0 || added.length > 0) {
@@ -335,6 +346,15 @@ export function rememberStep(cso: GraphSource, step: GraphStep, prior: object): 
   if (step.byId) byId.set(cso, step.byId);
   rememberEdges(cso, step.graph);
   if (step.index) DependencyIndex.remember(cso, step.index);
+}
+
+/** The pieces as one array (concatenated a bounded number at a time: a spread has a limit). */
+function joined(pieces: readonly DependencyEdge[][]): DependencyEdge[] {
+  if (pieces.length === 1) return pieces[0]!;
+  const CHUNK = 1024;
+  let out: DependencyEdge[] = [];
+  for (let i = 0; i < pieces.length; i += CHUNK) out = out.concat(...pieces.slice(i, i + CHUNK));
+  return out;
 }
 
 /** The first position at or after `from` whose dependent is not below `id`. */
