@@ -31,6 +31,8 @@ export function canonicalize(value: unknown): string {
 /** Texts of objects declared never to change again, with how deep they nest (see below). */
 const kept = new WeakMap<object, { readonly text: string; readonly height: number }>();
 let anyKept = false;
+/** The deepest object or array the current encoding met (how tall a kept value is). */
+let deepest = 0;
 
 /**
  * {@link canonicalize} of an object its owner never changes again (as the relay's CSO items, carried
@@ -43,25 +45,12 @@ let anyKept = false;
 export function canonicalizeFixed(value: object): string {
   const known = kept.get(value);
   if (known !== undefined) return known.text;
-  const text = write(value, 0);
-  kept.set(value, { text, height: heightOf(value) });
+  if (value === null) return 'null';
+  deepest = 0;
+  const text = writeComposite(value, 0);
+  kept.set(value, { text, height: deepest + 1 });
   anyKept = true;
   return text;
-}
-
-/** How many objects and arrays deep `value` nests (0 for a scalar); called on canonicalizable values. */
-function heightOf(value: unknown): number {
-  if (typeof value !== 'object' || value === null) return 0;
-  const known = kept.get(value);
-  if (known !== undefined) return known.height;
-  let most = 0;
-  for (const member of Array.isArray(value) ? value : Object.values(value)) {
-    if (typeof member === 'object' && member !== null) {
-      const h = heightOf(member);
-      if (h > most) most = h;
-    }
-  }
-  return most + 1;
 }
 
 /** The UTF-8 bytes of {@link canonicalize}. */
@@ -83,16 +72,22 @@ function write(value: unknown, depth: number): string {
       if (anyKept) {
         const known = kept.get(value);
         if (known !== undefined) {
-          if (depth + known.height > MAX_CANONICAL_DEPTH)
-            refuse(`nesting deeper than ${MAX_CANONICAL_DEPTH}`);
+          const bottom = depth + known.height - 1;
+          if (bottom >= MAX_CANONICAL_DEPTH) refuse(`nesting deeper than ${MAX_CANONICAL_DEPTH}`);
+          if (bottom > deepest) deepest = bottom;
           return known.text;
         }
       }
-      if (depth >= MAX_CANONICAL_DEPTH) refuse(`nesting deeper than ${MAX_CANONICAL_DEPTH}`);
-      return Array.isArray(value) ? writeArray(value, depth) : writeObject(value, depth);
+      return writeComposite(value, depth);
     default:
       return refuse(`a value of type ${typeof value}`);
   }
+}
+
+function writeComposite(value: object, depth: number): string {
+  if (depth >= MAX_CANONICAL_DEPTH) refuse(`nesting deeper than ${MAX_CANONICAL_DEPTH}`);
+  if (depth > deepest) deepest = depth;
+  return Array.isArray(value) ? writeArray(value, depth) : writeObject(value, depth);
 }
 
 function writeString(value: string): string {
