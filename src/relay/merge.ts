@@ -410,11 +410,20 @@ export function draftPrior(draft: UnsealedCso): CognitiveStateObject | undefined
   return drafts.get(draft);
 }
 
+/** `depends_on` lists (by identity: items never change) found to name each id once. */
+const uniqueLists = new WeakSet<readonly string[]>();
+
+/** Whether `ids` names each id once; a list found so is not looked at again when carried. */
 function unique(ids: readonly string[]): boolean {
-  if (ids.length > 16) return new Set(ids).size === ids.length;
-  for (let i = 1; i < ids.length; i++) {
-    for (let j = 0; j < i; j++) if (ids[i] === ids[j]) return false;
+  if (uniqueLists.has(ids)) return true;
+  if (ids.length > 16) {
+    if (new Set(ids).size !== ids.length) return false;
+  } else {
+    for (let i = 1; i < ids.length; i++) {
+      for (let j = 0; j < i; j++) if (ids[i] === ids[j]) return false;
+    }
   }
+  uniqueLists.add(ids);
   return true;
 }
 
