@@ -1,11 +1,6 @@
 import type { Migration } from '../store/index.js';
 
 /**
- * The relay's projection tables, rebuilt from `relay.*` entries. `record` holds canonical JSON:
- * of the session, of the window as journaled (its CSO as a change), of one item. The other columns
- * are for lookup.
- */
-/**
  * Migration `relay-items-append-only`: the item tables keyed by window first, each closed by
  * `options` (SQLite's ` WITHOUT ROWID`; nothing on PostgreSQL).
  */
@@ -32,6 +27,11 @@ const appendOnlyItems = (options: string) => `
   ALTER TABLE relay_windows ADD COLUMN base TEXT NOT NULL DEFAULT 'prior';
 `;
 
+/**
+ * The relay's projection tables, rebuilt from `relay.*` entries. `record` holds canonical JSON:
+ * of the session, of the window as journaled (its CSO as a change), of one item. The other columns
+ * are for lookup.
+ */
 export const RELAY_MIGRATIONS: readonly Migration[] = [
   {
     name: 'relay',
