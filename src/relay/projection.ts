@@ -16,8 +16,7 @@ import {
   sessionEntryOf,
   windowEntryOf,
 } from './entry-kinds.js';
-import { projectedWindow } from './reader.js';
-import type { RelayWindowEntry } from './session-types.js';
+import { projectedWindow, type RelayWindowEntry } from './session-types.js';
 import type { DependencyEdge } from './types.js';
 
 /** The lists of a CSO as `relay_items.list` names them. */

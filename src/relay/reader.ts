@@ -45,12 +45,6 @@ export function recordOf(
   return { ...rest, cso };
 }
 
-/** A journaled window as the projection keeps it: without its raw answers (the journal has them). */
-export function projectedWindow(entry: RelayWindowEntry): ProjectedWindowEntry {
-  const { answers: _answers, ...projected } = entry;
-  return projected;
-}
-
 /** What a window reads of the ones before it: their output and quality. */
 export type RecentWindow = Pick<RelayWindowEntry, 'output' | 'quality'>;
 

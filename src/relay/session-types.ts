@@ -145,6 +145,12 @@ export interface RelayWindowEntry extends Omit<RelayWindowRecord, 'cso'> {
  */
 export type ProjectedWindowEntry = Omit<RelayWindowEntry, 'answers'>;
 
+/** A journaled window as the projection keeps it: without its raw answers (the journal has them). */
+export function projectedWindow(entry: RelayWindowEntry): ProjectedWindowEntry {
+  const { answers: _answers, ...projected } = entry;
+  return projected;
+}
+
 /** A session stopped because a window's state could not be verified (policy `halt`). */
 export interface RelayHaltRecord {
   readonly session_id: string;

@@ -5,9 +5,12 @@ import { applyChange } from './cso-change.js';
 import { csoDigest } from './cso-digest.js';
 import { checkChain, csoBytes } from './cso-seal.js';
 import { windowEntryOf } from './entry-kinds.js';
-import { projectedWindow } from './reader.js';
 import type { Relay } from './relay.js';
-import type { RelaySessionRecord, RelayWindowEntry } from './session-types.js';
+import {
+  projectedWindow,
+  type RelaySessionRecord,
+  type RelayWindowEntry,
+} from './session-types.js';
 import type { CognitiveStateObject } from './types.js';
 
 /** What checking a session found: the first window that breaks, if any. */
