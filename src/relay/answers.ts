@@ -1,5 +1,6 @@
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { CanonryError } from '../core/index.js';
+import { deflateSoon } from './deflate-thread.js';
 import { ANSWER_LIMITS } from './limits.js';
 import type { JournaledAnswer } from './session-types.js';
 
@@ -15,18 +16,36 @@ export const DEFLATE_FROM_CHARS = 4_096;
  * state, and compresses several times over.
  */
 export function journaledAnswer(raw: string, output: string): JournaledAnswer {
-  if (raw === output) return { same: 'output' };
+  return answerOf(raw, output, false)();
+}
+
+/**
+ * {@link journaledAnswer}, started now and given when called: a long answer's deflate runs on a
+ * thread of its own meanwhile (`deflate-thread.ts`), so a window starts it before its merge and
+ * takes it when it builds its record. Call the result once.
+ */
+export function journaledAnswerSoon(raw: string, output: string): () => JournaledAnswer {
+  return answerOf(raw, output, true);
+}
+
+/** A raw answer's journaled form, its deflate (if any) started now on the thread when `soon`. */
+function answerOf(raw: string, output: string, soon: boolean): () => JournaledAnswer {
+  if (raw === output) return () => ({ same: 'output' });
   const literal = JSON.stringify(output);
   const at = raw.indexOf(literal);
   const restLength = at >= 0 ? raw.length - literal.length : raw.length;
-  if (restLength >= DEFLATE_FROM_CHARS) {
-    const bytes =
-      at >= 0 ? utf8Of(raw.slice(0, at), raw.slice(at + literal.length)) : utf8Of(raw, '');
-    const deflated = deflateRawSync(bytes, { level: 1 }).toString('base64');
-    if (deflated.length < restLength) return at >= 0 ? { deflated, at } : { deflated };
-  }
-  if (at >= 0) return { before: raw.slice(0, at), after: raw.slice(at + literal.length) };
-  return { text: raw };
+  const kept = (): JournaledAnswer =>
+    at >= 0 ? { before: raw.slice(0, at), after: raw.slice(at + literal.length) } : { text: raw };
+  if (restLength < DEFLATE_FROM_CHARS) return kept;
+  const [a, b] = at >= 0 ? [raw.slice(0, at), raw.slice(at + literal.length)] : [raw, ''];
+  const started = soon ? deflateSoon(a, b) : undefined;
+  return () => {
+    const deflated = started
+      ? started.take()
+      : deflateRawSync(utf8Of(a, b), { level: 1 }).toString('base64');
+    if (deflated.length >= restLength) return kept();
+    return at >= 0 ? { deflated, at } : { deflated };
+  };
 }
 
 /**
@@ -97,7 +116,25 @@ export function journaledAnswers(
   raws: readonly string[] | undefined,
   output: string,
 ): JournaledAnswer[] | undefined {
-  if (raws === undefined || raws.length === 0 || raws.length > ANSWER_LIMITS.answers) return;
-  if (!raws.every(journalable)) return;
+  if (!journaling(raws)) return;
   return raws.map((r) => journaledAnswer(r, output));
 }
+
+/** {@link journaledAnswers}, started now (see {@link journaledAnswerSoon}); call the result once. */
+export function journaledAnswersSoon(
+  raws: readonly string[] | undefined,
+  output: string,
+): () => JournaledAnswer[] | undefined {
+  if (!journaling(raws)) return none;
+  const soon = raws.map((r) => journaledAnswerSoon(r, output));
+  return () => soon.map((answer) => answer());
+}
+
+const none = () => undefined;
+
+/** Whether a window journals these answers (see {@link journaledAnswers}). */
+const journaling = (raws: readonly string[] | undefined): raws is readonly string[] =>
+  raws !== undefined &&
+  raws.length > 0 &&
+  raws.length <= ANSWER_LIMITS.answers &&
+  raws.every(journalable);

@@ -4,7 +4,7 @@ import { CanonryError, canonicalize, contentHash, isContentHash } from '../core/
 import type { WindowSignals } from '../dpe/index.js';
 import type { EntryInput } from '../journal/index.js';
 import type { Queryable } from '../store/index.js';
-import { journaledAnswers } from './answers.js';
+import { journaledAnswersSoon } from './answers.js';
 import { type CanonChanges, canonInputs, decisionNote, objectIdOf } from './canon-map.js';
 import { checkContribution } from './contribution.js';
 import { csoChange } from './cso-change.js';
@@ -233,6 +233,7 @@ export async function completeWindow(
   },
 ): Promise<CompletedWindow> {
   const { model } = options;
+  // Checked first; a long answer's deflate runs on its own thread through the merge (`answers.ts`).
   const replayParts = replayPartsOf(options, output);
   const { session } = row;
   const project = session.project;
@@ -399,7 +400,7 @@ export async function completeWindow(
     state: csoChange(prior, cso),
     sealed_over: 'digest',
     status: statusAfter(record),
-    ...replayParts,
+    ...replayParts(),
   };
   // A window record is one journal entry (at most 1 MiB): a state that outgrew it is refused here,
   // by name, before anything is journaled. The raw answers are for replay only: they go first.
@@ -462,12 +463,13 @@ export async function completeWindow(
 /**
  * What the window journals for a replay: the context packet's hash the caller gave (or the one
  * `prepareWindow` returned for this window), and the raw answers within `ANSWER_LIMITS`.
- * A malformed hash or answer list is INVALID_BODY.
+ * A malformed hash or answer list is INVALID_BODY, at once; the parts are given when called (the
+ * answers' deflate goes on meanwhile).
  */
 function replayPartsOf(
   options: { contextPacketHash?: string | null; answers?: readonly string[] },
   output: string,
-): Pick<RelayWindowEntry, 'context_packet_hash' | 'answers'> {
+): () => Pick<RelayWindowEntry, 'context_packet_hash' | 'answers'> {
   const hash = options.contextPacketHash ?? null;
   if (hash !== null && !isContentHash(hash)) {
     throw new CanonryError('INVALID_BODY', 'context_packet_hash must be a sha256: content hash', {
@@ -480,10 +482,13 @@ function replayPartsOf(
       field: 'answers',
     });
   }
-  const answers = journaledAnswers(raws, output);
-  return {
-    ...(hash === null ? {} : { context_packet_hash: hash }),
-    ...(answers === undefined ? {} : { answers }),
+  const answers = journaledAnswersSoon(raws, output);
+  return () => {
+    const journaled = answers();
+    return {
+      ...(hash === null ? {} : { context_packet_hash: hash }),
+      ...(journaled === undefined ? {} : { answers: journaled }),
+    };
   };
 }
 

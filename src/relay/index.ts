@@ -1,4 +1,4 @@
-export { journaledAnswer, rawAnswer } from './answers.js';
+export { journaledAnswer, journaledAnswerSoon, rawAnswer } from './answers.js';
 export { agentOf, type CompletedWindow, MAX_OUTPUT_CHARS } from './complete.js';
 export { checkContribution, parseContribution } from './contribution.js';
 export {
@@ -24,6 +24,7 @@ export {
   sealCso,
   sessionGenesis,
 } from './cso-seal.js';
+export { startDeflateThread, stopDeflateThread } from './deflate-thread.js';
 export {
   RELAY_ENTRY_KINDS,
   RELAY_HALT,
