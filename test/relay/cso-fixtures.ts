@@ -1,4 +1,5 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { canonicalize } from '../../src/core/index.js';
 import { csoId, sealCso, sessionGenesis } from '../../src/relay/cso-seal.js';
 import { normaliseEdges } from '../../src/relay/graph.js';
 import type {
@@ -140,4 +141,24 @@ export function contribution(more: Partial<Contribution> = {}): Contribution {
     tool_results: [],
     ...more,
   };
+}
+
+const sha256 = (b: Uint8Array | string) => createHash('sha256').update(b).digest();
+
+/** A list's digest as `cso-digest.ts`'s module comment defines it, computed from scratch. */
+export function listDigestFromScratch(items: readonly object[]): Buffer {
+  const n = Buffer.alloc(4);
+  n.writeUInt32BE(items.length);
+  const chunks: Buffer[] = [];
+  let chunk: Buffer[] = [];
+  for (const item of items) {
+    const d = sha256(canonicalize(item));
+    chunk.push(d);
+    if (d[0]! < 8) {
+      chunks.push(sha256(Buffer.concat(chunk)));
+      chunk = [];
+    }
+  }
+  if (chunk.length > 0) chunks.push(sha256(Buffer.concat(chunk)));
+  return sha256(Buffer.concat([n, ...chunks]));
 }

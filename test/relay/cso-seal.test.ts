@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { canonicalize } from '../../src/core/index.js';
 import { csoDigest, csoHeader } from '../../src/relay/cso-digest.js';
 import { checkChain, csoId, sealCso, sessionGenesis } from '../../src/relay/cso-seal.js';
 import type { CognitiveStateObject } from '../../src/relay/types.js';
@@ -11,6 +10,7 @@ import {
   etcd,
   fact,
   GENESIS,
+  listDigestFromScratch,
   SESSION,
   seal,
   unsealed,
@@ -110,22 +110,7 @@ describe('the CSO seal and chain (§2.1 INTEGRITY)', () => {
     expect(check(csoDigest(a), a.cso_hmac).ok).toBe(true);
     // The digest is the module comment's, computed here from scratch.
     const h = (b: Uint8Array | string) => createHash('sha256').update(b).digest();
-    const list = (items: object[]) => {
-      const n = Buffer.alloc(4);
-      n.writeUInt32BE(items.length);
-      const chunks: Buffer[] = [];
-      let chunk: Buffer[] = [];
-      for (const item of items) {
-        const d = h(canonicalize(item));
-        chunk.push(d);
-        if (d[0]! < 8) {
-          chunks.push(h(Buffer.concat(chunk)));
-          chunk = [];
-        }
-      }
-      if (chunk.length > 0) chunks.push(h(Buffer.concat(chunk)));
-      return h(Buffer.concat([n, ...chunks]));
-    };
+    const list = listDigestFromScratch;
     const big = unsealed(1, GENESIS, {
       facts: Array.from({ length: 300 }, (_, i) => fact(`F${i}`, `fact ${i}`)),
     });
