@@ -1,5 +1,5 @@
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
-import { CanonryError } from '../core/index.js';
+import { CanonryError, canonicalizeFixed } from '../core/index.js';
 import { deflateSoon } from './deflate-thread.js';
 import { ANSWER_LIMITS } from './limits.js';
 import type { JournaledAnswer } from './session-types.js';
@@ -28,8 +28,32 @@ export function journaledAnswerSoon(raw: string, output: string): () => Journale
   return answerOf(raw, output, true);
 }
 
+/**
+ * Answers made here from a raw answer within the bound: frozen, their canonical text kept, and
+ * vouched for (`isMadeAnswer`), so the window's entry neither encodes nor checks them again.
+ */
+const made = new WeakSet<object>();
+
+/** Whether `value` is an answer this module made, within `ANSWER_LIMITS` (what the schema asks). */
+export function isMadeAnswer(value: object): boolean {
+  return made.has(value);
+}
+
+function vouched(answer: JournaledAnswer, raw: string): JournaledAnswer {
+  if (raw.length > ANSWER_LIMITS.answerChars) return answer;
+  Object.freeze(answer);
+  canonicalizeFixed(answer);
+  made.add(answer);
+  return answer;
+}
+
 /** A raw answer's journaled form, its deflate (if any) started now on the thread when `soon`. */
 function answerOf(raw: string, output: string, soon: boolean): () => JournaledAnswer {
+  const given = answerFrom(raw, output, soon);
+  return () => vouched(given(), raw);
+}
+
+function answerFrom(raw: string, output: string, soon: boolean): () => JournaledAnswer {
   if (raw === output) return () => ({ same: 'output' });
   const literal = JSON.stringify(output);
   const at = raw.indexOf(literal);

@@ -5,6 +5,7 @@ import {
   type EntryKind,
   type JournalEntry,
 } from '../journal/index.js';
+import { isMadeAnswer } from './answers.js';
 import { csoChange } from './cso-change.js';
 import { CSO_SCHEMA, type CsoList, isCheckedItem } from './cso-schema.js';
 import { ANSWER_LIMITS } from './limits.js';
@@ -219,10 +220,17 @@ const ANSWER = {
   ],
 };
 
+/** The name under which an answer `answers.ts` made within the bound skips its check. */
+const CHECKED_ANSWER = 'relay.answer';
+
 /** What a replay needs beside the window (optional: older entries do not have them). */
 const REPLAY_PARTS = {
   context_packet_hash: { type: 'string', pattern: '^sha256:[0-9a-f]{64}$' },
-  answers: { type: 'array', maxItems: ANSWER_LIMITS.answers, items: ANSWER },
+  answers: {
+    type: 'array',
+    maxItems: ANSWER_LIMITS.answers,
+    items: checkedPart(CHECKED_ANSWER, ANSWER),
+  },
 };
 
 const WINDOW_V2_REQUIRED = obj({
@@ -255,6 +263,7 @@ export const RELAY_WINDOW = defineEntryKind<
     [CHECKED_ITEMS.established_facts]: (v) => isCheckedItem('established_facts', v),
     [CHECKED_ITEMS.decisions]: (v) => isCheckedItem('decisions', v),
     [CHECKED_ITEMS.dependency_graph]: (v) => isCheckedItem('dependency_graph', v),
+    [CHECKED_ANSWER]: isMadeAnswer,
   },
   previous: {
     kind: RELAY_WINDOW_V1,

@@ -3,10 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { canonicalize } from '../../src/core/index.js';
 import {
   DEFLATE_FROM_CHARS,
+  isMadeAnswer,
   journaledAnswer,
   journaledAnswers,
   rawAnswer,
 } from '../../src/relay/answers.js';
+import { ANSWER_LIMITS } from '../../src/relay/limits.js';
 
 /** Answer text up to `max` characters, its length uniform (long ones as likely as short ones). */
 const text = (max: number) =>
@@ -73,5 +75,25 @@ describe('journaled model answers', () => {
     expect(journaledAnswers([good], output)).toHaveLength(1);
     expect(journaledAnswers([good, lone], output)).toBeUndefined();
     expect(journaledAnswers(['\ude00'], output)).toBeUndefined();
+  });
+
+  it('vouches for the answers it makes from a raw answer within the bound, and only those', () => {
+    const output = 'the output';
+    for (const raw of [
+      output,
+      `{"output":${JSON.stringify(output)},"facts":"${'a'.repeat(DEFLATE_FROM_CHARS)}"}`,
+      `{"output":${JSON.stringify(output)}}`,
+      'no output here',
+    ]) {
+      const answer = journaledAnswer(raw, output);
+      expect(isMadeAnswer(answer)).toBe(true);
+      // Frozen: what the journal takes on trust cannot change after it was made.
+      expect(Object.isFrozen(answer)).toBe(true);
+      expect(() => Object.assign(answer, { text: 'changed' })).toThrow(TypeError);
+      expect(isMadeAnswer({ ...answer })).toBe(false);
+      expect(rawAnswer(answer, output)).toBe(raw);
+    }
+    const over = journaledAnswer('b'.repeat(ANSWER_LIMITS.answerChars + 1), output);
+    expect(isMadeAnswer(over)).toBe(false);
   });
 });
