@@ -1,5 +1,5 @@
 import { CanonryError, type ContentHash, isContentHash, type JsonValue } from '../core/index.js';
-import { rowPlaceholders } from '../store/index.js';
+import { perCount, rowPlaceholders } from '../store/index.js';
 import { ENTRY_FORMAT, type JournalEntry, type ReceiptInput } from './types.js';
 
 /** The stored columns of an entry, in the order of {@link EntryRow} and of `BuiltEntry.params`. */
@@ -31,17 +31,12 @@ export type EntryRow = readonly [
 
 /** Columns of one stored entry (parameters per row of {@link insertEntries}). */
 export const ENTRY_COLUMNS = 13;
-const inserts = new Map<number, string>();
 
 /** The statement that stores `rows` entries at once (parameters row after row); cached per count. */
-export function insertEntries(rows: number): string {
-  let sql = inserts.get(rows);
-  if (sql === undefined) {
-    sql = `INSERT INTO journal_entries (${ENTRY_COLUMN_NAMES}) VALUES ${rowPlaceholders(rows, ENTRY_COLUMNS)}`;
-    inserts.set(rows, sql);
-  }
-  return sql;
-}
+export const insertEntries = perCount(
+  (rows) =>
+    `INSERT INTO journal_entries (${ENTRY_COLUMN_NAMES}) VALUES ${rowPlaceholders(rows, ENTRY_COLUMNS)}`,
+);
 
 /**
  * Reads a stored row back into an entry, upgrading older formats. Rows are hostile (the database can

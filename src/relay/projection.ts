@@ -1,6 +1,7 @@
 import { canonicalize } from '../core/index.js';
 import { canonicalBody, type JournalEntry, type Projection } from '../journal/index.js';
 import {
+  perCount,
   pieces,
   type Queryable,
   rowPlaceholders,
@@ -37,14 +38,18 @@ interface ItemRow {
 }
 
 /** Item versions a window put: `$1` project, `$2` session, `$3` the window; list, id, position and record a row. */
-const insertItems = (count: number) =>
-  `INSERT INTO relay_items (project, session_id, window_from, list, item_id, position, record)
-   VALUES ${rowPlaceholders(count, 4, 3)}`;
+const insertItems = perCount(
+  (count) =>
+    `INSERT INTO relay_items (project, session_id, window_from, list, item_id, position, record)
+   VALUES ${rowPlaceholders(count, 4, 3)}`,
+);
 
 /** Items a window removed: `$1` project, `$2` session, `$3` the window; list and id a row. */
-const insertRemovals = (count: number) =>
-  `INSERT INTO relay_item_removals (project, session_id, window_to, list, item_id)
-   VALUES ${rowPlaceholders(count, 2, 3)}`;
+const insertRemovals = perCount(
+  (count) =>
+    `INSERT INTO relay_item_removals (project, session_id, window_to, list, item_id)
+   VALUES ${rowPlaceholders(count, 2, 3)}`,
+);
 
 /**
  * A window's CSO change as writes, none reading a row: a row per item version it put (every put

@@ -26,3 +26,20 @@ export function pieces<T>(list: readonly T[], size = STATEMENT_PIECE): T[][] {
   for (let i = 0; i < list.length; i += size) out.push(list.slice(i, i + size));
   return out;
 }
+
+/**
+ * `make(count)` for a statement's text, made once per count and kept: the same string every time,
+ * so a statement cache keyed by text finds it without hashing a kilobyte of new text. Counts are
+ * pieces' sizes, at most {@link STATEMENT_PIECE}: the kept texts are bounded.
+ */
+export function perCount(make: (count: number) => string): (count: number) => string {
+  const made = new Map<number, string>();
+  return (count) => {
+    let text = made.get(count);
+    if (text === undefined) {
+      text = make(count);
+      made.set(count, text);
+    }
+    return text;
+  };
+}

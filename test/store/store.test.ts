@@ -4,6 +4,7 @@ import { JOURNAL_MIGRATIONS } from '../../src/journal/index.js';
 import {
   migrate,
   PostgresStore,
+  perCount,
   rowPlaceholders,
   runTogether,
   runWrites,
@@ -291,5 +292,20 @@ describe.skipIf(!postgresAvailable)('PostgreSQL prepared statements', () => {
     // The first attempt failed on the stale plan and was rolled back whole: b moved once.
     expect(attempts).toBe(2);
     expect(rows).toEqual([{ a: 2, b: 8, c: 'x' }]);
+  });
+});
+
+describe('perCount', () => {
+  it('makes the text of each count once and gives the very same text after', () => {
+    const made: number[] = [];
+    const sql = perCount((n) => {
+      made.push(n);
+      return `INSERT INTO t (k) VALUES ${rowPlaceholders(n, 1)}`;
+    });
+    const three = sql(3);
+    expect(three).toBe('INSERT INTO t (k) VALUES ($1), ($2), ($3)');
+    expect(sql(2)).toBe('INSERT INTO t (k) VALUES ($1), ($2)');
+    expect(sql(3)).toBe(three);
+    expect(made).toEqual([3, 2]);
   });
 });
