@@ -2,6 +2,7 @@
 // an agent drives a session window by window with its own contributions; the completing response
 // carries the §5.3/§6.4/§10 headers and no other response does; roles come from the tokens.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rawAnswer, startDeflateThread } from '../../src/relay/index.js';
 import { call, tokensFor } from '../helpers/auth.js';
 import { liveServer } from '../helpers/runtime.js';
 
@@ -274,6 +275,31 @@ describe('relay sessions over HTTP', () => {
     expect('answers' in entry!).toBe(false);
     const [journaled] = await live.runtime.relay.journaledWindows(P, sid, 1);
     expect(journaled!.answers).toEqual([{ before: '{"output":', after: ',"facts":[]}' }]);
+  });
+
+  it('journals a long raw answer deflated on its own thread, and it reads back byte for byte', async () => {
+    expect(await startDeflateThread()).toBe(true);
+    const started = await api('POST', '/relay/sessions', t.agent, {
+      mode: 'DOCUMENT',
+      objective: 'A long answer',
+      remaining: ['Context'],
+    });
+    const sid = started.body.session.session_id;
+    const output = 'Context: the answer was long.';
+    const notes = Array.from({ length: 900 }, (_, i) => `note ${i}: eu-${i % 7} — 漢字 ${i * 37}`);
+    const raw = JSON.stringify({ output, notes });
+    expect(raw.length).toBeGreaterThan(20_000);
+    const done = await api('POST', `/relay/sessions/${sid}/windows`, t.agent, {
+      output,
+      contribution: { completed: ['Context'] },
+      answers: [raw],
+    });
+    expect(done.status, JSON.stringify(done.body)).toBe(200);
+    const [journaled] = await live.runtime.relay.journaledWindows(P, sid, 1);
+    const [answer] = journaled!.answers!;
+    expect(answer).toMatchObject({ at: raw.indexOf(JSON.stringify(output)) });
+    expect((answer as { deflated: string }).deflated.length).toBeLessThan(raw.length / 2);
+    expect(rawAnswer(answer!, output)).toBe(raw);
   });
 
   it('documents the relay under its tag, with the headers on the completing operation', async () => {
