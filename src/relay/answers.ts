@@ -41,8 +41,13 @@ export function isMadeAnswer(value: object): boolean {
 
 function vouched(answer: JournaledAnswer, raw: string): JournaledAnswer {
   if (raw.length > ANSWER_LIMITS.answerChars) return answer;
+  try {
+    canonicalizeFixed(answer);
+  } catch {
+    // A lone surrogate: no entry can hold it (`journaledAnswers` leaves such answers out).
+    return answer;
+  }
   Object.freeze(answer);
-  canonicalizeFixed(answer);
   made.add(answer);
   return answer;
 }

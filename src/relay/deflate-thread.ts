@@ -70,7 +70,10 @@ interface Thread {
 }
 
 let thread: Thread | undefined;
-/** After a thread died or hung: no new one before this time (the pause doubles, 0.1 s to 30 s). */
+/**
+ * After a thread died or hung: no new one before this time (the pause doubles with each death
+ * since the last job a thread finished, 0.1 s to 30 s).
+ */
 let retryAt = 0;
 let deaths = 0;
 
@@ -111,6 +114,7 @@ export function deflateSoon(a: string, b: string): Deflation | undefined {
       if (code === DONE) {
         const text = bytes.toString('latin1', outAt, outAt + head[3]!);
         giveBack(sab);
+        deaths = 0;
         return text;
       }
       if (code === PENDING) hung(ready);

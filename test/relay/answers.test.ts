@@ -95,5 +95,9 @@ describe('journaled model answers', () => {
     }
     const over = journaledAnswer('b'.repeat(ANSWER_LIMITS.answerChars + 1), output);
     expect(isMadeAnswer(over)).toBe(false);
+    // A lone surrogate, which no entry can hold: given back as before, not vouched for.
+    const lone = journaledAnswer('x\ud800y', output);
+    expect(lone).toEqual({ text: 'x\ud800y' });
+    expect(isMadeAnswer(lone)).toBe(false);
   });
 });
