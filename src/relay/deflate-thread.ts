@@ -94,7 +94,12 @@ export function deflateSoon(a: string, b: string): Deflation | undefined {
   const most = 3 * (a.length + b.length);
   const outAt = HEAD_BYTES + most;
   const size = outAt + 4 * Math.ceil((most + 5 * Math.ceil(most / 16_384) + 64) / 3);
-  const sab = takeSpare(size) ?? new SharedArrayBuffer(size);
+  let sab = takeSpare(size);
+  try {
+    sab ??= new SharedArrayBuffer(size);
+  } catch {
+    return; // No memory for it now: the caller deflates on its own thread.
+  }
   const bytes = Buffer.from(sab);
   const n = bytes.write(a, HEAD_BYTES, 'utf8');
   const length = n + bytes.write(b, HEAD_BYTES + n, 'utf8');
@@ -102,7 +107,12 @@ export function deflateSoon(a: string, b: string): Deflation | undefined {
   head[0] = PENDING;
   head[1] = length;
   head[2] = outAt;
-  ready.worker.postMessage(sab);
+  try {
+    ready.worker.postMessage(sab);
+  } catch {
+    giveBack(sab);
+    return;
+  }
   let taken = false;
   return {
     take() {

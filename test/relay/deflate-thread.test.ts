@@ -1,6 +1,6 @@
 import { deflateRawSync } from 'node:zlib';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { journaledAnswer, journaledAnswerSoon, rawAnswer } from '../../src/relay/answers.js';
 import {
   deflateSoon,
@@ -70,6 +70,31 @@ describe('deflate thread', () => {
     const job = deflateSoon('y'.repeat(OFF_THREAD_FROM_CHARS), '');
     job!.take();
     expect(() => job!.take()).toThrow(/taken once/);
+  });
+
+  it('leaves the deflate to the caller when shared memory for the job cannot be had', () => {
+    // Longer than any buffer kept from the jobs before, so the job needs a new one.
+    const text = 'the quorum rests on three members; '.repeat(6_000);
+    vi.stubGlobal(
+      'SharedArrayBuffer',
+      class {
+        constructor() {
+          throw new RangeError('Array buffer allocation failed');
+        }
+      },
+    );
+    try {
+      expect(deflateSoon(text, '')).toBeUndefined();
+      const raw = JSON.stringify({ output: 'o', text });
+      const literal = JSON.stringify('o');
+      const at = raw.indexOf(literal);
+      expect(journaledAnswerSoon(raw, 'o')()).toEqual({
+        deflated: here(raw.slice(0, at), raw.slice(at + literal.length)),
+        at,
+      });
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 
   it('gives the right bytes when the thread stops with a job in flight', async () => {
