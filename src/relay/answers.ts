@@ -1,6 +1,6 @@
-import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import { inflateRawSync } from 'node:zlib';
 import { CanonryError, canonicalizeFixed } from '../core/index.js';
-import { deflateSoon } from './deflate-thread.js';
+import { deflateHere, deflateSoon } from './deflate-thread.js';
 import { ANSWER_LIMITS } from './limits.js';
 import type { JournaledAnswer } from './session-types.js';
 
@@ -69,34 +69,10 @@ function answerFrom(raw: string, output: string, soon: boolean): () => Journaled
   const [a, b] = at >= 0 ? [raw.slice(0, at), raw.slice(at + literal.length)] : [raw, ''];
   const started = soon ? deflateSoon(a, b) : undefined;
   return () => {
-    const deflated = started
-      ? started.take()
-      : deflateRawSync(utf8Of(a, b), { level: 1 }).toString('base64');
+    const deflated = started ? started.take() : deflateHere(a, b);
     if (deflated.length >= restLength) return kept();
     return at >= 0 ? { deflated, at } : { deflated };
   };
-}
-
-/**
- * Where an answer's two sides are encoded before they are deflated: one buffer kept for the
- * process (at most three bytes a character of the longest answer), so a window pays neither a
- * fresh allocation's page faults for its 100+ KB nor a copy to join the sides.
- */
-let scratch = Buffer.allocUnsafeSlow(0);
-
-/** The most the scratch buffer grows to: an answer within `ANSWER_LIMITS`, all three-byte. */
-const SCRATCH_BYTES = 3 * ANSWER_LIMITS.answerChars;
-
-/** `a` then `b` as UTF-8 in the scratch buffer (past its bound, their own); valid until next call. */
-function utf8Of(a: string, b: string): Buffer {
-  const most = 3 * (a.length + b.length);
-  if (scratch.length < most) {
-    if (most > SCRATCH_BYTES)
-      return Buffer.concat([Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8')]);
-    scratch = Buffer.allocUnsafeSlow(Math.min(SCRATCH_BYTES, Math.max(most, 2 * scratch.length)));
-  }
-  const n = scratch.write(a, 0, 'utf8');
-  return scratch.subarray(0, n + scratch.write(b, n, 'utf8'));
 }
 
 /** The raw answer a journaled one stands for, given the window's output text. */
@@ -145,8 +121,7 @@ export function journaledAnswers(
   raws: readonly string[] | undefined,
   output: string,
 ): JournaledAnswer[] | undefined {
-  if (!journaling(raws)) return;
-  return raws.map((r) => journaledAnswer(r, output));
+  return answersOf(raws, output, false)();
 }
 
 /** {@link journaledAnswers}, started now (see {@link journaledAnswerSoon}); call the result once. */
@@ -154,9 +129,17 @@ export function journaledAnswersSoon(
   raws: readonly string[] | undefined,
   output: string,
 ): () => JournaledAnswer[] | undefined {
+  return answersOf(raws, output, true);
+}
+
+function answersOf(
+  raws: readonly string[] | undefined,
+  output: string,
+  soon: boolean,
+): () => JournaledAnswer[] | undefined {
   if (!journaling(raws)) return none;
-  const soon = raws.map((r) => journaledAnswerSoon(r, output));
-  return () => soon.map((answer) => answer());
+  const started = raws.map((r) => answerOf(r, output, soon));
+  return () => started.map((answer) => answer());
 }
 
 const none = () => undefined;

@@ -1,5 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import { deflateRawSync } from 'node:zlib';
+import { ANSWER_LIMITS } from './limits.js';
 
 /**
  * A raw answer's deflate, done on a thread of its own while the window's own work goes on.
@@ -19,6 +20,9 @@ import { deflateRawSync } from 'node:zlib';
  * a pause). Two job buffers are kept for the next jobs, the largest seen: at most ~7 MB, for two
  * answers at the bound of `ANSWER_LIMITS`.
  */
+
+/** The zlib level of every answer's deflate, here or on the thread. */
+const LEVEL = 1;
 
 /** Inputs of fewer characters are deflated by the caller: the hand-over would cost what it saves. */
 export const OFF_THREAD_FROM_CHARS = 16_384;
@@ -50,7 +54,7 @@ parentPort.on('message', (sab) => {
   const head = new Int32Array(sab, 0, 4);
   let code = ${FAILED};
   try {
-    const text = deflateRawSync(Buffer.from(sab, ${HEAD_BYTES}, head[1]), { level: 1 }).toString('base64');
+    const text = deflateRawSync(Buffer.from(sab, ${HEAD_BYTES}, head[1]), { level: ${LEVEL} }).toString('base64');
     const at = head[2];
     if (at + text.length <= sab.byteLength) {
       Buffer.from(sab, at, text.length).write(text, 'latin1');
@@ -137,7 +141,34 @@ export function deflateSoon(a: string, b: string): Deflation | undefined {
 }
 
 const deflated = (bytes: Uint8Array): string =>
-  deflateRawSync(bytes, { level: 1 }).toString('base64');
+  deflateRawSync(bytes, { level: LEVEL }).toString('base64');
+
+/** Deflates `a` then `b` (as UTF-8, one input; raw, level 1, as base64) on the caller's thread. */
+export function deflateHere(a: string, b: string): string {
+  return deflated(utf8Of(a, b));
+}
+
+/**
+ * Where an answer's two sides are encoded before they are deflated: one buffer kept for the
+ * process (at most three bytes a character of the longest answer), so a window pays neither a
+ * fresh allocation's page faults for its 100+ KB nor a copy to join the sides.
+ */
+let scratch = Buffer.allocUnsafeSlow(0);
+
+/** The most the scratch buffer grows to: an answer within `ANSWER_LIMITS`, all three-byte. */
+const SCRATCH_BYTES = 3 * ANSWER_LIMITS.answerChars;
+
+/** `a` then `b` as UTF-8 in the scratch buffer (past its bound, their own); valid until next call. */
+function utf8Of(a: string, b: string): Buffer {
+  const most = 3 * (a.length + b.length);
+  if (scratch.length < most) {
+    if (most > SCRATCH_BYTES)
+      return Buffer.concat([Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8')]);
+    scratch = Buffer.allocUnsafeSlow(Math.min(SCRATCH_BYTES, Math.max(most, 2 * scratch.length)));
+  }
+  const n = scratch.write(a, 0, 'utf8');
+  return scratch.subarray(0, n + scratch.write(b, n, 'utf8'));
+}
 
 /** The thread when it listens; else undefined, starting it when none runs (and none is paused). */
 function readyThread(): Thread | undefined {
