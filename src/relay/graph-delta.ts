@@ -131,57 +131,55 @@ export function uniqueItemsById(cso: GraphItems): Map<string, EstablishedFact | 
 }
 
 /**
+ * How `items` differ from the prior's, when the caller built them and knows: the step then looks
+ * at what changed only, not at every item. The caller vouches that every id is used once, and
+ * that a fresh item under a prior id is of that item's kind.
+ */
+export interface KnownChange {
+  /** The items that are not the prior's objects, in list order. */
+  readonly fresh: GraphStep['fresh'];
+  /** Ids of the prior's items that `items` do not hold, in the prior's order (facts first). */
+  readonly gone: readonly string[];
+  /** Whether to make the items by id (`GraphStep.byId`; null otherwise): a CSO to seal needs it. */
+  readonly byId: boolean;
+}
+
+interface StepOptions {
+  readonly levels?: boolean;
+  readonly index?: boolean;
+  /** What changed, when known: see {@link KnownChange}. */
+  readonly known?: KnownChange;
+}
+
+/**
  * The normal-form graph of `items` plus `explicit` edges, from `prior`'s (null when the prior's
  * graph is not in normal form: the caller normalises from scratch). Costs the items (a look-up
- * each) plus the edges of what changed.
+ * each; nothing per item when the change is `known`) plus the edges of what changed.
  */
 export function stepGraph(
   prior: GraphSource,
   items: GraphItems,
   explicit: readonly DependencyEdge[],
-  options: { readonly levels?: boolean; readonly index: false },
+  options: StepOptions & { readonly index: false },
 ): (GraphStep & { readonly index: null }) | null;
 export function stepGraph(
   prior: GraphSource,
   items: GraphItems,
   explicit: readonly DependencyEdge[],
-  options?: { readonly levels?: boolean; readonly index?: true },
+  options?: StepOptions & { readonly index?: true },
 ): IndexedStep | null;
 export function stepGraph(
   prior: GraphSource,
   items: GraphItems,
   explicit: readonly DependencyEdge[],
-  options: { readonly levels?: boolean; readonly index?: boolean } = {},
+  options: StepOptions = {},
 ): GraphStep | null {
   const shape = graphShape(prior);
   if (!shape.normal) return null;
   const before = itemsById(prior);
-  const touched = new Set<string>();
-  const now = new Map<string, EstablishedFact | Decision>();
-  const fresh = { facts: [] as EstablishedFact[], decisions: [] as Decision[] };
-  for (const item of items.established_facts) {
-    now.set(item.fact_id, item);
-    if (before.get(item.fact_id) !== item) {
-      touched.add(item.fact_id);
-      fresh.facts.push(item);
-    }
-  }
-  for (const item of items.decisions) {
-    if (!now.has(item.decision_id)) now.set(item.decision_id, item);
-    if (before.get(item.decision_id) !== item) {
-      touched.add(item.decision_id);
-      fresh.decisions.push(item);
-    }
-  }
-  const gone: string[] = [];
-  if (now.size !== before.size || touched.size > 0) {
-    for (const id of before.keys()) {
-      if (!now.has(id)) {
-        touched.add(id);
-        gone.push(id);
-      }
-    }
-  }
+  const { touched, fresh, gone, itemOf, byId } = options.known
+    ? knownItems(before, items, options.known)
+    : walkItems(before, items);
   const explicitKey = (e: DependencyEdge) => `${e.dependent}\u0000${e.depends_on}`;
   const was = new Set(shape.explicit.map(explicitKey));
   const is = new Set(explicit.map(explicitKey));
@@ -213,7 +211,7 @@ export function stepGraph(
     keep(at, lo);
     let hi = lo;
     while (hi < old.length && old[hi]!.dependent === id) hi++;
-    const item = now.get(id);
+    const item = itemOf(id);
     const on = [...(item ? impliedOf(item) : []), ...(explicitBy.get(id) ?? [])];
     const wanted = on.length < 2 ? on : [...new Set(on)].sort(compareCodeUnits);
     let i = lo;
@@ -247,8 +245,79 @@ export function stepGraph(
       index = null;
     }
   }
+  return { graph, removed, added, gone, byId, fresh, index, explicit };
+}
+
+/** What a step needs of the items: the ids to look at, the fresh and gone, each id's item now. */
+interface ItemsChange {
+  readonly touched: Set<string>;
+  readonly fresh: GraphStep['fresh'];
+  readonly gone: readonly string[];
+  readonly itemOf: (id: string) => EstablishedFact | Decision | undefined;
+  readonly byId: Map<string, EstablishedFact | Decision> | null;
+}
+
+/** The change found by looking at every item (the first of an id is a decision's, the last a fact's). */
+function walkItems(
+  before: Map<string, EstablishedFact | Decision>,
+  items: GraphItems,
+): ItemsChange {
+  const touched = new Set<string>();
+  const now = new Map<string, EstablishedFact | Decision>();
+  const fresh = { facts: [] as EstablishedFact[], decisions: [] as Decision[] };
+  for (const item of items.established_facts) {
+    now.set(item.fact_id, item);
+    if (before.get(item.fact_id) !== item) {
+      touched.add(item.fact_id);
+      fresh.facts.push(item);
+    }
+  }
+  for (const item of items.decisions) {
+    if (!now.has(item.decision_id)) now.set(item.decision_id, item);
+    if (before.get(item.decision_id) !== item) {
+      touched.add(item.decision_id);
+      fresh.decisions.push(item);
+    }
+  }
+  const gone: string[] = [];
+  if (now.size !== before.size || touched.size > 0) {
+    for (const id of before.keys()) {
+      if (!now.has(id)) {
+        touched.add(id);
+        gone.push(id);
+      }
+    }
+  }
   const unique = now.size === items.established_facts.length + items.decisions.length;
-  return { graph, removed, added, gone, byId: unique ? now : null, fresh, index, explicit };
+  return { touched, fresh, gone, itemOf: (id) => now.get(id), byId: unique ? now : null };
+}
+
+/** The change as the caller knows it: only the fresh and gone ids are looked at. */
+function knownItems(
+  before: Map<string, EstablishedFact | Decision>,
+  items: GraphItems,
+  known: KnownChange,
+): ItemsChange {
+  const touched = new Set<string>(known.gone);
+  const freshById = new Map<string, EstablishedFact | Decision>();
+  for (const f of known.fresh.facts) {
+    touched.add(f.fact_id);
+    freshById.set(f.fact_id, f);
+  }
+  for (const d of known.fresh.decisions) {
+    touched.add(d.decision_id);
+    freshById.set(d.decision_id, d);
+  }
+  const leaving = new Set(known.gone);
+  const itemOf = (id: string) =>
+    freshById.get(id) ?? (leaving.has(id) ? undefined : before.get(id));
+  let byId: Map<string, EstablishedFact | Decision> | null = null;
+  if (known.byId) {
+    byId = new Map();
+    for (const f of items.established_facts) byId.set(f.fact_id, f);
+    for (const d of items.decisions) byId.set(d.decision_id, d);
+  }
+  return { touched, fresh: known.fresh, gone: known.gone, itemOf, byId };
 }
 
 /**

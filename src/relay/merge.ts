@@ -224,7 +224,12 @@ export function mergeContribution(
     added.push(fact.fact_id);
   }
   const facts: EstablishedFact[] = [];
-  for (const f of priorFacts) if (restated.has(f.fact_id) && !gone.has(f.fact_id)) facts.push(f);
+  // What the draft does not hold of the prior, in its order (the step needs no walk of the lists).
+  const left: string[] = [];
+  for (const f of priorFacts) {
+    if (restated.has(f.fact_id) && !gone.has(f.fact_id)) facts.push(f);
+    else left.push(f.fact_id);
+  }
   for (const f of newFacts) facts.push(f);
 
   // 3. Decisions: carried forward; revisions replace what they revise; new ones added.
@@ -283,8 +288,12 @@ export function mergeContribution(
     for (const id of ids) for (const d of index.dependentsOf(id)) shaken.add(d);
   }
   const decisions: Decision[] = [];
+  const freshDecisions: Decision[] = [];
   const carry = (d: Decision, isNew: boolean) => {
-    if (repoint.has(d.decision_id)) return;
+    if (repoint.has(d.decision_id)) {
+      if (!isNew) left.push(d.decision_id);
+      return;
+    }
     const look = isNew || shaken.has(d.decision_id);
     const moved = look && repoint.size > 0 && d.depends_on.some((id) => repoint.has(id));
     const resting = moved || (look && d.depends_on.some((id) => gone.has(id) || roots.has(id)));
@@ -297,14 +306,17 @@ export function mergeContribution(
       unique(d.depends_on)
     ) {
       decisions.push(d); // unchanged: the prior's own object (what is cached by identity holds)
+      if (isNew) freshDecisions.push(d);
       return;
     }
     const { needs_revision: _, ...rest } = d;
-    decisions.push({
+    const changed: Decision = {
       ...rest,
       depends_on: pointed(d.depends_on),
       ...(flag || d.needs_revision ? { needs_revision: true } : {}),
-    });
+    };
+    decisions.push(changed);
+    freshDecisions.push(changed);
   };
   for (const d of priorDecisions) carry(d, false);
   for (const d of newDecisions) carry(d, true);
@@ -328,7 +340,23 @@ export function mergeContribution(
   try {
     // The draft's graph and a cycle check; its index and chain lengths are the verified state's
     // to work out (verification steps again from the prior, with what it re-injects).
-    step = prior ? stepGraph(prior, items, explicit, { levels: false, index: false }) : null;
+    // Told what changed when the prior's ids are each used once (new ids are never a prior's).
+    const known = prior && uniqueItemsById(prior) !== null;
+    step = prior
+      ? stepGraph(prior, items, explicit, {
+          levels: false,
+          index: false,
+          ...(known
+            ? {
+                known: {
+                  fresh: { facts: newFacts, decisions: freshDecisions },
+                  gone: left,
+                  byId: false,
+                },
+              }
+            : {}),
+        })
+      : null;
   } catch (err) {
     if (!(err instanceof CanonryError && err.code === 'DEPENDENCY_CYCLE')) throw err;
   }

@@ -10,8 +10,11 @@ import {
 import {
   graphShape,
   type IndexedStep,
+  type KnownChange,
   markClean,
   rememberStep,
+  type StepDelta,
+  stepDelta,
   stepGraph,
   uniqueItemsById,
 } from './graph-delta.js';
@@ -59,18 +62,27 @@ export function verifyCso(
   }
   const retired = new Set(options.retired ?? []);
   const valid = (prior?.established_facts ?? []).filter((f) => !retired.has(f.fact_id));
-  const draftedFact = factLookup(draft);
-  const repaired: string[] = [];
-  for (const f of valid) {
-    const d = draftedFact(f.fact_id);
-    if (!d || !sameFact(d, f)) repaired.push(f.fact_id);
+  const drafted = prior ? draftChange(prior, draft, retired) : null;
+  let repaired: string[];
+  let facts: EstablishedFact[];
+  if (drafted) {
+    // The draft holds each valid prior fact as the prior's object or not at all: what it does not
+    // hold is repaired, and its own facts follow the valid ones.
+    repaired = drafted.left.filter((id) => drafted.priorFact(id) && !retired.has(id));
+    facts = valid.concat(drafted.delta.fresh.facts);
+  } else {
+    const draftedFact = factLookup(draft);
+    repaired = [];
+    for (const f of valid) {
+      const d = draftedFact(f.fact_id);
+      if (!d || !sameFact(d, f)) repaired.push(f.fact_id);
+    }
+    const priorFact = prior ? factLookup(prior) : () => undefined;
+    const isValid = (id: string) => priorFact(id) !== undefined && !retired.has(id);
+    facts = [...valid];
+    for (const f of draft.established_facts) if (!isValid(f.fact_id)) facts.push(f);
   }
   const preservation = valid.length === 0 ? 1 : (valid.length - repaired.length) / valid.length;
-
-  const priorFact = prior ? factLookup(prior) : () => undefined;
-  const isValid = (id: string) => priorFact(id) !== undefined && !retired.has(id);
-  const facts: EstablishedFact[] = [...valid];
-  for (const f of draft.established_facts) if (!isValid(f.fact_id)) facts.push(f);
 
   const n = draft.window_number;
   // Every id of the state, worked out when something needs the set (the step's map stands for it).
@@ -84,6 +96,7 @@ export function verifyCso(
     return idSet;
   };
   const uncaptured: string[] = [];
+  const claimedFacts: EstablishedFact[] = [];
   if (options.uncapturedClaims.length > 0) {
     const stated = new Set(facts.map((f) => statementKey(f)));
     let counter = 0;
@@ -102,14 +115,16 @@ export function verifyCso(
       while (ids.has(fact_id));
       ids.add(fact_id);
       stated.add(key);
-      facts.push({
+      const fact: EstablishedFact = {
         fact_id,
         statement: claim,
         provenance: 'CONVERSATION',
         provenance_ref: `window:${n}`,
         confidence: UNCAPTURED_CONFIDENCE,
         window_origin: n,
-      });
+      };
+      facts.push(fact);
+      claimedFacts.push(fact);
       uncaptured.push(claim);
     }
   }
@@ -121,7 +136,15 @@ export function verifyCso(
   const scratch = new Set(scratchIds(items));
   const base = draftPrior(draft);
   const step =
-    base && base === prior && wasChecked(prior) ? stepFrom(prior, draft, items, allIds) : null;
+    base && base === prior && wasChecked(prior)
+      ? stepFrom(
+          prior,
+          draft,
+          items,
+          allIds,
+          drafted && knownAfterRepair(drafted, claimedFacts, retired),
+        )
+      : null;
   let dependency_graph: DependencyEdge[];
   let missing: Map<string, string[]>;
   if (step) {
@@ -168,11 +191,12 @@ function stepFrom(
   draft: UnsealedCso,
   items: GraphItems,
   ids: () => ReadonlySet<string>,
+  known: KnownChange | null,
 ): IndexedStep | null {
   const listed = graphShape(draft).explicit;
   const explicit = listed.length === 0 ? listed : listed.filter((e) => ids().has(e.dependent));
   try {
-    return stepGraph(prior, items, explicit);
+    return stepGraph(prior, items, explicit, known ? { known } : {});
   } catch (err) {
     // The prior was checked, so the cycle the step names is the draft's own: said in its words.
     if (err instanceof CanonryError && err.code === 'DEPENDENCY_CYCLE') {
@@ -241,6 +265,70 @@ function missingAfter(
     else missing.set(e.dependent, [e.depends_on]);
   }
   return missing;
+}
+
+/** A draft `mergeContribution` made over the prior, as the step that built it recorded it. */
+interface DraftChange {
+  readonly delta: StepDelta;
+  /** Ids of the prior's items the draft does not hold, in the prior's order. */
+  readonly left: readonly string[];
+  readonly priorFact: (id: string) => boolean;
+}
+
+/**
+ * What the draft changed, when its step recorded it over this prior (its lists untouched since)
+ * and it holds each prior fact as the prior's object or not at all: no new item under a prior
+ * id of another kind or twice, no new fact under a prior id, no prior fact kept under a retired
+ * id. Null otherwise (the draft is looked at item by item).
+ */
+function draftChange(
+  prior: CognitiveStateObject,
+  draft: UnsealedCso,
+  retired: ReadonlySet<string>,
+): DraftChange | null {
+  const delta = stepDelta(draft);
+  const priorItems = uniqueItemsById(prior);
+  if (!delta || delta.prior !== prior || !priorItems) return null;
+  const priorFact = (id: string) => {
+    const item = priorItems.get(id);
+    return item !== undefined && 'fact_id' in item;
+  };
+  const freshIds = new Set<string>();
+  for (const f of delta.fresh.facts) {
+    if (priorItems.has(f.fact_id)) return null;
+    freshIds.add(f.fact_id);
+  }
+  for (const d of delta.fresh.decisions) {
+    const was = priorItems.get(d.decision_id);
+    if (was !== undefined && !('decision_id' in was)) return null;
+    freshIds.add(d.decision_id);
+  }
+  if (freshIds.size !== delta.fresh.facts.length + delta.fresh.decisions.length) return null;
+  const left = new Set(delta.gone);
+  for (const id of retired) if (priorFact(id) && !left.has(id)) return null;
+  return { delta, left: delta.gone, priorFact };
+}
+
+/**
+ * The repaired state's change from the prior, from the draft's: the valid facts it left out are
+ * back as the prior's objects, uncaptured claims are fresh facts, the decisions are the draft's.
+ */
+function knownAfterRepair(
+  drafted: DraftChange,
+  uncaptured: readonly EstablishedFact[],
+  retired: ReadonlySet<string>,
+): KnownChange {
+  const claimed = new Set(uncaptured.map((f) => f.fact_id));
+  return {
+    fresh: {
+      facts: drafted.delta.fresh.facts.concat(uncaptured),
+      decisions: drafted.delta.fresh.decisions,
+    },
+    gone: drafted.left.filter(
+      (id) => !claimed.has(id) && !(drafted.priorFact(id) && !retired.has(id)),
+    ),
+    byId: true,
+  };
 }
 
 /**

@@ -88,6 +88,10 @@ describe('a window journals its change; folding the changes gives every CSO back
       let folded: CognitiveStateObject | null = null;
       for (let n = 1; n <= 12; n++) {
         const merged = mergeContribution(prior, randomContribution(r, prior, n), ctx(n));
+        // The draft's graph, stepped from the prior's with what the merge knows it changed.
+        expect(canonicalize(merged.draft.dependency_graph)).toBe(
+          canonicalize(normaliseEdges(merged.draft, [])),
+        );
         const uncapturedClaims = r.chance(0.3) ? [`claim ${n}`] : [];
         const { cso, verification } = verifyCso(prior, merged.draft, {
           uncapturedClaims,
