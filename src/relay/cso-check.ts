@@ -1,5 +1,5 @@
 import { CanonryError } from '../core/index.js';
-import { scratchIds } from './graph.js';
+import { DependencyIndex, scratchIdSet, scratchIds } from './graph.js';
 import { itemsById, type StepDelta } from './graph-delta.js';
 import type { CognitiveStateObject, Decision, EstablishedFact, UnsealedCso } from './types.js';
 
@@ -20,7 +20,7 @@ export function checkReferencesAfter(
     delta.prior === prior &&
     delta.lists.facts === cso.established_facts &&
     delta.lists.decisions === cso.decisions &&
-    holds(cso, delta.items, delta.fresh)
+    holds(cso, prior, delta.items, delta)
   ) {
     return;
   }
@@ -60,24 +60,53 @@ export function checkReferencesAfter(
 }
 
 /**
- * The same checks through what the step found (ids once each, the items that are not the prior's):
- * true when all hold. On false the whole check runs, to name the first problem as it does.
+ * The same checks through what the step found (ids once each, the items that are not the prior's),
+ * for what changed: the prior held, so a carried item breaks a rule only through a new item or one
+ * that left. True when all hold; on false the whole check runs, to name the first problem as it
+ * does (a false alarm costs only that).
  */
 function holds(
   cso: UnsealedCso,
+  prior: CognitiveStateObject,
   items: ReadonlyMap<string, EstablishedFact | Decision>,
-  fresh: StepDelta['fresh'],
+  delta: StepDelta,
 ): boolean {
-  for (const f of fresh.facts) {
+  const isFact = (id: string) => {
+    const on = items.get(id);
+    return on !== undefined && 'fact_id' in on;
+  };
+  // Every scratch id of a carried item was the prior's (no item had its id there).
+  const scratch = scratchIdSet(prior);
+  for (const f of delta.fresh.facts) {
     if (f.window_origin > cso.window_number) return false;
     if (f.result_hash !== undefined && f.provenance !== 'TOOL') return false;
+    if (f.provenance === 'TOOL' && items.has(f.provenance_ref)) return false;
+    if (f.provenance === 'DERIVED' && !isFact(f.provenance_ref)) return false;
+    if (scratch.has(f.fact_id)) return false;
   }
-  for (const d of fresh.decisions) if (d.window_origin > cso.window_number) return false;
-  for (const id of scratchIds(cso)) if (items.has(id)) return false;
-  for (const f of cso.established_facts) {
-    if (f.provenance !== 'DERIVED') continue;
-    const on = items.get(f.provenance_ref);
-    if (on === undefined || !('fact_id' in on)) return false;
+  for (const d of delta.fresh.decisions) {
+    if (d.window_origin > cso.window_number) return false;
+    if (d.provenance === 'TOOL' && d.provenance_ref !== undefined && items.has(d.provenance_ref))
+      return false;
+    if (scratch.has(d.decision_id)) return false;
+  }
+  // A carried DERIVED fact rests on a fact unless its premise left or is now a decision: its
+  // premise's dependents in the prior's graph name it.
+  const index = DependencyIndex.of(prior);
+  const premises = [...delta.gone];
+  for (const d of delta.fresh.decisions) premises.push(d.decision_id);
+  for (const id of premises) {
+    if (isFact(id)) continue;
+    for (const dependent of index.dependentsOf(id)) {
+      const f = items.get(dependent);
+      if (
+        f !== undefined &&
+        'fact_id' in f &&
+        f.provenance === 'DERIVED' &&
+        f.provenance_ref === id
+      )
+        return false;
+    }
   }
   return true;
 }

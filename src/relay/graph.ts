@@ -57,6 +57,18 @@ export function scratchIds(items: GraphItems): string[] {
   return [...ids];
 }
 
+const scratchSets = new WeakMap<object, ReadonlySet<string>>();
+
+/** {@link scratchIds} of a CSO as a set, worked out once per object (a CSO's lists never change). */
+export function scratchIdSet(cso: GraphItems): ReadonlySet<string> {
+  let set = scratchSets.get(cso);
+  if (!set) {
+    set = new Set(scratchIds(cso));
+    scratchSets.set(cso, set);
+  }
+  return set;
+}
+
 const edgeKey = (e: DependencyEdge): string => `${e.dependent}\u0000${e.depends_on}`;
 
 /**

@@ -1,6 +1,6 @@
 import { CanonryError } from '../core/index.js';
 import { csoId } from './cso-seal.js';
-import { cycleError, DependencyIndex, normaliseEdges, scratchIds } from './graph.js';
+import { cycleError, DependencyIndex, normaliseEdges, scratchIdSet } from './graph.js';
 import {
   type GraphStep,
   graphShape,
@@ -92,7 +92,7 @@ export function mergeContribution(
   const priorDecisions = prior?.decisions ?? [];
   const index = prior ? DependencyIndex.of(prior) : DependencyIndex.fromEdges([]);
   const { fact: factOf, decision: decisionOf } = priorItems(prior);
-  const scratch = new Set(scratchIds(prior ?? EMPTY));
+  const scratch = scratchIdSet(prior ?? EMPTY);
 
   const claimed = new Set<string>();
   const taken = (id: string) =>
@@ -289,6 +289,7 @@ export function mergeContribution(
   }
   const decisions: Decision[] = [];
   const freshDecisions: Decision[] = [];
+  const priorListsUnique = uniqueDecisionLists.has(priorDecisions);
   const carry = (d: Decision, isNew: boolean) => {
     if (repoint.has(d.decision_id)) {
       if (!isNew) left.push(d.decision_id);
@@ -303,7 +304,7 @@ export function mergeContribution(
       !moved &&
       (!flag || d.needs_revision) &&
       d.needs_revision !== false &&
-      unique(d.depends_on)
+      ((!isNew && priorListsUnique) || unique(d.depends_on))
     ) {
       decisions.push(d); // unchanged: the prior's own object (what is cached by identity holds)
       if (isNew) freshDecisions.push(d);
@@ -320,6 +321,7 @@ export function mergeContribution(
   };
   for (const d of priorDecisions) carry(d, false);
   for (const d of newDecisions) carry(d, true);
+  uniqueDecisionLists.add(decisions);
 
   // 4. Edges: the prior's explicit edges whose dependent stays (re-pointed), and the implied ones.
   const staying = new Set<string>();
@@ -437,6 +439,13 @@ const drafts = new WeakMap<object, CognitiveStateObject>();
 export function draftPrior(draft: UnsealedCso): CognitiveStateObject | undefined {
   return drafts.get(draft);
 }
+
+/**
+ * Decision lists this module made: each decision's `depends_on` names each id once (a carried
+ * decision's was checked, a new or changed one's was made so), which carrying them again need not
+ * check decision by decision (the list is a CSO's from the draft to its sealed form).
+ */
+const uniqueDecisionLists = new WeakSet<readonly Decision[]>();
 
 /** `depends_on` lists (by identity: items never change) found to name each id once. */
 const uniqueLists = new WeakSet<readonly string[]>();

@@ -5,6 +5,7 @@ import {
   DependencyIndex,
   type GraphItems,
   normaliseEdges,
+  scratchIdSet,
   scratchIds,
 } from './graph.js';
 import {
@@ -228,7 +229,7 @@ function missingAfter(
   // and ids that were never in it — which, the prior being checked, only flagged decisions rest on.
   const unknown = new Set<string>();
   for (const id of step.gone) if (!known(id)) unknown.add(id);
-  for (const id of scratchIds(prior)) if (!known(id)) unknown.add(id);
+  for (const id of scratchIdSet(prior)) if (!known(id)) unknown.add(id);
   for (const id of priorFlagged) {
     for (const dep of before.dependenciesOf(id)) if (!known(dep)) unknown.add(dep);
   }

@@ -8,11 +8,13 @@ import { csoDigest } from '../../src/relay/cso-digest.js';
 import { sealCso } from '../../src/relay/cso-seal.js';
 import { RELAY_WINDOW, windowEntryOf } from '../../src/relay/entry-kinds.js';
 import { DependencyIndex, normaliseEdges } from '../../src/relay/graph.js';
+import { rememberStep, stepDelta, stepGraph } from '../../src/relay/graph-delta.js';
 import { type MergeContext, mergeContribution } from '../../src/relay/merge.js';
 import type {
   CognitiveStateObject,
   Contribution,
   DecisionContribution,
+  EstablishedFact,
   FactContribution,
 } from '../../src/relay/types.js';
 import { verifyCso } from '../../src/relay/verify.js';
@@ -310,6 +312,70 @@ describe('the references of a CSO stepped from a checked one', () => {
         established_facts: [derived],
       }),
     ).toThrow(/names no fact: A/);
+  });
+});
+
+describe('the references of a CSO through the delta of the step that made it', () => {
+  it('give the verdicts of the whole check, looking only at what changed', () => {
+    const etcdState = etcd();
+    const derived = fact('D', 'derived from A', { provenance: 'DERIVED', provenance_ref: 'A' });
+    const tool = fact('T', 'a tool reading', { provenance: 'TOOL', provenance_ref: 'scratch-1' });
+    const withBoth = {
+      ...etcdState,
+      established_facts: [...etcdState.established_facts, derived, tool],
+    };
+    const prior = sealCso({ ...withBoth, dependency_graph: normaliseEdges(withBoth) }, seal);
+    const stepped = (established_facts: EstablishedFact[], decisions = prior.decisions) => {
+      const items = { established_facts, decisions };
+      const step = stepGraph(prior, items, []);
+      if (!step) throw new Error('the prior is in normal form');
+      const next = { ...prior, window_number: 2, ...items, dependency_graph: step.graph };
+      rememberStep(next, step, prior);
+      const delta = stepDelta(next);
+      expect(delta?.items).toBeTruthy();
+      return () => checkReferencesAfter(prior, next, delta);
+    };
+    const [a, d, t] = prior.established_facts as [
+      EstablishedFact,
+      EstablishedFact,
+      EstablishedFact,
+    ];
+    const later = { window_origin: 2 };
+    expect(stepped([a, d, t, fact('N', 'a new fact', later)])).not.toThrow();
+    // A left; D, carried (the same object), still rests on it.
+    expect(stepped([d, t])).toThrow(/names no fact: A/);
+    // A's id is now a decision's.
+    const aDecision = {
+      ...prior.decisions[0]!,
+      decision_id: 'A',
+      depends_on: [],
+      window_origin: 2,
+    };
+    expect(stepped([d, t], [...prior.decisions, aDecision])).toThrow(/names no fact: A|duplicate/);
+    // A new item under the scratch id a carried TOOL fact rests on, and a new TOOL fact on an item id.
+    expect(stepped([a, d, t, fact('scratch-1', 'a clash', later)])).toThrow(
+      /scratch id scratch-1 is also a fact id/,
+    );
+    expect(
+      stepped([
+        a,
+        d,
+        t,
+        fact('U', 'a reading', { ...later, provenance: 'TOOL', provenance_ref: 'B' }),
+      ]),
+    ).toThrow(/scratch id B is also a decision id/);
+    // A new DERIVED fact on a decision, and one from a later window.
+    expect(
+      stepped([
+        a,
+        d,
+        t,
+        fact('E', 'derived', { ...later, provenance: 'DERIVED', provenance_ref: 'B' }),
+      ]),
+    ).toThrow(/names no fact: B/);
+    expect(stepped([a, d, t, fact('F', 'from the future', { window_origin: 3 })])).toThrow(
+      /window_origin/,
+    );
   });
 });
 
