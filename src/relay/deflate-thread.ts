@@ -8,15 +8,17 @@ import { ANSWER_LIMITS } from './limits.js';
  * A window journals its model's raw answer deflated (`answers.ts`): a 1,000-fact answer is 125 KB
  * or more of text and ~0.5 ms of deflate, half as much as the window's whole merge. The answer is
  * known before the merge starts, so `completeWindow` starts its deflate first and takes it when it
- * builds the record. The thread answers through shared memory: the taker waits on an `Atomics`
- * word, not on the event loop, so taking a finished deflate costs no turn of the loop. Taken at
+ * builds the record. The answer's two sides go to the thread as they are (a copy of their text:
+ * cheaper for the caller than encoding them as UTF-8 itself, which the thread does); the thread
+ * answers through shared memory: the taker waits on an `Atomics` word, not on the event loop, so
+ * taking a finished deflate costs no turn of the loop. Taken at
  * once, a deflate costs the hand-over (~0.1 ms) more than on the caller's thread; which is why
  * `journaledAnswer`, taken at once, never uses the thread.
  *
  * The result is the same bytes either way (the same zlib, the same level). With no thread ready
  * (the first long answer of a process starts it) or below {@link OFF_THREAD_FROM_CHARS}, the
  * caller deflates on its own thread; when the thread fails, or does not answer within 100 ms and a
- * millisecond a 10 KB, `take` does (a thread that did not answer is stopped; another starts after
+ * millisecond a 10 KB (at three bytes a character), `take` does (a thread that did not answer is stopped; another starts after
  * a pause). Two job buffers are kept for the next jobs, the largest seen: at most ~7 MB, for two
  * answers at the bound of `ANSWER_LIMITS`.
  */
@@ -40,7 +42,10 @@ const FAILED = 2;
 /** Given up on by the taker (the thread did not answer in time): the thread's answer is dropped. */
 const ABANDONED = 3;
 
-/** A job's buffer: four words (state, input bytes, output offset, output length), input, output. */
+/**
+ * A job's buffer: four words (state, input bytes, output offset, output length), then the input as
+ * UTF-8 and the output as base64, both written by the thread.
+ */
 const HEAD_BYTES = 16;
 
 /**
@@ -50,10 +55,13 @@ const HEAD_BYTES = 16;
 const THREAD = `
 const { parentPort, workerData } = require('node:worker_threads');
 const { deflateRawSync } = require('node:zlib');
-parentPort.on('message', (sab) => {
+parentPort.on('message', ({ sab, a, b }) => {
   const head = new Int32Array(sab, 0, 4);
   let code = ${FAILED};
   try {
+    const input = Buffer.from(sab);
+    const n = input.write(a, ${HEAD_BYTES}, 'utf8');
+    head[1] = n + input.write(b, ${HEAD_BYTES} + n, 'utf8');
     const text = deflateRawSync(Buffer.from(sab, ${HEAD_BYTES}, head[1]), { level: ${LEVEL} }).toString('base64');
     const at = head[2];
     if (at + text.length <= sab.byteLength) {
@@ -104,15 +112,11 @@ export function deflateSoon(a: string, b: string): Deflation | undefined {
   } catch {
     return; // No memory for it now: the caller deflates on its own thread.
   }
-  const bytes = Buffer.from(sab);
-  const n = bytes.write(a, HEAD_BYTES, 'utf8');
-  const length = n + bytes.write(b, HEAD_BYTES + n, 'utf8');
   const head = new Int32Array(sab, 0, 4);
   head[0] = PENDING;
-  head[1] = length;
   head[2] = outAt;
   try {
-    ready.worker.postMessage(sab);
+    ready.worker.postMessage({ sab, a, b });
   } catch {
     giveBack(sab);
     return;
@@ -123,17 +127,17 @@ export function deflateSoon(a: string, b: string): Deflation | undefined {
       if (taken) throw new Error('a deflation is taken once');
       taken = true;
       // Generous: level 1 deflates tens of MB a second on any host this runs on.
-      Atomics.wait(head, 0, PENDING, 100 + length / 10_000);
+      Atomics.wait(head, 0, PENDING, 100 + most / 10_000);
       const code = Atomics.compareExchange(head, 0, PENDING, ABANDONED);
       if (code === DONE) {
-        const text = bytes.toString('latin1', outAt, outAt + head[3]!);
+        const text = Buffer.from(sab).toString('latin1', outAt, outAt + head[3]!);
         giveBack(sab);
         deaths = 0;
         return text;
       }
       if (code === PENDING) hung(ready);
-      // Failed, or abandoned (the thread may still read the input: that buffer is not reused).
-      const text = deflated(bytes.subarray(HEAD_BYTES, HEAD_BYTES + length));
+      // Failed, or abandoned (the thread may still write to it: that buffer is not reused).
+      const text = deflateHere(a, b);
       if (code === FAILED) giveBack(sab);
       return text;
     },
