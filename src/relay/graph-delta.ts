@@ -313,9 +313,11 @@ function knownItems(
     freshById.get(id) ?? (leaving.has(id) ? undefined : before.get(id));
   let byId: Map<string, EstablishedFact | Decision> | null = null;
   if (known.byId) {
-    byId = new Map();
-    for (const f of items.established_facts) byId.set(f.fact_id, f);
-    for (const d of items.decisions) byId.set(d.decision_id, d);
+    const all = new Map<string, EstablishedFact | Decision>();
+    for (const f of items.established_facts) all.set(f.fact_id, f);
+    for (const d of items.decisions) all.set(d.decision_id, d);
+    // Vouched for, and cheap to see: a map that lost an id to another item is no id map.
+    if (all.size === items.established_facts.length + items.decisions.length) byId = all;
   }
   return { touched, fresh: known.fresh, gone: known.gone, itemOf, byId };
 }

@@ -379,6 +379,30 @@ describe('the references of a CSO through the delta of the step that made it', (
   });
 });
 
+describe('a graph step told what changed', () => {
+  it('equals the step that looks at every item, and makes no id map of items that repeat an id', () => {
+    const prior = etcd();
+    const [a] = prior.established_facts as [EstablishedFact];
+    const added = fact('N', 'a new fact', { window_origin: 2 });
+    const items = { established_facts: [a, added], decisions: prior.decisions };
+    const known = { fresh: { facts: [added], decisions: [] }, gone: [], byId: true };
+    const told = stepGraph(prior, items, [], { known });
+    const walked = stepGraph(prior, items, []);
+    expect(told && canonicalize([told.graph, told.added, told.removed, told.gone])).toBe(
+      walked && canonicalize([walked.graph, walked.added, walked.removed, walked.gone]),
+    );
+    expect([...(told?.byId?.keys() ?? [])]).toEqual([...(walked?.byId?.keys() ?? [])]);
+    // A decision again under its id beside the prior's: the caller's word does not make an id map.
+    const again = { ...prior.decisions[0]!, choice: 'the same id again' };
+    const twice = { established_facts: [a], decisions: [...prior.decisions, again] };
+    const fresh = { facts: [], decisions: [again] };
+    expect(
+      stepGraph(prior, twice, [], { known: { fresh, gone: [], byId: true } })?.byId,
+    ).toBeNull();
+    expect(stepGraph(prior, twice, [])?.byId).toBeNull();
+  });
+});
+
 describe('sealing a state stepped from a sealed one checks what is new, with the same verdicts', () => {
   const stepped = () => {
     const r = rng(7);
