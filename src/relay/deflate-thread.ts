@@ -11,16 +11,16 @@ import { ANSWER_LIMITS } from './limits.js';
  * builds the record. The answer's two sides go to the thread as they are (a copy of their text:
  * cheaper for the caller than encoding them as UTF-8 itself, which the thread does); the thread
  * answers through shared memory: the taker waits on an `Atomics` word, not on the event loop, so
- * taking a finished deflate costs no turn of the loop. Taken at
- * once, a deflate costs the hand-over (~0.1 ms) more than on the caller's thread; which is why
- * `journaledAnswer`, taken at once, never uses the thread.
+ * taking a finished deflate costs no turn of the loop. Taken at once, a deflate costs the
+ * hand-over (~0.1 ms) more than on the caller's thread; which is why `journaledAnswer`, taken at
+ * once, never uses the thread.
  *
  * The result is the same bytes either way (the same zlib, the same level). With no thread ready
  * (the first long answer of a process starts it) or below {@link OFF_THREAD_FROM_CHARS}, the
  * caller deflates on its own thread; when the thread fails, or does not answer within 100 ms and a
- * millisecond a 10 KB (at three bytes a character), `take` does (a thread that did not answer is stopped; another starts after
- * a pause). Two job buffers are kept for the next jobs, the largest seen: at most ~7 MB, for two
- * answers at the bound of `ANSWER_LIMITS`.
+ * millisecond a 10 KB (at three bytes a character), `take` does (a thread that did not answer is
+ * stopped; another starts after a pause). Two job buffers are kept for the next jobs, the largest
+ * seen: at most ~7 MB, for two answers at the bound of `ANSWER_LIMITS`.
  */
 
 /** The zlib level of every answer's deflate, here or on the thread. */
