@@ -16,6 +16,7 @@ import type {
   DecisionContribution,
   EstablishedFact,
   FactContribution,
+  ToolResult,
 } from '../../src/relay/types.js';
 import { verifyCso } from '../../src/relay/verify.js';
 import { rng } from '../helpers/rng.js';
@@ -78,12 +79,41 @@ function randomContribution(
     constraints: [],
     completed: [],
     invalidates: ids.length > 0 && r.chance(0.2) ? [r.pick(ids)] : [],
-    tool_results: [],
+    tool_results: toolResults(r, priorFacts, n),
   };
+}
+
+/** New tool results, and now and then a prior one refreshed with another value (§8.3). */
+function toolResults(
+  r: ReturnType<typeof rng>,
+  priorFacts: readonly { provenance: string; provenance_ref: string }[],
+  n: number,
+): ToolResult[] {
+  const out: ToolResult[] = [];
+  if (r.chance(0.3)) {
+    out.push({
+      scratch_id: `scratch-${n}`,
+      tool: 'probe',
+      result_hash: `sha256:${'a'.repeat(63)}${n % 10}`,
+      summary: `probe reading ${n}: ${r.int(1, 1e6)}`,
+    });
+  }
+  const tools = priorFacts.filter((f) => f.provenance === 'TOOL');
+  if (tools.length > 0 && r.chance(0.3)) {
+    out.push({
+      scratch_id: r.pick(tools).provenance_ref,
+      tool: 'probe',
+      result_hash: `sha256:${'b'.repeat(63)}${n % 10}`,
+      summary: `probe reading refreshed in window ${n}`,
+    });
+  }
+  return out;
 }
 
 describe('a window journals its change; folding the changes gives every CSO back', () => {
   it('fold(change) = the sealed state, and the incremental steps equal a build from scratch', () => {
+    // What the windows went through, so the test is known to reach the paths it means to.
+    const seen = { toolFacts: 0, refreshed: 0, repaired: 0, flagged: 0 };
     for (let seed = 1; seed <= 12; seed++) {
       const r = rng(seed);
       let prior: CognitiveStateObject | null = null;
@@ -132,9 +162,17 @@ describe('a window journals its change; folding the changes gives every CSO back
           );
           expect(change.base).toBe('prior');
         }
+        seen.toolFacts += sealed.established_facts.filter((f) => f.provenance === 'TOOL').length;
+        seen.refreshed += merged.invalidated.filter((id) => id.startsWith('scratch-')).length;
+        seen.repaired += verification.repaired.length;
+        seen.flagged += merged.flagged.length;
         prior = sealed;
       }
     }
+    expect(seen.toolFacts).toBeGreaterThan(10);
+    expect(seen.refreshed).toBeGreaterThan(2);
+    expect(seen.repaired).toBeGreaterThan(10);
+    expect(seen.flagged).toBeGreaterThan(2);
   });
 
   it('journals a list that lost its order whole (base empty), and folds it back', () => {
