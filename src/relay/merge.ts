@@ -91,7 +91,7 @@ export function mergeContribution(
   const priorFacts = prior?.established_facts ?? [];
   const priorDecisions = prior?.decisions ?? [];
   const index = prior ? DependencyIndex.of(prior) : DependencyIndex.fromEdges([]);
-  const { fact: factOf, decision: decisionOf } = priorItems(prior);
+  const { fact: factOf, decision: decisionOf, unique: priorUnique } = priorItems(prior);
   const scratch = scratchIdSet(prior ?? EMPTY);
 
   const claimed = new Set<string>();
@@ -343,12 +343,11 @@ export function mergeContribution(
     // The draft's graph and a cycle check; its index and chain lengths are the verified state's
     // to work out (verification steps again from the prior, with what it re-injects).
     // Told what changed when the prior's ids are each used once (new ids are never a prior's).
-    const known = prior && uniqueItemsById(prior) !== null;
     step = prior
       ? stepGraph(prior, items, explicit, {
           levels: false,
           index: false,
-          ...(known
+          ...(priorUnique
             ? {
                 known: {
                   fresh: { facts: newFacts, decisions: freshDecisions },
@@ -412,11 +411,14 @@ const EMPTY = { established_facts: [], decisions: [] } as const;
 function priorItems(prior: CognitiveStateObject | null): {
   fact: (id: string) => EstablishedFact | undefined;
   decision: (id: string) => Decision | undefined;
+  /** Every id of the prior is used once. */
+  unique: boolean;
 } {
-  if (!prior) return { fact: () => undefined, decision: () => undefined };
+  if (!prior) return { fact: () => undefined, decision: () => undefined, unique: true };
   const all = uniqueItemsById(prior);
   if (all) {
     return {
+      unique: true,
       fact: (id) => {
         const item = all.get(id);
         return item !== undefined && 'fact_id' in item ? item : undefined;
@@ -429,7 +431,7 @@ function priorItems(prior: CognitiveStateObject | null): {
   }
   const facts = new Map(prior.established_facts.map((f) => [f.fact_id, f]));
   const decisions = new Map(prior.decisions.map((d) => [d.decision_id, d]));
-  return { fact: (id) => facts.get(id), decision: (id) => decisions.get(id) };
+  return { fact: (id) => facts.get(id), decision: (id) => decisions.get(id), unique: false };
 }
 
 /** Each draft this module made over a prior CSO, and that prior: verification starts from it. */

@@ -69,7 +69,7 @@ export function verifyCso(
   if (drafted) {
     // The draft holds each valid prior fact as the prior's object or not at all: what it does not
     // hold is repaired, and its own facts follow the valid ones.
-    repaired = drafted.left.filter((id) => drafted.priorFact(id) && !retired.has(id));
+    repaired = drafted.repaired;
     facts = valid.concat(drafted.delta.fresh.facts);
   } else {
     const draftedFact = factLookup(draft);
@@ -138,13 +138,7 @@ export function verifyCso(
   const base = draftPrior(draft);
   const step =
     base && base === prior && wasChecked(prior)
-      ? stepFrom(
-          prior,
-          draft,
-          items,
-          allIds,
-          drafted && knownAfterRepair(drafted, claimedFacts, retired),
-        )
+      ? stepFrom(prior, draft, items, allIds, drafted && knownAfterRepair(drafted, claimedFacts))
       : null;
   let dependency_graph: DependencyEdge[];
   let missing: Map<string, string[]>;
@@ -271,9 +265,10 @@ function missingAfter(
 /** A draft `mergeContribution` made over the prior, as the step that built it recorded it. */
 interface DraftChange {
   readonly delta: StepDelta;
-  /** Ids of the prior's items the draft does not hold, in the prior's order. */
+  /** The valid prior facts the draft does not hold (it put them back), in the prior's order. */
+  readonly repaired: string[];
+  /** The prior's other ids the draft does not hold: what left, in the prior's order. */
   readonly left: readonly string[];
-  readonly priorFact: (id: string) => boolean;
 }
 
 /**
@@ -305,9 +300,12 @@ function draftChange(
     freshIds.add(d.decision_id);
   }
   if (freshIds.size !== delta.fresh.facts.length + delta.fresh.decisions.length) return null;
-  const left = new Set(delta.gone);
-  for (const id of retired) if (priorFact(id) && !left.has(id)) return null;
-  return { delta, left: delta.gone, priorFact };
+  const gone = new Set(delta.gone);
+  for (const id of retired) if (priorFact(id) && !gone.has(id)) return null;
+  const repaired: string[] = [];
+  const left: string[] = [];
+  for (const id of delta.gone) (priorFact(id) && !retired.has(id) ? repaired : left).push(id);
+  return { delta, repaired, left };
 }
 
 /**
@@ -317,7 +315,6 @@ function draftChange(
 function knownAfterRepair(
   drafted: DraftChange,
   uncaptured: readonly EstablishedFact[],
-  retired: ReadonlySet<string>,
 ): KnownChange {
   const claimed = new Set(uncaptured.map((f) => f.fact_id));
   return {
@@ -325,9 +322,7 @@ function knownAfterRepair(
       facts: drafted.delta.fresh.facts.concat(uncaptured),
       decisions: drafted.delta.fresh.decisions,
     },
-    gone: drafted.left.filter(
-      (id) => !claimed.has(id) && !(drafted.priorFact(id) && !retired.has(id)),
-    ),
+    gone: claimed.size === 0 ? drafted.left : drafted.left.filter((id) => !claimed.has(id)),
     byId: true,
   };
 }
