@@ -257,7 +257,7 @@ interface ItemsChange {
   readonly byId: Map<string, EstablishedFact | Decision> | null;
 }
 
-/** The change found by looking at every item (the first of an id is a decision's, the last a fact's). */
+/** The change found by looking at every item (an id used twice: its last fact, else its first decision). */
 function walkItems(
   before: Map<string, EstablishedFact | Decision>,
   items: GraphItems,
@@ -311,14 +311,8 @@ function knownItems(
   const leaving = new Set(known.gone);
   const itemOf = (id: string) =>
     freshById.get(id) ?? (leaving.has(id) ? undefined : before.get(id));
-  let byId: Map<string, EstablishedFact | Decision> | null = null;
-  if (known.byId) {
-    const all = new Map<string, EstablishedFact | Decision>();
-    for (const f of items.established_facts) all.set(f.fact_id, f);
-    for (const d of items.decisions) all.set(d.decision_id, d);
-    // Vouched for, and cheap to see: a map that lost an id to another item is no id map.
-    if (all.size === items.established_facts.length + items.decisions.length) byId = all;
-  }
+  // Vouched for, and cheap to see as the map is made: one that lost an id to another is none.
+  const byId = known.byId ? uniqueItemsById(items) : null;
   return { touched, fresh: known.fresh, gone: known.gone, itemOf, byId };
 }
 
