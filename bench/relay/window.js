@@ -21,8 +21,8 @@
  * hash and the raw answer a replay needs, deflated: as in `completeWindow`, the deflate starts on a
  * thread of its own before the merge and is taken with the record) to a real SQLite journal
  * (WAL, synchronous=FULL, the relay's entry kinds checked, its projection updated). The journal
- * holds the session's four setup windows, so the append meets the prior's items as open projection
- * rows, as a runtime's does; after each sample, untimed, the projection is put back. Checking the
+ * holds the session's four setup windows and their projection, as a runtime's does; after each
+ * sample, untimed, the projection is put back. Checking the
  * untrusted contribution and extracting claims from the window's text are timed too, outside the
  * target's sum. Each prior is rebuilt untimed before its sample; every other sample then ages it
  * (two minor collections, untimed) as the prompt, model call and reply between two windows age it,
@@ -450,11 +450,10 @@ export async function main() {
     });
     const ctx = ctxOf(built.session_id, built.genesis, built.windows + 1);
     // The session as the runtime leaves it after the setup windows: its row and its four windows
-    // journaled, so the timed window's append meets a projection holding the prior's 1,000 facts,
-    // 500 decisions and 5,000 edges as item rows, as a runtime's does. After each sample, untimed,
-    // the projection is put back as it was before that window (its window row, and the item and
-    // removal rows it inserted, deleted: a window never updates earlier rows); the journal keeps
-    // every entry.
+    // journaled and projected (their records hold the prior's 1,000 facts, 500 decisions and 5,000
+    // edges), as a runtime's are. After each sample, untimed, the projection is put back as it was
+    // before that window (the window row it inserted, deleted: a window never updates earlier
+    // rows); the journal keeps every entry.
     await store.run(
       `INSERT INTO relay_sessions (project, session_id, status, windows, seq, record)
        VALUES ($1, $2, 'active', 0, 0, '{}')`,
@@ -465,8 +464,6 @@ export async function main() {
     const where = 'project = $1 AND session_id = $2';
     const undo = async () => {
       await store.run(`DELETE FROM relay_windows WHERE ${where} AND window_number = $3`, fifth);
-      await store.run(`DELETE FROM relay_items WHERE ${where} AND window_from = $3`, fifth);
-      await store.run(`DELETE FROM relay_item_removals WHERE ${where} AND window_to = $3`, fifth);
     };
     // Before the samples, the state the projection serves for window 4 is the prior's; after every
     // undo, its rows are the same ones (nothing of window 5 left).
@@ -476,11 +473,10 @@ export async function main() {
     }
     const countRows = async () => {
       const [row] = await store.all(
-        `SELECT (SELECT count(*) FROM relay_items WHERE ${where}) AS items,
-                (SELECT count(*) FROM relay_item_removals WHERE ${where}) AS removals`,
+        `SELECT count(*) AS windows, max(window_number) AS last FROM relay_windows WHERE ${where}`,
         [PROJECT, built.session_id],
       );
-      return `${row?.items} items, ${row?.removals} removals`;
+      return `${row?.windows} windows, the last ${row?.last}`;
     };
     const setupRows = await countRows();
     const checkOpen = async (/** @type {string} */ when) => {
@@ -503,6 +499,14 @@ export async function main() {
     const checks = {};
     for (const [name, { contribution, expect }] of Object.entries(scenarios)) {
       const first = await oneWindow(prior, contribution, ctx, seal, journal);
+      // The projection serves the timed window's CSO from its record and the setup windows'.
+      const served = await new RelayReader(store, PROJECT).window(
+        built.session_id,
+        ctx.window_number,
+      );
+      if (!served || canonicalize(served.cso) !== canonicalize(first.cso)) {
+        throw new Error(`${name}: the projection does not serve the window's CSO`);
+      }
       await undo();
       await checkOpen(`after ${name}'s first window`);
       const repaired = new Set(first.verification.repaired);

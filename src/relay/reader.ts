@@ -1,6 +1,6 @@
 import type { Queryable } from '../store/index.js';
 import { applyChange, compareEdges } from './cso-change.js';
-import { type ItemRemovalRow, type ItemVersionRow, liveItems } from './item-rows.js';
+import { liveItems, type NumberedChange, versionsOf } from './item-rows.js';
 import type {
   ProjectedWindowEntry,
   RelaySessionRecord,
@@ -21,14 +21,14 @@ export interface SessionRow {
 const SINCE = `(SELECT coalesce(max(window_number), 0) FROM relay_windows
   WHERE project = $1 AND session_id = $2 AND window_number <= $3 AND base = 'empty')`;
 
-/** The item versions window `$3`'s state is made of, in window order (`item-rows.ts`). */
-export const ITEM_VERSIONS_SQL = `SELECT window_from, list, item_id, position, record FROM relay_items
-  WHERE project = $1 AND session_id = $2 AND window_from >= ${SINCE} AND window_from <= $3
-  ORDER BY window_from`;
-
-/** The removals that reach window `$3`'s state. */
-export const ITEM_REMOVALS_SQL = `SELECT window_to, list, item_id FROM relay_item_removals
-  WHERE project = $1 AND session_id = $2 AND window_to > ${SINCE} AND window_to <= $3`;
+/**
+ * The records of the windows before `$3` whose changes make its state: from the last full put up to
+ * `$3` (`$3` itself excluded: the caller has its entry), in window order. One range of the table's
+ * key.
+ */
+export const EARLIER_CHANGES_SQL = `SELECT window_number, record FROM relay_windows
+  WHERE project = $1 AND session_id = $2 AND window_number >= ${SINCE} AND window_number < $3
+  ORDER BY window_number`;
 
 /** A window's record with its CSO whole, from the entry and the CSO it makes. */
 export function recordOf(
@@ -139,20 +139,32 @@ export class RelayReader {
     return rows.map((row) => JSON.parse(row.record) as ProjectedWindowEntry);
   }
 
-  /** The CSO of window `windowNumber` from its items' rows and its entry's header. */
+  /**
+   * The CSO of `entry`'s window: its items from the changes of the windows since the state's last
+   * full put (`item-rows.ts`), its header from the entry.
+   */
   async cso(entry: ProjectedWindowEntry): Promise<CognitiveStateObject> {
     const n = entry.window_number;
-    const params = [this.#project, entry.session_id, n];
-    const rows = await this.#db.all<ItemVersionRow>(ITEM_VERSIONS_SQL, params);
-    const removals = await this.#db.all<ItemRemovalRow>(ITEM_REMOVALS_SQL, params);
+    const changes: NumberedChange[] = [];
+    if (entry.state.base !== 'empty') {
+      const rows = await this.#db.all<{ window_number: number | string; record: string }>(
+        EARLIER_CHANGES_SQL,
+        [this.#project, entry.session_id, n],
+      );
+      for (const row of rows) {
+        const earlier = JSON.parse(row.record) as ProjectedWindowEntry;
+        changes.push({ window_number: Number(row.window_number), state: earlier.state });
+      }
+    }
+    changes.push({ window_number: n, state: entry.state });
+    const { versions, removals } = versionsOf(changes);
     const facts: EstablishedFact[] = [];
     const decisions: Decision[] = [];
     const edges: DependencyEdge[] = [];
-    for (const row of liveItems(rows, removals, n)) {
-      const item = JSON.parse(row.record);
-      if (row.list === 'fact') facts.push(item);
-      else if (row.list === 'decision') decisions.push(item);
-      else edges.push(item);
+    for (const item of liveItems(versions, removals, n)) {
+      if (item.list === 'fact') facts.push(item.record as EstablishedFact);
+      else if (item.list === 'decision') decisions.push(item.record as Decision);
+      else edges.push(item.record as DependencyEdge);
     }
     return applyChange(null, {
       ...entry.state,

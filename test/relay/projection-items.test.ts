@@ -2,37 +2,42 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { canonicalize } from '../../src/core/index.js';
 import { applyChange, compareEdges, csoChange } from '../../src/relay/cso-change.js';
 import { RELAY_MIGRATIONS } from '../../src/relay/index.js';
-import { liveItems } from '../../src/relay/item-rows.js';
-import { stateWrites } from '../../src/relay/projection.js';
-import { ITEM_REMOVALS_SQL, ITEM_VERSIONS_SQL, RelayReader } from '../../src/relay/reader.js';
+import { type ItemList, liveItems, versionsOf } from '../../src/relay/item-rows.js';
+import { EARLIER_CHANGES_SQL, RelayReader } from '../../src/relay/reader.js';
 import type {
   CognitiveStateObject,
   Decision,
   DependencyEdge,
   EstablishedFact,
 } from '../../src/relay/types.js';
-import { migrate, runWrites, type Store } from '../../src/store/index.js';
+import { migrate, type Store } from '../../src/store/index.js';
 import { rng } from '../helpers/rng.js';
 import { ENGINES } from '../helpers/stores.js';
 import { decision, etcd, fact } from './cso-fixtures.js';
 
-const row = (window_from: number, list: string, item_id: string, position: number, v: string) => ({
+const row = (
+  window_from: number,
+  list: ItemList,
+  item_id: string,
+  position: number,
+  v: string,
+) => ({
   window_from,
   list,
   item_id,
   position,
   record: v,
 });
-const removal = (window_to: number, list: string, item_id: string) => ({
+const removal = (window_to: number, list: ItemList, item_id: string) => ({
   window_to,
   list,
   item_id,
 });
-const records = (items: ReturnType<typeof liveItems>) => items.map((i) => i.record);
+const records = (items: ReturnType<typeof liveItems<string>>) => items.map((i) => i.record);
 
-describe("which item versions make a window's state (the projection's rows, never updated)", () => {
-  // A session's rows, as windows 1-4 wrote them; the expectations are the lists those windows
-  // meant, written out by hand.
+describe("which item versions make a window's state (what the windows' changes put and removed)", () => {
+  // A session's item versions, as windows 1-4 put them; the expectations are the lists those
+  // windows meant, written out by hand.
   const rows = [
     row(1, 'fact', 'a', 1_000, 'a1'),
     row(1, 'fact', 'b', 1_001, 'b1'),
@@ -75,7 +80,50 @@ describe("which item versions make a window's state (the projection's rows, neve
     expect(records(liveItems(three, removals, 3))).toContain('d2');
   });
 
-  it('refuses rows out of window order', () => {
+  it("gives each window's puts their places from its changes: one put back after its removal goes last", () => {
+    const header = etcd(1);
+    const state = (n: number, facts: EstablishedFact[], decisions: Decision[] = []) => ({
+      ...header,
+      cso_id: `cso-${n}`,
+      window_number: n,
+      established_facts: facts,
+      decisions,
+      dependency_graph: [],
+    });
+    const [a, b, c] = ['a', 'b', 'c'].map((id) => fact(id, `fact ${id}`));
+    const [x, y] = ['x', 'y'].map((id) => decision(id, `choice ${id}`, []));
+    const states = [
+      state(1, [a!, b!, c!], [x!, y!]),
+      state(2, [a!, c!], [y!]),
+      // b and x come back: put again after their removal, they go after everything before.
+      state(
+        3,
+        [a!, c!, { ...b!, statement: 'fact b, again' }],
+        [y!, { ...x!, rationale: 'again' }],
+      ),
+    ];
+    const changes = states.map((s, i) => ({
+      window_number: i + 1,
+      state: csoChange(i === 0 ? null : states[i - 1]!, s),
+    }));
+    expect(changes.map((ch) => ch.state.base)).toEqual(['empty', 'prior', 'prior']);
+    const ids = (n: number, list: ItemList) => {
+      const { versions, removals } = versionsOf(changes.slice(0, n));
+      return liveItems(versions, removals, n)
+        .filter((item) => item.list === list)
+        .map((item) =>
+          list === 'fact'
+            ? (item.record as EstablishedFact).fact_id
+            : (item.record as Decision).decision_id,
+        );
+    };
+    expect(ids(3, 'fact')).toEqual(['a', 'c', 'b']);
+    expect(ids(3, 'decision')).toEqual(['y', 'x']);
+    expect(ids(2, 'fact')).toEqual(['a', 'c']);
+    expect(ids(2, 'decision')).toEqual(['y']);
+  });
+
+  it('refuses versions out of window order', () => {
     expect(() => liveItems([rows[3]!, rows[0]!], [], 2)).toThrow(/window order/);
   });
 });
@@ -108,7 +156,7 @@ function stepList<T>(
 }
 
 describe.each(ENGINES.filter((e) => e.available))(
-  "a session's item rows read back as every window's state on $name",
+  "a session's window records read back as every window's state on $name",
   (engine) => {
     let store: Store;
     let cleanup: () => Promise<void>;
@@ -124,7 +172,7 @@ describe.each(ENGINES.filter((e) => e.available))(
       await cleanup();
     });
 
-    it('the rows each window inserts, read by the projection reader, fold as the journal changes do', async () => {
+    it('the window records, read by the projection reader, give the states the journal changes fold to', async () => {
       const r = rng(11);
       const header = etcd(1);
       const reader = new RelayReader(store, 'p');
@@ -183,15 +231,13 @@ describe.each(ENGINES.filter((e) => e.available))(
         };
         const change = csoChange(prior, next);
         bases[change.base]++;
-        // What the projection writes for the window: its row (with its base) and its item rows.
-        await store.transaction(async (tx) => {
-          await tx.run(
-            `INSERT INTO relay_windows (project, session_id, window_number, seq, base, record)
-             VALUES ('p', 's', $1, $1, $2, '{}')`,
-            [n, change.base],
-          );
-          await runWrites(tx, stateWrites('p', 's', change));
-        });
+        // What the projection writes for the window: its row, with its base, and its record (the
+        // window as journaled: its CSO as this change).
+        await store.run(
+          `INSERT INTO relay_windows (project, session_id, window_number, seq, base, record)
+           VALUES ('p', 's', $1, $1, $2, $3)`,
+          [n, change.base, canonicalize({ session_id: 's', window_number: n, state: change })],
+        );
         const fold = applyChange(prior, JSON.parse(canonicalize(change)));
         expect(canonicalize(fold)).toBe(canonicalize(next));
         const served = await reader.cso({
@@ -214,20 +260,19 @@ describe.each(ENGINES.filter((e) => e.available))(
         expect(canonicalize(served), `window ${i + 1} read last`).toBe(canonicalize(state));
       }
       if (engine.name === 'sqlite') {
-        // Each read is one range of its table's key (the session's windows up to n) and the
-        // window rows' key: no scan, no sort.
-        for (const sql of [ITEM_VERSIONS_SQL, ITEM_REMOVALS_SQL]) {
-          const plan = (
-            await store.all<{ detail: string }>(`EXPLAIN QUERY PLAN ${sql}`, ['p', 's', 20])
-          ).map((p) => p.detail);
-          expect(plan.join(' | ')).toMatch(
-            /SEARCH relay_item\w+ USING PRIMARY KEY \(project=\? AND session_id=\? AND window_\w+>\? AND window_\w+<\?\)/,
-          );
-          expect(plan.join(' | ')).toMatch(
-            /SEARCH relay_windows USING PRIMARY KEY|SEARCH relay_windows USING INDEX sqlite_autoindex_relay_windows_1/,
-          );
-          expect(plan.join(' | ')).not.toMatch(/SCAN|TEMP B-TREE/);
-        }
+        // A read is one range of the window rows' key (the session's windows since the last full
+        // put, up to n) and one for where that put is: no scan, no sort.
+        const plan = (
+          await store.all<{ detail: string }>(`EXPLAIN QUERY PLAN ${EARLIER_CHANGES_SQL}`, [
+            'p',
+            's',
+            20,
+          ])
+        ).map((p) => p.detail);
+        expect(plan.join(' | ')).toMatch(
+          /SEARCH relay_windows USING INDEX sqlite_autoindex_relay_windows_1 \(project=\? AND session_id=\? AND window_number>\? AND window_number<\?\)/,
+        );
+        expect(plan.join(' | ')).not.toMatch(/SCAN|TEMP B-TREE/);
       }
       // Both kinds of window were exercised, and the lists moved in every way.
       expect(bases.prior).toBeGreaterThan(10);

@@ -6,6 +6,7 @@ import type { Principal } from '../../src/canon/index.js';
 import { contentHash } from '../../src/core/index.js';
 import { rebuildProject } from '../../src/journal/index.js';
 import { ScriptedModel } from '../../src/models/index.js';
+import { RelayReader } from '../../src/relay/index.js';
 import { oneFactAnswer } from '../helpers/model-answers.js';
 import { freshRuntime, tempDir } from '../helpers/runtime.js';
 import { freshPostgresSchema, postgresAvailable } from '../helpers/stores.js';
@@ -285,15 +286,11 @@ describe.each(ENGINES)('a relay session, end to end on %s (CRP-030 §3.1, §5, �
         ],
       })
       .finally(() => transaction.mockRestore());
-    // The revised decision's version and its edges put, its old edges removed.
-    expect(relayWrites.sort()).toEqual([
-      'INSERT relay_item_removals',
-      'INSERT relay_items',
-      'INSERT relay_windows',
-      'UPDATE relay_sessions',
-    ]);
-    // On PostgreSQL one statement for the four writes; on SQLite four.
-    expect(roundTrips).toEqual(engine === 'postgres' ? [4] : [1, 1, 1, 1]);
+    // The window's record (its CSO's change: the revised decision's version and its edges put,
+    // its old edges removed) and the session's row: nothing else of the relay is written.
+    expect(relayWrites.sort()).toEqual(['INSERT relay_windows', 'UPDATE relay_sessions']);
+    // On PostgreSQL one statement for the two writes; on SQLite two.
+    expect(roundTrips).toEqual(engine === 'postgres' ? [2] : [1, 1]);
     expect(w5.cso!.decisions.some((d) => d.needs_revision)).toBe(false);
     const p6 = await relay.prepareWindow(AGENT, id);
     expect(p6.kind).toBe('work');
@@ -308,29 +305,17 @@ describe.each(ENGINES)('a relay session, end to end on %s (CRP-030 §3.1, §5, �
         'SELECT session_id, window_number, seq, record FROM relay_windows WHERE project = $1 ORDER BY seq',
         [PROJECT],
       );
-    const items = async () =>
-      runtime.store.all(
-        `SELECT session_id, list, item_id, window_from, position, record FROM relay_items
-         WHERE project = $1 ORDER BY session_id, list, item_id, window_from`,
-        [PROJECT],
-      );
-    const removals = async () =>
-      runtime.store.all(
-        `SELECT session_id, window_to, list, item_id FROM relay_item_removals
-         WHERE project = $1 ORDER BY session_id, window_to, list, item_id`,
-        [PROJECT],
-      );
-    const before = [
-      await dump(),
-      await runtime.store.all('SELECT * FROM relay_sessions'),
-      await items(),
-      await removals(),
-    ];
-    expect((before[3] as unknown[]).length).toBeGreaterThan(0);
-    // Items are rows per version: window 5 wrote only what it changed, and every window's CSO
-    // is served from them exactly as the journal's changes fold.
-    const all = (await items()) as { window_from: number | string }[];
-    expect(all.filter((r) => Number(r.window_from) === 5).length).toBeLessThan(all.length / 2);
+    const before = [await dump(), await runtime.store.all('SELECT * FROM relay_sessions')];
+    // Window 5's record holds what it changed, not its state: the state's items are read from the
+    // records since the last full put, and every window's CSO is served from them exactly as the
+    // journal's changes fold.
+    const fifth = JSON.parse((before[0] as { record: string }[])[4]!.record);
+    expect(fifth.state.base).toBe('prior');
+    expect(fifth.state.decisions.put.map((d: { decision_id: string }) => d.decision_id)).toEqual([
+      'decision_san_format_r1',
+    ]);
+    expect(fifth.state.dependency_graph.removed.length).toBeGreaterThan(0);
+    expect(await new RelayReader(runtime.store, PROJECT).cso(fifth)).toEqual(w5.cso);
     const served = await relay.windows(AGENT, id);
     expect(served).toHaveLength(5);
     expect(served.slice(2).map((w) => w.cso.cso_hmac)).toEqual(
@@ -338,16 +323,9 @@ describe.each(ENGINES)('a relay session, end to end on %s (CRP-030 §3.1, §5, �
     );
     expect(served[4]!.cso).toEqual(w5.cso);
     await runtime.store.run('DELETE FROM relay_windows', []);
-    await runtime.store.run('DELETE FROM relay_items', []);
-    await runtime.store.run('DELETE FROM relay_item_removals', []);
     await runtime.store.run("UPDATE relay_sessions SET status = 'halted', windows = 0", []);
     await rebuildProject(runtime.journal, PROJECT);
-    expect([
-      await dump(),
-      await runtime.store.all('SELECT * FROM relay_sessions'),
-      await items(),
-      await removals(),
-    ]).toEqual(before);
+    expect([await dump(), await runtime.store.all('SELECT * FROM relay_sessions')]).toEqual(before);
   });
 
   it('names the window whose CSO was tampered with, and a projection that serves other than the journal', async () => {

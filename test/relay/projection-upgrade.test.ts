@@ -1,0 +1,130 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { type CanonryRuntime, createCanonry } from '../../src/app/index.js';
+import type { Principal } from '../../src/canon/index.js';
+import { canonicalize } from '../../src/core/index.js';
+import { tempDir } from '../helpers/runtime.js';
+import { ENGINES, freshPostgresSchema } from '../helpers/stores.js';
+
+const PROJECT = 'relay-upgrade';
+const AGENT: Principal = { id: 'agent-1', project: PROJECT, role: 'agent' };
+
+/** The item tables as projection version 4 kept them (migration `relay-items-append-only`). */
+const OLD_TABLES = `
+  CREATE TABLE relay_items (
+    project TEXT NOT NULL, session_id TEXT NOT NULL, window_from BIGINT NOT NULL,
+    list TEXT NOT NULL, item_id TEXT NOT NULL, position BIGINT NOT NULL, record TEXT NOT NULL,
+    PRIMARY KEY (project, session_id, window_from, list, item_id)
+  );
+  CREATE TABLE relay_item_removals (
+    project TEXT NOT NULL, session_id TEXT NOT NULL, window_to BIGINT NOT NULL,
+    list TEXT NOT NULL, item_id TEXT NOT NULL,
+    PRIMARY KEY (project, session_id, window_to, list, item_id)
+  );
+`;
+
+describe.each(ENGINES.filter((e) => e.available))(
+  'a store whose relay projection kept item rows (version 4), opened by this code, on $name',
+  (engine) => {
+    const closing: (() => Promise<void> | void)[] = [];
+    afterEach(async () => {
+      for (const close of closing.splice(0).reverse()) await close();
+    });
+
+    it('drops the item tables, rebuilds the window rows from the journal, and serves every window as before', async () => {
+      const { dir, cleanup } = tempDir();
+      closing.push(cleanup);
+      let db: string | undefined;
+      if (engine.name === 'postgres') {
+        const pg = await freshPostgresSchema();
+        closing.push(() => pg.drop());
+        db = pg.url;
+      }
+      const open = () => createCanonry({ dataDir: dir, ...(db ? { db } : {}), logLevel: 'silent' });
+      const first: CanonryRuntime = await open();
+      const started = await first.relay.start(AGENT, {
+        mode: 'DOCUMENT',
+        objective: 'Write the migration report',
+        remaining: ['inventory', 'plan', 'report'],
+      });
+      const id = started.session.session_id;
+      const fact = (fact_id: string, statement: string) => ({
+        fact_id,
+        statement,
+        provenance: 'CONVERSATION',
+      });
+      await first.relay.completeWindow(AGENT, id, 'Two regions hold the ledger.', {
+        facts: [
+          fact('fact_regions', 'two regions hold the ledger'),
+          fact('fact_size', 'the ledger is 2 TB'),
+        ],
+        decisions: [
+          {
+            decision_id: 'decision_copy',
+            choice: 'copy region by region',
+            rationale: 'the ledger is 2 TB',
+            depends_on: ['fact_size'],
+          },
+        ],
+        completed: ['inventory'],
+      });
+      await first.relay.completeWindow(AGENT, id, 'The ledger is 3 TB now.', {
+        facts: [
+          fact('fact_regions', 'two regions hold the ledger'),
+          { ...fact('fact_size_3', 'the ledger is 3 TB'), supersedes: ['fact_size'] },
+        ],
+        completed: ['plan'],
+      });
+      const before = (await first.relay.windows(AGENT, id)).map((w) => canonicalize(w.cso));
+      expect(before).toHaveLength(2);
+      // What the code before left: its item tables (with rows), its migration not yet run, its
+      // projection version recorded, and window rows this version would not have written.
+      await first.store.exec(OLD_TABLES);
+      await first.store.run(
+        `INSERT INTO relay_items (project, session_id, window_from, list, item_id, position, record)
+         VALUES ($1, $2, 1, 'fact', 'fact_regions', 1048576, '{}')`,
+        [PROJECT, id],
+      );
+      await first.store.run('DELETE FROM canonry_migrations WHERE name = $1', [
+        'relay-items-in-window-records',
+      ]);
+      await first.store.run(
+        "UPDATE journal_projection_versions SET version = 4 WHERE name = 'relay'",
+      );
+      await first.store.run('DELETE FROM relay_windows');
+      await first.close();
+
+      const second = await open();
+      closing.push(() => second.close());
+      for (const table of ['relay_items', 'relay_item_removals']) {
+        await expect(second.store.all(`SELECT count(*) FROM ${table}`)).rejects.toThrow();
+      }
+      const [version] = await second.store.all<{ version: number | string }>(
+        "SELECT version FROM journal_projection_versions WHERE name = 'relay'",
+      );
+      expect(Number(version?.version)).toBe(5);
+      expect((await second.relay.windows(AGENT, id)).map((w) => canonicalize(w.cso))).toEqual(
+        before,
+      );
+      expect(await second.relay.verify(AGENT, id)).toMatchObject({ ok: true, windows: 2 });
+      // And the session goes on from the rebuilt rows: the decision resting on the superseded
+      // size is revised.
+      const third = await second.relay.completeWindow(AGENT, id, 'Still region by region.', {
+        facts: [fact('fact_regions', 'two regions hold the ledger')],
+        decisions: [
+          {
+            decision_id: 'decision_copy_r1',
+            choice: 'copy region by region',
+            rationale: 'the ledger is 3 TB',
+            depends_on: ['fact_size_3'],
+            revises: 'decision_copy',
+          },
+        ],
+      });
+      const facts = third.cso?.established_facts.map((f) => f.fact_id) ?? [];
+      expect(facts).toEqual(expect.arrayContaining(['fact_regions', 'fact_size_3']));
+      expect(facts).not.toContain('fact_size');
+      expect(third.cso?.decisions.map((d) => d.decision_id)).toContain('decision_copy_r1');
+      expect(await second.relay.verify(AGENT, id)).toMatchObject({ ok: true, windows: 3 });
+    });
+  },
+);
