@@ -113,11 +113,37 @@ export const RELAY_MIGRATIONS: readonly Migration[] = [
     // CSO's change) holds, and a read of a window's state read every version since the last full
     // put either way; the rows cost a window ~0.3 ms of its 4 (47 rows, 7 of its 25 WAL pages on
     // SQLite). The reader takes the items from the window records now; the projection's version
-    // 5 rebuilds what is left from the journal.
+    // 5 rebuilds what is left from the journal. On SQLite the window rows are kept by their key
+    // (without a rowid: no second b-tree for the key, one WAL page less a window) with the small
+    // columns before the record, so reading a window's output and quality stays off the record's
+    // overflow pages.
     name: 'relay-items-in-window-records',
-    up: `
-      DROP TABLE relay_items;
-      DROP TABLE relay_item_removals;
-    `,
+    up: {
+      sqlite: `
+        DROP TABLE relay_items;
+        DROP TABLE relay_item_removals;
+        CREATE TABLE relay_windows_keyed (
+          project TEXT NOT NULL,
+          session_id TEXT NOT NULL,
+          window_number BIGINT NOT NULL,
+          seq BIGINT NOT NULL,
+          base TEXT NOT NULL DEFAULT 'prior',
+          output TEXT,
+          quality TEXT,
+          record TEXT NOT NULL,
+          PRIMARY KEY (project, session_id, window_number)
+        ) WITHOUT ROWID;
+        INSERT INTO relay_windows_keyed
+            (project, session_id, window_number, seq, base, output, quality, record)
+          SELECT project, session_id, window_number, seq, base, output, quality, record
+          FROM relay_windows;
+        DROP TABLE relay_windows;
+        ALTER TABLE relay_windows_keyed RENAME TO relay_windows;
+      `,
+      postgres: `
+        DROP TABLE relay_items;
+        DROP TABLE relay_item_removals;
+      `,
+    },
   },
 ];

@@ -270,7 +270,7 @@ describe.each(ENGINES.filter((e) => e.available))(
           ])
         ).map((p) => p.detail);
         expect(plan.join(' | ')).toMatch(
-          /SEARCH relay_windows USING INDEX sqlite_autoindex_relay_windows_1 \(project=\? AND session_id=\? AND window_number>\? AND window_number<\?\)/,
+          /SEARCH relay_windows USING PRIMARY KEY \(project=\? AND session_id=\? AND window_number>\? AND window_number<\?\)/,
         );
         expect(plan.join(' | ')).not.toMatch(/SCAN|TEMP B-TREE/);
       }

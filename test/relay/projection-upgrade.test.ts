@@ -77,7 +77,8 @@ describe.each(ENGINES.filter((e) => e.available))(
       const before = (await first.relay.windows(AGENT, id)).map((w) => canonicalize(w.cso));
       expect(before).toHaveLength(2);
       // What the code before left: its item tables (with rows), its migration not yet run, its
-      // projection version recorded, and window rows this version would not have written.
+      // projection version recorded, and window rows this version would not have written (their
+      // output and quality columns empty, as rows from before those columns were).
       await first.store.exec(OLD_TABLES);
       await first.store.run(
         `INSERT INTO relay_items (project, session_id, window_from, list, item_id, position, record)
@@ -90,7 +91,7 @@ describe.each(ENGINES.filter((e) => e.available))(
       await first.store.run(
         "UPDATE journal_projection_versions SET version = 4 WHERE name = 'relay'",
       );
-      await first.store.run('DELETE FROM relay_windows');
+      await first.store.run('UPDATE relay_windows SET output = NULL, quality = NULL');
       await first.close();
 
       const second = await open();
@@ -102,6 +103,11 @@ describe.each(ENGINES.filter((e) => e.available))(
         "SELECT version FROM journal_projection_versions WHERE name = 'relay'",
       );
       expect(Number(version?.version)).toBe(5);
+      // Rebuilt from the journal: the columns are filled again.
+      const [empty] = await second.store.all<{ n: number | string }>(
+        'SELECT count(*) AS n FROM relay_windows WHERE output IS NULL OR quality IS NULL',
+      );
+      expect(Number(empty?.n)).toBe(0);
       expect((await second.relay.windows(AGENT, id)).map((w) => canonicalize(w.cso))).toEqual(
         before,
       );
