@@ -9,6 +9,13 @@ import {
   stopDeflateThread,
 } from '../../src/relay/deflate-thread.js';
 
+// The caller's deflates are counted (the thread has a zlib of its own): a job the thread failed is
+// deflated by the caller with the same bytes, which no comparison of bytes can tell apart.
+vi.mock('node:zlib', async (importOriginal) => {
+  const zlib = await importOriginal<typeof import('node:zlib')>();
+  return { ...zlib, deflateRawSync: vi.fn(zlib.deflateRawSync) };
+});
+
 /**
  * What the caller's own thread makes of `a` then `b`, each encoded on its own (as `answers.ts`
  * does: a cut between a surrogate pair's halves is two replacement characters, not the pair): the
@@ -60,6 +67,16 @@ describe('deflate thread', () => {
     );
     const jobs = inputs.map((t) => deflateSoon(t, ''));
     for (const i of [3, 0, 5, 1, 4, 2]) expect(jobs[i]!.take()).toBe(here(inputs[i]!, ''));
+  });
+
+  it('deflates on the thread: the caller deflates nothing for a job the thread answered', () => {
+    const text = 'the ledger moved to the new region — 漢; '.repeat(1_000);
+    const job = deflateSoon(text, 'and the report 😀');
+    expect(job).toBeDefined();
+    const before = vi.mocked(deflateRawSync).mock.calls.length;
+    const taken = job!.take();
+    expect(vi.mocked(deflateRawSync).mock.calls.length).toBe(before);
+    expect(taken).toBe(here(text, 'and the report 😀'));
   });
 
   it('leaves short inputs to the caller', () => {
