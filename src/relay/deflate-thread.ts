@@ -46,7 +46,7 @@ const ABANDONED = 3;
 
 /**
  * A job's buffer: four words (state, input bytes, output offset, output length), then the input as
- * UTF-8 and the output as base64, both written by the thread.
+ * UTF-8 (written by the caller) and the output as base64 (written by the thread).
  */
 const HEAD_BYTES = 16;
 
@@ -113,9 +113,10 @@ export function deflateSoon(a: string, b: string): Deflation | undefined {
   }
   const head = new Int32Array(sab, 0, 4);
   head[0] = PENDING;
-  const input = Buffer.from(sab);
-  const n = input.write(a, HEAD_BYTES, 'utf8');
-  head[1] = n + input.write(b, HEAD_BYTES + n, 'utf8');
+  const bytes = Buffer.from(sab);
+  const n = bytes.write(a, HEAD_BYTES, 'utf8');
+  const length = n + bytes.write(b, HEAD_BYTES + n, 'utf8');
+  head[1] = length;
   head[2] = outAt;
   try {
     ready.worker.postMessage(sab);
@@ -132,14 +133,15 @@ export function deflateSoon(a: string, b: string): Deflation | undefined {
       Atomics.wait(head, 0, PENDING, 100 + most / 10_000);
       const code = Atomics.compareExchange(head, 0, PENDING, ABANDONED);
       if (code === DONE) {
-        const text = Buffer.from(sab).toString('latin1', outAt, outAt + head[3]!);
+        const text = bytes.toString('latin1', outAt, outAt + head[3]!);
         giveBack(sab);
         deaths = 0;
         return text;
       }
       if (code === PENDING) hung(ready);
-      // Failed, or abandoned (the thread may still write to it: that buffer is not reused).
-      const text = deflateHere(a, b);
+      // Failed, or abandoned (the thread may still write its output: that buffer is not reused).
+      // The input is there, encoded: the caller deflates it as it stands.
+      const text = deflated(bytes.subarray(HEAD_BYTES, HEAD_BYTES + length));
       if (code === FAILED) giveBack(sab);
       return text;
     },

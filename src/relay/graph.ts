@@ -69,7 +69,8 @@ export function scratchIdSet(cso: GraphItems): ReadonlySet<string> {
   return set;
 }
 
-const edgeKey = (e: DependencyEdge): string => `${e.dependent}\u0000${e.depends_on}`;
+/** An edge's key in maps and sets: its two ends, NUL apart (a dependent is an id, which holds no NUL). */
+export const edgeKey = (e: DependencyEdge): string => `${e.dependent}\u0000${e.depends_on}`;
 
 /**
  * The normal form of a graph: `edges` ∪ the edges `items` imply, each once, sorted by dependent then

@@ -16,7 +16,7 @@
 
 import { CanonryError } from '../core/index.js';
 import type { CsoChange } from './cso-change.js';
-import type { DependencyEdge } from './types.js';
+import { edgeKey } from './graph.js';
 
 /** The lists of a CSO as the versions name them. */
 export type ItemList = 'fact' | 'decision' | 'edge';
@@ -50,9 +50,6 @@ export interface NumberedChange {
   readonly state: CsoChange;
 }
 
-/** An edge's id (its two ends, as JSON: no separator can collide). */
-const edgeId = (e: DependencyEdge): string => JSON.stringify([e.dependent, e.depends_on]);
-
 /** Where a window's new items go: after every earlier window's, in the order the change lists. */
 const positionOf = (windowNumber: number, i: number) => windowNumber * 2 ** 20 + i;
 
@@ -85,7 +82,7 @@ export function versionsOf(changes: readonly NumberedChange[]): {
       });
     });
     for (const e of state.dependency_graph.added) {
-      versions.push({ window_from: n, list: 'edge', item_id: edgeId(e), position: 0, record: e });
+      versions.push({ window_from: n, list: 'edge', item_id: edgeKey(e), position: 0, record: e });
     }
     for (const id of state.established_facts.removed) {
       removals.push({ window_to: n, list: 'fact', item_id: id });
@@ -94,7 +91,7 @@ export function versionsOf(changes: readonly NumberedChange[]): {
       removals.push({ window_to: n, list: 'decision', item_id: id });
     }
     for (const e of state.dependency_graph.removed) {
-      removals.push({ window_to: n, list: 'edge', item_id: edgeId(e) });
+      removals.push({ window_to: n, list: 'edge', item_id: edgeKey(e) });
     }
   }
   return { versions, removals };
