@@ -47,12 +47,23 @@ interface Pending<B, P> {
 const MAX_FLIGHTS = 2;
 
 /**
+ * A queue with nothing in flight whose last commit ended longer ago than this is idle: its next job
+ * starts at once (a microtask). A busier one waits a turn (`setImmediate`), so that appends arriving
+ * in the same turn — HTTP requests parsed in one poll phase, producers woken by one commit — share a
+ * transaction.
+ */
+const IDLE_MS = 2;
+
+/**
  * Group commit: appends that arrive while a transaction is in flight are committed together in the
  * next one, so concurrent producers share one fsync. A job refused by its own checks fails alone; an
  * unexpected failure rolls the batch back and each job is retried in a transaction of its own, so one
  * bad job never costs another its write — unless the commit's outcome is unknown (the connection
  * dropped while COMMIT was in flight): then only jobs with idempotency keys are retried, since the
  * batch may have committed.
+ *
+ * An idle queue starts a job at once; one with a batch in flight, or that committed in the last
+ * {@link IDLE_MS}, waits a turn for company first.
  *
  * With a background writer, runs of plain jobs are committed off the event loop instead, pipelined:
  * when several jobs wait, half go first and the rest follow at once, so one batch is prepared while
@@ -61,6 +72,8 @@ const MAX_FLIGHTS = 2;
 export class CommitQueue<B, P = unknown> {
   #pending: Pending<B, P>[] = [];
   #draining = false;
+  /** When the queue last finished something: a drain, or a background batch (`performance.now()`). */
+  #doneAt = Number.NEGATIVE_INFINITY;
   readonly #flights = new Set<Promise<void>>();
 
   constructor(
@@ -83,12 +96,13 @@ export class CommitQueue<B, P = unknown> {
   }
 
   #wake(): void {
-    if (!this.#draining) {
-      this.#draining = true;
-      setImmediate(() => {
-        this.#drain().catch((err: unknown) => this.#abandon(err));
-      });
-    }
+    if (this.#draining) return;
+    this.#draining = true;
+    const run = () => {
+      this.#drain().catch((err: unknown) => this.#abandon(err));
+    };
+    if (this.#flights.size === 0 && performance.now() - this.#doneAt > IDLE_MS) queueMicrotask(run);
+    else setImmediate(run);
   }
 
   /**
@@ -99,6 +113,7 @@ export class CommitQueue<B, P = unknown> {
   #abandon(err: unknown): void {
     const stranded = this.#pending.splice(0);
     this.#draining = false;
+    this.#doneAt = performance.now();
     for (const pending of stranded) pending.reject(err);
   }
 
@@ -154,6 +169,7 @@ export class CommitQueue<B, P = unknown> {
       }
     }
     this.#draining = false;
+    this.#doneAt = performance.now();
   }
 
   /** How many jobs at the head of the queue could go to the background writer together. */
@@ -196,7 +212,10 @@ export class CommitQueue<B, P = unknown> {
           } else this.#again(batch);
         },
       )
-      .finally(() => this.#flights.delete(flight));
+      .finally(() => {
+        this.#flights.delete(flight);
+        this.#doneAt = performance.now();
+      });
     this.#flights.add(flight);
     return true;
   }
