@@ -42,6 +42,12 @@ const LED_MS = 20;
 /** A leader that finds nothing parked looks again this many times (ms apart) before it stops. */
 const LINGER = [0, 0, 1, 1];
 
+/**
+ * The longest a leader waits for its last announcement to be sent before it chains again (the
+ * wait is what lets that chain's writers park their next appends: see `#lead`).
+ */
+const ANNOUNCED_MS = 5;
+
 /** Parks an append and tries, without waiting, to chain (`canonry_park`, schema.ts). */
 const PARK = `SELECT id, state, places
   FROM canonry_park($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`;
@@ -159,6 +165,8 @@ export class ParkedAppends {
   readonly #led = new Map<string, number>();
   /** Projects this process is chaining for everyone (see `#lead`). */
   readonly #leading = new Set<string>();
+  /** Per project, the last announcement this process sent, until the database took it. */
+  readonly #announcing = new Map<string, Promise<void>>();
   #unlisten: (() => void) | undefined;
   /** The timer that stops listening when this process is done with parking (`#watchQuiet`). */
   #quiet: NodeJS.Timeout | undefined;
@@ -470,7 +478,28 @@ export class ParkedAppends {
     }
     payloads.push(chunk ? `${head(true)}\n${chunk}` : head(true));
     // A hint: a writer that misses it asks the database after WAIT_MS.
-    notifications.notify(PARKED_CHANNEL, payloads).catch(() => undefined);
+    const sent = notifications.notify(PARKED_CHANNEL, payloads).catch(() => undefined);
+    this.#announcing.set(project, sent);
+    void sent.then(() => {
+      if (this.#announcing.get(project) === sent) this.#announcing.delete(project);
+    });
+  }
+
+  /**
+   * Resolves once the last announcement of `project` was sent, or after ANNOUNCED_MS: a leader that
+   * chained again at once would find only the rows parked during its last chain, while the writers
+   * that chain placed are still hearing of it; one round trip later their next appends are parked
+   * too, and the next chain takes all of them under one flush (alternated with the base on a
+   * 2-core host: 0.27–0.28× → 0.34–0.35× of raw INSERTs, chains of 8 rows 13 % → 60–64 %).
+   */
+  #announced(project: string): Promise<void> | undefined {
+    const sent = this.#announcing.get(project);
+    if (!sent) return undefined;
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, ANNOUNCED_MS);
+    });
+    return Promise.race([sent, late]).finally(() => clearTimeout(timer));
   }
 
   /**
@@ -486,6 +515,7 @@ export class ParkedAppends {
     const go = async (): Promise<void> => {
       let idle = 0;
       for (;;) {
+        await this.#announced(project);
         const row = await this.#chain(project, false);
         switch (row.state) {
           case 'chained':

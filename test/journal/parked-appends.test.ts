@@ -101,6 +101,102 @@ function observed(
   };
 }
 
+/** What a writer sent, in order: its statements (a `canonry_chain` and what it returned) and announcements. */
+type Sent =
+  | { readonly what: 'chain'; readonly at: number; state?: string }
+  | { readonly what: 'park' | 'resolve' | 'other'; readonly at: number }
+  | { readonly what: 'announce'; readonly at: number; done?: number };
+
+/**
+ * A writer whose announcements take `slowMs` to go out (a busy notification connection; never, when
+ * infinite: one that hangs) and which logs, with times, every statement it sends and every
+ * announcement.
+ */
+function announcing(location: string, slowMs: number): { journal: Journal; log: Sent[] } {
+  const store = new PostgresStore({ connectionString: location, max: 1 });
+  cleanups.push(() => store.close().catch(() => undefined));
+  const log: Sent[] = [];
+  const notifications = store.notifications;
+  const slow: StoreNotifications = {
+    listen: notifications.listen.bind(notifications),
+    notify: async (channel, payloads) => {
+      const sent: Sent = { what: 'announce', at: performance.now() };
+      log.push(sent);
+      await new Promise((r) => {
+        if (Number.isFinite(slowMs)) setTimeout(r, slowMs);
+      });
+      await notifications.notify(channel, payloads);
+      sent.done = performance.now();
+    },
+  };
+  const kindOf = (sql: string): Sent['what'] =>
+    sql.includes('canonry_chain(')
+      ? 'chain'
+      : sql.includes('canonry_park(') || sql.includes('INSERT INTO journal_parked')
+        ? 'park'
+        : sql.includes('FROM journal_parked WHERE id = $2')
+          ? 'resolve'
+          : 'other';
+  const view = new Proxy(store, {
+    get(target, key) {
+      if (key === 'notifications') return slow;
+      const value = Reflect.get(target, key, target) as unknown;
+      if (typeof value !== 'function') return value;
+      if (key === 'all' || key === 'run' || key === 'transaction') {
+        return async (...args: unknown[]) => {
+          const what = kindOf(typeof args[0] === 'string' ? args[0] : '');
+          const entry = { what, at: performance.now() } as Sent;
+          log.push(entry);
+          const result = await (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
+          if (entry.what === 'chain') entry.state = (result as { state: string }[])[0]?.state;
+          return result;
+        };
+      }
+      return (value as (...a: unknown[]) => unknown).bind(target);
+    },
+  });
+  return { journal: new Journal(view), log };
+}
+
+/**
+ * The chains a writer made while leading a project: a `canonry_chain` whose last statement before
+ * it (parks of its own next appends aside) was a chain that took rows — one made on a writer's own
+ * behalf follows the look-up of its parked row. Each with the time from the start of the first
+ * announcement after that earlier chain (its places: what the leader waits for) to the chain, and
+ * whether that announcement was out by then.
+ */
+function leaderChains(log: readonly Sent[]): { waited: number; out: boolean }[] {
+  const chains: { waited: number; out: boolean }[] = [];
+  let previous: Sent | undefined;
+  let announced: (Sent & { what: 'announce' }) | undefined;
+  for (const sent of log) {
+    if (sent.what === 'announce') {
+      announced ??= sent;
+      continue;
+    }
+    if (sent.what === 'park') continue;
+    if (
+      sent.what === 'chain' &&
+      previous?.what === 'chain' &&
+      previous.state === 'chained' &&
+      announced
+    ) {
+      chains.push({
+        waited: sent.at - announced.at,
+        out: announced.done !== undefined && announced.done <= sent.at,
+      });
+    }
+    previous = sent;
+    announced = undefined;
+  }
+  return chains;
+}
+
+const median = (xs: readonly number[]): number => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+};
+
 const note = (w: number, n: number) => ({
   kind: 'test.note',
   body: { writer: w, n },
@@ -313,6 +409,57 @@ describe.skipIf(!postgres.available)('plain appends on a contended head (Postgre
     await b.journal.append(PROJECT, note(1, 4));
     const report = await verifyProject(new Journal(a.journal.store), PROJECT);
     expect(report).toMatchObject({ ok: true, checked: 9 });
+  });
+
+  it('a writer leading a project chains again once its announcement is out (5 ms at most): the writers it placed park first', async () => {
+    const { store, location } = await fresh();
+    // Announcements take 10 ms to go out: longer than a leader waits for one.
+    const writers = Array.from({ length: 4 }, () => announcing(location, 10));
+    await writers[0]!.journal.append(PROJECT, note(0, -1));
+    const acks: AppendResult[] = [];
+    await Promise.all(
+      writers.map(async ({ journal }, w) => {
+        for (let n = 0; n < 30; n++) acks.push(await journal.append(PROJECT, note(w, n)));
+      }),
+    );
+    await expectChained(store, acks, 121);
+    // A leader's next chain waits for the announcement of its last one: until it is out, or
+    // ANNOUNCED_MS (5 ms; a timer may fire ~1 ms early). A chain of this writer's own in between
+    // announces too and may come first, so the waits are looked at as a whole: chaining at once,
+    // a leader's next chain would follow the announcement by a few hundredths of a millisecond.
+    const chains = writers.flatMap(({ log }) => leaderChains(log));
+    console.log(`[parked-appends] a leader's next chain, looked at ${chains.length} times`);
+    expect(chains.length).toBeGreaterThanOrEqual(5);
+    const waits = chains.map(({ waited, out }) => (out ? Number.POSITIVE_INFINITY : waited));
+    expect(median(waits)).toBeGreaterThanOrEqual(3);
+  });
+
+  it('a leader whose announcements never go out still chains on, ANNOUNCED_MS after each', async () => {
+    const { store, location } = await fresh();
+    const writers = Array.from({ length: 3 }, () => announcing(location, Number.POSITIVE_INFINITY));
+    // In turn, twice: each writer sees another move the head, and its plain appends park from here.
+    for (let n = 0; n < 2; n++) {
+      for (const [w, { journal }] of writers.entries()) await journal.append(PROJECT, note(w, n));
+    }
+    let appends: Promise<AppendResult[]> | undefined;
+    await store.transaction(async (tx) => {
+      // The head is held: one append of each writer parks, and none can chain.
+      await tx.all('SELECT seq FROM journal_heads WHERE project = $1 FOR UPDATE', [PROJECT]);
+      appends = Promise.all(writers.map(({ journal }, w) => journal.append(PROJECT, note(w, 2))));
+      while ((await unplaced(store)) < 3) await new Promise((r) => setTimeout(r, 5));
+    });
+    // Nobody hears a place: the parked writers ask the database, and the first to chain takes the
+    // three rows and leads on — its next chain comes all the same, the wait being bounded.
+    await appends;
+    const report = await verifyProject(new Journal(store), PROJECT);
+    expect(report).toMatchObject({ ok: true, checked: 9 });
+    expect(writers.flatMap(({ log }) => log).some((e) => e.what === 'announce' && e.done)).toBe(
+      false,
+    );
+    const waits = writers.flatMap(({ log }) => leaderChains(log).map(({ waited }) => waited));
+    expect(waits.length).toBeGreaterThan(0);
+    expect(median(waits)).toBeGreaterThanOrEqual(3);
+    expect(Math.max(...waits)).toBeLessThan(1_000);
   });
 
   it('a parked row the database lost (an unlogged table emptied by a crash) fails its append, never acknowledged', async () => {
