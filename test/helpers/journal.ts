@@ -1,5 +1,7 @@
+import { afterEach } from 'vitest';
 import { defineEntryKind, type Journal, type Projection } from '../../src/journal/index.js';
 import type { Store } from '../../src/store/index.js';
+import type { Engine } from './stores.js';
 
 /** The free-form kind the runtime suites append when all they need is some entry in a project. */
 export const NOTE = defineEntryKind<unknown>({ kind: 'test.note', version: 1, schema: {} });
@@ -33,6 +35,26 @@ export async function createCounters(store: Store): Promise<void> {
   await store.exec(
     'CREATE TABLE IF NOT EXISTS test_counters (project TEXT NOT NULL, name TEXT NOT NULL, value BIGINT NOT NULL, last_seq BIGINT NOT NULL, PRIMARY KEY (project, name))',
   );
+}
+
+/**
+ * For a describe block: a function that makes a fresh store of `engine` with the counters table;
+ * the store of each test is closed and removed after it.
+ */
+export function counterStores(engine: Engine): () => Promise<Store> {
+  let made: { store: Store; cleanup: () => Promise<void> } | undefined;
+  afterEach(async () => {
+    if (!made) return;
+    const { store, cleanup } = made;
+    made = undefined;
+    await store.close();
+    await cleanup();
+  });
+  return async () => {
+    made = await engine.fresh();
+    await createCounters(made.store);
+    return made.store;
+  };
 }
 
 /** Every row of the projection tables for a project, in a stable order, for equality checks. */

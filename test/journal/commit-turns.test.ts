@@ -1,23 +1,18 @@
 // When the commit queue starts a transaction: at once when it has been idle, a turn later when it
 // just committed, so that appends arriving in separate callbacks of one turn share a transaction.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Journal } from '../../src/journal/index.js';
 import type { Store } from '../../src/store/index.js';
-import { COUNTERS, count, createCounters, projectionRows } from '../helpers/journal.js';
+import { COUNTERS, count, counterStores, projectionRows } from '../helpers/journal.js';
 import { ENGINES } from '../helpers/stores.js';
 
 for (const engine of ENGINES) {
   describe.skipIf(!engine.available)(`the commit queue's turns on ${engine.name}`, () => {
+    const fresh = counterStores(engine);
     let store: Store;
-    let cleanup: () => Promise<void>;
-    afterEach(async () => {
-      await store.close();
-      await cleanup();
-    });
     /** A journal whose appends run in transactions (a projection reads them), logging each start. */
     const open = async (log: string[]) => {
-      ({ store, cleanup } = await engine.fresh());
-      await createCounters(store);
+      store = await fresh();
       const transaction = store.transaction.bind(store);
       store.transaction = (work, options) => {
         log.push('transaction');

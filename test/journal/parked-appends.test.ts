@@ -192,6 +192,17 @@ function leaderChains(log: readonly Sent[]): { waited: number; out: boolean }[] 
   return chains;
 }
 
+/** Every writer appends `each` notes, one after the other, all writers at once: their acks. */
+async function eachAppending(journals: readonly Journal[], each: number): Promise<AppendResult[]> {
+  const acks: AppendResult[] = [];
+  await Promise.all(
+    journals.map(async (journal, w) => {
+      for (let n = 0; n < each; n++) acks.push(await journal.append(PROJECT, note(w, n)));
+    }),
+  );
+  return acks;
+}
+
 const median = (xs: readonly number[]): number => {
   const sorted = [...xs].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)]!;
@@ -316,11 +327,9 @@ describe.skipIf(!postgres.available)('plain appends on a contended head (Postgre
     const { store, location } = await fresh();
     const writers = Array.from({ length: 8 }, () => observed(location));
     await writers[0]!.journal.append(PROJECT, note(0, -1));
-    const acks: AppendResult[] = [];
-    await Promise.all(
-      writers.map(async ({ journal }, w) => {
-        for (let n = 0; n < 60; n++) acks.push(await journal.append(PROJECT, note(w, n)));
-      }),
+    const acks = await eachAppending(
+      writers.map((w) => w.journal),
+      60,
     );
     await expectChained(store, acks, 481);
     const sent = writers.reduce((sum, w) => sum + w.sent(), 0);
@@ -416,11 +425,9 @@ describe.skipIf(!postgres.available)('plain appends on a contended head (Postgre
     // Announcements take 10 ms to go out: longer than a leader waits for one.
     const writers = Array.from({ length: 4 }, () => announcing(location, 10));
     await writers[0]!.journal.append(PROJECT, note(0, -1));
-    const acks: AppendResult[] = [];
-    await Promise.all(
-      writers.map(async ({ journal }, w) => {
-        for (let n = 0; n < 30; n++) acks.push(await journal.append(PROJECT, note(w, n)));
-      }),
+    const acks = await eachAppending(
+      writers.map((w) => w.journal),
+      30,
     );
     await expectChained(store, acks, 121);
     // A leader's next chain waits for the announcement of its last one: until it is out, or
