@@ -1,4 +1,5 @@
 import { CanonryError } from '../core/index.js';
+import { edgeKey } from './graph.js';
 import { knownNormal, uniqueItemsById } from './graph-delta.js';
 import type {
   CognitiveStateObject,
@@ -211,9 +212,8 @@ function foldEdges(
   prior: readonly DependencyEdge[],
   change: CsoChange['dependency_graph'],
 ): DependencyEdge[] {
-  const key = (e: DependencyEdge) => `${e.dependent}\u0000${e.depends_on}`;
-  const removed = new Set(change.removed.map(key));
-  const kept = removed.size === 0 ? prior : prior.filter((e) => !removed.has(key(e)));
+  const removed = new Set(change.removed.map(edgeKey));
+  const kept = removed.size === 0 ? prior : prior.filter((e) => !removed.has(edgeKey(e)));
   const added = [...change.added].sort(compareEdges);
   const out: DependencyEdge[] = [];
   let i = 0;

@@ -1,7 +1,7 @@
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import { CanonryError } from '../core/index.js';
 import { checkReferencesAfter } from './cso-check.js';
-import { DependencyIndex, impliedEdges } from './graph.js';
+import { DependencyIndex, edgeKey, impliedEdges } from './graph.js';
 import type { StepDelta } from './graph-delta.js';
 import { ID_PATTERN, CSO_LIMITS as L, MAX_REVISIONS_CEILING } from './limits.js';
 import { type CognitiveStateObject, FACT_PROVENANCES, RELAY_MODES } from './types.js';
@@ -370,7 +370,7 @@ export function checkCsoReferences(cso: CognitiveStateObject): void {
   const listed = new Set<string>();
   cso.dependency_graph.forEach((e, i) => {
     const at = `/dependency_graph/${i}`;
-    const key = `${e.dependent}\u0000${e.depends_on}`;
+    const key = edgeKey(e);
     if (listed.has(key)) invalid(at, 'duplicate edge');
     listed.add(key);
     const kind = kinds.get(e.dependent);
@@ -382,7 +382,7 @@ export function checkCsoReferences(cso: CognitiveStateObject): void {
     }
   });
   for (const e of impliedEdges(cso)) {
-    if (!listed.has(`${e.dependent}\u0000${e.depends_on}`)) {
+    if (!listed.has(edgeKey(e))) {
       invalid('/dependency_graph', `lacks the edge ${e.dependent} → ${e.depends_on}`);
     }
   }

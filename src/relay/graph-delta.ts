@@ -3,6 +3,7 @@ import {
   carryGraph,
   cycleError,
   DependencyIndex,
+  edgeKey,
   type GraphItems,
   impliedEdges,
   rememberEdges,
@@ -61,12 +62,12 @@ function impliedOf(item: EstablishedFact | Decision): string[] {
 export function graphShape(cso: GraphSource): GraphShape {
   let shape = shapes.get(cso);
   if (shape) return shape;
-  const implied = new Set(impliedEdges(cso).map((e) => `${e.dependent}\u0000${e.depends_on}`));
+  const implied = new Set(impliedEdges(cso).map(edgeKey));
   const listed = new Set<string>();
   const explicit: DependencyEdge[] = [];
   let normal = true;
   cso.dependency_graph.forEach((e, i) => {
-    const key = `${e.dependent}\u0000${e.depends_on}`;
+    const key = edgeKey(e);
     if (i > 0 && compare(cso.dependency_graph[i - 1]!, e) >= 0) normal = false;
     listed.add(key);
     if (!implied.has(key)) explicit.push(e);
@@ -180,11 +181,10 @@ export function stepGraph(
   const { touched, fresh, gone, itemOf, byId } = options.known
     ? knownItems(before, items, options.known)
     : walkItems(before, items);
-  const explicitKey = (e: DependencyEdge) => `${e.dependent}\u0000${e.depends_on}`;
-  const was = new Set(shape.explicit.map(explicitKey));
-  const is = new Set(explicit.map(explicitKey));
-  for (const e of shape.explicit) if (!is.has(explicitKey(e))) touched.add(e.dependent);
-  for (const e of explicit) if (!was.has(explicitKey(e))) touched.add(e.dependent);
+  const was = new Set(shape.explicit.map(edgeKey));
+  const is = new Set(explicit.map(edgeKey));
+  for (const e of shape.explicit) if (!is.has(edgeKey(e))) touched.add(e.dependent);
+  for (const e of explicit) if (!was.has(edgeKey(e))) touched.add(e.dependent);
   const explicitBy = new Map<string, string[]>();
   for (const e of explicit) {
     const list = explicitBy.get(e.dependent);
