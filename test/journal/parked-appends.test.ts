@@ -47,24 +47,60 @@ function writer(location: string, checkpointEvery?: number): Journal {
   );
 }
 
+/** What a writer sent, in order: its statements (a `canonry_chain` and what it returned) and announcements. */
+type Sent =
+  | { readonly what: 'chain'; readonly at: number; state?: string }
+  | { readonly what: 'park' | 'resolve' | 'other'; readonly at: number }
+  | { readonly what: 'announce'; readonly at: number; done?: number };
+
+/** A statement by what it does in append-parked.ts. */
+const kindOf = (sql: string): Sent['what'] =>
+  sql.includes('canonry_chain(')
+    ? 'chain'
+    : sql.includes('canonry_park(') || sql.includes('INSERT INTO journal_parked')
+      ? 'park'
+      : sql.includes('parked_id = $2')
+        ? 'resolve'
+        : 'other';
+
 /**
- * A writer whose store counts the statements and transactions it sends and, when `deaf`, never
- * hears a notification (as a process whose LISTEN connection keeps dropping would).
+ * A writer whose store logs, with times, every statement and transaction it sends and every
+ * announcement. When `deaf` it never hears a notification (as a process whose LISTEN connection
+ * keeps dropping would); with `announceAfterMs` its announcements take that long to go out (a busy
+ * notification connection; never, when infinite: one that hangs).
  */
 function observed(
   location: string,
-  deaf = false,
-): { journal: Journal; sent: () => number; asked: () => number; listening: () => number } {
+  options: { deaf?: boolean; announceAfterMs?: number } = {},
+): {
+  journal: Journal;
+  log: Sent[];
+  sent: () => number;
+  asked: () => number;
+  listening: () => number;
+} {
   const store = new PostgresStore({ connectionString: location, max: 1 });
   cleanups.push(() => store.close().catch(() => undefined));
-  let sent = 0;
-  // Statements asking where a parked row is (append-parked.ts, RESOLVE).
-  let asked = 0;
+  const log: Sent[] = [];
   // Channels the journal listens on now.
   let listening = 0;
   const notifications = store.notifications;
-  const counted: StoreNotifications = {
+  const slow = options.announceAfterMs;
+  const notify: StoreNotifications['notify'] =
+    slow === undefined
+      ? notifications.notify.bind(notifications)
+      : async (channel, payloads) => {
+          const sent: Sent = { what: 'announce', at: performance.now() };
+          log.push(sent);
+          await new Promise((r) => {
+            if (Number.isFinite(slow)) setTimeout(r, slow);
+          });
+          await notifications.notify(channel, payloads);
+          sent.done = performance.now();
+        };
+  const watched: StoreNotifications = {
     listen: (channel, handlers) => {
+      if (options.deaf) return () => undefined;
       listening++;
       const stop = notifications.listen(channel, handlers);
       return () => {
@@ -72,74 +108,11 @@ function observed(
         stop();
       };
     },
-    notify: notifications.notify.bind(notifications),
+    notify,
   };
   const view = new Proxy(store, {
     get(target, key) {
-      if (key === 'notifications') {
-        return deaf
-          ? { listen: () => () => undefined, notify: notifications.notify.bind(notifications) }
-          : counted;
-      }
-      const value = Reflect.get(target, key, target) as unknown;
-      if (typeof value !== 'function') return value;
-      if (key === 'all' || key === 'run' || key === 'transaction') {
-        return (...args: unknown[]) => {
-          sent++;
-          if (typeof args[0] === 'string' && args[0].includes('parked_id = $2')) asked++;
-          return (value as (...a: unknown[]) => unknown).apply(target, args);
-        };
-      }
-      return (value as (...a: unknown[]) => unknown).bind(target);
-    },
-  });
-  return {
-    journal: new Journal(view),
-    sent: () => sent,
-    asked: () => asked,
-    listening: () => listening,
-  };
-}
-
-/** What a writer sent, in order: its statements (a `canonry_chain` and what it returned) and announcements. */
-type Sent =
-  | { readonly what: 'chain'; readonly at: number; state?: string }
-  | { readonly what: 'park' | 'resolve' | 'other'; readonly at: number }
-  | { readonly what: 'announce'; readonly at: number; done?: number };
-
-/**
- * A writer whose announcements take `slowMs` to go out (a busy notification connection; never, when
- * infinite: one that hangs) and which logs, with times, every statement it sends and every
- * announcement.
- */
-function announcing(location: string, slowMs: number): { journal: Journal; log: Sent[] } {
-  const store = new PostgresStore({ connectionString: location, max: 1 });
-  cleanups.push(() => store.close().catch(() => undefined));
-  const log: Sent[] = [];
-  const notifications = store.notifications;
-  const slow: StoreNotifications = {
-    listen: notifications.listen.bind(notifications),
-    notify: async (channel, payloads) => {
-      const sent: Sent = { what: 'announce', at: performance.now() };
-      log.push(sent);
-      await new Promise((r) => {
-        if (Number.isFinite(slowMs)) setTimeout(r, slowMs);
-      });
-      await notifications.notify(channel, payloads);
-      sent.done = performance.now();
-    },
-  };
-  const kindOf = (sql: string): Sent['what'] =>
-    sql.includes('canonry_chain(')
-      ? 'chain'
-      : sql.includes('canonry_park(') || sql.includes('INSERT INTO journal_parked')
-        ? 'park'
-        : sql.includes('FROM journal_parked WHERE id = $2')
-          ? 'resolve'
-          : 'other';
-  const view = new Proxy(store, {
-    get(target, key) {
-      if (key === 'notifications') return slow;
+      if (key === 'notifications') return watched;
       const value = Reflect.get(target, key, target) as unknown;
       if (typeof value !== 'function') return value;
       if (key === 'all' || key === 'run' || key === 'transaction') {
@@ -155,7 +128,15 @@ function announcing(location: string, slowMs: number): { journal: Journal; log: 
       return (value as (...a: unknown[]) => unknown).bind(target);
     },
   });
-  return { journal: new Journal(view), log };
+  const count = (what?: Sent['what']) =>
+    log.filter((e) => e.what !== 'announce' && (what === undefined || e.what === what)).length;
+  return {
+    journal: new Journal(view),
+    log,
+    sent: () => count(),
+    asked: () => count('resolve'),
+    listening: () => listening,
+  };
 }
 
 /**
@@ -342,8 +323,8 @@ describe.skipIf(!postgres.available)('plain appends on a contended head (Postgre
   it('writers that hear no announcement find their rows in the database; forged and garbled announcements change nothing', async () => {
     const { store, location } = await fresh();
     const writers = [
-      observed(location, true),
-      observed(location, true),
+      observed(location, { deaf: true }),
+      observed(location, { deaf: true }),
       observed(location),
       observed(location),
     ];
@@ -423,7 +404,7 @@ describe.skipIf(!postgres.available)('plain appends on a contended head (Postgre
   it('a writer leading a project chains again once its announcement is out (5 ms at most): the writers it placed park first', async () => {
     const { store, location } = await fresh();
     // Announcements take 10 ms to go out: longer than a leader waits for one.
-    const writers = Array.from({ length: 4 }, () => announcing(location, 10));
+    const writers = Array.from({ length: 4 }, () => observed(location, { announceAfterMs: 10 }));
     await writers[0]!.journal.append(PROJECT, note(0, -1));
     const acks = await eachAppending(
       writers.map((w) => w.journal),
@@ -443,7 +424,9 @@ describe.skipIf(!postgres.available)('plain appends on a contended head (Postgre
 
   it('a leader whose announcements never go out still chains on, ANNOUNCED_MS after each', async () => {
     const { store, location } = await fresh();
-    const writers = Array.from({ length: 3 }, () => announcing(location, Number.POSITIVE_INFINITY));
+    const writers = Array.from({ length: 3 }, () =>
+      observed(location, { announceAfterMs: Number.POSITIVE_INFINITY }),
+    );
     // In turn, twice: each writer sees another move the head, and its plain appends park from here.
     for (let n = 0; n < 2; n++) {
       for (const [w, { journal }] of writers.entries()) await journal.append(PROJECT, note(w, n));
