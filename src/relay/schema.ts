@@ -28,6 +28,30 @@ const appendOnlyItems = (options: string) => `
 `;
 
 /**
+ * SQLite's window rows copied into a new table `name` (closed by `options`) that takes the old
+ * one's name: its columns in this order, the small ones before the record.
+ */
+const rebuiltWindows = (name: string, options: string, order: string) => `
+  CREATE TABLE ${name} (
+    project TEXT NOT NULL,
+    session_id TEXT NOT NULL,
+    window_number BIGINT NOT NULL,
+    seq BIGINT NOT NULL,
+    base TEXT NOT NULL DEFAULT 'prior',
+    output TEXT,
+    quality TEXT,
+    record TEXT NOT NULL,
+    PRIMARY KEY (project, session_id, window_number)
+  )${options};
+  INSERT INTO ${name}
+      (project, session_id, window_number, seq, base, output, quality, record)
+    SELECT project, session_id, window_number, seq, base, output, quality, record
+    FROM relay_windows${order};
+  DROP TABLE relay_windows;
+  ALTER TABLE ${name} RENAME TO relay_windows;
+`;
+
+/**
  * The relay's projection tables, rebuilt from `relay.*` entries. `record` holds canonical JSON:
  * of the session, of the window as journaled (its CSO as a change), of one item. The other columns
  * are for lookup.
@@ -122,23 +146,7 @@ export const RELAY_MIGRATIONS: readonly Migration[] = [
       sqlite: `
         DROP TABLE relay_items;
         DROP TABLE relay_item_removals;
-        CREATE TABLE relay_windows_keyed (
-          project TEXT NOT NULL,
-          session_id TEXT NOT NULL,
-          window_number BIGINT NOT NULL,
-          seq BIGINT NOT NULL,
-          base TEXT NOT NULL DEFAULT 'prior',
-          output TEXT,
-          quality TEXT,
-          record TEXT NOT NULL,
-          PRIMARY KEY (project, session_id, window_number)
-        ) WITHOUT ROWID;
-        INSERT INTO relay_windows_keyed
-            (project, session_id, window_number, seq, base, output, quality, record)
-          SELECT project, session_id, window_number, seq, base, output, quality, record
-          FROM relay_windows;
-        DROP TABLE relay_windows;
-        ALTER TABLE relay_windows_keyed RENAME TO relay_windows;
+        ${rebuiltWindows('relay_windows_keyed', ' WITHOUT ROWID', '')}
       `,
       postgres: `
         DROP TABLE relay_items;
@@ -157,25 +165,11 @@ export const RELAY_MIGRATIONS: readonly Migration[] = [
     // a window (the index's). The small columns stay before the record, off its overflow pages.
     name: 'relay-windows-rowid',
     up: {
-      sqlite: `
-        CREATE TABLE relay_windows_rows (
-          project TEXT NOT NULL,
-          session_id TEXT NOT NULL,
-          window_number BIGINT NOT NULL,
-          seq BIGINT NOT NULL,
-          base TEXT NOT NULL DEFAULT 'prior',
-          output TEXT,
-          quality TEXT,
-          record TEXT NOT NULL,
-          PRIMARY KEY (project, session_id, window_number)
-        );
-        INSERT INTO relay_windows_rows
-            (project, session_id, window_number, seq, base, output, quality, record)
-          SELECT project, session_id, window_number, seq, base, output, quality, record
-          FROM relay_windows ORDER BY project, session_id, window_number;
-        DROP TABLE relay_windows;
-        ALTER TABLE relay_windows_rows RENAME TO relay_windows;
-      `,
+      sqlite: rebuiltWindows(
+        'relay_windows_rows',
+        '',
+        ' ORDER BY project, session_id, window_number',
+      ),
       postgres: 'SELECT 1',
     },
   },

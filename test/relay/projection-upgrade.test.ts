@@ -4,6 +4,7 @@ import type { Principal } from '../../src/canon/index.js';
 import { canonicalize } from '../../src/core/index.js';
 import { tempDir } from '../helpers/runtime.js';
 import { ENGINES, freshPostgresSchema } from '../helpers/stores.js';
+import { ledgerSession, reviseCopy } from './ledger-session.js';
 
 const PROJECT = 'relay-upgrade';
 const AGENT: Principal = { id: 'agent-1', project: PROJECT, role: 'agent' };
@@ -41,39 +42,7 @@ describe.each(ENGINES.filter((e) => e.available))(
       }
       const open = () => createCanonry({ dataDir: dir, ...(db ? { db } : {}), logLevel: 'silent' });
       const first: CanonryRuntime = await open();
-      const started = await first.relay.start(AGENT, {
-        mode: 'DOCUMENT',
-        objective: 'Write the migration report',
-        remaining: ['inventory', 'plan', 'report'],
-      });
-      const id = started.session.session_id;
-      const fact = (fact_id: string, statement: string) => ({
-        fact_id,
-        statement,
-        provenance: 'CONVERSATION',
-      });
-      await first.relay.completeWindow(AGENT, id, 'Two regions hold the ledger.', {
-        facts: [
-          fact('fact_regions', 'two regions hold the ledger'),
-          fact('fact_size', 'the ledger is 2 TB'),
-        ],
-        decisions: [
-          {
-            decision_id: 'decision_copy',
-            choice: 'copy region by region',
-            rationale: 'the ledger is 2 TB',
-            depends_on: ['fact_size'],
-          },
-        ],
-        completed: ['inventory'],
-      });
-      await first.relay.completeWindow(AGENT, id, 'The ledger is 3 TB now.', {
-        facts: [
-          fact('fact_regions', 'two regions hold the ledger'),
-          { ...fact('fact_size_3', 'the ledger is 3 TB'), supersedes: ['fact_size'] },
-        ],
-        completed: ['plan'],
-      });
+      const id = await ledgerSession(first, AGENT);
       const before = (await first.relay.windows(AGENT, id)).map((w) => canonicalize(w.cso));
       expect(before).toHaveLength(2);
       // What the code before left: its item tables (with rows), its migration not yet run, its
@@ -114,18 +83,7 @@ describe.each(ENGINES.filter((e) => e.available))(
       expect(await second.relay.verify(AGENT, id)).toMatchObject({ ok: true, windows: 2 });
       // And the session goes on from the rebuilt rows: the decision resting on the superseded
       // size is revised.
-      const third = await second.relay.completeWindow(AGENT, id, 'Still region by region.', {
-        facts: [fact('fact_regions', 'two regions hold the ledger')],
-        decisions: [
-          {
-            decision_id: 'decision_copy_r1',
-            choice: 'copy region by region',
-            rationale: 'the ledger is 3 TB',
-            depends_on: ['fact_size_3'],
-            revises: 'decision_copy',
-          },
-        ],
-      });
+      const third = await reviseCopy(second, AGENT, id);
       const facts = third.cso?.established_facts.map((f) => f.fact_id) ?? [];
       expect(facts).toEqual(expect.arrayContaining(['fact_regions', 'fact_size_3']));
       expect(facts).not.toContain('fact_size');

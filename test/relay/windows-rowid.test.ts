@@ -3,6 +3,7 @@ import { type CanonryRuntime, createCanonry } from '../../src/app/index.js';
 import type { Principal } from '../../src/canon/index.js';
 import { canonicalize } from '../../src/core/index.js';
 import { tempDir } from '../helpers/runtime.js';
+import { ledgerSession, reviseCopy } from './ledger-session.js';
 
 const PROJECT = 'relay-rowid';
 const AGENT: Principal = { id: 'agent-1', project: PROJECT, role: 'agent' };
@@ -20,12 +21,6 @@ const KEYED = `
   DROP TABLE relay_windows;
   ALTER TABLE relay_windows_keyed RENAME TO relay_windows;
 `;
-
-const fact = (fact_id: string, statement: string) => ({
-  fact_id,
-  statement,
-  provenance: 'CONVERSATION' as const,
-});
 
 /** Every window row's columns, in key order. */
 const windowRows = (runtime: CanonryRuntime) =>
@@ -57,31 +52,7 @@ describe('window rows kept without a rowid (SQLite, before migration relay-windo
     expect(await tableSql(first)).not.toMatch(/WITHOUT\s+ROWID/i);
     const sessions: string[] = [];
     for (const objective of ['Move the ledger', 'Move the search index']) {
-      const started = await first.relay.start(AGENT, {
-        mode: 'DOCUMENT',
-        objective,
-        remaining: ['inventory', 'plan'],
-      });
-      const id = started.session.session_id;
-      sessions.push(id);
-      await first.relay.completeWindow(AGENT, id, 'Two regions hold the data.', {
-        facts: [fact('fact_regions', 'two regions hold the data'), fact('fact_size', '2 TB')],
-        decisions: [
-          {
-            decision_id: 'decision_copy',
-            choice: 'copy region by region',
-            rationale: 'the data is 2 TB',
-            depends_on: ['fact_size'],
-          },
-        ],
-        completed: ['inventory'],
-      });
-      await first.relay.completeWindow(AGENT, id, 'It is 3 TB now.', {
-        facts: [
-          fact('fact_regions', 'two regions hold the data'),
-          { ...fact('fact_size_3', '3 TB'), supersedes: ['fact_size'] },
-        ],
-      });
+      sessions.push(await ledgerSession(first, AGENT, objective));
     }
     const states = async (runtime: CanonryRuntime) =>
       Promise.all(
@@ -110,23 +81,7 @@ describe('window rows kept without a rowid (SQLite, before migration relay-windo
     }
     // A window after the migration lands beside the carried ones and reads back: the revision
     // the superseded size asks for.
-    const third = await second.relay.completeWindow(
-      AGENT,
-      sessions[0]!,
-      'Still region by region.',
-      {
-        facts: [fact('fact_regions', 'two regions hold the data')],
-        decisions: [
-          {
-            decision_id: 'decision_copy_r1',
-            choice: 'copy region by region',
-            rationale: 'the data is 3 TB',
-            depends_on: ['fact_size_3'],
-            revises: 'decision_copy',
-          },
-        ],
-      },
-    );
+    const third = await reviseCopy(second, AGENT, sessions[0]!);
     expect(third.status).toBe('relayed');
     expect(await second.relay.verify(AGENT, sessions[0]!)).toMatchObject({ ok: true, windows: 3 });
     const after = await windowRows(second);
