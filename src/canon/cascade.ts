@@ -8,7 +8,7 @@ import {
   type CanonLookup,
   sameStatement,
 } from './artifacts.js';
-import { type DependentKind, edgesInto, pinsOf } from './graph.js';
+import { type DependentKind, edgesIntoAll, pinsOf } from './graph.js';
 import { type Audience, objectAudience, readableWithin } from './planes.js';
 import type { CanonReader } from './read.js';
 import { recordsIn } from './records-in.js';
@@ -176,9 +176,17 @@ export async function cascade(
   const key = (kind: DependentKind, id: string) => `${kind}:${id}`;
   let frontier: DependencyState[] = [];
   const sources = [...view.after].sort((a, b) => (a.object_id < b.object_id ? -1 : 1));
+  // The edges into every source, then into every note of a level, each read at once.
+  const into = await edgesIntoAll(
+    db,
+    project,
+    sources
+      .filter((now) => !(view.created && now.object_id === view.version.note_id))
+      .map((now) => now.object_id),
+  );
   for (const now of sources) {
     if (view.created && now.object_id === view.version.note_id) continue;
-    for (const edge of await edgesInto(db, project, now.object_id)) {
+    for (const edge of into.get(now.object_id) ?? []) {
       const k = key(edge.from_kind, edge.from_id);
       if (moved.has(edge.from_id) || reached.has(k)) continue;
       const path = [now.object_id, edge.from_id];
@@ -213,8 +221,13 @@ export async function cascade(
   }
   while (frontier.length > 0) {
     const next: DependencyState[] = [];
+    const level = await edgesIntoAll(
+      db,
+      project,
+      frontier.map((parent) => parent.id),
+    );
     for (const parent of frontier) {
-      for (const edge of await edgesInto(db, project, parent.id)) {
+      for (const edge of level.get(parent.id) ?? []) {
         const k = key(edge.from_kind, edge.from_id);
         if (moved.has(edge.from_id) || reached.has(k)) continue;
         const path = [...parent.path, edge.from_id];
@@ -396,10 +409,16 @@ export async function readableStates(
 ): Promise<{ id: string; kind: DependentKind; depth: number; state: string; cause: string }[]> {
   const out: { id: string; kind: DependentKind; depth: number; state: string; cause: string }[] =
     [];
+  const after = new Map<string, CanonObject>();
+  for (const a of view.after) if (!after.has(a.object_id)) after.set(a.object_id, a);
+  // The notes the commit did not write, read at once.
+  const read = await reader.objectsById(
+    states.filter((s) => s.kind === 'note' && !after.has(s.id)).map((s) => s.id),
+  );
   for (const s of states) {
     let readable = false;
     if (s.kind === 'note') {
-      const o = view.after.find((a) => a.object_id === s.id) ?? (await reader.object(s.id));
+      const o = after.get(s.id) ?? read.get(s.id) ?? null;
       readable = o !== null && readableWithin(objectAudience(o), audience);
     } else {
       const m = await reader.artifact(s.id);

@@ -63,32 +63,70 @@ export async function edgesInto(db: Db, project: string, id: string): Promise<Ed
 /** Notes whose edges one statement reads (a branch each). */
 const EDGE_READ_PIECE = 100;
 
+/**
+ * Edges read a note at a time and grouped by `keyOf`: `branch(k)` reads one note's (the note as
+ * `$k`), up to EDGE_READ_PIECE branches joined by `UNION ALL` in one statement, then `tail`. One
+ * equality branch per note rather than an `IN (…)` list: with stale statistics PostgreSQL reads
+ * an `IN` list on the key's third column as a filter over the project's every edge.
+ */
+async function edgesByNote(
+  db: Db,
+  project: string,
+  ids: readonly string[],
+  branch: (k: number) => string,
+  tail: string,
+  keyOf: (edge: Edge) => string,
+): Promise<Map<string, Edge[]>> {
+  const out = new Map<string, Edge[]>();
+  for (const piece of pieces(ids, EDGE_READ_PIECE)) {
+    const branches = piece.map((_, i) => branch(i + 2)).join(' UNION ALL ');
+    for (const edge of await db.all<Edge>(`${branches}${tail}`, [project, ...piece])) {
+      const key = keyOf(edge);
+      const list = out.get(key);
+      if (list) list.push(edge);
+      else out.set(key, [edge]);
+    }
+  }
+  return out;
+}
+
+const edgesIntoNote = (k: number) =>
+  `SELECT from_kind, from_id, to_id, to_version FROM canon_edges WHERE project = $1 AND to_id = $${k}`;
+
+/**
+ * {@link edgesInto} for several notes, by note, each list in the order `edgesInto` gives it: one
+ * statement for up to EDGE_READ_PIECE notes (a round trip each on PostgreSQL) instead of one a
+ * note, each branch a range of the `canon_edges_to` index; the rows sorted once by note, then as
+ * `edgesInto` sorts them.
+ */
+export function edgesIntoAll(
+  db: Db,
+  project: string,
+  ids: readonly string[],
+): Promise<Map<string, Edge[]>> {
+  return edgesByNote(
+    db,
+    project,
+    [...new Set(ids)],
+    edgesIntoNote,
+    ' ORDER BY to_id, from_kind, from_id',
+    (edge) => edge.to_id,
+  );
+}
+
 const edgesOfNote = (k: number) =>
   `SELECT from_kind, from_id, to_id, to_version FROM canon_edges WHERE project = $1 AND from_kind = 'note' AND from_id = $${k}`;
 
 /**
  * The notes' outgoing edges, by note, each list in `to_id` order (code units, the same on every
- * engine): one statement for up to EDGE_READ_PIECE notes, each a round trip on PostgreSQL. One
- * equality branch per note rather than `from_id IN (…)`: with stale statistics PostgreSQL reads
- * an `IN` list on the key's third column as a filter over the project's every edge.
+ * engine): one statement for up to EDGE_READ_PIECE notes, each a round trip on PostgreSQL.
  */
 async function noteEdgesFrom(
   db: Db,
   project: string,
   ids: readonly string[],
 ): Promise<Map<string, Edge[]>> {
-  const out = new Map<string, Edge[]>();
-  for (const piece of pieces(ids, EDGE_READ_PIECE)) {
-    const rows = await db.all<Edge>(piece.map((_, i) => edgesOfNote(i + 2)).join(' UNION ALL '), [
-      project,
-      ...piece,
-    ]);
-    for (const edge of rows) {
-      const list = out.get(edge.from_id);
-      if (list) list.push(edge);
-      else out.set(edge.from_id, [edge]);
-    }
-  }
+  const out = await edgesByNote(db, project, ids, edgesOfNote, '', (edge) => edge.from_id);
   for (const list of out.values()) list.sort((a, b) => compareCodeUnits(a.to_id, b.to_id));
   return out;
 }

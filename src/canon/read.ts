@@ -299,10 +299,14 @@ export class CanonReader {
    * order: one indexed lookup of the graph's edges, not a scan of the project.
    */
   async dependentObjects(objectId: string): Promise<CanonObject[]> {
-    const out: CanonObject[] = [];
+    const ids: string[] = [];
     for (const edge of await edgesInto(this.db, this.project, objectId)) {
-      if (edge.from_kind !== 'note') continue;
-      const o = await this.object(edge.from_id);
+      if (edge.from_kind === 'note') ids.push(edge.from_id);
+    }
+    const found = await this.objectsById(ids);
+    const out: CanonObject[] = [];
+    for (const id of ids) {
+      const o = found.get(id);
       if (o && isLive(o)) out.push(o);
     }
     return out;

@@ -47,6 +47,58 @@ const decision = (id: string, text: string, deps: string[] = []): ProposalInput 
   candidate: note({ object_type: 'decision', title: id, text, dependency_refs: deps }),
 });
 
+/** A statement a transaction ran, as sent. */
+type Statement = { sql: string; params: readonly unknown[] };
+
+/**
+ * Records every statement of every store transaction of `runtime` from now on, with whether the
+ * transaction committed; `transaction.mockRestore()` stops it.
+ */
+function recordTransactions(runtime: CanonryRuntime) {
+  const transactions: { committed: boolean; statements: Statement[] }[] = [];
+  const store = runtime.store;
+  const original = store.transaction.bind(store);
+  const transaction = vi.spyOn(store, 'transaction').mockImplementation((work, options) => {
+    const statements: Statement[] = [];
+    const seen = <T>(sql: string, params: readonly unknown[] | undefined, then: () => T): T => {
+      statements.push({ sql: sql.replace(/\s+/g, ' ').trim(), params: [...(params ?? [])] });
+      return then();
+    };
+    return original(
+      (tx: Queryable) =>
+        work({
+          all: ((sql, params) => seen(sql, params, () => tx.all(sql, params))) as Queryable['all'],
+          values: ((sql, params) =>
+            seen(sql, params, () => tx.values(sql, params))) as Queryable['values'],
+          run: (sql, params) => seen(sql, params, () => tx.run(sql, params)),
+          exec: (sql) => seen(sql, [], () => tx.exec(sql)),
+          // Writes run together are one statement (one round trip on PostgreSQL).
+          ...(tx.runTogether
+            ? {
+                runTogether: (writes: readonly Write[]) =>
+                  seen(
+                    writes.map((w) => w.sql).join(' ; '),
+                    writes.flatMap((w) => w.params),
+                    () => tx.runTogether!(writes),
+                  ),
+              }
+            : {}),
+        }),
+      options,
+    ).then(
+      (result) => {
+        transactions.push({ committed: true, statements });
+        return result;
+      },
+      (err: unknown) => {
+        transactions.push({ committed: false, statements });
+        throw err;
+      },
+    );
+  });
+  return { transactions, transaction };
+}
+
 for (const engine of CANON_ENGINES) {
   describe.skipIf(!engine.available)(`canon batch proposals on ${engine.name}`, () => {
     let env: EngineRuntime;
@@ -140,49 +192,7 @@ for (const engine of CANON_ENGINES) {
 
     it('what a batch runs: no proposal rows in planning, none read back, nothing cleared for created notes', async () => {
       const p = `rows${++n}`;
-      type Statement = { sql: string; params: readonly unknown[] };
-      const transactions: { committed: boolean; statements: Statement[] }[] = [];
-      const store = runtime.store;
-      const original = store.transaction.bind(store);
-      const transaction = vi.spyOn(store, 'transaction').mockImplementation((work, options) => {
-        const statements: Statement[] = [];
-        const seen = <T>(sql: string, params: readonly unknown[] | undefined, then: () => T): T => {
-          statements.push({ sql: sql.replace(/\s+/g, ' ').trim(), params: [...(params ?? [])] });
-          return then();
-        };
-        return original(
-          (tx: Queryable) =>
-            work({
-              all: ((sql, params) =>
-                seen(sql, params, () => tx.all(sql, params))) as Queryable['all'],
-              values: ((sql, params) =>
-                seen(sql, params, () => tx.values(sql, params))) as Queryable['values'],
-              run: (sql, params) => seen(sql, params, () => tx.run(sql, params)),
-              exec: (sql) => seen(sql, [], () => tx.exec(sql)),
-              // Writes run together are one statement (one round trip on PostgreSQL).
-              ...(tx.runTogether
-                ? {
-                    runTogether: (writes: readonly Write[]) =>
-                      seen(
-                        writes.map((w) => w.sql).join(' ; '),
-                        writes.flatMap((w) => w.params),
-                        () => tx.runTogether!(writes),
-                      ),
-                  }
-                : {}),
-            }),
-          options,
-        ).then(
-          (result) => {
-            transactions.push({ committed: true, statements });
-            return result;
-          },
-          (err: unknown) => {
-            transactions.push({ committed: false, statements });
-            throw err;
-          },
-        );
-      });
+      const { transactions, transaction } = recordTransactions(runtime);
       const ids = [`${p}.a`, `${p}.b`, `${p}.c`];
       try {
         await runtime.canon.proposeBatch(owner, [
@@ -279,6 +289,53 @@ for (const engine of CANON_ENGINES) {
         { from_id: ids[2], to_id: ids[0] },
         { from_id: ids[2], to_id: ids[1] },
       ]);
+    });
+
+    it("a commit's cascade reads each level's edges, and the states' notes, at once", async () => {
+      const p = `levels${++n}`;
+      const [a, c1, c2, e1, e2] = ['a', 'c1', 'c2', 'e1', 'e2'].map((x) => `${p}.${x}`) as [
+        string,
+        string,
+        string,
+        string,
+        string,
+      ];
+      await runtime.canon.proposeBatch(owner, [
+        fact(a, 'A holds.'),
+        decision(c1, 'We rest on A.', [a]),
+        decision(c2, 'We rest on A too.', [a]),
+        decision(e1, 'We rest on C1.', [c1]),
+        decision(e2, 'We rest on C2.', [c2]),
+      ]);
+      const { transactions, transaction } = recordTransactions(runtime);
+      try {
+        await runtime.canon.proposeBatch(owner, [await updating(owner, a, { text: 'A is gone.' })]);
+      } finally {
+        transaction.mockRestore();
+      }
+      // The cascade reached both levels.
+      const states = await runtime.canon.reader(PROJECT).dependencyStates();
+      expect([c1, c2, e1, e2].map((id) => states.get(`note:${id}`)?.depth)).toEqual([1, 1, 2, 2]);
+      expect(transactions.map((t) => t.committed)).toEqual([false, true]);
+      for (const { statements } of transactions) {
+        // The edges into C1 and C2 (the first level) are one statement, in planning and in the
+        // append alike; before, one a note.
+        const edgesInto = statements.filter(
+          (st) =>
+            /FROM canon_edges WHERE project = \$1 AND to_id = /.test(st.sql) &&
+            st.params.some((v) => v === c1 || v === c2),
+        );
+        expect(edgesInto.map((st) => st.params.slice(1).sort())).toEqual([[c1, c2]]);
+      }
+      // What the commit's states name, the planning reads at once: no note of them alone.
+      const [planning] = transactions.map((t) => t.statements) as [Statement[]];
+      const alone = planning.filter(
+        (st) =>
+          /^SELECT record FROM canon_objects WHERE project = \$1 AND object_id = \$2$/.test(
+            st.sql,
+          ) && [c1, c2, e1, e2].includes(st.params[1] as string),
+      );
+      expect(alone).toEqual([]);
     });
 
     it('outcomes: false commits the same and reads nothing back', async () => {
