@@ -1,7 +1,7 @@
 import type { ContentHash } from '../core/index.js';
 import type { BatchStatement, Queryable } from '../store/index.js';
 import { genesisHash } from './entry-hash.js';
-import { ENTRY_COLUMNS, insertEntries } from './entry-row.js';
+import { ENTRY_COLUMNS, insertEntries, insertStampedEntries } from './entry-row.js';
 import type { Head } from './types.js';
 
 /** Rows per multi-row INSERT (13 parameters each, well under every engine's limit). */
@@ -16,13 +16,39 @@ const ROWS_PER_INSERT = 100;
 export const MOVE_HEAD =
   'UPDATE journal_heads SET seq = $2, hash = $3 WHERE project = $1 AND seq = $4 AND hash = $5';
 
-/** Entry rows (flattened columns) as multi-row INSERTs of at most ROWS_PER_INSERT rows each. */
-export function insertStatements(rows: readonly (string | number | null)[]): BatchStatement[] {
+/**
+ * Entry rows (flattened columns) as multi-row INSERTs of at most ROWS_PER_INSERT rows each. With
+ * `stamps` (row index → the id a forwarded entry's writer chose), each row also gets its
+ * `parked_id` (PostgreSQL only).
+ */
+export function insertStatements(
+  rows: readonly (string | number | null)[],
+  stamps?: ReadonlyMap<number, string>,
+): BatchStatement[] {
+  if (stamps !== undefined && stamps.size > 0) return stampedStatements(rows, stamps);
   const width = ROWS_PER_INSERT * ENTRY_COLUMNS;
   const statements: BatchStatement[] = [];
   for (let i = 0; i < rows.length; i += width) {
     const chunk = rows.length <= width ? rows : rows.slice(i, i + width);
     statements.push({ sql: insertEntries(chunk.length / ENTRY_COLUMNS), params: chunk });
+  }
+  return statements;
+}
+
+function stampedStatements(
+  rows: readonly (string | number | null)[],
+  stamps: ReadonlyMap<number, string>,
+): BatchStatement[] {
+  const statements: BatchStatement[] = [];
+  const count = rows.length / ENTRY_COLUMNS;
+  for (let first = 0; first < count; first += ROWS_PER_INSERT) {
+    const end = Math.min(count, first + ROWS_PER_INSERT);
+    const params: (string | number | null)[] = [];
+    for (let r = first; r < end; r++) {
+      for (let c = r * ENTRY_COLUMNS; c < (r + 1) * ENTRY_COLUMNS; c++) params.push(rows[c]!);
+      params.push(stamps.get(r) ?? null);
+    }
+    statements.push({ sql: insertStampedEntries(end - first), params });
   }
   return statements;
 }

@@ -21,6 +21,8 @@ export interface Batch {
   readonly stored: Map<string, number>;
   /** Entry rows not yet inserted, flattened: they go in with a few multi-row statements before COMMIT. */
   readonly rows: (string | number | null)[];
+  /** Rows (by index) of forwarded entries, with the id their writer chose (`parked_id`). */
+  readonly stamps: Map<number, string>;
   /** Idempotency keys appended in this transaction (`project \0 key`), not yet in the table. */
   readonly keys: Map<string, JournalEntry>;
   /** Projections applied in this transaction that settle before COMMIT. */
@@ -34,6 +36,7 @@ export function beginBatch(ctx: AppendContext): Batch {
     heads: new Map(),
     stored: new Map(),
     rows: [],
+    stamps: new Map(),
     keys: new Map(),
     settling: new Set(),
   };
@@ -45,7 +48,8 @@ export function beginBatch(ctx: AppendContext): Batch {
  */
 export async function finishBatch(tx: Queryable, batch: Batch): Promise<void> {
   await settleProjections(tx, batch.settling);
-  for (const { sql, params } of insertStatements(batch.rows)) await tx.run(sql, params);
+  for (const { sql, params } of insertStatements(batch.rows, batch.stamps))
+    await tx.run(sql, params);
   for (const [project, stored] of batch.stored) {
     const head = batch.heads.get(project)!;
     if (head.seq === stored) continue;
@@ -70,8 +74,10 @@ export async function checkInTransaction(
   prepared: readonly PreparedInput[],
   options: AppendOptions,
   decides: boolean,
+  /** The id a forwarded entry's writer chose for it (one input): stored as its `parked_id`. */
+  stamp?: string,
 ): Promise<() => Promise<AppendResult[]>> {
-  if (!decides) return () => write(ctx, tx, batch, project, prepared, new Map(), false);
+  if (!decides) return () => write(ctx, tx, batch, project, prepared, new Map(), false, stamp);
   // What earlier jobs of this transaction projected is in the tables before this one's checks read.
   await settleProjections(tx, batch.settling);
   const { expectedSeq, precondition, effects } = options;
@@ -132,6 +138,7 @@ async function write(
   inputs: readonly PreparedInput[],
   duplicates: ReadonlyMap<number, AppendResult>,
   locked: boolean,
+  stamp?: string,
 ): Promise<AppendResult[]> {
   const { at } = batch;
   let from =
@@ -159,6 +166,7 @@ async function write(
       continue;
     }
     const { entry, params } = built[i++]!;
+    if (stamp !== undefined) batch.stamps.set(batch.rows.length / params.length, stamp);
     for (const value of params) batch.rows.push(value);
     if (entry.idempotency_key !== null)
       batch.keys.set(`${project}\u0000${entry.idempotency_key}`, entry);

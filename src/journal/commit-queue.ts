@@ -33,6 +33,13 @@ export interface BatchHooks<B, P = unknown> {
    * refused with nothing written (the jobs then run in a transaction).
    */
   background?(plains: readonly P[]): Promise<readonly unknown[] | undefined> | undefined;
+  /**
+   * Whether background batches are pipelined (default): half the waiting jobs go at once and the
+   * rest follow while it commits, two in flight at most. Without, one batch is in flight at a
+   * time and takes every job waiting (PostgreSQL: two autocommit statements on two connections
+   * could reach the head in either order).
+   */
+  readonly pipelined?: boolean;
 }
 
 interface Pending<B, P> {
@@ -124,11 +131,12 @@ export class CommitQueue<B, P = unknown> {
       // the background writer, which keeps its SQL and fsync off the event loop.
       const alone = this.#flights.size === 0 && this.#pending.length === 1;
       if (lane > 0 && !(alone && this.#pending[0]!.job.solo)) {
-        if (this.#flights.size >= MAX_FLIGHTS) {
+        const pipelined = this.hooks.pipelined !== false;
+        if (this.#flights.size >= (pipelined ? MAX_FLIGHTS : 1)) {
           await Promise.race(this.#flights);
           continue;
         }
-        const take = this.#flights.size === 0 ? Math.ceil(lane / 2) : lane;
+        const take = this.#flights.size === 0 && pipelined ? Math.ceil(lane / 2) : lane;
         if (this.#launch(Math.min(take, this.maxBatch))) continue;
       }
       if (this.#flights.size > 0) {

@@ -39,6 +39,15 @@ export const insertEntries = perCount(
 );
 
 /**
+ * The same with each row's `parked_id` last (PostgreSQL): forwarded entries carry the id their
+ * writer chose for them (append-forwarded.ts), other rows null.
+ */
+export const insertStampedEntries = perCount(
+  (rows) =>
+    `INSERT INTO journal_entries (${ENTRY_COLUMN_NAMES}, parked_id) VALUES ${rowPlaceholders(rows, ENTRY_COLUMNS + 1)}`,
+);
+
+/**
  * Reads a stored row back into an entry, upgrading older formats. Rows are hostile (the database can
  * be edited): a row that does not parse throws STORE_CORRUPT naming its seq. The body is not checked
  * against its kind here: readers narrow it with the kind (`kind.body(entry)`), and replay checks it.

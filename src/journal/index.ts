@@ -1,3 +1,4 @@
+export type { ForwardOptions } from './append-forwarded.js';
 export { bodySchema } from './body-schema.js';
 export {
   CHECKPOINT_TYPE,

@@ -3,14 +3,16 @@ import type { Store } from '../store/index.js';
 import type { Signer } from '../trust/index.js';
 import { appendInBackground } from './append-background.js';
 import type { AppendContext, PlainAppend } from './append-context.js';
+import { ForwardedAppends, type ForwardOptions } from './append-forwarded.js';
 import { ParkedAppends } from './append-parked.js';
 import { appendSolo } from './append-solo.js';
 import { readHead } from './append-statements.js';
+import { appendTogether } from './append-together.js';
 import { type Batch, beginBatch, checkInTransaction, finishBatch } from './append-transaction.js';
 import { type Checkpoint, signCheckpoint } from './checkpoint.js';
 import { storeCheckpoint } from './checkpoint-rows.js';
 import { CommitQueue } from './commit-queue.js';
-import { checkInput, parseProject } from './entry-input.js';
+import { checkInput, type PreparedInput, parseProject } from './entry-input.js';
 import type { EntryKinds } from './entry-kind.js';
 import { type EntryRow, rowToEntry, SELECT_ENTRIES } from './entry-row.js';
 import { type FollowOptions, JournalFeed, type JournalFollower } from './follow.js';
@@ -32,6 +34,8 @@ import { UnsignedTails } from './unsigned-tails.js';
 export interface JournalStats {
   readonly appended: ReadonlyMap<string, number>;
   readonly queued: number;
+  /** Appends this process forwarded to a project's leader, and appended for other processes. */
+  readonly forwarded: { readonly sent: number; readonly received: number };
 }
 
 export interface JournalOptions {
@@ -64,6 +68,12 @@ export interface JournalOptions {
    * none by default. A project any projection reads must never be prunable.
    */
   readonly prunable?: (project: string) => boolean;
+  /**
+   * On a store shared by processes (PostgreSQL): take the plain appends other processes forward
+   * to this one while it leads a contended project, and forward this process's own to the leader
+   * (`append-forwarded.ts`). Off without it: contended plain appends park in the database.
+   */
+  readonly forward?: ForwardOptions;
 }
 
 /** Why appends to a project are refused: its chain did not verify. */
@@ -93,6 +103,7 @@ export class Journal {
   readonly kinds: EntryKinds | undefined;
   readonly #queue: CommitQueue<Batch, PlainAppend>;
   readonly #parked: ParkedAppends | undefined;
+  readonly #forwarded: ForwardedAppends | undefined;
   readonly #ctx: AppendContext;
   readonly #signer: (() => Signer) | undefined;
   readonly #checkpointEvery: number;
@@ -147,6 +158,18 @@ export class Journal {
       store.capabilities.rowLocks && store.capabilities.shared
         ? new ParkedAppends(ctx, signer === undefined ? 0 : every)
         : undefined;
+    this.#forwarded =
+      this.#parked && options.forward
+        ? new ForwardedAppends(
+            {
+              store,
+              kinds: this.kinds,
+              appendStamped: (project, input, fid) => this.#appendStamped(project, input, fid),
+              committed: (head) => ctx.committed(head, false),
+            },
+            options.forward,
+          )
+        : undefined;
     this.#queue = new CommitQueue<Batch, PlainAppend>(
       store,
       {
@@ -157,7 +180,12 @@ export class Journal {
         },
         ...(store.background
           ? { background: (plains: readonly PlainAppend[]) => appendInBackground(ctx, plains) }
-          : {}),
+          : store.capabilities.dataModifyingCte
+            ? {
+                background: (plains: readonly PlainAppend[]) => appendTogether(ctx, plains),
+                pipelined: false,
+              }
+            : {}),
       },
       options.maxBatch,
     );
@@ -202,7 +230,7 @@ export class Journal {
   close(): Promise<void> {
     this.#feed.close();
     this.#parked?.close();
-    return this.#tails.stop();
+    return Promise.all([this.#forwarded?.close(), this.#tails.stop()]).then(() => undefined);
   }
 
   /**
@@ -210,7 +238,14 @@ export class Journal {
    * the next group commit (for `/metrics`).
    */
   stats(): JournalStats {
-    return { appended: this.#appended, queued: this.#queue.depth };
+    return {
+      appended: this.#appended,
+      queued: this.#queue.depth,
+      forwarded: {
+        sent: this.#forwarded?.forwarded ?? 0,
+        received: this.#forwarded?.received ?? 0,
+      },
+    };
   }
 
   /** A live feed of the project's committed entries after `after` (see follow.ts). */
@@ -265,7 +300,14 @@ export class Journal {
     const plain = !decides && prepared.every((p) => this.#consumers(p.kind).length === 0);
     const ctx = this.#ctx;
     if (plain && prepared.length === 1 && this.#parked?.contended(name)) {
-      const parked = await this.#parked.append(name, prepared[0]!);
+      const forwarded = await this.#forwarded?.append(name, prepared[0]!);
+      if (forwarded !== undefined && forwarded !== 'lead') {
+        this.#count([forwarded.result]);
+        return [forwarded.result];
+      }
+      // The leader appends as any process does; the others park when there is no leader to reach.
+      const parked =
+        forwarded === 'lead' ? undefined : await this.#parked.append(name, prepared[0]!);
       if (parked) {
         this.#count(parked);
         return parked;
@@ -281,6 +323,28 @@ export class Journal {
     });
     this.#count(results);
     return results;
+  }
+
+  /**
+   * A plain append stamped with the id its writer chose (forwarded to this process, or settled by
+   * its writer after the leader did not answer): the id is unique per project, so it lands once.
+   */
+  async #appendStamped(project: string, input: PreparedInput, fid: string): Promise<AppendResult> {
+    const broken = this.#broken.get(project);
+    if (broken !== undefined) {
+      throw new CanonryError('CHAIN_BROKEN', `the chain of ${project} does not verify`, {
+        ...broken,
+      });
+    }
+    const ctx = this.#ctx;
+    const results = await this.#queue.push({
+      retrySafe: true,
+      solo: () => appendSolo(ctx, project, input, fid),
+      plain: { project, inputs: [input], stamp: fid },
+      check: (tx, batch) => checkInTransaction(ctx, tx, batch, project, [input], {}, false, fid),
+    });
+    this.#count(results);
+    return results[0]!;
   }
 
   #count(results: readonly AppendResult[]): void {

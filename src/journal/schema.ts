@@ -352,4 +352,25 @@ export const JOURNAL_MIGRATIONS: readonly Migration[] = [
       sqlite: 'SELECT 1;',
     },
   },
+  {
+    // Forwarded appends (append-forwarded.ts): a process leads a contended project for a lease and
+    // the others send it their plain appends. Each forwarded entry is stamped with an id its writer
+    // chose (negative: parked rows' ids are positive), unique per project, so a writer that did not
+    // hear back can append it itself and never twice. SQLite is one process: it never forwards.
+    name: 'forwarded_appends',
+    up: {
+      postgres: `
+        CREATE UNIQUE INDEX journal_entries_parked_id ON journal_entries (project, parked_id)
+          WHERE parked_id IS NOT NULL;
+        CREATE TABLE journal_leaders (
+          project TEXT PRIMARY KEY,
+          holder TEXT NOT NULL,
+          address TEXT NOT NULL,
+          token TEXT NOT NULL,
+          until TIMESTAMPTZ NOT NULL
+        );
+      `,
+      sqlite: 'SELECT 1;',
+    },
+  },
 ];

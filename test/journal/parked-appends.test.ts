@@ -10,8 +10,8 @@ import { Keyring } from '../../src/trust/index.js';
 import { requireBuilt, spawnWriter, type Writer } from '../fixtures/writers.js';
 import { tempDir } from '../helpers/runtime.js';
 import { ENGINES } from '../helpers/stores.js';
+import { expectChained, expectWriterOrder, note, PROJECT } from './contended-chain.js';
 
-const PROJECT = 'hot';
 const postgres = ENGINES.find((e) => e.name === 'postgres')!;
 
 let keyring: Keyring;
@@ -194,12 +194,6 @@ const median = (xs: readonly number[]): number => {
   return sorted[Math.floor(sorted.length / 2)]!;
 };
 
-const note = (w: number, n: number) => ({
-  kind: 'test.note',
-  body: { writer: w, n },
-  actor: `writer-${w}`,
-});
-
 /**
  * Two writers and four appends, in turn: b's second append fails its compare-and-set, so b counts
  * the head as contended and its plain appends park from here.
@@ -228,43 +222,6 @@ async function unplaced(store: Store): Promise<number> {
     'SELECT COUNT(*) AS n FROM journal_parked WHERE seq IS NULL',
   );
   return Number(row!.n);
-}
-
-/** Gapless seqs 1..total, a chain that verifies, and every ack stored exactly as acknowledged. */
-async function expectChained(store: Store, acks: readonly AppendResult[], total: number) {
-  const journal = new Journal(store);
-  const report = await verifyProject(journal, PROJECT);
-  expect(report.broken).toBeNull();
-  expect(report).toMatchObject({ ok: true, checked: total });
-  const rows = await store.all<{ seq: string; hash: string; body: string }>(
-    'SELECT seq, hash, body FROM journal_entries WHERE project = $1 ORDER BY seq',
-    [PROJECT],
-  );
-  expect(rows.map((r) => Number(r.seq))).toEqual(Array.from({ length: total }, (_, i) => i + 1));
-  const stored = new Map(rows.map((r) => [Number(r.seq), r]));
-  expect(new Set(acks.map((a) => a.entry.seq)).size).toBe(acks.length);
-  for (const { entry } of acks) {
-    const row = stored.get(entry.seq)!;
-    expect(row.hash).toBe(entry.hash);
-    expect(JSON.parse(row.body)).toEqual(entry.body);
-  }
-  expect(
-    Number((await store.all<{ n: string }>('SELECT COUNT(*) AS n FROM journal_parked'))[0]!.n),
-  ).toBe(0);
-}
-
-/** Every writer's notes after the first entry are in the chain in the order it appended them. */
-async function expectWriterOrder(store: Store) {
-  const rows = await store.all<{ body: string }>(
-    'SELECT body FROM journal_entries WHERE project = $1 AND seq > 1 ORDER BY seq',
-    [PROJECT],
-  );
-  const seen = new Map<number, number>();
-  for (const { body } of rows) {
-    const { writer: w, n } = JSON.parse(body) as { writer: number; n: number };
-    expect(n).toBe((seen.get(w) ?? -1) + 1);
-    seen.set(w, n);
-  }
 }
 
 describe.skipIf(!postgres.available)('plain appends on a contended head (PostgreSQL)', () => {

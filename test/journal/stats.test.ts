@@ -11,7 +11,11 @@ describe.each(ENGINES)('Journal.stats on $name', (engine) => {
       const fresh = await engine.fresh();
       try {
         const journal = new Journal(fresh.store);
-        expect(journal.stats()).toEqual({ appended: new Map(), queued: 0 });
+        expect(journal.stats()).toEqual({
+          appended: new Map(),
+          queued: 0,
+          forwarded: { sent: 0, received: 0 },
+        });
 
         // Appends queue synchronously and commit together on the next turn: all five wait now.
         const pending = [1, 2, 3].map((n) => journal.append('p', entry('test.a', n)));
@@ -32,6 +36,7 @@ describe.each(ENGINES)('Journal.stats on $name', (engine) => {
             ['test.c', 1],
           ]),
           queued: 0,
+          forwarded: { sent: 0, received: 0 },
         });
         await journal.close();
       } finally {

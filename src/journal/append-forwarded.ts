@@ -1,0 +1,324 @@
+import { randomUUID } from 'node:crypto';
+import { type AddressInfo, createServer, type Server, type Socket } from 'node:net';
+import { CanonryError, type ContentHash } from '../core/index.js';
+import type { Store } from '../store/index.js';
+import { appended } from './appended.js';
+import { buildEntry } from './entry-hash.js';
+import { checkInput, type PreparedInput, parseProject } from './entry-input.js';
+import type { EntryKinds } from './entry-kind.js';
+import { type EntryRow, rowToEntry, SELECT_ENTRIES } from './entry-row.js';
+import { claimLease, LEASE_MS, type Lease, releaseLease } from './forward-lease.js';
+import { ForwardLink, NotSent } from './forward-link.js';
+import {
+  failedLine,
+  GREETING,
+  HELLO_MS,
+  isForwardId,
+  MAX_HELLO_CHARS,
+  MAX_LINE_CHARS,
+  newForwardId,
+  newToken,
+  parseLine,
+  placedLine,
+  readLines,
+  tokenMatches,
+} from './forward-wire.js';
+import type { AppendResult, Head } from './types.js';
+
+/**
+ * Forwarded appends: one process leads a contended project and the others send it their plain
+ * appends over TCP, so a hot project's appends from many processes share one group commit again.
+ * See "Forwarded appends" in the README for the design and its guarantees.
+ */
+
+/** Where a process takes appends forwarded to it, and how long its writers wait for a leader. */
+export interface ForwardOptions {
+  /** The interface to listen on (default `127.0.0.1`: processes of one host). */
+  readonly host?: string;
+  /** The port (default 0: any free one). */
+  readonly port?: number;
+  /** The `host:port` other processes reach this one at (default: as listened). */
+  readonly advertise?: string;
+  /** How long a writer waits for the leader's answer before it appends itself (default 2,000 ms). */
+  readonly timeoutMs?: number;
+}
+
+/** What forwarding needs of the journal it serves. */
+export interface ForwardHost {
+  readonly store: Store;
+  readonly kinds: EntryKinds | undefined;
+  /** Appends one plain input in a transaction of this process, its entry stamped with `fid`. */
+  appendStamped(project: string, input: PreparedInput, fid: string): Promise<AppendResult>;
+  /** A head another process committed. */
+  committed(head: Head): void;
+}
+
+/** What became of an append offered for forwarding. */
+export type Forwarded =
+  /** Appended by the leader (or settled after it did not answer). */
+  | { readonly result: AppendResult }
+  /** This process leads the project: append it here, in the ordinary way. */
+  | 'lead'
+  /** No leader to forward to now: the caller appends in its own way. */
+  | undefined;
+
+/** Requests one connection may have in flight before the leader stops reading it. */
+const MAX_IN_FLIGHT = 1_024;
+
+/** How long a writer trusts the lease it read before it reads it again. */
+const LEASE_READ_MS = 1_000;
+
+/** A leader renews its lease once less than this is left. */
+const RENEW_BELOW_MS = (2 * LEASE_MS) / 3;
+
+interface KnownLease {
+  readonly lease: Lease;
+  /** When the lease ends (ms, this process's clock). */
+  readonly ends: number;
+  /** When to read it again (non-holders). */
+  readonly stale: number;
+}
+
+export class ForwardedAppends {
+  readonly #host: ForwardHost;
+  readonly #options: ForwardOptions;
+  readonly #holder = randomUUID();
+  readonly #token = newToken();
+  #server: Server | undefined;
+  #address: Promise<string | undefined> | undefined;
+  readonly #sockets = new Set<Socket>();
+  readonly #leases = new Map<string, KnownLease>();
+  readonly #reading = new Map<string, Promise<KnownLease | undefined>>();
+  readonly #renewing = new Set<string>();
+  readonly #links = new Map<string, ForwardLink>();
+  /** Leaders this process could not reach, until when it stops trying them. */
+  readonly #unreachable = new Map<string, number>();
+  #closed = false;
+  /** Appends this process forwarded, and appends forwarded to it that it appended. */
+  forwarded = 0;
+  received = 0;
+
+  constructor(host: ForwardHost, options: ForwardOptions = {}) {
+    this.#host = host;
+    this.#options = options;
+  }
+
+  /**
+   * Offers a plain append to the project's leader. When this process leads (or becomes the leader
+   * now), says so; when there is no leader it can reach, says nothing.
+   */
+  async append(project: string, input: PreparedInput): Promise<Forwarded> {
+    if (this.#closed) return undefined;
+    const address = await this.#listen();
+    if (address === undefined) return undefined;
+    const known = await this.#lease(project, address);
+    if (!known) return undefined;
+    const { lease } = known;
+    if (lease.holder === this.#holder) {
+      this.#renew(project);
+      return 'lead';
+    }
+    if ((this.#unreachable.get(lease.address) ?? 0) > Date.now()) return undefined;
+    const fid = newForwardId();
+    try {
+      const place = await this.#link(lease).send(
+        project,
+        fid,
+        input,
+        this.#options.timeoutMs ?? 2_000,
+      );
+      const { entry } = buildEntry(
+        project,
+        place.seq,
+        place.prev_hash as ContentHash,
+        place.at,
+        input,
+      );
+      // An answer that is not this input's entry is no answer: find out what the chain holds.
+      if (entry.hash !== place.hash) return { result: await this.#settle(project, input, fid) };
+      this.forwarded++;
+      this.#host.committed({ project, seq: entry.seq, hash: entry.hash });
+      return { result: appended(entry, false) };
+    } catch (err) {
+      if (err instanceof NotSent) {
+        this.#unreachable.set(lease.address, Date.now() + Math.max(known.ends - Date.now(), 100));
+        this.#leases.delete(project);
+        return undefined;
+      }
+      return { result: await this.#settle(project, input, fid) };
+    }
+  }
+
+  /**
+   * An append the leader may or may not have made: this process appends it under the same id. The
+   * id is unique per project, so exactly one of the two lands; if the leader's did, it is found by
+   * its id and checked against the input.
+   */
+  async #settle(project: string, input: PreparedInput, fid: string): Promise<AppendResult> {
+    try {
+      return await this.#host.appendStamped(project, input, fid);
+    } catch (err) {
+      const rows = await this.#host.store.values<EntryRow>(
+        `${SELECT_ENTRIES} WHERE project = $1 AND parked_id = $2`,
+        [project, fid],
+      );
+      if (!rows[0]) throw err;
+      const found = rowToEntry(rows[0]);
+      const mine = buildEntry(project, found.seq, found.prev_hash, found.at, input).entry;
+      if (mine.hash !== found.hash) {
+        throw new CanonryError(
+          'STORE_CORRUPT',
+          `entry ${found.seq} of ${project} carries a forwarded append's id but not its content`,
+        );
+      }
+      return appended(found, false);
+    }
+  }
+
+  /** The project's lease: the one read less than a second ago, else claimed or read now. */
+  async #lease(project: string, address: string): Promise<KnownLease | undefined> {
+    const now = Date.now();
+    const known = this.#leases.get(project);
+    if (known) {
+      const mine = known.lease.holder === this.#holder;
+      if (mine ? known.ends - now > 250 : known.stale > now && known.ends > now) return known;
+    }
+    let reading = this.#reading.get(project);
+    if (!reading) {
+      reading = this.#claim(project, address).finally(() => this.#reading.delete(project));
+      this.#reading.set(project, reading);
+    }
+    return reading;
+  }
+
+  async #claim(project: string, address: string): Promise<KnownLease | undefined> {
+    const start = Date.now();
+    let lease: Lease | undefined;
+    try {
+      lease = await claimLease(this.#host.store, project, this.#holder, address, this.#token);
+    } catch {
+      return undefined;
+    }
+    if (!lease || this.#closed) return undefined;
+    const known = { lease, ends: start + lease.ms, stale: start + LEASE_READ_MS };
+    this.#leases.set(project, known);
+    return known;
+  }
+
+  /** Renews this process's lease of `project` in the background once it runs low. */
+  #renew(project: string): void {
+    const known = this.#leases.get(project);
+    if (!known || known.lease.holder !== this.#holder || this.#renewing.has(project)) return;
+    if (known.ends - Date.now() > RENEW_BELOW_MS) return;
+    this.#renewing.add(project);
+    void this.#address
+      ?.then((address) => (address === undefined ? undefined : this.#claim(project, address)))
+      .finally(() => this.#renewing.delete(project));
+  }
+
+  #link(lease: Lease): ForwardLink {
+    const key = `${lease.address}\n${lease.token}`;
+    let link = this.#links.get(key);
+    if (!link?.open) {
+      link = new ForwardLink(lease.address, lease.token);
+      this.#links.set(key, link);
+    }
+    return link;
+  }
+
+  /** Starts listening for forwarded appends (once); the address others reach it at. */
+  #listen(): Promise<string | undefined> {
+    this.#address ??= new Promise((resolve) => {
+      const server = createServer((socket) => this.#serve(socket));
+      this.#server = server;
+      server.on('error', () => resolve(undefined));
+      server.listen(this.#options.port ?? 0, this.#options.host ?? '127.0.0.1', () => {
+        const { address, port } = server.address() as AddressInfo;
+        resolve(
+          this.#options.advertise ??
+            (address.includes(':') ? `[${address}]:${port}` : `${address}:${port}`),
+        );
+      });
+      server.unref();
+    });
+    return this.#address;
+  }
+
+  /** One writer's connection: its token first, then appends, each answered by id. */
+  #serve(socket: Socket): void {
+    if (this.#closed) {
+      socket.destroy();
+      return;
+    }
+    this.#sockets.add(socket);
+    socket.on('close', () => this.#sockets.delete(socket));
+    socket.on('error', () => undefined);
+    socket.setNoDelay(true);
+    socket.unref();
+    let greeted = false;
+    let inFlight = 0;
+    socket.setTimeout(HELLO_MS, () => socket.destroy());
+    readLines(
+      socket,
+      (line) => {
+        const message = parseLine(line);
+        if (!greeted) {
+          if (!message || !tokenMatches(message.hello, this.#token)) {
+            socket.end('{"refused":"token"}\n');
+            socket.pause();
+            return;
+          }
+          greeted = true;
+          socket.setTimeout(0);
+          socket.write(GREETING);
+          return;
+        }
+        if (!message || !Number.isSafeInteger(message.id)) {
+          socket.destroy();
+          return;
+        }
+        const id = message.id as number;
+        if (++inFlight >= MAX_IN_FLIGHT) socket.pause();
+        void this.#receive(id, message).then((answer) => {
+          if (--inFlight === MAX_IN_FLIGHT / 2) socket.resume();
+          if (!socket.destroyed) socket.write(answer);
+        });
+      },
+      () => (greeted ? MAX_LINE_CHARS : MAX_HELLO_CHARS),
+    );
+  }
+
+  /** Appends one forwarded request here; the line that answers it. */
+  async #receive(id: number, message: Record<string, unknown>): Promise<string> {
+    try {
+      const project = parseProject(message.project);
+      const { fid } = message;
+      if (!isForwardId(fid)) throw new CanonryError('INVALID_ENTRY', 'fid is not a forwarded id');
+      const input = checkInput(message.input, this.#host.kinds);
+      if (input.idempotency_key !== null) {
+        throw new CanonryError('INVALID_ENTRY', 'a forwarded append has no idempotency key');
+      }
+      const { entry } = await this.#host.appendStamped(project, input, fid);
+      this.received++;
+      this.#renew(project);
+      return placedLine(id, entry);
+    } catch (err) {
+      return failedLine(id, err);
+    }
+  }
+
+  /** Stops taking and forwarding appends, and gives up the leases this process holds. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    for (const link of this.#links.values()) link.close();
+    this.#links.clear();
+    for (const socket of this.#sockets) socket.destroy();
+    this.#server?.close();
+    const held = [...this.#leases].filter(([, k]) => k.lease.holder === this.#holder);
+    this.#leases.clear();
+    for (const [project] of held) {
+      await releaseLease(this.#host.store, project, this.#holder).catch(() => undefined);
+    }
+  }
+}

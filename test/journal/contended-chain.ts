@@ -1,0 +1,52 @@
+// What every test of a contended project checks of its chain (parked and forwarded appends): gapless
+// seqs, a chain that verifies, every acknowledged append stored exactly as acknowledged, and each
+// writer's notes in the order it appended them.
+import { expect } from 'vitest';
+import { type AppendResult, Journal, verifyProject } from '../../src/journal/index.js';
+import type { Store } from '../../src/store/index.js';
+
+export const PROJECT = 'hot';
+
+/** Writer `w`'s `n`th plain append: a kind no projection reads. */
+export const note = (w: number, n: number) => ({
+  kind: 'test.note',
+  body: { writer: w, n },
+  actor: `writer-${w}`,
+});
+
+/** Gapless seqs 1..total, a chain that verifies, and every ack stored exactly as acknowledged. */
+export async function expectChained(store: Store, acks: readonly AppendResult[], total: number) {
+  const journal = new Journal(store);
+  const report = await verifyProject(journal, PROJECT);
+  expect(report.broken).toBeNull();
+  expect(report).toMatchObject({ ok: true, checked: total });
+  const rows = await store.all<{ seq: string; hash: string; body: string }>(
+    'SELECT seq, hash, body FROM journal_entries WHERE project = $1 ORDER BY seq',
+    [PROJECT],
+  );
+  expect(rows.map((r) => Number(r.seq))).toEqual(Array.from({ length: total }, (_, i) => i + 1));
+  const stored = new Map(rows.map((r) => [Number(r.seq), r]));
+  expect(new Set(acks.map((a) => a.entry.seq)).size).toBe(acks.length);
+  for (const { entry } of acks) {
+    const row = stored.get(entry.seq)!;
+    expect(row.hash).toBe(entry.hash);
+    expect(JSON.parse(row.body)).toEqual(entry.body);
+  }
+  expect(
+    Number((await store.all<{ n: string }>('SELECT COUNT(*) AS n FROM journal_parked'))[0]!.n),
+  ).toBe(0);
+}
+
+/** Every writer's notes after the first entry are in the chain in the order it appended them. */
+export async function expectWriterOrder(store: Store) {
+  const rows = await store.all<{ body: string }>(
+    'SELECT body FROM journal_entries WHERE project = $1 AND seq > 1 ORDER BY seq',
+    [PROJECT],
+  );
+  const seen = new Map<number, number>();
+  for (const { body } of rows) {
+    const { writer: w, n } = JSON.parse(body) as { writer: number; n: number };
+    expect(n).toBe((seen.get(w) ?? -1) + 1);
+    seen.set(w, n);
+  }
+}

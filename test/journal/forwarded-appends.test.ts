@@ -1,0 +1,355 @@
+// Plain appends to a contended project forwarded to the process leading it (append-forwarded.ts,
+// PostgreSQL). Whichever process appended each entry, the chain must be gapless and verify, every
+// acknowledged append must be stored once, exactly as acknowledged; a writer whose leader did not
+// answer appends it itself, and it still lands once; a leader takes nothing from a peer without its
+// token, nor anything that is not an entry.
+import { createServer, type Server, type Socket, connect as tcp } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type AppendResult, type ForwardOptions, Journal } from '../../src/journal/index.js';
+import { PostgresStore, type Store } from '../../src/store/index.js';
+import { requireBuilt, spawnWriter, type Writer } from '../fixtures/writers.js';
+import { ENGINES } from '../helpers/stores.js';
+import { expectChained, expectWriterOrder, note, PROJECT } from './contended-chain.js';
+
+const postgres = ENGINES.find((e) => e.name === 'postgres')!;
+
+let cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const c of cleanups.reverse()) await c();
+  cleanups = [];
+});
+
+async function fresh() {
+  const made = await postgres.fresh();
+  cleanups.push(async () => {
+    await made.store.close().catch(() => undefined);
+    await made.cleanup();
+  });
+  return made;
+}
+
+/** A process as `canonry serve` on PostgreSQL is one: its own store of one connection, forwarding. */
+function forwarding(location: string, forward: ForwardOptions = {}): Journal {
+  const store = new PostgresStore({ connectionString: location, max: 1 });
+  const journal = new Journal(store, { forward });
+  cleanups.push(async () => {
+    await journal.close();
+    await store.close().catch(() => undefined);
+  });
+  return journal;
+}
+
+/**
+ * `leader` and `other` append in turn until `leader`'s head is stale (it counts the project as
+ * contended), then `leader` appends once more: it claims the project's lease and leads it.
+ */
+async function lead(leader: Journal, other: Journal): Promise<void> {
+  await leader.append(PROJECT, note(0, -1));
+  await other.append(PROJECT, note(1, 0));
+  await leader.append(PROJECT, note(0, 0));
+  await leader.append(PROJECT, note(0, 1));
+}
+
+async function lease(store: Store): Promise<{ address: string; token: string } | undefined> {
+  const rows = await store.all<{ address: string; token: string }>(
+    'SELECT address, token FROM journal_leaders WHERE project = $1',
+    [PROJECT],
+  );
+  return rows[0];
+}
+
+async function entries(store: Store): Promise<number> {
+  const rows = await store.all<{ n: string }>(
+    'SELECT COUNT(*) AS n FROM journal_entries WHERE project = $1',
+    [PROJECT],
+  );
+  return Number(rows[0]!.n);
+}
+
+/** A free loopback port (taken and given back). */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as { port: number };
+  await new Promise((r) => server.close(r));
+  return port;
+}
+
+/** A TCP relay to `port` that passes what writers send and drops every answer. */
+async function answerDropper(port: number): Promise<string> {
+  const sockets: Socket[] = [];
+  const server: Server = createServer((from) => {
+    const to = tcp({ host: '127.0.0.1', port });
+    sockets.push(from, to);
+    from.pipe(to);
+    to.resume(); // read and discard
+    from.on('error', () => undefined);
+    to.on('error', () => undefined);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  cleanups.push(async () => {
+    for (const s of sockets) s.destroy();
+    await new Promise((r) => server.close(r));
+  });
+  return `127.0.0.1:${(server.address() as { port: number }).port}`;
+}
+
+/** A raw peer: sends `lines` and collects the lines it is answered until the leader closes or `until` holds. */
+async function peer(
+  address: string,
+  lines: readonly string[],
+  until: (got: readonly string[]) => boolean,
+): Promise<{ got: string[]; closed: boolean }> {
+  const [host, port] = address.split(':');
+  const socket = tcp({ host: host!, port: Number(port) });
+  const got: string[] = [];
+  let buffer = '';
+  let closed = false;
+  socket.setEncoding('utf8');
+  await new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, 3_000);
+    socket.on('data', (chunk: string) => {
+      const parts = (buffer + chunk).split('\n');
+      buffer = parts.pop()!;
+      got.push(...parts);
+      if (until(got)) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    socket.on('close', () => {
+      closed = true;
+      clearTimeout(timer);
+      resolve();
+    });
+    socket.on('error', () => undefined);
+    socket.write(lines.map((l) => `${l}\n`).join(''));
+  });
+  socket.destroy();
+  return { got, closed };
+}
+
+const request = (id: number, fid: string, input: unknown, project: unknown = PROJECT) =>
+  JSON.stringify({ id, project, fid, input });
+
+describe.skipIf(!postgres.available)(
+  'plain appends forwarded to a project leader (PostgreSQL)',
+  () => {
+    it('4 processes × 60 plain appends to one project: forwarded to one leader, once each, gapless, verifies', async () => {
+      const { store, location } = await fresh();
+      const journals = Array.from({ length: 4 }, () => forwarding(location));
+      await journals[0]!.append(PROJECT, note(0, -1));
+      const acks: AppendResult[] = [];
+      await Promise.all(
+        journals.map(async (journal, w) => {
+          for (let n = 0; n < 60; n++) acks.push(await journal.append(PROJECT, note(w, n)));
+        }),
+      );
+      await expectChained(store, acks, 241);
+      await expectWriterOrder(store);
+      const sent = journals.reduce((s, j) => s + j.stats().forwarded.sent, 0);
+      const received = journals.reduce((s, j) => s + j.stats().forwarded.received, 0);
+      console.log(`[forwarded-appends] 240 appends, ${sent} forwarded to the leader`);
+      expect(sent).toBeGreaterThan(60);
+      expect(received).toBe(sent);
+      // One process led: the others only sent, and the leader only received.
+      expect(journals.filter((j) => j.stats().forwarded.received > 0)).toHaveLength(1);
+      const stamped = await store.all<{ n: string }>(
+        'SELECT COUNT(*) AS n FROM journal_entries WHERE project = $1 AND parked_id < 0',
+        [PROJECT],
+      );
+      expect(Number(stamped[0]!.n)).toBe(received);
+    });
+
+    it("a leader's answer is lost: the writer appends it itself under the same id, and it lands once", async () => {
+      const { store, location } = await fresh();
+      const port = await freePort();
+      const relay = await answerDropper(port);
+      const leader = forwarding(location, { port, advertise: relay });
+      const writer = forwarding(location, { timeoutMs: 300 });
+      await lead(leader, writer);
+      expect((await lease(store))?.address).toBe(relay);
+      // The writer's head is stale: its next append finds the head moved (and counts it contended),
+      // the one after goes to the leader, through the relay that drops the answer.
+      await writer.append(PROJECT, note(1, 1));
+      const started = performance.now();
+      const { entry } = await writer.append(PROJECT, note(1, 2));
+      expect(performance.now() - started).toBeGreaterThanOrEqual(290);
+      expect(leader.stats().forwarded.received).toBe(1);
+      expect(writer.stats().forwarded.sent).toBe(0);
+      const rows = await store.all<{ seq: string; hash: string; parked_id: string }>(
+        `SELECT seq, hash, parked_id FROM journal_entries WHERE project = $1 AND body = $2`,
+        [PROJECT, JSON.stringify({ n: 2, writer: 1 })],
+      );
+      expect(rows).toHaveLength(1);
+      expect(Number(rows[0]!.seq)).toBe(entry.seq);
+      expect(rows[0]!.hash).toBe(entry.hash);
+      expect(BigInt(rows[0]!.parked_id)).toBeLessThan(0n);
+      await expectChained(store, [], 6);
+      await expectWriterOrder(store);
+    });
+
+    it('a leader that cannot be reached: the writer appends on its own, once; a closed leader gives its lease up', async () => {
+      const { store, location } = await fresh();
+      const leader = forwarding(location);
+      const writer = forwarding(location);
+      await lead(leader, writer);
+      const held = await lease(store);
+      expect(held).toBeDefined();
+      await writer.append(PROJECT, note(1, 1));
+      await writer.append(PROJECT, note(1, 2));
+      expect(writer.stats().forwarded.sent).toBe(1);
+      // The leader's process gone without a word: its lease still names it, nobody listens there.
+      const dead = await freePort();
+      await store.run('UPDATE journal_leaders SET address = $2 WHERE project = $1', [
+        PROJECT,
+        `127.0.0.1:${dead}`,
+      ]);
+      await new Promise((r) => setTimeout(r, 1_100)); // the writer reads the lease again
+      const acks = [];
+      for (let n = 3; n < 8; n++) acks.push(await writer.append(PROJECT, note(1, n)));
+      expect(writer.stats().forwarded.sent).toBe(1);
+      // Something else listens where the lease points: it never greets, so nothing was read.
+      const stranger = createServer((socket) => socket.end('HTTP/1.1 400 Bad Request\r\n\r\n'));
+      await new Promise<void>((r) => stranger.listen(0, '127.0.0.1', r));
+      cleanups.push(() => new Promise((r) => stranger.close(() => r())));
+      await store.run('UPDATE journal_leaders SET address = $2 WHERE project = $1', [
+        PROJECT,
+        `127.0.0.1:${(stranger.address() as { port: number }).port}`,
+      ]);
+      await new Promise((r) => setTimeout(r, 1_100));
+      for (let n = 8; n < 12; n++) acks.push(await writer.append(PROJECT, note(1, n)));
+      expect(writer.stats().forwarded.sent).toBe(1);
+      await expectChained(store, acks, 15);
+      await expectWriterOrder(store);
+      await leader.close();
+      expect(await lease(store)).toBeUndefined();
+    });
+
+    it('a leader takes nothing without its token, and answers what is not an entry with an error', async () => {
+      const { store, location } = await fresh();
+      const leader = forwarding(location);
+      await lead(leader, forwarding(location));
+      const { address, token } = (await lease(store))!;
+      const before = await entries(store);
+      const good = { kind: 'test.note', body: { writer: 9, n: 0 }, actor: 'writer-9' };
+
+      const refused = await peer(
+        address,
+        [
+          JSON.stringify({ hello: `${token.slice(0, -1)}${token.endsWith('0') ? '1' : '0'}` }),
+          request(1, '-5', good),
+        ],
+        () => false,
+      );
+      expect(refused.got).toEqual(['{"refused":"token"}']);
+      expect(refused.closed).toBe(true);
+
+      const hello = JSON.stringify({ hello: token });
+      const answered = await peer(
+        address,
+        [
+          hello,
+          request(1, '5', good), // a forwarded id is negative
+          request(2, '-5', good, 'Not A Project'),
+          request(3, '-6', { ...good, extra: 1 }),
+          request(4, '-7', { ...good, idempotency_key: 'k' }),
+          request(5, '-8', { ...good, kind: 'Bad Kind' }),
+          request(6, '-9', good),
+        ],
+        (got) => got.length >= 7,
+      );
+      expect(answered.got[0]).toBe('{"hello":"ok"}');
+      const byId = new Map(
+        answered.got.slice(1).map((line) => {
+          const m = JSON.parse(line) as { id: number; error?: string; seq?: number };
+          return [m.id, m];
+        }),
+      );
+      expect(byId.get(1)?.error).toBe('INVALID_ENTRY');
+      expect(byId.get(2)?.error).toBe('INVALID_PROJECT');
+      expect(byId.get(3)?.error).toBe('INVALID_ENTRY');
+      expect(byId.get(4)?.error).toBe('INVALID_ENTRY');
+      expect(byId.get(5)?.error).toBe('INVALID_ENTRY');
+      expect(byId.get(6)?.seq).toBe(before + 1);
+      const stamped = await store.all<{ parked_id: string }>(
+        'SELECT parked_id FROM journal_entries WHERE project = $1 AND seq = $2',
+        [PROJECT, before + 1],
+      );
+      expect(String(stamped[0]!.parked_id)).toBe('-9');
+      // The same id again: the chain holds it once, and the second is refused.
+      const again = await peer(address, [hello, request(7, '-9', good)], (got) => got.length >= 2);
+      expect(JSON.parse(again.got[1]!)).toMatchObject({ id: 7 });
+      expect(JSON.parse(again.got[1]!).seq).toBeUndefined();
+      // Before its hello a connection may send a short line only.
+      const long = await peer(address, ['x'.repeat(2_000)], () => false);
+      expect(long.closed).toBe(true);
+      expect(long.got.filter((l) => l !== '{"refused":"token"}')).toEqual([]);
+      // A line that is not JSON ends the connection.
+      const garbled = await peer(address, [hello, '{"id":1,'], () => false);
+      expect(garbled.closed).toBe(true);
+      expect(await entries(store)).toBe(before + 1);
+      await expectChained(store, [], before + 1);
+    });
+
+    it('4 forwarding writer processes, SIGKILLed in turn, leaders included: nothing acknowledged lost or doubled', async () => {
+      requireBuilt();
+      const { store, location } = await fresh();
+      await new Journal(store).append(PROJECT, note(0, -1));
+      const acked = new Map<string, number>();
+      const spawnAll = async (n: number): Promise<Writer[]> => {
+        const ws = Array.from({ length: n }, () => spawnWriter(location, PROJECT, 'forward', '4'));
+        for (const w of ws) await w.waitFor('ready');
+        for (const w of ws) w.go();
+        for (const w of ws) await w.waitFor('appending');
+        return ws;
+      };
+      let writers = await spawnAll(4);
+      for (let kill = 0; kill < 6; kill++) {
+        await new Promise((r) => setTimeout(r, 300 + Math.floor(Math.random() * 300)));
+        const victim = writers[kill % writers.length]!;
+        victim.child.kill('SIGKILL');
+        expect((await victim.exited).signal).toBe('SIGKILL');
+        for (const { key, seq } of victim.acks()) acked.set(key, seq);
+        writers = [...writers.filter((w) => w !== victim), ...(await spawnAll(1))];
+      }
+      for (const w of writers) {
+        w.child.kill('SIGKILL');
+        await w.exited;
+        expect(w.lines.filter((l) => l.startsWith('fatal'))).toEqual([]);
+        for (const { key, seq } of w.acks()) acked.set(key, seq);
+      }
+      // Appends a killed writer had parked (no leader it could reach) land with the next parked chain.
+      const [a, b] = [0, 1].map(() => {
+        const one = new PostgresStore({ connectionString: location, max: 1 });
+        cleanups.push(() => one.close());
+        return new Journal(one);
+      }) as [Journal, Journal];
+      await a.append(PROJECT, note(8, 0));
+      await b.append(PROJECT, note(9, 0));
+      await a.append(PROJECT, note(8, 1));
+      await b.append(PROJECT, note(9, 1)); // stale: contended from here
+      await b.append(PROJECT, note(9, 2)); // parked: chains what the killed left parked first
+      const rows = await store.all<{ seq: string; body: string; parked_id: string | null }>(
+        'SELECT seq, body, parked_id FROM journal_entries WHERE project = $1 ORDER BY seq',
+        [PROJECT],
+      );
+      expect(rows.map((r) => Number(r.seq))).toEqual(
+        Array.from({ length: rows.length }, (_, i) => i + 1),
+      );
+      const keys = rows.flatMap((r) => (JSON.parse(r.body) as { key?: string }).key ?? []);
+      expect(new Set(keys).size).toBe(keys.length);
+      const stored = new Map(
+        rows.map((r) => [(JSON.parse(r.body) as { key?: string }).key, Number(r.seq)]),
+      );
+      expect([...acked].filter(([key, seq]) => stored.get(key) !== seq)).toEqual([]);
+      expect(acked.size).toBeGreaterThan(50);
+      const forwarded = rows.filter((r) => r.parked_id !== null && BigInt(r.parked_id) < 0n).length;
+      expect(forwarded).toBeGreaterThan(0);
+      await expectChained(store, [], rows.length);
+      console.log(
+        `[forwarded-appends] 10 SIGKILLs, ${acked.size} acknowledged, ${rows.length} entries, ${forwarded} forwarded`,
+      );
+    }, 120_000);
+  },
+);
