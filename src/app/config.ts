@@ -25,6 +25,18 @@ export interface CheckpointPolicy {
   readonly intervalMs: number;
 }
 
+/**
+ * Where a process takes the appends other processes forward to it while it leads a contended
+ * project (PostgreSQL only: `src/journal`, "Forwarded appends").
+ */
+export interface ForwardConfig {
+  readonly host: string;
+  /** 0: any free port. */
+  readonly port: number;
+  /** The `host:port` other processes reach this one at; undefined: as listened. */
+  readonly advertise: string | undefined;
+}
+
 /** How much of each chain a server verifies before it serves. */
 export type VerifyOnStart = 'tail' | 'full';
 
@@ -54,6 +66,8 @@ export interface CanonryConfig {
    * work). Off by default: it signs and journals an event per verdict batch, commit and window.
    */
   readonly evolution: boolean;
+  /** Forwarded appends on PostgreSQL; null when off. */
+  readonly forward: ForwardConfig | null;
 }
 
 /** Defaults: `./.canonry`, port 7070 on 127.0.0.1. */
@@ -76,6 +90,7 @@ export const DEFAULT_CONFIG: CanonryConfig = {
   auditRetentionDays: 30,
   corsOrigins: [],
   evolution: false,
+  forward: { host: '127.0.0.1', port: 0, advertise: undefined },
 };
 
 /** Overrides as they arrive from flags (strings) or code. */
@@ -97,6 +112,10 @@ export interface ConfigInput {
   readonly corsOrigins?: string | readonly string[] | undefined;
   /** `on` / `off` (or a boolean). */
   readonly evolution?: string | boolean | undefined;
+  /** `host:port` to listen on for forwarded appends, or `off` (or null). */
+  readonly forward?: string | ForwardConfig | null | undefined;
+  /** `host:port` other processes reach this one at. */
+  readonly forwardAdvertise?: string | undefined;
 }
 
 const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -200,6 +219,39 @@ function onOff(value: string | boolean): boolean {
   throw bad(`CANONRY_EVOLUTION must be on or off, got ${text.slice(0, 40)}`);
 }
 
+const HOST_PORT = /^(?:\[([0-9a-fA-F:.]{2,45})\]|([A-Za-z0-9.-]{1,253})):(\d{1,5})$/;
+
+/** `host:port` (`[v6]:port`), the port within `min`–65535. */
+function hostPort(value: string, name: string, min: number): { host: string; port: number } {
+  const match = HOST_PORT.exec(value.trim());
+  const port = match ? Number(match[3]) : Number.NaN;
+  if (!match || port < min || port > 65_535) {
+    throw bad(`${name} must be host:port (or [v6]:port), got ${value.trim().slice(0, 80)}`);
+  }
+  return { host: (match[1] ?? match[2])!, port };
+}
+
+function forwarding(
+  listen: string | ForwardConfig | null | undefined,
+  advertise: string | undefined,
+): ForwardConfig | null {
+  if (listen === null) return null;
+  if (typeof listen === 'object') {
+    return forwarding(
+      `${listen.host.includes(':') ? `[${listen.host}]` : listen.host}:${listen.port}`,
+      listen.advertise ?? advertise,
+    );
+  }
+  if (listen !== undefined && listen.trim().toLowerCase() === 'off') return null;
+  const at =
+    listen === undefined || listen.trim() === ''
+      ? DEFAULT_CONFIG.forward!
+      : hostPort(listen, 'CANONRY_FORWARD', 0);
+  if (advertise === undefined || advertise.trim() === '') return { ...at, advertise: undefined };
+  hostPort(advertise, 'CANONRY_FORWARD_ADVERTISE', 1);
+  return { host: at.host, port: at.port, advertise: advertise.trim() };
+}
+
 /** `https://app.example, http://localhost:5173` → each an exact origin (or `*`). */
 export function parseCorsOrigins(value: string | readonly string[], name: string): string[] {
   const items = typeof value === 'string' ? value.split(',') : value;
@@ -273,6 +325,10 @@ export function resolveConfig(
         : (env.CANONRY_AUDIT_RETENTION_DAYS ?? DEFAULT_CONFIG.auditRetentionDays),
     ),
     evolution: onOff(input.evolution ?? env.CANONRY_EVOLUTION ?? DEFAULT_CONFIG.evolution),
+    forward: forwarding(
+      input.forward ?? env.CANONRY_FORWARD,
+      input.forwardAdvertise ?? env.CANONRY_FORWARD_ADVERTISE,
+    ),
     corsOrigins: parseCorsOrigins(
       input.corsOrigins ?? env.CANONRY_CORS_ORIGINS ?? DEFAULT_CONFIG.corsOrigins,
       input.corsOrigins !== undefined ? 'cors origins' : 'CANONRY_CORS_ORIGINS',

@@ -173,6 +173,17 @@ export async function createCanonry(
       checkpointIntervalMs: config.checkpoints.intervalMs,
       onError,
       prunable: (project) => project === KERNEL_AUDIT_PROJECT,
+      ...(config.forward
+        ? {
+            forward: {
+              host: config.forward.host,
+              port: config.forward.port,
+              ...(config.forward.advertise === undefined
+                ? {}
+                : { advertise: config.forward.advertise }),
+            },
+          }
+        : {}),
     });
     const startCheck = await verifyOnStart(
       journal,

@@ -60,6 +60,18 @@ export function metricsRoute(app: FastifyInstance, runtime: CanonryRuntime): Reg
       for (const [kind, n] of runtime.journal.stats().appended) this.inc({ kind }, n);
     },
   });
+  new Counter({
+    name: 'canonry_journal_forwarded_total',
+    help: 'Plain appends to a contended project this process forwarded to its leader (sent), or appended as the leader (received)',
+    labelNames: ['direction'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      const { sent, received } = runtime.journal.stats().forwarded;
+      this.inc({ direction: 'sent' }, sent);
+      this.inc({ direction: 'received' }, received);
+    },
+  });
   new Gauge({
     name: 'canonry_journal_commit_queue_depth',
     help: 'Appends waiting for the next group commit',

@@ -144,6 +144,9 @@ describe('GET /metrics', () => {
       audited.length,
     );
     expect(sample(text, 'canonry_journal_commit_queue_depth')).toBe(0);
+    // One process on SQLite: nothing is forwarded either way.
+    expect(sample(text, 'canonry_journal_forwarded_total', { direction: 'sent' })).toBe(0);
+    expect(sample(text, 'canonry_journal_forwarded_total', { direction: 'received' })).toBe(0);
     expect(sample(text, 'process_resident_memory_bytes')).toBeGreaterThan(0);
   });
 
@@ -270,6 +273,39 @@ describe('CORS', () => {
       expect(res.headers.get('access-control-allow-origin')).toBeNull();
     } finally {
       await plain.close();
+    }
+  });
+
+  it('forwards on loopback by default; CANONRY_FORWARD and CANONRY_FORWARD_ADVERTISE move it or turn it off', () => {
+    expect(resolveConfig({}, {}).forward).toEqual({
+      host: '127.0.0.1',
+      port: 0,
+      advertise: undefined,
+    });
+    expect(resolveConfig({}, { CANONRY_FORWARD: 'off' }).forward).toBeNull();
+    expect(
+      resolveConfig(
+        {},
+        { CANONRY_FORWARD: '0.0.0.0:7071', CANONRY_FORWARD_ADVERTISE: 'a-1.internal:7071' },
+      ).forward,
+    ).toEqual({ host: '0.0.0.0', port: 7071, advertise: 'a-1.internal:7071' });
+    expect(resolveConfig({}, { CANONRY_FORWARD: '[::1]:0' }).forward).toMatchObject({
+      host: '::1',
+      port: 0,
+    });
+    // A resolved configuration passed back in resolves to itself.
+    const resolved = resolveConfig({}, { CANONRY_FORWARD: '[::1]:7072' });
+    expect(resolveConfig(resolved, {}).forward).toEqual(resolved.forward);
+    for (const env of [
+      { CANONRY_FORWARD: '7071' },
+      { CANONRY_FORWARD: 'host:70000' },
+      { CANONRY_FORWARD: 'a b:1' },
+      { CANONRY_FORWARD_ADVERTISE: 'a.internal:0' },
+      { CANONRY_FORWARD_ADVERTISE: 'http://a.internal:7071' },
+    ]) {
+      expect(() => resolveConfig({}, env)).toThrow(
+        expect.objectContaining({ code: 'INVALID_ARGUMENT' }),
+      );
     }
   });
 
