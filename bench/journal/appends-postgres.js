@@ -66,7 +66,8 @@ export async function main() {
       WRITERS,
       signer,
     );
-    open.push(...stores);
+    // Journals after their stores: closed first (a leader gives its lease up through its store).
+    open.push(...stores, ...journals);
     const pooled = new PostgresStore({ connectionString: inSchema(journalSchema), max: WRITERS });
     open.push(pooled);
     const groupJournal = new Journal(pooled, { signer });
@@ -152,7 +153,7 @@ export async function main() {
       ],
       [...rows3.map((row) => row.cells), [RAW, fmtInt(results[RAW]?.opsPerSec ?? 0), '1.00×']],
     );
-    const note = `PostgreSQL ${settings.server_version} on the same 2-core machine (synchronous_commit=${settings.synchronous_commit}, fsync=${settings.fsync}, wal_sync_method=${settings.wal_sync_method}, commit_delay=${settings.commit_delay}). All writers run in one Node process; every journal writer awaits its own appends one after the other. A plain append from a known head is one statement (head compare-and-set and entry INSERT in a data-modifying CTE); when the head moved under it, a transaction with SELECT … FOR UPDATE on the head row; once another writer has moved a head under a journal, its plain appends to that project park and are chained in batches inside PostgreSQL (src/journal/README.md, "Contended heads"); the raw side runs one autocommit INSERT of an entry row of the same size (${fmtInt(entryRowBytes)} bytes). Entries appended in all (warm-up included): ${fmtInt(heads.spread)} over 8 projects, ${fmtInt(heads.shared)} to the shared project, ${fmtInt(heads.group)} through the pooled journal.`;
+    const note = `PostgreSQL ${settings.server_version} on the same 2-core machine (synchronous_commit=${settings.synchronous_commit}, fsync=${settings.fsync}, wal_sync_method=${settings.wal_sync_method}, commit_delay=${settings.commit_delay}). All writers run in one Node process; every journal writer awaits its own appends one after the other. A plain append from a known head is one statement (head compare-and-set and entry INSERT in a data-modifying CTE); when the head moved under it, a transaction with SELECT … FOR UPDATE on the head row; once another writer has moved a head under a journal, its plain appends to that project go over loopback TCP to the journal that leads the project (as \`canonry serve\` does by default on PostgreSQL: src/journal/README.md, "Forwarded appends"), which commits each group of them in one statement; the pooled journal commits its groups of plain appends in one statement too; the raw side runs one autocommit INSERT of an entry row of the same size (${fmtInt(entryRowBytes)} bytes). Entries appended in all (warm-up included): ${fmtInt(heads.spread)} over 8 projects, ${fmtInt(heads.shared)} to the shared project, ${fmtInt(heads.group)} through the pooled journal.`;
     return {
       name: 'appends-postgres',
       title: `Durable appends on PostgreSQL, ${WRITERS} concurrent writers, vs raw INSERTs`,

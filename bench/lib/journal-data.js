@@ -135,16 +135,20 @@ export const rowBytes = (row) =>
 
 /**
  * `n` journals as `n` writer processes would be: a `PostgresStore` with one connection and a
- * `Journal` each, the journal's tables made through the first.
+ * `Journal` each, the journal's tables made through the first. Like `canonry serve` on PostgreSQL,
+ * each forwards its plain appends to a contended project's leader on loopback (or leads it), unless
+ * `forward` is false: then a contended project's appends park in the database.
  * @param {string} url @param {number} n @param {() => import('canonry/trust').Signer} signer
+ * @param {{ forward?: boolean }} [options]
  */
-export async function oneConnectionJournals(url, n, signer) {
+export async function oneConnectionJournals(url, n, signer, { forward = true } = {}) {
   const stores = Array.from(
     { length: n },
     () => new PostgresStore({ connectionString: url, max: 1 }),
   );
   await migrateJournal(/** @type {PostgresStore} */ (stores[0]));
-  return { stores, journals: stores.map((store) => new Journal(store, { signer })) };
+  const options = forward ? { signer, forward: {} } : { signer };
+  return { stores, journals: stores.map((store) => new Journal(store, options)) };
 }
 
 /**

@@ -15,7 +15,10 @@
  * - `index`: the input's index in a table both sides hold — no serialisation at all, the bound of
  *   any message format.
  *
- * Alternated in the same rounds with the eight one-connection journals of the bench's hot row and
+ * Since 12-05 the journal forwards (append-forwarded.ts) and the bench's hot row measures that; this
+ * tool keeps the probe's own leader and compares it with the parked path (forwarding off).
+ *
+ * Alternated in the same rounds with the eight one-connection journals of the parked path and
  * the raw INSERTs it is measured against (the journal's own rows, renumbered, prepared).
  * `node bench/journal/tools/pg-forward-bound.js [rounds] [leader connections]`.
  */
@@ -107,6 +110,7 @@ try {
     inSchema(journalSchema),
     WRITERS,
     signer,
+    { forward: false },
   );
   open.push(...stores);
   const leaderStore = new PostgresStore({
@@ -144,7 +148,7 @@ try {
   }
   await /** @type {pg.Client} */ (raw[0]).query(JOURNAL_DDL);
 
-  const HOT = `${WRITERS} journals (1 connection each), 1 project (the bench's hot row)`;
+  const HOT = `${WRITERS} journals (1 connection each), 1 project, parking (the bench's hot row until 12-05)`;
   const JSON_FORWARD = `forwarded to a leader (${leaderConnections} connection${leaderConnections === 1 ? '' : 's'}), input as JSON`;
   const INDEX_FORWARD = `forwarded to a leader (${leaderConnections} connection${leaderConnections === 1 ? '' : 's'}), input by index`;
   const RAW = `raw pg INSERT (prepared), ${WRITERS} connections`;

@@ -2,7 +2,8 @@
 /**
  * A profiling target: 8 journals with a connection each appending to one PostgreSQL project for N
  * seconds; prints appends/s and the CPU this process and the database's backends spent per append.
- * `node bench/journal/tools/pg-hot-loop.js [seconds] [writers]`.
+ * `node bench/journal/tools/pg-hot-loop.js [seconds] [writers] [park]` (`park`: forwarding off, so
+ * a contended project's appends park in the database).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import pg from 'pg';
@@ -37,7 +38,9 @@ const admin = new pg.Client({ connectionString: DATABASE });
 await admin.connect();
 await admin.query(`CREATE SCHEMA ${schema}`);
 const { inputs, signer, remove } = await verdictInputs();
-const { stores, journals } = await oneConnectionJournals(url, writers, signer);
+const { stores, journals } = await oneConnectionJournals(url, writers, signer, {
+  forward: process.argv[4] !== 'park',
+});
 let k = 0;
 await concurrently(writers, performance.now() + 1000, (p) =>
   /** @type {import('canonry/journal').Journal} */ (journals[p]).append(
@@ -59,6 +62,9 @@ progress(
   'pg-hot-loop',
   `${n} appends in ${seconds} s with ${writers} writers: ${Math.round(n / seconds)}/s; node ${((cpu.user + cpu.system) / 1000 / n).toFixed(3)} ms/append (system ${(cpu.system / 1000 / n).toFixed(3)}), postgres ${(pgMs / n).toFixed(3)} ms/append`,
 );
+const forwarded = journals.reduce((sum, j) => sum + j.stats().forwarded.sent, 0);
+progress('pg-hot-loop', `${forwarded} appends forwarded to the project's leader`);
+for (const j of journals) await j.close();
 for (const store of stores) await store.close();
 await admin.query(`DROP SCHEMA ${schema} CASCADE`);
 await admin.end();
