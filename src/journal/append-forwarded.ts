@@ -68,6 +68,9 @@ const MAX_IN_FLIGHT = 1_024;
 /** How long a writer trusts the lease it read before it reads it again. */
 const LEASE_READ_MS = 1_000;
 
+/** Links to leaders kept open at most (one per lease this process forwards under). */
+const MAX_LINKS = 16;
+
 /** A leader renews its lease once less than this is left. */
 const RENEW_BELOW_MS = (2 * LEASE_MS) / 3;
 
@@ -141,7 +144,11 @@ export class ForwardedAppends {
       return { result: appended(entry, false) };
     } catch (err) {
       if (err instanceof NotSent) {
-        this.#unreachable.set(lease.address, Date.now() + Math.max(known.ends - Date.now(), 100));
+        const now = Date.now();
+        for (const [address, until] of this.#unreachable) {
+          if (until <= now) this.#unreachable.delete(address);
+        }
+        this.#unreachable.set(lease.address, now + Math.max(known.ends - now, 100));
         this.#leases.delete(project);
         return undefined;
       }
@@ -220,6 +227,13 @@ export class ForwardedAppends {
     const key = `${lease.address}\n${lease.token}`;
     let link = this.#links.get(key);
     if (!link?.open) {
+      // Links to leaders of earlier leases are let go once they failed, or the oldest past a few.
+      for (const [k, l] of this.#links) if (!l.open) this.#links.delete(k);
+      for (const [k, l] of this.#links) {
+        if (this.#links.size < MAX_LINKS) break;
+        l.close();
+        this.#links.delete(k);
+      }
       link = new ForwardLink(lease.address, lease.token);
       this.#links.set(key, link);
     }

@@ -86,8 +86,8 @@ export class ForwardLink {
   }
 
   close(): void {
+    this.#end(this.#greeted);
     this.#socket?.destroy();
-    this.#end(false);
   }
 
   #answer(line: string): void {

@@ -340,7 +340,10 @@ export class Journal {
     const results = await this.#queue.push({
       retrySafe: true,
       solo: () => appendSolo(ctx, project, input, fid),
-      plain: { project, inputs: [input], stamp: fid },
+      // A peer may send a kind a projection here reads: that one goes through a transaction.
+      ...(this.#consumers(input.kind).length === 0
+        ? { plain: { project, inputs: [input], stamp: fid } }
+        : {}),
       check: (tx, batch) => checkInTransaction(ctx, tx, batch, project, [input], {}, false, fid),
     });
     this.#count(results);
