@@ -35,6 +35,6 @@ export interface AppendContext {
 export interface PlainAppend {
   readonly project: string;
   readonly inputs: readonly PreparedInput[];
-  /** A forwarded entry's id (one input), stored as its `parked_id` (PostgreSQL). */
-  readonly stamp?: string;
+  /** Forwarded entries' ids, one an input, stored as their `parked_id` (PostgreSQL). */
+  readonly stamps?: readonly string[];
 }

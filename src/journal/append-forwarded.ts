@@ -13,17 +13,46 @@ import {
   failedLine,
   GREETING,
   HELLO_MS,
-  isForwardId,
+  MAX_FORWARDED_ENTRIES,
   MAX_HELLO_CHARS,
   MAX_LINE_CHARS,
   newForwardId,
   newToken,
   parseLine,
   placedLine,
+  readForwardIds,
   readLines,
   tokenMatches,
 } from './forward-wire.js';
 import type { AppendResult, Head } from './types.js';
+
+/**
+ * The inputs' entries at the places given, when those are consecutive and each place's hash is
+ * the one the input's entry has there; undefined otherwise.
+ */
+function placedEntries(
+  project: string,
+  inputs: readonly PreparedInput[],
+  places: readonly { seq: number; at: string; prev_hash: string; hash: string }[],
+): AppendResult[] | undefined {
+  if (places.length !== inputs.length) return undefined;
+  const results: AppendResult[] = [];
+  for (let i = 0; i < inputs.length; i++) {
+    const place = places[i]!;
+    if (i > 0 && (place.seq !== places[i - 1]!.seq + 1 || place.prev_hash !== places[i - 1]!.hash))
+      return undefined;
+    const { entry } = buildEntry(
+      project,
+      place.seq,
+      place.prev_hash as ContentHash,
+      place.at,
+      inputs[i]!,
+    );
+    if (entry.hash !== place.hash) return undefined;
+    results.push(appended(entry, false));
+  }
+  return results;
+}
 
 /**
  * Forwarded appends: one process leads a contended project and the others send it their plain
@@ -47,16 +76,23 @@ export interface ForwardOptions {
 export interface ForwardHost {
   readonly store: Store;
   readonly kinds: EntryKinds | undefined;
-  /** Appends one plain input in a transaction of this process, its entry stamped with `fid`. */
-  appendStamped(project: string, input: PreparedInput, fid: string): Promise<AppendResult>;
+  /**
+   * Appends plain inputs together (all or none) in this process, each entry stamped with the id
+   * at its place in `fids`.
+   */
+  appendStamped(
+    project: string,
+    inputs: readonly PreparedInput[],
+    fids: readonly string[],
+  ): Promise<AppendResult[]>;
   /** A head another process committed. */
   committed(head: Head): void;
 }
 
 /** What became of an append offered for forwarding. */
 export type Forwarded =
-  /** Appended by the leader (or settled after it did not answer). */
-  | { readonly result: AppendResult }
+  /** Appended by the leader (or settled after it did not answer), in order. */
+  | { readonly results: AppendResult[] }
   /** This process leads the project: append it here, in the ordinary way. */
   | 'lead'
   /** No leader to forward to now: the caller appends in its own way. */
@@ -107,11 +143,11 @@ export class ForwardedAppends {
   }
 
   /**
-   * Offers a plain append to the project's leader. When this process leads (or becomes the leader
-   * now), says so; when there is no leader it can reach, says nothing.
+   * Offers plain inputs, to be appended together, to the project's leader. When this process leads
+   * (or becomes the leader now), says so; when there is no leader it can reach, says nothing.
    */
-  async append(project: string, input: PreparedInput): Promise<Forwarded> {
-    if (this.#closed) return undefined;
+  async append(project: string, inputs: readonly PreparedInput[]): Promise<Forwarded> {
+    if (this.#closed || inputs.length > MAX_FORWARDED_ENTRIES) return undefined;
     const address = await this.#listen();
     if (address === undefined) return undefined;
     const known = await this.#lease(project, address);
@@ -122,26 +158,21 @@ export class ForwardedAppends {
       return 'lead';
     }
     if ((this.#unreachable.get(lease.address) ?? 0) > Date.now()) return undefined;
-    const fid = newForwardId();
+    const fids = inputs.map(() => newForwardId());
     try {
-      const place = await this.#link(lease).send(
+      const places = await this.#link(lease).send(
         project,
-        fid,
-        input,
+        fids,
+        inputs,
         this.#options.timeoutMs ?? 2_000,
       );
-      const { entry } = buildEntry(
-        project,
-        place.seq,
-        place.prev_hash as ContentHash,
-        place.at,
-        input,
-      );
-      // An answer that is not this input's entry is no answer: find out what the chain holds.
-      if (entry.hash !== place.hash) return { result: await this.#settle(project, input, fid) };
-      this.forwarded++;
-      this.#host.committed({ project, seq: entry.seq, hash: entry.hash });
-      return { result: appended(entry, false) };
+      const results = placedEntries(project, inputs, places);
+      // An answer that is not these inputs' entries is no answer: find out what the chain holds.
+      if (!results) return { results: await this.#settle(project, inputs, fids) };
+      this.forwarded += inputs.length;
+      const last = results.at(-1)!.entry;
+      this.#host.committed({ project, seq: last.seq, hash: last.hash });
+      return { results };
     } catch (err) {
       if (err instanceof NotSent) {
         const now = Date.now();
@@ -152,33 +183,38 @@ export class ForwardedAppends {
         this.#leases.delete(project);
         return undefined;
       }
-      return { result: await this.#settle(project, input, fid) };
+      return { results: await this.#settle(project, inputs, fids) };
     }
   }
 
   /**
-   * An append the leader may or may not have made: this process appends it under the same id. The
-   * id is unique per project, so exactly one of the two lands; if the leader's did, it is found by
-   * its id and checked against the input.
+   * An append the leader may or may not have made: this process appends it under the same ids.
+   * Each id is unique per project, so exactly one of the two lands (the leader's appends its
+   * entries together, all or none); if the leader's did, its entries are found by their ids and
+   * checked against the inputs.
    */
-  async #settle(project: string, input: PreparedInput, fid: string): Promise<AppendResult> {
+  async #settle(
+    project: string,
+    inputs: readonly PreparedInput[],
+    fids: readonly string[],
+  ): Promise<AppendResult[]> {
     try {
-      return await this.#host.appendStamped(project, input, fid);
+      return await this.#host.appendStamped(project, inputs, fids);
     } catch (err) {
       const rows = await this.#host.store.values<EntryRow>(
-        `${SELECT_ENTRIES} WHERE project = $1 AND parked_id = $2`,
-        [project, fid],
+        `${SELECT_ENTRIES} WHERE project = $1 AND parked_id = ANY($2::bigint[]) ORDER BY seq`,
+        [project, `{${fids.join(',')}}`],
       );
-      if (!rows[0]) throw err;
-      const found = rowToEntry(rows[0]);
-      const mine = buildEntry(project, found.seq, found.prev_hash, found.at, input).entry;
-      if (mine.hash !== found.hash) {
+      if (rows.length === 0) throw err;
+      const found = rows.map(rowToEntry);
+      const results = placedEntries(project, inputs, found);
+      if (!results) {
         throw new CanonryError(
           'STORE_CORRUPT',
-          `entry ${found.seq} of ${project} carries a forwarded append's id but not its content`,
+          `entries ${found[0]!.seq}… of ${project} carry a forwarded append's ids but not its content`,
         );
       }
-      return appended(found, false);
+      return results;
     }
   }
 
@@ -306,16 +342,26 @@ export class ForwardedAppends {
   async #receive(id: number, message: Record<string, unknown>): Promise<string> {
     try {
       const project = parseProject(message.project);
-      const { fid } = message;
-      if (!isForwardId(fid)) throw new CanonryError('INVALID_ENTRY', 'fid is not a forwarded id');
-      const input = checkInput(message.input, this.#host.kinds);
-      if (input.idempotency_key !== null) {
+      const given = message.inputs;
+      if (!Array.isArray(given) || given.length === 0 || given.length > MAX_FORWARDED_ENTRIES) {
+        throw new CanonryError(
+          'INVALID_ENTRY',
+          `inputs must be 1–${MAX_FORWARDED_ENTRIES} entries`,
+        );
+      }
+      const fids = readForwardIds(message.fids, given.length);
+      if (!fids) throw new CanonryError('INVALID_ENTRY', 'fids must be a forwarded id an entry');
+      const inputs = given.map((input) => checkInput(input, this.#host.kinds));
+      if (inputs.some((input) => input.idempotency_key !== null)) {
         throw new CanonryError('INVALID_ENTRY', 'a forwarded append has no idempotency key');
       }
-      const { entry } = await this.#host.appendStamped(project, input, fid);
-      this.received++;
+      const results = await this.#host.appendStamped(project, inputs, fids);
+      this.received += inputs.length;
       this.#renew(project);
-      return placedLine(id, entry);
+      return placedLine(
+        id,
+        results.map((r) => r.entry),
+      );
     } catch (err) {
       return failedLine(id, err);
     }

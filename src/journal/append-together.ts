@@ -65,7 +65,7 @@ export function appendTogether(
     const mine: AppendResult[] = [];
     entries.forEach((entry, i) => {
       for (let c = i * ENTRY_COLUMNS; c < (i + 1) * ENTRY_COLUMNS; c++) params.push(entryRows[c]!);
-      params.push(plain.stamp ?? null);
+      params.push(plain.stamps?.[i] ?? null);
       mine.push(appended(entry, false));
     });
     results.push(mine);

@@ -74,10 +74,10 @@ export async function checkInTransaction(
   prepared: readonly PreparedInput[],
   options: AppendOptions,
   decides: boolean,
-  /** The id a forwarded entry's writer chose for it (one input): stored as its `parked_id`. */
-  stamp?: string,
+  /** The ids forwarded entries' writers chose for them (one an input): stored as `parked_id`. */
+  stamps?: readonly string[],
 ): Promise<() => Promise<AppendResult[]>> {
-  if (!decides) return () => write(ctx, tx, batch, project, prepared, new Map(), false, stamp);
+  if (!decides) return () => write(ctx, tx, batch, project, prepared, new Map(), false, stamps);
   // What earlier jobs of this transaction projected is in the tables before this one's checks read.
   await settleProjections(tx, batch.settling);
   const { expectedSeq, precondition, effects } = options;
@@ -138,7 +138,7 @@ async function write(
   inputs: readonly PreparedInput[],
   duplicates: ReadonlyMap<number, AppendResult>,
   locked: boolean,
-  stamp?: string,
+  stamps?: readonly string[],
 ): Promise<AppendResult[]> {
   const { at } = batch;
   let from =
@@ -166,6 +166,7 @@ async function write(
       continue;
     }
     const { entry, params } = built[i++]!;
+    const stamp = stamps?.[n];
     if (stamp !== undefined) batch.stamps.set(batch.rows.length / params.length, stamp);
     for (const value of params) batch.rows.push(value);
     if (entry.idempotency_key !== null)

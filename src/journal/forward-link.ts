@@ -6,7 +6,7 @@ import {
   helloLine,
   parseLine,
   readLines,
-  readPlace,
+  readPlaces,
   requestLine,
 } from './forward-wire.js';
 
@@ -22,7 +22,8 @@ import {
 export class NotSent extends Error {}
 
 interface Waiting {
-  readonly resolve: (place: ForwardPlace) => void;
+  readonly count: number;
+  readonly resolve: (places: ForwardPlace[]) => void;
   readonly reject: (err: Error) => void;
   readonly timer: NodeJS.Timeout;
 }
@@ -66,22 +67,22 @@ export class ForwardLink {
     return !this.#closed;
   }
 
-  /** Forwards one append; see the module comment for how it fails. */
+  /** Forwards one append of `inputs` (together); see the module comment for how it fails. */
   send(
     project: string,
-    fid: string,
-    input: PreparedInput,
+    fids: readonly string[],
+    inputs: readonly PreparedInput[],
     timeoutMs: number,
-  ): Promise<ForwardPlace> {
+  ): Promise<ForwardPlace[]> {
     if (this.#closed || !this.#socket) return Promise.reject(new NotSent('no connection'));
     const id = this.#next++;
-    return new Promise<ForwardPlace>((resolve, reject) => {
+    return new Promise<ForwardPlace[]>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.#waiting.delete(id);
         reject(new Error('the leader did not answer in time'));
       }, timeoutMs);
-      this.#waiting.set(id, { resolve, reject, timer });
-      this.#socket!.write(requestLine(id, project, fid, input));
+      this.#waiting.set(id, { count: inputs.length, resolve, reject, timer });
+      this.#socket!.write(requestLine(id, project, fids, inputs));
     });
   }
 
@@ -110,8 +111,8 @@ export class ForwardLink {
     if (!waiting) return;
     this.#waiting.delete(id as number);
     clearTimeout(waiting.timer);
-    const place = readPlace(message);
-    if (place) waiting.resolve(place);
+    const places = readPlaces(message, waiting.count);
+    if (places) waiting.resolve(places);
     else waiting.reject(failure(message));
   }
 

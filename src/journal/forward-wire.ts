@@ -10,9 +10,10 @@ import type { PreparedInput } from './entry-input.js';
  * else (or `{"refused":"token"}` and closes). After that each line is one append and each answer
  * names it. A writer that never heard the greeting knows none of its appends was read.
  *
- * - append: `{"id":n,"project":p,"fid":"-…","input":{kind, actor, correlation_id, body, authority,
- *   receipt}}` — the body, authority and receipt as the writer's canonical JSON;
- * - placed: `{"id":n,"seq":s,"at":t,"prev_hash":h,"hash":h}`;
+ * - append: `{"id":n,"project":p,"fids":["-…",…],"inputs":[{kind, actor, correlation_id, body,
+ *   authority, receipt},…]}` — one or more entries, appended together (all or none), each with the
+ *   id its writer drew for it; the body, authority and receipt as the writer's canonical JSON;
+ * - placed: `{"id":n,"places":[{"seq":s,"at":t,"prev_hash":h,"hash":h},…]}`;
  * - failed: `{"id":n,"error":code,"message":m}`.
  */
 
@@ -28,13 +29,8 @@ export const HELLO_MS = 5_000;
 /** The leader's answer to a hello with its token. */
 export const GREETING = '{"hello":"ok"}\n';
 
-/** An append forwarded to a leader, as the leader reads it (every field hostile until checked). */
-export interface ForwardRequest {
-  readonly id: number;
-  readonly project: unknown;
-  readonly fid: unknown;
-  readonly input: unknown;
-}
+/** Entries one forwarded append may hold (the commit queue's largest batch). */
+export const MAX_FORWARDED_ENTRIES = 256;
 
 /** Where the leader put an append. */
 export interface ForwardPlace {
@@ -75,19 +71,27 @@ export function helloLine(token: string): string {
   return `{"hello":${JSON.stringify(token)}}\n`;
 }
 
-/** The line that forwards `input` (its canonical texts are spliced in as they are). */
+/** One input as a request carries it (its canonical texts spliced in as they are). */
+const inputJson = (input: PreparedInput): string =>
+  `{"kind":${JSON.stringify(input.kind)},"actor":${JSON.stringify(input.actor)},"correlation_id":${JSON.stringify(input.correlation_id)},"body":${input.bodyText},"authority":${input.authorityText},"receipt":${input.receiptText}}`;
+
+/** The line that forwards `inputs`, appended together, with the ids drawn for them. */
 export function requestLine(
   id: number,
   project: string,
-  fid: string,
-  input: PreparedInput,
+  fids: readonly string[],
+  inputs: readonly PreparedInput[],
 ): string {
-  return `{"id":${id},"project":${JSON.stringify(project)},"fid":"${fid}","input":{"kind":${JSON.stringify(input.kind)},"actor":${JSON.stringify(input.actor)},"correlation_id":${JSON.stringify(input.correlation_id)},"body":${input.bodyText},"authority":${input.authorityText},"receipt":${input.receiptText}}}\n`;
+  return `{"id":${id},"project":${JSON.stringify(project)},"fids":${JSON.stringify(fids)},"inputs":[${inputs.map(inputJson).join(',')}]}\n`;
 }
 
-/** The line that answers request `id`. */
-export function placedLine(id: number, place: ForwardPlace): string {
-  return `{"id":${id},"seq":${place.seq},"at":${JSON.stringify(place.at)},"prev_hash":${JSON.stringify(place.prev_hash)},"hash":${JSON.stringify(place.hash)}}\n`;
+/** The line that answers request `id` with where its entries went. */
+export function placedLine(id: number, places: readonly ForwardPlace[]): string {
+  const each = places.map(
+    (p) =>
+      `{"seq":${p.seq},"at":${JSON.stringify(p.at)},"prev_hash":${JSON.stringify(p.prev_hash)},"hash":${JSON.stringify(p.hash)}}`,
+  );
+  return `{"id":${id},"places":[${each.join(',')}]}\n`;
 }
 
 /** The line that says request `id` failed; only the error's code and message cross. */
@@ -97,19 +101,36 @@ export function failedLine(id: number, err: unknown): string {
   return `${JSON.stringify({ id, error: code, message })}\n`;
 }
 
-/** Reads a placed answer; undefined when the line is not one. */
-export function readPlace(message: Record<string, unknown>): ForwardPlace | undefined {
-  const { seq, at, prev_hash, hash } = message;
-  if (
-    !Number.isSafeInteger(seq) ||
-    (seq as number) < 1 ||
-    typeof at !== 'string' ||
-    typeof prev_hash !== 'string' ||
-    typeof hash !== 'string'
-  ) {
-    return undefined;
+/** Reads a placed answer for `count` entries; undefined when the line is not one. */
+export function readPlaces(
+  message: Record<string, unknown>,
+  count: number,
+): ForwardPlace[] | undefined {
+  const { places } = message;
+  if (!Array.isArray(places) || places.length !== count) return undefined;
+  const out: ForwardPlace[] = [];
+  for (const place of places as unknown[]) {
+    if (typeof place !== 'object' || place === null) return undefined;
+    const { seq, at, prev_hash, hash } = place as Record<string, unknown>;
+    if (
+      !Number.isSafeInteger(seq) ||
+      (seq as number) < 1 ||
+      typeof at !== 'string' ||
+      typeof prev_hash !== 'string' ||
+      typeof hash !== 'string'
+    ) {
+      return undefined;
+    }
+    out.push({ seq: seq as number, at, prev_hash, hash });
   }
-  return { seq: seq as number, at, prev_hash, hash };
+  return out;
+}
+
+/** The ids of a forwarded append: one per entry, each a forwarded id, none twice. */
+export function readForwardIds(value: unknown, count: number): string[] | undefined {
+  if (!Array.isArray(value) || value.length !== count || !value.every(isForwardId))
+    return undefined;
+  return new Set(value).size === count ? (value as string[]) : undefined;
 }
 
 /** A failed answer as an error (the writer appends it itself then: never shown to its caller). */

@@ -164,7 +164,7 @@ export class Journal {
             {
               store,
               kinds: this.kinds,
-              appendStamped: (project, input, fid) => this.#appendStamped(project, input, fid),
+              appendStamped: (project, inputs, fids) => this.#appendStamped(project, inputs, fids),
               committed: (head) => ctx.committed(head, false),
             },
             options.forward,
@@ -299,15 +299,18 @@ export class Journal {
       prepared.some((p) => p.idempotency_key !== null);
     const plain = !decides && prepared.every((p) => this.#consumers(p.kind).length === 0);
     const ctx = this.#ctx;
-    if (plain && prepared.length === 1 && this.#parked?.contended(name)) {
-      const forwarded = await this.#forwarded?.append(name, prepared[0]!);
+    if (plain && this.#parked?.contended(name)) {
+      const forwarded = await this.#forwarded?.append(name, prepared);
       if (forwarded !== undefined && forwarded !== 'lead') {
-        this.#count([forwarded.result]);
-        return [forwarded.result];
+        this.#count(forwarded.results);
+        return forwarded.results;
       }
-      // The leader appends as any process does; the others park when there is no leader to reach.
+      // The leader appends as any process does; the others park a lone entry when there is no
+      // leader to reach.
       const parked =
-        forwarded === 'lead' ? undefined : await this.#parked.append(name, prepared[0]!);
+        forwarded === 'lead' || prepared.length !== 1
+          ? undefined
+          : await this.#parked.append(name, prepared[0]!);
       if (parked) {
         this.#count(parked);
         return parked;
@@ -326,10 +329,15 @@ export class Journal {
   }
 
   /**
-   * A plain append stamped with the id its writer chose (forwarded to this process, or settled by
-   * its writer after the leader did not answer): the id is unique per project, so it lands once.
+   * Plain entries appended together, each stamped with the id its writer chose (forwarded to this
+   * process, or settled by their writer after the leader did not answer): an id is unique per
+   * project, so each lands once.
    */
-  async #appendStamped(project: string, input: PreparedInput, fid: string): Promise<AppendResult> {
+  async #appendStamped(
+    project: string,
+    inputs: readonly PreparedInput[],
+    fids: readonly string[],
+  ): Promise<AppendResult[]> {
     const broken = this.#broken.get(project);
     if (broken !== undefined) {
       throw new CanonryError('CHAIN_BROKEN', `the chain of ${project} does not verify`, {
@@ -339,15 +347,15 @@ export class Journal {
     const ctx = this.#ctx;
     const results = await this.#queue.push({
       retrySafe: true,
-      solo: () => appendSolo(ctx, project, input, fid),
-      // A peer may send a kind a projection here reads: that one goes through a transaction.
-      ...(this.#consumers(input.kind).length === 0
-        ? { plain: { project, inputs: [input], stamp: fid } }
+      ...(inputs.length === 1 ? { solo: () => appendSolo(ctx, project, inputs[0]!, fids[0]) } : {}),
+      // A peer may send a kind a projection here reads: that goes through a transaction.
+      ...(inputs.every((input) => this.#consumers(input.kind).length === 0)
+        ? { plain: { project, inputs, stamps: fids } }
         : {}),
-      check: (tx, batch) => checkInTransaction(ctx, tx, batch, project, [input], {}, false, fid),
+      check: (tx, batch) => checkInTransaction(ctx, tx, batch, project, inputs, {}, false, fids),
     });
     this.#count(results);
-    return results[0]!;
+    return results;
   }
 
   #count(results: readonly AppendResult[]): void {

@@ -130,7 +130,7 @@ async function peer(
 }
 
 const request = (id: number, fid: string, input: unknown, project: unknown = PROJECT) =>
-  JSON.stringify({ id, project, fid, input });
+  JSON.stringify({ id, project, fids: [fid], inputs: [input] });
 
 describe.skipIf(!postgres.available)(
   'plain appends forwarded to a project leader (PostgreSQL)',
@@ -140,11 +140,31 @@ describe.skipIf(!postgres.available)(
       const journals = Array.from({ length: 4 }, () => forwarding(location));
       await journals[0]!.append(PROJECT, note(0, -1));
       const acks: AppendResult[] = [];
+      const together: AppendResult[][] = [];
       await Promise.all(
         journals.map(async (journal, w) => {
-          for (let n = 0; n < 60; n++) acks.push(await journal.append(PROJECT, note(w, n)));
+          for (let n = 0; n < 60; ) {
+            if (n % 10 !== 5) {
+              acks.push(await journal.append(PROJECT, note(w, n++)));
+              continue;
+            }
+            // Every tenth, three entries appended together (the kernel audit's shape).
+            const three = await journal.appendAll(PROJECT, [
+              note(w, n),
+              note(w, n + 1),
+              note(w, n + 2),
+            ]);
+            together.push(three);
+            acks.push(...three);
+            n += 3;
+          }
         }),
       );
+      for (const three of together) {
+        expect(three.map((r) => r.entry.seq)).toEqual(
+          [0, 1, 2].map((i) => three[0]!.entry.seq + i),
+        );
+      }
       await expectChained(store, acks, 241);
       await expectWriterOrder(store);
       const sent = journals.reduce((s, j) => s + j.stats().forwarded.sent, 0);
@@ -185,7 +205,11 @@ describe.skipIf(!postgres.available)(
       expect(Number(rows[0]!.seq)).toBe(entry.seq);
       expect(rows[0]!.hash).toBe(entry.hash);
       expect(BigInt(rows[0]!.parked_id)).toBeLessThan(0n);
-      await expectChained(store, [], 6);
+      // Two entries together, the answer lost too: both land once, in order.
+      const pair = await writer.appendAll(PROJECT, [note(1, 3), note(1, 4)]);
+      expect(leader.stats().forwarded.received).toBe(3);
+      expect(pair.map((r) => r.entry.seq)).toEqual([entry.seq + 1, entry.seq + 2]);
+      await expectChained(store, pair, 8);
       await expectWriterOrder(store);
     });
 
@@ -262,7 +286,7 @@ describe.skipIf(!postgres.available)(
       expect(answered.got[0]).toBe('{"hello":"ok"}');
       const byId = new Map(
         answered.got.slice(1).map((line) => {
-          const m = JSON.parse(line) as { id: number; error?: string; seq?: number };
+          const m = JSON.parse(line) as { id: number; error?: string; places?: { seq: number }[] };
           return [m.id, m];
         }),
       );
@@ -271,7 +295,7 @@ describe.skipIf(!postgres.available)(
       expect(byId.get(3)?.error).toBe('INVALID_ENTRY');
       expect(byId.get(4)?.error).toBe('INVALID_ENTRY');
       expect(byId.get(5)?.error).toBe('INVALID_ENTRY');
-      expect(byId.get(6)?.seq).toBe(before + 1);
+      expect(byId.get(6)?.places?.[0]?.seq).toBe(before + 1);
       const stamped = await store.all<{ parked_id: string }>(
         'SELECT parked_id FROM journal_entries WHERE project = $1 AND seq = $2',
         [PROJECT, before + 1],
@@ -280,7 +304,30 @@ describe.skipIf(!postgres.available)(
       // The same id again: the chain holds it once, and the second is refused.
       const again = await peer(address, [hello, request(7, '-9', good)], (got) => got.length >= 2);
       expect(JSON.parse(again.got[1]!)).toMatchObject({ id: 7 });
-      expect(JSON.parse(again.got[1]!).seq).toBeUndefined();
+      expect(JSON.parse(again.got[1]!).places).toBeUndefined();
+      // Several entries at once: consecutive, all or none; their ids one each, none twice.
+      const two = [good, { ...good, body: { writer: 9, n: 1 } }];
+      const several = await peer(
+        address,
+        [
+          hello,
+          JSON.stringify({ id: 8, project: PROJECT, fids: ['-10'], inputs: two }),
+          JSON.stringify({ id: 9, project: PROJECT, fids: ['-11', '-11'], inputs: two }),
+          JSON.stringify({ id: 10, project: PROJECT, fids: [], inputs: [] }),
+          JSON.stringify({ id: 11, project: PROJECT, fids: ['-12', '-13'], inputs: two }),
+        ],
+        (got) => got.length >= 5,
+      );
+      const answers = new Map(
+        several.got.slice(1).map((line) => {
+          const m = JSON.parse(line) as { id: number; error?: string; places?: { seq: number }[] };
+          return [m.id, m];
+        }),
+      );
+      expect(answers.get(8)?.error).toBe('INVALID_ENTRY');
+      expect(answers.get(9)?.error).toBe('INVALID_ENTRY');
+      expect(answers.get(10)?.error).toBe('INVALID_ENTRY');
+      expect(answers.get(11)?.places?.map((p) => p.seq)).toEqual([before + 2, before + 3]);
       // Before its hello a connection may send a short line only.
       const long = await peer(address, ['x'.repeat(2_000)], () => false);
       expect(long.closed).toBe(true);
@@ -288,8 +335,8 @@ describe.skipIf(!postgres.available)(
       // A line that is not JSON ends the connection.
       const garbled = await peer(address, [hello, '{"id":1,'], () => false);
       expect(garbled.closed).toBe(true);
-      expect(await entries(store)).toBe(before + 1);
-      await expectChained(store, [], before + 1);
+      expect(await entries(store)).toBe(before + 3);
+      await expectChained(store, [], before + 3);
     });
 
     it('4 forwarding writer processes, SIGKILLed in turn, leaders included: nothing acknowledged lost or doubled', async () => {
