@@ -175,17 +175,17 @@ export async function cascade(
   const reached = new Map<string, DependencyState>();
   const key = (kind: DependentKind, id: string) => `${kind}:${id}`;
   let frontier: DependencyState[] = [];
-  const sources = [...view.after].sort((a, b) => (a.object_id < b.object_id ? -1 : 1));
+  // Every note the commit moved but the one it created (nothing can rest on that yet), in id order.
+  const sources = [...view.after]
+    .filter((now) => !(view.created && now.object_id === view.version.note_id))
+    .sort((a, b) => (a.object_id < b.object_id ? -1 : 1));
   // The edges into every source, then into every note of a level, each read at once.
   const into = await edgesIntoAll(
     db,
     project,
-    sources
-      .filter((now) => !(view.created && now.object_id === view.version.note_id))
-      .map((now) => now.object_id),
+    sources.map((now) => now.object_id),
   );
   for (const now of sources) {
-    if (view.created && now.object_id === view.version.note_id) continue;
     for (const edge of into.get(now.object_id) ?? []) {
       const k = key(edge.from_kind, edge.from_id);
       if (moved.has(edge.from_id) || reached.has(k)) continue;
