@@ -7,9 +7,16 @@ import { createServer, type Server, type Socket, connect as tcp } from 'node:net
 import { afterEach, describe, expect, it } from 'vitest';
 import { type AppendResult, type ForwardOptions, Journal } from '../../src/journal/index.js';
 import { PostgresStore, type Store } from '../../src/store/index.js';
-import { requireBuilt, spawnWriter, type Writer } from '../fixtures/writers.js';
+import { requireBuilt } from '../fixtures/writers.js';
 import { ENGINES } from '../helpers/stores.js';
-import { expectChained, expectWriterOrder, note, PROJECT } from './contended-chain.js';
+import {
+  chainLeftovers,
+  expectChained,
+  expectWriterOrder,
+  killWritersInTurn,
+  note,
+  PROJECT,
+} from './contended-chain.js';
 
 const postgres = ENGINES.find((e) => e.name === 'postgres')!;
 
@@ -343,40 +350,14 @@ describe.skipIf(!postgres.available)(
       requireBuilt();
       const { store, location } = await fresh();
       await new Journal(store).append(PROJECT, note(0, -1));
-      const acked = new Map<string, number>();
-      const spawnAll = async (n: number): Promise<Writer[]> => {
-        const ws = Array.from({ length: n }, () => spawnWriter(location, PROJECT, 'forward', '4'));
-        for (const w of ws) await w.waitFor('ready');
-        for (const w of ws) w.go();
-        for (const w of ws) await w.waitFor('appending');
-        return ws;
-      };
-      let writers = await spawnAll(4);
-      for (let kill = 0; kill < 6; kill++) {
-        await new Promise((r) => setTimeout(r, 300 + Math.floor(Math.random() * 300)));
-        const victim = writers[kill % writers.length]!;
-        victim.child.kill('SIGKILL');
-        expect((await victim.exited).signal).toBe('SIGKILL');
-        for (const { key, seq } of victim.acks()) acked.set(key, seq);
-        writers = [...writers.filter((w) => w !== victim), ...(await spawnAll(1))];
-      }
-      for (const w of writers) {
-        w.child.kill('SIGKILL');
-        await w.exited;
-        expect(w.lines.filter((l) => l.startsWith('fatal'))).toEqual([]);
-        for (const { key, seq } of w.acks()) acked.set(key, seq);
-      }
+      const acked = await killWritersInTurn(location, 'forward', 300);
       // Appends a killed writer had parked (no leader it could reach) land with the next parked chain.
-      const [a, b] = [0, 1].map(() => {
+      const plain = () => {
         const one = new PostgresStore({ connectionString: location, max: 1 });
         cleanups.push(() => one.close());
         return new Journal(one);
-      }) as [Journal, Journal];
-      await a.append(PROJECT, note(8, 0));
-      await b.append(PROJECT, note(9, 0));
-      await a.append(PROJECT, note(8, 1));
-      await b.append(PROJECT, note(9, 1)); // stale: contended from here
-      await b.append(PROJECT, note(9, 2)); // parked: chains what the killed left parked first
+      };
+      await chainLeftovers(plain(), plain());
       const rows = await store.all<{ seq: string; body: string; parked_id: string | null }>(
         'SELECT seq, body, parked_id FROM journal_entries WHERE project = $1 ORDER BY seq',
         [PROJECT],

@@ -7,10 +7,17 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type AppendResult, Journal, verifyProject } from '../../src/journal/index.js';
 import { PostgresStore, type Store, type StoreNotifications } from '../../src/store/index.js';
 import { Keyring } from '../../src/trust/index.js';
-import { requireBuilt, spawnWriter, type Writer } from '../fixtures/writers.js';
+import { requireBuilt } from '../fixtures/writers.js';
 import { tempDir } from '../helpers/runtime.js';
 import { ENGINES } from '../helpers/stores.js';
-import { expectChained, expectWriterOrder, note, PROJECT } from './contended-chain.js';
+import {
+  chainLeftovers,
+  expectChained,
+  expectWriterOrder,
+  killWritersInTurn,
+  note,
+  PROJECT,
+} from './contended-chain.js';
 
 const postgres = ENGINES.find((e) => e.name === 'postgres')!;
 
@@ -539,37 +546,10 @@ describe.skipIf(!postgres.available)('plain appends on a contended head (Postgre
     requireBuilt();
     const { store, location } = await fresh();
     await new Journal(store).append(PROJECT, note(0, -1));
-    const acked = new Map<string, number>();
-    const spawnAll = async (n: number): Promise<Writer[]> => {
-      const ws = Array.from({ length: n }, () => spawnWriter(location, PROJECT, 'plain', '4'));
-      for (const w of ws) await w.waitFor('ready');
-      for (const w of ws) w.go();
-      for (const w of ws) await w.waitFor('appending');
-      return ws;
-    };
-    let writers = await spawnAll(4);
-    for (let kill = 0; kill < 6; kill++) {
-      await new Promise((r) => setTimeout(r, 150 + Math.floor(Math.random() * 200)));
-      const victim = writers[kill % writers.length]!;
-      victim.child.kill('SIGKILL');
-      expect((await victim.exited).signal).toBe('SIGKILL');
-      for (const { key, seq } of victim.acks()) acked.set(key, seq);
-      writers = [...writers.filter((w) => w !== victim), ...(await spawnAll(1))];
-    }
-    for (const w of writers) {
-      w.child.kill('SIGKILL');
-      await w.exited;
-      expect(w.lines.filter((l) => l.startsWith('fatal'))).toEqual([]);
-      for (const { key, seq } of w.acks()) acked.set(key, seq);
-    }
+    const acked = await killWritersInTurn(location, 'plain', 150);
     // What the killed writers left parked lands with the next parked chain of the project.
     const orphans = await unplaced(store);
-    const [a, b] = [writer(location), writer(location)];
-    await a.append(PROJECT, note(8, 0));
-    await b.append(PROJECT, note(9, 0));
-    await a.append(PROJECT, note(8, 1));
-    await b.append(PROJECT, note(9, 1)); // stale: contended from here
-    await b.append(PROJECT, note(9, 2)); // parked: chains the orphans before it
+    await chainLeftovers(writer(location), writer(location));
     const rows = await store.all<{ seq: string; body: string }>(
       'SELECT seq, body FROM journal_entries WHERE project = $1 ORDER BY seq',
       [PROJECT],
