@@ -2,12 +2,15 @@
 // directory, so one trust root). A client streaming events from the first sees a commit made through
 // the second (PostgreSQL NOTIFY reaching the first process's LISTEN); after a disconnect and more
 // commits through both, reconnecting with Last-Event-ID yields every entry exactly once, in order.
+// Validations on both at once: the kernel audit of one process is forwarded to the other, which
+// leads the project (serve's default on PostgreSQL), and the audit's chain verifies.
 // Nothing here is timed: each wait is for an event, under the suite's timeout.
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EMPTY_METADATA_HASH } from '../../src/kernel/index.js';
 import { call } from '../helpers/auth.js';
 import { runCli } from '../helpers/cli.js';
-import { tempDir } from '../helpers/runtime.js';
+import { refundProtocol, tempDir } from '../helpers/runtime.js';
 import { type ServeProcess, startServe } from '../helpers/serve.js';
 import { openEvents, type SseEvent, type SseStream } from '../helpers/sse.js';
 import { freshPostgresSchema, postgresAvailable } from '../helpers/stores.js';
@@ -16,6 +19,8 @@ const P = 'shared';
 let dir: string;
 let cleanup: () => void;
 let drop: () => Promise<void>;
+let data: string;
+let db: string;
 let first: ServeProcess;
 let second: ServeProcess;
 const t: Record<'alice' | 'val' | 'stranger', string> = { alice: '', val: '', stranger: '' };
@@ -45,7 +50,8 @@ describe.skipIf(!postgresAvailable)('the event stream across two serve processes
     ({ dir, cleanup } = tempDir());
     const schema = await freshPostgresSchema();
     drop = schema.drop;
-    const data = join(dir, 'data');
+    data = join(dir, 'data');
+    db = schema.url;
     t.alice = await token(data, schema.url, P, 'alice', 'owner');
     t.val = await token(data, schema.url, P, 'val', 'viewer');
     t.stranger = await token(data, schema.url, 'elsewhere', 'olga', 'owner');
@@ -126,6 +132,55 @@ describe.skipIf(!postgresAvailable)('the event stream across two serve processes
     const ids = [...partial, ...rest].map((e) => Number(e.id));
     expect(ids).toEqual(await journalSeqs());
     expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it("validations on both: each process's kernel audit reaches the project's leader, one chain", async () => {
+    const forwarded = async (served: ServeProcess, direction: 'sent' | 'received') => {
+      const text = await (await fetch(`${served.url}/metrics`)).text();
+      const line = new RegExp(
+        `^canonry_journal_forwarded_total\\{direction="${direction}"\\} (\\S+)$`,
+        'm',
+      );
+      return Number(line.exec(text)?.[1] ?? Number.NaN);
+    };
+    const validate = (served: ServeProcess, amount: number) =>
+      fetch(`${served.url}/v1/validate`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          artifact: { amount },
+          agentic_protocol: refundProtocol(),
+          generation_metadata_hash: EMPTY_METADATA_HASH,
+        }),
+      }).then((r) => r.status);
+    // Both processes audit every verdict in the `kernel` project: once one sees the other move its
+    // head, its audit batches go to whichever leads it (serve forwards on loopback by default).
+    let sent = 0;
+    for (let round = 0; round < 15 && sent === 0; round++) {
+      const statuses = await Promise.all(
+        [first, second].flatMap((served) =>
+          Array.from({ length: 16 }, (_, i) => validate(served, 10 + i)),
+        ),
+      );
+      expect(statuses.every((s) => s === 200)).toBe(true);
+      await new Promise((r) => setTimeout(r, 50));
+      sent = (await forwarded(first, 'sent')) + (await forwarded(second, 'sent'));
+    }
+    expect(sent).toBeGreaterThan(0);
+    const received = (await forwarded(first, 'received')) + (await forwarded(second, 'received'));
+    expect(received).toBeGreaterThanOrEqual(sent);
+    const verified = await runCli([
+      'journal',
+      'verify',
+      '--project',
+      'kernel',
+      '--data',
+      data,
+      '--db',
+      db,
+      '--json',
+    ]);
+    expect(verified.code, verified.stderr).toBe(0);
   });
 
   it("refuses another project's token and a missing one, as the other project routes do", async () => {
