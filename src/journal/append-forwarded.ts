@@ -87,6 +87,8 @@ export interface ForwardHost {
   ): Promise<AppendResult[]>;
   /** A head another process committed. */
   committed(head: Head): void;
+  /** Where a failure to listen is reported (forwarding is then off for this process). */
+  onError(err: unknown): void;
 }
 
 /** What became of an append offered for forwarding. */
@@ -281,7 +283,15 @@ export class ForwardedAppends {
     this.#address ??= new Promise((resolve) => {
       const server = createServer((socket) => this.#serve(socket));
       this.#server = server;
-      server.on('error', () => resolve(undefined));
+      server.on('error', (err: NodeJS.ErrnoException) => {
+        const at = `${this.#options.host ?? '127.0.0.1'}:${this.#options.port ?? 0}`;
+        this.#host.onError(
+          new Error(
+            `forwarded appends: cannot listen on ${at} (${err.code ?? err.message}); contended appends park instead`,
+          ),
+        );
+        resolve(undefined);
+      });
       server.listen(this.#options.port ?? 0, this.#options.host ?? '127.0.0.1', () => {
         const { address, port } = server.address() as AddressInfo;
         resolve(

@@ -61,7 +61,10 @@ export interface JournalOptions {
    * (with a signer); undefined signs only every `checkpointEvery` entries and on demand.
    */
   readonly checkpointIntervalMs?: number;
-  /** Where failures of background work (the checkpoint timer) are reported. */
+  /**
+   * Where failures of background work are reported: the checkpoint timer, and a port for forwarded
+   * appends that cannot be bound.
+   */
   readonly onError?: (err: unknown) => void;
   /**
    * Which projects may have their oldest entries pruned (the kernel's audit, past its retention);
@@ -166,6 +169,7 @@ export class Journal {
               kinds: this.kinds,
               appendStamped: (project, inputs, fids) => this.#appendStamped(project, inputs, fids),
               committed: (head) => ctx.committed(head, false),
+              onError: options.onError ?? (() => undefined),
             },
             options.forward,
           )

@@ -257,6 +257,29 @@ describe.skipIf(!postgres.available)(
       expect(await lease(store)).toBeUndefined();
     });
 
+    it('a process that cannot listen for forwarded appends says so, and parks', async () => {
+      const { store, location } = await fresh();
+      const port = await freePort();
+      const taken = createServer();
+      await new Promise<void>((r) => taken.listen(port, '127.0.0.1', r));
+      cleanups.push(() => new Promise((r) => taken.close(() => r())));
+      const errors: unknown[] = [];
+      const own = new PostgresStore({ connectionString: location, max: 1 });
+      const journal = new Journal(own, { forward: { port }, onError: (e) => errors.push(e) });
+      cleanups.push(async () => {
+        await journal.close();
+        await own.close();
+      });
+      await lead(journal, forwarding(location));
+      expect(errors.map(String)).toEqual([
+        `Error: forwarded appends: cannot listen on 127.0.0.1:${port} (EADDRINUSE); contended appends park instead`,
+      ]);
+      expect(await lease(store)).toBeUndefined();
+      expect(journal.stats().forwarded).toEqual({ sent: 0, received: 0 });
+      expect(await entries(store)).toBe(4);
+      await expectChained(store, [], 4);
+    });
+
     it('a leader takes nothing without its token, and answers what is not an entry with an error', async () => {
       const { store, location } = await fresh();
       const leader = forwarding(location);
