@@ -12,13 +12,6 @@ const SOLO_APPEND = `WITH moved AS (
   INSERT INTO journal_entries (${ENTRY_COLUMN_NAMES})
   SELECT $1, $2::bigint, $3::integer, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13 FROM moved`;
 
-/** The same for a forwarded entry, stamped with the id its writer chose (`parked_id`). */
-const SOLO_STAMPED = `WITH moved AS (
-    UPDATE journal_heads SET seq = $2, hash = $13 WHERE project = $1 AND seq = $14 AND hash = $12 RETURNING project
-  )
-  INSERT INTO journal_entries (${ENTRY_COLUMN_NAMES}, parked_id)
-  SELECT $1, $2::bigint, $3::integer, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $15::bigint FROM moved`;
-
 /**
  * One plain entry on an engine with data-modifying CTEs: head move and insert in one autocommit
  * statement — one round trip instead of four. Only from a known head, for kinds no projection
@@ -28,8 +21,6 @@ export async function appendSolo(
   ctx: AppendContext,
   project: string,
   input: PreparedInput,
-  /** A forwarded entry's id (append-forwarded.ts), stored as its `parked_id`. */
-  stamp?: string,
 ): Promise<AppendResult[] | undefined> {
   const from = ctx.heads.get(project);
   if (
@@ -48,10 +39,7 @@ export async function appendSolo(
     ctx.now().toISOString(),
     input,
   );
-  const inserted =
-    stamp === undefined
-      ? await ctx.store.run(SOLO_APPEND, [...params, from.seq])
-      : await ctx.store.run(SOLO_STAMPED, [...params, from.seq, stamp]);
+  const inserted = await ctx.store.run(SOLO_APPEND, [...params, from.seq]);
   if (inserted !== 1) {
     ctx.contention(project);
     return undefined;

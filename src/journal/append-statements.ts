@@ -35,6 +35,17 @@ export function insertStatements(
   return statements;
 }
 
+/** Row `r` of flattened entry rows onto `out`, then its `parked_id` (`stamp`, or null). */
+export function pushStamped(
+  out: (string | number | null)[],
+  rows: readonly (string | number | null)[],
+  r: number,
+  stamp: string | undefined,
+): void {
+  for (let c = r * ENTRY_COLUMNS; c < (r + 1) * ENTRY_COLUMNS; c++) out.push(rows[c]!);
+  out.push(stamp ?? null);
+}
+
 function stampedStatements(
   rows: readonly (string | number | null)[],
   stamps: ReadonlyMap<number, string>,
@@ -44,10 +55,7 @@ function stampedStatements(
   for (let first = 0; first < count; first += ROWS_PER_INSERT) {
     const end = Math.min(count, first + ROWS_PER_INSERT);
     const params: (string | number | null)[] = [];
-    for (let r = first; r < end; r++) {
-      for (let c = r * ENTRY_COLUMNS; c < (r + 1) * ENTRY_COLUMNS; c++) params.push(rows[c]!);
-      params.push(stamps.get(r) ?? null);
-    }
+    for (let r = first; r < end; r++) pushStamped(params, rows, r, stamps.get(r));
     statements.push({ sql: insertStampedEntries(end - first), params });
   }
   return statements;

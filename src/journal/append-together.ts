@@ -1,6 +1,7 @@
 import { CanonryError, isCanonryError } from '../core/index.js';
 import { perCount } from '../store/index.js';
 import type { AppendContext, PlainAppend } from './append-context.js';
+import { pushStamped } from './append-statements.js';
 import { appended } from './appended.js';
 import { buildChainInto } from './entry-hash.js';
 import { ENTRY_COLUMN_NAMES, ENTRY_COLUMNS } from './entry-row.js';
@@ -64,8 +65,7 @@ export function appendTogether(
     const entries = buildChainInto(project, tail, at, plain.inputs, entryRows);
     const mine: AppendResult[] = [];
     entries.forEach((entry, i) => {
-      for (let c = i * ENTRY_COLUMNS; c < (i + 1) * ENTRY_COLUMNS; c++) params.push(entryRows[c]!);
-      params.push(plain.stamps?.[i] ?? null);
+      pushStamped(params, entryRows, i, plain.stamps?.[i]);
       mine.push(appended(entry, false));
     });
     results.push(mine);

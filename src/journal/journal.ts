@@ -351,8 +351,8 @@ export class Journal {
     const ctx = this.#ctx;
     const results = await this.#queue.push({
       retrySafe: true,
-      ...(inputs.length === 1 ? { solo: () => appendSolo(ctx, project, inputs[0]!, fids[0]) } : {}),
-      // A peer may send a kind a projection here reads: that goes through a transaction.
+      // Alone or in a group, one statement (`append-together.ts`); a peer may send a kind a
+      // projection here reads: that goes through a transaction.
       ...(inputs.every((input) => this.#consumers(input.kind).length === 0)
         ? { plain: { project, inputs, stamps: fids } }
         : {}),
