@@ -411,19 +411,27 @@ export async function readableStates(
     [];
   const after = new Map<string, CanonObject>();
   for (const a of view.after) if (!after.has(a.object_id)) after.set(a.object_id, a);
-  // The notes the commit did not write, read at once.
+  // The notes the commit did not write, and the artifacts, each read at once.
   const read = await reader.objectsById(
     states.filter((s) => s.kind === 'note' && !after.has(s.id)).map((s) => s.id),
+  );
+  const artifacts = [
+    ...(
+      await reader.artifactsById(states.filter((s) => s.kind !== 'note').map((s) => s.id))
+    ).values(),
+  ];
+  const artifactAudiences = await reader.artifactAudiences(artifacts);
+  const readableArtifacts = new Set(
+    artifacts
+      .filter((_, i) => readableWithin(artifactAudiences[i]!, audience))
+      .map((m) => m.artifact_id),
   );
   for (const s of states) {
     let readable = false;
     if (s.kind === 'note') {
       const o = after.get(s.id) ?? read.get(s.id) ?? null;
       readable = o !== null && readableWithin(objectAudience(o), audience);
-    } else {
-      const m = await reader.artifact(s.id);
-      readable = m !== null && readableWithin(await reader.artifactAudience(m), audience);
-    }
+    } else readable = readableArtifacts.has(s.id);
     if (readable)
       out.push({ id: s.id, kind: s.kind, depth: s.depth, state: s.state, cause: s.cause });
   }

@@ -115,11 +115,10 @@ export async function staleDependents(
 ): Promise<string[]> {
   const built = version ? await reader.artifactsBuiltFrom(objectId, version) : [];
   for (const id of supersedes) built.push(...(await reader.artifactsBuiltFrom(id)));
-  const readable: string[] = [];
-  for (const id of new Set(built)) {
-    const manifest = await reader.artifact(id);
-    if (manifest && readableWithin(await reader.artifactAudience(manifest), audience))
-      readable.push(id);
-  }
-  return readable.sort();
+  const manifests = [...(await reader.artifactsById(built)).values()];
+  const audiences = await reader.artifactAudiences(manifests);
+  return manifests
+    .filter((_, i) => readableWithin(audiences[i]!, audience))
+    .map((m) => m.artifact_id)
+    .sort();
 }

@@ -147,20 +147,22 @@ export async function provenance(
     : null;
   const seq = Number(current.receipt_ref.split('#')[1]);
   const sources = [];
+  const messages = await reader.messagesById(current.sources.map((s) => s.message_id));
   for (const s of current.sources) {
-    const message = await reader.message(s.message_id);
+    const message = messages.get(s.message_id);
     sources.push({ ...s, speaker: message?.role ?? 'unknown', actor: message?.actor ?? 'unknown' });
   }
   const lookup = await reader.lookup();
   const built = await reader.artifactsBuiltFrom(objectId);
+  const manifests = await reader.artifactsById(built);
   const stale: ArtifactStatus[] = [];
   for (const id of await reader.artifactsBuiltFrom(objectId, current.version_hash)) {
-    const manifest = await reader.artifact(id);
+    const manifest = manifests.get(id);
     if (manifest) stale.push(artifactState(manifest, lookup));
   }
   const oldBuilds = [];
   for (const id of built) {
-    const manifest = await reader.artifact(id);
+    const manifest = manifests.get(id);
     const dep = manifest?.canonical_note_versions.find((n) => n.object_id === objectId);
     const version = history.find((v) => v.version_hash === dep?.version_hash);
     if (version && version.version_hash !== current.version_hash)

@@ -15,7 +15,7 @@ import {
   versionAudience,
 } from './planes.js';
 import type { ClassifierRecord, ProposalRecord, ProposalStatus } from './records.js';
-import { type RecordTable, recordsIn } from './records-in.js';
+import { type RecordKey, type RecordTable, recordsIn } from './records-in.js';
 import {
   type CanonObject,
   type Claim,
@@ -98,16 +98,23 @@ export class CanonReader {
    */
   async #many<T>(
     table: RecordTable,
-    column: 'object_id' | 'version_hash' | 'proposal_id' | 'message_id',
+    column: RecordKey,
     keys: readonly string[],
     keyOf: (record: T) => string,
     audience: (record: T) => Audience,
   ): Promise<Map<string, T>> {
     const out = new Map<string, T>();
-    for (const piece of pieces([...new Set(keys)])) {
-      const rows = await this.#records<T>(recordsIn(table, column, piece.length), piece);
-      for (const r of rows) if (this.#may(audience(r))) out.set(keyOf(r), r);
-    }
+    for (const r of await this.#all<T>(table, column, keys))
+      if (this.#may(audience(r))) out.set(keyOf(r), r);
+    return out;
+  }
+
+  /** Every record of these keys, whoever may read it (a statement per piece of keys). */
+  async #all<T>(table: RecordTable, column: RecordKey, keys: readonly string[]): Promise<T[]> {
+    const out: T[] = [];
+    for (const piece of pieces([...new Set(keys)]))
+      for (const r of await this.#records<T>(recordsIn(table, column, piece.length), piece))
+        out.push(r);
     return out;
   }
 
@@ -259,24 +266,30 @@ export class CanonReader {
     return a ? ((await this.#readableArtifacts([a]))[0] ?? null) : null;
   }
 
+  /** The artifacts of these ids this viewer may read, by id (absent ids are left out). */
+  async artifactsById(ids: readonly string[]): Promise<Map<string, ArtifactManifest>> {
+    const all = await this.#all<ArtifactManifest>('canon_artifacts', 'artifact_id', ids);
+    return new Map((await this.#readableArtifacts(all)).map((m) => [m.artifact_id, m]));
+  }
+
   /** The audience of an artifact: its holder's when it cites a personal version (§14). */
   async artifactAudience(manifest: ArtifactManifest): Promise<Audience> {
-    const versions = new Map<string, NoteVersion | null>();
-    for (const { version_hash } of manifest.canonical_note_versions) {
-      const [v] = await this.#records<NoteVersion>(
-        'SELECT record FROM canon_versions WHERE project = $1 AND version_hash = $2',
-        [version_hash],
-      );
-      versions.set(version_hash, v ?? null);
-    }
-    return artifactAudience(manifest, (hash) => versions.get(hash));
+    return (await this.artifactAudiences([manifest]))[0]!;
+  }
+
+  /** The audiences of these artifacts, in order, from one read of the versions they cite. */
+  async artifactAudiences(manifests: readonly ArtifactManifest[]): Promise<Audience[]> {
+    const cited = manifests.flatMap((m) => m.canonical_note_versions.map((n) => n.version_hash));
+    const versions = new Map<string, NoteVersion>();
+    for (const v of await this.#all<NoteVersion>('canon_versions', 'version_hash', cited))
+      versions.set(v.version_hash, v);
+    return manifests.map((m) => artifactAudience(m, (hash) => versions.get(hash)));
   }
 
   async #readableArtifacts(all: ArtifactManifest[]): Promise<ArtifactManifest[]> {
-    if (this.viewer === null) return all;
-    const out: ArtifactManifest[] = [];
-    for (const m of all) if (this.#may(await this.artifactAudience(m))) out.push(m);
-    return out;
+    if (this.viewer === null || all.length === 0) return all;
+    const audiences = await this.artifactAudiences(all);
+    return all.filter((_, i) => this.#may(audiences[i]!));
   }
 
   /** Ids of artifacts this viewer may read built from this version (or from any version of the object). */
@@ -289,9 +302,8 @@ export class CanonReader {
       .filter((r) => versionHash === undefined || r.version_hash === versionHash)
       .map((r) => r.artifact_id);
     if (this.viewer === null) return ids;
-    const readable: string[] = [];
-    for (const id of ids) if (await this.artifact(id)) readable.push(id);
-    return readable;
+    const readable = await this.artifactsById(ids);
+    return ids.filter((id) => readable.has(id));
   }
 
   /**
