@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { type AddressInfo, createServer, type Server, type Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { createServer, type Server, type TLSSocket } from 'node:tls';
 import { CanonryError, type ContentHash } from '../core/index.js';
 import type { Store } from '../store/index.js';
 import { appended } from './appended.js';
@@ -9,6 +10,7 @@ import type { EntryKinds } from './entry-kind.js';
 import { type EntryRow, rowToEntry, SELECT_ENTRIES } from './entry-row.js';
 import { claimLease, LEASE_MS, type Lease, releaseLease } from './forward-lease.js';
 import { ForwardLink, NotSent } from './forward-link.js';
+import { leaderTls } from './forward-tls.js';
 import {
   failedLine,
   GREETING,
@@ -23,6 +25,7 @@ import {
   readForwardIds,
   readLines,
   tokenMatches,
+  writeLine,
 } from './forward-wire.js';
 import type { AppendResult, Head } from './types.js';
 
@@ -127,7 +130,7 @@ export class ForwardedAppends {
   readonly #token = newToken();
   #server: Server | undefined;
   #address: Promise<string | undefined> | undefined;
-  readonly #sockets = new Set<Socket>();
+  readonly #sockets = new Set<TLSSocket>();
   readonly #leases = new Map<string, KnownLease>();
   readonly #reading = new Map<string, Promise<KnownLease | undefined>>();
   readonly #renewing = new Set<string>();
@@ -281,7 +284,9 @@ export class ForwardedAppends {
   /** Starts listening for forwarded appends (once); the address others reach it at. */
   #listen(): Promise<string | undefined> {
     this.#address ??= new Promise((resolve) => {
-      const server = createServer((socket) => this.#serve(socket));
+      const server = createServer(leaderTls(this.#token), (socket) => this.#serve(socket));
+      // A handshake that fails (a plain TCP peer, another key) ends that connection only.
+      server.on('tlsClientError', () => undefined);
       this.#server = server;
       server.on('error', (err: NodeJS.ErrnoException) => {
         const at = `${this.#options.host ?? '127.0.0.1'}:${this.#options.port ?? 0}`;
@@ -305,7 +310,7 @@ export class ForwardedAppends {
   }
 
   /** One writer's connection: its token first, then appends, each answered by id. */
-  #serve(socket: Socket): void {
+  #serve(socket: TLSSocket): void {
     if (this.#closed) {
       socket.destroy();
       return;
@@ -341,7 +346,7 @@ export class ForwardedAppends {
         if (++inFlight >= MAX_IN_FLIGHT) socket.pause();
         void this.#receive(id, message).then((answer) => {
           if (--inFlight === MAX_IN_FLIGHT / 2) socket.resume();
-          if (!socket.destroyed) socket.write(answer);
+          if (!socket.destroyed) writeLine(socket, answer);
         });
       },
       () => (greeted ? MAX_LINE_CHARS : MAX_HELLO_CHARS),

@@ -1,5 +1,6 @@
-import { createConnection, type Socket } from 'node:net';
+import { connect, type TLSSocket } from 'node:tls';
 import type { PreparedInput } from './entry-input.js';
+import { pskOf, writerTls } from './forward-tls.js';
 import {
   type ForwardPlace,
   failure,
@@ -8,14 +9,16 @@ import {
   readLines,
   readPlaces,
   requestLine,
+  writeLine,
 } from './forward-wire.js';
 
 /**
- * A writer's connection to the process leading a project (forward-wire.ts): appends go out as
- * lines, answers come back by id. A request fails in one of two ways, and the caller must tell them
- * apart: {@link NotSent} (the leader never read it: nothing was appended — no connection, a
- * refused token, or no greeting before the connection ended) or any other error (it may have been
- * appended: the caller settles it by its id).
+ * A writer's connection to the process leading a project (forward-wire.ts, over TLS keyed by the
+ * lease's token: forward-tls.ts): appends go out as lines, answers come back by id. A request
+ * fails in one of two ways, and the caller must tell them apart: {@link NotSent} (the leader never
+ * read it: nothing was appended — no connection, a failed handshake, a refused token, or no
+ * greeting before the connection ended) or any other error (it may have been appended: the caller
+ * settles it by its id).
  */
 
 /** The leader cannot have read the request: no connection, or it refused the token. */
@@ -38,7 +41,7 @@ function hostPort(address: string): { host: string; port: number } | undefined {
 }
 
 export class ForwardLink {
-  readonly #socket: Socket | undefined;
+  readonly #socket: TLSSocket | undefined;
   readonly #waiting = new Map<number, Waiting>();
   #next = 1;
   /** The leader greeted this connection: from here on, what it was sent may have been read. */
@@ -47,11 +50,12 @@ export class ForwardLink {
 
   constructor(address: string, token: string) {
     const to = hostPort(address);
-    if (!to) {
+    const psk = pskOf(token);
+    if (!to || !psk) {
       this.#closed = true;
       return;
     }
-    const socket = createConnection(to);
+    const socket = connect({ ...to, ...writerTls(psk) });
     this.#socket = socket;
     socket.setNoDelay(true);
     // A request waiting for its answer keeps the process up (its timer); an idle link does not.
@@ -82,7 +86,7 @@ export class ForwardLink {
         reject(new Error('the leader did not answer in time'));
       }, timeoutMs);
       this.#waiting.set(id, { count: inputs.length, resolve, reject, timer });
-      this.#socket!.write(requestLine(id, project, fids, inputs));
+      writeLine(this.#socket!, requestLine(id, project, fids, inputs));
     });
   }
 

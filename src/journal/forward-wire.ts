@@ -5,7 +5,7 @@ import type { PreparedInput } from './entry-input.js';
 
 /**
  * The wire between a writer and the process leading a contended project (append-forwarded.ts):
- * newline-delimited JSON over TCP. The writer's first line is `{"hello":<token>}`, the token the
+ * newline-delimited JSON over TLS keyed by the lease's token (forward-tls.ts). The writer's first line is `{"hello":<token>}`, the token the
  * leader published with its lease; the leader answers `{"hello":"ok"}` before it reads anything
  * else (or `{"refused":"token"}` and closes). After that each line is one append and each answer
  * names it. A writer that never heard the greeting knows none of its appends was read.
@@ -164,6 +164,18 @@ export function readLines(
     pending += start === 0 ? chunk : chunk.slice(start);
     if (pending.length > limit()) socket.destroy();
   });
+}
+
+/**
+ * Writes `line` to `socket`, gathering the lines written in the same tick into one write: over
+ * TLS each write is a record to seal, and a group commit answers many requests at once.
+ */
+export function writeLine(socket: Socket, line: string): void {
+  if (socket.writableCorked === 0) {
+    socket.cork();
+    process.nextTick(() => socket.uncork());
+  }
+  socket.write(line);
 }
 
 /** A line as a JSON object, or undefined. */

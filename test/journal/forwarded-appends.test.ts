@@ -2,8 +2,9 @@
 // PostgreSQL). Whichever process appended each entry, the chain must be gapless and verify, every
 // acknowledged append must be stored once, exactly as acknowledged; a writer whose leader did not
 // answer appends it itself, and it still lands once; a leader takes nothing from a peer without its
-// token, nor anything that is not an entry.
+// token (the TLS key of the wire, which never crosses it), nor anything that is not an entry.
 import { createServer, type Server, type Socket, connect as tcp } from 'node:net';
+import { connect as tlsConnect } from 'node:tls';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type AppendResult, type ForwardOptions, Journal } from '../../src/journal/index.js';
 import { PostgresStore, type Store } from '../../src/store/index.js';
@@ -82,14 +83,18 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-/** A TCP relay to `port` that passes what writers send and drops every answer. */
-async function answerDropper(port: number): Promise<string> {
+/** A TCP relay to `address` that passes everything both ways and keeps a copy of the bytes. */
+async function recordingRelay(address: string): Promise<{ at: string; bytes: () => Buffer }> {
+  const [host, port] = address.split(':');
   const sockets: Socket[] = [];
+  const seen: Buffer[] = [];
   const server: Server = createServer((from) => {
-    const to = tcp({ host: '127.0.0.1', port });
+    const to = tcp({ host: host!, port: Number(port) });
     sockets.push(from, to);
+    from.on('data', (b: Buffer) => seen.push(b));
+    to.on('data', (b: Buffer) => seen.push(b));
     from.pipe(to);
-    to.resume(); // read and discard
+    to.pipe(from);
     from.on('error', () => undefined);
     to.on('error', () => undefined);
   });
@@ -98,17 +103,54 @@ async function answerDropper(port: number): Promise<string> {
     for (const s of sockets) s.destroy();
     await new Promise((r) => server.close(r));
   });
-  return `127.0.0.1:${(server.address() as { port: number }).port}`;
+  return {
+    at: `127.0.0.1:${(server.address() as { port: number }).port}`,
+    bytes: () => Buffer.concat(seen),
+  };
 }
 
-/** A raw peer: sends `lines` and collects the lines it is answered until the leader closes or `until` holds. */
+/**
+ * Holds the project's head row locked from another session for `ms`: appends to it wait. Resolves
+ * once the lock is held, with `released` (wrapped: an async function would wait for it).
+ */
+async function holdHead(location: string, ms: number): Promise<{ released: Promise<void> }> {
+  const other = new PostgresStore({ connectionString: location, max: 1 });
+  cleanups.push(() => other.close().catch(() => undefined));
+  let locked!: () => void;
+  const taken = new Promise<void>((r) => {
+    locked = r;
+  });
+  const held = other.transaction(async (tx) => {
+    await tx.all('SELECT seq FROM journal_heads WHERE project = $1 FOR UPDATE', [PROJECT]);
+    locked();
+    await new Promise((r) => setTimeout(r, ms));
+  });
+  await taken;
+  return { released: held };
+}
+
+/**
+ * A raw peer: sends `lines` and collects the lines it is answered until the leader closes or
+ * `until` holds. Over TLS keyed by `key` (a lease token's hex: the wire's pre-shared key), or over
+ * plain TCP when `key` is null.
+ */
 async function peer(
   address: string,
+  key: string | null,
   lines: readonly string[],
   until: (got: readonly string[]) => boolean,
 ): Promise<{ got: string[]; closed: boolean }> {
   const [host, port] = address.split(':');
-  const socket = tcp({ host: host!, port: Number(port) });
+  const to = { host: host!, port: Number(port) };
+  const socket =
+    key === null
+      ? tcp(to)
+      : tlsConnect({
+          ...to,
+          minVersion: 'TLSv1.3',
+          pskCallback: () => ({ psk: Buffer.from(key, 'hex'), identity: 'canonry-forward/1' }),
+          checkServerIdentity: () => undefined,
+        });
   const got: string[] = [];
   let buffer = '';
   let closed = false;
@@ -188,20 +230,20 @@ describe.skipIf(!postgres.available)(
       expect(Number(stamped[0]!.n)).toBe(received);
     });
 
-    it("a leader's answer is lost: the writer appends it itself under the same id, and it lands once", async () => {
+    it("a leader's answer comes too late: the writer appends it itself under the same id, and it lands once", async () => {
       const { store, location } = await fresh();
-      const port = await freePort();
-      const relay = await answerDropper(port);
-      const leader = forwarding(location, { port, advertise: relay });
+      const leader = forwarding(location);
       const writer = forwarding(location, { timeoutMs: 300 });
       await lead(leader, writer);
-      expect((await lease(store))?.address).toBe(relay);
       // The writer's head is stale: its next append finds the head moved (and counts it contended),
-      // the one after goes to the leader, through the relay that drops the answer.
+      // the one after goes to the leader, which reads it and then waits for the head row another
+      // session holds, past the writer's timeout; the writer's own append waits for it too.
       await writer.append(PROJECT, note(1, 1));
+      let { released } = await holdHead(location, 700);
       const started = performance.now();
       const { entry } = await writer.append(PROJECT, note(1, 2));
       expect(performance.now() - started).toBeGreaterThanOrEqual(290);
+      await released;
       expect(leader.stats().forwarded.received).toBe(1);
       expect(writer.stats().forwarded.sent).toBe(0);
       const rows = await store.all<{ seq: string; hash: string; parked_id: string }>(
@@ -212,12 +254,43 @@ describe.skipIf(!postgres.available)(
       expect(Number(rows[0]!.seq)).toBe(entry.seq);
       expect(rows[0]!.hash).toBe(entry.hash);
       expect(BigInt(rows[0]!.parked_id)).toBeLessThan(0n);
-      // Two entries together, the answer lost too: both land once, in order.
+      // Two entries together, answered too late as well: both land once, in order.
+      ({ released } = await holdHead(location, 700));
       const pair = await writer.appendAll(PROJECT, [note(1, 3), note(1, 4)]);
+      await released;
       expect(leader.stats().forwarded.received).toBe(3);
+      expect(writer.stats().forwarded.sent).toBe(0);
       expect(pair.map((r) => r.entry.seq)).toEqual([entry.seq + 1, entry.seq + 2]);
       await expectChained(store, pair, 8);
       await expectWriterOrder(store);
+    });
+
+    it('the wire is TLS keyed by the lease token: what crosses it shows neither the token nor an entry', async () => {
+      const { store, location } = await fresh();
+      const port = await freePort();
+      const relay = await recordingRelay(`127.0.0.1:${port}`);
+      const leader = forwarding(location, { port, advertise: relay.at });
+      const writer = forwarding(location);
+      await lead(leader, writer);
+      const { address, token } = (await lease(store))!;
+      expect(address).toBe(relay.at);
+      await writer.append(PROJECT, note(1, 1));
+      const marker = 'forwarded-in-confidence-7f3a';
+      const acks = [];
+      for (let n = 0; n < 5; n++)
+        acks.push(
+          await writer.append(PROJECT, {
+            ...note(1, n + 2),
+            body: { writer: 1, n: n + 2, memo: marker },
+          }),
+        );
+      expect(writer.stats().forwarded.sent).toBe(5);
+      expect(leader.stats().forwarded.received).toBe(5);
+      const wire = relay.bytes();
+      expect(wire.length).toBeGreaterThan(1_000);
+      for (const secret of [token, marker, '"hello"', '"places"', '"writer":1'])
+        expect(wire.includes(secret)).toBe(false);
+      await expectChained(store, acks, 10);
     });
 
     it('a leader that cannot be reached: the writer appends on its own, once; a closed leader gives its lease up', async () => {
@@ -290,6 +363,7 @@ describe.skipIf(!postgres.available)(
 
       const refused = await peer(
         address,
+        token,
         [
           JSON.stringify({ hello: `${token.slice(0, -1)}${token.endsWith('0') ? '1' : '0'}` }),
           request(1, '-5', good),
@@ -299,9 +373,19 @@ describe.skipIf(!postgres.available)(
       expect(refused.got).toEqual(['{"refused":"token"}']);
       expect(refused.closed).toBe(true);
 
+      // The right hello in plain TCP, or over TLS under another key: no handshake, nothing read.
       const hello = JSON.stringify({ hello: token });
+      const other = token.replace(/^./, (c) => (c === '0' ? '1' : '0'));
+      for (const key of [null, other]) {
+        const stranger = await peer(address, key, [hello, request(1, '-4', good)], () => false);
+        expect(stranger.got).toEqual([]);
+        expect(stranger.closed).toBe(true);
+      }
+      expect(await entries(store)).toBe(before);
+
       const answered = await peer(
         address,
+        token,
         [
           hello,
           request(1, '5', good), // a forwarded id is negative
@@ -332,13 +416,19 @@ describe.skipIf(!postgres.available)(
       );
       expect(String(stamped[0]!.parked_id)).toBe('-9');
       // The same id again: the chain holds it once, and the second is refused.
-      const again = await peer(address, [hello, request(7, '-9', good)], (got) => got.length >= 2);
+      const again = await peer(
+        address,
+        token,
+        [hello, request(7, '-9', good)],
+        (got) => got.length >= 2,
+      );
       expect(JSON.parse(again.got[1]!)).toMatchObject({ id: 7 });
       expect(JSON.parse(again.got[1]!).places).toBeUndefined();
       // Several entries at once: consecutive, all or none; their ids one each, none twice.
       const two = [good, { ...good, body: { writer: 9, n: 1 } }];
       const several = await peer(
         address,
+        token,
         [
           hello,
           JSON.stringify({ id: 8, project: PROJECT, fids: ['-10'], inputs: two }),
@@ -359,11 +449,11 @@ describe.skipIf(!postgres.available)(
       expect(answers.get(10)?.error).toBe('INVALID_ENTRY');
       expect(answers.get(11)?.places?.map((p) => p.seq)).toEqual([before + 2, before + 3]);
       // Before its hello a connection may send a short line only.
-      const long = await peer(address, ['x'.repeat(2_000)], () => false);
+      const long = await peer(address, token, ['x'.repeat(2_000)], () => false);
       expect(long.closed).toBe(true);
       expect(long.got.filter((l) => l !== '{"refused":"token"}')).toEqual([]);
       // A line that is not JSON ends the connection.
-      const garbled = await peer(address, [hello, '{"id":1,'], () => false);
+      const garbled = await peer(address, token, [hello, '{"id":1,'], () => false);
       expect(garbled.closed).toBe(true);
       expect(await entries(store)).toBe(before + 3);
       await expectChained(store, [], before + 3);
