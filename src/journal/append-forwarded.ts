@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
-import { createServer, type Server, type TLSSocket } from 'node:tls';
+import { type AddressInfo, createServer as plainServer, type Server, type Socket } from 'node:net';
+import { createServer as tlsServer } from 'node:tls';
 import { CanonryError, type ContentHash } from '../core/index.js';
 import type { Store } from '../store/index.js';
 import { appended } from './appended.js';
@@ -10,7 +10,7 @@ import type { EntryKinds } from './entry-kind.js';
 import { type EntryRow, rowToEntry, SELECT_ENTRIES } from './entry-row.js';
 import { claimLease, LEASE_MS, type Lease, releaseLease } from './forward-lease.js';
 import { ForwardLink, NotSent } from './forward-link.js';
-import { leaderTls } from './forward-tls.js';
+import { isLoopback, leaderTls, publishedAddress } from './forward-tls.js';
 import {
   failedLine,
   GREETING,
@@ -71,6 +71,11 @@ export interface ForwardOptions {
   readonly port?: number;
   /** The `host:port` other processes reach this one at (default: as listened). */
   readonly advertise?: string;
+  /**
+   * Whether the wire is TLS keyed by the lease's token (forward-tls.ts). Default: TLS unless `host`
+   * is a loopback address, whose peers are processes of this host.
+   */
+  readonly tls?: boolean;
   /** How long a writer waits for the leader's answer before it appends itself (default 2,000 ms). */
   readonly timeoutMs?: number;
 }
@@ -130,7 +135,7 @@ export class ForwardedAppends {
   readonly #token = newToken();
   #server: Server | undefined;
   #address: Promise<string | undefined> | undefined;
-  readonly #sockets = new Set<TLSSocket>();
+  readonly #sockets = new Set<Socket>();
   readonly #leases = new Map<string, KnownLease>();
   readonly #reading = new Map<string, Promise<KnownLease | undefined>>();
   readonly #renewing = new Set<string>();
@@ -284,12 +289,15 @@ export class ForwardedAppends {
   /** Starts listening for forwarded appends (once); the address others reach it at. */
   #listen(): Promise<string | undefined> {
     this.#address ??= new Promise((resolve) => {
-      const server = createServer(leaderTls(this.#token), (socket) => this.#serve(socket));
+      const host = this.#options.host ?? '127.0.0.1';
+      const tls = this.#options.tls ?? !isLoopback(host);
+      const serve = (socket: Socket) => this.#serve(socket);
+      const server = tls ? tlsServer(leaderTls(this.#token), serve) : plainServer(serve);
       // A handshake that fails (a plain TCP peer, another key) ends that connection only.
-      server.on('tlsClientError', () => undefined);
+      if (tls) server.on('tlsClientError', () => undefined);
       this.#server = server;
       server.on('error', (err: NodeJS.ErrnoException) => {
-        const at = `${this.#options.host ?? '127.0.0.1'}:${this.#options.port ?? 0}`;
+        const at = `${host}:${this.#options.port ?? 0}`;
         this.#host.onError(
           new Error(
             `forwarded appends: cannot listen on ${at} (${err.code ?? err.message}); contended appends park instead`,
@@ -297,12 +305,10 @@ export class ForwardedAppends {
         );
         resolve(undefined);
       });
-      server.listen(this.#options.port ?? 0, this.#options.host ?? '127.0.0.1', () => {
+      server.listen(this.#options.port ?? 0, host, () => {
         const { address, port } = server.address() as AddressInfo;
-        resolve(
-          this.#options.advertise ??
-            (address.includes(':') ? `[${address}]:${port}` : `${address}:${port}`),
-        );
+        const listened = address.includes(':') ? `[${address}]:${port}` : `${address}:${port}`;
+        resolve(publishedAddress(this.#options.advertise ?? listened, tls));
       });
       server.unref();
     });
@@ -310,7 +316,7 @@ export class ForwardedAppends {
   }
 
   /** One writer's connection: its token first, then appends, each answered by id. */
-  #serve(socket: TLSSocket): void {
+  #serve(socket: Socket): void {
     if (this.#closed) {
       socket.destroy();
       return;

@@ -1,6 +1,7 @@
-import { connect, type TLSSocket } from 'node:tls';
+import { createConnection, type Socket } from 'node:net';
+import { connect } from 'node:tls';
 import type { PreparedInput } from './entry-input.js';
-import { pskOf, writerTls } from './forward-tls.js';
+import { pskOf, readAddress, writerTls } from './forward-tls.js';
 import {
   type ForwardPlace,
   failure,
@@ -13,8 +14,8 @@ import {
 } from './forward-wire.js';
 
 /**
- * A writer's connection to the process leading a project (forward-wire.ts, over TLS keyed by the
- * lease's token: forward-tls.ts): appends go out as lines, answers come back by id. A request
+ * A writer's connection to the process leading a project (forward-wire.ts; over TLS keyed by the
+ * lease's token when the leader listens off loopback: forward-tls.ts): appends go out as lines, answers come back by id. A request
  * fails in one of two ways, and the caller must tell them apart: {@link NotSent} (the leader never
  * read it: nothing was appended — no connection, a failed handshake, a refused token, or no
  * greeting before the connection ended) or any other error (it may have been appended: the caller
@@ -41,21 +42,23 @@ function hostPort(address: string): { host: string; port: number } | undefined {
 }
 
 export class ForwardLink {
-  readonly #socket: TLSSocket | undefined;
+  readonly #socket: Socket | undefined;
   readonly #waiting = new Map<number, Waiting>();
   #next = 1;
   /** The leader greeted this connection: from here on, what it was sent may have been read. */
   #greeted = false;
   #closed = false;
 
-  constructor(address: string, token: string) {
+  /** `published`: the leader's address as its lease has it (forward-tls.ts). */
+  constructor(published: string, token: string) {
+    const { address, tls } = readAddress(published);
     const to = hostPort(address);
     const psk = pskOf(token);
     if (!to || !psk) {
       this.#closed = true;
       return;
     }
-    const socket = connect({ ...to, ...writerTls(psk) });
+    const socket = tls ? connect({ ...to, ...writerTls(psk) }) : createConnection(to);
     this.#socket = socket;
     socket.setNoDelay(true);
     // A request waiting for its answer keeps the process up (its timer); an idle link does not.

@@ -2,7 +2,8 @@
 // PostgreSQL). Whichever process appended each entry, the chain must be gapless and verify, every
 // acknowledged append must be stored once, exactly as acknowledged; a writer whose leader did not
 // answer appends it itself, and it still lands once; a leader takes nothing from a peer without its
-// token (the TLS key of the wire, which never crosses it), nor anything that is not an entry.
+// token, nor anything that is not an entry; off loopback (or when told) the wire is TLS keyed by
+// that token, which never crosses it, and nothing crosses in clear.
 import { createServer, type Server, type Socket, connect as tcp } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -130,17 +131,17 @@ async function holdHead(location: string, ms: number): Promise<{ released: Promi
 }
 
 /**
- * A raw peer: sends `lines` and collects the lines it is answered until the leader closes or
- * `until` holds. Over TLS keyed by `key` (a lease token's hex: the wire's pre-shared key), or over
- * plain TCP when `key` is null.
+ * A raw peer of the leader at `published` (its lease's address, `tls:` and all): sends `lines` and
+ * collects the lines it is answered until the leader closes or `until` holds. Over TLS keyed by
+ * `key` (a lease token's hex: the wire's pre-shared key), or over plain TCP when `key` is null.
  */
 async function peer(
-  address: string,
+  published: string,
   key: string | null,
   lines: readonly string[],
   until: (got: readonly string[]) => boolean,
 ): Promise<{ got: string[]; closed: boolean }> {
-  const [host, port] = address.split(':');
+  const [host, port] = published.replace(/^tls:/, '').split(':');
   const to = { host: host!, port: Number(port) };
   const socket =
     key === null
@@ -184,51 +185,57 @@ const request = (id: number, fid: string, input: unknown, project: unknown = PRO
 describe.skipIf(!postgres.available)(
   'plain appends forwarded to a project leader (PostgreSQL)',
   () => {
-    it('4 processes × 60 plain appends to one project: forwarded to one leader, once each, gapless, verifies', async () => {
-      const { store, location } = await fresh();
-      const journals = Array.from({ length: 4 }, () => forwarding(location));
-      await journals[0]!.append(PROJECT, note(0, -1));
-      const acks: AppendResult[] = [];
-      const together: AppendResult[][] = [];
-      await Promise.all(
-        journals.map(async (journal, w) => {
-          for (let n = 0; n < 60; ) {
-            if (n % 10 !== 5) {
-              acks.push(await journal.append(PROJECT, note(w, n++)));
-              continue;
+    it.each([
+      ['plain TCP', false],
+      ['TLS', true],
+    ])(
+      '4 processes × 60 plain appends to one project (%s): forwarded to one leader, once each, gapless, verifies',
+      async (_wire, tls) => {
+        const { store, location } = await fresh();
+        const journals = Array.from({ length: 4 }, () => forwarding(location, { tls }));
+        await journals[0]!.append(PROJECT, note(0, -1));
+        const acks: AppendResult[] = [];
+        const together: AppendResult[][] = [];
+        await Promise.all(
+          journals.map(async (journal, w) => {
+            for (let n = 0; n < 60; ) {
+              if (n % 10 !== 5) {
+                acks.push(await journal.append(PROJECT, note(w, n++)));
+                continue;
+              }
+              // Every tenth, three entries appended together (the kernel audit's shape).
+              const three = await journal.appendAll(PROJECT, [
+                note(w, n),
+                note(w, n + 1),
+                note(w, n + 2),
+              ]);
+              together.push(three);
+              acks.push(...three);
+              n += 3;
             }
-            // Every tenth, three entries appended together (the kernel audit's shape).
-            const three = await journal.appendAll(PROJECT, [
-              note(w, n),
-              note(w, n + 1),
-              note(w, n + 2),
-            ]);
-            together.push(three);
-            acks.push(...three);
-            n += 3;
-          }
-        }),
-      );
-      for (const three of together) {
-        expect(three.map((r) => r.entry.seq)).toEqual(
-          [0, 1, 2].map((i) => three[0]!.entry.seq + i),
+          }),
         );
-      }
-      await expectChained(store, acks, 241);
-      await expectWriterOrder(store);
-      const sent = journals.reduce((s, j) => s + j.stats().forwarded.sent, 0);
-      const received = journals.reduce((s, j) => s + j.stats().forwarded.received, 0);
-      console.log(`[forwarded-appends] 240 appends, ${sent} forwarded to the leader`);
-      expect(sent).toBeGreaterThan(60);
-      expect(received).toBe(sent);
-      // One process led: the others only sent, and the leader only received.
-      expect(journals.filter((j) => j.stats().forwarded.received > 0)).toHaveLength(1);
-      const stamped = await store.all<{ n: string }>(
-        'SELECT COUNT(*) AS n FROM journal_entries WHERE project = $1 AND parked_id < 0',
-        [PROJECT],
-      );
-      expect(Number(stamped[0]!.n)).toBe(received);
-    });
+        for (const three of together) {
+          expect(three.map((r) => r.entry.seq)).toEqual(
+            [0, 1, 2].map((i) => three[0]!.entry.seq + i),
+          );
+        }
+        await expectChained(store, acks, 241);
+        await expectWriterOrder(store);
+        const sent = journals.reduce((s, j) => s + j.stats().forwarded.sent, 0);
+        const received = journals.reduce((s, j) => s + j.stats().forwarded.received, 0);
+        console.log(`[forwarded-appends] 240 appends, ${sent} forwarded to the leader`);
+        expect(sent).toBeGreaterThan(60);
+        expect(received).toBe(sent);
+        // One process led: the others only sent, and the leader only received.
+        expect(journals.filter((j) => j.stats().forwarded.received > 0)).toHaveLength(1);
+        const stamped = await store.all<{ n: string }>(
+          'SELECT COUNT(*) AS n FROM journal_entries WHERE project = $1 AND parked_id < 0',
+          [PROJECT],
+        );
+        expect(Number(stamped[0]!.n)).toBe(received);
+      },
+    );
 
     it("a leader's answer comes too late: the writer appends it itself under the same id, and it lands once", async () => {
       const { store, location } = await fresh();
@@ -265,15 +272,15 @@ describe.skipIf(!postgres.available)(
       await expectWriterOrder(store);
     });
 
-    it('the wire is TLS keyed by the lease token: what crosses it shows neither the token nor an entry', async () => {
+    it('a TLS wire keyed by the lease token: what crosses it shows neither the token nor an entry', async () => {
       const { store, location } = await fresh();
       const port = await freePort();
       const relay = await recordingRelay(`127.0.0.1:${port}`);
-      const leader = forwarding(location, { port, advertise: relay.at });
+      const leader = forwarding(location, { port, advertise: relay.at, tls: true });
       const writer = forwarding(location);
       await lead(leader, writer);
       const { address, token } = (await lease(store))!;
-      expect(address).toBe(relay.at);
+      expect(address).toBe(`tls:${relay.at}`);
       await writer.append(PROJECT, note(1, 1));
       const marker = 'forwarded-in-confidence-7f3a';
       const acks = [];
@@ -353,11 +360,41 @@ describe.skipIf(!postgres.available)(
       await expectChained(store, [], 4);
     });
 
+    it('on loopback the wire is plain TCP by default, and still takes nothing without the token', async () => {
+      const { store, location } = await fresh();
+      await lead(forwarding(location), forwarding(location));
+      const { address, token } = (await lease(store))!;
+      expect(address).toMatch(/^127\.0\.0\.1:\d+$/);
+      const before = await entries(store);
+      const good = { kind: 'test.note', body: { writer: 9, n: 0 }, actor: 'writer-9' };
+      const wrong = token.replace(/^./, (c) => (c === '0' ? '1' : '0'));
+      const refused = await peer(
+        address,
+        null,
+        [JSON.stringify({ hello: wrong }), request(1, '-5', good)],
+        () => false,
+      );
+      expect(refused).toEqual({ got: ['{"refused":"token"}'], closed: true });
+      // TLS towards a plain leader: no handshake, nothing read.
+      const tls = await peer(address, token, [JSON.stringify({ hello: token })], () => false);
+      expect(tls).toEqual({ got: [], closed: true });
+      const greeted = await peer(
+        address,
+        null,
+        [JSON.stringify({ hello: token }), request(1, '-5', good)],
+        (got) => got.length >= 2,
+      );
+      expect(greeted.got[0]).toBe('{"hello":"ok"}');
+      expect(JSON.parse(greeted.got[1]!).places?.[0]?.seq).toBe(before + 1);
+      await expectChained(store, [], before + 1);
+    });
+
     it('a leader takes nothing without its token, and answers what is not an entry with an error', async () => {
       const { store, location } = await fresh();
-      const leader = forwarding(location);
+      const leader = forwarding(location, { tls: true });
       await lead(leader, forwarding(location));
       const { address, token } = (await lease(store))!;
+      expect(address).toMatch(/^tls:127\.0\.0\.1:\d+$/);
       const before = await entries(store);
       const good = { kind: 'test.note', body: { writer: 9, n: 0 }, actor: 'writer-9' };
 
