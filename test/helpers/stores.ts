@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import pg from 'pg';
+import { afterEach } from 'vitest';
 import { JOURNAL_MIGRATIONS } from '../../src/journal/index.js';
 import { migrate, PostgresStore, SqliteStore, type Store } from '../../src/store/index.js';
 import { tempDir } from './runtime.js';
@@ -108,3 +109,29 @@ export const ENGINES: readonly Engine[] = [
     },
   },
 ];
+
+/**
+ * Work undone after each test of the file that calls it, last first: `defer` a cleanup, or take a
+ * `fresh` store of an engine that is closed and removed then.
+ */
+export function perTest() {
+  let cleanups: Array<() => Promise<unknown>> = [];
+  afterEach(async () => {
+    for (const cleanup of cleanups.reverse()) await cleanup();
+    cleanups = [];
+  });
+  const defer = (cleanup: () => Promise<unknown>) => {
+    cleanups.push(cleanup);
+  };
+  return {
+    defer,
+    async fresh(engine: Engine) {
+      const made = await engine.fresh();
+      defer(async () => {
+        await made.store.close().catch(() => undefined);
+        await made.cleanup();
+      });
+      return made;
+    },
+  };
+}

@@ -7,7 +7,7 @@
 // the way verify, and a SIGKILL never loses an acknowledged append.
 import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   type AppendResult,
   Journal,
@@ -29,7 +29,7 @@ import { Keyring } from '../../src/trust/index.js';
 import { requireBuilt, spawnWriter } from '../fixtures/writers.js';
 import { COUNTERS, count, createCounters, projectionRows } from '../helpers/journal.js';
 import { tempDir } from '../helpers/runtime.js';
-import { ENGINES, PG_URL, postgresAvailable } from '../helpers/stores.js';
+import { ENGINES, PG_URL, perTest, postgresAvailable } from '../helpers/stores.js';
 
 const sqlite = ENGINES.find((e) => e.name === 'sqlite')!;
 
@@ -102,19 +102,11 @@ const anchor = () => ({
   revocationList: keyring.revocationListPem(),
 });
 
-let cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const c of cleanups.reverse()) await c();
-  cleanups = [];
-});
+const { defer, fresh: freshStore } = perTest();
 
 async function fresh() {
-  const f = await sqlite.fresh();
+  const f = await freshStore(sqlite);
   await createCounters(f.store);
-  cleanups.push(async () => {
-    await f.store.close().catch(() => undefined);
-    await f.cleanup();
-  });
   return f;
 }
 
@@ -257,7 +249,7 @@ describe('the SQLite background writer', () => {
     expect(outside<{ n: number }>(location, 'SELECT COUNT(*) AS n FROM bg')[0]!.n).toBe(10);
     // A reopened store starts a new thread.
     const again = reopen();
-    cleanups.push(() => again.close());
+    defer(() => again.close());
     expect(
       await again.background!.commit([{ sql: 'DELETE FROM bg WHERE n < $1', params: [5] }]),
     ).toBe(true);
@@ -617,7 +609,7 @@ describe('plain journal appends on the background writer', () => {
       if (rows.length - 1 > acked.size) midFlight++;
     }
     const reopened = new SqliteStore(location);
-    cleanups.push(() => reopened.close());
+    defer(() => reopened.close());
     const journal = new Journal(reopened);
     const report = await verifyProject(journal, 'killed');
     expect(report.broken).toBeNull();

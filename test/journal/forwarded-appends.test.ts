@@ -6,11 +6,11 @@
 // that token, which never crosses it, and nothing crosses in clear.
 import { createServer, type Server, type Socket, connect as tcp } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type AppendResult, type ForwardOptions, Journal } from '../../src/journal/index.js';
 import { PostgresStore, type Store } from '../../src/store/index.js';
 import { requireBuilt } from '../fixtures/writers.js';
-import { ENGINES } from '../helpers/stores.js';
+import { ENGINES, perTest } from '../helpers/stores.js';
 import {
   chainLeftovers,
   expectChained,
@@ -22,26 +22,14 @@ import {
 
 const postgres = ENGINES.find((e) => e.name === 'postgres')!;
 
-let cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const c of cleanups.reverse()) await c();
-  cleanups = [];
-});
-
-async function fresh() {
-  const made = await postgres.fresh();
-  cleanups.push(async () => {
-    await made.store.close().catch(() => undefined);
-    await made.cleanup();
-  });
-  return made;
-}
+const { defer, fresh: freshStore } = perTest();
+const fresh = () => freshStore(postgres);
 
 /** A process as `canonry serve` on PostgreSQL is one: its own store of one connection, forwarding. */
 function forwarding(location: string, forward: ForwardOptions = {}): Journal {
   const store = new PostgresStore({ connectionString: location, max: 1 });
   const journal = new Journal(store, { forward });
-  cleanups.push(async () => {
+  defer(async () => {
     await journal.close();
     await store.close().catch(() => undefined);
   });
@@ -100,7 +88,7 @@ async function recordingRelay(address: string): Promise<{ at: string; bytes: () 
     to.on('error', () => undefined);
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  cleanups.push(async () => {
+  defer(async () => {
     for (const s of sockets) s.destroy();
     await new Promise((r) => server.close(r));
   });
@@ -116,7 +104,7 @@ async function recordingRelay(address: string): Promise<{ at: string; bytes: () 
  */
 async function holdHead(location: string, ms: number): Promise<{ released: Promise<void> }> {
   const other = new PostgresStore({ connectionString: location, max: 1 });
-  cleanups.push(() => other.close().catch(() => undefined));
+  defer(() => other.close().catch(() => undefined));
   let locked!: () => void;
   const taken = new Promise<void>((r) => {
     locked = r;
@@ -323,7 +311,7 @@ describe.skipIf(!postgres.available)(
       // Something else listens where the lease points: it never greets, so nothing was read.
       const stranger = createServer((socket) => socket.end('HTTP/1.1 400 Bad Request\r\n\r\n'));
       await new Promise<void>((r) => stranger.listen(0, '127.0.0.1', r));
-      cleanups.push(() => new Promise((r) => stranger.close(() => r())));
+      defer(() => new Promise<void>((r) => stranger.close(() => r())));
       await store.run('UPDATE journal_leaders SET address = $2 WHERE project = $1', [
         PROJECT,
         `127.0.0.1:${(stranger.address() as { port: number }).port}`,
@@ -342,11 +330,11 @@ describe.skipIf(!postgres.available)(
       const port = await freePort();
       const taken = createServer();
       await new Promise<void>((r) => taken.listen(port, '127.0.0.1', r));
-      cleanups.push(() => new Promise((r) => taken.close(() => r())));
+      defer(() => new Promise<void>((r) => taken.close(() => r())));
       const errors: unknown[] = [];
       const own = new PostgresStore({ connectionString: location, max: 1 });
       const journal = new Journal(own, { forward: { port }, onError: (e) => errors.push(e) });
-      cleanups.push(async () => {
+      defer(async () => {
         await journal.close();
         await own.close();
       });
@@ -504,7 +492,7 @@ describe.skipIf(!postgres.available)(
       // Appends a killed writer had parked (no leader it could reach) land with the next parked chain.
       const plain = () => {
         const one = new PostgresStore({ connectionString: location, max: 1 });
-        cleanups.push(() => one.close());
+        defer(() => one.close());
         return new Journal(one);
       };
       await chainLeftovers(plain(), plain());

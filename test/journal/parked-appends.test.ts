@@ -3,13 +3,13 @@
 // head (append-parked.ts). Whatever path each append took, the chain must be gapless and verify,
 // every acknowledged append must be stored exactly as acknowledged, and a row parked by a process
 // that died must still be chained, once.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AppendResult, Journal, verifyProject } from '../../src/journal/index.js';
 import { PostgresStore, type Store, type StoreNotifications } from '../../src/store/index.js';
 import { Keyring } from '../../src/trust/index.js';
 import { requireBuilt } from '../fixtures/writers.js';
 import { tempDir } from '../helpers/runtime.js';
-import { ENGINES } from '../helpers/stores.js';
+import { ENGINES, perTest } from '../helpers/stores.js';
 import {
   chainLeftovers,
   expectChained,
@@ -29,25 +29,13 @@ beforeAll(async () => {
 });
 afterAll(() => keyDir.cleanup());
 
-let cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const c of cleanups.reverse()) await c();
-  cleanups = [];
-});
-
-async function fresh() {
-  const made = await postgres.fresh();
-  cleanups.push(async () => {
-    await made.store.close().catch(() => undefined);
-    await made.cleanup();
-  });
-  return made;
-}
+const { defer, fresh: freshStore } = perTest();
+const fresh = () => freshStore(postgres);
 
 /** A writer as a separate `canonry serve` would be: its own store with one connection, its own journal. */
 function writer(location: string, checkpointEvery?: number): Journal {
   const store = new PostgresStore({ connectionString: location, max: 1 });
-  cleanups.push(() => store.close().catch(() => undefined));
+  defer(() => store.close().catch(() => undefined));
   return new Journal(
     store,
     checkpointEvery ? { signer: () => keyring.signer(), checkpointEvery } : {},
@@ -87,7 +75,7 @@ function observed(
   listening: () => number;
 } {
   const store = new PostgresStore({ connectionString: location, max: 1 });
-  cleanups.push(() => store.close().catch(() => undefined));
+  defer(() => store.close().catch(() => undefined));
   const log: Sent[] = [];
   // Channels the journal listens on now.
   let listening = 0;
@@ -256,7 +244,7 @@ describe.skipIf(!postgres.available)('plain appends on a contended head (Postgre
     const { store, location } = await fresh();
     const journals = [0, 1].map(() => {
       const pool = new PostgresStore({ connectionString: location, max: 4 });
-      cleanups.push(() => pool.close().catch(() => undefined));
+      defer(() => pool.close().catch(() => undefined));
       return new Journal(pool);
     });
     await journals[0]!.append(PROJECT, note(0, -1));
