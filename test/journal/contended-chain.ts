@@ -59,7 +59,7 @@ export async function expectWriterOrder(store: Store) {
  */
 export async function killWritersInTurn(
   location: string,
-  mode: 'plain' | 'forward',
+  mode: 'plain' | 'forward' | 'forward-tls',
   pauseMs: number,
 ): Promise<Map<string, number>> {
   const acked = new Map<string, number>();

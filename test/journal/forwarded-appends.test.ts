@@ -484,38 +484,47 @@ describe.skipIf(!postgres.available)(
       await expectChained(store, [], before + 3);
     });
 
-    it('4 forwarding writer processes, SIGKILLed in turn, leaders included: nothing acknowledged lost or doubled', async () => {
-      requireBuilt();
-      const { store, location } = await fresh();
-      await new Journal(store).append(PROJECT, note(0, -1));
-      const acked = await killWritersInTurn(location, 'forward', 300);
-      // Appends a killed writer had parked (no leader it could reach) land with the next parked chain.
-      const plain = () => {
-        const one = new PostgresStore({ connectionString: location, max: 1 });
-        defer(() => one.close());
-        return new Journal(one);
-      };
-      await chainLeftovers(plain(), plain());
-      const rows = await store.all<{ seq: string; body: string; parked_id: string | null }>(
-        'SELECT seq, body, parked_id FROM journal_entries WHERE project = $1 ORDER BY seq',
-        [PROJECT],
-      );
-      expect(rows.map((r) => Number(r.seq))).toEqual(
-        Array.from({ length: rows.length }, (_, i) => i + 1),
-      );
-      const keys = rows.flatMap((r) => (JSON.parse(r.body) as { key?: string }).key ?? []);
-      expect(new Set(keys).size).toBe(keys.length);
-      const stored = new Map(
-        rows.map((r) => [(JSON.parse(r.body) as { key?: string }).key, Number(r.seq)]),
-      );
-      expect([...acked].filter(([key, seq]) => stored.get(key) !== seq)).toEqual([]);
-      expect(acked.size).toBeGreaterThan(50);
-      const forwarded = rows.filter((r) => r.parked_id !== null && BigInt(r.parked_id) < 0n).length;
-      expect(forwarded).toBeGreaterThan(0);
-      await expectChained(store, [], rows.length);
-      console.log(
-        `[forwarded-appends] 10 SIGKILLs, ${acked.size} acknowledged, ${rows.length} entries, ${forwarded} forwarded`,
-      );
-    }, 120_000);
+    it.each([
+      ['plain TCP', 'forward'],
+      ['TLS', 'forward-tls'],
+    ] as const)(
+      '4 forwarding writer processes (%s), SIGKILLed in turn, leaders included: nothing acknowledged lost or doubled',
+      async (wire, mode) => {
+        requireBuilt();
+        const { store, location } = await fresh();
+        await new Journal(store).append(PROJECT, note(0, -1));
+        const acked = await killWritersInTurn(location, mode, 300);
+        // Appends a killed writer had parked (no leader it could reach) land with the next parked chain.
+        const plain = () => {
+          const one = new PostgresStore({ connectionString: location, max: 1 });
+          defer(() => one.close());
+          return new Journal(one);
+        };
+        await chainLeftovers(plain(), plain());
+        const rows = await store.all<{ seq: string; body: string; parked_id: string | null }>(
+          'SELECT seq, body, parked_id FROM journal_entries WHERE project = $1 ORDER BY seq',
+          [PROJECT],
+        );
+        expect(rows.map((r) => Number(r.seq))).toEqual(
+          Array.from({ length: rows.length }, (_, i) => i + 1),
+        );
+        const keys = rows.flatMap((r) => (JSON.parse(r.body) as { key?: string }).key ?? []);
+        expect(new Set(keys).size).toBe(keys.length);
+        const stored = new Map(
+          rows.map((r) => [(JSON.parse(r.body) as { key?: string }).key, Number(r.seq)]),
+        );
+        expect([...acked].filter(([key, seq]) => stored.get(key) !== seq)).toEqual([]);
+        expect(acked.size).toBeGreaterThan(50);
+        const forwarded = rows.filter(
+          (r) => r.parked_id !== null && BigInt(r.parked_id) < 0n,
+        ).length;
+        expect(forwarded).toBeGreaterThan(0);
+        await expectChained(store, [], rows.length);
+        console.log(
+          `[forwarded-appends] ${wire}: 10 SIGKILLs, ${acked.size} acknowledged, ${rows.length} entries, ${forwarded} forwarded`,
+        );
+      },
+      120_000,
+    );
   },
 );
