@@ -111,6 +111,14 @@ export type Forwarded =
 /** Requests one connection may have in flight before the leader stops reading it. */
 const MAX_IN_FLIGHT = 1_024;
 
+/**
+ * Connections a leader holds at once. A writer process keeps one to it, so this is room for 256
+ * processes; a flood of connections that never say their hello (each lives 5 s at most) is turned
+ * away here instead of taking the process's file descriptors, which its HTTP server needs too. A
+ * writer turned away was not read: it parks.
+ */
+const MAX_PEERS = 256;
+
 /** How long a writer trusts the lease it read before it reads it again. */
 const LEASE_READ_MS = 1_000;
 
@@ -295,6 +303,7 @@ export class ForwardedAppends {
       const server = tls ? tlsServer(leaderTls(this.#token), serve) : plainServer(serve);
       // A handshake that fails (a plain TCP peer, another key) ends that connection only.
       if (tls) server.on('tlsClientError', () => undefined);
+      server.maxConnections = MAX_PEERS;
       this.#server = server;
       server.on('error', (err: NodeJS.ErrnoException) => {
         const at = `${host}:${this.#options.port ?? 0}`;

@@ -325,6 +325,51 @@ describe.skipIf(!postgres.available)(
       expect(await lease(store)).toBeUndefined();
     });
 
+    it('a leader holds at most 256 connections: a flood is turned away, writers park, then forward again', async () => {
+      const { store, location } = await fresh();
+      const leader = forwarding(location);
+      const writer = forwarding(location);
+      await lead(leader, writer);
+      const [host, port] = (await lease(store))!.address.split(':');
+      const flood: Socket[] = [];
+      const closed = new Set<Socket>();
+      defer(async () => {
+        for (const s of flood) s.destroy();
+      });
+      for (let i = 0; i < 300; i++) {
+        const s = tcp({ host: host!, port: Number(port) });
+        s.on('error', () => undefined);
+        s.on('close', () => closed.add(s));
+        flood.push(s);
+      }
+      const started = performance.now();
+      while (closed.size < 44 && performance.now() - started < 3_000)
+        await new Promise((r) => setTimeout(r, 20));
+      await new Promise((r) => setTimeout(r, 200));
+      expect(flood.length - closed.size).toBe(256);
+      // The writer's first forward finds no room: nothing was read, so it appends on its own.
+      const acks = [
+        await writer.append(PROJECT, note(1, 1)),
+        await writer.append(PROJECT, note(1, 2)),
+      ];
+      expect(writer.stats().forwarded.sent).toBe(0);
+      for (const s of flood) s.destroy();
+      // Once the lease it saw has run out, the writer tries a leader again, and is taken: the
+      // leader finds the head moved, leads again, and the writer finds it moved in turn.
+      await new Promise((r) => setTimeout(r, 3_200));
+      for (const [journal, w, n] of [
+        [leader, 0, 2],
+        [leader, 0, 3],
+        [writer, 1, 3],
+        [writer, 1, 4],
+      ] as const)
+        acks.push(await journal.append(PROJECT, note(w, n)));
+      expect(writer.stats().forwarded.sent).toBe(1);
+      expect(leader.stats().forwarded.received).toBe(1);
+      await expectChained(store, acks, 10);
+      await expectWriterOrder(store);
+    });
+
     it('a process that cannot listen for forwarded appends says so, and parks', async () => {
       const { store, location } = await fresh();
       const port = await freePort();
