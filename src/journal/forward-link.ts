@@ -15,14 +15,14 @@ import {
 
 /**
  * A writer's connection to the process leading a project (forward-wire.ts; over TLS keyed by the
- * lease's token when the leader listens off loopback: forward-tls.ts): appends go out as lines, answers come back by id. A request
- * fails in one of two ways, and the caller must tell them apart: {@link NotSent} (the leader never
- * read it: nothing was appended — no connection, a failed handshake, a refused token, or no
- * greeting before the connection ended) or any other error (it may have been appended: the caller
- * settles it by its id).
+ * lease's token when the leader listens off loopback: forward-tls.ts): appends go out as lines,
+ * answers come back by id. A request fails in one of two ways, and the caller must tell them
+ * apart: {@link NotSent} (the leader never read it: nothing was appended — no connection, a failed
+ * handshake, a refused token, or no greeting before the connection ended) or any other error (it
+ * may have been appended: the caller settles it by its id).
  */
 
-/** The leader cannot have read the request: no connection, or it refused the token. */
+/** The leader cannot have read the request: no connection or handshake, or it refused the token. */
 export class NotSent extends Error {}
 
 interface Waiting {

@@ -2,13 +2,13 @@ import type { ConnectionOptions, TlsOptions } from 'node:tls';
 import { HELLO_MS } from './forward-wire.js';
 
 /**
- * Off its host, the forwarding wire runs over TLS 1.3 keyed by the leader's lease token (a pre-shared key, the
- * token's 32 bytes): only a process that read the lease from the database can complete the
- * handshake, in either direction, and lines travel encrypted and authenticated, with an ephemeral
- * (EC)DHE exchange on top of the key, so a token that leaks later opens no recorded traffic. No
- * certificate is involved: whoever may read `journal_leaders` may already append to the journal.
- * A peer that speaks plain TCP (an older process, or anything else) fails the handshake, which a
- * writer counts as not read: it parks.
+ * Off its host, the forwarding wire runs over TLS 1.3 keyed by the leader's lease token (a
+ * pre-shared key, the token's 32 bytes): only a process that read the lease from the database can
+ * complete the handshake, in either direction, and lines travel encrypted and authenticated, with
+ * an ephemeral (EC)DHE exchange on top of the key, so a token that leaks later opens no recorded
+ * traffic. No certificate is involved: whoever may read `journal_leaders` may already append to
+ * the journal. A peer that speaks plain TCP (an older process, or anything else) fails the
+ * handshake, which a writer counts as not read: it parks.
  *
  * A leader listening on a loopback address only is reached from its own host: there the wire stays
  * plain TCP (reading loopback traffic takes the host's root, which reads the database too), unless

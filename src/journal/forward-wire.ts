@@ -5,10 +5,11 @@ import type { PreparedInput } from './entry-input.js';
 
 /**
  * The wire between a writer and the process leading a contended project (append-forwarded.ts):
- * newline-delimited JSON over TLS keyed by the lease's token (forward-tls.ts). The writer's first line is `{"hello":<token>}`, the token the
- * leader published with its lease; the leader answers `{"hello":"ok"}` before it reads anything
- * else (or `{"refused":"token"}` and closes). After that each line is one append and each answer
- * names it. A writer that never heard the greeting knows none of its appends was read.
+ * newline-delimited JSON over TCP, in TLS keyed by the lease's token off loopback (forward-tls.ts).
+ * The writer's first line is `{"hello":<token>}`, the token the leader published with its lease;
+ * the leader answers `{"hello":"ok"}` before it reads anything else (or `{"refused":"token"}` and
+ * closes). After that each line is one append and each answer names it. A writer that never heard
+ * the greeting knows none of its appends was read.
  *
  * - append: `{"id":n,"project":p,"fids":["-…",…],"inputs":[{kind, actor, correlation_id, body,
  *   authority, receipt},…]}` — one or more entries, appended together (all or none), each with the
