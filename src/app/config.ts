@@ -35,6 +35,11 @@ export interface ForwardConfig {
   readonly port: number;
   /** The `host:port` other processes reach this one at; undefined: as listened. */
   readonly advertise: string | undefined;
+  /**
+   * `auto`: the wire is TLS keyed by the lease's token unless `host` is a loopback address; `on`:
+   * TLS on loopback too (where the loopback is shared, as between the containers of a pod).
+   */
+  readonly tls: 'auto' | 'on';
 }
 
 /** How much of each chain a server verifies before it serves. */
@@ -90,7 +95,7 @@ export const DEFAULT_CONFIG: CanonryConfig = {
   auditRetentionDays: 30,
   corsOrigins: [],
   evolution: false,
-  forward: { host: '127.0.0.1', port: 0, advertise: undefined },
+  forward: { host: '127.0.0.1', port: 0, advertise: undefined, tls: 'auto' },
 };
 
 /** Overrides as they arrive from flags (strings) or code. */
@@ -116,6 +121,8 @@ export interface ConfigInput {
   readonly forward?: string | ForwardConfig | null | undefined;
   /** `host:port` other processes reach this one at. */
   readonly forwardAdvertise?: string | undefined;
+  /** `auto` or `on`: whether the forwarding wire is TLS on loopback too. */
+  readonly forwardTls?: string | undefined;
 }
 
 const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -234,12 +241,14 @@ function hostPort(value: string, name: string, min: number): { host: string; por
 function forwarding(
   listen: string | ForwardConfig | null | undefined,
   advertise: string | undefined,
+  tls: string | undefined,
 ): ForwardConfig | null {
   if (listen === null) return null;
   if (typeof listen === 'object') {
     return forwarding(
       `${listen.host.includes(':') ? `[${listen.host}]` : listen.host}:${listen.port}`,
       listen.advertise ?? advertise,
+      listen.tls ?? tls,
     );
   }
   if (listen !== undefined && listen.trim().toLowerCase() === 'off') return null;
@@ -247,9 +256,21 @@ function forwarding(
     listen === undefined || listen.trim() === ''
       ? DEFAULT_CONFIG.forward!
       : hostPort(listen, 'CANONRY_FORWARD', 0);
-  if (advertise === undefined || advertise.trim() === '') return { ...at, advertise: undefined };
+  const wire = forwardTls(tls);
+  if (advertise === undefined || advertise.trim() === '')
+    return { host: at.host, port: at.port, advertise: undefined, tls: wire };
   hostPort(advertise, 'CANONRY_FORWARD_ADVERTISE', 1);
-  return { host: at.host, port: at.port, advertise: advertise.trim() };
+  return { host: at.host, port: at.port, advertise: advertise.trim(), tls: wire };
+}
+
+/** `auto` (the default) or `on`; never off: off loopback the wire is always TLS. */
+function forwardTls(value: string | undefined): 'auto' | 'on' {
+  const text = (value ?? '').trim().toLowerCase();
+  if (text === '' || text === 'auto') return 'auto';
+  if (text === 'on') return 'on';
+  throw bad(
+    `CANONRY_FORWARD_TLS must be auto or on (off loopback the wire is always TLS), got ${text.slice(0, 40)}`,
+  );
 }
 
 /** `https://app.example, http://localhost:5173` → each an exact origin (or `*`). */
@@ -328,6 +349,7 @@ export function resolveConfig(
     forward: forwarding(
       input.forward ?? env.CANONRY_FORWARD,
       input.forwardAdvertise ?? env.CANONRY_FORWARD_ADVERTISE,
+      input.forwardTls ?? env.CANONRY_FORWARD_TLS,
     ),
     corsOrigins: parseCorsOrigins(
       input.corsOrigins ?? env.CANONRY_CORS_ORIGINS ?? DEFAULT_CONFIG.corsOrigins,

@@ -181,6 +181,7 @@ export async function createCanonry(
               ...(config.forward.advertise === undefined
                 ? {}
                 : { advertise: config.forward.advertise }),
+              ...(config.forward.tls === 'on' ? { tls: true } : {}),
             },
           }
         : {}),

@@ -12,7 +12,7 @@ import { HELLO_MS } from './forward-wire.js';
  *
  * A leader listening on a loopback address only is reached from its own host: there the wire stays
  * plain TCP (reading loopback traffic takes the host's root, which reads the database too), unless
- * the leader is told to encrypt anyway. A leader says which in the address it publishes with its
+ * the leader is told to encrypt anyway (a loopback shared between the containers of a pod). A leader says which in the address it publishes with its
  * lease: `tls:host:port` for TLS, `host:port` for plain (a process that knows no scheme finds no
  * address in the first and parks).
  */

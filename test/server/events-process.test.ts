@@ -3,9 +3,11 @@
 // the second (PostgreSQL NOTIFY reaching the first process's LISTEN); after a disconnect and more
 // commits through both, reconnecting with Last-Event-ID yields every entry exactly once, in order.
 // Validations on both at once: the kernel audit of one process is forwarded to the other, which
-// leads the project (serve's default on PostgreSQL), and the audit's chain verifies.
+// leads the project (serve's default on PostgreSQL; here with CANONRY_FORWARD_TLS=on, so the wire
+// is TLS on loopback too, and the lease publishes it), and the audit's chain verifies.
 // Nothing here is timed: each wait is for an event, under the suite's timeout.
 import { join } from 'node:path';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EMPTY_METADATA_HASH } from '../../src/kernel/index.js';
 import { call } from '../helpers/auth.js';
@@ -56,9 +58,10 @@ describe.skipIf(!postgresAvailable)('the event stream across two serve processes
     t.val = await token(data, schema.url, P, 'val', 'viewer');
     t.stranger = await token(data, schema.url, 'elsewhere', 'olga', 'owner');
     const args = ['--db', schema.url];
+    const env = { CANONRY_FORWARD_TLS: 'on' };
     [first, second] = await Promise.all([
-      startServe(data, { args, timeoutMs: 60_000 }),
-      startServe(data, { args, timeoutMs: 60_000 }),
+      startServe(data, { args, env, timeoutMs: 60_000 }),
+      startServe(data, { args, env, timeoutMs: 60_000 }),
     ]);
   }, 120_000);
 
@@ -169,6 +172,17 @@ describe.skipIf(!postgresAvailable)('the event stream across two serve processes
     expect(sent).toBeGreaterThan(0);
     const received = (await forwarded(first, 'received')) + (await forwarded(second, 'received'));
     expect(received).toBeGreaterThanOrEqual(sent);
+    // The leader published a TLS wire on loopback, as CANONRY_FORWARD_TLS=on asks.
+    const client = new pg.Client({ connectionString: db });
+    await client.connect();
+    try {
+      const { rows } = await client.query<{ address: string }>(
+        "SELECT address FROM journal_leaders WHERE project = 'kernel'",
+      );
+      expect(rows[0]?.address).toMatch(/^tls:127\.0\.0\.1:\d+$/);
+    } finally {
+      await client.end();
+    }
     const verified = await runCli([
       'journal',
       'verify',

@@ -276,19 +276,24 @@ describe('CORS', () => {
     }
   });
 
-  it('forwards on loopback by default; CANONRY_FORWARD and CANONRY_FORWARD_ADVERTISE move it or turn it off', () => {
+  it('forwards on loopback by default; CANONRY_FORWARD, _ADVERTISE and _TLS move it, encrypt it or turn it off', () => {
     expect(resolveConfig({}, {}).forward).toEqual({
       host: '127.0.0.1',
       port: 0,
       advertise: undefined,
+      tls: 'auto',
     });
+    expect(resolveConfig({}, { CANONRY_FORWARD_TLS: ' ON ' }).forward?.tls).toBe('on');
+    expect(resolveConfig({ forwardTls: 'auto' }, { CANONRY_FORWARD_TLS: 'on' }).forward?.tls).toBe(
+      'auto',
+    );
     expect(resolveConfig({}, { CANONRY_FORWARD: 'off' }).forward).toBeNull();
     expect(
       resolveConfig(
         {},
         { CANONRY_FORWARD: '0.0.0.0:7071', CANONRY_FORWARD_ADVERTISE: 'a-1.internal:7071' },
       ).forward,
-    ).toEqual({ host: '0.0.0.0', port: 7071, advertise: 'a-1.internal:7071' });
+    ).toEqual({ host: '0.0.0.0', port: 7071, advertise: 'a-1.internal:7071', tls: 'auto' });
     expect(resolveConfig({}, { CANONRY_FORWARD: '[::1]:0' }).forward).toMatchObject({
       host: '::1',
       port: 0,
@@ -302,6 +307,9 @@ describe('CORS', () => {
       { CANONRY_FORWARD: 'a b:1' },
       { CANONRY_FORWARD_ADVERTISE: 'a.internal:0' },
       { CANONRY_FORWARD_ADVERTISE: 'http://a.internal:7071' },
+      // Never plain across hosts: there is no off.
+      { CANONRY_FORWARD_TLS: 'off' },
+      { CANONRY_FORWARD_TLS: 'yes' },
     ]) {
       expect(() => resolveConfig({}, env)).toThrow(
         expect.objectContaining({ code: 'INVALID_ARGUMENT' }),
