@@ -265,7 +265,9 @@ function forwarding(
 
 /** `auto` (the default) or `on`; never off: off loopback the wire is always TLS. */
 function forwardTls(value: string | undefined): 'auto' | 'on' {
-  const text = (value ?? '').trim().toLowerCase();
+  const text = String(value ?? '')
+    .trim()
+    .toLowerCase();
   if (text === '' || text === 'auto') return 'auto';
   if (text === 'on') return 'on';
   throw bad(

@@ -315,6 +315,12 @@ describe('CORS', () => {
         expect.objectContaining({ code: 'INVALID_ARGUMENT' }),
       );
     }
+    // A library caller's object with a value of another type: the same typed refusal.
+    for (const forwardTls of [true, 1, {}] as unknown as string[]) {
+      expect(() => resolveConfig({ forwardTls }, {})).toThrow(
+        expect.objectContaining({ code: 'INVALID_ARGUMENT' }),
+      );
+    }
   });
 
   it('takes its origins from CANONRY_CORS_ORIGINS and refuses what is not an origin', () => {
