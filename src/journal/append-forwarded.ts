@@ -154,6 +154,11 @@ export class ForwardedAppends {
   /** Appends this process forwarded, and appends forwarded to it that it appended. */
   forwarded = 0;
   received = 0;
+  /**
+   * Connections this process turned away as a leader, by why: a failed TLS handshake (a plain or
+   * older peer, another key), a wrong token, no room (more than {@link MAX_PEERS} at once).
+   */
+  readonly refused = { handshake: 0, token: 0, capacity: 0 };
 
   constructor(host: ForwardHost, options: ForwardOptions = {}) {
     this.#host = host;
@@ -302,8 +307,14 @@ export class ForwardedAppends {
       const serve = (socket: Socket) => this.#serve(socket);
       const server = tls ? tlsServer(leaderTls(this.#token), serve) : plainServer(serve);
       // A handshake that fails (a plain TCP peer, another key) ends that connection only.
-      if (tls) server.on('tlsClientError', () => undefined);
+      if (tls)
+        server.on('tlsClientError', () => {
+          this.refused.handshake++;
+        });
       server.maxConnections = MAX_PEERS;
+      server.on('drop', () => {
+        this.refused.capacity++;
+      });
       this.#server = server;
       server.on('error', (err: NodeJS.ErrnoException) => {
         const at = `${host}:${this.#options.port ?? 0}`;
@@ -336,14 +347,19 @@ export class ForwardedAppends {
     socket.setNoDelay(true);
     socket.unref();
     let greeted = false;
+    // Refused: nothing after the refusal is read, not even the rest of the chunk it came in.
+    let refused = false;
     let inFlight = 0;
     socket.setTimeout(HELLO_MS, () => socket.destroy());
     readLines(
       socket,
       (line) => {
+        if (refused) return;
         const message = parseLine(line);
         if (!greeted) {
           if (!message || !tokenMatches(message.hello, this.#token)) {
+            refused = true;
+            this.refused.token++;
             socket.end('{"refused":"token"}\n');
             socket.pause();
             return;

@@ -34,8 +34,19 @@ import { UnsignedTails } from './unsigned-tails.js';
 export interface JournalStats {
   readonly appended: ReadonlyMap<string, number>;
   readonly queued: number;
-  /** Appends this process forwarded to a project's leader, and appended for other processes. */
-  readonly forwarded: { readonly sent: number; readonly received: number };
+  /**
+   * Appends this process forwarded to a project's leader, and appended for other processes; and
+   * the connections it turned away as a leader, by why (see `ForwardedAppends.refused`).
+   */
+  readonly forwarded: {
+    readonly sent: number;
+    readonly received: number;
+    readonly refused: {
+      readonly handshake: number;
+      readonly token: number;
+      readonly capacity: number;
+    };
+  };
 }
 
 export interface JournalOptions {
@@ -248,6 +259,7 @@ export class Journal {
       forwarded: {
         sent: this.#forwarded?.forwarded ?? 0,
         received: this.#forwarded?.received ?? 0,
+        refused: { ...(this.#forwarded?.refused ?? { handshake: 0, token: 0, capacity: 0 }) },
       },
     };
   }

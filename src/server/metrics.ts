@@ -72,6 +72,17 @@ export function metricsRoute(app: FastifyInstance, runtime: CanonryRuntime): Reg
       this.inc({ direction: 'received' }, received);
     },
   });
+  new Counter({
+    name: 'canonry_journal_forward_refused_total',
+    help: 'Connections this process turned away as a project leader: a failed TLS handshake, a wrong token, or no room',
+    labelNames: ['reason'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const [reason, n] of Object.entries(runtime.journal.stats().forwarded.refused))
+        this.inc({ reason }, n);
+    },
+  });
   new Gauge({
     name: 'canonry_journal_commit_queue_depth',
     help: 'Appends waiting for the next group commit',

@@ -347,6 +347,7 @@ describe.skipIf(!postgres.available)(
         await new Promise((r) => setTimeout(r, 20));
       await new Promise((r) => setTimeout(r, 200));
       expect(flood.length - closed.size).toBe(256);
+      expect(leader.stats().forwarded.refused).toEqual({ handshake: 0, token: 0, capacity: 44 });
       // The writer's first forward finds no room: nothing was read, so it appends on its own.
       const acks = [
         await writer.append(PROJECT, note(1, 1)),
@@ -388,14 +389,19 @@ describe.skipIf(!postgres.available)(
         `Error: forwarded appends: cannot listen on 127.0.0.1:${port} (EADDRINUSE); contended appends park instead`,
       ]);
       expect(await lease(store)).toBeUndefined();
-      expect(journal.stats().forwarded).toEqual({ sent: 0, received: 0 });
+      expect(journal.stats().forwarded).toEqual({
+        sent: 0,
+        received: 0,
+        refused: { handshake: 0, token: 0, capacity: 0 },
+      });
       expect(await entries(store)).toBe(4);
       await expectChained(store, [], 4);
     });
 
     it('on loopback the wire is plain TCP by default, and still takes nothing without the token', async () => {
       const { store, location } = await fresh();
-      await lead(forwarding(location), forwarding(location));
+      const leaderOf = forwarding(location);
+      await lead(leaderOf, forwarding(location));
       const { address, token } = (await lease(store))!;
       expect(address).toMatch(/^127\.0\.0\.1:\d+$/);
       const before = await entries(store);
@@ -408,6 +414,19 @@ describe.skipIf(!postgres.available)(
         () => false,
       );
       expect(refused).toEqual({ got: ['{"refused":"token"}'], closed: true });
+      // Refused once, a connection is read no further: not a right hello, not an append after it.
+      const late = await peer(
+        address,
+        null,
+        [
+          JSON.stringify({ hello: wrong }),
+          JSON.stringify({ hello: token }),
+          request(2, '-6', good),
+        ],
+        () => false,
+      );
+      expect(late).toEqual({ got: ['{"refused":"token"}'], closed: true });
+      expect(await entries(store)).toBe(before);
       // TLS towards a plain leader: no handshake, nothing read.
       const tls = await peer(address, token, [JSON.stringify({ hello: token })], () => false);
       expect(tls).toEqual({ got: [], closed: true });
@@ -418,6 +437,8 @@ describe.skipIf(!postgres.available)(
         (got) => got.length >= 2,
       );
       expect(greeted.got[0]).toBe('{"hello":"ok"}');
+      // Two wrong tokens, and a TLS hello read as a line that is not one: one refusal a connection.
+      expect(leaderOf.stats().forwarded.refused).toEqual({ handshake: 0, token: 3, capacity: 0 });
       expect(JSON.parse(greeted.got[1]!).places?.[0]?.seq).toBe(before + 1);
       await expectChained(store, [], before + 1);
     });
@@ -527,6 +548,8 @@ describe.skipIf(!postgres.available)(
       expect(garbled.closed).toBe(true);
       expect(await entries(store)).toBe(before + 3);
       await expectChained(store, [], before + 3);
+      // Two handshakes failed (plain TCP, another key); two hellos refused (a wrong token, a long line).
+      expect(leader.stats().forwarded.refused).toEqual({ handshake: 2, token: 2, capacity: 0 });
     });
 
     it.each([

@@ -147,6 +147,8 @@ describe('GET /metrics', () => {
     // One process on SQLite: nothing is forwarded either way.
     expect(sample(text, 'canonry_journal_forwarded_total', { direction: 'sent' })).toBe(0);
     expect(sample(text, 'canonry_journal_forwarded_total', { direction: 'received' })).toBe(0);
+    for (const reason of ['handshake', 'token', 'capacity'])
+      expect(sample(text, 'canonry_journal_forward_refused_total', { reason })).toBe(0);
     expect(sample(text, 'process_resident_memory_bytes')).toBeGreaterThan(0);
   });
 
