@@ -14,7 +14,7 @@ describe.each(ENGINES)('Journal.stats on $name', (engine) => {
         expect(journal.stats()).toEqual({
           appended: new Map(),
           queued: 0,
-          forwarded: { sent: 0, received: 0 },
+          forwarded: { sent: 0, received: 0, refused: { handshake: 0, token: 0, capacity: 0 } },
         });
 
         // Appends queue synchronously and commit together on the next turn: all five wait now.
@@ -36,7 +36,7 @@ describe.each(ENGINES)('Journal.stats on $name', (engine) => {
             ['test.c', 1],
           ]),
           queued: 0,
-          forwarded: { sent: 0, received: 0 },
+          forwarded: { sent: 0, received: 0, refused: { handshake: 0, token: 0, capacity: 0 } },
         });
         await journal.close();
       } finally {
