@@ -415,16 +415,11 @@ export async function readableStates(
   const read = await reader.objectsById(
     states.filter((s) => s.kind === 'note' && !after.has(s.id)).map((s) => s.id),
   );
-  const artifacts = [
-    ...(
-      await reader.artifactsById(states.filter((s) => s.kind !== 'note').map((s) => s.id))
-    ).values(),
-  ];
-  const artifactAudiences = await reader.artifactAudiences(artifacts);
   const readableArtifacts = new Set(
-    artifacts
-      .filter((_, i) => readableWithin(artifactAudiences[i]!, audience))
-      .map((m) => m.artifact_id),
+    await reader.artifactsWithin(
+      states.filter((s) => s.kind !== 'note').map((s) => s.id),
+      audience,
+    ),
   );
   for (const s of states) {
     let readable = false;

@@ -115,10 +115,5 @@ export async function staleDependents(
 ): Promise<string[]> {
   const built = version ? await reader.artifactsBuiltFrom(objectId, version) : [];
   for (const id of supersedes) built.push(...(await reader.artifactsBuiltFrom(id)));
-  const manifests = [...(await reader.artifactsById(built)).values()];
-  const audiences = await reader.artifactAudiences(manifests);
-  return manifests
-    .filter((_, i) => readableWithin(audiences[i]!, audience))
-    .map((m) => m.artifact_id)
-    .sort();
+  return (await reader.artifactsWithin(built, audience)).sort();
 }

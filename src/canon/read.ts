@@ -12,6 +12,7 @@ import {
   messageAudience,
   objectAudience,
   proposalAudience,
+  readableWithin,
   versionAudience,
 } from './planes.js';
 import type { ClassifierRecord, ProposalRecord, ProposalStatus } from './records.js';
@@ -287,9 +288,22 @@ export class CanonReader {
   }
 
   async #readableArtifacts(all: ArtifactManifest[]): Promise<ArtifactManifest[]> {
-    if (this.viewer === null || all.length === 0) return all;
+    if (this.viewer === null) return all;
     const audiences = await this.artifactAudiences(all);
     return all.filter((_, i) => this.#may(audiences[i]!));
+  }
+
+  /**
+   * The ids, in order, of the artifacts of `ids` this viewer may read whose audience is within
+   * `audience` (what a note of that audience may name): the artifacts and the versions they cite,
+   * each read once.
+   */
+  async artifactsWithin(ids: readonly string[], audience: Audience): Promise<string[]> {
+    const all = await this.#all<ArtifactManifest>('canon_artifacts', 'artifact_id', ids);
+    const audiences = await this.artifactAudiences(all);
+    return all
+      .filter((_, i) => this.#may(audiences[i]!) && readableWithin(audiences[i]!, audience))
+      .map((m) => m.artifact_id);
   }
 
   /** Ids of artifacts this viewer may read built from this version (or from any version of the object). */

@@ -127,6 +127,22 @@ for (const engine of CANON_ENGINES) {
       );
     });
 
+    it('artifacts within an audience: what the viewer may read and the audience may name, two reads', async () => {
+      const ids = [...sharedIds, ...personalIds];
+      const holder = { shared: false, holder: editor.id };
+      for (const [who, audience, expected] of [
+        [editor, { shared: true }, sharedIds],
+        [editor, holder, ids],
+        [agent, holder, sharedIds],
+      ] as const) {
+        const { value, statements: ran } = await counted(() =>
+          reader(who).artifactsWithin(ids, audience),
+        );
+        expect([...value].sort()).toEqual([...expected].sort());
+        expect(ran).toBe(2);
+      }
+    });
+
     it('audiences in order, one read for all', async () => {
       const manifests = await env.runtime.canon.reader(PROJECT).artifacts();
       expect(manifests).toHaveLength(SHARED_ARTIFACTS + PERSONAL_ARTIFACTS);
