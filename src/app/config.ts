@@ -245,11 +245,19 @@ function forwarding(
 ): ForwardConfig | null {
   if (listen === null) return null;
   if (typeof listen === 'object') {
+    // A library caller's object is checked as its text would be: the same rules, one place.
+    const { host, port } = listen as Partial<ForwardConfig>;
+    if (typeof host !== 'string' || typeof port !== 'number' || !Number.isInteger(port)) {
+      throw bad('forward must be { host: string, port: integer } or host:port');
+    }
     return forwarding(
-      `${listen.host.includes(':') ? `[${listen.host}]` : listen.host}:${listen.port}`,
+      `${host.includes(':') ? `[${host}]` : host}:${port}`,
       listen.advertise ?? advertise,
       listen.tls ?? tls,
     );
+  }
+  if (typeof listen !== 'string' && listen !== undefined) {
+    throw bad('forward must be host:port, off, or { host, port }');
   }
   if (listen !== undefined && listen.trim().toLowerCase() === 'off') return null;
   const at =
@@ -257,6 +265,9 @@ function forwarding(
       ? DEFAULT_CONFIG.forward!
       : hostPort(listen, 'CANONRY_FORWARD', 0);
   const wire = forwardTls(tls);
+  if (typeof advertise !== 'string' && advertise !== undefined) {
+    throw bad('forward advertise must be host:port');
+  }
   if (advertise === undefined || advertise.trim() === '')
     return { host: at.host, port: at.port, advertise: undefined, tls: wire };
   hostPort(advertise, 'CANONRY_FORWARD_ADVERTISE', 1);

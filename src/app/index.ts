@@ -16,6 +16,7 @@ export {
   type CheckpointPolicy,
   type ConfigInput,
   DEFAULT_CONFIG,
+  type ForwardConfig,
   type HttpTimeouts,
   parseCorsOrigins,
   parseRateLimit,

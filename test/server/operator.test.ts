@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createCanonry, resolveConfig } from '../../src/app/index.js';
+import { createCanonry, type ForwardConfig, resolveConfig } from '../../src/app/index.js';
 import { EMPTY_METADATA_HASH } from '../../src/kernel/index.js';
 import { buildServer } from '../../src/server/index.js';
 import { refundProtocol, tempDir } from '../helpers/runtime.js';
@@ -323,6 +323,28 @@ describe('CORS', () => {
         expect.objectContaining({ code: 'INVALID_ARGUMENT' }),
       );
     }
+    const forwards = [
+      { port: 7071 },
+      { host: 7, port: 7071 },
+      { host: '127.0.0.1', port: '7071' },
+      { host: '127.0.0.1', port: 1.5 },
+      { host: '127.0.0.1', port: 70_000 },
+      { host: '127.0.0.1', port: 7071, advertise: 7071 },
+      7071,
+      true,
+    ];
+    for (const forward of forwards as unknown as ForwardConfig[]) {
+      expect(() => resolveConfig({ forward }, {})).toThrow(
+        expect.objectContaining({ code: 'INVALID_ARGUMENT' }),
+      );
+    }
+    expect(() => resolveConfig({ forwardAdvertise: 7071 as unknown as string }, {})).toThrow(
+      expect.objectContaining({ code: 'INVALID_ARGUMENT' }),
+    );
+    // A well-formed object is taken as its text would be, an IPv6 host included.
+    expect(
+      resolveConfig({ forward: { host: '::1', port: 0 } as ForwardConfig }, {}).forward,
+    ).toEqual({ host: '::1', port: 0, advertise: undefined, tls: 'auto' });
   });
 
   it('takes its origins from CANONRY_CORS_ORIGINS and refuses what is not an origin', () => {
