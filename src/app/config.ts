@@ -144,6 +144,9 @@ function bad(message: string): CanonryError {
 
 /** A whole number in [min, max] from code, a flag or the environment. */
 function integer(value: string | number, name: string, min: number, max: number): number {
+  if (typeof value !== 'string' && typeof value !== 'number') {
+    throw bad(`${name} must be an integer ${min}–${max}`);
+  }
   const text = String(value).trim();
   const n = /^\d{1,12}$/.test(text) ? Number(text) : Number.NaN;
   if (!Number.isSafeInteger(n) || n < min || n > max) {
@@ -158,13 +161,13 @@ const UNIT_MS = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 } as const;
 /** `600/1m` → 600 per minute; `off` → null. */
 export function parseRateLimit(value: string | RateLimit | null, name: string): RateLimit | null {
   if (value === null || value === 'off') return null;
-  if (typeof value === 'object') {
+  if (typeof value === 'object' && !Array.isArray(value)) {
     return {
       max: integer(value.max, `${name} max`, 1, 1e9),
       windowMs: integer(value.windowMs, `${name} window`, 1, 86_400_000),
     };
   }
-  const match = WINDOW.exec(value.trim());
+  const match = typeof value === 'string' ? WINDOW.exec(value.trim()) : null;
   if (!match) throw bad(`${name} must be N/<window> (e.g. 600/1m, 20/10s) or off`);
   const windowMs = Number(match[2] || '1') * UNIT_MS[match[3] as keyof typeof UNIT_MS];
   return {
@@ -173,7 +176,19 @@ export function parseRateLimit(value: string | RateLimit | null, name: string): 
   };
 }
 
-function timeouts(input: Partial<HttpTimeouts> | undefined, env: NodeJS.ProcessEnv): HttpTimeouts {
+/** A group of settings from a library caller: an object when given at all. */
+function group<T>(value: T | undefined, name: string): T | undefined {
+  if (
+    value !== undefined &&
+    (typeof value !== 'object' || value === null || Array.isArray(value))
+  ) {
+    throw bad(`${name} must be an object`);
+  }
+  return value;
+}
+
+function timeouts(given: Partial<HttpTimeouts> | undefined, env: NodeJS.ProcessEnv): HttpTimeouts {
+  const input = group(given, 'http');
   const pick = (key: keyof HttpTimeouts): number =>
     integer(
       input?.[key] ?? env[ENV[key]] ?? DEFAULT_CONFIG.http[key],
@@ -194,9 +209,10 @@ function timeouts(input: Partial<HttpTimeouts> | undefined, env: NodeJS.ProcessE
 }
 
 function checkpointPolicy(
-  input: Partial<CheckpointPolicy> | undefined,
+  given: Partial<CheckpointPolicy> | undefined,
   env: NodeJS.ProcessEnv,
 ): CheckpointPolicy {
+  const input = group(given, 'checkpoints');
   return {
     every: integer(
       input?.every ?? env[ENV.checkpointEvery] ?? DEFAULT_CONFIG.checkpoints.every,
@@ -220,11 +236,15 @@ function retention(value: string | number | null): number | null {
 
 function onOff(value: string | boolean): boolean {
   if (typeof value === 'boolean') return value;
+  if (typeof value !== 'string') throw bad('CANONRY_EVOLUTION must be on or off');
   const text = value.trim().toLowerCase();
   if (text === 'on' || text === 'true' || text === '1') return true;
   if (text === 'off' || text === 'false' || text === '0' || text === '') return false;
   throw bad(`CANONRY_EVOLUTION must be on or off, got ${text.slice(0, 40)}`);
 }
+
+/** A host name, an IPv4 address or a bare IPv6 address (as `listen` takes it). */
+const HOST = /^(?:[0-9a-fA-F:.]{2,45}|[A-Za-z0-9.-]{1,253})$/;
 
 const HOST_PORT = /^(?:\[([0-9a-fA-F:.]{2,45})\]|([A-Za-z0-9.-]{1,253})):(\d{1,5})$/;
 
@@ -276,9 +296,10 @@ function forwarding(
 
 /** `auto` (the default) or `on`; never off: off loopback the wire is always TLS. */
 function forwardTls(value: string | undefined): 'auto' | 'on' {
-  const text = String(value ?? '')
-    .trim()
-    .toLowerCase();
+  if (typeof value !== 'string' && value !== undefined) {
+    throw bad('CANONRY_FORWARD_TLS must be auto or on');
+  }
+  const text = (value ?? '').trim().toLowerCase();
   if (text === '' || text === 'auto') return 'auto';
   if (text === 'on') return 'on';
   throw bad(
@@ -288,10 +309,15 @@ function forwardTls(value: string | undefined): 'auto' | 'on' {
 
 /** `https://app.example, http://localhost:5173` → each an exact origin (or `*`). */
 export function parseCorsOrigins(value: string | readonly string[], name: string): string[] {
+  if (typeof value !== 'string' && !Array.isArray(value)) {
+    throw bad(`${name} must be a comma-separated list or an array of origins`);
+  }
   const items = typeof value === 'string' ? value.split(',') : value;
+  if (items.length > 1_000) throw bad(`${name}: at most 100 origins`);
   const origins: string[] = [];
   for (const raw of items) {
-    const item = String(raw).trim();
+    if (typeof raw !== 'string') throw bad(`${name}: every origin must be text`);
+    const item = raw.trim();
     if (item === '') continue;
     if (item !== '*') {
       let origin: string | undefined;
@@ -325,9 +351,15 @@ export function resolveConfig(
     throw bad('the data directory must be a non-empty path');
   }
   const host = input.host ?? env.CANONRY_HOST ?? DEFAULT_CONFIG.host;
+  if (typeof host !== 'string' || !HOST.test(host)) {
+    const got = typeof host === 'string' ? host.slice(0, 80) : `a ${typeof host}`;
+    throw bad(`host must be a host name or an IP address, got ${got}`);
+  }
   const logLevel = input.logLevel ?? env.CANONRY_LOG_LEVEL ?? DEFAULT_CONFIG.logLevel;
   if (!LEVELS.includes(logLevel)) throw bad(`log level must be one of ${LEVELS.join(', ')}`);
   const db = input.db ?? env.CANONRY_DB;
+  if (db !== undefined && typeof db !== 'string')
+    throw bad('db must be a PostgreSQL URL or a path');
   const verifyOnStart = input.verifyOnStart ?? env.CANONRY_VERIFY_ON_START ?? 'tail';
   if (verifyOnStart !== 'tail' && verifyOnStart !== 'full') {
     throw bad('verify-on-start must be tail or full');

@@ -1,5 +1,10 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createCanonry, type ForwardConfig, resolveConfig } from '../../src/app/index.js';
+import {
+  type ConfigInput,
+  createCanonry,
+  type ForwardConfig,
+  resolveConfig,
+} from '../../src/app/index.js';
 import { EMPTY_METADATA_HASH } from '../../src/kernel/index.js';
 import { buildServer } from '../../src/server/index.js';
 import { refundProtocol, tempDir } from '../helpers/runtime.js';
@@ -365,5 +370,42 @@ describe('CORS', () => {
         expect.objectContaining({ code: 'INVALID_ARGUMENT' }),
       );
     }
+  });
+
+  it("refuses a library caller's setting of another type as INVALID_ARGUMENT, never a TypeError", () => {
+    const keys: (keyof ConfigInput)[] = [
+      'dataDir',
+      'db',
+      'port',
+      'host',
+      'logLevel',
+      'http',
+      'validateRateLimit',
+      'validateWorkers',
+      'checkpoints',
+      'verifyOnStart',
+      'auditRetentionDays',
+      'corsOrigins',
+      'evolution',
+      'forward',
+      'forwardAdvertise',
+      'forwardTls',
+    ];
+    const values: unknown[] = [-1, 1.5, Symbol('s'), 1n, [1], [Symbol('s')], () => 1, Number.NaN];
+    const refused: string[] = [];
+    for (const key of keys) {
+      for (const [i, value] of values.entries()) {
+        try {
+          resolveConfig({ [key]: value } as ConfigInput, {});
+        } catch (err) {
+          if ((err as { code?: string }).code !== 'INVALID_ARGUMENT') {
+            throw new Error(`${key} = values[${i}]: ${String(err)}`);
+          }
+          refused.push(key);
+        }
+      }
+    }
+    // Every setting refuses most of these (a number may be a valid port or count).
+    for (const key of keys) expect(refused.filter((k) => k === key).length).toBeGreaterThan(3);
   });
 });
