@@ -13,6 +13,7 @@ import {
   CONTRIBUTION_VALUE_SCHEMA,
   type ContributionLimits,
 } from './contribution-schema.js';
+import { isRelayId } from './limits.js';
 import type {
   Contribution,
   DecisionContribution,
@@ -97,6 +98,10 @@ function text(value: string, field: string, max: number): string {
 function id(value: string, field: string, limits: ContributionLimits): string {
   const trimmed = text(value, field, limits.maxIdChars);
   if (trimmed !== value) invalid(field, 'has leading or trailing white space');
+  // Renamed instead, an id would leave the references to it pointing at nothing, or elsewhere.
+  if (!isRelayId(trimmed)) {
+    invalid(field, 'is not an id (a letter or digit, then letters, digits, . _ : -)');
+  }
   return trimmed;
 }
 
@@ -119,11 +124,31 @@ function optionalId(value: unknown, field: string, limits: ContributionLimits): 
   return value === undefined || value === null ? undefined : id(value as string, field, limits);
 }
 
+/**
+ * A provenance reference: for TOOL and DERIVED an id (a scratch id, a fact id); otherwise free text
+ * of an id's length (a message, a document, a section).
+ */
+function provenanceRef(
+  value: unknown,
+  provenance: FactProvenance | undefined,
+  field: string,
+  limits: ContributionLimits,
+): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (provenance === 'TOOL' || provenance === 'DERIVED') return id(value as string, field, limits);
+  return text(value as string, field, limits.maxIdChars);
+}
+
 function checkFact(raw: Raw, at: string, limits: ContributionLimits): FactContribution {
   const fact_id = optionalId(raw.fact_id, `${at}/fact_id`, limits);
   const statement = text(raw.statement as string, `${at}/statement`, limits.maxTextChars);
   const provenance = (raw.provenance ?? undefined) as FactProvenance | undefined;
-  const provenance_ref = optionalId(raw.provenance_ref, `${at}/provenance_ref`, limits);
+  const provenance_ref = provenanceRef(
+    raw.provenance_ref,
+    provenance,
+    `${at}/provenance_ref`,
+    limits,
+  );
   const confidence = raw.confidence ?? undefined;
   if (typeof confidence === 'number' && !(confidence >= 0 && confidence <= 1)) {
     invalid(`${at}/confidence`, 'must be between 0 and 1');
@@ -147,7 +172,12 @@ function checkDecision(raw: Raw, at: string, limits: ContributionLimits): Decisi
   const depends_on = refs(raw.depends_on, `${at}/depends_on`, limits, 'id');
   const revisable = raw.revisable ?? undefined;
   const provenance = (raw.provenance ?? undefined) as FactProvenance | undefined;
-  const provenance_ref = optionalId(raw.provenance_ref, `${at}/provenance_ref`, limits);
+  const provenance_ref = provenanceRef(
+    raw.provenance_ref,
+    provenance,
+    `${at}/provenance_ref`,
+    limits,
+  );
   const revises = optionalId(raw.revises, `${at}/revises`, limits);
   return {
     ...(decision_id === undefined ? {} : { decision_id }),
@@ -167,7 +197,7 @@ function checkToolResult(raw: Raw, at: string, limits: ContributionLimits): Tool
   if (!isContentHash(result_hash)) invalid(`${at}/result_hash`, 'must be sha256:<64 hex>');
   return {
     scratch_id: id(raw.scratch_id as string, `${at}/scratch_id`, limits),
-    tool: id(raw.tool as string, `${at}/tool`, limits),
+    tool: text(raw.tool as string, `${at}/tool`, limits.maxIdChars),
     result_hash,
     summary: text(raw.summary as string, `${at}/summary`, limits.maxTextChars),
   };

@@ -97,6 +97,12 @@ export function mergeContribution(
   const claimed = new Set<string>();
   const taken = (id: string) =>
     factOf(id) !== undefined || decisionOf(id) !== undefined || scratch.has(id) || claimed.has(id);
+  // The ids the contribution names itself are never handed to an item that came without one: its
+  // references (depends_on, a TOOL fact's scratch id) would then point at the wrong item.
+  const named = new Set<string>();
+  for (const f of contribution.facts) if (f.fact_id !== undefined) named.add(f.fact_id);
+  for (const d of contribution.decisions) if (d.decision_id !== undefined) named.add(d.decision_id);
+  for (const t of contribution.tool_results) named.add(t.scratch_id);
   const counters = { fact: 0, decision: 0 };
   const fresh = (kind: 'fact' | 'decision', proposed?: string): string => {
     if (proposed !== undefined && isRelayId(proposed) && !taken(proposed)) {
@@ -107,7 +113,7 @@ export function mergeContribution(
       counters[kind]++;
       const id =
         ctx.newId?.(kind, counters[kind]) ?? `${kind === 'fact' ? 'f' : 'd'}${n}.${counters[kind]}`;
-      if (isRelayId(id) && !taken(id)) {
+      if (isRelayId(id) && !taken(id) && !named.has(id)) {
         claimed.add(id);
         return id;
       }
