@@ -95,6 +95,8 @@ function text(value: string, field: string, max: number): string {
   return trimmed;
 }
 
+const HASHED_FORM = /^h[0-9a-f]{24}$/;
+
 function id(value: string, field: string, limits: ContributionLimits): string {
   const trimmed = text(value, field, limits.maxIdChars);
   if (trimmed !== value) invalid(field, 'has leading or trailing white space');
@@ -102,6 +104,9 @@ function id(value: string, field: string, limits: ContributionLimits): string {
   if (!isRelayId(trimmed)) {
     invalid(field, 'is not an id (a letter or digit, then letters, digits, . _ : -)');
   }
+  // The form canon names a hashed id by (`objectIdOf`): taken as given, it could name another
+  // item's note.
+  if (HASHED_FORM.test(trimmed)) invalid(field, 'is reserved (h and 24 hex digits)');
   return trimmed;
 }
 

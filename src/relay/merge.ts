@@ -103,6 +103,23 @@ export function mergeContribution(
   for (const f of contribution.facts) if (f.fact_id !== undefined) named.add(f.fact_id);
   for (const d of contribution.decisions) if (d.decision_id !== undefined) named.add(d.decision_id);
   for (const t of contribution.tool_results) named.add(t.scratch_id);
+  // A TOOL item rests on a tool result: one this window lists, or one the state already holds.
+  // Canon keeps each as a note, so a reference to neither could only fail at the commit.
+  const toolRef = (provenance: string | undefined, ref: string | undefined, field: string) => {
+    if (provenance !== 'TOOL' || ref === undefined || scratch.has(ref)) return;
+    if (contribution.tool_results.some((t) => t.scratch_id === ref)) return;
+    throw new CanonryError(
+      'MODEL_OUTPUT_INVALID',
+      `${field} names no tool result: ${ref} is neither in the state nor in tool_results`,
+      { field },
+    );
+  };
+  for (const [i, f] of contribution.facts.entries()) {
+    toolRef(f.provenance, f.provenance_ref, `/facts/${i}/provenance_ref`);
+  }
+  for (const [i, d] of contribution.decisions.entries()) {
+    toolRef(d.provenance, d.provenance_ref, `/decisions/${i}/provenance_ref`);
+  }
   const counters = { fact: 0, decision: 0 };
   const fresh = (kind: 'fact' | 'decision', proposed?: string): string => {
     if (proposed !== undefined && isRelayId(proposed) && !taken(proposed)) {

@@ -107,6 +107,11 @@ describe("a contribution's ids", () => {
         '/facts/0/provenance_ref',
       ],
     ];
+    // canon's name for a hashed id: as given, it could be another item's note.
+    cases.push([
+      { facts: [{ fact_id: `h${'0a'.repeat(12)}`, statement: 'A' }] },
+      '/facts/0/fact_id',
+    ]);
     for (const [contribution, field] of cases) {
       await expect(
         runtime.relay.completeWindow(AGENT, id, 'Refused.', contribution),
@@ -121,5 +126,51 @@ describe("a contribution's ids", () => {
     });
     expect(w1.status).toBe('relayed');
     expect(w1.cso!.established_facts[0]!.provenance_ref).toBe('turn 7 of the call');
+  });
+
+  it('refuse a TOOL item whose tool result is neither listed nor in the state, before anything is written', async () => {
+    const id = await session();
+    const head = await runtime.journal.head(PROJECT);
+    const unlisted = [
+      [
+        {
+          facts: [{ statement: 'CPU is at 87 percent', provenance: 'TOOL', provenance_ref: 'm4' }],
+        },
+        '/facts/0/provenance_ref',
+      ],
+      [
+        {
+          decisions: [
+            { choice: 'Scale out', rationale: 'CPU', provenance: 'TOOL', provenance_ref: 'm4' },
+          ],
+        },
+        '/decisions/0/provenance_ref',
+      ],
+    ] as const;
+    for (const [contribution, field] of unlisted) {
+      await expect(
+        runtime.relay.completeWindow(AGENT, id, 'Refused.', contribution),
+      ).rejects.toMatchObject({ code: 'MODEL_OUTPUT_INVALID', details: { field } });
+    }
+    expect(await runtime.journal.head(PROJECT)).toEqual(head);
+    // Listed in the same window, the tool result is a node and the fact rests on it.
+    const metrics = {
+      scratch_id: 'm4',
+      tool: 'metrics',
+      result_hash: `sha256:${'c'.repeat(64)}`,
+      summary: 'CPU 87',
+    };
+    const w1 = await runtime.relay.completeWindow(AGENT, id, 'Listed.', {
+      facts: [{ statement: 'CPU is at 87 percent', provenance: 'TOOL', provenance_ref: 'm4' }],
+      tool_results: [metrics],
+    });
+    expect(w1.status).toBe('relayed');
+    // Held by the state, it needs no listing again.
+    const w2 = await runtime.relay.completeWindow(AGENT, id, 'Known.', {
+      decisions: [
+        { choice: 'Scale out', rationale: 'CPU is high', provenance: 'TOOL', provenance_ref: 'm4' },
+      ],
+    });
+    expect(w2.status).toBe('relayed');
   });
 });
