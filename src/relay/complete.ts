@@ -14,7 +14,7 @@ import { extractFromText, mergeExtracted } from './extract/index.js';
 import { DependencyIndex } from './graph.js';
 import { carryStep } from './graph-delta.js';
 import { relayHeaders } from './headers.js';
-import { type MergeResult, mergeContribution } from './merge.js';
+import type { MergeResult } from './merge.js';
 import { statusAfter } from './pending.js';
 import { remainingOf, windowPlan } from './prepare.js';
 import { REPETITION_WINDOWS, type WindowQuality, windowQuality } from './quality.js';
@@ -37,6 +37,7 @@ import type {
   UnsealedCso,
   Verification,
 } from './types.js';
+import { mergeUnused } from './used-ids.js';
 import { verifyCso } from './verify.js';
 
 /** The most text one window may hand in (the extractor reads all of it). */
@@ -98,13 +99,21 @@ async function refreshedTools(
   const reader = relay.canon.reader(session.project);
   const create: ToolResult[] = [];
   const refresh: ToolResult[] = [];
-  for (const tool of tools) {
+  for (const [i, tool] of tools.entries()) {
     const object = await reader.object(objectIdOf(session.session_id, tool.scratch_id));
     if (!object) create.push(tool);
     else {
       const current = await reader.version(object.current_version_ref as never);
-      const shape = current?.content.shape as { result_hash?: string } | null;
-      if (shape?.result_hash !== tool.result_hash) refresh.push(tool);
+      const shape = current?.content.shape as { relay?: string; result_hash?: string } | null;
+      if (shape?.relay !== 'tool') {
+        const field = `/tool_results/${i}/scratch_id`;
+        throw new CanonryError(
+          'MODEL_OUTPUT_INVALID',
+          `${field}: ${tool.scratch_id} is the id of a fact or decision of this session, not of a tool result`,
+          { field },
+        );
+      }
+      if (shape.result_hash !== tool.result_hash) refresh.push(tool);
     }
   }
   return { create, refresh };
@@ -262,7 +271,7 @@ export async function completeWindow(
   const prior = last?.cso ?? null;
   // The scratch notes canon holds for tool results: new ones, and ones refreshed with another value.
   const tools = await refreshedTools(relay, session, contribution.tool_results);
-  const merged = mergeContribution(prior, contribution, {
+  const merged = await mergeUnused(relay, project, prior, contribution, {
     session_id: session.session_id,
     window_number: windowNumber,
     genesis: session.genesis,

@@ -53,6 +53,11 @@ export interface MergeContext {
   readonly newId?: (kind: 'fact' | 'decision', n: number) => string;
   /** The session's revision bound (§6.3); {@link MAX_REVISIONS} by default. */
   readonly max_revisions?: number;
+  /**
+   * Ids the session used for items that have left the state (canon keeps a note of each): never
+   * given to a new item. A contribution that names one for a new item is refused by the caller.
+   */
+  readonly used?: ReadonlySet<string>;
 }
 
 export interface MergeResult {
@@ -96,7 +101,11 @@ export function mergeContribution(
 
   const claimed = new Set<string>();
   const taken = (id: string) =>
-    factOf(id) !== undefined || decisionOf(id) !== undefined || scratch.has(id) || claimed.has(id);
+    factOf(id) !== undefined ||
+    decisionOf(id) !== undefined ||
+    scratch.has(id) ||
+    claimed.has(id) ||
+    ctx.used?.has(id) === true;
   // The ids the contribution names itself are never handed to an item that came without one: its
   // references (depends_on, a TOOL fact's scratch id) would then point at the wrong item.
   const named = new Set<string>();

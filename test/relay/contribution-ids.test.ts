@@ -173,4 +173,54 @@ describe("a contribution's ids", () => {
     });
     expect(w2.status).toBe('relayed');
   });
+
+  it('never give a new item an id the session used for one that left, and refuse one that names it', async () => {
+    const id = await session();
+    // Window 1 names a fact f3.1: the id window 3 would give its first fact without one.
+    await runtime.relay.completeWindow(AGENT, id, 'One.', {
+      facts: [
+        { fact_id: 'k1', statement: 'The queue is Kafka' },
+        { fact_id: 'f3.1', statement: 'The team is four people' },
+      ],
+    });
+    const w2 = await runtime.relay.completeWindow(AGENT, id, 'Two.', {
+      invalidates: ['k1', 'f3.1'],
+    });
+    expect(w2.cso!.established_facts.map((f) => f.fact_id)).not.toContain('k1');
+    const head = await runtime.journal.head(PROJECT);
+    const reused = [
+      [{ facts: [{ fact_id: 'k1', statement: 'The queue is NATS' }] }, '/facts/0/fact_id'],
+      [
+        { decisions: [{ decision_id: 'f3.1', choice: 'Hire', rationale: 'Too few people' }] },
+        '/decisions/0/decision_id',
+      ],
+      [
+        {
+          tool_results: [
+            {
+              scratch_id: 'k1',
+              tool: 'ls',
+              result_hash: `sha256:${'d'.repeat(64)}`,
+              summary: 'Three topics',
+            },
+          ],
+        },
+        '/tool_results/0/scratch_id',
+      ],
+    ] as const;
+    for (const [contribution, field] of reused) {
+      await expect(
+        runtime.relay.completeWindow(AGENT, id, 'Refused.', contribution),
+      ).rejects.toMatchObject({ code: 'MODEL_OUTPUT_INVALID', details: { field } });
+    }
+    expect(await runtime.journal.head(PROJECT)).toEqual(head);
+    // A fact without an id skips f3.1, which canon still holds, instead of failing the commit.
+    const w3 = await runtime.relay.completeWindow(AGENT, id, 'Three.', {
+      facts: [{ statement: 'The queue is NATS' }],
+    });
+    expect(w3.status).toBe('relayed');
+    const nats = w3.cso!.established_facts.find((f) => f.statement === 'The queue is NATS')!;
+    expect(nats.fact_id).toMatch(/^f3\.\d+$/);
+    expect(nats.fact_id).not.toBe('f3.1');
+  });
 });
