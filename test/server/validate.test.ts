@@ -219,6 +219,16 @@ describe('bad requests get typed 4xx, never 5xx', () => {
     expect(res.status).toBeLessThan(500);
   });
 
+  it('a request with no body at all, with or without a content type, is MALFORMED_BODY', async () => {
+    for (const headers of [{}, { 'content-length': '0' }, { 'content-type': 'application/json' }]) {
+      const res = await fetch(`${live.url}/v1/validate`, { method: 'POST', headers });
+      expect(res.status).toBe(400);
+      const json = (await res.json()) as { status: string; error: { failure_code: string } };
+      expect(json.status).toBe('REJECTED');
+      expect(json.error.failure_code).toBe('MALFORMED_BODY');
+    }
+  });
+
   it('random JSON bodies never produce a 5xx', async () => {
     await fc.assert(
       fc.asyncProperty(

@@ -85,7 +85,11 @@ export function validateRoutes(app: FastifyInstance, runtime: CanonryRuntime): v
     scope.post(VALIDATE_PATH, {
       config: { rateLimit: rateLimitOptions },
       handler: async (request, reply) => {
-        const evaluation = await evaluate(request.body as Buffer);
+        // No body, or one without a content type, reaches here with none parsed.
+        if (!Buffer.isBuffer(request.body)) {
+          throw new CanonryError('MALFORMED_BODY', 'the request has no JSON body');
+        }
+        const evaluation = await evaluate(request.body);
         reply.code(evaluation.httpStatus);
         // A conformant envelope comes as text already (the certificate is not serialised again).
         if (evaluation.json === undefined) return reply.send(evaluation.envelope);
