@@ -220,7 +220,12 @@ describe('bad requests get typed 4xx, never 5xx', () => {
   });
 
   it('a request with no body at all, with or without a content type, is MALFORMED_BODY', async () => {
-    for (const headers of [{}, { 'content-length': '0' }, { 'content-type': 'application/json' }]) {
+    const variants: Record<string, string>[] = [
+      {},
+      { 'content-length': '0' },
+      { 'content-type': 'application/json' },
+    ];
+    for (const headers of variants) {
       const res = await fetch(`${live.url}/v1/validate`, { method: 'POST', headers });
       expect(res.status).toBe(400);
       const json = (await res.json()) as { status: string; error: { failure_code: string } };
