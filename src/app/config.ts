@@ -60,6 +60,8 @@ export interface CanonryConfig {
   readonly validateRateLimit: RateLimit | null;
   /** Threads that evaluate `POST /v1/validate` off the event loop; 0 evaluates in the server's thread. */
   readonly validateWorkers: number;
+  /** Live event streams (`GET …/events`) the server holds at once; each principal a sixteenth. */
+  readonly eventStreams: number;
   readonly checkpoints: CheckpointPolicy;
   readonly verifyOnStart: VerifyOnStart;
   /** Days the kernel's audit entries are kept before they are pruned; null keeps them forever. */
@@ -90,6 +92,7 @@ export const DEFAULT_CONFIG: CanonryConfig = {
   },
   validateRateLimit: { max: 600, windowMs: 60_000 },
   validateWorkers: 1,
+  eventStreams: 256,
   checkpoints: { every: 256, intervalMs: 5_000 },
   verifyOnStart: 'tail',
   auditRetentionDays: 30,
@@ -109,6 +112,7 @@ export interface ConfigInput {
   /** `N/<window>` (`600/1m`, `20/10s`) or `off`. */
   readonly validateRateLimit?: string | RateLimit | null | undefined;
   readonly validateWorkers?: string | number | undefined;
+  readonly eventStreams?: string | number | undefined;
   readonly checkpoints?: Partial<CheckpointPolicy> | undefined;
   readonly verifyOnStart?: string | undefined;
   /** Days, or `forever`. */
@@ -136,6 +140,7 @@ const ENV = {
   checkpointEvery: 'CANONRY_CHECKPOINT_EVERY',
   checkpointIntervalMs: 'CANONRY_CHECKPOINT_INTERVAL_MS',
   validateWorkers: 'CANONRY_VALIDATE_WORKERS',
+  eventStreams: 'CANONRY_EVENT_STREAMS',
 } as const;
 
 function bad(message: string): CanonryError {
@@ -382,6 +387,12 @@ export function resolveConfig(
       ENV.validateWorkers,
       0,
       64,
+    ),
+    eventStreams: integer(
+      input.eventStreams ?? env[ENV.eventStreams] ?? DEFAULT_CONFIG.eventStreams,
+      ENV.eventStreams,
+      1,
+      100_000,
     ),
     checkpoints: checkpointPolicy(input.checkpoints, env),
     verifyOnStart,

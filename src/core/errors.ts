@@ -23,6 +23,10 @@ export const ERROR_CODES = {
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'the request body must be application/json' },
   NOT_FOUND: { status: 404, message: 'no such route' },
   RATE_LIMITED: { status: 429, message: 'too many requests from this client; retry later' },
+  EVENT_STREAMS_FULL: {
+    status: 503,
+    message: 'the server holds as many event streams as it may; retry later',
+  },
   EVALUATOR_UNAVAILABLE: {
     status: 503,
     message: 'the evaluation thread stopped before answering; retry',

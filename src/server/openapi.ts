@@ -310,7 +310,7 @@ const OTHER_ROUTES: readonly OperationDoc[] = [
       description:
         'events: `data` is { seq, kind, at, actor, authority: { principal?, role?, project?, system? }, hash, prev_hash, summary } — summary names ids, versions, outcomes and the gate label per kind (null for other kinds) — or { seq, hash, prev_hash, redacted: true }',
     },
-    errors: ['INVALID_ARGUMENT', 'INVALID_PROJECT'],
+    errors: ['INVALID_ARGUMENT', 'INVALID_PROJECT', 'RATE_LIMITED', 'EVENT_STREAMS_FULL'],
   },
 ];
 

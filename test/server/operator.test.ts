@@ -382,6 +382,7 @@ describe('CORS', () => {
       'http',
       'validateRateLimit',
       'validateWorkers',
+      'eventStreams',
       'checkpoints',
       'verifyOnStart',
       'auditRetentionDays',

@@ -13,6 +13,8 @@ export const EVENTS_PATH = '/v1/projects/:project/events';
 const HEARTBEAT_MS = 15_000;
 /** Entries read per page for one stream: the most a slow client's stream holds besides its socket. */
 const PAGE = 100;
+/** What a refused stream is told to wait before it retries, in seconds. */
+const RETRY_AFTER_S = 5;
 
 /** A resume point: a seq of up to 15 digits, else INVALID_ARGUMENT naming where it came from. */
 function seqFrom(value: unknown, field: string): number {
@@ -38,9 +40,13 @@ function resumeAfter(header: unknown, query: unknown): number {
   return q.after === undefined ? 0 : seqFrom(q.after, 'after');
 }
 
-/** Resolves once the socket can take more, or it closed. */
+/** Resolves once the socket can take more, or it closed (at once if it already has). */
 function drained(raw: ServerResponse): Promise<void> {
   return new Promise((resolve) => {
+    if (raw.destroyed || raw.writableEnded) {
+      resolve();
+      return;
+    }
     const done = () => {
       raw.off('drain', done);
       raw.off('close', done);
@@ -55,11 +61,18 @@ function drained(raw: ServerResponse): Promise<void> {
  * `GET /v1/projects/:project/events`: the project's journal as it grows, one server-sent event per
  * entry (`id:` its seq, `event:` its kind, `data:` a policy-safe summary, or `event: redacted` for an
  * entry the token's principal may not read), resumed after `Last-Event-ID` or `?after=`. Backed by
- * `journal.follow`: a client that stops reading holds one page and its socket buffer, nothing more.
- * The kernel's audit project is never served. Every stream ends when the server closes.
+ * `journal.follow`: a client that stops reading holds one page and its socket buffer, nothing more,
+ * until the server's idle timeout ends it. The server holds `config.eventStreams` streams at once
+ * (503 EVENT_STREAMS_FULL past them) and a principal a sixteenth of them (429 RATE_LIMITED), both
+ * with Retry-After: each holds a socket, and sockets are what every other request needs too. The
+ * kernel's audit project is never served. Every stream ends when the server closes.
  */
 export function eventRoutes(app: FastifyInstance, runtime: CanonryRuntime): void {
   const open = new Set<() => void>();
+  /** Open streams by principal (project and id), against `config.eventStreams` / 16 each. */
+  const byPrincipal = new Map<string, number>();
+  const limit = runtime.config.eventStreams;
+  const perPrincipal = Math.max(1, Math.floor(limit / 16));
   app.addHook('preClose', async () => {
     for (const end of open) end();
   });
@@ -78,9 +91,26 @@ export function eventRoutes(app: FastifyInstance, runtime: CanonryRuntime): void
     }
     const after = resumeAfter(request.headers['last-event-id'], request.query);
     const viewer = principalOf(request);
+    const who = `${viewer.project}\u0000${viewer.id}`;
+    const held = byPrincipal.get(who) ?? 0;
+    if (open.size >= limit) {
+      throw new CanonryError(
+        'EVENT_STREAMS_FULL',
+        `the server holds ${limit} event streams (CANONRY_EVENT_STREAMS)`,
+        { retry_after_s: RETRY_AFTER_S },
+      );
+    }
+    if (held >= perPrincipal) {
+      throw new CanonryError(
+        'RATE_LIMITED',
+        `this principal holds ${perPrincipal} event streams already`,
+        { retry_after_s: RETRY_AFTER_S },
+      );
+    }
     const follower = runtime.journal.follow(project, { after, limit: PAGE });
     const end = () => void follower.return();
     open.add(end);
+    byPrincipal.set(who, held + 1);
 
     reply.hijack();
     const raw = reply.raw;
@@ -93,10 +123,17 @@ export function eventRoutes(app: FastifyInstance, runtime: CanonryRuntime): void
     });
     raw.write(`: ${project} after ${after}\n\n`);
     raw.on('close', end);
-    const heartbeat = setInterval(() => raw.write(': heartbeat\n\n'), heartbeatMs);
+    // A heartbeat only when the socket took the last write: one that is still full means the client
+    // stopped reading, and writing on would only grow its buffer. The server's idle timeout ends
+    // such a stream (its slot is free again); the client resumes with Last-Event-ID.
+    const heartbeat = setInterval(() => {
+      if (!raw.writableNeedDrain) raw.write(': heartbeat\n\n');
+    }, heartbeatMs);
     try {
       for await (const entry of follower) {
         const event = await feedEvent(runtime.canon, runtime.journal.kinds, viewer, entry);
+        // The client may have gone while the summary was read.
+        if (raw.destroyed) break;
         const name = 'redacted' in event ? 'redacted' : event.kind;
         const frame = `id: ${entry.seq}\nevent: ${name}\ndata: ${JSON.stringify(event)}\n\n`;
         if (!raw.write(frame)) await drained(raw);
@@ -108,6 +145,9 @@ export function eventRoutes(app: FastifyInstance, runtime: CanonryRuntime): void
     } finally {
       clearInterval(heartbeat);
       open.delete(end);
+      const left = (byPrincipal.get(who) ?? 1) - 1;
+      if (left > 0) byPrincipal.set(who, left);
+      else byPrincipal.delete(who);
       raw.off('close', end);
       await follower.return();
       raw.end();

@@ -1,0 +1,190 @@
+// The live feed's bounds, against a real server on loopback with a real SQLite file: streams the
+// server holds at once (CANONRY_EVENT_STREAMS) and per principal, refused past them with a typed
+// error and Retry-After; a slot given back when its client goes; and a client that stops reading
+// ended after a few stalled heartbeats instead of holding its slot, socket and buffer forever.
+import { get } from 'node:http';
+import { connect } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { createCanonry } from '../../src/app/index.js';
+import { buildServer } from '../../src/server/index.js';
+import { tokensFor } from '../helpers/auth.js';
+import { create, PROJECT, principal } from '../helpers/canon.js';
+import { acceptNotes } from '../helpers/journal.js';
+import { tempDir } from '../helpers/runtime.js';
+import { openEvents } from '../helpers/sse.js';
+
+async function server(eventStreams: number) {
+  const { dir, cleanup } = tempDir();
+  const runtime = acceptNotes(
+    await createCanonry({
+      dataDir: dir,
+      logLevel: 'silent',
+      eventStreams,
+      // Heartbeats every 300 ms: a stalled client is found within seconds.
+      http: { idleTimeoutMs: 600, requestTimeoutMs: 500, headersTimeoutMs: 500 },
+    }),
+  );
+  const app = buildServer(runtime, { logLevel: 'silent' });
+  const url = await app.listen({ port: 0, host: '127.0.0.1' });
+  return {
+    runtime,
+    url,
+    close: async () => {
+      await app.close();
+      await runtime.close();
+      cleanup();
+    },
+  };
+}
+
+/** Polls `check` every 50 ms until it holds, for `ms` at most. */
+async function eventually(check: () => Promise<boolean>, ms: number): Promise<boolean> {
+  for (const until = Date.now() + ms; Date.now() < until; ) {
+    if (await check()) return true;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return false;
+}
+
+describe('event streams: how many, and for how long', () => {
+  it('refuses a stream past the server’s limit (503) and past a principal’s share (429), with Retry-After, and gives a slot back when its client goes', async () => {
+    // Three streams at once, one per principal (3 / 16, at least one).
+    const s = await server(3);
+    try {
+      const tok = await tokensFor(s.runtime, 'feed', {
+        a: 'viewer',
+        b: 'viewer',
+        c: 'viewer',
+        d: 'viewer',
+      });
+      const at = `${s.url}/v1/projects/feed/events`;
+      const a1 = await openEvents(at, tok.a);
+      expect(a1.status).toBe(200);
+      const a2 = await openEvents(at, tok.a);
+      expect(a2.status).toBe(429);
+      expect(a2.error.error.code).toBe('RATE_LIMITED');
+      expect(Number(a2.headers.get('retry-after'))).toBeGreaterThan(0);
+      const b1 = await openEvents(at, tok.b);
+      const c1 = await openEvents(at, tok.c);
+      expect([b1.status, c1.status]).toEqual([200, 200]);
+      const d1 = await openEvents(at, tok.d);
+      expect(d1.status).toBe(503);
+      expect(d1.error.error.code).toBe('EVENT_STREAMS_FULL');
+      expect(Number(d1.headers.get('retry-after'))).toBeGreaterThan(0);
+      // The streams still flow.
+      await s.runtime.journal.append('feed', { kind: 'test.note', body: { n: 1 }, actor: 'x' });
+      expect((await b1.take(1))[0]!.id).toBe('1');
+      // A client that goes gives its slot back, to anyone.
+      a1.close();
+      let d2 = await openEvents(at, tok.d);
+      expect(
+        await eventually(async () => {
+          if (d2.status === 200) return true;
+          d2 = await openEvents(at, tok.d);
+          return d2.status === 200;
+        }, 5_000),
+      ).toBe(true);
+      d2.close();
+      b1.close();
+      c1.close();
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('ends the stream of a client that stopped reading, and frees its slot', async () => {
+    const s = await server(1);
+    try {
+      const { v } = await tokensFor(s.runtime, 'flood', { v: 'viewer' });
+      // A raw client that asks for the stream and then never reads a byte.
+      const socket = connect({ host: '127.0.0.1', port: Number(new URL(s.url).port) });
+      socket.pause();
+      await new Promise<void>((r) => socket.once('connect', () => r()));
+      socket.write(
+        `GET /v1/projects/flood/events HTTP/1.1\r\nhost: x\r\nauthorization: Bearer ${v}\r\n\r\n`,
+      );
+      // Its slot is taken: the server's one stream.
+      expect(
+        await eventually(
+          async () => (await openEvents(`${s.url}/v1/projects/flood/events`, v)).status === 503,
+          5_000,
+        ),
+      ).toBe(true);
+      // Enough to fill the socket's buffers many times over: 40,000 events, ~8 MB of frames (a
+      // stream sends summaries, not bodies).
+      for (let i = 0; i < 400; i++) {
+        await s.runtime.journal.appendAll(
+          'flood',
+          Array.from({ length: 100 }, (_, n) => ({ kind: 'test.note', body: { n }, actor: 'x' })),
+        );
+      }
+      // Four heartbeats (300 ms apart) that find the socket full end the stream: its slot is free.
+      let next = await openEvents(`${s.url}/v1/projects/flood/events?after=40000`, v);
+      expect(
+        await eventually(async () => {
+          if (next.status === 200) return true;
+          next = await openEvents(`${s.url}/v1/projects/flood/events?after=40000`, v);
+          return next.status === 200;
+        }, 15_000),
+      ).toBe(true);
+      next.close();
+      socket.destroy();
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('ends a stream whose client went while its summary was read, leaving no timer behind', async () => {
+    const s = await server(64);
+    try {
+      // A rejected proposal: its summary reads the proposal (a round trip on PostgreSQL), here
+      // slowed to 200 ms so that every client has gone before it returns.
+      const agent = principal('ann', 'agent');
+      const made = await create(s.runtime, agent, 'decision.slow', { object_type: 'decision' });
+      expect(made.proposal.status).toBe('pending');
+      await s.runtime.canon.reject(agent, made.proposal.proposal_id, 'withdrawn');
+      const entries = await s.runtime.journal.read(PROJECT, { after: 0, limit: 100 });
+      const rejected = entries.find((e) => e.kind === 'canon.reject')!;
+      const canon = s.runtime.canon;
+      const reader = canon.reader.bind(canon);
+      canon.reader = ((...args: Parameters<typeof reader>) => {
+        const r = reader(...args);
+        const proposal = r.proposal.bind(r);
+        r.proposal = async (id: string) => {
+          await new Promise((done) => setTimeout(done, 200));
+          return proposal(id);
+        };
+        return r;
+      }) as typeof canon.reader;
+      const { v } = await tokensFor(s.runtime, PROJECT, { v: 'viewer' });
+      const timers = () => process.getActiveResourcesInfo().filter((x) => x === 'Timeout').length;
+      const before = timers();
+      const port = Number(new URL(s.url).port);
+      for (let i = 0; i < 10; i++) {
+        await new Promise<void>((done) => {
+          const req = get(
+            {
+              host: '127.0.0.1',
+              port,
+              path: `/v1/projects/${PROJECT}/events?after=${rejected.seq - 1}`,
+              headers: { authorization: `Bearer ${v}` },
+            },
+            (res) =>
+              // The opening comment came; the summary is being read: go.
+              res.once('data', () => {
+                req.destroy();
+                done();
+              }),
+          );
+        });
+      }
+      // Every summary has been read by now, and every stream has seen its client gone.
+      expect(
+        await eventually(async () => timers() <= before, 3_000),
+        `Timeout handles: ${timers()} against ${before} before the streams`,
+      ).toBe(true);
+    } finally {
+      await s.close();
+    }
+  });
+});
