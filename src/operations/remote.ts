@@ -15,6 +15,13 @@ export function operationPath(
     if (value === undefined) {
       throw new CanonryError('INVALID_ARGUMENT', `${name} is required`, { field: name });
     }
+    // Percent-encoding leaves `.` and `..` as they are, and a URL resolves them: the call would go
+    // to another route (the server checks the role there too, but it is not the one asked for).
+    if (value === '' || value === '.' || value === '..') {
+      throw new CanonryError('INVALID_ARGUMENT', `${name} must not be empty, . or ..`, {
+        field: name,
+      });
+    }
     return encodeURIComponent(value);
   });
 }

@@ -3,7 +3,13 @@
 // checks generated from a body schema refuse with the typed codes the faces promise.
 import { describe, expect, it } from 'vitest';
 import { CanonryError } from '../../src/core/index.js';
-import { checkBody, inlineRefs, OPERATIONS, operationNamed } from '../../src/operations/index.js';
+import {
+  checkBody,
+  inlineRefs,
+  OPERATIONS,
+  operationNamed,
+  operationPath,
+} from '../../src/operations/index.js';
 
 const refusal = (name: string, body: unknown) => {
   try {
@@ -96,5 +102,22 @@ describe('checks generated from a body schema', () => {
     expect(refusal('compileWorkingSet', undefined)).toBeNull();
     expect(refusal('approveProposal', undefined)).toBeNull();
     expect(refusal('rejectProposal', undefined)?.code).toBe('INVALID_BODY');
+  });
+
+  it('fills a URL with each value percent-encoded, and refuses one a URL would resolve away', () => {
+    const op = OPERATIONS.find((o) => Object.keys(o.params ?? {}).length === 1)!;
+    const [name] = Object.keys(op.params!) as [string];
+    const path = operationPath(op, 'p', { [name]: 'a/b?c#d' });
+    expect(path).toContain('a%2Fb%3Fc%23d');
+    expect(new URL(path, 'http://x').pathname).toBe(path.split('?')[0]);
+    for (const value of ['.', '..', '']) {
+      let code: string | undefined;
+      try {
+        operationPath(op, 'p', { [name]: value });
+      } catch (err) {
+        code = (err as CanonryError).code;
+      }
+      expect(code, JSON.stringify(value)).toBe('INVALID_ARGUMENT');
+    }
   });
 });
