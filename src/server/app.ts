@@ -89,6 +89,11 @@ export function buildServer(runtime: CanonryRuntime, options: ServerOptions = {}
       const typed = edgeError(err);
       (reply as FastifyReply).header(REQUEST_ID_HEADER, request.id);
       (reply as FastifyReply).code(typed.status).send(errorBody(typed));
+      // No response hook runs for it, so Fastify does not log its completion: this line does.
+      request.log.info(
+        { res: { statusCode: typed.status }, code: typed.code },
+        'request completed',
+      );
     },
   });
   recordRoutes(app);

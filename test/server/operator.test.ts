@@ -210,6 +210,14 @@ describe('request ids and request logs', () => {
     expect(requestLines.length).toBeGreaterThanOrEqual(6);
     const answered = [...ids, undecodable.headers.get('x-request-id')];
     for (const line of requestLines) expect(answered).toContain(line.reqId);
+    // The router's refusal is logged as any request is: in, and completed with its status.
+    const refused = lines.filter((l) => l.reqId === undecodable.headers.get('x-request-id'));
+    expect(
+      refused.map((l) => [l.msg, (l.res as { statusCode?: number } | undefined)?.statusCode]),
+    ).toEqual([
+      ['incoming request', undefined],
+      ['request completed', 400],
+    ]);
   });
 
   it("keeps a caller's sane x-request-id and replaces one that is not", async () => {
