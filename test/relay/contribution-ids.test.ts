@@ -23,6 +23,21 @@ async function session(): Promise<string> {
   return session.session_id;
 }
 
+/** Each contribution is refused with its field (and `code`, when given), and nothing is journaled. */
+async function refusedEach(
+  id: string,
+  cases: readonly (readonly [unknown, string])[],
+  code?: string,
+): Promise<void> {
+  const head = await runtime.journal.head(PROJECT);
+  for (const [contribution, field] of cases) {
+    await expect(
+      runtime.relay.completeWindow(AGENT, id, 'Refused.', contribution),
+    ).rejects.toMatchObject({ ...(code === undefined ? {} : { code }), details: { field } });
+  }
+  expect(await runtime.journal.head(PROJECT)).toEqual(head);
+}
+
 describe("a contribution's ids", () => {
   it('are kept as named: an item without an id never takes one the contribution uses', async () => {
     const id = await session();
@@ -81,7 +96,6 @@ describe("a contribution's ids", () => {
 
   it('must be ids: anything else is refused with its field, and nothing is journaled', async () => {
     const id = await session();
-    const head = await runtime.journal.head(PROJECT);
     const cases: [unknown, string][] = [
       [{ facts: [{ fact_id: 'my fact', statement: 'A' }] }, '/facts/0/fact_id'],
       [{ facts: [{ fact_id: '__proto__', statement: 'A' }] }, '/facts/0/fact_id'],
@@ -112,12 +126,7 @@ describe("a contribution's ids", () => {
       { facts: [{ fact_id: `h${'0a'.repeat(12)}`, statement: 'A' }] },
       '/facts/0/fact_id',
     ]);
-    for (const [contribution, field] of cases) {
-      await expect(
-        runtime.relay.completeWindow(AGENT, id, 'Refused.', contribution),
-      ).rejects.toMatchObject({ details: { field } });
-    }
-    expect(await runtime.journal.head(PROJECT)).toEqual(head);
+    await refusedEach(id, cases);
     // A reference that is not an id stays free text where it names a message or a document.
     const w1 = await runtime.relay.completeWindow(AGENT, id, 'Accepted.', {
       facts: [
@@ -130,7 +139,6 @@ describe("a contribution's ids", () => {
 
   it('refuse a TOOL item whose tool result is neither listed nor in the state, before anything is written', async () => {
     const id = await session();
-    const head = await runtime.journal.head(PROJECT);
     const unlisted = [
       [
         {
@@ -147,12 +155,7 @@ describe("a contribution's ids", () => {
         '/decisions/0/provenance_ref',
       ],
     ] as const;
-    for (const [contribution, field] of unlisted) {
-      await expect(
-        runtime.relay.completeWindow(AGENT, id, 'Refused.', contribution),
-      ).rejects.toMatchObject({ code: 'MODEL_OUTPUT_INVALID', details: { field } });
-    }
-    expect(await runtime.journal.head(PROJECT)).toEqual(head);
+    await refusedEach(id, unlisted, 'MODEL_OUTPUT_INVALID');
     // Listed in the same window, the tool result is a node and the fact rests on it.
     const metrics = {
       scratch_id: 'm4',
@@ -187,7 +190,6 @@ describe("a contribution's ids", () => {
       invalidates: ['k1', 'f3.1'],
     });
     expect(w2.cso!.established_facts.map((f) => f.fact_id)).not.toContain('k1');
-    const head = await runtime.journal.head(PROJECT);
     const reused = [
       [{ facts: [{ fact_id: 'k1', statement: 'The queue is NATS' }] }, '/facts/0/fact_id'],
       [
@@ -208,12 +210,7 @@ describe("a contribution's ids", () => {
         '/tool_results/0/scratch_id',
       ],
     ] as const;
-    for (const [contribution, field] of reused) {
-      await expect(
-        runtime.relay.completeWindow(AGENT, id, 'Refused.', contribution),
-      ).rejects.toMatchObject({ code: 'MODEL_OUTPUT_INVALID', details: { field } });
-    }
-    expect(await runtime.journal.head(PROJECT)).toEqual(head);
+    await refusedEach(id, reused, 'MODEL_OUTPUT_INVALID');
     // A fact without an id skips f3.1, which canon still holds, instead of failing the commit.
     const w3 = await runtime.relay.completeWindow(AGENT, id, 'Three.', {
       facts: [{ statement: 'The queue is NATS' }],
