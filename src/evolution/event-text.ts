@@ -45,7 +45,7 @@ function certificateText(pem: string): string {
 /** RFC 8785 text of an event's claims (every member but `signature`). */
 export function eventText(claims: QualifiedEventClaims): string {
   const record = claims as unknown as Record<string, unknown>;
-  for (const key in record) {
+  for (const key of Object.keys(record)) {
     if (!KNOWN.has(key) && record[key] !== undefined) return canonicalize(withoutSignature(record));
   }
   let out = '{';

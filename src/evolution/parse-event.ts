@@ -168,7 +168,7 @@ function readEvent(input: unknown): ParsedQualifiedEvent {
     );
   }
   const extensions: string[] = [];
-  for (const key in e) if (!EVENT_FIELDS.has(key)) extensions.push(key);
+  for (const key of Object.keys(e)) if (!EVENT_FIELDS.has(key)) extensions.push(key);
   if (extensions.length > 0) {
     if (version.minor <= KNOWN_MINOR) knownKeys(e, EVENT_FIELDS, '');
     jsonObject(Object.fromEntries(extensions.map((k) => [k, e[k]])), '');
@@ -191,7 +191,10 @@ function readEvent(input: unknown): ParsedQualifiedEvent {
     event.signing_certificate = text(e.signing_certificate, 'signing_certificate', MAX_CERTIFICATE);
   }
   event.signature = e.signature;
-  for (const key of extensions) event[key] = e[key];
+  // Own data members, whatever their names (`record` has refused the ones JavaScript reads otherwise).
+  for (const key of extensions) {
+    Object.defineProperty(event, key, { value: e[key], enumerable: true, writable: true });
+  }
   return { event: event as unknown as QualifiedEvent, version, extensions };
 }
 

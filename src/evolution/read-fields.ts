@@ -21,6 +21,13 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-
 /** At most this many members in one set. */
 export const MAX_SET = 1_024;
 
+/**
+ * Member names that JavaScript reads as something else: set on an object, `__proto__` replaces its
+ * prototype, so what it holds would be read as the object's fields without being its own (and
+ * without being signed). No event, asset or policy has such a member.
+ */
+const RESERVED = new Set(['__proto__', 'constructor', 'prototype']);
+
 export function record(value: unknown, path: string): Record<string, unknown> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new FieldError(path, 'must be an object');
@@ -28,6 +35,9 @@ export function record(value: unknown, path: string): Record<string, unknown> {
   const proto = Object.getPrototypeOf(value);
   if (proto !== Object.prototype && proto !== null) {
     throw new FieldError(path, 'must be a plain JSON object');
+  }
+  for (const key of RESERVED) {
+    if (Object.hasOwn(value, key)) throw new FieldError(join(path, key), 'is a reserved name');
   }
   return value as Record<string, unknown>;
 }

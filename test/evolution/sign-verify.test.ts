@@ -206,6 +206,31 @@ describe('qualified events: signed and verified offline', () => {
     expect(result.value.extensions).toEqual(['fitness_packet']);
     expect(canonicalize(result.value.event)).toBe(canonicalize(event));
   });
+
+  it('refuses a __proto__ member smuggled into a signed event: it would be read, never verified', () => {
+    const event = resign(assemble(), {
+      schema_version: 'gcs.qualified-cognitive-event.v1.1',
+      ...({ note: 'a newer member' } as object),
+    });
+    const wire = JSON.stringify(event);
+    const smuggled = (member: string) =>
+      JSON.parse(`{"__proto__":${member},${wire.slice(1)}`) as unknown;
+    const verifier = new QualifiedEventVerifier(anchor());
+    for (const member of [
+      '{"replay":{"plan_ref":"plan:EVIL","seeds":[666]},"tenant_scope":"evil","zzz":1}',
+      '{"owner_id":"mallory"}',
+    ]) {
+      const result = verifier.verify(smuggled(member), { sources });
+      expect(code(result)).toBe('INVALID_QUALIFIED_EVENT');
+    }
+    // Anywhere in the event: inside a newer member, or inside the outcome.
+    const nested = JSON.parse(
+      wire.replace('"note":"a newer member"', '"note":{"__proto__":{"x":1}}'),
+    );
+    expect(code(verifier.verify(nested, { sources }))).toBe('INVALID_QUALIFIED_EVENT');
+    // The event as signed still verifies.
+    expect(code(verifier.verify(JSON.parse(wire), { sources }))).toBe('OK');
+  });
 });
 
 describe('the canonical writers behind signing and hashing', () => {
