@@ -153,7 +153,7 @@ export class OpenAIModel implements ModelPort {
 
   #httpFailure(attempt: Extract<Attempt, { kind: 'answer' }>): CanonryError {
     const { status } = attempt;
-    const detail = this.#scrub(errorDetail(attempt.text));
+    const detail = errorDetail(attempt.text, (text) => this.#scrub(text));
     const message = `${this.route}: HTTP ${status}${detail ? `: ${detail}` : ''}`;
     if (!BUSY_STATUSES.has(status)) {
       return modelError('MODEL_UNAVAILABLE', message, this.route, { upstream_status: status });
@@ -187,9 +187,10 @@ export class OpenAIModel implements ModelPort {
     }
     const read = completionText(body, this.model);
     if (read.ok) return read.value;
+    // Scrubbed whole, then cut: a key that straddled the cut would otherwise leave its start.
     throw modelError(
       'MODEL_OUTPUT_INVALID',
-      `${this.route}: ${this.#scrub(read.issues[0]!)}`,
+      `${this.route}: ${this.#scrub(read.issues[0]!).slice(0, MAX_DETAIL + 40)}`,
       this.route,
     );
   }
@@ -212,12 +213,18 @@ function isOutage(attempt: Attempt): boolean {
   return attempt.kind === 'answer' && OUTAGE_STATUSES.has(attempt.status);
 }
 
-/** The message of an OpenAI-style error body (or the start of the raw text), on one line. */
-function errorDetail(text: string): string {
+/** Characters of a server's error message kept in an error. */
+const MAX_DETAIL = 300;
+
+/**
+ * The message of an OpenAI-style error body (or the start of the raw text), on one line, with
+ * `scrub` applied before it is cut (a key across the cut would otherwise leave its start).
+ */
+function errorDetail(text: string, scrub: (text: string) => string): string {
   let detail = text;
   try {
     const body = parseJsonText(text, 16) as { error?: { message?: unknown } } | null;
     if (typeof body?.error?.message === 'string') detail = body.error.message;
   } catch {}
-  return detail.replace(/\s+/g, ' ').trim().slice(0, 300);
+  return scrub(detail).replace(/\s+/g, ' ').trim().slice(0, MAX_DETAIL);
 }

@@ -21,9 +21,14 @@ export function requestBody(model: string, request: ModelRequest): Record<string
 
 interface CompletionBody {
   model?: unknown;
-  choices?: { message?: { content?: unknown; refusal?: unknown } }[];
+  choices?: { message?: { content?: unknown; refusal?: unknown }; finish_reason?: unknown }[];
   usage?: { prompt_tokens?: unknown; completion_tokens?: unknown };
 }
+
+/** A model name a server reports, kept only when it reads as one (it is journaled with the answer). */
+const MODEL_NAME = /^[\x21-\x7e]{1,200}$/;
+
+const count = (n: unknown): n is number => Number.isSafeInteger(n) && (n as number) >= 0;
 
 /**
  * The content of the first choice of a chat-completions body, read as untrusted JSON; a body with no
@@ -34,16 +39,24 @@ export function completionText(value: unknown, model: string): Result<ModelRespo
   const choice = Array.isArray(body.choices) ? body.choices[0] : undefined;
   const message = typeof choice === 'object' && choice !== null ? choice.message : undefined;
   if (typeof message?.refusal === 'string' && message.refusal !== '') {
-    return fail(`the model refused: ${message.refusal.slice(0, 300)}`);
+    // Whole: the caller scrubs secrets from it before it cuts it.
+    return fail(`the model refused: ${message.refusal}`);
   }
   if (typeof message?.content !== 'string' || message.content === '') {
     return fail('the model returned no content');
   }
+  const finish = (choice as { finish_reason?: unknown }).finish_reason;
+  if (finish === 'length') {
+    return fail('the answer was cut off at the token limit (finish_reason "length")');
+  }
+  if (finish === 'content_filter') {
+    return fail('the answer was withheld by a content filter (finish_reason "content_filter")');
+  }
   const usage = body.usage;
   return ok({
     text: message.content,
-    model: typeof body.model === 'string' ? body.model : model,
-    ...(typeof usage?.prompt_tokens === 'number' && typeof usage.completion_tokens === 'number'
+    model: typeof body.model === 'string' && MODEL_NAME.test(body.model) ? body.model : model,
+    ...(count(usage?.prompt_tokens) && count(usage.completion_tokens)
       ? {
           usage: {
             prompt_tokens: usage.prompt_tokens,

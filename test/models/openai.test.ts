@@ -131,6 +131,56 @@ describe('OpenAIModel against a real HTTP server', () => {
     expect(error.message).toContain('[redacted]');
   });
 
+  it('redacts the key before a long message is cut, so no start of it is left at the cut', async () => {
+    /** No run of 8 characters of the key is in `text`. */
+    const noPiece = (text: string) => {
+      for (let i = 0; i + 8 <= KEY.length; i++) expect(text).not.toContain(KEY.slice(i, i + 8));
+    };
+    for (const pad of [280, 285, 290, 295]) {
+      server.enqueue(apiError(400, `${'x'.repeat(pad)} ${KEY}`));
+      noPiece((await failure(model().complete(ASK), 'MODEL_UNAVAILABLE')).message);
+      server.enqueue(() => {
+        const reply = completion(null) as { kind: 'json'; body: any };
+        reply.body.choices[0].message.refusal = `${'y'.repeat(pad)} ${KEY}`;
+        return reply;
+      });
+      noPiece((await failure(model().complete(ASK), 'MODEL_OUTPUT_INVALID')).message);
+    }
+  });
+
+  it('an answer cut at the token limit or withheld by a filter is MODEL_OUTPUT_INVALID', async () => {
+    for (const reason of ['length', 'content_filter']) {
+      server.enqueue(() => {
+        const reply = completion('{"ok": tr') as { kind: 'json'; body: any };
+        reply.body.choices[0].finish_reason = reason;
+        return reply;
+      });
+      const error = await failure(model().complete(ASK), 'MODEL_OUTPUT_INVALID');
+      expect(error.message).toContain(reason);
+    }
+  });
+
+  it("keeps a server's model name and token counts only when they read as such", async () => {
+    server.enqueue(() => {
+      const reply = completion('{"ok":true}') as { kind: 'json'; body: any };
+      reply.body.model = 'x'.repeat(100_000);
+      reply.body.usage = { prompt_tokens: -5, completion_tokens: 1.5 };
+      return reply;
+    });
+    const odd = await model().complete(ASK);
+    expect(odd.model).toBe('m-1');
+    expect(odd.usage).toBeUndefined();
+    server.enqueue(() => {
+      const reply = completion('{"ok":true}') as { kind: 'json'; body: any };
+      reply.body.model = 'm-1-2026-01';
+      reply.body.usage = { prompt_tokens: 12, completion_tokens: 3 };
+      return reply;
+    });
+    const plain = await model().complete(ASK);
+    expect(plain.model).toBe('m-1-2026-01');
+    expect(plain.usage).toEqual({ prompt_tokens: 12, completion_tokens: 3 });
+  });
+
   it('connection refused (server closed) is MODEL_UNAVAILABLE', async () => {
     const closed = model();
     await server.close();
