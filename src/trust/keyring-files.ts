@@ -116,6 +116,12 @@ export async function syncDirectory(dir: string): Promise<void> {
 
 const CLAIM_LOCK = '.init.lock';
 
+/** Whether another process holds `dir`'s claim and has not written the index yet. */
+export async function initialising(dir: string): Promise<boolean> {
+  const names = await listKeyringDirectory(dir);
+  return names?.includes(CLAIM_LOCK) === true && !names.includes(KEYRING_FILES.index);
+}
+
 /**
  * Claims an empty (or absent) directory for new key material: creates it 0700 and takes an
  * exclusive lock file so two concurrent creations never interleave. KEYRING_EXISTS when anything

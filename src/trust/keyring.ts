@@ -1,6 +1,6 @@
 import { type ContentHash, isCanonryError } from '../core/index.js';
 import { createKeyring, createOfflineKeyring, type OfflineRootMaterial } from './keyring-create.js';
-import { KEYRING_FILES, writeFileAtomic } from './keyring-files.js';
+import { initialising, KEYRING_FILES, keysDirectory, writeFileAtomic } from './keyring-files.js';
 import { type Commit, noActiveIssuer } from './keyring-guards.js';
 import {
   type IndexedIssuer,
@@ -30,6 +30,9 @@ export interface KeyringInitOptions {
    */
   offlineRoot?: OfflineRootMaterial;
 }
+
+/** How long an open waits for another process that is creating the keyring, at most. */
+const INIT_WAIT_MS = 10_000;
 
 /**
  * A project keyring in `<dataDir>/keys/`: an Ed25519 root, root-signed issuers of which at most
@@ -90,16 +93,38 @@ export class Keyring {
 
   static async #openOrCreate(dataDir: string): Promise<Keyring> {
     try {
-      return await Keyring.open(dataDir);
+      return await Keyring.#openSettled(dataDir);
     } catch (error) {
       if (!isCanonryError(error, 'KEYRING_MISSING')) throw error;
     }
     try {
       return await Keyring.init(dataDir);
     } catch (error) {
-      // Another process initialised it between our open and init.
-      if (isCanonryError(error, 'KEYRING_EXISTS')) return Keyring.open(dataDir);
+      // Another process initialised it (or is initialising it) between our open and init.
+      if (isCanonryError(error, 'KEYRING_EXISTS')) return Keyring.#openSettled(dataDir);
       throw error;
+    }
+  }
+
+  /**
+   * Opens the keyring, waiting while another process that claimed the directory is still writing
+   * it (its files are there before its index, which is written last): processes started together
+   * on a fresh data directory all get the one keyring. A claim older than {@link INIT_WAIT_MS}
+   * (a process that died mid-way) is reported as what it is, a keyring without an index.
+   */
+  static async #openSettled(dataDir: string): Promise<Keyring> {
+    const until = Date.now() + INIT_WAIT_MS;
+    for (;;) {
+      try {
+        return await Keyring.open(dataDir);
+      } catch (error) {
+        const waiting =
+          isCanonryError(error, 'KEYRING_CORRUPT') &&
+          Date.now() < until &&
+          (await initialising(keysDirectory(dataDir)));
+        if (!waiting) throw error;
+        await new Promise((done) => setTimeout(done, 20));
+      }
     }
   }
 
