@@ -114,16 +114,19 @@ export class Keyring {
    */
   static async #openSettled(dataDir: string): Promise<Keyring> {
     const until = Date.now() + INIT_WAIT_MS;
+    let settled = false;
     for (;;) {
       try {
         return await Keyring.open(dataDir);
       } catch (error) {
-        const waiting =
-          isCanonryError(error, 'KEYRING_CORRUPT') &&
-          Date.now() < until &&
-          (await initialising(keysDirectory(dataDir)));
-        if (!waiting) throw error;
-        await new Promise((done) => setTimeout(done, 20));
+        if (!isCanonryError(error, 'KEYRING_CORRUPT') || settled || Date.now() >= until) {
+          throw error;
+        }
+        // Still being written: wait. Not any more: the writer may have finished between the open
+        // and this look, so one more open decides.
+        if (await initialising(keysDirectory(dataDir))) {
+          await new Promise((done) => setTimeout(done, 20));
+        } else settled = true;
       }
     }
   }
