@@ -1,16 +1,53 @@
-import { readFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { CanonryError, isCanonryError, parseJsonText } from '../core/index.js';
 
 /** Exit codes shared by every command. */
 export const EXIT = { OK: 0, FAILED: 1, INVALID_REQUEST: 2, INTERPRETATION_DRIFT: 3 } as const;
 
-/** Reads a file as UTF-8; FILE_UNREADABLE names the file (and the flag it came from). */
-export function readText(path: string, what: string): string {
+/** The largest input file a command reads whole, unless it says otherwise. */
+export const MAX_INPUT_FILE_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Reads a regular file as UTF-8, at most `maxBytes` of it; FILE_UNREADABLE names the file (and the
+ * flag it came from). Opened non-blocking, so a FIFO given as a file is refused instead of waiting
+ * for a writer; a device or directory is refused too; a file larger than the bound (or one that
+ * grows past it while read) is MALFORMED_FILE before it is held in memory.
+ */
+export function readText(path: string, what: string, maxBytes = MAX_INPUT_FILE_BYTES): string {
+  let fd: number;
   try {
-    return readFileSync(path, 'utf8');
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (err) {
     const reason = (err as NodeJS.ErrnoException).code ?? 'unreadable';
     throw new CanonryError('FILE_UNREADABLE', `cannot read ${what} ${path} (${reason})`, { path });
+  }
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) {
+      throw new CanonryError('FILE_UNREADABLE', `${what} ${path} is not a regular file`, { path });
+    }
+    const tooLarge = () =>
+      new CanonryError('MALFORMED_FILE', `${what} ${path} is over ${maxBytes} bytes`, { path });
+    if (stat.size > maxBytes) throw tooLarge();
+    // One byte more than it claims: a file that grew since is seen to have.
+    const buffer = Buffer.allocUnsafe(stat.size + 1);
+    let length = 0;
+    for (;;) {
+      if (length === buffer.length) {
+        if (length > maxBytes) throw tooLarge();
+        throw new CanonryError('FILE_UNREADABLE', `${what} ${path} changed while read`, { path });
+      }
+      const n = readSync(fd, buffer, length, buffer.length - length, null);
+      if (n === 0) break;
+      length += n;
+    }
+    return buffer.toString('utf8', 0, length);
+  } catch (err) {
+    if (isCanonryError(err)) throw err;
+    const reason = (err as NodeJS.ErrnoException).code ?? 'unreadable';
+    throw new CanonryError('FILE_UNREADABLE', `cannot read ${what} ${path} (${reason})`, { path });
+  } finally {
+    closeSync(fd);
   }
 }
 

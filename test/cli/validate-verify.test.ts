@@ -1,4 +1,5 @@
-import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
@@ -113,9 +114,20 @@ describe('canonry validate', () => {
         'INVALID_HASH',
       ],
     ];
+    // Not a regular file (a FIFO would wait for a writer forever, a device never ends), or one
+    // over the bound (sparse: it costs no disk): refused before anything is read.
+    const fifo = join(dir, 'fifo.json');
+    execFileSync('mkfifo', [fifo]);
+    const huge = join(dir, 'huge.json');
+    writeFileSync(huge, '');
+    truncateSync(huge, 65 * 1024 * 1024);
+    for (const path of [fifo, dir, '/dev/zero']) {
+      cases.push([['--protocol', path, '--artifact', join(dir, 'a.json')], 'FILE_UNREADABLE']);
+    }
+    cases.push([['--protocol', huge, '--artifact', join(dir, 'a.json')], 'MALFORMED_FILE']);
     for (const [args, code] of cases) {
       const res = await runCli(['validate', ...args, '--data', data()]);
-      expect(res.code).toBe(1);
+      expect(res.code, args[1]).toBe(1);
       expect(res.stderr).toContain(`canonry: ${code}:`);
     }
     const usage = await runCli(['validate', '--artifact', join(dir, 'a.json')]);

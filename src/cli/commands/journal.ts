@@ -85,7 +85,8 @@ export function journalCommand(program: Command): void {
       if (flags.file !== undefined) {
         if (flags.root === undefined)
           throw new CanonryError('INVALID_ARGUMENT', '--file needs --root <pem>');
-        const segment = readText(flags.file, '--file');
+        // A segment may hold a project's whole history: up to 256 MiB, half of what a string can.
+        const segment = readText(flags.file, '--file', 256 * 1024 * 1024);
         const root = readPem(flags.root, '--root');
         // A list given or found locally is at least as fresh as the one exported with the segment.
         const carried = segmentRevocationList(segment) !== undefined;
