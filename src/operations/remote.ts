@@ -60,6 +60,14 @@ export function remoteInvoker(baseUrl: string, token: string, project: string): 
       field: 'url',
     });
   }
+  // The token is the credential; a password in the URL would be echoed wherever the URL is.
+  if (base.username !== '' || base.password !== '') {
+    throw new CanonryError(
+      'INVALID_ARGUMENT',
+      'the server URL must not carry a user name or password (the token is the credential)',
+      { field: 'url' },
+    );
+  }
   return {
     async invoke(op: Operation, input: OperationInput) {
       const url = new URL(operationPath(op, project, input.params ?? {}), base);
@@ -78,11 +86,12 @@ export function remoteInvoker(baseUrl: string, token: string, project: string): 
           ...(hasBody ? { body: JSON.stringify(input.body) } : {}),
         });
       } catch (err) {
-        throw new CanonryError(
-          'SERVER_UNREACHABLE',
-          `cannot reach ${base.origin} (${(err as Error).cause ?? (err as Error).message})`,
-          { url: base.origin },
-        );
+        // The cause's code only: its text may quote the whole request URL.
+        const cause = (err as { cause?: { code?: unknown } }).cause;
+        const reason = typeof cause?.code === 'string' ? cause.code : 'connection failed';
+        throw new CanonryError('SERVER_UNREACHABLE', `cannot reach ${base.origin} (${reason})`, {
+          url: base.origin,
+        });
       }
       const text = await response.text();
       if (text.length > MAX_RESPONSE) {

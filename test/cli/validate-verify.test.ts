@@ -130,6 +130,20 @@ describe('canonry validate', () => {
       expect(res.code, args[1]).toBe(1);
       expect(res.stderr).toContain(`canonry: ${code}:`);
     }
+    // An --event-out that cannot be written: a typed error, not INTERNAL.
+    const out = await runCli([
+      'validate',
+      '--protocol',
+      join(dir, 'protocol.json'),
+      '--artifact',
+      file('ok.json', { amount: 20 }),
+      '--event-out',
+      dir,
+      '--data',
+      data(),
+    ]);
+    expect(out.code).toBe(1);
+    expect(out.stderr).toContain('canonry: INVALID_ARGUMENT: cannot write --event-out');
     const usage = await runCli(['validate', '--artifact', join(dir, 'a.json')]);
     expect(usage.code).toBe(1);
     expect(usage.stderr).toMatch(/required option/);

@@ -1,6 +1,7 @@
 // The operation table is the one declaration every face is generated from: each operation is whole
 // (unique name, a project URL, a CLI command, a body schema its own example satisfies), and the
 // checks generated from a body schema refuse with the typed codes the faces promise.
+import { type AddressInfo, createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { CanonryError } from '../../src/core/index.js';
 import {
@@ -9,6 +10,7 @@ import {
   OPERATIONS,
   operationNamed,
   operationPath,
+  remoteInvoker,
 } from '../../src/operations/index.js';
 
 const refusal = (name: string, body: unknown) => {
@@ -119,5 +121,33 @@ describe('checks generated from a body schema', () => {
       }
       expect(code, JSON.stringify(value)).toBe('INVALID_ARGUMENT');
     }
+  });
+
+  it('a remote invoker refuses a URL with credentials, and an unreachable server is named by origin only', async () => {
+    let refused: CanonryError | undefined;
+    try {
+      remoteInvoker('http://user:pw@127.0.0.1:1/', 'cnr_token', 'p');
+    } catch (err) {
+      refused = err as CanonryError;
+    }
+    expect(refused?.code).toBe('INVALID_ARGUMENT');
+    expect(refused?.message).not.toContain('pw');
+    const op = OPERATIONS.find((o) => Object.keys(o.params ?? {}).length === 1)!;
+    const [name] = Object.keys(op.params!) as [string];
+    // A port that was free a moment ago: nothing listens on it.
+    const probe = createServer();
+    await new Promise<void>((done) => probe.listen(0, '127.0.0.1', done));
+    const { port } = probe.address() as AddressInfo;
+    await new Promise((done) => probe.close(done));
+    let unreachable: CanonryError | undefined;
+    try {
+      await remoteInvoker(`http://127.0.0.1:${port}/`, 'cnr_token', 'proj').invoke(op, {
+        params: { [name]: 'secret-id' },
+      });
+    } catch (err) {
+      unreachable = err as CanonryError;
+    }
+    expect(unreachable?.code).toBe('SERVER_UNREACHABLE');
+    expect(unreachable?.message).toBe(`cannot reach http://127.0.0.1:${port} (ECONNREFUSED)`);
   });
 });

@@ -63,7 +63,15 @@ export function validateCommand(program: Command): void {
       const kernel = new Kernel({ signer: keyring.signer() });
       const { verdict, envelope, event } = kernel.evaluate(artifact, protocol, metadataHash);
       if (opts.eventOut !== undefined && event !== null) {
-        writeFileSync(opts.eventOut, `${JSON.stringify(event, null, 2)}\n`);
+        try {
+          writeFileSync(opts.eventOut, `${JSON.stringify(event, null, 2)}\n`);
+        } catch (err) {
+          const reason = (err as NodeJS.ErrnoException).code ?? 'unwritable';
+          throw new CanonryError(
+            'INVALID_ARGUMENT',
+            `cannot write --event-out ${opts.eventOut} (${reason})`,
+          );
+        }
       }
       emit(opts.json === true, envelope, () =>
         verdict.class === 'CONFORMANT'
