@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { CanonryError } from '../core/index.js';
+import { databaseEngine } from '../store/index.js';
 
 /** How long the HTTP server waits for a client, in milliseconds. */
 export interface HttpTimeouts {
@@ -365,6 +366,8 @@ export function resolveConfig(
   const db = input.db ?? env.CANONRY_DB;
   if (db !== undefined && typeof db !== 'string')
     throw bad('db must be a PostgreSQL URL or a path');
+  // Its scheme is checked here, before a runtime writes its keys or its data directory.
+  if (db !== undefined) databaseEngine(db.trim());
   const verifyOnStart = input.verifyOnStart ?? env.CANONRY_VERIFY_ON_START ?? 'tail';
   if (verifyOnStart !== 'tail' && verifyOnStart !== 'full') {
     throw bad('verify-on-start must be tail or full');

@@ -27,9 +27,16 @@ export interface OpenedTokens {
  * nobody) — not the kernel, canon, classifiers or the other chains' verification. The local
  * operator's `canonry tokens …` answers in a fraction of the runtime's start.
  */
-export async function openTokens(input: ConfigInput = {}): Promise<OpenedTokens> {
+export async function openTokens(
+  input: ConfigInput = {},
+  { create = true }: { create?: boolean } = {},
+): Promise<OpenedTokens> {
   const config = resolveConfig(input);
-  const keyring = await Keyring.openOrInit(config.dataDir);
+  // Without `create` (listing, revoking), a data directory with no keyring is KEYRING_MISSING and
+  // nothing is made: a mistyped --data must not become a new, empty one.
+  const keyring = create
+    ? await Keyring.openOrInit(config.dataDir)
+    : await Keyring.open(config.dataDir);
   await ensureDataDirectory(config.dataDir);
   const store = await openStore(config.db, config.dataDir, {
     store: STORE_IDENTITY_MIGRATIONS,

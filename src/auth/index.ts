@@ -1,6 +1,7 @@
 export { AUTH_MIGRATIONS } from './schema.js';
 export {
   type AuthPrincipal,
+  checkTokenGrant,
   TOKEN_ID,
   TOKEN_ROLES,
   type TokenEvent,

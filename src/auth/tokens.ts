@@ -38,6 +38,21 @@ export interface TokenInfo {
 }
 
 const PRINCIPAL = /^[A-Za-z0-9][A-Za-z0-9_.@-]{0,99}$/;
+
+/**
+ * Refuses a grant the store would refuse (INVALID_PROJECT, INVALID_ARGUMENT), before anything is
+ * opened: a command checks its flags first and leaves nothing behind when one is wrong.
+ */
+export function checkTokenGrant(project: string, principal: string, role: string): TokenRole {
+  if (!isProjectName(project)) throw new CanonryError('INVALID_PROJECT');
+  if (!PRINCIPAL.test(principal)) {
+    throw new CanonryError('INVALID_ARGUMENT', 'principal is 1–100 of letters, digits, _ . @ -');
+  }
+  if (!TOKEN_ROLES.includes(role as TokenRole)) {
+    throw new CanonryError('INVALID_ARGUMENT', `role must be one of ${TOKEN_ROLES.join(', ')}`);
+  }
+  return role as TokenRole;
+}
 const TOKEN = /^cnr_[A-Za-z0-9_-]{43}$/;
 
 /** What happened to a token, without its secret: what the app journals. */
@@ -87,13 +102,7 @@ export class TokenStore {
     principal: string,
     role: string,
   ): Promise<{ token: string; info: TokenInfo }> {
-    if (!isProjectName(project)) throw new CanonryError('INVALID_PROJECT');
-    if (!PRINCIPAL.test(principal)) {
-      throw new CanonryError('INVALID_ARGUMENT', 'principal is 1–100 of letters, digits, _ . @ -');
-    }
-    if (!TOKEN_ROLES.includes(role as TokenRole)) {
-      throw new CanonryError('INVALID_ARGUMENT', `role must be one of ${TOKEN_ROLES.join(', ')}`);
-    }
+    checkTokenGrant(project, principal, role);
     const token = `cnr_${randomBytes(32).toString('base64url')}`;
     const info: TokenInfo = {
       token_id: `tok_${randomBytes(6).toString('hex')}`,

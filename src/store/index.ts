@@ -1,6 +1,6 @@
 export { claimStore, STORE_IDENTITY_MIGRATIONS, type StoreIdentity } from './identity.js';
 export { type Migration, type MigrationSets, migrate, schemaVersion } from './migrations.js';
-export { defaultDatabasePath, openStore } from './open-store.js';
+export { databaseEngine, defaultDatabasePath, openStore } from './open-store.js';
 export { perCount, pieces, rowPlaceholders, STATEMENT_PIECE } from './pieces.js';
 export { type PostgresOptions, PostgresStore } from './postgres/postgres-store.js';
 export { SqliteStore } from './sqlite/sqlite-store.js';

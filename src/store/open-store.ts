@@ -30,16 +30,28 @@ export async function openStore(
   return store;
 }
 
-function createStore(url: string | undefined, dataDir: string): Store {
-  if (url === undefined || url === '') return new SqliteStore(defaultDatabasePath(dataDir));
-  if (/^postgres(ql)?:\/\//.test(url)) return new PostgresStore({ connectionString: url });
-  if (url.startsWith('sqlite:'))
-    return new SqliteStore(url.slice('sqlite:'.length) || defaultDatabasePath(dataDir));
+/**
+ * Which engine a database setting names: PostgreSQL for `postgres://` (or `postgresql://`), else
+ * SQLite (`sqlite:<path>`, a file path, or none). INVALID_ARGUMENT for a URL of another scheme,
+ * checked before anything is opened or written.
+ */
+export function databaseEngine(url: string | undefined): 'postgres' | 'sqlite' {
+  if (url === undefined || url === '') return 'sqlite';
+  if (/^postgres(ql)?:\/\//.test(url)) return 'postgres';
+  if (url.startsWith('sqlite:')) return 'sqlite';
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(url)) {
     throw new CanonryError(
       'INVALID_ARGUMENT',
       'the database must be postgres://…, sqlite:<path> or a file path',
     );
   }
+  return 'sqlite';
+}
+
+function createStore(url: string | undefined, dataDir: string): Store {
+  if (databaseEngine(url) === 'postgres') return new PostgresStore({ connectionString: url! });
+  if (url === undefined || url === '') return new SqliteStore(defaultDatabasePath(dataDir));
+  if (url.startsWith('sqlite:'))
+    return new SqliteStore(url.slice('sqlite:'.length) || defaultDatabasePath(dataDir));
   return new SqliteStore(url);
 }

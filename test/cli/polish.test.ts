@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI, runCli } from '../helpers/cli.js';
@@ -67,6 +67,31 @@ describe('canonry tokens create', () => {
     const out = JSON.parse(made.stdout);
     expect(out.token).toMatch(/^cnr_/);
     expect(out.info).toEqual(expect.objectContaining({ principal: 'bo', role: 'viewer' }));
+  });
+
+  it('writes nothing when a flag is wrong, and never makes a data directory to list or revoke', async () => {
+    const fresh = join(temp.dir, 'never-made');
+    const wrong = [
+      ['create', '--project', 'p', '--principal', 'ada', '--role', 'bogus'],
+      ['create', '--project', 'p', '--principal', 'two words', '--role', 'viewer'],
+      ['create', '--project', 'p', '--principal', 'ada', '--role', 'viewer', '--db', 'mysql://x'],
+      ['list', '--project', 'p'],
+      ['revoke', '--project', 'p', '--id', 'tok_0123456789ab'],
+    ];
+    const codes: string[] = [];
+    for (const args of wrong) {
+      const res = await runCli(['tokens', ...args, '--data', fresh, '--json']);
+      expect(res.code, args.join(' ')).toBe(1);
+      codes.push(JSON.parse(res.stdout).error.code);
+      expect(existsSync(fresh), args.join(' ')).toBe(false);
+    }
+    expect(codes).toEqual([
+      'INVALID_ARGUMENT',
+      'INVALID_ARGUMENT',
+      'INVALID_ARGUMENT',
+      'KEYRING_MISSING',
+      'KEYRING_MISSING',
+    ]);
   });
 });
 

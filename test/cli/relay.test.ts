@@ -1,7 +1,7 @@
 // `canonry relay run|verify|show` and `canonry demo relay`, as the built CLI (child processes) on a
 // real data directory: a session run by the scripted author, its chain checked (and found broken
 // once its projection is edited), its windows shown; usage errors answer as JSON with --json.
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -143,6 +143,26 @@ describe('canonry relay run | verify | show', () => {
     const unknown = await relay(['show', 'rs-0000000000000000']);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain('canonry: UNKNOWN_SESSION:');
+  }, 120_000);
+
+  it('checks every flag and the model before it opens anything: a bad one writes nothing', async () => {
+    const fresh = join(dir, 'never-made');
+    const base = ['relay', 'run', '--objective', 'x', '--sections', 'a', '--data', fresh];
+    for (const flags of [
+      ['--mode', 'FOO'],
+      ['--mode', 'DOCUMENT', '--max-revisions', '0'],
+      ['--mode', 'DOCUMENT', '--air-mode', 'bogus'],
+      ['--mode', 'DOCUMENT', '--air-iap-budget', '0'],
+      ['--mode', 'DOCUMENT', '--model', 'bogus'],
+      ['--mode', 'DOCUMENT', '--model', `replay:${join(dir, 'no-such.jsonl')}`],
+      ['--mode', 'DOCUMENT', '--db', 'mysql://x'],
+    ]) {
+      const res = await runCli([...base, ...flags], {
+        env: { CANONRY_TOKEN: '', CANONRY_PROJECT: '' },
+      });
+      expect(res.code, flags.join(' ')).toBe(1);
+      expect(existsSync(fresh), flags.join(' ')).toBe(false);
+    }
   }, 120_000);
 
   it('replays recorded model answers (replay:FILE): the same windows, no model server', async () => {

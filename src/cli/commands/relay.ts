@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { CanonryError } from '../../core/index.js';
 import { type ModelPort, OpenAIModel, parseRecordings, ReplayModel } from '../../models/index.js';
-import { operationNamed, principalInvoker } from '../../operations/index.js';
+import { checkBody, operationNamed, principalInvoker } from '../../operations/index.js';
 import type { CompletedWindow, RelaySessionView } from '../../relay/index.js';
 import { EXIT, emit, readText } from '../io.js';
 import { type AuthorPlot, type AuthorView, scriptedAuthor } from '../relay/author.js';
@@ -99,32 +99,37 @@ export async function runRelay(flags: RunFlags, setup: RunSetup = {}): Promise<R
     .map((s) => s.trim())
     .filter((s) => s !== '');
   const maxWindows = positive(flags.maxWindows, '--max-windows', 64, 1_000);
+  // Every flag and the model are checked before the runtime opens: a bad one writes nothing (no
+  // data directory, no keys, no session left without windows).
+  const body: Record<string, unknown> = {
+    mode: flags.mode.toUpperCase(),
+    objective: flags.objective,
+    remaining: sections,
+  };
+  if (flags.maxRevisions !== undefined)
+    body.max_revisions = positive(flags.maxRevisions, '--max-revisions', 3, 100);
+  // CRP-018 §6.1: the session's AIR policy (checked with the body, a bad value named).
+  if (flags.airMode !== undefined) body.air_mode = flags.airMode;
+  if (flags.airIapBudget !== undefined)
+    body.air_iap_budget = positive(flags.airIapBudget, '--air-iap-budget', 512, 100_000);
+  const start = operationNamed('startRelaySession');
+  checkBody(start, body);
+  // The scripted author reads the session it writes for, once there is one.
+  let view: AuthorView | undefined;
+  const model = modelFor(
+    flags,
+    { prepare: () => view!.prepare(), state: () => view!.state() },
+    setup.plot ?? {},
+  );
   return withRuntime(flags, async (runtime) => {
     const principal = await localPrincipal(runtime, flags);
     const invoker = principalInvoker(runtime, { ...principal, token_id: '' });
-    const body: Record<string, unknown> = {
-      mode: flags.mode.toUpperCase(),
-      objective: flags.objective,
-      remaining: sections,
-    };
-    if (flags.maxRevisions !== undefined)
-      body.max_revisions = positive(flags.maxRevisions, '--max-revisions', 3, 100);
-    // CRP-018 §6.1: the session's AIR policy (checked by the relay, a bad value named).
-    if (flags.airMode !== undefined) body.air_mode = flags.airMode;
-    if (flags.airIapBudget !== undefined)
-      body.air_iap_budget = positive(flags.airIapBudget, '--air-iap-budget', 512, 100_000);
-    const started = (await invoker.invoke(operationNamed('startRelaySession'), {
-      body,
-    })) as RelaySessionView;
+    const started = (await invoker.invoke(start, { body })) as RelaySessionView;
     const id = started.session.session_id;
-    const model = modelFor(
-      flags,
-      {
-        prepare: () => runtime.relay.prepareWindow(principal, id),
-        state: () => runtime.relay.state(principal, id),
-      },
-      setup.plot ?? {},
-    );
+    view = {
+      prepare: () => runtime.relay.prepareWindow(principal, id),
+      state: () => runtime.relay.state(principal, id),
+    };
     const out = setup.linesTo ?? process.stderr;
     let revisionWindows = 0;
     const progress = (w: CompletedWindow) => {

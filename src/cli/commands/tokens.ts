@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { type OpenedTokens, openTokens } from '../../app/index.js';
-import { type TokenInfo, tokenIdArg } from '../../auth/index.js';
+import { checkTokenGrant, type TokenInfo, tokenIdArg } from '../../auth/index.js';
 import { CanonryError } from '../../core/index.js';
 import { parseProject } from '../../journal/index.js';
 import { emit } from '../io.js';
@@ -21,8 +21,12 @@ interface TokenFlags extends RuntimeFlags {
 async function withTokens<T>(
   flags: RuntimeFlags,
   work: (opened: OpenedTokens) => Promise<T>,
+  create = false,
 ): Promise<T> {
-  const opened = await openTokens({ dataDir: flags.data, db: flags.db, logLevel: 'silent' });
+  const opened = await openTokens(
+    { dataDir: flags.data, db: flags.db, logLevel: 'silent' },
+    { create },
+  );
   try {
     return await work(opened);
   } finally {
@@ -56,10 +60,15 @@ export function tokensCommand(program: Command): void {
     .option('--json', 'print JSON')
     .action(async (flags: TokenFlags) => {
       const project = parseProject(flags.project);
-      const { token, info } = await withTokens(flags, async (opened) => {
-        await opened.verifyProject(project);
-        return opened.tokens.create(project, flags.principal!, flags.role!);
-      });
+      checkTokenGrant(project, flags.principal!, flags.role!);
+      const { token, info } = await withTokens(
+        flags,
+        async (opened) => {
+          await opened.verifyProject(project);
+          return opened.tokens.create(project, flags.principal!, flags.role!);
+        },
+        true,
+      );
       // stdout is the token alone (`TOKEN=$(canonry tokens create …)`); what it is goes to stderr.
       emit(flags.json === true, { token, info }, () => [token]);
       if (flags.json !== true) {
