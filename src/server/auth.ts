@@ -44,6 +44,9 @@ export function useProjectAuth(app: FastifyInstance, runtime: CanonryRuntime): v
   // A callback hook: the public routes (`POST /v1/validate` above all) pay no promise for it.
   app.addHook('onRequest', (request, reply, done) => {
     if (!isProjectRoute(request.routeOptions.url)) return done();
+    // A project's answers are for its token's principal: no cache keeps them, nothing sniffs them.
+    reply.header('cache-control', 'no-store');
+    reply.header('x-content-type-options', 'nosniff');
     authenticate(runtime, request, reply).then(() => done(), done);
   });
 }

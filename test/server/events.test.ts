@@ -212,6 +212,21 @@ describe('GET /v1/projects/:project/events', () => {
   });
 });
 
+describe("a project's answers", () => {
+  it('are never cached or sniffed: no-store and nosniff, on answers and refusals alike', async () => {
+    const answers = [
+      await api('GET', '/journal', t.val),
+      await api('GET', '/objects', t.alice),
+      await api('GET', '/objects', 'cnr_not-a-token'),
+    ];
+    expect(answers.map((r) => r.status)).toEqual([200, 200, 401]);
+    for (const r of answers) {
+      expect(r.headers.get('cache-control')).toBe('no-store');
+      expect(r.headers.get('x-content-type-options')).toBe('nosniff');
+    }
+  });
+});
+
 describe('event streams and the server around them', () => {
   it('keep an idle stream alive past the socket timeouts with heartbeats, and end when the server closes', async () => {
     const { dir, cleanup } = tempDir();
