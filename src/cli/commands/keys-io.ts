@@ -1,7 +1,7 @@
-import { closeSync, constants, fstatSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { CanonryError } from '../../core/index.js';
 import { DEVELOPMENT_ROOT_WARNING, type Keyring } from '../../trust/index.js';
-import { emit } from '../io.js';
+import { emit, readText } from '../io.js';
 
 /** Options every `keys` command takes. */
 export interface KeysOptions {
@@ -18,23 +18,7 @@ const MAX_INPUT_BYTES = 256 * 1024;
  * strict trust parsers, which refuse anything but the expected block with a typed error.
  */
 export function readPemFile(path: string, what: string): string {
-  let fd: number;
-  try {
-    // Non-blocking, so a FIFO given as a file is refused below instead of waiting for a writer.
-    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
-  } catch (err) {
-    const reason = (err as NodeJS.ErrnoException).code ?? 'unreadable';
-    throw new CanonryError('FILE_UNREADABLE', `cannot read ${what} ${path} (${reason})`, { path });
-  }
-  try {
-    const stat = fstatSync(fd);
-    if (!stat.isFile() || stat.size > MAX_INPUT_BYTES) {
-      throw new CanonryError('MALFORMED_FILE', `${what} ${path} is not a small PEM file`, { path });
-    }
-    return readFileSync(fd, 'utf8');
-  } finally {
-    closeSync(fd);
-  }
+  return readText(path, what, MAX_INPUT_BYTES);
 }
 
 /** Writes public PEM to `--out` when given, else to stdout (so it pipes). */
