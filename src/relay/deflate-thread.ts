@@ -58,6 +58,10 @@ const THREAD = `
 const { parentPort, workerData } = require('node:worker_threads');
 const { deflateRawSync } = require('node:zlib');
 parentPort.on('message', (sab) => {
+  if (sab === 'close') {
+    parentPort.close();
+    return;
+  }
   const head = new Int32Array(sab, 0, 4);
   let code = ${FAILED};
   try {
@@ -207,12 +211,24 @@ function pause(): void {
   deaths++;
 }
 
-/** A thread that did not answer in time is stopped; a new one starts after the pause. */
+/**
+ * Asks a thread to end once the job in hand is done. Never `terminate`: a thread stopped inside a
+ * synchronous deflate brings the whole process down as it is torn down (Node's zlib cleanup, a
+ * fatal error seen about one stop in six with a job in flight). Its answer to that job, if any
+ * caller still waits, is kept; an abandoned one is dropped, as ever.
+ */
+function retire(old: Thread): Promise<void> {
+  const exited = new Promise<void>((done) => old.worker.once('exit', () => done()));
+  old.worker.postMessage('close');
+  return exited;
+}
+
+/** A thread that did not answer in time is retired; a new one starts after the pause. */
 function hung(stuck: Thread): void {
   if (thread !== stuck) return;
   thread = undefined;
   pause();
-  void stuck.worker.terminate();
+  void retire(stuck);
 }
 
 /** The smallest kept buffer that fits `size` bytes. */
@@ -252,5 +268,5 @@ export async function startDeflateThread(): Promise<boolean> {
 export async function stopDeflateThread(): Promise<void> {
   const running = thread;
   thread = undefined;
-  if (running) await running.worker.terminate();
+  if (running) await retire(running);
 }
