@@ -11,6 +11,9 @@ import type { Decision, EstablishedFact, ToolResult } from './types.js';
 
 const SAFE = /^[a-z0-9][a-z0-9._-]*$/;
 
+/** The form `objectIdOf` names a hashed item id by: no item may take it as its own id. */
+export const HASHED_ITEM_ID = /^h[0-9a-f]{24}$/;
+
 /** The canon object id of a CSO item (fact, decision or tool scratch id) of a session. */
 export function objectIdOf(sessionId: string, itemId: string): string {
   // Canon ids are lower case: an id that is not already one is named by its hash, so `F1` and `f1`

@@ -6,6 +6,7 @@ import {
   type JsonObject,
   parseJsonText,
 } from '../core/index.js';
+import { HASHED_ITEM_ID } from './canon-map.js';
 import {
   CONTRIBUTION_LIMITS,
   CONTRIBUTION_LISTS,
@@ -95,8 +96,6 @@ function text(value: string, field: string, max: number): string {
   return trimmed;
 }
 
-const HASHED_FORM = /^h[0-9a-f]{24}$/;
-
 function id(value: string, field: string, limits: ContributionLimits): string {
   const trimmed = text(value, field, limits.maxIdChars);
   if (trimmed !== value) invalid(field, 'has leading or trailing white space');
@@ -106,7 +105,7 @@ function id(value: string, field: string, limits: ContributionLimits): string {
   }
   // The form canon names a hashed id by (`objectIdOf`): taken as given, it could name another
   // item's note.
-  if (HASHED_FORM.test(trimmed)) invalid(field, 'is reserved (h and 24 hex digits)');
+  if (HASHED_ITEM_ID.test(trimmed)) invalid(field, 'is reserved (h and 24 hex digits)');
   return trimmed;
 }
 

@@ -83,6 +83,21 @@ export interface MergeResult {
  * contribution and context give the same draft, byte for byte. See the module comment for what a
  * contribution's facts mean and `src/relay/README.md` for each rule.
  */
+/** Each id a contribution names for an item (a fact, a decision, a tool result), with its field. */
+export function namedIds(contribution: Contribution): Map<string, string> {
+  const named = new Map<string, string>();
+  for (const [i, f] of contribution.facts.entries()) {
+    if (f.fact_id !== undefined) named.set(f.fact_id, `/facts/${i}/fact_id`);
+  }
+  for (const [i, d] of contribution.decisions.entries()) {
+    if (d.decision_id !== undefined) named.set(d.decision_id, `/decisions/${i}/decision_id`);
+  }
+  for (const [i, t] of contribution.tool_results.entries()) {
+    named.set(t.scratch_id, `/tool_results/${i}/scratch_id`);
+  }
+  return named;
+}
+
 export function mergeContribution(
   prior: CognitiveStateObject | null,
   contribution: Contribution,
@@ -108,10 +123,7 @@ export function mergeContribution(
     ctx.used?.has(id) === true;
   // The ids the contribution names itself are never handed to an item that came without one: its
   // references (depends_on, a TOOL fact's scratch id) would then point at the wrong item.
-  const named = new Set<string>();
-  for (const f of contribution.facts) if (f.fact_id !== undefined) named.add(f.fact_id);
-  for (const d of contribution.decisions) if (d.decision_id !== undefined) named.add(d.decision_id);
-  for (const t of contribution.tool_results) named.add(t.scratch_id);
+  const named = namedIds(contribution);
   // A TOOL item rests on a tool result: one this window lists, or one the state already holds.
   // Canon keeps each as a note, so a reference to neither could only fail at the commit.
   const toolRef = (provenance: string | undefined, ref: string | undefined, field: string) => {

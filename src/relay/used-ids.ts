@@ -1,6 +1,6 @@
 import { CanonryError } from '../core/index.js';
 import { objectIdOf } from './canon-map.js';
-import { type MergeContext, type MergeResult, mergeContribution } from './merge.js';
+import { type MergeContext, type MergeResult, mergeContribution, namedIds } from './merge.js';
 import type { Relay } from './relay.js';
 import type { CognitiveStateObject, Contribution } from './types.js';
 
@@ -22,7 +22,7 @@ export async function mergeUnused(
   contribution: Contribution,
   ctx: MergeContext,
 ): Promise<MergeResult> {
-  const named = namedFields(contribution);
+  const named = namedIds(contribution);
   const used = new Set<string>();
   for (let round = 0; round < MAX_ROUNDS; round++) {
     const merged = mergeContribution(prior, contribution, used.size > 0 ? { ...ctx, used } : ctx);
@@ -42,21 +42,6 @@ export async function mergeUnused(
     }
   }
   throw new CanonryError('CONFLICT', 'no unused ids were found for the window’s new items');
-}
-
-/** Each id a contribution names for an item, with its field. */
-function namedFields(contribution: Contribution): Map<string, string> {
-  const named = new Map<string, string>();
-  for (const [i, f] of contribution.facts.entries()) {
-    if (f.fact_id !== undefined) named.set(f.fact_id, `/facts/${i}/fact_id`);
-  }
-  for (const [i, d] of contribution.decisions.entries()) {
-    if (d.decision_id !== undefined) named.set(d.decision_id, `/decisions/${i}/decision_id`);
-  }
-  for (const [i, t] of contribution.tool_results.entries()) {
-    named.set(t.scratch_id, `/tool_results/${i}/scratch_id`);
-  }
-  return named;
 }
 
 /** The ids among `ids` whose canon note the session already has. */
