@@ -1,6 +1,6 @@
-import { type ContentHash, canonicalize } from '../core/index.js';
+import { CanonryError, type ContentHash, canonicalize } from '../core/index.js';
 import type { EntryInput, JournalEntry } from '../journal/index.js';
-import type { Queryable, Store } from '../store/index.js';
+import { isUniqueViolation, type Queryable, type Store } from '../store/index.js';
 import { rehearsed, rehearseEntry } from './projection.js';
 
 // A batch's later items must be checked against canon as its earlier items leave it. Rather than a
@@ -45,7 +45,17 @@ export async function rehearse(
       prev_hash: NO_HASH,
       hash: NO_HASH,
     };
-    await rehearseEntry(tx, entry);
+    try {
+      await rehearseEntry(tx, entry);
+    } catch (err) {
+      // Outside the append's head lock, a concurrent commit can write the version (or create the
+      // object) this rehearsal is writing: canon moved under the batch.
+      if (!isUniqueViolation(err)) throw err;
+      throw new CanonryError(
+        'CONFLICT',
+        `canon moved while the batch was checked (seq ${seq}, ${input.kind}): read it again and retry`,
+      );
+    }
   }
 }
 

@@ -17,4 +17,5 @@ export type {
   TransactionOptions,
   Write,
 } from './types.js';
+export { isUniqueViolation } from './unique-violation.js';
 export { runTogether, runWrites } from './writes-together.js';

@@ -3,6 +3,7 @@
 // cascade and receipts exactly as the same proposals made one by one give them; all or nothing — a
 // held item, a refused item, a cycle inside the batch or a concurrent change journals nothing; and a
 // rebuild from the journal gives the same tables back.
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { CanonryRuntime } from '../../src/app/index.js';
 import {
@@ -691,6 +692,54 @@ for (const engine of CANON_ENGINES) {
       });
       expect(await canonState(runtime)).toEqual(before);
     });
+
+    it.skipIf(engine.name !== 'postgres')(
+      'a commit that lands while the batch is being checked: CONFLICT, never the database error',
+      async () => {
+        const p = `checking${++n}`;
+        await create(runtime, owner, `${p}.f`, { title: 'f', text: 'F holds.' });
+        const batch = [await updating(owner, `${p}.f`, { text: 'F no longer holds.' })];
+        // Another process is committing the object's next version: its row is written, not yet
+        // committed, so the batch's check (canon's projection applied in a transaction that is
+        // rolled back, outside the journal's head lock) waits on it, then finds it taken.
+        const other = new pg.Client({ connectionString: env.db });
+        await other.connect();
+        const version = [PROJECT, `${p}.f`, 2, `sha256:${'f'.repeat(64)}`];
+        try {
+          await other.query('BEGIN');
+          await other.query(
+            `INSERT INTO canon_versions (project, object_id, version_id, version_hash, seq, record)
+             VALUES ($1, $2, $3, $4, 0, '{}')`,
+            version,
+          );
+          const before = await head();
+          const checking = runtime.canon.proposeBatch(owner, batch);
+          const outcome = checking.then(
+            () => 'committed',
+            (err: unknown) => err,
+          );
+          // Until the batch's check waits on the other transaction's row.
+          for (let i = 0; i < 500; i++) {
+            const { rows } = await other.query<{ n: string }>(
+              `SELECT count(*) AS n FROM pg_stat_activity
+               WHERE wait_event_type = 'Lock' AND datname = current_database()`,
+            );
+            if (Number(rows[0]?.n) > 0) break;
+            await new Promise((r) => setTimeout(r, 10));
+          }
+          await other.query('COMMIT');
+          expect(await outcome).toMatchObject({ code: 'CONFLICT' });
+          expect(await head()).toBe(before);
+        } finally {
+          await other.query('ROLLBACK').catch(() => undefined);
+          await other.query(
+            'DELETE FROM canon_versions WHERE project = $1 AND object_id = $2 AND version_id = $3 AND version_hash = $4',
+            version,
+          );
+          await other.end();
+        }
+      },
+    );
 
     it('a concurrent commit between preparing and appending: CONFLICT, nothing of the batch journaled', async () => {
       const p = `race${++n}`;
