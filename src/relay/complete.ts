@@ -10,6 +10,7 @@ import { checkContribution } from './contribution.js';
 import { csoChange } from './cso-change.js';
 import { csoId, sealCso } from './cso-seal.js';
 import { RELAY_HALT, RELAY_WINDOW } from './entry-kinds.js';
+import { escalateDue, withdrawStray } from './escalation.js';
 import { extractFromText, mergeExtracted } from './extract/index.js';
 import { DependencyIndex } from './graph.js';
 import { carryStep } from './graph-delta.js';
@@ -32,7 +33,6 @@ import { normaliseStatement } from './statement.js';
 import type {
   CognitiveStateObject,
   Contribution,
-  Decision,
   ToolResult,
   UnsealedCso,
   Verification,
@@ -215,13 +215,6 @@ function invalidationsOf(
   }));
 }
 
-/** The decisions that must go to a person now: flagged again at the revision bound (§6.3). */
-function dueForEscalation(cso: UnsealedCso, max: number): Decision[] {
-  return cso.decisions.filter(
-    (d) => d.needs_revision === true && d.escalated === undefined && (d.revisions ?? 0) >= max,
-  );
-}
-
 /**
  * Completes one window (see `Relay.completeWindow`). Nothing is journaled unless the state
  * verifies: then the window's canon notes, its escalations' record and the sealed CSO commit in one
@@ -316,157 +309,161 @@ export async function completeWindow(
     );
     return unrelayed('halted');
   }
-  // Escalate before committing: a pending proposal for a person is harmless if the window then fails.
+  // Escalated before committing (a proposal held for an owner cannot join canon's batch), and
+  // withdrawn if the window then fails.
   const agent = agentOf(session);
-  const escalations = new Map<string, { proposal_id: string; object_id: string }>();
-  for (const decision of dueForEscalation(repaired, session.max_revisions)) {
-    escalations.set(decision.decision_id, await escalate(relay, session, agent, decision));
-  }
-  const unsealed: UnsealedCso = {
-    ...repaired,
-    cso_id: csoId(session.session_id, windowNumber, prior?.cso_hmac ?? session.genesis),
-    prior_cso_hash: prior?.cso_hmac ?? session.genesis,
-    // The same list when nothing escalates, so sealing sees the verified step's lists.
-    decisions:
-      escalations.size === 0
-        ? repaired.decisions
-        : repaired.decisions.map((d) => {
-            const e = escalations.get(d.decision_id);
-            return e ? { ...d, escalated: e.proposal_id } : d;
-          }),
-    verified: true,
-  };
-  carryStep(repaired, unsealed, { items: escalations.size === 0 });
-  const key = await relay.hmac.current(project);
-  const cso = sealCso(unsealed, (bytes) => `hmac-sha256:${key.keyId}:${key.sign(bytes)}`);
-  const revisions: RevisionEvent[] = [];
-  const invalidations = invalidationsOf(prior, cso, contribution, merged);
-  // What made each revision due: for this revision window's target, the fact it was given.
-  const causes = new Map<string, string | null>(
-    invalidations.flatMap((inv) => inv.flagged.map((id) => [id, inv.by] as const)),
-  );
-  if (plan.revision) causes.set(plan.revision.decision.decision_id, plan.revision.newFact.fact_id);
-  for (const d of cso.decisions) {
-    if (d.window_origin === windowNumber && d.revises) {
+  const escalations = await escalateDue(relay, session, agent, repaired);
+  try {
+    const unsealed: UnsealedCso = {
+      ...repaired,
+      cso_id: csoId(session.session_id, windowNumber, prior?.cso_hmac ?? session.genesis),
+      prior_cso_hash: prior?.cso_hmac ?? session.genesis,
+      // The same list when nothing escalates, so sealing sees the verified step's lists.
+      decisions:
+        escalations.size === 0
+          ? repaired.decisions
+          : repaired.decisions.map((d) => {
+              const e = escalations.get(d.decision_id);
+              return e ? { ...d, escalated: e.proposal_id } : d;
+            }),
+      verified: true,
+    };
+    carryStep(repaired, unsealed, { items: escalations.size === 0 });
+    const key = await relay.hmac.current(project);
+    const cso = sealCso(unsealed, (bytes) => `hmac-sha256:${key.keyId}:${key.sign(bytes)}`);
+    const revisions: RevisionEvent[] = [];
+    const invalidations = invalidationsOf(prior, cso, contribution, merged);
+    // What made each revision due: for this revision window's target, the fact it was given.
+    const causes = new Map<string, string | null>(
+      invalidations.flatMap((inv) => inv.flagged.map((id) => [id, inv.by] as const)),
+    );
+    if (plan.revision)
+      causes.set(plan.revision.decision.decision_id, plan.revision.newFact.fact_id);
+    for (const d of cso.decisions) {
+      if (d.window_origin === windowNumber && d.revises) {
+        revisions.push({
+          target: d.revises,
+          revised_by: d.decision_id,
+          new_fact: causes.get(d.revises) ?? null,
+          count: d.revisions ?? 1,
+          escalation: null,
+        });
+      }
+    }
+    for (const [id, escalation] of escalations) {
+      const d = cso.decisions.find((x) => x.decision_id === id)!;
       revisions.push({
-        target: d.revises,
-        revised_by: d.decision_id,
-        new_fact: causes.get(d.revises) ?? null,
-        count: d.revisions ?? 1,
-        escalation: null,
+        target: id,
+        revised_by: null,
+        new_fact: null,
+        count: d.revisions ?? 0,
+        escalation,
       });
     }
-  }
-  for (const [id, escalation] of escalations) {
-    const d = cso.decisions.find((x) => x.decision_id === id)!;
-    revisions.push({
-      target: id,
-      revised_by: null,
-      new_fact: null,
-      count: d.revisions ?? 0,
-      escalation,
+    const revisedNow = revisions.filter((r) => r.revised_by !== null);
+    // CRP-018: the DPE's signals for the window's text, and AIR's step over them (the next IAP).
+    const measured = await windowQuality(relay.judge, {
+      windowNumber,
+      output,
+      prior,
+      next: cso,
+      tools: contribution.tool_results,
+      goal,
+      kind,
+      objective: session.objective,
+      earlier: await relay.reader(project).recent(session.session_id, REPETITION_WINDOWS),
+      policy: options.air,
     });
-  }
-  const revisedNow = revisions.filter((r) => r.revised_by !== null);
-  // CRP-018: the DPE's signals for the window's text, and AIR's step over them (the next IAP).
-  const measured = await windowQuality(relay.judge, {
-    windowNumber,
-    output,
-    prior,
-    next: cso,
-    tools: contribution.tool_results,
-    goal,
-    kind,
-    objective: session.objective,
-    earlier: await relay.reader(project).recent(session.session_id, REPETITION_WINDOWS),
-    policy: options.air,
-  });
-  const headers = {
-    ...relayHeaders(cso, verification, {
-      count: revisedNow.length,
-      ...(revisedNow[0] ? { target: revisedNow[0].target } : {}),
-    }),
-    ...measured.headers,
-  };
-  const record: RelayWindowRecord = {
-    session_id: session.session_id,
-    window_number: windowNumber,
-    kind,
-    revision_target: target?.decision_id ?? null,
-    cso,
-    remaining: kind === 'work' ? cso.goal_state.remaining : remainingOf(row, last),
-    verification,
-    invalidations,
-    revisions,
-    output: { text: output, hash: contentHash(output), model },
-    signals: measured.signals,
-    quality: measured.quality,
-    headers,
-  };
-  const { cso: _cso, ...parts } = record;
-  let window: RelayWindowEntry = {
-    ...parts,
-    state: csoChange(prior, cso),
-    sealed_over: 'digest',
-    status: statusAfter(record),
-    ...replayParts(),
-  };
-  // A window record is one journal entry (at most 1 MiB): a state that outgrew it is refused here,
-  // by name, before anything is journaled. The raw answers are for replay only: they go first.
-  let bytes = Buffer.byteLength(canonicalize({ window }));
-  if (bytes > MAX_WINDOW_RECORD_BYTES && window.answers !== undefined) {
-    const { answers: _answers, ...lean } = window;
-    window = lean;
-    bytes = Buffer.byteLength(canonicalize({ window }));
-  }
-  if (bytes > MAX_WINDOW_RECORD_BYTES) {
-    throw new CanonryError(
-      'PAYLOAD_TOO_LARGE',
-      `window ${windowNumber} would journal ${bytes} bytes: a session's state and one window's text must fit ${MAX_WINDOW_RECORD_BYTES} bytes; start a new session from a slice of this one`,
-      { bytes, limit: MAX_WINDOW_RECORD_BYTES },
+    const headers = {
+      ...relayHeaders(cso, verification, {
+        count: revisedNow.length,
+        ...(revisedNow[0] ? { target: revisedNow[0].target } : {}),
+      }),
+      ...measured.headers,
+    };
+    const record: RelayWindowRecord = {
+      session_id: session.session_id,
+      window_number: windowNumber,
+      kind,
+      revision_target: target?.decision_id ?? null,
+      cso,
+      remaining: kind === 'work' ? cso.goal_state.remaining : remainingOf(row, last),
+      verification,
+      invalidations,
+      revisions,
+      output: { text: output, hash: contentHash(output), model },
+      signals: measured.signals,
+      quality: measured.quality,
+      headers,
+    };
+    const { cso: _cso, ...parts } = record;
+    let window: RelayWindowEntry = {
+      ...parts,
+      state: csoChange(prior, cso),
+      sealed_over: 'digest',
+      status: statusAfter(record),
+      ...replayParts(),
+    };
+    // A window record is one journal entry (at most 1 MiB): a state that outgrew it is refused here,
+    // by name, before anything is journaled. The raw answers are for replay only: they go first.
+    let bytes = Buffer.byteLength(canonicalize({ window }));
+    if (bytes > MAX_WINDOW_RECORD_BYTES && window.answers !== undefined) {
+      const { answers: _answers, ...lean } = window;
+      window = lean;
+      bytes = Buffer.byteLength(canonicalize({ window }));
+    }
+    if (bytes > MAX_WINDOW_RECORD_BYTES) {
+      throw new CanonryError(
+        'PAYLOAD_TOO_LARGE',
+        `window ${windowNumber} would journal ${bytes} bytes: a session's state and one window's text must fit ${MAX_WINDOW_RECORD_BYTES} bytes; start a new session from a slice of this one`,
+        { bytes, limit: MAX_WINDOW_RECORD_BYTES },
+      );
+    }
+    const entry: EntryInput = RELAY_WINDOW.input(
+      { window },
+      { actor: agent.id, authority: authority(agent), correlation_id: cso.cso_id },
     );
+    const changes = changesOf(prior, cso, tools, new Set(merged.superseded));
+    const reader = relay.canon.reader(project);
+    const current = new Map<string, string | null>();
+    for (const id of [
+      ...changes.tools.refresh.map((t) => t.scratch_id),
+      ...changes.facts.retire.map((f) => f.fact.fact_id),
+      ...changes.decisions.update.map((d) => d.decision_id),
+    ]) {
+      const object = await reader.object(objectIdOf(session.session_id, id));
+      current.set(
+        objectIdOf(session.session_id, id),
+        (object?.current_version_ref as string) ?? null,
+      );
+    }
+    const inputs = canonInputs(session.session_id, changes, (id) => current.get(id) ?? null);
+    const precondition = stillNext(project, session.session_id, row.windows);
+    const journaled =
+      inputs.length === 0
+        ? await relay.canon.journal.append(project, entry, { precondition })
+        : (
+            await relay.canon.proposeBatch(agent, inputs, {
+              entries: [entry],
+              precondition,
+              outcomes: false,
+            })
+          ).entries[0]!;
+    relay.remember(project, session.session_id, record, journaled.entry.seq);
+    return {
+      ...base,
+      status: 'relayed',
+      cso,
+      verification,
+      revisions,
+      signals: measured.signals,
+      quality: measured.quality,
+      headers,
+    };
+  } catch (err) {
+    await withdrawStray(relay, session, agent, windowNumber, escalations);
+    throw err;
   }
-  const entry: EntryInput = RELAY_WINDOW.input(
-    { window },
-    { actor: agent.id, authority: authority(agent), correlation_id: cso.cso_id },
-  );
-  const changes = changesOf(prior, cso, tools, new Set(merged.superseded));
-  const reader = relay.canon.reader(project);
-  const current = new Map<string, string | null>();
-  for (const id of [
-    ...changes.tools.refresh.map((t) => t.scratch_id),
-    ...changes.facts.retire.map((f) => f.fact.fact_id),
-    ...changes.decisions.update.map((d) => d.decision_id),
-  ]) {
-    const object = await reader.object(objectIdOf(session.session_id, id));
-    current.set(
-      objectIdOf(session.session_id, id),
-      (object?.current_version_ref as string) ?? null,
-    );
-  }
-  const inputs = canonInputs(session.session_id, changes, (id) => current.get(id) ?? null);
-  const precondition = stillNext(project, session.session_id, row.windows);
-  const journaled =
-    inputs.length === 0
-      ? await relay.canon.journal.append(project, entry, { precondition })
-      : (
-          await relay.canon.proposeBatch(agent, inputs, {
-            entries: [entry],
-            precondition,
-            outcomes: false,
-          })
-        ).entries[0]!;
-  relay.remember(project, session.session_id, record, journaled.entry.seq);
-  return {
-    ...base,
-    status: 'relayed',
-    cso,
-    verification,
-    revisions,
-    signals: measured.signals,
-    quality: measured.quality,
-    headers,
-  };
 }
 
 /**
@@ -499,24 +496,4 @@ function replayPartsOf(
       ...(journaled === undefined ? {} : { answers: journaled }),
     };
   };
-}
-
-/** Proposes, for a person, a decision revised too often (§6.3): S3 by its `oversight` tag. */
-async function escalate(
-  relay: Relay,
-  session: RelaySessionRecord,
-  agent: Principal,
-  decision: Decision,
-): Promise<{ proposal_id: string; object_id: string }> {
-  const objectId = objectIdOf(session.session_id, decision.decision_id);
-  const object = await relay.projectCanon.reader(session.project).object(objectId);
-  const note = decisionNote(session.session_id, decision);
-  const outcome = await relay.projectCanon.propose(agent, {
-    object_id: objectId,
-    intent: 'update',
-    base_version: (object?.current_version_ref as never) ?? null,
-    candidate: { ...note, tags: [...note.tags, 'oversight'] },
-    rationale: `revised ${decision.revisions ?? 0} times and invalidated again: a person decides whether it stands`,
-  });
-  return { proposal_id: outcome.proposal.proposal_id, object_id: objectId };
 }

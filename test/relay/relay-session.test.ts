@@ -510,6 +510,69 @@ describe.each(ENGINES)('a relay session, end to end on %s (CRP-030 §3.1, §5, �
     expect(approved.committed?.note_id).toBe(`relay.${id}.d_db2`);
   });
 
+  it('withdraws the escalation of a window that another window of the session beat to its commit (§6.3)', async () => {
+    const relay = runtime.relay;
+    const { session } = await relay.start(AGENT, {
+      mode: 'AGENTIC',
+      objective: 'Pick a database',
+      remaining: ['pick'],
+      max_revisions: 1,
+    });
+    const id = session.session_id;
+    const decide = (decision_id: string, on: string, revises?: string) => ({
+      decisions: [
+        {
+          decision_id,
+          choice: `use the database ${on} allows`,
+          rationale: `${on} holds`,
+          depends_on: [on],
+          ...(revises ? { revises } : {}),
+        },
+      ],
+    });
+    await relay.completeWindow(AGENT, id, '', {
+      facts: [fact('f_team', 'the team runs PostgreSQL')],
+      ...decide('d_db', 'f_team'),
+    });
+    await relay.completeWindow(AGENT, id, '', {
+      facts: [fact('f_team2', 'the team moves to MongoDB', { supersedes: ['f_team'] })],
+    });
+    await relay.completeWindow(AGENT, id, '', decide('d_db2', 'f_team2', 'd_db'));
+    // Two callers complete window 4 at once (a retry racing the original, two workers): each
+    // escalates d_db2 before it commits, and only one window 4 can be relayed.
+    const again = {
+      facts: [
+        fact('f_team3', 'the team stays on PostgreSQL after all', { supersedes: ['f_team2'] }),
+      ],
+    };
+    const settled = await Promise.allSettled([
+      relay.completeWindow(AGENT, id, '', again),
+      relay.completeWindow(AGENT, id, '', again),
+    ]);
+    const relayed = settled.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
+    const refused = settled.flatMap((s) => (s.status === 'rejected' ? [s.reason] : []));
+    expect(relayed).toHaveLength(1);
+    expect(refused).toMatchObject([{ code: 'CONFLICT' }]);
+    const named = relayed[0]!.cso!.decisions.find((d) => d.decision_id === 'd_db2')?.escalated;
+    expect(named).toBeDefined();
+    const objectId = `relay.${id}.d_db2`;
+    const proposals = (await runtime.canon.reader(PROJECT).proposals()).filter(
+      (p) => p.object_id === objectId,
+    );
+    // One question for a person, the one the relayed CSO names; the loser's was taken back by
+    // the agent that made it, saying why.
+    expect(proposals.filter((p) => p.status === 'pending').map((p) => p.proposal_id)).toEqual([
+      named,
+    ]);
+    const withdrawn = proposals.filter((p) => p.status === 'rejected');
+    expect(withdrawn).toHaveLength(1);
+    expect(withdrawn[0]?.candidate.tags).toContain('oversight');
+    expect(JSON.stringify(withdrawn[0])).toContain('window 4 of');
+    // The next window is work, not a second escalation: the decision waits for the one person.
+    expect((await relay.prepareWindow(AGENT, id)).kind).toBe('work');
+    await runtime.canon.approve(OWNER, named!);
+  });
+
   it('flags the decision a tool result informed when the result is refreshed with another value (§8.3)', async () => {
     const relay = runtime.relay;
     const { session } = await relay.start(AGENT, {
