@@ -19,7 +19,8 @@ export const DB_FLAG = [
 
 /**
  * Opens the runtime for one command and always closes it. `create: false` for commands that only
- * read or check: they never mint a keyring (KEYRING_MISSING says what to run instead).
+ * read or check, or go on with what a data directory holds (`relay resume`): they never mint a
+ * keyring (KEYRING_MISSING says what to run instead).
  * `evolution` turns the coordinator on or off whatever CANONRY_EVOLUTION says (the demo's is on).
  */
 export async function withRuntime<T>(
@@ -42,7 +43,7 @@ export async function withRuntime<T>(
     if (!create && isCanonryError(err, 'KEYRING_MISSING')) {
       throw new CanonryError(
         'KEYRING_MISSING',
-        `${err.message}: this command only reads; point --data at a data directory canonry has used (\`canonry serve\`, \`canonry demo\` or \`canonry keys init\` create one)`,
+        `${err.message}: this command does not create a data directory; point --data at a data directory canonry has used (\`canonry serve\`, \`canonry demo\` or \`canonry keys init\` create one)`,
       );
     }
     throw err;

@@ -109,6 +109,61 @@ describe('canonry relay run | verify | show', () => {
     });
   }, 60_000);
 
+  it('resumes a session a run left active from its next window; a closed or unknown one is refused', async () => {
+    const first = await relay([
+      'run',
+      '--mode',
+      'DOCUMENT',
+      '--objective',
+      'A runbook',
+      '--sections',
+      'Alerts,Escalation,Rollback,Postmortem',
+      '--max-windows',
+      '2',
+      '--json',
+    ]);
+    expect(first.code, first.stderr).toBe(0);
+    const started = JSON.parse(first.stdout);
+    expect(started).toMatchObject({ status: 'active' });
+    expect(started.windows.map((w: any) => w.window_number)).toEqual([1, 2]);
+    const session = started.session_id;
+
+    const resumed = await relay(['resume', session]);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    // The lines go on from window 3 of the four sections, and the summary counts the new ones.
+    const lines = resumed.stderr.trim().split('\n');
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(/^window 3\/4\s+work\s+preservation 1\.00\s+facts 3\s+decisions 3/);
+    expect(lines[1]).toMatch(/^window 4\/4\s+work\s+preservation 1\.00\s+facts 4\s+decisions 4/);
+    expect(resumed.stdout.trim()).toBe(
+      `session ${session} (project relay) complete after 2 more windows`,
+    );
+    const ok = await relay(['verify', session]);
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(ok.stdout).toMatch(new RegExp(`^ok: ${session}: 4 windows`));
+    const shown = JSON.parse((await relay(['show', session, '--json'])).stdout);
+    expect(shown.windows.map((w: any) => w.window_number)).toEqual([1, 2, 3, 4]);
+    expect(shown.state.cso.established_facts).toHaveLength(4);
+
+    const closed = await relay(['resume', session, '--json']);
+    expect(closed.code).toBe(1);
+    expect(JSON.parse(closed.stdout).error).toMatchObject({
+      code: 'SESSION_CLOSED',
+      message: expect.stringContaining('is complete'),
+    });
+    const unknown = await relay(['resume', 'rs-0000000000000000', '--json']);
+    expect(JSON.parse(unknown.stdout).error.code).toBe('UNKNOWN_SESSION');
+    const malformed = await relay(['resume', 'rs-; DROP', '--json']);
+    expect(JSON.parse(malformed.stdout).error.code).toBe('INVALID_ARGUMENT');
+    // Nothing was created where there was no data directory.
+    const nowhere = join(dir, 'never-used');
+    const missing = await runCli(['relay', 'resume', session, '--data', nowhere, '--json'], {
+      env: { CANONRY_TOKEN: '', CANONRY_PROJECT: '' },
+    });
+    expect(JSON.parse(missing.stdout).error.code).toBe('KEYRING_MISSING');
+    expect(existsSync(nowhere)).toBe(false);
+  }, 90_000);
+
   it('answers usage and input errors as typed errors, as JSON with --json', async () => {
     const usage = await relay(['run', '--objective', 'x', '--json']);
     expect(usage.code).toBe(1);

@@ -1,4 +1,6 @@
 import type { Command } from 'commander';
+import type { CanonryRuntime } from '../../app/index.js';
+import type { Principal } from '../../canon/index.js';
 import { CanonryError } from '../../core/index.js';
 import { type ModelPort, OpenAIModel, parseRecordings, ReplayModel } from '../../models/index.js';
 import { checkBody, operationNamed, principalInvoker } from '../../operations/index.js';
@@ -47,7 +49,11 @@ const positive = (value: string | undefined, flag: string, fallback: number, max
 };
 
 /** The model a run is written by: `scripted`, `replay:FILE` (JSONL recordings) or `openai:URL`. */
-function modelFor(flags: RunFlags, view: AuthorView, plot: AuthorPlot): ModelPort {
+function modelFor(
+  flags: Pick<RunFlags, 'model' | 'modelName'>,
+  view: AuthorView,
+  plot: AuthorPlot,
+): ModelPort {
   const spec = flags.model ?? 'scripted';
   if (spec === 'scripted') return scriptedAuthor(view, plot);
   if (spec.startsWith('replay:')) {
@@ -130,22 +136,88 @@ export async function runRelay(flags: RunFlags, setup: RunSetup = {}): Promise<R
       prepare: () => runtime.relay.prepareWindow(principal, id),
       state: () => runtime.relay.state(principal, id),
     };
-    const out = setup.linesTo ?? process.stderr;
-    let revisionWindows = 0;
-    const progress = (w: CompletedWindow) => {
-      if (w.kind === 'revision') revisionWindows++;
-      const total = sections.length > 0 ? sections.length + revisionWindows : undefined;
-      if (flags.json !== true || setup.linesTo === undefined)
-        out.write(`${figuresLine(figuresOf(w), total)}\n`);
-    };
-    const run = await runtime.relay.run(principal, id, model, { maxWindows, onWindow: progress });
-    return {
-      session_id: id,
-      project: principal.project,
-      status: run.status,
-      windows: run.windows.map(figuresOf),
-    };
+    return driveSession(runtime, principal, started, model, { maxWindows, flags, setup });
   });
+}
+
+type ResumeFlags = RelayFlags & Pick<RunFlags, 'model' | 'modelName' | 'maxWindows'>;
+
+/**
+ * Runs an active session on from its next window: after a run stopped by its window limit, an
+ * interrupt, a crash or a model that stopped answering (each window commits whole or not at all,
+ * so there is nothing to repair first). A halted or complete session is SESSION_CLOSED.
+ */
+export async function resumeRelay(
+  session: string,
+  flags: ResumeFlags,
+  setup: RunSetup = {},
+): Promise<RunSummary> {
+  if (flags.url !== undefined)
+    throw new CanonryError(
+      'INVALID_ARGUMENT',
+      'relay resume works on --data (the model runs here)',
+      {
+        field: 'url',
+      },
+    );
+  const maxWindows = positive(flags.maxWindows, '--max-windows', 64, 1_000);
+  const state = operationNamed('getRelaySession');
+  let view: AuthorView | undefined;
+  const model = modelFor(
+    flags,
+    { prepare: () => view!.prepare(), state: () => view!.state() },
+    setup.plot ?? {},
+  );
+  return withRuntime(
+    flags,
+    async (runtime) => {
+      const principal = await localPrincipal(runtime, flags);
+      const invoker = principalInvoker(runtime, { ...principal, token_id: '' });
+      const current = (await invoker.invoke(state, { params: { session } })) as RelaySessionView;
+      if (current.status !== 'active')
+        throw new CanonryError(
+          'SESSION_CLOSED',
+          `relay session ${session} is ${current.status}: there is nothing to resume`,
+          { status: current.status },
+        );
+      view = {
+        prepare: () => runtime.relay.prepareWindow(principal, session),
+        state: () => runtime.relay.state(principal, session),
+      };
+      return driveSession(runtime, principal, current, model, { maxWindows, flags, setup });
+    },
+    { create: false },
+  );
+}
+
+/** Runs `session`'s windows through `model`, one progress line each, from where it stands. */
+async function driveSession(
+  runtime: CanonryRuntime,
+  principal: Principal,
+  session: RelaySessionView,
+  model: ModelPort,
+  { maxWindows, flags, setup }: { maxWindows: number; flags: RelayFlags; setup: RunSetup },
+): Promise<RunSummary> {
+  const id = session.session.session_id;
+  // The windows a session of sections has still to go: the ones done, the ones left, and each
+  // revision window it runs on the way.
+  const sectioned = session.session.remaining.length > 0;
+  const planned = session.windows + session.goal_state.remaining.length;
+  const out = setup.linesTo ?? process.stderr;
+  let revisionWindows = 0;
+  const progress = (w: CompletedWindow) => {
+    if (w.kind === 'revision') revisionWindows++;
+    const total = sectioned ? planned + revisionWindows : undefined;
+    if (flags.json !== true || setup.linesTo === undefined)
+      out.write(`${figuresLine(figuresOf(w), total)}\n`);
+  };
+  const run = await runtime.relay.run(principal, id, model, { maxWindows, onWindow: progress });
+  return {
+    session_id: id,
+    project: principal.project,
+    status: run.status,
+    windows: run.windows.map(figuresOf),
+  };
 }
 
 function addRelayFlags(command: Command, { url = true } = {}): Command {
@@ -158,14 +230,14 @@ function addRelayFlags(command: Command, { url = true } = {}): Command {
 }
 
 /**
- * `canonry relay run|verify|show`: state relayed across context windows (CRP-030) from the command
+ * `canonry relay run|resume|verify|show`: state relayed across context windows (CRP-030) from the command
  * line — a session run through a model, its HMAC chain checked against the journal, its windows
  * and latest state shown.
  */
 export function relayCommand(program: Command): void {
   const relay = program
     .command('relay')
-    .description('state relayed across context windows (CRP-030): run, verify, show');
+    .description('state relayed across context windows (CRP-030): run, resume, verify, show');
 
   addRelayFlags(
     relay
@@ -191,6 +263,23 @@ export function relayCommand(program: Command): void {
     const summary = await runRelay(flags);
     emit(flags.json === true, summary, () => [
       `session ${summary.session_id} (project ${summary.project}) ${summary.status} after ${summary.windows.length} windows`,
+    ]);
+    if (summary.status === 'halted') process.exitCode = EXIT.FAILED;
+  });
+
+  addRelayFlags(
+    relay
+      .command('resume')
+      .argument('<session>', 'the relay session id (rs-…)')
+      .description('run an active session on from its next window, a line per window')
+      .option('--model <spec>', 'scripted (default), replay:FILE (JSONL recordings) or openai:URL')
+      .option('--model-name <name>', 'the model an openai: server runs (CANONRY_MODEL)')
+      .option('--max-windows <n>', 'stop after this many more windows (default 64)'),
+    { url: false },
+  ).action(async (session: string, flags: ResumeFlags) => {
+    const summary = await resumeRelay(session, flags);
+    emit(flags.json === true, summary, () => [
+      `session ${summary.session_id} (project ${summary.project}) ${summary.status} after ${summary.windows.length} more windows`,
     ]);
     if (summary.status === 'halted') process.exitCode = EXIT.FAILED;
   });
