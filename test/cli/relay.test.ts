@@ -59,7 +59,10 @@ describe('canonry relay run | verify | show', () => {
       ),
     );
     expect(out.windows[2].completeness).toBe(1);
-    const lines = run.stderr.trim().split('\n');
+    const [named, ...lines] = run.stderr.trim().split('\n');
+    expect(named).toBe(
+      `session ${id} (project relay) started; \`canonry relay resume ${id}\` goes on from where it stops`,
+    );
     expect(lines).toHaveLength(3);
     expect(lines[2]).toMatch(
       /^window 3\/3\s+work\s+preservation 1\.00\s+facts 3\s+decisions 3\s+revisions 0\s+repetition \d+\.\d% fabrications 0 completeness 1\.00 IQ \d+ IAP \d+ tokens$/,

@@ -136,6 +136,11 @@ export async function runRelay(flags: RunFlags, setup: RunSetup = {}): Promise<R
       prepare: () => runtime.relay.prepareWindow(principal, id),
       state: () => runtime.relay.state(principal, id),
     };
+    // Named before its first window, so a run that is interrupted can be picked up.
+    if (setup.linesTo === undefined)
+      process.stderr.write(
+        `session ${id} (project ${principal.project}) started; \`canonry relay resume ${id}\` goes on from where it stops\n`,
+      );
     return driveSession(runtime, principal, started, model, { maxWindows, flags, setup });
   });
 }
