@@ -81,6 +81,46 @@ async function etcdSession(maxRevisions = 3) {
 
 const ENGINES = ['sqlite', ...(postgresAvailable ? ['postgres' as const] : [])] as const;
 
+/**
+ * A session with `max_revisions` 1 whose decision d_db2 has been revised once (window 3, after
+ * f_team was superseded); `supersedeAgain` is the window 4 contribution that flags it once more.
+ */
+async function atTheRevisionBound() {
+  const relay = runtime.relay;
+  const { session } = await relay.start(AGENT, {
+    mode: 'AGENTIC',
+    objective: 'Pick a database',
+    remaining: ['pick'],
+    max_revisions: 1,
+  });
+  const id = session.session_id;
+  const decide = (decision_id: string, on: string, revises?: string) => ({
+    decisions: [
+      {
+        decision_id,
+        choice: `use the database ${on} allows`,
+        rationale: `${on} holds`,
+        depends_on: [on],
+        ...(revises ? { revises } : {}),
+      },
+    ],
+  });
+  await relay.completeWindow(AGENT, id, '', {
+    facts: [fact('f_team', 'the team runs PostgreSQL')],
+    ...decide('d_db', 'f_team'),
+  });
+  await relay.completeWindow(AGENT, id, '', {
+    facts: [fact('f_team2', 'the team moves to MongoDB', { supersedes: ['f_team'] })],
+  });
+  expect((await relay.prepareWindow(AGENT, id)).revision_target).toBe('d_db');
+  const w3 = await relay.completeWindow(AGENT, id, '', decide('d_db2', 'f_team2', 'd_db'));
+  expect(w3.cso!.decisions.find((d) => d.decision_id === 'd_db2')?.revisions).toBe(1);
+  const supersedeAgain = {
+    facts: [fact('f_team3', 'the team stays on PostgreSQL after all', { supersedes: ['f_team2'] })],
+  };
+  return { relay, id, supersedeAgain };
+}
+
 describe.each(ENGINES)('a relay session, end to end on %s (CRP-030 §3.1, §5, §6, §8)', (engine) => {
   beforeEach(async () => open(engine));
   afterEach(async () => close());
@@ -460,40 +500,8 @@ describe.each(ENGINES)('a relay session, end to end on %s (CRP-030 §3.1, §5, �
   });
 
   it('escalates a decision invalidated again at the revision bound to the owner, instead of revising it (§6.3)', async () => {
-    const relay = runtime.relay;
-    const { session } = await relay.start(AGENT, {
-      mode: 'AGENTIC',
-      objective: 'Pick a database',
-      remaining: ['pick'],
-      max_revisions: 1,
-    });
-    const id = session.session_id;
-    const decide = (decision_id: string, on: string, revises?: string) => ({
-      decisions: [
-        {
-          decision_id,
-          choice: `use the database ${on} allows`,
-          rationale: `${on} holds`,
-          depends_on: [on],
-          ...(revises ? { revises } : {}),
-        },
-      ],
-    });
-    await relay.completeWindow(AGENT, id, '', {
-      facts: [fact('f_team', 'the team runs PostgreSQL')],
-      ...decide('d_db', 'f_team'),
-    });
-    await relay.completeWindow(AGENT, id, '', {
-      facts: [fact('f_team2', 'the team moves to MongoDB', { supersedes: ['f_team'] })],
-    });
-    expect((await relay.prepareWindow(AGENT, id)).revision_target).toBe('d_db');
-    const w3 = await relay.completeWindow(AGENT, id, '', decide('d_db2', 'f_team2', 'd_db'));
-    expect(w3.cso!.decisions.find((d) => d.decision_id === 'd_db2')?.revisions).toBe(1);
-    const w4 = await relay.completeWindow(AGENT, id, '', {
-      facts: [
-        fact('f_team3', 'the team stays on PostgreSQL after all', { supersedes: ['f_team2'] }),
-      ],
-    });
+    const { relay, id, supersedeAgain } = await atTheRevisionBound();
+    const w4 = await relay.completeWindow(AGENT, id, '', supersedeAgain);
     const [escalation] = w4.revisions;
     expect(escalation).toMatchObject({ target: 'd_db2', revised_by: null, count: 1 });
     const proposalId = escalation!.escalation!.proposal_id;
@@ -511,40 +519,9 @@ describe.each(ENGINES)('a relay session, end to end on %s (CRP-030 §3.1, §5, �
   });
 
   it('withdraws the escalation of a window that another window of the session beat to its commit (§6.3)', async () => {
-    const relay = runtime.relay;
-    const { session } = await relay.start(AGENT, {
-      mode: 'AGENTIC',
-      objective: 'Pick a database',
-      remaining: ['pick'],
-      max_revisions: 1,
-    });
-    const id = session.session_id;
-    const decide = (decision_id: string, on: string, revises?: string) => ({
-      decisions: [
-        {
-          decision_id,
-          choice: `use the database ${on} allows`,
-          rationale: `${on} holds`,
-          depends_on: [on],
-          ...(revises ? { revises } : {}),
-        },
-      ],
-    });
-    await relay.completeWindow(AGENT, id, '', {
-      facts: [fact('f_team', 'the team runs PostgreSQL')],
-      ...decide('d_db', 'f_team'),
-    });
-    await relay.completeWindow(AGENT, id, '', {
-      facts: [fact('f_team2', 'the team moves to MongoDB', { supersedes: ['f_team'] })],
-    });
-    await relay.completeWindow(AGENT, id, '', decide('d_db2', 'f_team2', 'd_db'));
     // Two callers complete window 4 at once (a retry racing the original, two workers): each
     // escalates d_db2 before it commits, and only one window 4 can be relayed.
-    const again = {
-      facts: [
-        fact('f_team3', 'the team stays on PostgreSQL after all', { supersedes: ['f_team2'] }),
-      ],
-    };
+    const { relay, id, supersedeAgain: again } = await atTheRevisionBound();
     const settled = await Promise.allSettled([
       relay.completeWindow(AGENT, id, '', again),
       relay.completeWindow(AGENT, id, '', again),
