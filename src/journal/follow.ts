@@ -22,12 +22,34 @@ const SAFETY_POLL_MS = 5_000;
  */
 const ANNOUNCE_GAP_MS = 10;
 
+/**
+ * Bytes of entries a page holds by default (bodies, authorities and receipts as stored): a page of
+ * 100 entries of up to 1 MiB each could otherwise hold 100 MiB for one follower that does not read.
+ */
+export const FOLLOW_PAGE_BYTES = 2 * 1024 * 1024;
+/** The largest page budget a follower may ask for. */
+const MAX_PAGE_BYTES = 64 * 1024 * 1024;
+
+/**
+ * A read that failed because the store cannot be reached for now is tried again after this pause,
+ * doubling up to the most, or at the next wake-up if sooner (listening again after an outage is one).
+ */
+const FIRST_RETRY_MS = 100;
+const MAX_RETRY_MS = 5_000;
+/** Failures a follower outlives: the database unreachable or locked, not a row that does not parse. */
+const TRANSIENT = new Set(['STORE_UNAVAILABLE', 'STORE_BUSY']);
+
 /** Options for {@link JournalFeed.follow}. */
 export interface FollowOptions {
   /** Follow the entries after this seq (default 0: from the first). */
   readonly after?: number;
   /** Entries read at a time, 1–1,000 (default 100): the most a follower that does not consume holds. */
   readonly limit?: number;
+  /**
+   * Bytes read at a time, 1 KiB–64 MiB (default 2 MiB, {@link FOLLOW_PAGE_BYTES}): a page stops
+   * before the entry that would take it past this, but always holds at least one entry.
+   */
+  readonly bytes?: number;
   /** Ends the feed when aborted, like `return()`. */
   readonly signal?: AbortSignal;
 }
@@ -35,8 +57,9 @@ export interface FollowOptions {
 /**
  * A live feed of one project's entries: every committed entry after the starting seq, once, in seq
  * order, waiting for the next when it has handed out all there are. `return()` (or `break` in a
- * `for await`) ends it at once, also while it waits. A failed read rejects `next()` and ends the feed:
- * follow again from `cursor`.
+ * `for await`) ends it at once, also while it waits. A read that fails because the store is
+ * unreachable or busy is tried again (see `FIRST_RETRY_MS`), so the feed outlives an outage; any
+ * other failed read rejects `next()` and ends the feed: follow again from `cursor`.
  */
 export interface JournalFollower extends AsyncIterableIterator<JournalEntry, undefined> {
   /** The seq of the last entry handed out (the starting seq before the first). */
@@ -46,7 +69,10 @@ export interface JournalFollower extends AsyncIterableIterator<JournalEntry, und
 
 /** What the feed reads: the journal's own paged read and head. */
 export interface FeedReader {
-  read(project: string, page: { after: number; limit: number }): Promise<JournalEntry[]>;
+  read(
+    project: string,
+    page: { after: number; limit: number; bytes: number },
+  ): Promise<JournalEntry[]>;
   head(project: string): Promise<Head>;
 }
 
@@ -62,7 +88,7 @@ class ProjectWakes {
   generation = 0;
   followers = 0;
   readonly waiters = new Set<Waiter>();
-  /** Reads in flight by `after:limit:generation`: followers woken together at one cursor share one. */
+  /** Reads in flight by `after:limit:bytes:generation`: followers woken together at one cursor share one. */
   readonly reads = new Map<string, Promise<JournalEntry[]>>();
 
   /** The head moved to `seq` (Infinity: it may have moved anywhere): wakes whoever is behind it. */
@@ -91,6 +117,7 @@ const EMPTY: readonly JournalEntry[] = [];
 export class JournalFeed {
   readonly #reader: FeedReader;
   readonly #notifications: StoreNotifications | undefined;
+  readonly #onError: (err: unknown) => void;
   readonly #projects = new Map<string, ProjectWakes>();
   readonly #followers = new Set<Follower>();
   #unlisten: (() => void) | undefined;
@@ -103,9 +130,15 @@ export class JournalFeed {
   #announcedAt = Number.NEGATIVE_INFINITY;
   #announceTimer: NodeJS.Timeout | undefined;
 
-  constructor(reader: FeedReader, notifications?: StoreNotifications) {
+  /** `onError` hears that listening for other processes' commits failed (the store retries). */
+  constructor(
+    reader: FeedReader,
+    notifications?: StoreNotifications,
+    onError: (err: unknown) => void = () => undefined,
+  ) {
     this.#reader = reader;
     this.#notifications = notifications;
+    this.#onError = onError;
   }
 
   /**
@@ -207,6 +240,8 @@ export class JournalFeed {
         reset: () => {
           for (const wakes of this.#projects.values()) wakes.moved(Number.POSITIVE_INFINITY);
         },
+        // Meanwhile the safety poll stands in; the store reconnects with backoff.
+        error: (err) => this.#onError(err),
       });
     }
     if (this.#poll) return;
@@ -246,11 +281,12 @@ function sharedRead(
   project: string,
   after: number,
   limit: number,
+  bytes: number,
 ): Promise<JournalEntry[]> {
-  const key = `${after}:${limit}:${wakes.generation}`;
+  const key = `${after}:${limit}:${bytes}:${wakes.generation}`;
   let read = wakes.reads.get(key);
   if (!read) {
-    read = reader.read(project, { after, limit });
+    read = reader.read(project, { after, limit, bytes });
     wakes.reads.set(key, read);
     const forget = () => wakes.reads.delete(key);
     read.then(forget, forget);
@@ -269,6 +305,7 @@ class Follower implements JournalFollower {
   readonly #membership: Membership;
   readonly #project: string;
   readonly #limit: number;
+  readonly #bytes: number;
   readonly #signal: AbortSignal | undefined;
   readonly #onAbort = () => void this.return();
   #cursor: number;
@@ -277,6 +314,8 @@ class Follower implements JournalFollower {
   /** Null once the feed ended. */
   #wakes: ProjectWakes | null = null;
   #waiter: Waiter | null = null;
+  /** The pause before a failed read is tried again. */
+  #retryMs = FIRST_RETRY_MS;
   /** A bad option, reported by the first `next()`. */
   #invalid: unknown;
   /** `next()` calls run one after the other. */
@@ -285,9 +324,10 @@ class Follower implements JournalFollower {
   constructor(reader: FeedReader, project: string, options: FollowOptions, membership: Membership) {
     this.#reader = reader;
     this.#membership = membership;
-    const { after = 0, limit = 100, signal } = options;
+    const { after = 0, limit = 100, bytes = FOLLOW_PAGE_BYTES, signal } = options;
     this.#cursor = after;
     this.#limit = limit;
+    this.#bytes = bytes;
     this.#signal = signal;
     this.#project = project;
     try {
@@ -296,6 +336,8 @@ class Follower implements JournalFollower {
         throw new CanonryError('INVALID_ARGUMENT', 'after must be an integer ≥ 0');
       if (!Number.isSafeInteger(limit) || limit < 1 || limit > 1_000)
         throw new CanonryError('INVALID_ARGUMENT', 'limit must be an integer 1–1000');
+      if (!Number.isSafeInteger(bytes) || bytes < 1_024 || bytes > MAX_PAGE_BYTES)
+        throw new CanonryError('INVALID_ARGUMENT', 'bytes must be an integer 1 KiB–64 MiB');
     } catch (err) {
       this.#invalid = err;
       return;
@@ -354,11 +396,26 @@ class Follower implements JournalFollower {
       const generation = wakes.generation;
       let page: JournalEntry[];
       try {
-        page = await sharedRead(this.#reader, wakes, this.#project, this.#cursor, this.#limit);
+        page = await sharedRead(
+          this.#reader,
+          wakes,
+          this.#project,
+          this.#cursor,
+          this.#limit,
+          this.#bytes,
+        );
       } catch (err) {
-        await this.return();
-        throw err;
+        if (!(err instanceof CanonryError && TRANSIENT.has(err.code))) {
+          await this.return();
+          throw err;
+        }
+        // The store is out of reach for now: read again after a pause, or sooner when woken.
+        const pause = this.#retryMs;
+        this.#retryMs = Math.min(MAX_RETRY_MS, pause * 2);
+        await this.#wait(wakes, pause);
+        continue;
       }
+      this.#retryMs = FIRST_RETRY_MS;
       if (this.#wakes === null) return DONE;
       if (page.length > 0) {
         this.#page = page;
@@ -366,11 +423,30 @@ class Follower implements JournalFollower {
       }
       // A wake-up while the read ran may be for an entry it did not see: read again.
       if (wakes.generation !== generation) continue;
-      await new Promise<void>((wake) => {
-        this.#waiter = { cursor: this.#cursor, wake };
-        wakes.waiters.add(this.#waiter);
-      });
-      this.#waiter = null;
+      await this.#wait(wakes);
     }
+  }
+
+  /** Waits for a wake-up past the cursor (or `return()`), or `ms` at most. */
+  async #wait(wakes: ProjectWakes, ms?: number): Promise<void> {
+    await new Promise<void>((resolve) => {
+      let timer: NodeJS.Timeout | undefined;
+      const waiter: Waiter = {
+        cursor: this.#cursor,
+        wake: () => {
+          clearTimeout(timer);
+          resolve();
+        },
+      };
+      this.#waiter = waiter;
+      wakes.waiters.add(waiter);
+      if (ms === undefined) return;
+      timer = setTimeout(() => {
+        wakes.waiters.delete(waiter);
+        resolve();
+      }, ms);
+      timer.unref();
+    });
+    this.#waiter = null;
   }
 }

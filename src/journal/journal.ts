@@ -73,8 +73,8 @@ export interface JournalOptions {
    */
   readonly checkpointIntervalMs?: number;
   /**
-   * Where failures of background work are reported: the checkpoint timer, and a port for forwarded
-   * appends that cannot be bound.
+   * Where failures of background work are reported: the checkpoint timer, a port for forwarded
+   * appends that cannot be bound, and the live feed's LISTEN connection failing (once a run).
    */
   readonly onError?: (err: unknown) => void;
   /**
@@ -97,6 +97,22 @@ export interface Quarantine {
   readonly reason: BreakReason;
   readonly detail: string;
 }
+
+/**
+ * A page of at most `$3` entries after `$2` whose stored sizes add up to at most `$4` bytes, but at
+ * least one: the last seq is found from the sizes alone (`octet_length` reads a stored length, not
+ * the text: PostgreSQL does not detoast for it, SQLite does not load the value), so rows past the
+ * budget are never read out.
+ */
+const READ_WITHIN_BYTES = `${SELECT_ENTRIES} WHERE project = $1 AND seq > $2 AND seq <= (
+  SELECT MAX(seq) FROM (
+    SELECT seq, SUM(size) OVER (ORDER BY seq) AS upto, ROW_NUMBER() OVER (ORDER BY seq) AS n
+    FROM (
+      SELECT seq, octet_length(body) + octet_length(authority) + octet_length(receipt) AS size
+      FROM journal_entries WHERE project = $1 AND seq > $2 ORDER BY seq LIMIT $3
+    ) AS next
+  ) AS sized WHERE n = 1 OR upto <= $4
+) ORDER BY seq LIMIT $3`;
 
 /**
  * The journal: per-project, append-only, hash-chained entries and the projections derived from them.
@@ -149,7 +165,7 @@ export class Journal {
     const heads = new Map<string, Head>();
     const every = this.#checkpointEvery;
     const signer = this.#signer;
-    this.#feed = new JournalFeed(this, store.notifications);
+    this.#feed = new JournalFeed(this, store.notifications, options.onError);
     this.#ctx = {
       store,
       heads,
@@ -395,10 +411,13 @@ export class Journal {
     return readHead(this.store, parseProject(project), false);
   }
 
-  /** Entries after `after`, in seq order, at most `limit` (1–1,000). */
+  /**
+   * Entries after `after`, in seq order, at most `limit` (1–1,000) and, with `bytes`, no more than
+   * fit in that many bytes of stored body, authority and receipt — but always the first entry.
+   */
   async read(
     project: string,
-    { after = 0, limit = 100 }: { after?: number; limit?: number } = {},
+    { after = 0, limit = 100, bytes }: { after?: number; limit?: number; bytes?: number } = {},
   ): Promise<JournalEntry[]> {
     const name = parseProject(project);
     if (!Number.isSafeInteger(after) || after < 0)
@@ -406,10 +425,16 @@ export class Journal {
     if (!Number.isSafeInteger(limit) || limit < 1 || limit > 1_000) {
       throw new CanonryError('INVALID_ARGUMENT', 'limit must be an integer 1–1000');
     }
-    const rows = await this.store.values<EntryRow>(
-      `${SELECT_ENTRIES} WHERE project = $1 AND seq > $2 ORDER BY seq LIMIT $3`,
-      [name, after, limit],
-    );
+    if (bytes !== undefined && (!Number.isSafeInteger(bytes) || bytes < 1)) {
+      throw new CanonryError('INVALID_ARGUMENT', 'bytes must be an integer ≥ 1');
+    }
+    const rows =
+      bytes === undefined
+        ? await this.store.values<EntryRow>(
+            `${SELECT_ENTRIES} WHERE project = $1 AND seq > $2 ORDER BY seq LIMIT $3`,
+            [name, after, limit],
+          )
+        : await this.store.values<EntryRow>(READ_WITHIN_BYTES, [name, after, limit, bytes]);
     return rows.map(rowToEntry);
   }
 

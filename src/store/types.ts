@@ -81,6 +81,11 @@ export interface NotificationHandlers {
    * Notifications sent while nobody listened are lost, so whatever they would have said is unknown.
    */
   reset(): void;
+  /**
+   * Listening failed (the connection was lost, or cannot be opened): once per run of failures, until
+   * it listens again (`reset`). For logs: the store retries by itself. Never names a password.
+   */
+  error?(err: unknown): void;
 }
 
 /**

@@ -8,10 +8,11 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CanonryError } from '../../src/core/index.js';
+import { CanonryError, type ErrorCode } from '../../src/core/index.js';
 import { Journal, type JournalEntry, type JournalFollower } from '../../src/journal/index.js';
 import { PostgresStore, type Store } from '../../src/store/index.js';
 import { count } from '../helpers/journal.js';
+import { outageProxy } from '../helpers/outage-proxy.js';
 import { ENGINES, PG_URL } from '../helpers/stores.js';
 
 /** The next `n` entries of a follower. */
@@ -29,18 +30,27 @@ const seqs = (entries: readonly JournalEntry[]) => entries.map((e) => e.seq);
 const range = (from: number, to: number) =>
   Array.from({ length: to - from + 1 }, (_, i) => from + i);
 
+/** The stored bytes of an entry row (`SELECT_ENTRIES` order): body, authority and receipt. */
+const rowBytes = (row: readonly unknown[]) =>
+  [row[5], row[7], row[10]].reduce<number>((n, text) => n + Buffer.byteLength(String(text)), 0);
+
 /**
  * The store, with the journal rows each `values` call returned counted (the feed reads entries with
- * `read`, which uses `values`): what a follower has pulled out of the database.
+ * `read`, which uses `values`): what a follower has pulled out of the database, and each read's
+ * stored bytes.
  */
-function counted(store: Store): { store: Store; rows: () => number } {
+function counted(store: Store): { store: Store; rows: () => number; pages: () => number[][] } {
   let rows = 0;
+  const pages: number[][] = [];
   const proxy = new Proxy(store, {
     get(target, key) {
       if (key === 'values') {
         return async (sql: string, params?: never) => {
           const out = await target.values(sql, params);
-          if (sql.includes('FROM journal_entries')) rows += out.length;
+          if (sql.includes('FROM journal_entries')) {
+            rows += out.length;
+            pages.push(out.map((row) => rowBytes(row as unknown[])));
+          }
           return out;
         };
       }
@@ -48,7 +58,7 @@ function counted(store: Store): { store: Store; rows: () => number } {
       return typeof value === 'function' ? value.bind(target) : value;
     },
   });
-  return { store: proxy, rows: () => rows };
+  return { store: proxy, rows: () => rows, pages: () => pages };
 }
 
 const settle = () => new Promise((r) => setTimeout(r, 50));
@@ -77,7 +87,7 @@ for (const engine of ENGINES) {
         () => fresh.store.close(),
         () => journal.close(),
       );
-      return { ...fresh, journal, rows: watched.rows };
+      return { ...fresh, journal, rows: watched.rows, pages: watched.pages };
     };
 
     it('starts after the given seq and wakes on later appends, each entry once and in order', async () => {
@@ -189,6 +199,82 @@ for (const engine of ENGINES) {
       expect((await journal.follow('alpha').next()).done).toBe(true);
     });
 
+    it('bounds a page by bytes as well as entries (2 MiB by default), always at least one entry', async () => {
+      const { journal, pages } = await open();
+      // Eight entries of ~600 KB: 100 to a page by count would be 4.8 MB in one read.
+      const big = (i: number) => ({
+        ...count('big', i),
+        body: { name: 'x'.repeat(600_000), by: i },
+      });
+      for (let i = 1; i <= 8; i++) await journal.append('alpha', big(i));
+      const before = pages().length;
+      const follower = journal.follow('alpha');
+      const got = await take(follower, 8);
+      expect(seqs(got)).toEqual(range(1, 8));
+      expect(got.map((e) => (e.body as { by: number }).by)).toEqual(range(1, 8));
+      const read = pages().slice(before);
+      for (const page of read) {
+        expect(page.length).toBeGreaterThanOrEqual(1);
+        expect(page.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(2 * 1024 * 1024);
+      }
+      // Three ~600 KB entries fit in 2 MiB, a fourth does not.
+      expect(read.map((page) => page.length)).toEqual([3, 3, 2]);
+      // A budget smaller than one entry still makes progress: one entry a page, resumed at the cursor.
+      const small = journal.follow('alpha', { after: 5, bytes: 1_024 });
+      const mark = pages().length;
+      expect(seqs(await take(small, 3))).toEqual([6, 7, 8]);
+      expect(
+        pages()
+          .slice(mark)
+          .map((page) => page.length),
+      ).toEqual([1, 1, 1]);
+      await Promise.all([follower.return(), small.return()]);
+    });
+
+    it('outlives reads that fail while the store is unreachable (tried again with backoff), and ends on any other failed read', async () => {
+      const fresh = await engine.fresh();
+      let fault: CanonryError | null = null;
+      let failed = 0;
+      const faulty = new Proxy(fresh.store, {
+        get(target, key) {
+          if (key === 'values') {
+            return async (sql: string, params?: never) => {
+              if (fault && sql.startsWith('SELECT project, seq, format')) {
+                failed++;
+                throw fault;
+              }
+              return target.values(sql, params);
+            };
+          }
+          const value = Reflect.get(target, key, target);
+          return typeof value === 'function' ? value.bind(target) : value;
+        },
+      });
+      const journal = new Journal(faulty);
+      closers.push(
+        fresh.cleanup,
+        () => fresh.store.close(),
+        () => journal.close(),
+      );
+      await journal.append('alpha', count('one'));
+      fault = new CanonryError('STORE_UNAVAILABLE', 'the database is unreachable');
+      const follower = journal.follow('alpha');
+      const first = follower.next();
+      await new Promise((r) => setTimeout(r, 1_000));
+      // 100 ms, 200 ms, 400 ms, …: a few tries in a second, not a busy loop.
+      expect(failed).toBeGreaterThanOrEqual(2);
+      expect(failed).toBeLessThanOrEqual(6);
+      fault = null;
+      expect((await first).value?.seq).toBe(1);
+      // Anything else is the feed's end: the failure rejects next(), and the follower is done.
+      fault = new CanonryError('STORE_CORRUPT', 'a row does not parse');
+      const second = follower.next();
+      await journal.append('alpha', count('two'));
+      expect(await codeOf(second)).toBe('STORE_CORRUPT');
+      expect(await follower.next()).toEqual({ done: true, value: undefined });
+      expect(follower.cursor).toBe(1);
+    });
+
     it('refuses bad options as typed rejections of the first next(), never a synchronous throw', async () => {
       const { journal } = await open();
       const bad = [
@@ -197,9 +283,13 @@ for (const engine of ENGINES) {
         journal.follow('alpha', { after: 1.5 }),
         journal.follow('alpha', { limit: 0 }),
         journal.follow('alpha', { limit: 1_001 }),
+        journal.follow('alpha', { bytes: 1_023 }),
+        journal.follow('alpha', { bytes: 64 * 1024 * 1024 + 1 }),
       ];
       expect(await Promise.all(bad.map((f) => codeOf(f.next())))).toEqual([
         'INVALID_PROJECT',
+        'INVALID_ARGUMENT',
+        'INVALID_ARGUMENT',
         'INVALID_ARGUMENT',
         'INVALID_ARGUMENT',
         'INVALID_ARGUMENT',
@@ -254,7 +344,7 @@ describe.skipIf(!postgres.available)('journal.follow over LISTEN/NOTIFY', () => 
     const journals = stores.map((s) => new Journal(s)) as [Journal, Journal];
     closers.push(fresh.cleanup, ...stores.map((s) => () => s.close()));
     closers.push(...journals.map((j) => () => j.close()));
-    return { journals, name };
+    return { journals, name, location: fresh.location };
   }
 
   /** The backends of the named pool that are listening (their last statement was LISTEN). */
@@ -350,5 +440,151 @@ describe.skipIf(!postgres.available)('journal.follow over LISTEN/NOTIFY', () => 
     await theirs.append('alpha', count('four'));
     expect(seqs(await next)).toEqual([4]);
     await follower.return();
+  });
+
+  /**
+   * A journal on `url` whose head reads fail: the feed's safety poll (every 5 s, the fallback for a
+   * lost announcement) finds nothing through it, so what reaches its followers came by LISTEN or by
+   * the re-read a reconnected LISTEN makes.
+   */
+  function journalWithoutSafetyPoll(url: string, onError?: (err: unknown) => void) {
+    const store = new PostgresStore({ connectionString: url });
+    const blind = new Proxy(store, {
+      get(target, key) {
+        if (key === 'all') {
+          return async (sql: string, params?: never) => {
+            if (sql.includes('FROM journal_heads')) throw new Error('blind to heads');
+            return target.all(sql, params);
+          };
+        }
+        const value = Reflect.get(target, key, target);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const journal = new Journal(blind, onError ? { onError } : {});
+    closers.push(
+      () => store.close(),
+      () => journal.close(),
+    );
+    return journal;
+  }
+
+  /** Whether the backend `pid` is gone (pg_terminate_backend only signals it). */
+  async function gone(pid: number): Promise<boolean> {
+    const admin = new pg.Client({ connectionString: PG_URL });
+    await admin.connect();
+    try {
+      const { rows } = await admin.query('SELECT 1 FROM pg_stat_activity WHERE pid = $1', [pid]);
+      return rows.length === 0;
+    } finally {
+      await admin.end();
+    }
+  }
+
+  it('after its LISTEN backend is killed, listens again and re-reads from the cursor, with no safety poll to fall back on', async () => {
+    const { journals, name, location } = await twoJournals();
+    const theirs = journals[1];
+    const mine = journalWithoutSafetyPoll(`${location}&application_name=${name}_blind`);
+    const follower = mine.follow('alpha');
+    const first = take(follower, 1);
+    const [pid] = await until(
+      () => listeners(`${name}_blind`),
+      (pids) => pids.length === 1,
+    );
+    await theirs.append('alpha', count('one'));
+    expect(seqs(await first)).toEqual([1]);
+
+    const admin = new pg.Client({ connectionString: PG_URL });
+    await admin.connect();
+    await admin.query(
+      "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1 AND query ILIKE 'LISTEN%'",
+      [`${name}_blind`],
+    );
+    await admin.end();
+    await until(
+      () => gone(pid!),
+      (yes) => yes,
+    );
+    // Committed while nothing of `mine` listened: only the re-read on listening again finds them.
+    await theirs.appendAll('alpha', [count('two'), count('three')]);
+    expect(seqs(await take(follower, 2))).toEqual([2, 3]);
+    expect(follower.cursor).toBe(3);
+    const next = take(follower, 1);
+    await theirs.append('alpha', count('four'));
+    expect(seqs(await next)).toEqual([4]);
+    await follower.return();
+  });
+
+  it('through a database outage (connections cut, then refused, then back): the follower keeps its place and misses nothing, LISTEN retries with backoff, one error is reported, without the password', async () => {
+    const { journals, location } = await twoJournals();
+    const theirs = journals[1];
+    const proxy = await outageProxy();
+    closers.push(() => proxy.close());
+    const url = proxy.via(location);
+    // The test server trusts loopback, so any password is taken; a CI server's own is kept.
+    const secret = new URL(PG_URL).password || `pw-${randomBytes(8).toString('hex')}`;
+    url.password = secret;
+    const errors: unknown[] = [];
+    const mine = journalWithoutSafetyPoll(url.toString(), (err) => errors.push(err));
+    const follower = mine.follow('alpha');
+    const first = take(follower, 1);
+    await theirs.append('alpha', count('one'));
+    expect(seqs(await first)).toEqual([1]);
+    expect(errors).toEqual([]);
+
+    proxy.cut();
+    // Committed while `mine` cannot reach the database at all.
+    await theirs.appendAll('alpha', [count('two'), count('three')]);
+    await new Promise((r) => setTimeout(r, 2_000));
+    // Backoff from 100 ms, doubling: a handful of attempts in 2 s, not a busy loop.
+    expect(proxy.refused()).toBeGreaterThanOrEqual(2);
+    expect(proxy.refused()).toBeLessThanOrEqual(8);
+    // Told once for the whole run of failures, typed, and never with the password.
+    expect(errors).toHaveLength(1);
+    const [err] = errors as CanonryError[];
+    expect(err).toBeInstanceOf(CanonryError);
+    expect(err!.code).toBe('STORE_UNAVAILABLE' satisfies ErrorCode);
+    expect(err!.message).toMatch(/notifications/);
+    const told = `${err!.message} ${err!.stack} ${JSON.stringify(err)} ${JSON.stringify(err!.details)}`;
+    expect(told).not.toContain(secret);
+    const waiting = take(follower, 2);
+
+    proxy.restore();
+    expect(seqs(await waiting)).toEqual([2, 3]);
+    const next = take(follower, 1);
+    await theirs.append('alpha', count('four'));
+    expect(seqs(await next)).toEqual([4]);
+    expect(errors).toHaveLength(1);
+    await follower.return();
+  });
+
+  it('listens on a channel whose first handler came while the connection was still opening', async () => {
+    const { journals } = await twoJournals();
+    const [mine, theirs] = journals;
+    const heard: string[] = [];
+    const ready: string[] = [];
+    const a = `t_${randomBytes(4).toString('hex')}_a`;
+    const b = `t_${randomBytes(4).toString('hex')}_b`;
+    const handlers = (channel: string) => ({
+      message: (payload: string) => heard.push(`${channel}:${payload}`),
+      reset: () => ready.push(channel),
+    });
+    // The first handler opens the connection; the second channel's arrives before it listens.
+    const stops = [mine.store.notifications!.listen(a, handlers(a))];
+    stops.push(mine.store.notifications!.listen(b, handlers(b)));
+    await until(
+      async () => ready.length,
+      (n) => n >= 2,
+    );
+    expect(ready.sort()).toEqual([a, b].sort());
+    // Notifications arrive in the order their transactions committed: once `a` is heard, so was `b`.
+    await theirs.store.notifications!.notify(b, ['first']);
+    await theirs.store.notifications!.notify(a, ['second']);
+    await until(
+      async () => heard.includes(`${a}:second`),
+      (yes) => yes,
+    );
+    expect(heard).toEqual([`${b}:first`, `${a}:second`]);
+    for (const stop of stops) stop();
   });
 });

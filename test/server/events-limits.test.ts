@@ -1,11 +1,13 @@
 // The live feed's bounds, against a real server on loopback with a real SQLite file: streams the
 // server holds at once (CANONRY_EVENT_STREAMS) and per principal, refused past them with a typed
 // error and Retry-After; a slot given back when its client goes; and a client that stops reading
-// ended by the idle timeout instead of holding its slot, socket and buffer forever.
+// ended by the idle timeout instead of holding its slot, socket and buffer forever; and what one
+// stream holds of the journal at once: a page of at most 100 entries and 2 MiB.
 import { get } from 'node:http';
 import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { createCanonry } from '../../src/app/index.js';
+import type { JournalEntry } from '../../src/journal/index.js';
 import { buildServer } from '../../src/server/index.js';
 import { tokensFor } from '../helpers/auth.js';
 import { create, PROJECT, principal } from '../helpers/canon.js';
@@ -182,6 +184,48 @@ describe('event streams: how many, and for how long', () => {
         await eventually(async () => timers() <= before, 3_000),
         `Timeout handles: ${timers()} against ${before} before the streams`,
       ).toBe(true);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('reads a stream’s journal in pages of at most 2 MiB (one entry at least): every entry still streams in order, resumable by Last-Event-ID', async () => {
+    const s = await server(4);
+    try {
+      const { v } = await tokensFor(s.runtime, 'bulky', { v: 'viewer' });
+      // Ten entries of ~600 KB: a page of 100 by count alone would hold all 6 MB of them.
+      for (let n = 1; n <= 10; n++) {
+        const body = { n, text: String(n % 10).repeat(600_000) };
+        await s.runtime.journal.append('bulky', { kind: 'test.note', body, actor: 'x' });
+      }
+      // What the stream's follower reads, page by page: the journal's own read, on this instance.
+      const journal = s.runtime.journal;
+      const read = journal.read.bind(journal);
+      const pages: number[][] = [];
+      const size = (e: JournalEntry) =>
+        Buffer.byteLength(JSON.stringify(e.body)) + Buffer.byteLength(JSON.stringify(e.authority));
+      journal.read = async (...args: Parameters<typeof read>) => {
+        const page = await read(...args);
+        if (args[0] === 'bulky') pages.push(page.map(size));
+        return page;
+      };
+      const at = `${s.url}/v1/projects/bulky/events`;
+      const stream = await openEvents(at, v);
+      expect(stream.status).toBe(200);
+      const first = await stream.take(4);
+      expect(first.map((e) => e.id)).toEqual(['1', '2', '3', '4']);
+      stream.close();
+      const resumed = await openEvents(at, v, { 'last-event-id': '4' });
+      expect(resumed.status).toBe(200);
+      const rest = await resumed.take(6);
+      expect(rest.map((e) => e.id)).toEqual(['5', '6', '7', '8', '9', '10']);
+      expect(rest.map((e) => e.event)).toEqual(Array(6).fill('test.note'));
+      resumed.close();
+      expect(pages.length).toBeGreaterThanOrEqual(4);
+      for (const page of pages.filter((p) => p.length > 0)) {
+        expect(page.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(2 * 1024 * 1024);
+      }
+      expect(Math.max(...pages.map((p) => p.length))).toBe(3);
     } finally {
       await s.close();
     }

@@ -11,7 +11,10 @@ export const EVENTS_PATH = '/v1/projects/:project/events';
 
 /** A heartbeat comment this often at most (and at least twice per idle-socket timeout). */
 const HEARTBEAT_MS = 15_000;
-/** Entries read per page for one stream: the most a slow client's stream holds besides its socket. */
+/**
+ * Entries read per page for one stream: the most a slow client's stream holds besides its socket,
+ * with the feed's byte budget (2 MiB a page, or one larger entry).
+ */
 const PAGE = 100;
 /** What a refused stream is told to wait before it retries, in seconds. */
 const RETRY_AFTER_S = 5;
@@ -140,7 +143,8 @@ export function eventRoutes(app: FastifyInstance, runtime: CanonryRuntime): void
         if (raw.destroyed) break;
       }
     } catch (err) {
-      // The store failed under the stream: end it; the client resumes with Last-Event-ID.
+      // The store failed under the stream (not merely unreachable: the feed waits that out), or a
+      // summary's read did: end it; the client resumes with Last-Event-ID.
       request.log.warn({ err, project }, 'event stream ended by a failed read');
     } finally {
       clearInterval(heartbeat);

@@ -1,3 +1,4 @@
+import { CanonryError } from '../../core/index.js';
 import { postgresDriver } from '../drivers.js';
 import type { NotificationHandlers, StoreNotifications } from '../types.js';
 
@@ -10,7 +11,8 @@ interface ListenClient {
     event: 'notification',
     listener: (msg: { channel: string; payload?: string }) => void,
   ): unknown;
-  on(event: 'error' | 'end', listener: () => void): unknown;
+  on(event: 'error', listener: (err: Error) => void): unknown;
+  on(event: 'end', listener: () => void): unknown;
 }
 
 /** Channel names are identifiers, quoted in LISTEN; nothing else is accepted. */
@@ -24,12 +26,25 @@ const NOTIFY = `SELECT set_config('synchronous_commit', 'off', true), pg_notify(
   FROM unnest($2::text[]) AS payload`;
 const FIRST_RETRY_MS = 100;
 const MAX_RETRY_MS = 5_000;
+/**
+ * How long opening the listening connection may take: a database host that drops packets (rather
+ * than refusing) would otherwise hold the attempt for the kernel's SYN retries (~2 min on Linux),
+ * and nothing listens until it fails, also once the database is back.
+ */
+const CONNECT_TIMEOUT_MS = 10_000;
+/**
+ * TCP keepalive after this much idleness (the driver's default leaves it to the system's, 2 h on
+ * Linux): a connection that only listens sends nothing, so a peer that vanished is noticed only by
+ * keepalive. Until then the feed's safety poll stands in for its notifications.
+ */
+const KEEPALIVE_IDLE_MS = 10_000;
 
 /**
  * PostgreSQL `LISTEN` on one connection of its own, opened when the first handler arrives and closed
  * when the last one leaves. A dropped connection is reopened (100 ms, doubling up to 5 s); once it
- * listens again every handler is told `reset`, since whatever was sent meanwhile is lost. `notify`
- * goes through the store's pool (`send`).
+ * listens again every handler is told `reset`, since whatever was sent meanwhile is lost. The first
+ * failure of a run of them (the connection lost, or it cannot be opened) is told to every handler's
+ * `error`, once until it listens again. `notify` goes through the store's pool (`send`).
  */
 export class PgNotifications implements StoreNotifications {
   readonly #connectionString: string;
@@ -38,6 +53,8 @@ export class PgNotifications implements StoreNotifications {
   /** Bumped whenever the connection is dropped or replaced: late callbacks of an older one do nothing. */
   #epoch = 0;
   #connected = false;
+  /** A failure was reported since the connection last listened: the next ones are not. */
+  #reported = false;
   #retryMs = FIRST_RETRY_MS;
   #timer: NodeJS.Timeout | undefined;
   #closed = false;
@@ -78,7 +95,7 @@ export class PgNotifications implements StoreNotifications {
         () => {
           if (epoch === this.#epoch && set.has(handlers)) safely(() => handlers.reset());
         },
-        () => this.#drop(epoch),
+        (err: unknown) => this.#drop(epoch, err),
       );
     }
     return () => {
@@ -102,42 +119,53 @@ export class PgNotifications implements StoreNotifications {
     const client = new (postgresDriver().Client)({
       connectionString: this.#connectionString,
       keepAlive: true,
+      keepAliveInitialDelayMillis: KEEPALIVE_IDLE_MS,
+      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
     }) as unknown as ListenClient;
     this.#client = client;
-    client.on('error', () => this.#drop(epoch));
-    client.on('end', () => this.#drop(epoch));
+    client.on('error', (err) => this.#drop(epoch, err));
+    client.on('end', () => this.#drop(epoch, new Error('the connection ended')));
     client.on('notification', (msg) => {
       if (epoch !== this.#epoch) return;
       for (const handlers of this.#channels.get(msg.channel) ?? []) {
         safely(() => handlers.message(msg.payload ?? ''));
       }
     });
-    const channels = [...this.#channels.keys()];
     (async () => {
       await client.connect();
-      for (const channel of channels) await client.query(`LISTEN "${channel}"`);
-    })().then(
-      () => {
+      // Every channel is listened to, also one whose first handler came while this connected; the
+      // last check and `#connected` in one step, so none comes in between.
+      const listening = new Set<string>();
+      for (;;) {
         if (epoch !== this.#epoch) return;
-        this.#connected = true;
-        this.#retryMs = FIRST_RETRY_MS;
-        for (const set of this.#channels.values()) {
-          for (const handlers of set) safely(() => handlers.reset());
-        }
-      },
-      () => this.#drop(epoch),
-    );
+        const channel = [...this.#channels.keys()].find((c) => !listening.has(c));
+        if (channel === undefined) break;
+        listening.add(channel);
+        await client.query(`LISTEN "${channel}"`);
+      }
+      this.#connected = true;
+      this.#reported = false;
+      this.#retryMs = FIRST_RETRY_MS;
+      for (const set of this.#channels.values()) {
+        for (const handlers of set) safely(() => handlers.reset());
+      }
+    })().catch((err: unknown) => this.#drop(epoch, err));
   }
 
   /** The connection `epoch` failed: forget it and, while anyone listens, try again after a pause. */
-  #drop(epoch: number): void {
+  #drop(epoch: number, cause: unknown): void {
     if (epoch !== this.#epoch) return;
     const client = this.#client;
+    const lost = this.#connected;
     this.#epoch++;
     this.#client = null;
     this.#connected = false;
     client?.end().catch(() => undefined);
     if (this.#closed || this.#channels.size === 0) return;
+    if (!this.#reported) {
+      this.#reported = true;
+      this.#report(lost, cause);
+    }
     const wait = this.#retryMs;
     this.#retryMs = Math.min(MAX_RETRY_MS, this.#retryMs * 2);
     this.#timer = setTimeout(() => {
@@ -145,6 +173,22 @@ export class PgNotifications implements StoreNotifications {
       if (!this.#closed && this.#channels.size > 0 && this.#client === null) this.#connect();
     }, wait);
     this.#timer.unref();
+  }
+
+  /**
+   * Tells every handler that listening failed. The driver's error names the failure (a refused or
+   * reset socket, a terminated backend, a refused login), never the connection string's password.
+   */
+  #report(lost: boolean, cause: unknown): void {
+    const err = new CanonryError(
+      'STORE_UNAVAILABLE',
+      `${lost ? 'the connection listening for notifications was lost' : 'listening for notifications failed'}` +
+        ` (${reasonOf(cause)}); retrying, notifications sent meanwhile are lost`,
+      { retry_in_ms: this.#retryMs },
+    );
+    for (const set of this.#channels.values()) {
+      for (const handlers of set) safely(() => handlers.error?.(err));
+    }
   }
 
   async #disconnect(): Promise<void> {
@@ -156,6 +200,13 @@ export class PgNotifications implements StoreNotifications {
     this.#connected = false;
     await client?.end().catch(() => undefined);
   }
+}
+
+/** A driver failure in a few words: its message, else its code (a refused socket's may be empty). */
+function reasonOf(cause: unknown): string {
+  const { message, code } = (cause ?? {}) as { message?: unknown; code?: unknown };
+  if (typeof message === 'string' && message !== '') return message.slice(0, 200);
+  return typeof code === 'string' ? code : 'unknown failure';
 }
 
 /** A handler that throws must not stop the others or the connection. */
