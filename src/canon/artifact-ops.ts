@@ -10,21 +10,38 @@ import { withCascade } from './cascade.js';
 import { ARTIFACT } from './entry-kinds.js';
 import { ACCEPTANCE_STATES, type AcceptanceState, MACHINE_ROLES, type Principal } from './types.js';
 
-/** Journals a new manifest version as `canon.artifact`, under the acting principal's authority. */
+/**
+ * Journals a new manifest version as `canon.artifact`, under the acting principal's authority, if
+ * the artifact is still at the version before it (none for version 1): decided under the journal's
+ * head lock, so a registration or review that landed since the caller read it is CONFLICT — never
+ * a second manifest of the same number, nor a person's review silently replaced.
+ */
 async function appendManifest(
   canon: Canon,
   principal: Principal,
   manifest: ArtifactManifest,
 ): Promise<ArtifactManifest> {
+  const project = principal.project;
   await canon.journal.append(
-    principal.project,
+    project,
     ARTIFACT.input(
       { manifest, by: principal },
       {
         actor: principal.id,
-        authority: { principal: principal.id, role: principal.role, project: principal.project },
+        authority: { principal: principal.id, role: principal.role, project },
       },
     ),
+    {
+      precondition: async (tx) => {
+        const now = await canon.reader(project, tx).artifact(manifest.artifact_id);
+        if ((now?.artifact_version ?? 0) !== manifest.artifact_version - 1) {
+          throw new CanonryError(
+            'CONFLICT',
+            `${manifest.artifact_id} changed while this was decided: read it again`,
+          );
+        }
+      },
+    },
   );
   return manifest;
 }

@@ -103,7 +103,7 @@ export const ARTIFACT_OPERATIONS: readonly Operation[] = [
     body: { schema: BODIES.review, required: true, example: { acceptance_state: 'rejected' } },
     status: 200,
     response: ref('ArtifactStatus'),
-    errors: ['FORBIDDEN', 'UNKNOWN_ARTIFACT', 'INVALID_ARTIFACT', 'INVALID_BODY'],
+    errors: ['FORBIDDEN', 'UNKNOWN_ARTIFACT', 'INVALID_ARTIFACT', 'INVALID_BODY', 'CONFLICT'],
     handler: async ({ runtime, principal, params, body }) => {
       const id = objectIdArg(params.id, 'artifact_id');
       const { acceptance_state } = reviewRequest(body);

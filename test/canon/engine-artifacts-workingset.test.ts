@@ -6,7 +6,7 @@
 // and for one object: current notes, applicable policy, dependencies, the prior mutation and its
 // gate, exact source spans, pending contradictions, open uncertainty and dependent artifacts — no
 // superseded or retired content, no other project's objects, and `tokens` is the capsule's count.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { CanonryRuntime } from '../../src/app/index.js';
 import {
   type ArtifactManifest,
@@ -224,6 +224,101 @@ for (const engine of CANON_ENGINES) {
       expect((await runtime.canon.reader(PROJECT).artifact(artifact.artifact_id))!).toMatchObject({
         acceptance_state: 'accepted',
       });
+    });
+
+    /**
+     * Runs `work` so that `meanwhile` runs to its end between the manifest `work` reads and the
+     * entry `work` appends: the next append of the journal waits for it.
+     */
+    async function interleaved<T>(work: () => Promise<T>, meanwhile: () => Promise<unknown>) {
+      const journal = runtime.canon.journal;
+      const append = journal.append.bind(journal);
+      const spy = vi.spyOn(journal, 'append').mockImplementationOnce(async (...args) => {
+        await meanwhile();
+        return append(...args);
+      });
+      try {
+        return await work();
+      } finally {
+        spy.mockRestore();
+      }
+    }
+
+    it("a person's review that lands while an agent re-registers: CONFLICT, the review stands", async () => {
+      const { id, artifact } = await built();
+      const again = {
+        artifact_id: artifact.artifact_id,
+        canonical_note_versions: [{ object_id: id, version_hash: await currentHash(runtime, id) }],
+        output_digest: contentHash('replaced by the agent'),
+      };
+      let reviewed: ArtifactManifest | undefined;
+      await expectCode(
+        interleaved(
+          () => registerArtifact(runtime.canon, agent, again),
+          async () => {
+            reviewed = await reviewArtifact(
+              runtime.canon,
+              editor,
+              artifact.artifact_id,
+              'accepted',
+            );
+          },
+        ),
+        'CONFLICT',
+      );
+      expect(reviewed).toMatchObject({ artifact_version: 2, acceptance_state: 'accepted' });
+      expect((await runtime.canon.reader(PROJECT).artifact(artifact.artifact_id))!).toEqual(
+        reviewed,
+      );
+    });
+
+    it('a manifest that moves while it is reviewed: CONFLICT, never two versions of one number', async () => {
+      const { id, artifact } = await built();
+      // The other review lands first: this one decided on a manifest that is no longer current.
+      await expectCode(
+        interleaved(
+          () => reviewArtifact(runtime.canon, editor, artifact.artifact_id, 'rejected'),
+          () => reviewArtifact(runtime.canon, owner, artifact.artifact_id, 'accepted'),
+        ),
+        'CONFLICT',
+      );
+      // A re-registration lands first: the review would accept what the reviewer never saw.
+      const rebuilt = {
+        artifact_id: artifact.artifact_id,
+        canonical_note_versions: [{ object_id: id, version_hash: await currentHash(runtime, id) }],
+        output_digest: contentHash('built again'),
+      };
+      await expectCode(
+        interleaved(
+          () => reviewArtifact(runtime.canon, editor, artifact.artifact_id, 'accepted'),
+          () => registerArtifact(runtime.canon, owner, rebuilt),
+        ),
+        'CONFLICT',
+      );
+      // Two registrations at once: one is version 2; the other is refused, not a second version 2.
+      await expectCode(
+        interleaved(
+          () => registerArtifact(runtime.canon, owner, rebuilt),
+          () => registerArtifact(runtime.canon, owner, rebuilt),
+        ),
+        'CONFLICT',
+      );
+      const entries = [];
+      for (let page = await runtime.journal.read(PROJECT, { limit: 1_000 }); page.length > 0; ) {
+        entries.push(...page);
+        page = await runtime.journal.read(PROJECT, { after: page.at(-1)!.seq, limit: 1_000 });
+      }
+      const versions = entries
+        .filter((e) => e.kind === 'canon.artifact')
+        .map((e) => (e.body as { manifest: ArtifactManifest }).manifest)
+        .filter((m) => m.artifact_id === artifact.artifact_id)
+        .map((m) => [m.artifact_version, m.acceptance_state, m.output_digest]);
+      expect(versions).toEqual([
+        [1, 'proposed', artifact.output_digest],
+        [2, 'accepted', artifact.output_digest],
+        [3, 'proposed', rebuilt.output_digest],
+        [4, 'proposed', rebuilt.output_digest],
+      ]);
     });
 
     it('a supersede committed at once lists the artifacts built from what it replaces', async () => {
