@@ -103,6 +103,8 @@ export class EvolutionCoordinator {
   /** Per followed project: the last seq handled and the last seq persisted. */
   readonly #cursors = new Map<string, { handled: number; saved: number }>();
   readonly #inFlight = new Set<Promise<void>>();
+  /** Retries of dead letters running in this process, by project, event and target. */
+  readonly #retrying = new Map<string, Promise<DeliveryBody>>();
   readonly #context: SourceContext;
   #discover: NodeJS.Timeout | undefined;
   #stopped = true;
@@ -240,9 +242,22 @@ export class EvolutionCoordinator {
 
   /**
    * Dispatches a dead-lettered delivery again (only that target); resolves to the new delivery.
-   * UNKNOWN_DEAD_LETTER when the event's delivery to the target is not a dead letter.
+   * UNKNOWN_DEAD_LETTER when the event's delivery to the target is not a dead letter. A retry of
+   * the same delivery asked while one runs in this process joins it: the target receives the
+   * event once, and both answer that delivery.
    */
-  async retryDeadLetter(project: string, eventId: string, target: string): Promise<DeliveryBody> {
+  retryDeadLetter(project: string, eventId: string, target: string): Promise<DeliveryBody> {
+    const key = `${project}\u0000${eventId}\u0000${target}`;
+    const running = this.#retrying.get(key);
+    if (running) return running;
+    const started = this.#retryDeadLetter(project, eventId, target).finally(() =>
+      this.#retrying.delete(key),
+    );
+    this.#retrying.set(key, started);
+    return started;
+  }
+
+  async #retryDeadLetter(project: string, eventId: string, target: string): Promise<DeliveryBody> {
     const stored = await this.events.get(project, eventId);
     const delivery = stored.deliveries.find((d) => d.target === target);
     if (delivery?.outcome !== 'dead_letter') {

@@ -1,6 +1,7 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import { CanonryError, isCanonryError, type JsonValue } from '../core/index.js';
 import { type Journal, parseProject } from '../journal/index.js';
+import type { Queryable } from '../store/index.js';
 import type { Signer, TrustAnchor } from '../trust/index.js';
 import { ADMISSION_ENTRY, type Admission, admissionsOf, admittingProjects } from './admission.js';
 import { inCanary } from './promotion-canary.js';
@@ -62,6 +63,16 @@ const PAGE = 1_000;
 const RETRIES = 3;
 
 let candidateCheck: ValidateFunction | undefined;
+
+/**
+ * Thrown under the head's lock when an admission already stands as asked: nothing to journal. A
+ * CanonryError, so a group commit refuses this append alone and never rolls the others back.
+ */
+class AlreadyStands extends CanonryError {
+  constructor(readonly admission: Admission) {
+    super('CONFLICT', 'the admission already stands as asked');
+  }
+}
 
 /** A candidate as untrusted input: INVALID_PROMOTION naming the first bad field. */
 export function parseCandidate(input: unknown): PromotionCandidate {
@@ -186,20 +197,36 @@ export class PromotionRunner {
       );
     }
     parseProject(from);
-    const now = (await this.admissions(project)).find((a) => a.from_project === from);
-    if (now?.admitted === admitted) return now;
-    if (now === undefined && !admitted) return { from_project: from, admitted, seq: 0 };
-    const { entry } = await this.#journal.append(
-      project,
-      ADMISSION_ENTRY.input(
-        { from_project: from, admitted },
+    const standing = async (db: Pick<Queryable, 'all'>): Promise<Admission | null> => {
+      const now = (await admissionsOf(db, project)).find((a) => a.from_project === from);
+      if (now?.admitted === admitted) return now;
+      return now === undefined && !admitted ? { from_project: from, admitted, seq: 0 } : null;
+    };
+    const already = await standing(this.#journal.store);
+    if (already !== null) return already;
+    try {
+      const { entry } = await this.#journal.append(
+        project,
+        ADMISSION_ENTRY.input(
+          { from_project: from, admitted },
+          {
+            actor: who.actor,
+            ...(who.authority === undefined ? {} : { authority: who.authority }),
+          },
+        ),
         {
-          actor: who.actor,
-          ...(who.authority === undefined ? {} : { authority: who.authority }),
+          // Decided again under the head's lock: the same call, sent at once, may have set it.
+          precondition: async (tx) => {
+            const now = await standing(tx);
+            if (now !== null) throw new AlreadyStands(now);
+          },
         },
-      ),
-    );
-    return { from_project: from, admitted, seq: entry.seq };
+      );
+      return { from_project: from, admitted, seq: entry.seq };
+    } catch (err) {
+      if (err instanceof AlreadyStands) return err.admission;
+      throw err;
+    }
   }
 
   /**

@@ -255,4 +255,33 @@ describe('signed webhooks', () => {
       code: 'UNKNOWN_DEAD_LETTER',
     });
   });
+
+  it('a dead letter retried twice at once is delivered once; both retries answer that delivery', async () => {
+    const hook = await server(3);
+    const { dir, cleanup } = tempDir();
+    cleanups.push(cleanup);
+    const rt = await runtime(dir, {
+      webhooks: [{ name: 'down', url: hook.url, secret: 'k', eventTypes: ['memory'] }],
+      retry: { maxAttempts: 3, backoffMs: 1 },
+    });
+    cleanups.push(() => rt.close());
+    await feedback(rt, 'p6', 1);
+    await coordinator(rt).idle();
+    const [dead] = await coordinator(rt).events.deadLetters('p6');
+    const retries = await Promise.all([
+      coordinator(rt).retryDeadLetter('p6', dead!.event_id, 'down'),
+      coordinator(rt).retryDeadLetter('p6', dead!.event_id, 'down'),
+    ]);
+    expect(retries.map((r) => r.outcome)).toEqual(['delivered', 'delivered']);
+    expect(retries[1]).toEqual(retries[0]);
+    expect(hook.calls()).toBe(4);
+    const deliveries = (await rt.journal.read('p6', { after: 0, limit: 100 }))
+      .filter((e) => e.kind === 'evolution.delivery')
+      .map((e) => e.body as { target: string; outcome: string })
+      .filter((d) => d.target === 'down');
+    expect(deliveries.map((d) => d.outcome)).toEqual(['dead_letter', 'delivered']);
+    await expect(
+      coordinator(rt).retryDeadLetter('p6', dead!.event_id, 'down'),
+    ).rejects.toMatchObject({ code: 'UNKNOWN_DEAD_LETTER' });
+  });
 });

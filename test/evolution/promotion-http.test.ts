@@ -3,7 +3,7 @@
 // its own, only an owner promotes or rolls back by hand, every step of a gate policy's promotion is
 // the owner's, a canary names only projects whose owner admitted this one, and refusals are typed
 // 4xx with nothing journaled.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type ReplayCase, useReplayCases } from '../../src/app/index.js';
 import { DEFAULT_GATE_PROTOCOL } from '../../src/canon/index.js';
 import {
@@ -105,6 +105,37 @@ describe('promotions over HTTP', () => {
       'INVALID_ARGUMENT',
     );
     expect((await admissions('PUT', pilot.owner, 'Not_A_Project')).status).toBe(400);
+  });
+
+  it('an admission sent twice at once is journaled once; so is a withdrawal', async () => {
+    const from = 'twice-home';
+    /** `first`, with `second` sent and answered while `first` is about to journal its entry. */
+    const racing = async (method: string) => {
+      const journal = live.runtime.journal;
+      const append = journal.append.bind(journal);
+      let second: Awaited<ReturnType<typeof admissions>> | undefined;
+      const spy = vi.spyOn(journal, 'append').mockImplementationOnce(async (...args) => {
+        second = await admissions(method, pilot.owner, from);
+        return append(...args);
+      });
+      try {
+        const first = await admissions(method, pilot.owner, from);
+        return [first, second!];
+      } finally {
+        spy.mockRestore();
+      }
+    };
+    const before = await head('pilot');
+    const admitted = await racing('PUT');
+    expect(admitted.map((r) => r.status)).toEqual([200, 200]);
+    expect(admitted[0]!.body).toEqual(admitted[1]!.body);
+    expect(admitted[0]!.body).toMatchObject({ from_project: from, admitted: true });
+    expect(await head('pilot')).toBe(before + 1);
+    const withdrawn = await racing('DELETE');
+    expect(withdrawn.map((r) => r.status)).toEqual([200, 200]);
+    expect(withdrawn[0]!.body).toEqual(withdrawn[1]!.body);
+    expect(withdrawn[0]!.body).toMatchObject({ from_project: from, admitted: false });
+    expect(await head('pilot')).toBe(before + 2);
   });
 
   it('an editor starts a candidate; with no recorded event to replay it stops at validation', async () => {
