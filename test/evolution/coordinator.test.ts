@@ -195,15 +195,21 @@ describe('signed webhooks', () => {
     return { url: `http://127.0.0.1:${port}/hook`, bodies, calls: () => calls, secretOk };
   }
 
-  it('retries a receiver that fails twice, then delivers; the receiver verifies the delivery', async () => {
-    const hook = await server(2);
+  /** A runtime of its own whose one webhook target `name` posts to `url`, retried quickly. */
+  async function hooked(url: string, name: string, secret: string, maxAttempts: number) {
     const { dir, cleanup } = tempDir();
     cleanups.push(cleanup);
     const rt = await runtime(dir, {
-      webhooks: [{ name: 'lab', url: hook.url, secret: 's3cret', eventTypes: ['memory'] }],
-      retry: { maxAttempts: 4, backoffMs: 1 },
+      webhooks: [{ name, url, secret, eventTypes: ['memory'] }],
+      retry: { maxAttempts, backoffMs: 1 },
     });
     cleanups.push(() => rt.close());
+    return rt;
+  }
+
+  it('retries a receiver that fails twice, then delivers; the receiver verifies the delivery', async () => {
+    const hook = await server(2);
+    const rt = await hooked(hook.url, 'lab', 's3cret', 4);
     await feedback(rt, 'p4', 1);
     await coordinator(rt).idle();
     expect(hook.calls()).toBe(3);
@@ -232,13 +238,7 @@ describe('signed webhooks', () => {
 
   it('dead-letters a receiver that always fails, lists it, and retries it', async () => {
     const hook = await server(1_000);
-    const { dir, cleanup } = tempDir();
-    cleanups.push(cleanup);
-    const rt = await runtime(dir, {
-      webhooks: [{ name: 'down', url: hook.url, secret: 'k', eventTypes: ['memory'] }],
-      retry: { maxAttempts: 3, backoffMs: 1 },
-    });
-    cleanups.push(() => rt.close());
+    const rt = await hooked(hook.url, 'down', 'k', 3);
     await feedback(rt, 'p5', 1);
     await coordinator(rt).idle();
     expect(hook.calls()).toBe(3);
@@ -258,13 +258,7 @@ describe('signed webhooks', () => {
 
   it('a dead letter retried twice at once is delivered once; both retries answer that delivery', async () => {
     const hook = await server(3);
-    const { dir, cleanup } = tempDir();
-    cleanups.push(cleanup);
-    const rt = await runtime(dir, {
-      webhooks: [{ name: 'down', url: hook.url, secret: 'k', eventTypes: ['memory'] }],
-      retry: { maxAttempts: 3, backoffMs: 1 },
-    });
-    cleanups.push(() => rt.close());
+    const rt = await hooked(hook.url, 'down', 'k', 3);
     await feedback(rt, 'p6', 1);
     await coordinator(rt).idle();
     const [dead] = await coordinator(rt).events.deadLetters('p6');
