@@ -21,20 +21,25 @@ afterAll(() => cleanup?.());
 const relay = (args: string[]) =>
   runCli(['relay', ...args, '--data', dir], { env: { CANONRY_TOKEN: '', CANONRY_PROJECT: '' } });
 
-describe('canonry relay run | verify | show', () => {
+/** `relay run` of a DOCUMENT session on the scripted author, its figures as JSON. */
+const runDocument = (objective: string, sections: string, more: string[] = []) =>
+  relay([
+    'run',
+    '--mode',
+    'DOCUMENT',
+    '--objective',
+    objective,
+    '--sections',
+    sections,
+    ...more,
+    '--json',
+  ]);
+
+describe('canonry relay run | resume | verify | show', () => {
   let id = '';
 
   it('runs a DOCUMENT session on the scripted author: a line per window, JSON figures on stdout', async () => {
-    const run = await relay([
-      'run',
-      '--mode',
-      'DOCUMENT',
-      '--objective',
-      'An onboarding guide',
-      '--sections',
-      'Accounts, Laptops,Access',
-      '--json',
-    ]);
+    const run = await runDocument('An onboarding guide', 'Accounts, Laptops,Access');
     expect(run.code, run.stderr).toBe(0);
     const out = JSON.parse(run.stdout);
     id = out.session_id;
@@ -113,17 +118,9 @@ describe('canonry relay run | verify | show', () => {
   }, 60_000);
 
   it('resumes a session a run left active from its next window; a closed or unknown one is refused', async () => {
-    const first = await relay([
-      'run',
-      '--mode',
-      'DOCUMENT',
-      '--objective',
-      'A runbook',
-      '--sections',
-      'Alerts,Escalation,Rollback,Postmortem',
+    const first = await runDocument('A runbook', 'Alerts,Escalation,Rollback,Postmortem', [
       '--max-windows',
       '2',
-      '--json',
     ]);
     expect(first.code, first.stderr).toBe(0);
     const started = JSON.parse(first.stdout);
