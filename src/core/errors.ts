@@ -80,6 +80,11 @@ export const ERROR_CODES = {
   STORE_CORRUPT: { status: 500, message: 'stored data does not match its hash or cannot be read' },
   STORE_BUSY: { status: 503, message: 'the database is locked by another writer; retry' },
   STORE_UNAVAILABLE: { status: 503, message: 'the database is unreachable' },
+  STORE_FULL: {
+    status: 507,
+    message:
+      'no space is left for the data (disk or database full); nothing was written, retry once space is freed',
+  },
   STORE_MISMATCH: { status: 409, message: 'the data directory belongs to another store' },
   CONFLICT: { status: 409, message: 'the head moved since the caller read it' },
   INVALID_PROJECT: { status: 400, message: 'project names are 1-64 of a-z 0-9 _ -' },

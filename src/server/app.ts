@@ -107,6 +107,13 @@ export function buildServer(runtime: CanonryRuntime, options: ServerOptions = {}
   app.setErrorHandler((err, request, reply) => {
     const typed = edgeError(err);
     if (typed.code === 'INTERNAL') request.log.error({ err }, 'unhandled error');
+    // An operator must hear of a full disk: nothing is written until space is freed.
+    if (typed.code === 'STORE_FULL') {
+      request.log.error(
+        { code: typed.code },
+        'no space left for the data: writes fail until space is freed',
+      );
+    }
     const modelFailure = modelFailureLog(typed);
     if (modelFailure) request.log.warn(modelFailure, 'model path failed');
     const retryAfter = retryAfterOf(typed);

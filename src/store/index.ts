@@ -3,7 +3,7 @@ export { type Migration, type MigrationSets, migrate, schemaVersion } from './mi
 export { databaseEngine, defaultDatabasePath, openStore } from './open-store.js';
 export { perCount, pieces, rowPlaceholders, STATEMENT_PIECE } from './pieces.js';
 export { type PostgresOptions, PostgresStore } from './postgres/postgres-store.js';
-export { SqliteStore } from './sqlite/sqlite-store.js';
+export { type SqliteOptions, SqliteStore } from './sqlite/sqlite-store.js';
 export type {
   BackgroundWriter,
   BatchStatement,

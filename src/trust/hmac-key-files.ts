@@ -15,6 +15,7 @@ import {
   ensurePrivateDirectory,
   HMAC_DIRECTORY,
   keysDirectory,
+  noSpace,
   syncDirectory,
   writePrivateTemp,
 } from './keyring-files.js';
@@ -152,6 +153,8 @@ export async function createKeyFile(
     await link(temp, join(dir, name));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    const full = noSpace(error, `HMAC key ${name} of ${project}`);
+    if (full !== error) throw full;
     throw new CanonryError('KEYRING_CORRUPT', `cannot create HMAC key ${name} of ${project}`);
   } finally {
     await rm(temp, { force: true });

@@ -8,6 +8,7 @@ import {
   issuerKeyFile,
   KEYRING_FILES,
   keysDirectory,
+  removeFile,
   writeFileAtomic,
 } from './keyring-files.js';
 import { type KeyringIndex, serializeKeyringIndex } from './keyring-index.js';
@@ -36,11 +37,6 @@ export async function createKeyring(dataDir: string, now: Date): Promise<void> {
   const root = mintRoot(DEVELOPMENT_ROOT_NAME, now);
   const issuer = mintIssuer(1, root, now);
   const list = createRevocationList(1n, [], root, now);
-  await writeFileAtomic(dir, KEYRING_FILES.rootKey, privateKeyPem(root.privateKey));
-  await writeFileAtomic(dir, KEYRING_FILES.rootCertificate, root.pem);
-  await writeFileAtomic(dir, issuerCertificateFile(1), issuer.pem);
-  await writeFileAtomic(dir, issuerKeyFile(1), privateKeyPem(issuer.privateKey));
-  await writeFileAtomic(dir, KEYRING_FILES.revocationList, list);
   const index: KeyringIndex = {
     format: 2,
     development_root: true,
@@ -50,7 +46,38 @@ export async function createKeyring(dataDir: string, now: Date): Promise<void> {
     pending_issuer: null,
     issuers: [issuer.entry],
   };
-  await writeFileAtomic(dir, KEYRING_FILES.index, serializeKeyringIndex(index));
+  await writeClaimed(dir, release, [
+    [KEYRING_FILES.rootKey, privateKeyPem(root.privateKey)],
+    [KEYRING_FILES.rootCertificate, root.pem],
+    [issuerCertificateFile(1), issuer.pem],
+    [issuerKeyFile(1), privateKeyPem(issuer.privateKey)],
+    [KEYRING_FILES.revocationList, list],
+    [KEYRING_FILES.index, serializeKeyringIndex(index)],
+  ]);
+}
+
+/**
+ * Writes a new keyring's files into the directory `release` claims, in order (the index last). If
+ * one cannot be written (a full disk: STORE_FULL), the ones written and the claim are removed, so
+ * the directory is empty again: the next start creates the keyring anew instead of finding half of
+ * one without an index, which no start would open.
+ */
+async function writeClaimed(
+  dir: string,
+  release: () => Promise<void>,
+  files: readonly (readonly [name: string, contents: string])[],
+): Promise<void> {
+  const written: string[] = [];
+  try {
+    for (const [name, contents] of files) {
+      await writeFileAtomic(dir, name, contents);
+      written.push(name);
+    }
+  } catch (error) {
+    for (const name of written.reverse()) await removeFile(dir, name).catch(() => undefined);
+    await release().catch(() => undefined);
+    throw error;
+  }
   await release();
 }
 
@@ -74,16 +101,6 @@ export async function createOfflineKeyring(
   const listDer = decodePem(material.revocationListPem, PEM_LABEL.revocationList)!;
   const dir = keysDirectory(dataDir);
   const release = await claimEmptyDirectory(dir);
-  await writeFileAtomic(
-    dir,
-    KEYRING_FILES.rootCertificate,
-    encodePem(PEM_LABEL.certificate, root.der),
-  );
-  await writeFileAtomic(
-    dir,
-    KEYRING_FILES.revocationList,
-    encodePem(PEM_LABEL.revocationList, listDer),
-  );
   const index: KeyringIndex = {
     format: 2,
     development_root: isDevelopmentSubject(root.fields.subject),
@@ -93,6 +110,9 @@ export async function createOfflineKeyring(
     pending_issuer: null,
     issuers: [],
   };
-  await writeFileAtomic(dir, KEYRING_FILES.index, serializeKeyringIndex(index));
-  await release();
+  await writeClaimed(dir, release, [
+    [KEYRING_FILES.rootCertificate, encodePem(PEM_LABEL.certificate, root.der)],
+    [KEYRING_FILES.revocationList, encodePem(PEM_LABEL.revocationList, listDer)],
+    [KEYRING_FILES.index, serializeKeyringIndex(index)],
+  ]);
 }

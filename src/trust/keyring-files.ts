@@ -62,19 +62,44 @@ export async function listKeyringDirectory(dir: string): Promise<string[] | unde
   return (await listDirectory(dir))?.filter((name) => name !== HMAC_DIRECTORY);
 }
 
+/**
+ * A write that failed for want of space (ENOSPC, or EDQUOT: over the quota) is STORE_FULL, naming
+ * what could not be written; any other failure is returned as it is.
+ */
+export function noSpace(error: unknown, what: string): unknown {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  if (code !== 'ENOSPC' && code !== 'EDQUOT') return error;
+  return new CanonryError(
+    'STORE_FULL',
+    `no space left to write ${what}; nothing was changed, free space and retry`,
+    undefined,
+    { cause: error },
+  );
+}
+
 /** Creates `dir` (and its parents) and forces mode 0700 on it. */
 export async function ensurePrivateDirectory(dir: string): Promise<void> {
-  await mkdir(dir, { recursive: true, mode: 0o700 });
+  try {
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+  } catch (error) {
+    throw noSpace(error, dir);
+  }
   await chmod(dir, 0o700);
 }
 
 /**
  * Writes a file atomically with mode 0600: a fresh temp file in the same directory, fsync, rename
- * over the target, then fsync the directory so the rename itself survives a crash.
+ * over the target, then fsync the directory so the rename itself survives a crash. A failure
+ * leaves the target as it was and no temp file behind.
  */
 export async function writeFileAtomic(dir: string, name: string, contents: string): Promise<void> {
   const temp = await writePrivateTemp(dir, name, contents);
-  await rename(temp, join(dir, name));
+  try {
+    await rename(temp, join(dir, name));
+  } catch (error) {
+    await rm(temp, { force: true });
+    throw noSpace(error, name);
+  }
   await syncDirectory(dir);
 }
 
@@ -88,7 +113,12 @@ export async function writePrivateTemp(
   contents: string,
 ): Promise<string> {
   const temp = join(dir, `.${name}.${randomBytes(6).toString('hex')}.tmp`);
-  const handle = await open(temp, 'wx', 0o600);
+  let handle: Awaited<ReturnType<typeof open>>;
+  try {
+    handle = await open(temp, 'wx', 0o600);
+  } catch (error) {
+    throw noSpace(error, name);
+  }
   try {
     await handle.chmod(0o600); // the umask may have narrowed or the platform widened the mode
     await handle.writeFile(contents, 'utf8');
@@ -96,7 +126,7 @@ export async function writePrivateTemp(
   } catch (error) {
     await handle.close();
     await rm(temp, { force: true });
-    throw error;
+    throw noSpace(error, name);
   }
   await handle.close();
   return temp;
@@ -136,8 +166,9 @@ export async function claimEmptyDirectory(dir: string): Promise<() => Promise<vo
   let lock: Awaited<ReturnType<typeof open>>;
   try {
     lock = await open(join(dir, CLAIM_LOCK), 'wx', 0o600);
-  } catch {
-    throw taken();
+  } catch (error) {
+    const full = noSpace(error, CLAIM_LOCK);
+    throw full instanceof CanonryError ? full : taken();
   }
   await lock.close();
   const names = await listKeyringDirectory(dir);

@@ -1,4 +1,5 @@
 import { CanonryError, sha256Hex } from '../../core/index.js';
+import { isDiskFull, storeFull } from '../disk-full.js';
 import { postgresDriver } from '../drivers.js';
 import type {
   Capabilities,
@@ -303,9 +304,11 @@ const CANNOT_CONNECT: Readonly<Record<string, string>> = {
 
 /**
  * Connection failures (and a database that does not exist or refuses the login) become
- * STORE_UNAVAILABLE, with a message that says which; everything else passes through unchanged.
+ * STORE_UNAVAILABLE, with a message that says which; a full disk (53100) STORE_FULL; everything
+ * else passes through unchanged.
  */
 function asStoreError(err: unknown): unknown {
+  if (isDiskFull(err)) return storeFull(err);
   const code = (err as { code?: string }).code;
   const reason = code === undefined ? undefined : CANNOT_CONNECT[code];
   if (reason !== undefined || isConnectionError(err)) {

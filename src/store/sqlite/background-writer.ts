@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import { CanonryError } from '../../core/index.js';
+import { isDiskFull, storeFull } from '../disk-full.js';
 import type { BackgroundWriter, BatchStatement, SqlValue } from '../types.js';
 import { toPositional } from './placeholders.js';
 
@@ -27,6 +28,7 @@ const db = new Database(workerData.path);
 db.pragma('busy_timeout = ' + workerData.busyTimeoutMs);
 db.pragma('journal_mode = WAL');
 db.pragma('synchronous = FULL');
+if (workerData.maxPageCount !== undefined) db.pragma('max_page_count = ' + Math.max(1, Math.floor(workerData.maxPageCount)));
 const statements = new Map();
 const prepare = (sql) => {
   let statement = statements.get(sql);
@@ -103,6 +105,8 @@ export class SqliteBackgroundWriter implements BackgroundWriter {
   constructor(
     private readonly path: string,
     private readonly busyTimeoutMs: number,
+    /** `SqliteOptions.maxPageCount`, for the thread's connection too (the pragma is per connection). */
+    private readonly maxPageCount?: number,
   ) {}
 
   commit(statements: readonly BatchStatement[]): Promise<boolean> {
@@ -152,6 +156,7 @@ export class SqliteBackgroundWriter implements BackgroundWriter {
         driver: createRequire(import.meta.url).resolve('better-sqlite3'),
         path: this.path,
         busyTimeoutMs: this.busyTimeoutMs,
+        maxPageCount: this.maxPageCount,
       },
     });
     // The thread must not keep a process alive on its own: batches in flight are awaited by callers.
@@ -207,5 +212,8 @@ function writeError(error: { message: string; code?: string }): Error {
   if (error.code === 'SQLITE_BUSY' || error.code === 'SQLITE_LOCKED') {
     return new CanonryError('STORE_BUSY', 'the database is locked by another writer');
   }
-  return Object.assign(new Error(error.message), { code: error.code });
+  const raw = Object.assign(new Error(error.message), { code: error.code });
+  // Rolled back whole, like any failed batch: its appends run again in transactions, where a disk
+  // still full is STORE_FULL too.
+  return isDiskFull(raw) ? storeFull(raw) : raw;
 }

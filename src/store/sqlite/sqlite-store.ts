@@ -1,6 +1,7 @@
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync } from 'node:fs';
 import { dirname, resolve as resolvePath } from 'node:path';
 import { CanonryError } from '../../core/index.js';
+import { isDiskFull, storeFull } from '../disk-full.js';
 import { sqliteDriver } from '../drivers.js';
 import type {
   BackgroundWriter,
@@ -27,6 +28,8 @@ interface Connection {
   exec(sql: string): void;
   pragma(sql: string): unknown;
   close(): void;
+  /** False once a transaction ended, also when SQLite rolled it back itself. */
+  readonly inTransaction: boolean;
 }
 
 /** The parameters in positional order; `$1…$n` used once each, in order, need no reordering. */
@@ -57,6 +60,16 @@ const CAPABILITIES: Capabilities = {
 
 /** How long a writer waits for another process's write lock before giving up. */
 const BUSY_TIMEOUT_MS = 30_000;
+
+/** Options of a {@link SqliteStore}; they apply when this process first opens the file. */
+export interface SqliteOptions {
+  /**
+   * The most pages (4 KiB each by default) the database may grow to, on every connection to it
+   * (`PRAGMA max_page_count`): past it a write is `STORE_FULL`, as on a full disk. A cap on the
+   * file's growth for an operator; the tests' deterministic full disk.
+   */
+  readonly maxPageCount?: number;
+}
 
 /** One open file shared by every store on it in this process, with its operation queue. */
 interface Shared {
@@ -94,7 +107,7 @@ function privateFiles(path: string): void {
  */
 const SHARED = new Map<string, Shared>();
 
-function acquire(path: string): { key: string; shared: Shared } {
+function acquire(path: string, options: SqliteOptions): { key: string; shared: Shared } {
   const key = path === ':memory:' ? `:memory:${SHARED.size}:${Math.random()}` : resolvePath(path);
   let shared = SHARED.get(key);
   if (!shared) {
@@ -104,8 +117,13 @@ function acquire(path: string): { key: string; shared: Shared } {
     db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = FULL');
+    if (options.maxPageCount !== undefined) {
+      db.pragma(`max_page_count = ${Math.max(1, Math.floor(options.maxPageCount))}`);
+    }
     const background =
-      path === ':memory:' ? undefined : new SqliteBackgroundWriter(key, BUSY_TIMEOUT_MS);
+      path === ':memory:'
+        ? undefined
+        : new SqliteBackgroundWriter(key, BUSY_TIMEOUT_MS, options.maxPageCount);
     shared = { db, statements: new Map(), queue: Promise.resolve(), users: 0, background };
     SHARED.set(key, shared);
   }
@@ -129,9 +147,9 @@ export class SqliteStore implements Store {
   /** Plain batches committed on a thread of their own (see {@link SqliteBackgroundWriter}). */
   readonly background: BackgroundWriter | undefined;
 
-  constructor(path: string) {
+  constructor(path: string, options: SqliteOptions = {}) {
     this.description = `sqlite:${path}`;
-    const { key, shared } = acquire(path);
+    const { key, shared } = acquire(path, options);
     this.#key = key;
     this.#shared = shared;
     this.#db = this.#shared.db;
@@ -161,26 +179,40 @@ export class SqliteStore implements Store {
   transaction<T>(work: (tx: Queryable) => Promise<T>, _options?: TransactionOptions): Promise<T> {
     return this.#serialWrite(async () => {
       this.#exec('BEGIN IMMEDIATE');
+      // The failure with which SQLite rolled this transaction back itself (it does on SQLITE_FULL
+      // and some I/O errors). Every later statement of `work` fails with it, and so does the
+      // COMMIT: run on, they would be autocommitted one by one — half a transaction kept, even if
+      // `work` caught the failure (as a typed refusal of one job) and carried on.
+      let ended: unknown;
+      const statement = <R>(run: () => R): R => {
+        if (ended !== undefined) throw ended;
+        try {
+          return run();
+        } catch (err) {
+          if (!this.#db.inTransaction) ended = err;
+          throw err;
+        }
+      };
       const tx: Queryable = {
         all: async <R extends object>(sql: string, params: readonly SqlValue[] = []) =>
-          this.#read<R>(sql, params, false),
+          statement(() => this.#read<R>(sql, params, false)),
         values: async <R extends readonly unknown[]>(
           sql: string,
           params: readonly SqlValue[] = [],
-        ) => this.#read<R>(sql, params, true),
-        run: async (sql, params = []) => this.#run(sql, params),
-        exec: async (sql) => this.#exec(sql),
+        ) => statement(() => this.#read<R>(sql, params, true)),
+        run: async (sql, params = []) => statement(() => this.#run(sql, params)),
+        exec: async (sql) => statement(() => this.#exec(sql)),
       };
       try {
         const result = await work(tx);
-        this.#exec('COMMIT');
+        statement(() => this.#exec('COMMIT'));
         return result;
       } catch (err) {
         // SQLite may already have rolled back (e.g. on SQLITE_FULL); the original error matters.
         try {
-          this.#exec('ROLLBACK');
+          if (this.#db.inTransaction) this.#exec('ROLLBACK');
         } catch {}
-        throw err;
+        throw ended ?? err;
       }
     });
   }
@@ -260,11 +292,14 @@ export class SqliteStore implements Store {
     this.#guard(() => this.#db.exec(sql));
   }
 
-  /** SQLITE_BUSY after the timeout is the one expected failure; it becomes STORE_BUSY. */
+  /**
+   * The expected failures: SQLITE_BUSY after the timeout becomes STORE_BUSY, a full disk STORE_FULL.
+   */
   #guard<T>(work: () => T): T {
     try {
       return work();
     } catch (err) {
+      if (isDiskFull(err)) throw storeFull(err);
       const code = (err as { code?: string }).code;
       if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED') {
         throw new CanonryError(
