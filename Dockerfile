@@ -24,6 +24,8 @@ RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 COPY web ./web
+# The workbench's Kernel view starts from examples/refund/protocol.json, which it imports.
+COPY examples ./examples
 RUN npm run build
 
 # The image: no compiler, no dev dependencies, not root.
