@@ -225,6 +225,9 @@ async function driveSession(
   };
 }
 
+/** `1 window`, `3 windows` (`2 more windows`). */
+const windowsCount = (n: number, more = '') => `${n} ${more}window${n === 1 ? '' : 's'}`;
+
 function addRelayFlags(command: Command, { url = true } = {}): Command {
   command.option(...RELAY_FLAGS.token).option(...RELAY_FLAGS.project);
   if (url) command.option(...RELAY_FLAGS.url);
@@ -267,7 +270,7 @@ export function relayCommand(program: Command): void {
   ).action(async (flags: RunFlags) => {
     const summary = await runRelay(flags);
     emit(flags.json === true, summary, () => [
-      `session ${summary.session_id} (project ${summary.project}) ${summary.status} after ${summary.windows.length} windows`,
+      `session ${summary.session_id} (project ${summary.project}) ${summary.status} after ${windowsCount(summary.windows.length)}`,
     ]);
     if (summary.status === 'halted') process.exitCode = EXIT.FAILED;
   });
@@ -284,7 +287,7 @@ export function relayCommand(program: Command): void {
   ).action(async (session: string, flags: ResumeFlags) => {
     const summary = await resumeRelay(session, flags);
     emit(flags.json === true, summary, () => [
-      `session ${summary.session_id} (project ${summary.project}) ${summary.status} after ${summary.windows.length} more windows`,
+      `session ${summary.session_id} (project ${summary.project}) ${summary.status} after ${windowsCount(summary.windows.length, 'more ')}`,
     ]);
     if (summary.status === 'halted') process.exitCode = EXIT.FAILED;
   });
