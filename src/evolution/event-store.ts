@@ -28,6 +28,7 @@ export interface StoredDelivery extends DeliveryBody {
 /** Filters for {@link EventStore.list}. */
 export interface EventFilter {
   readonly event_type?: string;
+  /** The kind of entry the events came from, by name: any version of it (`relay.window`). */
   readonly class?: string;
   /** Events after this seq. */
   readonly after?: number;
@@ -92,8 +93,10 @@ export class EventStore {
       where.push(`event_type = $${params.length}`);
     }
     if (filter.class !== undefined) {
+      // A kind's name stands for every version of it: `relay.window` is stored as `relay.window.v2`.
       params.push(filter.class);
-      where.push(`class = $${params.length}`);
+      const k = `$${params.length}`;
+      where.push(`(class = ${k} OR substr(class, 1, length(${k}) + 2) = ${k} || '.v')`);
     }
     params.push(Math.min(Math.max(filter.limit ?? 100, 1), 1_000));
     const rows = await this.db.all<EventRow>(

@@ -112,7 +112,8 @@ export const EVOLUTION_OPERATIONS: readonly Operation[] = [
       },
       {
         name: 'class',
-        description: 'only events from this kind of entry (canon.commit, relay.window, …)',
+        description:
+          'only events from this kind of entry, any version of it (canon.commit, relay.window, …)',
         schema: { type: 'string' },
       },
       AFTER,

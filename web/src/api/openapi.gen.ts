@@ -5311,7 +5311,7 @@ export interface operations {
             query?: {
                 /** @description only events of this type */
                 event_type?: "memory" | "transition" | "routing" | "verification" | "arbitration" | "tool" | "training" | "benchmark";
-                /** @description only events from this kind of entry (canon.commit, relay.window, …) */
+                /** @description only events from this kind of entry, any version of it (canon.commit, relay.window, …) */
                 class?: string;
                 /** @description only those after this journal seq */
                 after?: number;
