@@ -1,4 +1,4 @@
-import { isCanonryError } from '../core/index.js';
+import { CanonryError, isCanonryError } from '../core/index.js';
 import { bodySchema, defineEntryKind, type EntryInput, type Journal } from '../journal/index.js';
 import { type AuditRecord, type AuditSink, VERDICT_CLASSES } from '../kernel/index.js';
 import { auditRecordBound } from './audit-record-bound.js';
@@ -62,7 +62,18 @@ export interface AuditBatching {
   readonly maxRecords?: number;
   /** Longest a record waits for its batch (default 100 ms). */
   readonly maxDelayMs?: number;
+  /**
+   * Most records kept for another try while the store cannot take them (full, unreachable, busy):
+   * default 100,000 (at most ~100 MB by the records' bound, far less in practice).
+   */
+  readonly maxRetained?: number;
 }
+
+/** Failures that pass: the records of a batch they refused are kept and tried again. */
+const TRANSIENT = ['STORE_FULL', 'STORE_UNAVAILABLE', 'STORE_BUSY'] as const;
+/** The pause before retained records are tried again: doubling from the first to the most. */
+const FIRST_RETRY_MS = 100;
+const MAX_RETRY_MS = 5_000;
 
 /**
  * Sends the kernel's private reasoning to the journal as `kernel.verdicts` entries, each carrying up
@@ -71,7 +82,10 @@ export interface AuditBatching {
  * transaction, one fsync, per batch) and packed into few entries, so the per-entry work — the
  * entry's hash, its row, its index updates — is paid once per batch, not per verdict. `flush` and
  * `close` wait until every record so far is committed. A failed write is reported to `onError`,
- * never thrown into a request.
+ * never thrown into a request. A write the store refuses for now (a full disk, a database out of
+ * reach, a lock) keeps its records, up to `maxRetained`, and tries them again with backoff ahead of
+ * the newer ones: the first failure of such a run is reported, and so is every record dropped past
+ * the bound; `close` tries once more and reports what it could not keep.
  */
 export class JournalAuditSink implements AuditSink {
   /** The entries of the batch being filled; the last one is open. */
@@ -82,16 +96,31 @@ export class JournalAuditSink implements AuditSink {
   readonly #writes = new Set<Promise<void>>();
   readonly #maxRecords: number;
   readonly #maxDelayMs: number;
+  readonly #maxRetained: number;
   #timer: NodeJS.Timeout | undefined;
+  /** Entries a transient failure refused, oldest first: written ahead of the next batch. */
+  #retained: AuditRecord[][] = [];
+  #retainedRecords = 0;
+  #retryMs = FIRST_RETRY_MS;
+  #retryTimer: NodeJS.Timeout | undefined;
+  /** A transient failure was reported and no write has succeeded since. */
+  #failing = false;
+  #closing = false;
 
   constructor(
     private readonly journal: Journal,
     private readonly onError: (err: unknown) => void = () => undefined,
-    { maxRecords = 2048, maxDelayMs = 100 }: AuditBatching = {},
+    { maxRecords = 2048, maxDelayMs = 100, maxRetained = 100_000 }: AuditBatching = {},
     private readonly project = KERNEL_AUDIT_PROJECT,
   ) {
     this.#maxRecords = maxRecords;
     this.#maxDelayMs = maxDelayMs;
+    this.#maxRetained = maxRetained;
+  }
+
+  /** Records kept for another try after the store refused them for now. */
+  get retained(): number {
+    return this.#retainedRecords;
   }
 
   record(entry: AuditRecord): void {
@@ -120,11 +149,27 @@ export class JournalAuditSink implements AuditSink {
     this.#openBytes = 0;
   }
 
-  #write(): void {
+  /**
+   * Sends the buffered records (after the retained ones). While retained records wait out their
+   * pause, a batch joins them instead (`now` — the retry itself, `flush` — sends at once): a store
+   * that refuses writes is not asked again for every batch.
+   */
+  #write(now = false): void {
     clearTimeout(this.#timer);
     this.#timer = undefined;
-    if (this.#buffered === 0) return;
-    const groups = this.#entries;
+    if (!now && this.#retryTimer !== undefined) {
+      this.#keep(this.#entries);
+      this.#entries = [];
+      this.#buffered = 0;
+      this.#seal();
+      return;
+    }
+    clearTimeout(this.#retryTimer);
+    this.#retryTimer = undefined;
+    if (this.#buffered === 0 && this.#retained.length === 0) return;
+    const groups = [...this.#retained, ...this.#entries];
+    this.#retained = [];
+    this.#retainedRecords = 0;
     this.#entries = [];
     this.#buffered = 0;
     this.#seal();
@@ -137,9 +182,58 @@ export class JournalAuditSink implements AuditSink {
       groups.splice(0, 1, only.slice(0, half), only.slice(half));
     }
     const write: Promise<void> = this.#append(groups)
-      .catch((err: unknown) => this.onError(err))
+      .then(
+        () => {
+          this.#failing = false;
+          this.#retryMs = FIRST_RETRY_MS;
+        },
+        (err: unknown) => this.#failed(groups, err),
+      )
       .finally(() => this.#writes.delete(write));
     this.#writes.add(write);
+  }
+
+  /** Keeps the records of a write the store refused for now, within the bound; reports the rest. */
+  #failed(groups: readonly AuditRecord[][], err: unknown): void {
+    if (this.#closing || !TRANSIENT.some((code) => isCanonryError(err, code))) {
+      this.onError(err);
+      return;
+    }
+    if (!this.#failing) {
+      this.#failing = true;
+      this.onError(err);
+    }
+    // Records carry their own time: a batch that joined the retained ones while this write was in
+    // flight may go before it.
+    this.#keep(groups);
+    const wait = this.#retryMs;
+    this.#retryMs = Math.min(MAX_RETRY_MS, wait * 2);
+    this.#retryTimer ??= setTimeout(() => {
+      this.#retryTimer = undefined;
+      this.#write(true);
+    }, wait).unref();
+  }
+
+  /** Retains `groups` in order within `maxRetained`; what does not fit is dropped and reported. */
+  #keep(groups: readonly AuditRecord[][]): void {
+    let dropped = 0;
+    for (const group of groups) {
+      if (this.#retainedRecords + group.length > this.#maxRetained) {
+        dropped += group.length;
+        continue;
+      }
+      this.#retained.push(group);
+      this.#retainedRecords += group.length;
+    }
+    if (dropped > 0) {
+      this.onError(
+        new CanonryError(
+          'STORE_UNAVAILABLE',
+          `${dropped} kernel audit records were dropped: ${this.#retainedRecords} are kept for the store to take (at most ${this.#maxRetained})`,
+          { dropped },
+        ),
+      );
+    }
   }
 
   /**
@@ -161,13 +255,18 @@ export class JournalAuditSink implements AuditSink {
     }
   }
 
+  /** Writes what is buffered and waits for every write in flight (retained records are tried too). */
   async flush(): Promise<void> {
-    this.#write();
+    this.#write(true);
     while (this.#writes.size > 0) await Promise.all([...this.#writes]);
   }
 
-  close(): Promise<void> {
-    return this.flush();
+  /** Flushes once more; records the store still refuses are reported, not kept. */
+  async close(): Promise<void> {
+    this.#closing = true;
+    await this.flush();
+    clearTimeout(this.#retryTimer);
+    this.#retryTimer = undefined;
   }
 }
 

@@ -196,3 +196,93 @@ describe('JournalAuditSink: the records of a batch in few kernel.verdicts entrie
     expect(report.ok).toBe(true);
   });
 });
+
+describe('JournalAuditSink while the store cannot take its records (a full disk)', () => {
+  /** A journal on a SQLite file that may grow 128 pages past its schema, and a filler table. */
+  async function cappedJournal() {
+    const { dir, cleanup } = tempDir('canonry-audit-full-');
+    const keyring = await Keyring.init(dir);
+    const location = join(dir, 'audit.db');
+    const first = new SqliteStore(location);
+    await migrate(first, { journal: JOURNAL_MIGRATIONS });
+    await first.exec('CREATE TABLE filler (blob BLOB NOT NULL)');
+    const [{ pages }] = await first.all<{ pages: number }>(
+      'SELECT page_count AS pages FROM pragma_page_count()',
+    );
+    await first.close();
+    const store = new SqliteStore(location, { maxPageCount: Number(pages) + 128 });
+    cleanups.push(cleanup, () => store.close());
+    const journal = new Journal(store, { signer: () => keyring.signer() });
+    const fill = async () => {
+      for (const size of [3_000, 200, 20]) {
+        try {
+          for (;;) await store.run('INSERT INTO filler (blob) VALUES (randomblob($1))', [size]);
+        } catch {}
+      }
+    };
+    const free = () => store.run('DELETE FROM filler');
+    return { journal, fill, free };
+  }
+
+  it('keeps the records of writes the store refused, tries them again, and journals every one once space is back', async () => {
+    const { journal, fill, free } = await cappedJournal();
+    const errors: unknown[] = [];
+    const sink = new JournalAuditSink(journal, (err) => errors.push(err), {
+      maxRecords: 50,
+      maxDelayMs: 5,
+    });
+    for (let i = 0; i < 20; i++) sink.record(record(i));
+    await sink.flush();
+    await fill();
+    // Verdicts go on being answered while the disk is full: their records wait.
+    for (let i = 20; i < 320; i++) {
+      sink.record(record(i));
+      if (i % 60 === 0) await new Promise((r) => setTimeout(r, 20));
+    }
+    await sink.flush();
+    await new Promise((r) => setTimeout(r, 50));
+    expect(sink.retained).toBe(300);
+    // One report for the whole run of failures, typed, nothing dropped.
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatchObject({ code: 'STORE_FULL' });
+    expect((await audited(journal)).records).toHaveLength(20);
+
+    await free();
+    // The backoff's next try (or a flush) journals them, oldest first among themselves.
+    await new Promise((r) => setTimeout(r, 400));
+    await sink.flush();
+    expect(sink.retained).toBe(0);
+    const { records } = await audited(journal);
+    expect(records.map((r) => r.at).sort()).toEqual(
+      Array.from({ length: 320 }, (_, i) => record(i).at).sort(),
+    );
+    expect(new Set(records.map((r) => r.at)).size).toBe(320);
+    expect(errors).toHaveLength(1);
+    expect((await verifyProject(journal, KERNEL_AUDIT_PROJECT)).ok).toBe(true);
+    await sink.close();
+  });
+
+  it('keeps at most maxRetained records, reports every one it drops, and close reports what stays refused', async () => {
+    const { journal, fill } = await cappedJournal();
+    const errors: { code?: string; details?: { dropped?: number } }[] = [];
+    const sink = new JournalAuditSink(journal, (err) => errors.push(err as never), {
+      maxRecords: 40,
+      maxDelayMs: 5,
+      maxRetained: 100,
+    });
+    await fill();
+    for (let i = 0; i < 200; i++) {
+      sink.record(record(i));
+      if (i % 40 === 39) await new Promise((r) => setTimeout(r, 20));
+    }
+    await sink.flush();
+    expect(sink.retained).toBeLessThanOrEqual(100);
+    expect(sink.retained).toBeGreaterThan(0);
+    const dropped = errors.reduce((n, e) => n + (e.details?.dropped ?? 0), 0);
+    expect(dropped + sink.retained).toBe(200);
+    await sink.close();
+    // Closing tried once more and said so; nothing was journaled on the full disk.
+    expect(errors.at(-1)).toMatchObject({ code: 'STORE_FULL' });
+    expect((await audited(journal)).records).toHaveLength(0);
+  });
+});
