@@ -1,3 +1,5 @@
+import { LruCache } from '../core/index.js';
+
 /**
  * How many values a statement built from a list binds per item of the list is the caller's; how
  * many items go in one statement is bounded here, far below either engine's bound on parameters
@@ -27,13 +29,17 @@ export function pieces<T>(list: readonly T[], size = STATEMENT_PIECE): T[][] {
   return out;
 }
 
+/** Texts one {@link perCount} keeps, at most: the counts most recently asked for. */
+export const PER_COUNT_KEPT = 64;
+
 /**
  * `make(count)` for a statement's text, made once per count and kept: the same string every time,
  * so a statement cache keyed by text finds it without hashing a kilobyte of new text. Counts are
- * pieces' sizes, at most {@link STATEMENT_PIECE}: the kept texts are bounded.
+ * pieces' sizes, at most {@link STATEMENT_PIECE}, and the {@link PER_COUNT_KEPT} most recently used
+ * are kept (a text of 500 rows of a dozen columns is ~45 KB; every count of one statement, ~12 MB).
  */
 export function perCount(make: (count: number) => string): (count: number) => string {
-  const made = new Map<number, string>();
+  const made = new LruCache<number, string>(PER_COUNT_KEPT);
   return (count) => {
     let text = made.get(count);
     if (text === undefined) {

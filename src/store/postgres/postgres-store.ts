@@ -19,6 +19,8 @@ interface QueryConfig {
   readonly values: unknown[];
   readonly name?: string;
   readonly rowMode?: 'array';
+  /** This statement's own answer timeout, in ms (the driver's per-query setting). */
+  readonly query_timeout?: number;
 }
 type Result = { rows: unknown[]; rowCount: number | null };
 
@@ -49,6 +51,27 @@ const TRANSIENT = new Set(['40001', '40P01']);
 const MAX_ATTEMPTS = 5;
 /** Any constant: the key of the advisory lock exclusive transactions (migrations) take. */
 const EXCLUSIVE_LOCK_KEY = 7_070_001;
+/**
+ * How long opening a connection, or waiting for a free one of the pool, may take (the URL's libpq
+ * `connect_timeout`, in seconds, overrides it): a database host that drops packets, or accepts and
+ * never answers, would otherwise hold every request that needs a connection for as long as it does.
+ */
+const CONNECT_TIMEOUT_MS = 10_000;
+/**
+ * How long a statement's answer may take (the URL's `query_timeout`, in milliseconds, overrides
+ * it): an established connection whose peer went silent answers nothing and, with data in flight,
+ * is noticed by TCP only after ~15 min, holding its request and its slot of the pool meanwhile.
+ * Below the HTTP server's idle timeout (60 s), so the request is still answered (503).
+ */
+const QUERY_TIMEOUT_MS = 30_000;
+/** TCP keepalive after this much idleness, so an idle connection whose peer vanished is dropped. */
+const KEEPALIVE_IDLE_MS = 10_000;
+/**
+ * The answer timeout of an exclusive transaction's statements (migrations): the longest timer Node
+ * keeps, i.e. none. Waiting for another process's migration, or an index built over a large table,
+ * may rightly take longer than {@link QUERY_TIMEOUT_MS}; a silent peer is still noticed by keepalive.
+ */
+const UNBOUNDED_MS = 2_147_483_647;
 
 /**
  * Statement texts that get a server-side prepared statement, at most: each connection keeps the
@@ -56,6 +79,8 @@ const EXCLUSIVE_LOCK_KEY = 7_070_001;
  */
 const MAX_NAMED = 512;
 const names = new Map<string, string | null>();
+/** Statement texts kept with their names now, at most {@link MAX_NAMED} (tests). */
+export const namedTexts = (): number => names.size;
 let generation = 0;
 
 /**
@@ -69,7 +94,10 @@ function statement(sql: string, params: readonly SqlValue[], arrays: boolean): Q
   if (params.length === 0) return { text: sql, values: [], ...rowMode };
   let name = names.get(sql);
   if (name === undefined) {
-    name = names.size < MAX_NAMED ? `canonry_${sha256Hex(sql).slice(0, 24)}` : null;
+    // Past the bound a text runs unnamed and is not kept either: the texts a process meets are
+    // not bounded (a list's statement has one per row count, and `runTogether` joins them).
+    if (names.size >= MAX_NAMED) return { text: sql, values: [...params], ...rowMode };
+    name = `canonry_${sha256Hex(sql).slice(0, 24)}`;
     names.set(sql, name);
   }
   return name === null
@@ -142,7 +170,16 @@ export class PostgresStore implements Store {
       getTypeParser: (oid: number, format?: string) =>
         oid === 20 ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format as 'text'),
     };
-    this.#pool = new pg.Pool({ connectionString, max, types }) as unknown as Pool;
+    this.#pool = new pg.Pool({
+      connectionString,
+      max,
+      types,
+      connectionTimeoutMillis: connectTimeoutOf(connectionString),
+      // The URL's own `query_timeout`, when it has one, takes precedence (the driver reads it).
+      query_timeout: QUERY_TIMEOUT_MS,
+      keepAlive: true,
+      keepAliveInitialDelayMillis: KEEPALIVE_IDLE_MS,
+    }) as unknown as Pool;
     // An idle client losing its connection must not crash the process; the next query reconnects.
     this.#pool.on('error', () => undefined);
     this.#notifications = new PgNotifications(connectionString, (text, values) =>
@@ -206,20 +243,28 @@ export class PostgresStore implements Store {
       const onError = () => undefined;
       client.on('error', onError);
       let committing = false;
+      // Migrations wait for each other and may build indexes over large tables: no answer timeout.
+      const on = options.exclusive ? unbounded(client) : client;
       try {
         await client.query('BEGIN');
         if (options.exclusive)
-          await client.query('SELECT pg_advisory_xact_lock($1)', [EXCLUSIVE_LOCK_KEY]);
-        const result = await work(queryable(client));
+          await on.query({
+            text: 'SELECT pg_advisory_xact_lock($1)',
+            values: [EXCLUSIVE_LOCK_KEY],
+          });
+        const result = await work(queryable(on));
         committing = true;
         await client.query('COMMIT');
         client.off('error', onError);
         client.release();
         return result;
       } catch (err) {
-        await client.query('ROLLBACK').catch(() => undefined);
+        // A lost or silent connection is dropped, not rolled back: PostgreSQL rolls back a session
+        // that ends, and on a silent one ROLLBACK would wait behind the statement that timed out.
+        const lost = isConnectionError(err);
+        if (!lost) await client.query('ROLLBACK').catch(() => undefined);
         client.off('error', onError);
-        client.release(isConnectionError(err) ? (err as Error) : undefined);
+        client.release(lost ? (err as Error) : undefined);
         if (committing && isConnectionError(err)) {
           // COMMIT was sent and no answer came back: it may have committed. Never retry blindly.
           throw new CanonryError(
@@ -245,7 +290,19 @@ export class PostgresStore implements Store {
   }
 }
 
-function queryable(client: Client): Queryable {
+/** `client` with every statement's answer timeout lifted ({@link UNBOUNDED_MS}). */
+function unbounded(client: Client): Pick<Client, 'query'> {
+  return {
+    query: (sql, params) =>
+      client.query(
+        typeof sql === 'string'
+          ? { text: sql, values: params ?? [], query_timeout: UNBOUNDED_MS }
+          : { ...sql, query_timeout: UNBOUNDED_MS },
+      ),
+  };
+}
+
+function queryable(client: Pick<Client, 'query'>): Queryable {
   return {
     all: async <T extends object>(sql: string, params: readonly SqlValue[] = []) =>
       (await query(client, sql, params, true)).rows as T[],
@@ -274,7 +331,15 @@ async function guard<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-/** True for failures of the connection itself (refused, reset, terminated by the server). */
+/** The driver's own timeouts: a statement not answered, a connection not opened or not free. */
+const TIMED_OUT =
+  /^(Query read timeout|timeout exceeded when trying to connect|timeout expired|Connection terminated due to connection timeout)$/;
+
+/**
+ * True for failures of the connection itself (refused, reset, terminated by the server, PostgreSQL's
+ * class 08 connection exceptions) and for the driver's timeouts, after which the connection is not
+ * used again.
+ */
 function isConnectionError(err: unknown): boolean {
   const code = (err as { code?: string }).code;
   const message = err instanceof Error ? err.message : '';
@@ -284,11 +349,25 @@ function isConnectionError(err: unknown): boolean {
     code === 'ENOTFOUND' ||
     code === 'EPIPE' ||
     code === '57P01' ||
+    code === '57P02' ||
     code === '57P03' ||
+    (typeof code === 'string' && code.startsWith('08')) ||
+    TIMED_OUT.test(message) ||
     /Connection terminated|connection is closed|Client has encountered a connection error/i.test(
       message,
     )
   );
+}
+
+/** The pool's connect timeout: the URL's `connect_timeout` (seconds, as libpq reads it), else ours. */
+function connectTimeoutOf(connectionString: string): number {
+  let seconds = Number.NaN;
+  try {
+    seconds = Number(new URL(connectionString).searchParams.get('connect_timeout') ?? Number.NaN);
+  } catch {
+    // Not a URL the WHATWG parser takes: the driver reports it on connect.
+  }
+  return Number.isFinite(seconds) && seconds > 0 ? seconds * 1_000 : CONNECT_TIMEOUT_MS;
 }
 
 /** Why a connection could not even be opened, by PostgreSQL's SQLSTATE or the socket's code. */
@@ -312,9 +391,10 @@ function asStoreError(err: unknown): unknown {
   const code = (err as { code?: string }).code;
   const reason = code === undefined ? undefined : CANNOT_CONNECT[code];
   if (reason !== undefined || isConnectionError(err)) {
+    const late = err instanceof Error && TIMED_OUT.test(err.message);
     return new CanonryError(
       'STORE_UNAVAILABLE',
-      reason ?? 'the database is unreachable',
+      reason ?? (late ? 'the database did not answer in time' : 'the database is unreachable'),
       undefined,
       {
         cause: err,

@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
-import { CanonryError } from '../../core/index.js';
+import { CanonryError, LruCache } from '../../core/index.js';
 import { isDiskFull, storeFull } from '../disk-full.js';
 import type { BackgroundWriter, BatchStatement, SqlValue } from '../types.js';
 import { toPositional } from './placeholders.js';
@@ -29,13 +29,16 @@ db.pragma('busy_timeout = ' + workerData.busyTimeoutMs);
 db.pragma('journal_mode = WAL');
 db.pragma('synchronous = FULL');
 if (workerData.maxPageCount !== undefined) db.pragma('max_page_count = ' + Math.max(1, Math.floor(workerData.maxPageCount)));
+// The connection's prepared statements, the least recently used dropped past the bound (a Map
+// keeps insertion order: a hit moves its text to the end).
 const statements = new Map();
 const prepare = (sql) => {
   let statement = statements.get(sql);
   if (statement === undefined) {
     statement = db.prepare(sql);
-    statements.set(sql, statement);
-  }
+    if (statements.size >= workerData.statementCacheSize) statements.delete(statements.keys().next().value);
+  } else statements.delete(sql);
+  statements.set(sql, statement);
   return statement;
 };
 const REFUSED = Symbol('refused');
@@ -61,8 +64,20 @@ parentPort.on('message', (message) => {
 });
 `;
 
+/**
+ * Statements the thread's connection keeps prepared, and positional forms kept here, at most: as on
+ * the main connection (`STATEMENT_CACHE_SIZE`), a list's statement has a text per row count.
+ */
+export const BACKGROUND_STATEMENT_CACHE_SIZE = 256;
+
 /** A statement's positional form; `inOrder` when its parameters bind as given (`$1, $2, …` once each). */
-const positional = new Map<string, { sql: string; order: readonly number[]; inOrder: boolean }>();
+const positional = new LruCache<
+  string,
+  { sql: string; order: readonly number[]; inOrder: boolean }
+>(BACKGROUND_STATEMENT_CACHE_SIZE);
+
+/** Positional forms kept now (tests). */
+export const positionalFormsKept = (): number => positional.size;
 
 function toWire({ sql, params, expectChanges }: BatchStatement): WireStatement {
   let found = positional.get(sql);
@@ -157,6 +172,7 @@ export class SqliteBackgroundWriter implements BackgroundWriter {
         path: this.path,
         busyTimeoutMs: this.busyTimeoutMs,
         maxPageCount: this.maxPageCount,
+        statementCacheSize: BACKGROUND_STATEMENT_CACHE_SIZE,
       },
     });
     // The thread must not keep a process alive on its own: batches in flight are awaited by callers.
