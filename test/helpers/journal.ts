@@ -1,6 +1,8 @@
-import { afterEach } from 'vitest';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 import { defineEntryKind, type Journal, type Projection } from '../../src/journal/index.js';
 import type { Store } from '../../src/store/index.js';
+import { Keyring } from '../../src/trust/index.js';
+import { tempDir } from './runtime.js';
 import type { Engine } from './stores.js';
 
 /** The free-form kind the runtime suites append when all they need is some entry in a project. */
@@ -75,5 +77,27 @@ export function count(name: string, by = 1, extra: Record<string, unknown> = {})
     actor: 'tester',
     authority: { role: 'owner' },
     ...extra,
+  };
+}
+
+/**
+ * A development keyring for the suite that calls this (made before its tests, removed after): the
+ * signer a journal signs checkpoints with, and the trust anchor they verify against.
+ */
+export function suiteKeyring() {
+  let keyring: Keyring | undefined;
+  let cleanup = () => {};
+  beforeAll(async () => {
+    const made = tempDir();
+    cleanup = made.cleanup;
+    keyring = await Keyring.init(made.dir);
+  });
+  afterAll(() => cleanup());
+  return {
+    signer: () => keyring!.signer(),
+    anchor: () => ({
+      root: keyring!.rootCertificatePem,
+      revocationList: keyring!.revocationListPem(),
+    }),
   };
 }

@@ -7,7 +7,7 @@
 // the way verify, and a SIGKILL never loses an acknowledged append.
 import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   type AppendResult,
   Journal,
@@ -25,10 +25,14 @@ import {
   type Store,
   type TransactionOptions,
 } from '../../src/store/index.js';
-import { Keyring } from '../../src/trust/index.js';
 import { requireBuilt, spawnWriter } from '../fixtures/writers.js';
-import { COUNTERS, count, createCounters, projectionRows } from '../helpers/journal.js';
-import { tempDir } from '../helpers/runtime.js';
+import {
+  COUNTERS,
+  count,
+  createCounters,
+  projectionRows,
+  suiteKeyring,
+} from '../helpers/journal.js';
 import { ENGINES, PG_URL, perTest, postgresAvailable } from '../helpers/stores.js';
 
 const sqlite = ENGINES.find((e) => e.name === 'sqlite')!;
@@ -89,18 +93,7 @@ class Watched implements Store {
 
 const note = (i: number | string) => ({ kind: 'test.note', body: { i }, actor: 'producer' });
 
-let keyring: Keyring;
-let cleanupKeys: () => void;
-beforeAll(async () => {
-  const t = tempDir();
-  cleanupKeys = t.cleanup;
-  keyring = await Keyring.init(t.dir);
-});
-afterAll(() => cleanupKeys());
-const anchor = () => ({
-  root: keyring.rootCertificatePem,
-  revocationList: keyring.revocationListPem(),
-});
+const { signer, anchor } = suiteKeyring();
 
 const { defer, fresh: freshStore } = perTest();
 
@@ -359,7 +352,7 @@ describe('plain journal appends on the background writer', () => {
     const watched = new Watched(store);
     const journal = new Journal(watched, {
       projections: [COUNTERS],
-      signer: () => keyring.signer(),
+      signer,
       checkpointEvery: 50,
     });
     await journal.append('busy', note('first'));
@@ -389,7 +382,7 @@ describe('plain journal appends on the background writer', () => {
   it('commits a lone batch of entries (the audit sink’s appendAll) on the thread, atomically', async () => {
     const { store } = await fresh();
     const watched = new Watched(store);
-    const journal = new Journal(watched, { signer: () => keyring.signer(), checkpointEvery: 100 });
+    const journal = new Journal(watched, { signer, checkpointEvery: 100 });
     await journal.append('audit', note('first'));
     const before = watched.transactions;
     const results = await journal.appendAll(

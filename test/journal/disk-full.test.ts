@@ -7,7 +7,7 @@
 // appends — plain ones pipelined on the background writer included — carry on from the real head:
 // no CONFLICT, no fork, a chain that verifies and projections equal to a rebuild.
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { httpStatusOf, isCanonryError } from '../../src/core/index.js';
 import {
   type AppendResult,
@@ -17,8 +17,13 @@ import {
   verifyProjections,
 } from '../../src/journal/index.js';
 import { migrate, PostgresStore, SqliteStore, type Store } from '../../src/store/index.js';
-import { Keyring } from '../../src/trust/index.js';
-import { COUNTERS, count, createCounters, projectionRows } from '../helpers/journal.js';
+import {
+  COUNTERS,
+  count,
+  createCounters,
+  projectionRows,
+  suiteKeyring,
+} from '../helpers/journal.js';
 import { tempDir } from '../helpers/runtime.js';
 import {
   freshPostgresSchema,
@@ -30,18 +35,7 @@ import {
 /** Room the database may grow by past what the migrations made: about 1 MiB. */
 const ROOM_PAGES = 256;
 
-let keyring: Keyring;
-let cleanupKeys: () => void;
-beforeAll(async () => {
-  const t = tempDir();
-  cleanupKeys = t.cleanup;
-  keyring = await Keyring.init(t.dir);
-});
-afterAll(() => cleanupKeys());
-const anchor = () => ({
-  root: keyring.rootCertificatePem,
-  revocationList: keyring.revocationListPem(),
-});
+const { signer, anchor } = suiteKeyring();
 
 const { defer } = perTest();
 
@@ -202,7 +196,7 @@ describe('a full disk: journal appends', () => {
     const store = await capped();
     const journal = new Journal(store, {
       projections: [COUNTERS],
-      signer: () => keyring.signer(),
+      signer,
       checkpointEvery: 20,
     });
     const acks: AppendResult[] = [];

@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { CanonryError, contentHash } from '../../src/core/index.js';
 import {
   entryHash,
@@ -9,19 +9,16 @@ import {
   verifyProject,
 } from '../../src/journal/index.js';
 import type { Store } from '../../src/store/index.js';
-import { Keyring } from '../../src/trust/index.js';
-import { COUNTERS, count, createCounters, projectionRows } from '../helpers/journal.js';
-import { tempDir } from '../helpers/runtime.js';
+import {
+  COUNTERS,
+  count,
+  createCounters,
+  projectionRows,
+  suiteKeyring,
+} from '../helpers/journal.js';
 import { ENGINES } from '../helpers/stores.js';
 
-let keyring: Keyring;
-let cleanupKeys: () => void;
-beforeAll(async () => {
-  const t = tempDir();
-  cleanupKeys = t.cleanup;
-  keyring = await Keyring.init(t.dir);
-});
-afterAll(() => cleanupKeys());
+const { signer, anchor } = suiteKeyring();
 
 async function codeOf(promise: Promise<unknown> | (() => unknown)): Promise<string> {
   try {
@@ -46,7 +43,7 @@ for (const engine of ENGINES) {
       await createCounters(store);
       journal = new Journal(store, {
         projections: [COUNTERS],
-        signer: () => keyring.signer(),
+        signer,
         checkpointEvery,
       });
       return journal;
@@ -273,15 +270,11 @@ for (const engine of ENGINES) {
       for (let i = 0; i < 25; i++) await journal.append('alpha', count('x'));
       const stored = await journal.checkpoints('alpha');
       expect(stored.map((c) => (c as { seq: number }).seq)).toEqual([10, 20]);
-      const anchor = {
-        root: keyring.rootCertificatePem,
-        revocationList: keyring.revocationListPem(),
-      };
-      for (const c of stored) expect(verifyCheckpoint(c, anchor).ok).toBe(true);
+      for (const c of stored) expect(verifyCheckpoint(c, anchor()).ok).toBe(true);
       const now = await journal.checkpoint('alpha');
       expect(now.seq).toBe(25);
       expect(now.head_hash).toBe((await journal.head('alpha')).hash);
-      const report = await verifyProject(journal, 'alpha', anchor);
+      const report = await verifyProject(journal, 'alpha', anchor());
       expect(report).toMatchObject({ ok: true, checked: 25, checkpoints: 3 });
     });
 
