@@ -1,3 +1,4 @@
+export { Backoff, type BackoffOptions } from './backoff.js';
 export {
   canonicalBytes,
   canonicalize,
