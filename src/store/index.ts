@@ -4,6 +4,7 @@ export { databaseEngine, defaultDatabasePath, openStore } from './open-store.js'
 export { perCount, pieces, rowPlaceholders, STATEMENT_PIECE } from './pieces.js';
 export { type PostgresOptions, PostgresStore } from './postgres/postgres-store.js';
 export { type SqliteOptions, SqliteStore } from './sqlite/sqlite-store.js';
+export { isTransientStoreError } from './transient-error.js';
 export type {
   BackgroundWriter,
   BatchStatement,

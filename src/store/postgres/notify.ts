@@ -1,4 +1,4 @@
-import { CanonryError } from '../../core/index.js';
+import { Backoff, CanonryError } from '../../core/index.js';
 import { postgresDriver } from '../drivers.js';
 import type { NotificationHandlers, StoreNotifications } from '../types.js';
 
@@ -24,6 +24,7 @@ const CHANNEL = /^[a-z_][a-z0-9_]{0,62}$/;
  */
 const NOTIFY = `SELECT set_config('synchronous_commit', 'off', true), pg_notify($1, payload)
   FROM unnest($2::text[]) AS payload`;
+/** Pauses before opening the connection again: 0.1 s doubling to 5 s, jittered (`Backoff`). */
 const FIRST_RETRY_MS = 100;
 const MAX_RETRY_MS = 5_000;
 /**
@@ -41,7 +42,8 @@ const KEEPALIVE_IDLE_MS = 10_000;
 
 /**
  * PostgreSQL `LISTEN` on one connection of its own, opened when the first handler arrives and closed
- * when the last one leaves. A dropped connection is reopened (100 ms, doubling up to 5 s); once it
+ * when the last one leaves. A dropped connection is reopened (100 ms, doubling up to 5 s, jittered
+ * so that processes that lost one database do not all reconnect at the same moments); once it
  * listens again every handler is told `reset`, since whatever was sent meanwhile is lost. The first
  * failure of a run of them (the connection lost, or it cannot be opened) is told to every handler's
  * `error`, once until it listens again. `notify` goes through the store's pool (`send`).
@@ -55,7 +57,7 @@ export class PgNotifications implements StoreNotifications {
   #connected = false;
   /** A failure was reported since the connection last listened: the next ones are not. */
   #reported = false;
-  #retryMs = FIRST_RETRY_MS;
+  readonly #retry = new Backoff({ firstMs: FIRST_RETRY_MS, maxMs: MAX_RETRY_MS });
   #timer: NodeJS.Timeout | undefined;
   #closed = false;
 
@@ -145,7 +147,7 @@ export class PgNotifications implements StoreNotifications {
       }
       this.#connected = true;
       this.#reported = false;
-      this.#retryMs = FIRST_RETRY_MS;
+      this.#retry.reset();
       for (const set of this.#channels.values()) {
         for (const handlers of set) safely(() => handlers.reset());
       }
@@ -162,12 +164,11 @@ export class PgNotifications implements StoreNotifications {
     this.#connected = false;
     client?.end().catch(() => undefined);
     if (this.#closed || this.#channels.size === 0) return;
+    const wait = this.#retry.next();
     if (!this.#reported) {
       this.#reported = true;
-      this.#report(lost, cause);
+      this.#report(lost, cause, wait);
     }
-    const wait = this.#retryMs;
-    this.#retryMs = Math.min(MAX_RETRY_MS, this.#retryMs * 2);
     this.#timer = setTimeout(() => {
       this.#timer = undefined;
       if (!this.#closed && this.#channels.size > 0 && this.#client === null) this.#connect();
@@ -179,12 +180,12 @@ export class PgNotifications implements StoreNotifications {
    * Tells every handler that listening failed. The driver's error names the failure (a refused or
    * reset socket, a terminated backend, a refused login), never the connection string's password.
    */
-  #report(lost: boolean, cause: unknown): void {
+  #report(lost: boolean, cause: unknown, retryInMs: number): void {
     const err = new CanonryError(
       'STORE_UNAVAILABLE',
       `${lost ? 'the connection listening for notifications was lost' : 'listening for notifications failed'}` +
         ` (${reasonOf(cause)}); retrying, notifications sent meanwhile are lost`,
-      { retry_in_ms: this.#retryMs },
+      { retry_in_ms: retryInMs },
     );
     for (const set of this.#channels.values()) {
       for (const handlers of set) safely(() => handlers.error?.(err));
