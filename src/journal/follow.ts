@@ -1,5 +1,5 @@
-import { CanonryError } from '../core/index.js';
-import type { StoreNotifications } from '../store/index.js';
+import { Backoff, CanonryError } from '../core/index.js';
+import { isTransientStoreError, type StoreNotifications } from '../store/index.js';
 import { parseProject } from './entry-input.js';
 import type { Head, JournalEntry } from './types.js';
 
@@ -31,13 +31,12 @@ export const FOLLOW_PAGE_BYTES = 2 * 1024 * 1024;
 const MAX_PAGE_BYTES = 64 * 1024 * 1024;
 
 /**
- * A read that failed because the store cannot be reached for now is tried again after this pause,
- * doubling up to the most, or at the next wake-up if sooner (listening again after an outage is one).
+ * A read that failed because the store refuses for now (`isTransientStoreError`) is tried again
+ * after a pause of 0.1 s doubling to 5 s, jittered, or at the next wake-up if sooner (listening again
+ * after an outage is one).
  */
 const FIRST_RETRY_MS = 100;
 const MAX_RETRY_MS = 5_000;
-/** Failures a follower outlives: the database unreachable or locked, not a row that does not parse. */
-const TRANSIENT = new Set(['STORE_UNAVAILABLE', 'STORE_BUSY']);
 
 /** Options for {@link JournalFeed.follow}. */
 export interface FollowOptions {
@@ -57,9 +56,10 @@ export interface FollowOptions {
 /**
  * A live feed of one project's entries: every committed entry after the starting seq, once, in seq
  * order, waiting for the next when it has handed out all there are. `return()` (or `break` in a
- * `for await`) ends it at once, also while it waits. A read that fails because the store is
- * unreachable or busy is tried again (see `FIRST_RETRY_MS`), so the feed outlives an outage; any
- * other failed read rejects `next()` and ends the feed: follow again from `cursor`.
+ * `for await`) ends it at once, also while it waits. A read that fails because the store refuses
+ * for now (unreachable, busy, full: `isTransientStoreError`) is tried again (see `FIRST_RETRY_MS`),
+ * so the feed outlives an outage; any other failed read rejects `next()` and ends the feed: follow
+ * again from `cursor`.
  */
 export interface JournalFollower extends AsyncIterableIterator<JournalEntry, undefined> {
   /** The seq of the last entry handed out (the starting seq before the first). */
@@ -90,6 +90,20 @@ class ProjectWakes {
   readonly waiters = new Set<Waiter>();
   /** Reads in flight by `after:limit:bytes:generation`: followers woken together at one cursor share one. */
   readonly reads = new Map<string, Promise<JournalEntry[]>>();
+  /**
+   * The jitter drawn for each failed read: the followers that shared it draw the same, so (at the
+   * same step) they retry in one tick and share the next read too; other processes draw their own.
+   */
+  readonly #jitters = new WeakMap<Promise<JournalEntry[]>, number>();
+
+  jitterOf(read: Promise<JournalEntry[]>): number {
+    let jitter = this.#jitters.get(read);
+    if (jitter === undefined) {
+      jitter = Math.random();
+      this.#jitters.set(read, jitter);
+    }
+    return jitter;
+  }
 
   /** The head moved to `seq` (Infinity: it may have moved anywhere): wakes whoever is behind it. */
   moved(seq: number): void {
@@ -314,8 +328,13 @@ class Follower implements JournalFollower {
   /** Null once the feed ended. */
   #wakes: ProjectWakes | null = null;
   #waiter: Waiter | null = null;
-  /** The pause before a failed read is tried again. */
-  #retryMs = FIRST_RETRY_MS;
+  /** The pauses before a failed read is tried again, drawn with its read's jitter. */
+  #jitter = 0;
+  readonly #retry = new Backoff({
+    firstMs: FIRST_RETRY_MS,
+    maxMs: MAX_RETRY_MS,
+    random: () => this.#jitter,
+  });
   /** A bad option, reported by the first `next()`. */
   #invalid: unknown;
   /** `next()` calls run one after the other. */
@@ -394,9 +413,10 @@ class Follower implements JournalFollower {
       this.#page = EMPTY;
       this.#index = 0;
       const generation = wakes.generation;
+      let read: Promise<JournalEntry[]> | undefined;
       let page: JournalEntry[];
       try {
-        page = await sharedRead(
+        read = sharedRead(
           this.#reader,
           wakes,
           this.#project,
@@ -404,18 +424,18 @@ class Follower implements JournalFollower {
           this.#limit,
           this.#bytes,
         );
+        page = await read;
       } catch (err) {
-        if (!(err instanceof CanonryError && TRANSIENT.has(err.code))) {
+        if (!isTransientStoreError(err)) {
           await this.return();
           throw err;
         }
-        // The store is out of reach for now: read again after a pause, or sooner when woken.
-        const pause = this.#retryMs;
-        this.#retryMs = Math.min(MAX_RETRY_MS, pause * 2);
-        await this.#wait(wakes, pause);
+        // The store refuses for now: read again after a pause, or sooner when woken.
+        this.#jitter = read === undefined ? Math.random() : wakes.jitterOf(read);
+        await this.#wait(wakes, this.#retry.next());
         continue;
       }
-      this.#retryMs = FIRST_RETRY_MS;
+      this.#retry.reset();
       if (this.#wakes === null) return DONE;
       if (page.length > 0) {
         this.#page = page;

@@ -275,6 +275,78 @@ for (const engine of ENGINES) {
       expect(follower.cursor).toBe(1);
     });
 
+    /**
+     * A journal whose entry reads fail with `fault` while it is set, each after `delayMs` (a read
+     * in flight, as over a network), counting failed and served reads.
+     */
+    const faultyJournal = async (delayMs = 0) => {
+      const fresh = await engine.fresh();
+      const state = { fault: null as CanonryError | null, failed: 0, served: 0 };
+      const faulty = new Proxy(fresh.store, {
+        get(target, key) {
+          if (key === 'values') {
+            return async (sql: string, params?: never) => {
+              if (!sql.startsWith('SELECT project, seq, format')) return target.values(sql, params);
+              if (delayMs > 0) await new Promise((r) => setTimeout(r, delayMs));
+              if (state.fault) {
+                state.failed++;
+                throw state.fault;
+              }
+              state.served++;
+              return target.values(sql, params);
+            };
+          }
+          const value = Reflect.get(target, key, target);
+          return typeof value === 'function' ? value.bind(target) : value;
+        },
+      });
+      const journal = new Journal(faulty);
+      closers.push(
+        fresh.cleanup,
+        () => fresh.store.close(),
+        () => journal.close(),
+      );
+      return { journal, state };
+    };
+    const until = async (done: () => boolean) => {
+      while (!done()) await new Promise((r) => setTimeout(r, 10));
+    };
+
+    it('outlives reads refused for a lock or a full disk (STORE_BUSY, STORE_FULL) as it does an outage', async () => {
+      const { journal, state } = await faultyJournal();
+      await journal.appendAll('alpha', [count('one'), count('two')]);
+      const follower = journal.follow('alpha', { limit: 1 });
+      for (const code of ['STORE_BUSY', 'STORE_FULL'] as const) {
+        state.fault = new CanonryError(code);
+        state.failed = 0;
+        const next = follower.next();
+        let settled = false;
+        next.then(
+          () => (settled = true),
+          () => (settled = true),
+        );
+        await until(() => state.failed >= 2 || settled);
+        expect(settled, `${code} ended the feed`).toBe(false);
+        state.fault = null;
+        expect((await next).value?.seq, code).toBe(code === 'STORE_BUSY' ? 1 : 2);
+      }
+      await follower.return();
+    });
+
+    it('followers that failed on one read retry in step: once the store is back, one read serves them all', async () => {
+      const { journal, state } = await faultyJournal(20);
+      await journal.append('alpha', count('one'));
+      state.fault = new CanonryError('STORE_UNAVAILABLE', 'the database is unreachable');
+      const followers = Array.from({ length: 20 }, () => journal.follow('alpha'));
+      const firsts = followers.map((f) => f.next());
+      // Three rounds of retries, each one read shared by all twenty (jittered pauses drawn per read).
+      await until(() => state.failed >= 3);
+      state.fault = null;
+      for (const first of firsts) expect((await first).value?.seq).toBe(1);
+      expect(state.served).toBe(1);
+      await Promise.all(followers.map((f) => f.return()));
+    });
+
     it('refuses bad options as typed rejections of the first next(), never a synchronous throw', async () => {
       const { journal } = await open();
       const bad = [
@@ -545,6 +617,9 @@ describe.skipIf(!postgres.available)('journal.follow over LISTEN/NOTIFY', () => 
     expect(err).toBeInstanceOf(CanonryError);
     expect(err!.code).toBe('STORE_UNAVAILABLE' satisfies ErrorCode);
     expect(err!.message).toMatch(/notifications/);
+    // The pause it reports is the first one, jittered: 50–100 ms.
+    expect(err!.details?.retry_in_ms).toBeGreaterThanOrEqual(50);
+    expect(err!.details?.retry_in_ms).toBeLessThanOrEqual(100);
     const told = `${err!.message} ${err!.stack} ${JSON.stringify(err)} ${JSON.stringify(err!.details)}`;
     expect(told).not.toContain(secret);
     const waiting = take(follower, 2);
