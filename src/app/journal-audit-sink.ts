@@ -1,6 +1,7 @@
-import { CanonryError, isCanonryError } from '../core/index.js';
+import { Backoff, CanonryError, isCanonryError } from '../core/index.js';
 import { bodySchema, defineEntryKind, type EntryInput, type Journal } from '../journal/index.js';
 import { type AuditRecord, type AuditSink, VERDICT_CLASSES } from '../kernel/index.js';
+import { isTransientStoreError } from '../store/index.js';
 import { auditRecordBound } from './audit-record-bound.js';
 
 // The kernel computed these hashes itself; the audit is the hottest append path (see `hashRef`).
@@ -69,9 +70,7 @@ export interface AuditBatching {
   readonly maxRetained?: number;
 }
 
-/** Failures that pass: the records of a batch they refused are kept and tried again. */
-const TRANSIENT = ['STORE_FULL', 'STORE_UNAVAILABLE', 'STORE_BUSY'] as const;
-/** The pause before retained records are tried again: doubling from the first to the most. */
+/** The pause before retained records are tried again: doubling from the first to the most, jittered. */
 const FIRST_RETRY_MS = 100;
 const MAX_RETRY_MS = 5_000;
 
@@ -101,7 +100,7 @@ export class JournalAuditSink implements AuditSink {
   /** Entries a transient failure refused, oldest first: written ahead of the next batch. */
   #retained: AuditRecord[][] = [];
   #retainedRecords = 0;
-  #retryMs = FIRST_RETRY_MS;
+  readonly #retry = new Backoff({ firstMs: FIRST_RETRY_MS, maxMs: MAX_RETRY_MS });
   #retryTimer: NodeJS.Timeout | undefined;
   /** A transient failure was reported and no write has succeeded since. */
   #failing = false;
@@ -185,7 +184,7 @@ export class JournalAuditSink implements AuditSink {
       .then(
         () => {
           this.#failing = false;
-          this.#retryMs = FIRST_RETRY_MS;
+          this.#retry.reset();
         },
         (err: unknown) => this.#failed(groups, err),
       )
@@ -195,7 +194,8 @@ export class JournalAuditSink implements AuditSink {
 
   /** Keeps the records of a write the store refused for now, within the bound; reports the rest. */
   #failed(groups: readonly AuditRecord[][], err: unknown): void {
-    if (this.#closing || !TRANSIENT.some((code) => isCanonryError(err, code))) {
+    // Transient failures (`isTransientStoreError`): a full disk, a database out of reach, a lock.
+    if (this.#closing || !isTransientStoreError(err)) {
       this.onError(err);
       return;
     }
@@ -206,8 +206,7 @@ export class JournalAuditSink implements AuditSink {
     // Records carry their own time: a batch that joined the retained ones while this write was in
     // flight may go before it.
     this.#keep(groups);
-    const wait = this.#retryMs;
-    this.#retryMs = Math.min(MAX_RETRY_MS, wait * 2);
+    const wait = this.#retry.next();
     this.#retryTimer ??= setTimeout(() => {
       this.#retryTimer = undefined;
       this.#write(true);
