@@ -1,4 +1,4 @@
-import { CanonryError, type JsonObject } from '../core/index.js';
+import { Backoff, CanonryError, type JsonObject } from '../core/index.js';
 import type { Journal, JournalEntry, JournalFollower } from '../journal/index.js';
 import type { Signer } from '../trust/index.js';
 import { admitForPath } from './dispatch-path.js';
@@ -121,6 +121,8 @@ export class EvolutionCoordinator {
       maxAttempts: options.retry?.maxAttempts ?? 5,
       backoffMs: options.retry?.backoffMs ?? 500,
     };
+    // Its numbers are checked now, not when the first delivery fails.
+    this.#pauses();
     for (const source of options.sources) {
       for (const kind of source.kinds) {
         this.#byKind.set(kind, [...(this.#byKind.get(kind) ?? []), source]);
@@ -431,6 +433,7 @@ export class EvolutionCoordinator {
       outcome = refusal(event.event_id, target.name, 0, admitted.issues[0]!);
     } else {
       let attempts = 0;
+      const pauses = this.#pauses();
       for (;;) {
         attempts++;
         const received = await target
@@ -455,9 +458,7 @@ export class EvolutionCoordinator {
           };
           break;
         }
-        await (this.#o.sleep ?? sleep)(
-          Math.min(this.#retry.backoffMs * 2 ** (attempts - 1), 30_000),
-        );
+        await (this.#o.sleep ?? sleep)(pauses.next());
       }
     }
     await this.#o.journal.append(
@@ -468,6 +469,14 @@ export class EvolutionCoordinator {
     else if (outcome.outcome === 'refused') this.#stats.refused++;
     else this.#stats.deadLetters++;
     return outcome;
+  }
+
+  /**
+   * The pauses between one delivery's attempts: `retry.backoffMs` doubling to 30 s, without jitter
+   * (one coordinator leads and delivers, so there is no crowd of retries to spread).
+   */
+  #pauses(): Backoff {
+    return new Backoff({ firstMs: this.#retry.backoffMs, maxMs: 30_000, jitter: false });
   }
 
   async #saveCursor(project: string, seq: number): Promise<void> {

@@ -256,6 +256,23 @@ describe('signed webhooks', () => {
     });
   });
 
+  it('pauses between attempts at a failing receiver: retry.backoffMs doubling to 30 s, exactly (no jitter)', async () => {
+    const hook = await server(1_000);
+    const { dir, cleanup } = tempDir();
+    cleanups.push(cleanup);
+    const pauses: number[] = [];
+    const rt = await runtime(dir, {
+      webhooks: [{ name: 'slow', url: hook.url, secret: 'k', eventTypes: ['memory'] }],
+      retry: { maxAttempts: 6, backoffMs: 9_000 },
+      sleep: async (ms) => void pauses.push(ms),
+    });
+    cleanups.push(() => rt.close());
+    await feedback(rt, 'p7', 1);
+    await coordinator(rt).idle();
+    expect(hook.calls()).toBe(6);
+    expect(pauses).toEqual([9_000, 18_000, 30_000, 30_000, 30_000]);
+  });
+
   it('a dead letter retried twice at once is delivered once; both retries answer that delivery', async () => {
     const hook = await server(3);
     const rt = await hooked(hook.url, 'down', 'k', 3);
