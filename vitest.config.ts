@@ -11,6 +11,7 @@ export const OUTSIDE = [
   'test/cli/**/*.test.ts',
   'test/auth/tokens-crash.test.ts',
   'test/journal/failure-*.test.ts',
+  'test/relay/*-crash.test.ts',
   'test/server/*-process.test.ts',
   'test/server/tamper-start.test.ts',
   'test/web/workbench*.test.ts',

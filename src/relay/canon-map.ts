@@ -14,13 +14,18 @@ const SAFE = /^[a-z0-9][a-z0-9._-]*$/;
 /** The form `objectIdOf` names a hashed item id by: no item may take it as its own id. */
 export const HASHED_ITEM_ID = /^h[0-9a-f]{24}$/;
 
+/** What the canon object id of every item of a session starts with. */
+export function namespaceOf(sessionId: string): string {
+  return `relay.${sessionId}.`;
+}
+
 /** The canon object id of a CSO item (fact, decision or tool scratch id) of a session. */
 export function objectIdOf(sessionId: string, itemId: string): string {
   // Canon ids are lower case: an id that is not already one is named by its hash, so `F1` and `f1`
   // stay two notes.
   const local =
     SAFE.test(itemId) && itemId.length <= 40 ? itemId : `h${contentHash(itemId).slice(7, 31)}`;
-  return `relay.${sessionId}.${local}`;
+  return `${namespaceOf(sessionId)}${local}`;
 }
 
 /** What one window changes in canon, decided by comparing the prior state with the new one. */

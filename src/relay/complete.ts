@@ -10,14 +10,20 @@ import { checkContribution } from './contribution.js';
 import { csoChange } from './cso-change.js';
 import { csoId, sealCso } from './cso-seal.js';
 import { RELAY_HALT, RELAY_WINDOW } from './entry-kinds.js';
-import { escalateDue, withdrawStray } from './escalation.js';
+import {
+  asAttempt,
+  type Escalation,
+  escalateDue,
+  escalationsStand,
+  withdrawStray,
+} from './escalation.js';
 import { extractFromText, mergeExtracted } from './extract/index.js';
 import { DependencyIndex } from './graph.js';
 import { carryStep } from './graph-delta.js';
 import { relayHeaders } from './headers.js';
 import type { MergeResult } from './merge.js';
 import { statusAfter } from './pending.js';
-import { remainingOf, windowPlan } from './prepare.js';
+import { remainingOf, type WindowPlan, windowPlan } from './prepare.js';
 import { REPETITION_WINDOWS, type WindowQuality, windowQuality } from './quality.js';
 import type { SessionRow } from './reader.js';
 import type { Relay } from './relay.js';
@@ -309,161 +315,278 @@ export async function completeWindow(
     );
     return unrelayed('halted');
   }
+  const verified: VerifiedWindow = {
+    row,
+    last,
+    prior,
+    windowNumber,
+    kind,
+    plan,
+    contribution,
+    merged,
+    repaired,
+    verification,
+    tools,
+    output,
+    model,
+    air: options.air,
+    replayParts,
+  };
   // Escalated before committing (a proposal held for an owner cannot join canon's batch), and
   // withdrawn if the window then fails.
   const agent = agentOf(session);
-  const escalations = await escalateDue(relay, session, agent, repaired);
-  try {
-    const unsealed: UnsealedCso = {
-      ...repaired,
-      cso_id: csoId(session.session_id, windowNumber, prior?.cso_hmac ?? session.genesis),
-      prior_cso_hash: prior?.cso_hmac ?? session.genesis,
-      // The same list when nothing escalates, so sealing sees the verified step's lists.
-      decisions:
-        escalations.size === 0
-          ? repaired.decisions
-          : repaired.decisions.map((d) => {
-              const e = escalations.get(d.decision_id);
-              return e ? { ...d, escalated: e.proposal_id } : d;
-            }),
-      verified: true,
-    };
-    carryStep(repaired, unsealed, { items: escalations.size === 0 });
-    const key = await relay.hmac.current(project);
-    const cso = sealCso(unsealed, (bytes) => `hmac-sha256:${key.keyId}:${key.sign(bytes)}`);
-    const revisions: RevisionEvent[] = [];
-    const invalidations = invalidationsOf(prior, cso, contribution, merged);
-    // What made each revision due: for this revision window's target, the fact it was given.
-    const causes = new Map<string, string | null>(
-      invalidations.flatMap((inv) => inv.flagged.map((id) => [id, inv.by] as const)),
-    );
-    if (plan.revision)
-      causes.set(plan.revision.decision.decision_id, plan.revision.newFact.fact_id);
-    for (const d of cso.decisions) {
-      if (d.window_origin === windowNumber && d.revises) {
-        revisions.push({
-          target: d.revises,
-          revised_by: d.decision_id,
-          new_fact: causes.get(d.revises) ?? null,
-          count: d.revisions ?? 1,
-          escalation: null,
-        });
-      }
+  return asAttempt(relay, session, async () => {
+    const escalations = await escalateDue(relay, session, agent, windowNumber, prior, repaired);
+    try {
+      return await sealAndCommit(relay, verified, agent, escalations);
+    } catch (err) {
+      await withdrawStray(relay, session, agent, windowNumber, escalations);
+      throw err;
     }
-    for (const [id, escalation] of escalations) {
-      const d = cso.decisions.find((x) => x.decision_id === id)!;
+  });
+}
+
+/** A window whose state verified (§5): what sealing it and committing it takes. */
+interface VerifiedWindow {
+  readonly row: SessionRow;
+  readonly last: RelayWindowRecord | null;
+  readonly prior: CognitiveStateObject | null;
+  readonly windowNumber: number;
+  readonly kind: WindowKind;
+  readonly plan: WindowPlan;
+  readonly contribution: Contribution;
+  readonly merged: MergeResult;
+  readonly repaired: UnsealedCso;
+  readonly verification: Verification;
+  readonly tools: { create: ToolResult[]; refresh: ToolResult[] };
+  readonly output: string;
+  readonly model: string | null;
+  readonly air: AirPolicy;
+  readonly replayParts: () => Pick<RelayWindowEntry, 'context_packet_hash' | 'answers'>;
+}
+
+/**
+ * Seals the verified state (naming its escalations), measures the window, and commits the window's
+ * canon changes with its `relay.window` record in one transaction — only if no other window of the
+ * session completed meanwhile and its escalations still ask a person.
+ */
+async function sealAndCommit(
+  relay: Relay,
+  w: VerifiedWindow,
+  agent: Principal,
+  escalations: ReadonlyMap<string, Escalation>,
+): Promise<CompletedWindow> {
+  const { session } = w.row;
+  const project = session.project;
+  const { prior, windowNumber, kind, plan, verification } = w;
+  const cso = await sealState(relay, w, escalations);
+  const invalidations = invalidationsOf(prior, cso, w.contribution, w.merged);
+  const revisions = revisionEvents(w, cso, invalidations, escalations);
+  const revisedNow = revisions.filter((r) => r.revised_by !== null);
+  // CRP-018: the DPE's signals for the window's text, and AIR's step over them (the next IAP).
+  const measured = await windowQuality(relay.judge, {
+    windowNumber,
+    output: w.output,
+    prior,
+    next: cso,
+    tools: w.contribution.tool_results,
+    goal: plan.goal,
+    kind,
+    objective: session.objective,
+    earlier: await relay.reader(project).recent(session.session_id, REPETITION_WINDOWS),
+    policy: w.air,
+  });
+  const headers = {
+    ...relayHeaders(cso, verification, {
+      count: revisedNow.length,
+      ...(revisedNow[0] ? { target: revisedNow[0].target } : {}),
+    }),
+    ...measured.headers,
+  };
+  const record: RelayWindowRecord = {
+    session_id: session.session_id,
+    window_number: windowNumber,
+    kind,
+    revision_target: plan.target?.decision_id ?? null,
+    cso,
+    remaining: kind === 'work' ? cso.goal_state.remaining : remainingOf(w.row, w.last),
+    verification,
+    invalidations,
+    revisions,
+    output: { text: w.output, hash: contentHash(w.output), model: w.model },
+    signals: measured.signals,
+    quality: measured.quality,
+    headers,
+  };
+  const entry: EntryInput = RELAY_WINDOW.input(
+    { window: windowEntryOf(record, prior, w.replayParts) },
+    { actor: agent.id, authority: authority(agent), correlation_id: cso.cso_id },
+  );
+  const seq = await commitWindow(relay, w, agent, cso, entry, escalations);
+  relay.remember(project, session.session_id, record, seq);
+  return {
+    session_id: session.session_id,
+    window_number: windowNumber,
+    kind,
+    status: 'relayed',
+    cso,
+    verification,
+    revisions,
+    signals: measured.signals,
+    quality: measured.quality,
+    headers,
+  };
+}
+
+/** The verified state sealed with the project's HMAC key, each escalated decision naming its proposal. */
+async function sealState(
+  relay: Relay,
+  w: VerifiedWindow,
+  escalations: ReadonlyMap<string, Escalation>,
+): Promise<CognitiveStateObject> {
+  const { session } = w.row;
+  const { prior, repaired } = w;
+  const unsealed: UnsealedCso = {
+    ...repaired,
+    cso_id: csoId(session.session_id, w.windowNumber, prior?.cso_hmac ?? session.genesis),
+    prior_cso_hash: prior?.cso_hmac ?? session.genesis,
+    // The same list when nothing escalates, so sealing sees the verified step's lists.
+    decisions:
+      escalations.size === 0
+        ? repaired.decisions
+        : repaired.decisions.map((d) => {
+            const e = escalations.get(d.decision_id);
+            return e ? { ...d, escalated: e.proposal_id } : d;
+          }),
+    verified: true,
+  };
+  carryStep(repaired, unsealed, { items: escalations.size === 0 });
+  const key = await relay.hmac.current(session.project);
+  return sealCso(unsealed, (bytes) => `hmac-sha256:${key.keyId}:${key.sign(bytes)}`);
+}
+
+/** The window's REVISION events (§6.2, §6.3): each decision it revised, then each it escalated. */
+function revisionEvents(
+  w: VerifiedWindow,
+  cso: CognitiveStateObject,
+  invalidations: readonly Invalidation[],
+  escalations: ReadonlyMap<string, Escalation>,
+): RevisionEvent[] {
+  const revisions: RevisionEvent[] = [];
+  // What made each revision due: for this revision window's target, the fact it was given.
+  const causes = new Map<string, string | null>(
+    invalidations.flatMap((inv) => inv.flagged.map((id) => [id, inv.by] as const)),
+  );
+  if (w.plan.revision)
+    causes.set(w.plan.revision.decision.decision_id, w.plan.revision.newFact.fact_id);
+  for (const d of cso.decisions) {
+    if (d.window_origin === w.windowNumber && d.revises) {
       revisions.push({
-        target: id,
-        revised_by: null,
-        new_fact: null,
-        count: d.revisions ?? 0,
-        escalation,
+        target: d.revises,
+        revised_by: d.decision_id,
+        new_fact: causes.get(d.revises) ?? null,
+        count: d.revisions ?? 1,
+        escalation: null,
       });
     }
-    const revisedNow = revisions.filter((r) => r.revised_by !== null);
-    // CRP-018: the DPE's signals for the window's text, and AIR's step over them (the next IAP).
-    const measured = await windowQuality(relay.judge, {
-      windowNumber,
-      output,
-      prior,
-      next: cso,
-      tools: contribution.tool_results,
-      goal,
-      kind,
-      objective: session.objective,
-      earlier: await relay.reader(project).recent(session.session_id, REPETITION_WINDOWS),
-      policy: options.air,
-    });
-    const headers = {
-      ...relayHeaders(cso, verification, {
-        count: revisedNow.length,
-        ...(revisedNow[0] ? { target: revisedNow[0].target } : {}),
-      }),
-      ...measured.headers,
-    };
-    const record: RelayWindowRecord = {
-      session_id: session.session_id,
-      window_number: windowNumber,
-      kind,
-      revision_target: target?.decision_id ?? null,
-      cso,
-      remaining: kind === 'work' ? cso.goal_state.remaining : remainingOf(row, last),
-      verification,
-      invalidations,
-      revisions,
-      output: { text: output, hash: contentHash(output), model },
-      signals: measured.signals,
-      quality: measured.quality,
-      headers,
-    };
-    const { cso: _cso, ...parts } = record;
-    let window: RelayWindowEntry = {
-      ...parts,
-      state: csoChange(prior, cso),
-      sealed_over: 'digest',
-      status: statusAfter(record),
-      ...replayParts(),
-    };
-    // A window record is one journal entry (at most 1 MiB): a state that outgrew it is refused here,
-    // by name, before anything is journaled. The raw answers are for replay only: they go first.
-    let bytes = Buffer.byteLength(canonicalize({ window }));
-    if (bytes > MAX_WINDOW_RECORD_BYTES && window.answers !== undefined) {
-      const { answers: _answers, ...lean } = window;
-      window = lean;
-      bytes = Buffer.byteLength(canonicalize({ window }));
-    }
-    if (bytes > MAX_WINDOW_RECORD_BYTES) {
-      throw new CanonryError(
-        'PAYLOAD_TOO_LARGE',
-        `window ${windowNumber} would journal ${bytes} bytes: a session's state and one window's text must fit ${MAX_WINDOW_RECORD_BYTES} bytes; start a new session from a slice of this one`,
-        { bytes, limit: MAX_WINDOW_RECORD_BYTES },
-      );
-    }
-    const entry: EntryInput = RELAY_WINDOW.input(
-      { window },
-      { actor: agent.id, authority: authority(agent), correlation_id: cso.cso_id },
-    );
-    const changes = changesOf(prior, cso, tools, new Set(merged.superseded));
-    const reader = relay.canon.reader(project);
-    const current = new Map<string, string | null>();
-    for (const id of [
-      ...changes.tools.refresh.map((t) => t.scratch_id),
-      ...changes.facts.retire.map((f) => f.fact.fact_id),
-      ...changes.decisions.update.map((d) => d.decision_id),
-    ]) {
-      const object = await reader.object(objectIdOf(session.session_id, id));
-      current.set(
-        objectIdOf(session.session_id, id),
-        (object?.current_version_ref as string) ?? null,
-      );
-    }
-    const inputs = canonInputs(session.session_id, changes, (id) => current.get(id) ?? null);
-    const precondition = stillNext(project, session.session_id, row.windows);
-    const journaled =
-      inputs.length === 0
-        ? await relay.canon.journal.append(project, entry, { precondition })
-        : (
-            await relay.canon.proposeBatch(agent, inputs, {
-              entries: [entry],
-              precondition,
-              outcomes: false,
-            })
-          ).entries[0]!;
-    relay.remember(project, session.session_id, record, journaled.entry.seq);
-    return {
-      ...base,
-      status: 'relayed',
-      cso,
-      verification,
-      revisions,
-      signals: measured.signals,
-      quality: measured.quality,
-      headers,
-    };
-  } catch (err) {
-    await withdrawStray(relay, session, agent, windowNumber, escalations);
-    throw err;
   }
+  for (const [id, escalation] of escalations) {
+    const d = cso.decisions.find((x) => x.decision_id === id)!;
+    revisions.push({
+      target: id,
+      revised_by: null,
+      new_fact: null,
+      count: d.revisions ?? 0,
+      escalation,
+    });
+  }
+  return revisions;
+}
+
+/**
+ * What the window journals: its record with the CSO as its change from the prior (and the replay's
+ * parts). A window record is one journal entry (at most 1 MiB): a state that outgrew it is refused
+ * here, by name, before anything is journaled. The raw answers are for replay only: they go first.
+ */
+function windowEntryOf(
+  record: RelayWindowRecord,
+  prior: CognitiveStateObject | null,
+  replayParts: VerifiedWindow['replayParts'],
+): RelayWindowEntry {
+  const { cso, ...parts } = record;
+  let window: RelayWindowEntry = {
+    ...parts,
+    state: csoChange(prior, cso),
+    sealed_over: 'digest',
+    status: statusAfter(record),
+    ...replayParts(),
+  };
+  let bytes = Buffer.byteLength(canonicalize({ window }));
+  if (bytes > MAX_WINDOW_RECORD_BYTES && window.answers !== undefined) {
+    const { answers: _answers, ...lean } = window;
+    window = lean;
+    bytes = Buffer.byteLength(canonicalize({ window }));
+  }
+  if (bytes > MAX_WINDOW_RECORD_BYTES) {
+    throw new CanonryError(
+      'PAYLOAD_TOO_LARGE',
+      `window ${record.window_number} would journal ${bytes} bytes: a session's state and one window's text must fit ${MAX_WINDOW_RECORD_BYTES} bytes; start a new session from a slice of this one`,
+      { bytes, limit: MAX_WINDOW_RECORD_BYTES },
+    );
+  }
+  return window;
+}
+
+/**
+ * Commits the window's canon changes and its record in one transaction (`Canon.proposeBatch`; a
+ * plain append when canon has nothing to change), on the condition that this is still the
+ * session's next window and its escalations still ask a person. The entry's journal seq.
+ */
+async function commitWindow(
+  relay: Relay,
+  w: VerifiedWindow,
+  agent: Principal,
+  cso: CognitiveStateObject,
+  entry: EntryInput,
+  escalations: ReadonlyMap<string, Escalation>,
+): Promise<number> {
+  const { session } = w.row;
+  const project = session.project;
+  const changes = changesOf(w.prior, cso, w.tools, new Set(w.merged.superseded));
+  const reader = relay.canon.reader(project);
+  const current = new Map<string, string | null>();
+  for (const id of [
+    ...changes.tools.refresh.map((t) => t.scratch_id),
+    ...changes.facts.retire.map((f) => f.fact.fact_id),
+    ...changes.decisions.update.map((d) => d.decision_id),
+  ]) {
+    const object = await reader.object(objectIdOf(session.session_id, id));
+    current.set(
+      objectIdOf(session.session_id, id),
+      (object?.current_version_ref as string) ?? null,
+    );
+  }
+  const inputs = canonInputs(session.session_id, changes, (id) => current.get(id) ?? null);
+  const next = stillNext(project, session.session_id, w.row.windows);
+  const standing = escalationsStand(relay, session, agent, escalations);
+  const precondition =
+    escalations.size === 0
+      ? next
+      : async (tx: Queryable) => {
+          await next(tx);
+          await standing(tx);
+        };
+  const journaled =
+    inputs.length === 0
+      ? await relay.canon.journal.append(project, entry, { precondition })
+      : (
+          await relay.canon.proposeBatch(agent, inputs, {
+            entries: [entry],
+            precondition,
+            outcomes: false,
+          })
+        ).entries[0]!;
+  return journaled.entry.seq;
 }
 
 /**

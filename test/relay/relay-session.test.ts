@@ -3,13 +3,14 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type CanonryRuntime, createCanonry } from '../../src/app/index.js';
 import type { Principal } from '../../src/canon/index.js';
-import { contentHash } from '../../src/core/index.js';
+import { CanonryError, contentHash } from '../../src/core/index.js';
 import { rebuildProject } from '../../src/journal/index.js';
 import { ScriptedModel } from '../../src/models/index.js';
 import { RelayReader } from '../../src/relay/index.js';
 import { oneFactAnswer } from '../helpers/model-answers.js';
 import { freshRuntime, tempDir } from '../helpers/runtime.js';
 import { freshPostgresSchema, postgresAvailable } from '../helpers/stores.js';
+import { atTheRevisionBound } from './revision-bound.js';
 
 const PROJECT = 'relay-test';
 const AGENT: Principal = { id: 'agent-1', project: PROJECT, role: 'agent' };
@@ -81,45 +82,11 @@ async function etcdSession(maxRevisions = 3) {
 
 const ENGINES = ['sqlite', ...(postgresAvailable ? ['postgres' as const] : [])] as const;
 
-/**
- * A session with `max_revisions` 1 whose decision d_db2 has been revised once (window 3, after
- * f_team was superseded); `supersedeAgain` is the window 4 contribution that flags it once more.
- */
-async function atTheRevisionBound() {
-  const relay = runtime.relay;
-  const { session } = await relay.start(AGENT, {
-    mode: 'AGENTIC',
-    objective: 'Pick a database',
-    remaining: ['pick'],
-    max_revisions: 1,
-  });
-  const id = session.session_id;
-  const decide = (decision_id: string, on: string, revises?: string) => ({
-    decisions: [
-      {
-        decision_id,
-        choice: `use the database ${on} allows`,
-        rationale: `${on} holds`,
-        depends_on: [on],
-        ...(revises ? { revises } : {}),
-      },
-    ],
-  });
-  await relay.completeWindow(AGENT, id, '', {
-    facts: [fact('f_team', 'the team runs PostgreSQL')],
-    ...decide('d_db', 'f_team'),
-  });
-  await relay.completeWindow(AGENT, id, '', {
-    facts: [fact('f_team2', 'the team moves to MongoDB', { supersedes: ['f_team'] })],
-  });
-  expect((await relay.prepareWindow(AGENT, id)).revision_target).toBe('d_db');
-  const w3 = await relay.completeWindow(AGENT, id, '', decide('d_db2', 'f_team2', 'd_db'));
-  expect(w3.cso!.decisions.find((d) => d.decision_id === 'd_db2')?.revisions).toBe(1);
-  const supersedeAgain = {
-    facts: [fact('f_team3', 'the team stays on PostgreSQL after all', { supersedes: ['f_team2'] })],
-  };
-  return { relay, id, supersedeAgain };
-}
+/** The pending proposals on a canon object, oldest first. */
+const pendingFor = async (objectId: string) =>
+  (await runtime.canon.reader(PROJECT).proposals('pending'))
+    .filter((p) => p.object_id === objectId)
+    .map((p) => p.proposal_id);
 
 describe.each(ENGINES)('a relay session, end to end on %s (CRP-030 §3.1, §5, §6, §8)', (engine) => {
   beforeEach(async () => open(engine));
@@ -500,7 +467,7 @@ describe.each(ENGINES)('a relay session, end to end on %s (CRP-030 §3.1, §5, �
   });
 
   it('escalates a decision invalidated again at the revision bound to the owner, instead of revising it (§6.3)', async () => {
-    const { relay, id, supersedeAgain } = await atTheRevisionBound();
+    const { relay, id, supersedeAgain } = await atTheRevisionBound(runtime, AGENT);
     const w4 = await relay.completeWindow(AGENT, id, '', supersedeAgain);
     const [escalation] = w4.revisions;
     expect(escalation).toMatchObject({ target: 'd_db2', revised_by: null, count: 1 });
@@ -521,7 +488,7 @@ describe.each(ENGINES)('a relay session, end to end on %s (CRP-030 §3.1, §5, �
   it('withdraws the escalation of a window that another window of the session beat to its commit (§6.3)', async () => {
     // Two callers complete window 4 at once (a retry racing the original, two workers): each
     // escalates d_db2 before it commits, and only one window 4 can be relayed.
-    const { relay, id, supersedeAgain: again } = await atTheRevisionBound();
+    const { relay, id, supersedeAgain: again } = await atTheRevisionBound(runtime, AGENT);
     const settled = await Promise.allSettled([
       relay.completeWindow(AGENT, id, '', again),
       relay.completeWindow(AGENT, id, '', again),
@@ -548,6 +515,60 @@ describe.each(ENGINES)('a relay session, end to end on %s (CRP-030 §3.1, §5, �
     // The next window is work, not a second escalation: the decision waits for the one person.
     expect((await relay.prepareWindow(AGENT, id)).kind).toBe('work');
     await runtime.canon.approve(OWNER, named!);
+  });
+
+  it('asks a person once when an attempt at the window could neither commit nor take its escalation back (§6.3)', async () => {
+    // The database goes away at the commit and stays away for the withdrawal: the question for a
+    // person is journaled, no CSO names it. The next attempt asks it through that same proposal.
+    const { relay, id, supersedeAgain } = await atTheRevisionBound(runtime, AGENT);
+    const down = () => new CanonryError('STORE_UNAVAILABLE', 'the database is unreachable');
+    vi.spyOn(relay.canon, 'proposeBatch').mockRejectedValueOnce(down());
+    vi.spyOn(relay.projectCanon, 'reject').mockRejectedValueOnce(down());
+    await expect(relay.completeWindow(AGENT, id, '', supersedeAgain)).rejects.toMatchObject({
+      code: 'STORE_UNAVAILABLE',
+    });
+    const [stray, ...more] = await pendingFor(`relay.${id}.d_db2`);
+    expect(more).toEqual([]);
+    const w4 = await relay.completeWindow(AGENT, id, '', supersedeAgain);
+    expect(w4.cso!.decisions.find((d) => d.decision_id === 'd_db2')?.escalated).toBe(stray);
+    expect(await pendingFor(`relay.${id}.d_db2`)).toEqual([stray]);
+    expect(await relay.verify(AGENT, id)).toMatchObject({ ok: true });
+  });
+
+  it('withdraws a stray escalation the next attempt does not ask, and commits none withdrawn meanwhile (§6.3)', async () => {
+    const { relay, id, supersedeAgain } = await atTheRevisionBound(runtime, AGENT);
+    const objectId = `relay.${id}.d_db2`;
+    const down = () => new CanonryError('STORE_UNAVAILABLE', 'the database is unreachable');
+    vi.spyOn(relay.canon, 'proposeBatch').mockRejectedValueOnce(down());
+    vi.spyOn(relay.projectCanon, 'reject').mockRejectedValueOnce(down());
+    await expect(relay.completeWindow(AGENT, id, '', supersedeAgain)).rejects.toThrow();
+    const [stray] = await pendingFor(objectId);
+    // Window 4 is tried again with another answer, which leaves d_db2 standing: nothing to ask.
+    const w4 = await relay.completeWindow(AGENT, id, '', {
+      facts: [fact('f_budget', 'the budget is fixed')],
+    });
+    expect(w4.revisions).toEqual([]);
+    expect(await pendingFor(objectId)).toEqual([]);
+    const withdrawn = await runtime.canon.reader(PROJECT).proposal(stray!);
+    expect(withdrawn).toMatchObject({ status: 'rejected', decided_by: { id: `relay:${id}` } });
+    expect(withdrawn?.reason).toContain('no CSO of the session names it');
+
+    // Window 5 escalates d_db2; as it commits, an attempt elsewhere finds that escalation stray
+    // and withdraws it. The window must not commit a CSO naming a question nobody will be asked.
+    const batch = relay.canon.proposeBatch.bind(relay.canon);
+    vi.spyOn(relay.canon, 'proposeBatch').mockImplementationOnce(async (agent, inputs, options) => {
+      const [mine] = await pendingFor(objectId);
+      await relay.projectCanon.reject(agent, mine!, 'found stray elsewhere');
+      return batch(agent, inputs, options);
+    });
+    await expect(relay.completeWindow(AGENT, id, '', supersedeAgain)).rejects.toMatchObject({
+      code: 'CONFLICT',
+    });
+    expect((await relay.state(AGENT, id)).windows).toBe(4);
+    const w5 = await relay.completeWindow(AGENT, id, '', supersedeAgain);
+    const named = w5.cso!.decisions.find((d) => d.decision_id === 'd_db2')?.escalated;
+    expect(await pendingFor(objectId)).toEqual([named]);
+    expect(await relay.verify(AGENT, id)).toMatchObject({ ok: true });
   });
 
   it('flags the decision a tool result informed when the result is refreshed with another value (§8.3)', async () => {
