@@ -13,6 +13,8 @@ const QUERY_TIMEOUT_MS = 500;
 let proxy: OutageProxy;
 let store: PostgresStore;
 let drop: () => Promise<void>;
+/** The schema's URL through the proxy, with the short timeouts. */
+let url: string;
 
 /** What `work` ended with and after how long; a bound keeps a hanging store from hanging the test. */
 async function timed(work: () => Promise<unknown>, bound = 5_000) {
@@ -46,7 +48,8 @@ describe.skipIf(!postgresAvailable)('a PostgreSQL store whose database goes sile
     const through = proxy.via(schema.url);
     through.searchParams.set('query_timeout', String(QUERY_TIMEOUT_MS));
     through.searchParams.set('connect_timeout', '1');
-    store = new PostgresStore({ connectionString: through.toString(), max: 2 });
+    url = through.toString();
+    store = new PostgresStore({ connectionString: url, max: 2 });
     await store.exec('CREATE TABLE t (x INT)');
   });
   afterEach(async () => {
@@ -106,5 +109,54 @@ describe.skipIf(!postgresAvailable)('a PostgreSQL store whose database goes sile
     expect(second.ms).toBeGreaterThan(1_200);
     expectUnavailable(await timed(() => slow(false)), 2_000);
     expect(await store.all('SELECT count(*)::int AS n FROM t')).toEqual([{ n: 2 }]);
+  });
+
+  it('notices a listening connection gone silent by its heartbeat, reports it, and listens again once the database answers', async () => {
+    const HEARTBEAT_MS = 200;
+    const listener = new PostgresStore({
+      connectionString: url,
+      max: 1,
+      listenHeartbeatMs: HEARTBEAT_MS,
+    });
+    const seen: { resets: number; errors: unknown[]; messages: string[] } = {
+      resets: 0,
+      errors: [],
+      messages: [],
+    };
+    const until = async (what: () => boolean, bound: number) => {
+      const started = Date.now();
+      while (!what() && Date.now() - started < bound) await new Promise((r) => setTimeout(r, 10));
+      return Date.now() - started;
+    };
+    try {
+      const stop = listener.notifications!.listen('canonry_silent', {
+        message: (payload) => seen.messages.push(payload),
+        reset: () => seen.resets++,
+        error: (err) => seen.errors.push(err),
+      });
+      expect(await until(() => seen.resets === 1, 5_000)).toBeLessThan(5_000);
+      proxy.hang();
+      // Kernel keepalive would take minutes; the heartbeat's unanswered query takes two periods.
+      const noticed = await until(() => seen.errors.length > 0, 3_000);
+      expect(seen.errors).toHaveLength(1);
+      expect(noticed).toBeLessThan(HEARTBEAT_MS * 2 + 1_000);
+      const err = seen.errors[0] as CanonryError;
+      expect(err).toBeInstanceOf(CanonryError);
+      expect(err.code).toBe('STORE_UNAVAILABLE');
+      expect(err.message).toContain(`no answer to a heartbeat within ${HEARTBEAT_MS} ms`);
+      expect(seen.resets).toBe(1);
+      proxy.restore();
+      // Listening again (a reconnect told as `reset`), and what is sent now arrives.
+      expect(await until(() => seen.resets === 2, 8_000)).toBeLessThan(8_000);
+      await store.notifications!.notify('canonry_silent', ['after']);
+      expect(await until(() => seen.messages.includes('after'), 3_000)).toBeLessThan(3_000);
+      // Still listening a few heartbeats later: a healthy connection is not dropped.
+      await new Promise((r) => setTimeout(r, HEARTBEAT_MS * 4));
+      expect(seen.resets).toBe(2);
+      expect(seen.errors).toHaveLength(1);
+      stop();
+    } finally {
+      await listener.close();
+    }
   });
 });

@@ -5,7 +5,7 @@ import type { NotificationHandlers, StoreNotifications } from '../types.js';
 /** The few driver methods the listener calls. */
 interface ListenClient {
   connect(): Promise<unknown>;
-  query(sql: string): Promise<unknown>;
+  query(sql: string | { text: string; query_timeout: number }): Promise<unknown>;
   end(): Promise<void>;
   on(
     event: 'notification',
@@ -39,6 +39,14 @@ const CONNECT_TIMEOUT_MS = 10_000;
  * keepalive. Until then the feed's safety poll stands in for its notifications.
  */
 const KEEPALIVE_IDLE_MS = 10_000;
+/**
+ * Kernel keepalive gives up on a vanished peer only after its probes run out (~11 min on Linux's
+ * defaults), and a connection that only listens never learns on its own that it went silent (a
+ * partition, a frozen host, a NAT that forgot it). So while it listens it asks `SELECT 1` this
+ * often, and an answer that takes as long again means the connection is lost: it is reopened and
+ * the handlers told `reset`, so no follower waits on a deaf connection longer than twice this.
+ */
+export const LISTEN_HEARTBEAT_MS = 10_000;
 
 /**
  * PostgreSQL `LISTEN` on one connection of its own, opened when the first handler arrives and closed
@@ -59,6 +67,9 @@ export class PgNotifications implements StoreNotifications {
   #reported = false;
   readonly #retry = new Backoff({ firstMs: FIRST_RETRY_MS, maxMs: MAX_RETRY_MS });
   #timer: NodeJS.Timeout | undefined;
+  /** The next heartbeat of the listening connection. */
+  #beat: NodeJS.Timeout | undefined;
+  readonly #heartbeatMs: number;
   #closed = false;
 
   readonly #send: (sql: string, values: unknown[]) => Promise<unknown>;
@@ -66,9 +77,15 @@ export class PgNotifications implements StoreNotifications {
   constructor(
     connectionString: string,
     send: (sql: string, values: unknown[]) => Promise<unknown>,
+    options: { readonly heartbeatMs?: number } = {},
   ) {
+    const heartbeatMs = options.heartbeatMs ?? LISTEN_HEARTBEAT_MS;
+    if (!Number.isInteger(heartbeatMs) || heartbeatMs < 10 || heartbeatMs > 3_600_000) {
+      throw new RangeError('heartbeatMs must be an integer from 10 to 3,600,000');
+    }
     this.#connectionString = connectionString;
     this.#send = send;
+    this.#heartbeatMs = heartbeatMs;
   }
 
   async notify(channel: string, payloads: readonly string[]): Promise<void> {
@@ -148,10 +165,34 @@ export class PgNotifications implements StoreNotifications {
       this.#connected = true;
       this.#reported = false;
       this.#retry.reset();
+      this.#heartbeat(epoch, client);
       for (const set of this.#channels.values()) {
         for (const handlers of set) safely(() => handlers.reset());
       }
     })().catch((err: unknown) => this.#drop(epoch, err));
+  }
+
+  /** Asks the listening connection `SELECT 1` every `heartbeatMs` while it is this epoch's. */
+  #heartbeat(epoch: number, client: ListenClient): void {
+    this.#beat = setTimeout(() => {
+      this.#beat = undefined;
+      if (epoch !== this.#epoch) return;
+      // The driver fails the query when no answer came in time; ending the client then destroys
+      // its socket, since the unanswered query is still the active one.
+      client.query({ text: 'SELECT 1', query_timeout: this.#heartbeatMs }).then(
+        () => {
+          if (epoch === this.#epoch) this.#heartbeat(epoch, client);
+        },
+        (err: unknown) =>
+          this.#drop(
+            epoch,
+            (err as Error)?.message === 'Query read timeout'
+              ? new Error(`no answer to a heartbeat within ${this.#heartbeatMs} ms`)
+              : err,
+          ),
+      );
+    }, this.#heartbeatMs);
+    this.#beat.unref();
   }
 
   /** The connection `epoch` failed: forget it and, while anyone listens, try again after a pause. */
@@ -162,6 +203,8 @@ export class PgNotifications implements StoreNotifications {
     this.#epoch++;
     this.#client = null;
     this.#connected = false;
+    clearTimeout(this.#beat);
+    this.#beat = undefined;
     client?.end().catch(() => undefined);
     if (this.#closed || this.#channels.size === 0) return;
     const wait = this.#retry.next();
@@ -195,6 +238,8 @@ export class PgNotifications implements StoreNotifications {
   async #disconnect(): Promise<void> {
     clearTimeout(this.#timer);
     this.#timer = undefined;
+    clearTimeout(this.#beat);
+    this.#beat = undefined;
     const client = this.#client;
     this.#epoch++;
     this.#client = null;

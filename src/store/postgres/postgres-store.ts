@@ -148,6 +148,11 @@ export interface PostgresOptions {
   readonly connectionString: string;
   /** Connections in the pool (default 10). */
   readonly max?: number;
+  /**
+   * How often the connection that listens for notifications is asked `SELECT 1`, and how long it
+   * may take to answer before it counts as lost (default 10 s).
+   */
+  readonly listenHeartbeatMs?: number;
 }
 
 /**
@@ -163,7 +168,7 @@ export class PostgresStore implements Store {
   readonly #inFlight = new Set<Promise<unknown>>();
   #closed = false;
 
-  constructor({ connectionString, max = 10 }: PostgresOptions) {
+  constructor({ connectionString, max = 10, listenHeartbeatMs }: PostgresOptions) {
     this.description = redact(connectionString);
     const pg = postgresDriver();
     const types = {
@@ -182,8 +187,11 @@ export class PostgresStore implements Store {
     }) as unknown as Pool;
     // An idle client losing its connection must not crash the process; the next query reconnects.
     this.#pool.on('error', () => undefined);
-    this.#notifications = new PgNotifications(connectionString, (text, values) =>
-      this.#track(() => this.#pool.query({ name: 'canonry_notify', text, values })),
+    this.#notifications = new PgNotifications(
+      connectionString,
+      (text, values) =>
+        this.#track(() => this.#pool.query({ name: 'canonry_notify', text, values })),
+      listenHeartbeatMs === undefined ? {} : { heartbeatMs: listenHeartbeatMs },
     );
   }
 
