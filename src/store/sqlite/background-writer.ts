@@ -1,9 +1,9 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import { CanonryError, LruCache } from '../../core/index.js';
-import { isDiskFull, storeFull } from '../disk-full.js';
 import type { BackgroundWriter, BatchStatement, SqlValue } from '../types.js';
 import { toPositional } from './placeholders.js';
+import { sqliteFailure } from './sqlite-failure.js';
 
 /** A batch as the thread receives it: positional SQL and parameters already in binding order. */
 interface WireStatement {
@@ -225,11 +225,8 @@ export class SqliteBackgroundWriter implements BackgroundWriter {
 }
 
 function writeError(error: { message: string; code?: string }): Error {
-  if (error.code === 'SQLITE_BUSY' || error.code === 'SQLITE_LOCKED') {
-    return new CanonryError('STORE_BUSY', 'the database is locked by another writer');
-  }
   const raw = Object.assign(new Error(error.message), { code: error.code });
   // Rolled back whole, like any failed batch: its appends run again in transactions, where a disk
-  // still full is STORE_FULL too.
-  return isDiskFull(raw) ? storeFull(raw) : raw;
+  // still full, or a file still failing, fails the same way (typed as on the main connection).
+  return sqliteFailure(raw) ?? raw;
 }

@@ -1,7 +1,5 @@
-import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync } from 'node:fs';
-import { dirname, resolve as resolvePath } from 'node:path';
+import { resolve as resolvePath } from 'node:path';
 import { CanonryError, LruCache } from '../../core/index.js';
-import { isDiskFull, storeFull } from '../disk-full.js';
 import { sqliteDriver } from '../drivers.js';
 import type {
   BackgroundWriter,
@@ -13,7 +11,9 @@ import type {
   TransactionOptions,
 } from '../types.js';
 import { SqliteBackgroundWriter } from './background-writer.js';
+import { databaseFileFailure, privateFiles } from './database-file.js';
 import { type PositionalSql, toPositional } from './placeholders.js';
+import { endsTransaction, sqliteFailure } from './sqlite-failure.js';
 
 /** The few driver methods canonry calls, so the rest of the code never sees driver types. */
 interface Statement {
@@ -90,25 +90,6 @@ interface Shared {
 }
 
 /**
- * The database and its WAL and shared-memory files hold every journal entry and token hash: they are
- * created 0600 in a 0700 directory, like the keys. SQLite gives the -wal and -shm files the mode of
- * the database file, so creating that one first (or narrowing a wider one left by an older version)
- * is enough; the companions are narrowed too in case they already exist.
- */
-function privateFiles(path: string): void {
-  const dir = dirname(path);
-  if (!existsSync(dir)) mkdirSync(dir, { recursive: true, mode: 0o700 });
-  closeSync(openSync(path, 'a', 0o600));
-  for (const file of [path, `${path}-wal`, `${path}-shm`, `${path}-journal`]) {
-    try {
-      if ((statSync(file).mode & 0o077) !== 0) chmodSync(file, 0o600);
-    } catch {
-      // not there yet: SQLite creates it with the database file's mode
-    }
-  }
-}
-
-/**
  * Stores on the same file in one process share one connection and one queue. Two connections would
  * deadlock: the driver waits for a lock synchronously, blocking the very event loop that would let
  * the other connection's transaction finish.
@@ -119,15 +100,7 @@ function acquire(path: string, options: SqliteOptions): { key: string; shared: S
   const key = path === ':memory:' ? `:memory:${SHARED.size}:${Math.random()}` : resolvePath(path);
   let shared = SHARED.get(key);
   if (!shared) {
-    if (path !== ':memory:') privateFiles(key);
-    const Database = sqliteDriver();
-    const db = new Database(path) as unknown as Connection;
-    db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
-    db.pragma('journal_mode = WAL');
-    db.pragma('synchronous = FULL');
-    if (options.maxPageCount !== undefined) {
-      db.pragma(`max_page_count = ${Math.max(1, Math.floor(options.maxPageCount))}`);
-    }
+    const db = connect(path, key, options);
     const background =
       path === ':memory:'
         ? undefined
@@ -143,6 +116,36 @@ function acquire(path: string, options: SqliteOptions): { key: string; shared: S
   }
   shared.users++;
   return { key, shared };
+}
+
+/**
+ * Opens the file with canonry's pragmas. A file SQLite cannot use is a typed error naming it (see
+ * {@link sqliteFailure}; a refusal of the file system first, when it is why), never a driver error.
+ */
+function connect(path: string, key: string, options: SqliteOptions): Connection {
+  const refused = path === ':memory:' ? undefined : privateFiles(key);
+  let db: Connection | undefined;
+  try {
+    const Database = sqliteDriver();
+    db = new Database(path) as unknown as Connection;
+    db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = FULL');
+    if (options.maxPageCount !== undefined) {
+      db.pragma(`max_page_count = ${Math.max(1, Math.floor(options.maxPageCount))}`);
+    }
+    return db;
+  } catch (err) {
+    try {
+      db?.close();
+    } catch {}
+    const failure = sqliteFailure(err, key);
+    // Read-only or not permitted: the file system's refusal says why better than SQLite's code.
+    if (refused !== undefined && failure?.code === 'STORE_UNAVAILABLE') {
+      throw databaseFileFailure(refused, key);
+    }
+    throw failure ?? err;
+  }
 }
 
 /**
@@ -197,18 +200,23 @@ export class SqliteStore implements Store {
 
   transaction<T>(work: (tx: Queryable) => Promise<T>, _options?: TransactionOptions): Promise<T> {
     return this.#serialWrite(async () => {
+      // A ROLLBACK that failed (the disk) left the last one open: it is ended before this begins.
+      if (this.#db.inTransaction) this.#exec('ROLLBACK');
       this.#exec('BEGIN IMMEDIATE');
-      // The failure with which SQLite rolled this transaction back itself (it does on SQLITE_FULL
-      // and some I/O errors). Every later statement of `work` fails with it, and so does the
-      // COMMIT: run on, they would be autocommitted one by one — half a transaction kept, even if
-      // `work` caught the failure (as a typed refusal of one job) and carried on.
+      // The failure that ended this transaction: SQLite rolled it back itself (it does on
+      // SQLITE_FULL and some I/O errors), or it was a failure of the file (`endsTransaction`: a
+      // damaged page, an I/O error) after which SQLite keeps it open. Every later statement of
+      // `work` fails with it, and so does the COMMIT: run on, they would be autocommitted one by
+      // one, or committed around the failed one — half a transaction kept, even if `work` caught
+      // the failure (as a typed refusal of one job) and carried on. (SQLite's pager refuses
+      // statements after most such failures too; this does not count on it.)
       let ended: unknown;
       const statement = <R>(run: () => R): R => {
         if (ended !== undefined) throw ended;
         try {
           return run();
         } catch (err) {
-          if (!this.#db.inTransaction) ended = err;
+          if (!this.#db.inTransaction || endsTransaction(err)) ended = err;
           throw err;
         }
       };
@@ -228,6 +236,7 @@ export class SqliteStore implements Store {
         return result;
       } catch (err) {
         // SQLite may already have rolled back (e.g. on SQLITE_FULL); the original error matters.
+        // A ROLLBACK that fails leaves the transaction open; the next one ends it first.
         try {
           if (this.#db.inTransaction) this.#exec('ROLLBACK');
         } catch {}
@@ -312,25 +321,14 @@ export class SqliteStore implements Store {
   }
 
   /**
-   * The expected failures: SQLITE_BUSY after the timeout becomes STORE_BUSY, a full disk STORE_FULL.
+   * The expected failures, typed ({@link sqliteFailure}): SQLITE_BUSY after the timeout is
+   * STORE_BUSY, a full disk STORE_FULL, a file SQLite cannot use STORE_UNAVAILABLE or STORE_CORRUPT.
    */
   #guard<T>(work: () => T): T {
     try {
       return work();
     } catch (err) {
-      if (isDiskFull(err)) throw storeFull(err);
-      const code = (err as { code?: string }).code;
-      if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED') {
-        throw new CanonryError(
-          'STORE_BUSY',
-          'the database is locked by another writer',
-          undefined,
-          {
-            cause: err,
-          },
-        );
-      }
-      throw err;
+      throw sqliteFailure(err) ?? err;
     }
   }
 }

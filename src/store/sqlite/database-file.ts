@@ -1,0 +1,82 @@
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { CanonryError } from '../../core/index.js';
+
+/** Why the database file could not be made, by errno: what the operator reads. */
+const CAUSES: Readonly<Record<string, string>> = {
+  ENOSPC: 'no space is left on its disk',
+  EDQUOT: 'its disk quota is used up',
+  EROFS: 'its file system is read-only',
+  EACCES: 'permission denied: its folder must be writable by the user canonry runs as',
+  EPERM: 'not permitted: its folder must be writable by the user canonry runs as',
+  EIO: 'the disk under it failed',
+  EISDIR: 'it is a directory',
+  ENOTDIR: 'a part of its path is a file',
+};
+
+/**
+ * A file-system failure to create or open the database file, typed: no space is STORE_FULL, anything
+ * else with an errno STORE_UNAVAILABLE (the database cannot be reached), naming the file and the
+ * errno (`details.errno`). Anything else is returned as it is.
+ */
+export function databaseFileFailure(error: unknown, path: string): unknown {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  if (typeof code !== 'string' || !/^E[A-Z0-9]+$/.test(code)) return error;
+  const cause = CAUSES[code] ?? 'the file system refused it';
+  return new CanonryError(
+    code === 'ENOSPC' || code === 'EDQUOT' ? 'STORE_FULL' : 'STORE_UNAVAILABLE',
+    `cannot create or open the database ${path}: ${cause} (${code})`,
+    { errno: code },
+    { cause: error },
+  );
+}
+
+/**
+ * `mkdir -p`, reporting why it failed: Node's recursive mkdir says ENOENT when a parent refuses the
+ * new folder (read-only, not writable), so the first missing folder is made alone to learn why.
+ */
+function makeDirectory(dir: string): void {
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    let missing = dir;
+    while (!existsSync(dirname(missing)) && dirname(missing) !== missing)
+      missing = dirname(missing);
+    mkdirSync(missing, { mode: 0o700 });
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+  }
+}
+
+/**
+ * The database and its WAL and shared-memory files hold every journal entry and token hash: they are
+ * created 0600 in a 0700 directory, like the keys. SQLite gives the -wal and -shm files the mode of
+ * the database file, so creating that one first (or narrowing a wider one left by an older version)
+ * is enough; the companions are narrowed too in case they already exist.
+ *
+ * An existing file this process may not write (a read-only mount, another owner) is left to SQLite,
+ * which opens it read-only where it can (reads work, writes are STORE_UNAVAILABLE): the refusal is
+ * returned, to be reported if SQLite cannot open the file either. Anything else that fails is thrown,
+ * typed ({@link databaseFileFailure}).
+ */
+export function privateFiles(path: string): unknown {
+  let refused: unknown;
+  try {
+    const dir = dirname(path);
+    if (!existsSync(dir)) makeDirectory(dir);
+    closeSync(openSync(path, 'a', 0o600));
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const readOnly = code === 'EROFS' || code === 'EACCES' || code === 'EPERM';
+    if (!readOnly || !existsSync(path)) throw databaseFileFailure(error, path);
+    refused = error;
+  }
+  for (const file of [path, `${path}-wal`, `${path}-shm`, `${path}-journal`]) {
+    try {
+      if ((statSync(file).mode & 0o077) !== 0) chmodSync(file, 0o600);
+    } catch {
+      // not there yet: SQLite creates it with the database file's mode
+    }
+  }
+  return refused;
+}
