@@ -1,7 +1,8 @@
-import { existsSync, readdirSync, readFileSync, renameSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Canon, importClassifierConfig } from '../canon/index.js';
 import { parseJsonText } from '../core/index.js';
+import { retire } from './legacy-folder.js';
 import type { RuntimeLogger } from './logger.js';
 
 /**
@@ -30,7 +31,7 @@ export async function importLegacyClassifiers(
       logger.warn({ err, file }, 'a classifier configuration file could not be imported');
     }
   }
-  if (failed === 0) renameSync(dir, join(dataDir, 'classifiers.imported'));
+  if (failed === 0) retire(dir, join(dataDir, 'classifiers.imported'), logger);
   if (imported > 0) logger.info({ imported }, 'imported classifier files into the journal');
   return imported;
 }

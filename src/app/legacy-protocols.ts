@@ -1,6 +1,7 @@
-import { existsSync, readdirSync, readFileSync, renameSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ProtocolRegistry } from '../kernel/index.js';
+import { retire } from './legacy-folder.js';
 import type { RuntimeLogger } from './logger.js';
 
 /**
@@ -27,7 +28,7 @@ export async function importLegacyProtocols(
       logger.warn({ err, file: join(dir, name) }, 'a stored protocol file could not be imported');
     }
   }
-  if (failed === 0) renameSync(dir, join(dataDir, 'protocols.imported'));
+  if (failed === 0) retire(dir, join(dataDir, 'protocols.imported'), logger);
   if (imported > 0) logger.info({ imported }, 'imported protocol files into the registry');
   return imported;
 }

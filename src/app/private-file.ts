@@ -1,30 +1,27 @@
-import { randomBytes } from 'node:crypto';
-import { mkdir, open, rename, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { stat } from 'node:fs/promises';
+import { fileFailure, makeDirectory, writeFileAtomic } from '../trust/index.js';
 
 /**
- * Writes `name` in `dir` atomically with mode 0600 (a temp file, fsync, rename), creating `dir`
- * 0700 if needed: what the data directory holds is nobody else's to read.
+ * Writes `name` in `dir` atomically with mode 0600 (a temp file, fsync, rename, the directory
+ * synced; a failure leaves the file as it was and no temp file), creating `dir` 0700 if needed: what
+ * the data directory holds is nobody else's to read. A disk that is full is STORE_FULL, one canonry
+ * may not write (read-only, another owner's) STORE_UNAVAILABLE, naming the file.
  */
 export async function writePrivateFile(dir: string, name: string, contents: string): Promise<void> {
-  await mkdir(dir, { recursive: true, mode: 0o700 });
-  const temp = join(dir, `.${name}.${randomBytes(6).toString('hex')}.tmp`);
-  const handle = await open(temp, 'wx', 0o600);
-  try {
-    await handle.chmod(0o600);
-    await handle.writeFile(contents, 'utf8');
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  await rename(temp, join(dir, name));
+  await makeDirectory(dir);
+  await writeFileAtomic(dir, name, contents);
 }
 
 /**
  * Creates the data directory 0700; an existing one wider than that is reported (never narrowed: it
- * may be a directory the user shares on purpose), so the operator can tighten it.
+ * may be a directory the user shares on purpose), so the operator can tighten it. One that cannot
+ * be made is typed as {@link writePrivateFile}'s failures are.
  */
 export async function ensureDataDirectory(dir: string): Promise<{ wide: boolean }> {
-  await mkdir(dir, { recursive: true, mode: 0o700 });
-  return { wide: ((await stat(dir)).mode & 0o077) !== 0 };
+  await makeDirectory(dir);
+  try {
+    return { wide: ((await stat(dir)).mode & 0o077) !== 0 };
+  } catch (error) {
+    throw fileFailure(error, 'read', dir);
+  }
 }

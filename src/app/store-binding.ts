@@ -1,7 +1,8 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CanonryError } from '../core/index.js';
 import { claimStore, type Store, type StoreIdentity } from '../store/index.js';
+import { fileFailure } from '../trust/index.js';
 import { writePrivateFile } from './private-file.js';
 
 /** The file in a data directory that names the store it belongs to. */
@@ -13,6 +14,9 @@ export const STORE_FILE = 'store.json';
  * records which database it was set up with. A process whose keyring has another root, or whose
  * data directory belongs to another database, refuses to start: its signatures would not verify
  * for the others, and its checkpoints would break their `journal verify`.
+ *
+ * `store.json` is written once, atomically: a data directory on a full disk (STORE_FULL) or one
+ * canonry may not write (STORE_UNAVAILABLE) refuses to start naming the file, and keeps no part of it.
  */
 export async function bindStore(
   store: Store,
@@ -28,10 +32,11 @@ export async function bindStore(
     );
   }
   const file = join(dataDir, STORE_FILE);
-  if (existsSync(file)) {
+  const text = readRecord(file);
+  if (text !== undefined) {
     let recorded: unknown;
     try {
-      recorded = (JSON.parse(readFileSync(file, 'utf8')) as { store_id?: unknown }).store_id;
+      recorded = (JSON.parse(text) as { store_id?: unknown }).store_id;
     } catch {
       throw new CanonryError('MALFORMED_FILE', `${file} is not JSON`);
     }
@@ -50,4 +55,14 @@ export async function bindStore(
     );
   }
   return identity;
+}
+
+/** The text of `store.json`, or undefined when there is none yet. */
+function readRecord(file: string): string | undefined {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw fileFailure(error, 'read', file);
+  }
 }

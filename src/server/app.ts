@@ -114,6 +114,14 @@ export function buildServer(runtime: CanonryRuntime, options: ServerOptions = {}
         'no space left for the data: writes fail until space is freed',
       );
     }
+    // So must they of a database file that fails (its disk, a read-only mount) or is damaged.
+    const sqlite = typed.details?.sqlite;
+    if (typeof sqlite === 'string' || typed.code === 'STORE_CORRUPT') {
+      request.log.error(
+        { code: typed.code, sqlite },
+        'the database file failed: an operator must look at it (docs/errors.md)',
+      );
+    }
     const modelFailure = modelFailureLog(typed);
     if (modelFailure) request.log.warn(modelFailure, 'model path failed');
     const retryAfter = retryAfterOf(typed);

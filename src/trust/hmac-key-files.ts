@@ -13,9 +13,9 @@ import { fileKeyId, HMAC_KEY_BYTES, MAX_KEYS_PER_PROJECT } from './hmac-key-mate
 import { hasKeys, ISO_INSTANT, isRecord, RAW_KEY } from './keyring-fields.js';
 import {
   ensurePrivateDirectory,
+  fileFailure,
   HMAC_DIRECTORY,
   keysDirectory,
-  noSpace,
   syncDirectory,
   writePrivateTemp,
 } from './keyring-files.js';
@@ -48,6 +48,8 @@ export async function keyNumbers(dataDir: string, project: string): Promise<numb
     names = await readdir(projectKeyDirectory(dataDir, project));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    const refused = fileFailure(error, 'read', `the HMAC keys of ${project}`);
+    if (refused !== error) throw refused;
     throw corrupt(project, 'its folder cannot be listed');
   }
   if (names.length > MAX_ENTRIES) throw corrupt(project, 'its folder holds too many files');
@@ -153,8 +155,8 @@ export async function createKeyFile(
     await link(temp, join(dir, name));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
-    const full = noSpace(error, `HMAC key ${name} of ${project}`);
-    if (full !== error) throw full;
+    const failure = fileFailure(error, 'write', `HMAC key ${name} of ${project}`);
+    if (failure !== error) throw failure;
     throw new CanonryError('KEYRING_CORRUPT', `cannot create HMAC key ${name} of ${project}`);
   } finally {
     await rm(temp, { force: true });

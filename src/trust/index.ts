@@ -24,7 +24,12 @@ export {
 export { hmacCheck, hmacSeal } from './hmac-seal.js';
 export { Keyring, type KeyringInitOptions } from './keyring.js';
 export type { OfflineRootMaterial } from './keyring-create.js';
-export { keyringIndexPath } from './keyring-files.js';
+export {
+  fileFailure,
+  keyringIndexPath,
+  makeDirectory,
+  writeFileAtomic,
+} from './keyring-files.js';
 export type { RootKeyLocation } from './keyring-index.js';
 export { type IssuedCertificate, OfflineRoot, type SignedIssuer } from './offline-root.js';
 export { certificateFingerprint } from './parsed-certificate.js';

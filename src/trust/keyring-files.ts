@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
-import { chmod, mkdir, open, readdir, rename, rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { access, chmod, mkdir, open, readdir, rename, rm } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { CanonryError } from '../core/index.js';
 
 /** File names inside `<dataDir>/keys/`. */
@@ -50,6 +50,8 @@ export async function listDirectory(dir: string): Promise<string[] | undefined> 
     return await readdir(dir);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    const refused = fileFailure(error, 'read', dir);
+    if (refused !== error) throw refused;
     throw new CanonryError('KEYRING_CORRUPT', `cannot list ${dir}`);
   }
 }
@@ -63,28 +65,81 @@ export async function listKeyringDirectory(dir: string): Promise<string[] | unde
 }
 
 /**
- * A write that failed for want of space (ENOSPC, or EDQUOT: over the quota) is STORE_FULL, naming
- * what could not be written; any other failure is returned as it is.
+ * Why the file system refused, by errno: no space, or a file system canonry may not use as it is
+ * (read-only, another owner's, a failing disk). What the operator reads.
  */
-export function noSpace(error: unknown, what: string): unknown {
+const CAUSES: Readonly<Record<string, string>> = {
+  ENOSPC: 'no space is left on its disk',
+  EDQUOT: 'its disk quota is used up',
+  EROFS: 'its file system is read-only',
+  EACCES: 'permission denied (it must be writable by the user canonry runs as)',
+  EPERM: 'not permitted (it must be writable by the user canonry runs as)',
+  EIO: 'the disk under it failed',
+};
+
+/**
+ * A file-system failure as callers see it, naming what was being done (`write`, `/data/store.json`)
+ * and why, never contents: no space (ENOSPC, EDQUOT) is STORE_FULL; a read-only file system, a
+ * directory canonry may not write (EACCES, EPERM) or a failing disk (EIO) is STORE_UNAVAILABLE, the
+ * data directory unusable until an operator fixes it; `details.errno` is the code. Any other failure
+ * is returned as it is.
+ */
+export function fileFailure(
+  error: unknown,
+  doing: 'read' | 'write' | 'create',
+  what: string,
+): unknown {
   const code = (error as NodeJS.ErrnoException | null)?.code;
-  if (code !== 'ENOSPC' && code !== 'EDQUOT') return error;
+  if (typeof code !== 'string' || CAUSES[code] === undefined) return error;
+  const full = code === 'ENOSPC' || code === 'EDQUOT';
+  const after =
+    doing === 'read' ? '' : `; nothing was changed${full ? ', free space and retry' : ''}`;
   return new CanonryError(
-    'STORE_FULL',
-    `no space left to write ${what}; nothing was changed, free space and retry`,
-    undefined,
+    full ? 'STORE_FULL' : 'STORE_UNAVAILABLE',
+    `cannot ${doing} ${what}: ${CAUSES[code]} (${code})${after}`,
+    { errno: code },
     { cause: error },
+  );
+}
+
+/**
+ * `mkdir -p` with mode 0700, failing typed ({@link fileFailure}). Node's recursive mkdir says ENOENT
+ * when a parent refuses the new folder (read-only, another owner), so the first missing folder is
+ * made alone to learn why.
+ */
+export async function makeDirectory(dir: string): Promise<void> {
+  try {
+    try {
+      await mkdir(dir, { recursive: true, mode: 0o700 });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      let missing = dir;
+      while (dirname(missing) !== missing && !(await exists(dirname(missing)))) {
+        missing = dirname(missing);
+      }
+      await mkdir(missing, { mode: 0o700 });
+      await mkdir(dir, { recursive: true, mode: 0o700 });
+    }
+  } catch (error) {
+    throw fileFailure(error, 'create', dir);
+  }
+}
+
+async function exists(path: string): Promise<boolean> {
+  return access(path).then(
+    () => true,
+    () => false,
   );
 }
 
 /** Creates `dir` (and its parents) and forces mode 0700 on it. */
 export async function ensurePrivateDirectory(dir: string): Promise<void> {
+  await makeDirectory(dir);
   try {
-    await mkdir(dir, { recursive: true, mode: 0o700 });
+    await chmod(dir, 0o700);
   } catch (error) {
-    throw noSpace(error, dir);
+    throw fileFailure(error, 'write', dir);
   }
-  await chmod(dir, 0o700);
 }
 
 /**
@@ -97,8 +152,8 @@ export async function writeFileAtomic(dir: string, name: string, contents: strin
   try {
     await rename(temp, join(dir, name));
   } catch (error) {
-    await rm(temp, { force: true });
-    throw noSpace(error, name);
+    await rm(temp, { force: true }).catch(() => undefined);
+    throw fileFailure(error, 'write', join(dir, name));
   }
   await syncDirectory(dir);
 }
@@ -117,16 +172,16 @@ export async function writePrivateTemp(
   try {
     handle = await open(temp, 'wx', 0o600);
   } catch (error) {
-    throw noSpace(error, name);
+    throw fileFailure(error, 'write', join(dir, name));
   }
   try {
     await handle.chmod(0o600); // the umask may have narrowed or the platform widened the mode
     await handle.writeFile(contents, 'utf8');
     await handle.sync();
   } catch (error) {
-    await handle.close();
-    await rm(temp, { force: true });
-    throw noSpace(error, name);
+    await handle.close().catch(() => undefined);
+    await rm(temp, { force: true }).catch(() => undefined);
+    throw fileFailure(error, 'write', join(dir, name));
   }
   await handle.close();
   return temp;
@@ -167,8 +222,8 @@ export async function claimEmptyDirectory(dir: string): Promise<() => Promise<vo
   try {
     lock = await open(join(dir, CLAIM_LOCK), 'wx', 0o600);
   } catch (error) {
-    const full = noSpace(error, CLAIM_LOCK);
-    throw full instanceof CanonryError ? full : taken();
+    const failure = fileFailure(error, 'write', join(dir, CLAIM_LOCK));
+    throw failure instanceof CanonryError ? failure : taken();
   }
   await lock.close();
   const names = await listKeyringDirectory(dir);
