@@ -86,6 +86,15 @@ export const ERROR_CODES = {
       'no space is left for the data (disk or database full); nothing was written, retry once space is freed',
   },
   STORE_MISMATCH: { status: 409, message: 'the data directory belongs to another store' },
+  STORE_IN_USE: {
+    status: 409,
+    message: 'another process has the database open; stop it and retry',
+  },
+  UNSUPPORTED_STORE: {
+    status: 400,
+    message: 'this command works on the embedded SQLite store only',
+  },
+  INVALID_BACKUP: { status: 400, message: 'the file is not a canonry database' },
   CONFLICT: { status: 409, message: 'the head moved since the caller read it' },
   INVALID_PROJECT: { status: 400, message: 'project names are 1-64 of a-z 0-9 _ -' },
   UNKNOWN_PROJECT: { status: 404, message: 'no such project' },
