@@ -3,6 +3,9 @@ export { type Migration, type MigrationSets, migrate, schemaVersion } from './mi
 export { databaseEngine, defaultDatabasePath, openStore } from './open-store.js';
 export { perCount, pieces, rowPlaceholders, STATEMENT_PIECE } from './pieces.js';
 export { type PostgresOptions, PostgresStore } from './postgres/postgres-store.js';
+export { type ExclusiveSqlite, holdSqliteExclusive } from './sqlite/exclusive.js';
+export { ReadOnlySqliteStore } from './sqlite/read-only-store.js';
+export { snapshotSqlite, sqliteIntegrityProblems, syncPath } from './sqlite/snapshot.js';
 export { type SqliteOptions, SqliteStore } from './sqlite/sqlite-store.js';
 export { isTransientStoreError } from './transient-error.js';
 export type {

@@ -1,0 +1,113 @@
+import { closeSync, fsyncSync, openSync } from 'node:fs';
+import { CanonryError } from '../../core/index.js';
+import { isDiskFull, storeFull } from '../disk-full.js';
+import { sqliteDriver } from '../drivers.js';
+
+/** How long the snapshot waits for a lock another connection holds (as the store's connections do). */
+const SNAPSHOT_BUSY_TIMEOUT_MS = 30_000;
+
+/**
+ * A SQLite failure of one of these file operations, typed: a full disk STORE_FULL, a file that is no
+ * database (or whose header is damaged) INVALID_BACKUP, a damaged one STORE_CORRUPT, a lock held past
+ * the timeout STORE_BUSY, anything else SQLite reports STORE_UNAVAILABLE, naming `path`.
+ */
+export function sqliteFileFailure(err: unknown, path: string): unknown {
+  if (isDiskFull(err)) return storeFull(err);
+  const code = (err as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string' || !code.startsWith('SQLITE_')) return err;
+  if (code === 'SQLITE_NOTADB') {
+    return new CanonryError(
+      'INVALID_BACKUP',
+      `${path} is not a SQLite database`,
+      { path },
+      {
+        cause: err,
+      },
+    );
+  }
+  if (code.startsWith('SQLITE_CORRUPT')) {
+    return new CanonryError(
+      'STORE_CORRUPT',
+      `${path} is damaged (${code})`,
+      { path, sqlite: code },
+      {
+        cause: err,
+      },
+    );
+  }
+  if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) {
+    return new CanonryError(
+      'STORE_BUSY',
+      `${path} stayed locked by another writer`,
+      { path },
+      {
+        cause: err,
+      },
+    );
+  }
+  return new CanonryError(
+    'STORE_UNAVAILABLE',
+    `cannot use ${path} (${code})`,
+    { path, sqlite: code },
+    {
+      cause: err,
+    },
+  );
+}
+
+/** fsync of a file or a directory (a directory's entries: a rename in it is durable once synced). */
+export function syncPath(path: string): void {
+  const fd = openSync(path, 'r');
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Writes a consistent copy of the SQLite database `source` into `target` (which must not exist or be
+ * empty; create it 0600 first to choose its mode) with `VACUUM INTO`. SQLite does not fsync what
+ * VACUUM INTO writes: the caller syncs it ({@link syncPath}) before relying on it.
+ *
+ * Why VACUUM INTO and not the online backup API: VACUUM INTO is one statement in one read
+ * transaction, so in WAL mode it copies the snapshot it began with while other processes go on
+ * committing, and nothing they write makes it start over. The backup API copies pages in steps, and a
+ * write to the source by any other connection resets it to the first page (sqlite3_backup_step's
+ * documentation): against a busy `canonry serve` it may never finish. The copy is also vacuumed
+ * (no free pages, no traces of deleted rows) and in rollback-journal mode: one self-contained file.
+ *
+ * The source is opened read-only: the backup never writes the live database.
+ */
+export function snapshotSqlite(source: string, target: string): void {
+  const Database = sqliteDriver();
+  let db: InstanceType<typeof Database> | undefined;
+  try {
+    db = new Database(source, { readonly: true, fileMustExist: true });
+    db.pragma(`busy_timeout = ${SNAPSHOT_BUSY_TIMEOUT_MS}`);
+    db.prepare('VACUUM INTO ?').run(target);
+  } catch (err) {
+    throw sqliteFileFailure(err, source);
+  } finally {
+    db?.close();
+  }
+}
+
+/**
+ * What `PRAGMA integrity_check` finds wrong with the database file at `path` (an empty list: nothing),
+ * read without writing to it; failures name the file `name` (what the operator called it). A file that is no database is INVALID_BACKUP; one too damaged to read,
+ * STORE_CORRUPT.
+ */
+export function sqliteIntegrityProblems(path: string, name = path): string[] {
+  const Database = sqliteDriver();
+  let db: InstanceType<typeof Database> | undefined;
+  try {
+    db = new Database(path, { readonly: true, fileMustExist: true });
+    const rows = db.prepare('PRAGMA integrity_check').pluck().all() as string[];
+    return rows.filter((row) => row !== 'ok');
+  } catch (err) {
+    throw sqliteFileFailure(err, name);
+  } finally {
+    db?.close();
+  }
+}
