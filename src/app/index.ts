@@ -12,6 +12,12 @@ export {
 } from './activation.js';
 export { auditRecordBound } from './audit-record-bound.js';
 export {
+  type BackupOptions,
+  type BackupSummary,
+  backupDatabase,
+  KEYS_NOT_INCLUDED,
+} from './backup.js';
+export {
   type CanonryConfig,
   type CheckpointPolicy,
   type ConfigInput,
@@ -25,6 +31,7 @@ export {
   type VerifyOnStart,
 } from './config.js';
 export type { CanonryRuntime, RuntimeOptions } from './create-canonry.js';
+export type { CopiedChain } from './database-copy.js';
 export { runtimeEntryKinds } from './entry-kinds.js';
 export { type EvolutionOptions, eventVerifier, eventVerifierOf } from './evolution.js';
 export type { Health } from './health.js';
@@ -72,5 +79,6 @@ export {
   relayWindowOutcomeOf,
   relayWindowReplayer,
 } from './replay-relay.js';
+export { type RestoreOptions, type RestoreSummary, restoreDatabase } from './restore.js';
 export { STORY_PROJECT } from './story-project.js';
 export { TOKEN_ISSUED, TOKEN_REVOKED, type TokenEventBody } from './token-recorder.js';

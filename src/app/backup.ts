@@ -1,0 +1,192 @@
+import { randomBytes } from 'node:crypto';
+import {
+  closeSync,
+  existsSync,
+  linkSync,
+  openSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
+import { CanonryError } from '../core/index.js';
+import { snapshotSqlite, syncPath } from '../store/index.js';
+import { resolveConfig } from './config.js';
+import {
+  anchorOf,
+  type CopiedChain,
+  checkDatabaseCopy,
+  embeddedDatabase,
+  type Progress,
+} from './database-copy.js';
+
+/** What to back up, and where. */
+export interface BackupOptions {
+  /** The data directory (`CANONRY_DATA`, else `./.canonry`). */
+  readonly dataDir?: string | undefined;
+  /** Its database setting (`CANONRY_DB`): a SQLite path, or PostgreSQL (refused). */
+  readonly db?: string | undefined;
+  /** The backup file to write. */
+  readonly out: string;
+  /** Replace `out` if it exists (atomically, and only with a copy that passed every check). */
+  readonly force?: boolean;
+  /** Each step, as it is done. */
+  readonly progress?: Progress;
+}
+
+/** The backup written. */
+export interface BackupSummary {
+  readonly file: string;
+  readonly bytes: number;
+  /** The live database it is a copy of. */
+  readonly database: string;
+  readonly store_id: string;
+  readonly projects: readonly CopiedChain[];
+  /** Never: the keyring's private keys are backed up apart, as secrets. */
+  readonly keys_included: false;
+}
+
+/** Said wherever a backup is reported: the copy holds no key. */
+export const KEYS_NOT_INCLUDED =
+  'keys/ is not in the backup: back it up separately, as secrets (it holds the private keys, and restore needs its public half)';
+
+/**
+ * A consistent copy of a data directory's SQLite database, taken while other processes (a running
+ * `canonry serve`) go on writing: a `VACUUM INTO` snapshot (one read transaction; see
+ * `snapshotSqlite`) into a 0600 temporary file beside `out`, fsynced, then checked — SQLite's
+ * integrity check, and every project's chain verified with the data directory's keyring — and only
+ * then renamed to `out` (its folder synced). A failure at any step leaves no `out` (or the old one,
+ * untouched) and no temporary file. An existing `out` is refused unless `force`. `keys/` is never
+ * copied: the backup holds the journal, not the keys that sign it.
+ */
+export async function backupDatabase(options: BackupOptions): Promise<BackupSummary> {
+  const progress = options.progress ?? (() => undefined);
+  const config = resolveConfig({ dataDir: options.dataDir, db: options.db });
+  const out = resolve(options.out);
+  const folder = dirname(out);
+  if (!isDirectory(folder)) {
+    throw new CanonryError(
+      'INVALID_ARGUMENT',
+      `the folder of the backup file ${out} does not exist`,
+      { path: out },
+    );
+  }
+  if (existsSync(out)) {
+    if (isDirectory(out))
+      throw new CanonryError('INVALID_ARGUMENT', `the backup file ${out} is a directory`);
+    if (options.force !== true) {
+      throw new CanonryError(
+        'INVALID_ARGUMENT',
+        `the backup file ${out} exists; pass --force to replace it`,
+        { path: out },
+      );
+    }
+  }
+  const source = embeddedDatabase(config.dataDir, config.db);
+  if (!existsSync(source)) {
+    throw new CanonryError(
+      'INVALID_ARGUMENT',
+      `there is no database at ${source}: point --data at a data directory canonry has used`,
+      { path: source },
+    );
+  }
+  const live = realpathSync(source);
+  const target = join(realpathSync(folder), basename(out));
+  if ([live, `${live}-wal`, `${live}-shm`, `${live}-journal`].includes(target)) {
+    throw new CanonryError(
+      'INVALID_ARGUMENT',
+      `the backup file ${out} would replace the live database; write it elsewhere`,
+    );
+  }
+  const trust = await anchorOf(config.dataDir);
+
+  const temp = join(folder, `.${basename(out)}.${randomBytes(6).toString('hex')}.tmp`);
+  try {
+    closeSync(openSync(temp, 'wx', 0o600));
+  } catch (err) {
+    throw fileWriteFailure(err, out);
+  }
+  try {
+    snapshotSqlite(source, temp);
+    const bytes = statSync(temp).size;
+    progress(`snapshot: ${source} copied by VACUUM INTO (${bytes} bytes, one read transaction)`);
+    syncPath(temp);
+    progress('fsync: the copy is on disk');
+    const report = await checkDatabaseCopy(temp, out, trust, progress);
+    try {
+      publish(temp, out, options.force === true);
+      syncPath(folder);
+    } catch (err) {
+      throw fileWriteFailure(err, out);
+    }
+    progress(`wrote ${out}`);
+    return {
+      file: out,
+      bytes,
+      database: source,
+      store_id: report.store_id,
+      projects: report.projects,
+      keys_included: false,
+    };
+  } finally {
+    rmSync(temp, { force: true });
+  }
+}
+
+/**
+ * Gives the checked copy its name in one step: a rename over `out` when replacing is allowed, else a
+ * hard link that fails if `out` appeared meanwhile (never clobbering a file someone else wrote).
+ */
+function publish(temp: string, out: string, replace: boolean): void {
+  if (replace) {
+    renameSync(temp, out);
+    return;
+  }
+  try {
+    linkSync(temp, out);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') {
+      throw new CanonryError(
+        'INVALID_ARGUMENT',
+        `the backup file ${out} exists; pass --force to replace it`,
+        { path: out },
+      );
+    }
+    // A file system without hard links: the check above is all there is.
+    if (existsSync(out)) throw err;
+    renameSync(temp, out);
+  }
+}
+
+/**
+ * A file the command could not write, typed: no space is STORE_FULL; anything else the file system
+ * refused (permissions, a read-only mount) names the file and the errno.
+ */
+export function fileWriteFailure(err: unknown, path: string): unknown {
+  const code = (err as NodeJS.ErrnoException | null)?.code;
+  if (typeof code !== 'string' || !/^E[A-Z0-9]+$/.test(code)) return err;
+  if (code === 'ENOSPC' || code === 'EDQUOT') {
+    return new CanonryError(
+      'STORE_FULL',
+      `cannot write ${path}: no space is left on its disk (${code})`,
+      { errno: code },
+      { cause: err },
+    );
+  }
+  return new CanonryError(
+    'INVALID_ARGUMENT',
+    `cannot write ${path} (${code})`,
+    { path, errno: code },
+    { cause: err },
+  );
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
