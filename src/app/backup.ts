@@ -49,7 +49,7 @@ export interface BackupSummary {
 
 /** Said wherever a backup is reported: the copy holds no key. */
 export const KEYS_NOT_INCLUDED =
-  'keys/ is not in the backup: back it up separately, as secrets (it holds the private keys, and restore needs its public half)';
+  'keys/ is not in the backup: back it up separately, as secrets (it holds the private keys, and restore verifies the backup with it)';
 
 /**
  * A consistent copy of a data directory's SQLite database, taken while other processes (a running
