@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import { backupCommand } from './commands/backup.js';
 import { canonCommand } from './commands/canon.js';
 import { demoCommand } from './commands/demo.js';
 import { eventsCommand } from './commands/events.js';
@@ -30,6 +31,7 @@ export function buildProgram(faces: Faces): Command {
   verifyCommand(program);
   keysCommand(program);
   journalCommand(program);
+  backupCommand(program);
   demoCommand(program);
   tokensCommand(program);
   canonCommand(program);
