@@ -390,13 +390,79 @@ const CANNOT_CONNECT: Readonly<Record<string, string>> = {
 };
 
 /**
+ * The database's own conditions, by SQLSTATE: it cannot do the work now but is not the caller's
+ * fault — retrying may succeed once it passes or an operator sees to it — or, for damaged data,
+ * retrying will not help.
+ */
+const CONDITIONS: Readonly<
+  Record<
+    string,
+    { readonly code: 'STORE_UNAVAILABLE' | 'STORE_BUSY' | 'STORE_CORRUPT'; readonly says: string }
+  >
+> = {
+  // A standby after a failover, or `default_transaction_read_only`: writes wait for a primary.
+  '25006': {
+    code: 'STORE_UNAVAILABLE',
+    says: 'the database is read-only (a standby, or default_transaction_read_only)',
+  },
+  // The operator's `lock_timeout`; the transaction was rolled back whole.
+  '55P03': {
+    code: 'STORE_BUSY',
+    says: "a lock was not granted within the database's lock_timeout",
+  },
+  // Retried already (`TRANSIENT`) and still refused.
+  '40001': {
+    code: 'STORE_BUSY',
+    says: 'the database kept refusing the transaction as concurrent work collided',
+  },
+  '40P01': {
+    code: 'STORE_BUSY',
+    says: 'the database kept refusing the transaction as concurrent work collided',
+  },
+  // The operator's `statement_timeout`, or a statement cancelled by an administrator.
+  '57014': {
+    code: 'STORE_UNAVAILABLE',
+    says: 'the database cancelled the statement (statement_timeout, or an administrator)',
+  },
+  '57P04': { code: 'STORE_UNAVAILABLE', says: 'the database was dropped' },
+  '53000': { code: 'STORE_UNAVAILABLE', says: 'the database is out of resources' },
+  '53200': { code: 'STORE_UNAVAILABLE', says: 'the database is out of memory' },
+  '58000': {
+    code: 'STORE_UNAVAILABLE',
+    says: 'the database reported a system error; check its server',
+  },
+  '58030': {
+    code: 'STORE_UNAVAILABLE',
+    says: 'the database reported an I/O error; check its disk',
+  },
+  XX001: {
+    code: 'STORE_CORRUPT',
+    says: 'the database reports damaged data: retrying will not help; restore it from a backup',
+  },
+  XX002: {
+    code: 'STORE_CORRUPT',
+    says: 'the database reports a damaged index: retrying will not help; REINDEX it',
+  },
+};
+
+/**
  * Connection failures (and a database that does not exist or refuses the login) become
- * STORE_UNAVAILABLE, with a message that says which; a full disk (53100) STORE_FULL; everything
+ * STORE_UNAVAILABLE, with a message that says which; a full disk (53100) STORE_FULL; the database's
+ * own conditions ({@link CONDITIONS}) their code, with the SQLSTATE in `details.sqlstate`; everything
  * else passes through unchanged.
  */
 function asStoreError(err: unknown): unknown {
   if (isDiskFull(err)) return storeFull(err);
   const code = (err as { code?: string }).code;
+  const condition = code === undefined ? undefined : CONDITIONS[code];
+  if (condition !== undefined) {
+    return new CanonryError(
+      condition.code,
+      `${condition.says} (SQLSTATE ${code}); nothing of the operation was kept`,
+      { sqlstate: code },
+      { cause: err },
+    );
+  }
   const reason = code === undefined ? undefined : CANNOT_CONNECT[code];
   if (reason !== undefined || isConnectionError(err)) {
     const late = err instanceof Error && TIMED_OUT.test(err.message);
