@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import { resolve as resolvePath } from 'node:path';
 import { CanonryError, LruCache } from '../../core/index.js';
 import { sqliteDriver } from '../drivers.js';
@@ -118,6 +119,15 @@ function acquire(path: string, options: SqliteOptions): { key: string; shared: S
   return { key, shared };
 }
 
+/** The inode of the file at `path` now (0 when there is none). */
+function inodeOf(path: string): number {
+  try {
+    return statSync(path).ino;
+  } catch {
+    return 0;
+  }
+}
+
 /**
  * Opens the file with canonry's pragmas. A file SQLite cannot use is a typed error naming it (see
  * {@link sqliteFailure}; a refusal of the file system first, when it is why), never a driver error.
@@ -127,8 +137,17 @@ function connect(path: string, key: string, options: SqliteOptions): Connection 
   let db: Connection | undefined;
   try {
     const Database = sqliteDriver();
-    db = new Database(path) as unknown as Connection;
-    db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    for (let attempt = 1; ; attempt++) {
+      const opened = path === ':memory:' ? undefined : inodeOf(key);
+      db = new Database(path) as unknown as Connection;
+      db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+      // A read waits out an exclusive lock: `canonry restore` holds one on the old file while it
+      // swaps the restored copy in. The file this connection opened is then the one set aside,
+      // which SQLite refuses to write (SQLITE_READONLY_DBMOVED): it opens the path again.
+      db.pragma('schema_version');
+      if (opened === undefined || inodeOf(key) === opened || attempt === 3) break;
+      db.close();
+    }
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = FULL');
     if (options.maxPageCount !== undefined) {
