@@ -75,6 +75,9 @@ const CAUSES: Readonly<Record<string, string>> = {
   EACCES: 'permission denied (it must be writable by the user canonry runs as)',
   EPERM: 'not permitted (it must be writable by the user canonry runs as)',
   EIO: 'the disk under it failed',
+  ENOTDIR: 'a part of its path is a file, not a folder',
+  ELOOP: 'its path has too many symbolic links',
+  ENAMETOOLONG: 'its path is too long',
 };
 
 /**

@@ -151,6 +151,21 @@ describe('canonry on a data directory it cannot use', () => {
       dropElsewhere();
     }
   });
+
+  it('a data directory whose path runs through a file is one typed line, not a keyring said to be corrupt', async () => {
+    const { dir: base, cleanup: drop } = tempDir('canonry-notdir-');
+    try {
+      const file = join(base, 'a-file');
+      closeSync(openSync(file, 'w'));
+      const data = join(file, 'data');
+      const line =
+        /^canonry: STORE_UNAVAILABLE: cannot read \S+\/a-file\/data\/keys: a part of its path is a file, not a folder \(ENOTDIR\)$/;
+      expectOneLine(await runCli(['keys', 'init', '--data', data]), line);
+      expectOneLine(await serveRefuses(data), line);
+    } finally {
+      drop();
+    }
+  });
 });
 
 describe('canonry serve when its disk fails', () => {
