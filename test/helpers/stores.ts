@@ -59,12 +59,49 @@ export async function freshPostgresSchema(): Promise<{
   };
 }
 
+/** The ICU locale of the databases {@link freshLinguisticPostgres} makes. */
+export const LINGUISTIC_LOCALE = 'en-US';
+
+async function asAdmin(sql: string): Promise<void> {
+  const admin = new pg.Client({ connectionString: PG_URL });
+  await admin.connect();
+  try {
+    await admin.query(sql);
+  } finally {
+    await admin.end();
+  }
+}
+
+/**
+ * A fresh PostgreSQL database whose default collation is linguistic (ICU `en-US`), as production
+ * databases are usually made — unlike the tests' own (C.UTF-8: byte order, SQLite's). There text
+ * sorts by language rules ('a' < 'A' < 'B', '_' < '-' < '.' < digits, 'e' < 'é' < 'Z'). `drop`
+ * removes it, with any connection still open to it.
+ */
+export async function freshLinguisticPostgres(): Promise<{
+  url: string;
+  drop: () => Promise<void>;
+}> {
+  const name = `t_icu_${randomBytes(6).toString('hex')}`;
+  await asAdmin(
+    `CREATE DATABASE ${name} TEMPLATE template0 LOCALE_PROVIDER icu ICU_LOCALE '${LINGUISTIC_LOCALE}' LOCALE 'C.UTF-8'`,
+  );
+  const url = new URL(PG_URL);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: () => asAdmin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
+  };
+}
+
 /** The migrations the shared suites apply: the journal's tables. */
 export const STORE_MIGRATIONS = { journal: JOURNAL_MIGRATIONS };
 
 /** One engine the shared suites run against. */
 export interface Engine {
   readonly name: 'sqlite' | 'postgres';
+  /** The database's default collation, where it is not byte order (SQLite's and C's). */
+  readonly collation?: string;
   readonly available: boolean;
   /** A fresh, migrated store and its location (file path or URL); `cleanup` removes it. */
   fresh(): Promise<{
@@ -109,6 +146,34 @@ export const ENGINES: readonly Engine[] = [
     },
   },
 ];
+
+/**
+ * PostgreSQL in a database of its own with a linguistic default collation (each `fresh` makes one
+ * and `cleanup` drops it): for the suites that hold text order to canonry's rule on every engine.
+ */
+export const LINGUISTIC_POSTGRES: Engine = {
+  name: 'postgres',
+  collation: `ICU ${LINGUISTIC_LOCALE}`,
+  available: postgresAvailable,
+  async fresh() {
+    const { url, drop } = await freshLinguisticPostgres();
+    const store = new PostgresStore({ connectionString: url });
+    await migrate(store, STORE_MIGRATIONS);
+    return {
+      store,
+      location: url,
+      reopen: () => new PostgresStore({ connectionString: url }),
+      cleanup: drop,
+    };
+  },
+};
+
+/** {@link ENGINES} and {@link LINGUISTIC_POSTGRES}: where text must sort alike. */
+export const TEXT_ORDER_ENGINES: readonly Engine[] = [...ENGINES, LINGUISTIC_POSTGRES];
+
+/** An engine's name for a suite's title, with its collation when that is not byte order. */
+export const engineTitle = (engine: Pick<Engine, 'name' | 'collation'>): string =>
+  engine.collation ? `${engine.name} (${engine.collation} collation)` : engine.name;
 
 /**
  * Work undone after each test of the file that calls it, last first: `defer` a cleanup, or take a
