@@ -1,4 +1,4 @@
-import type { ContentHash } from '../core/index.js';
+import { type ContentHash, compareCodeUnits } from '../core/index.js';
 import { pieces, type Queryable } from '../store/index.js';
 import type { ArtifactManifest, CanonLookup } from './artifacts.js';
 import { type DependencyState, dependencyStates } from './cascade.js';
@@ -181,7 +181,7 @@ export class CanonReader {
       (a, b) =>
         a.opened_in - b.opened_in ||
         a.holders[0]!.version_id - b.holders[0]!.version_id ||
-        a.claim_id.localeCompare(b.claim_id),
+        compareCodeUnits(a.claim_id, b.claim_id),
     );
   }
 

@@ -1,4 +1,4 @@
-import type { Migration } from '../store/index.js';
+import { type Migration, textInByteOrder } from '../store/index.js';
 
 /** The intake tables (see the `intake` migration). */
 const INTAKE_TABLES = `
@@ -127,5 +127,21 @@ export const CANON_MIGRATIONS: readonly Migration[] = [
         PRIMARY KEY (project, kind, dependent_id)
       );
     `,
+  },
+  {
+    // Ids are listed, and the cascade walks edges, in byte order on every engine, also on a
+    // PostgreSQL whose default collation is linguistic (there 'a_b' < 'a-b'): a board reads the
+    // same, and a receipt names the same path, whichever engine holds canon (store README, "Text
+    // order").
+    name: 'canon-text-byte-order',
+    up: textInByteOrder({
+      canon_objects: ['object_id'],
+      canon_claims: ['claim_id'],
+      canon_artifacts: ['artifact_id'],
+      canon_artifact_inputs: ['artifact_id'],
+      canon_classifier: ['project'],
+      canon_edges: ['from_kind', 'from_id', 'to_id'],
+      canon_dependency_states: ['kind', 'dependent_id'],
+    }),
   },
 ];

@@ -1,4 +1,4 @@
-import { CanonryError, countTokens } from '../core/index.js';
+import { CanonryError, compareCodeUnits, countTokens } from '../core/index.js';
 import { type ArtifactStatus, artifactState, type CanonLookup } from './artifacts.js';
 import type { Canon, Viewer } from './canon.js';
 import { renderCapsule } from './capsule.js';
@@ -210,7 +210,7 @@ export async function workingSet(
         (a, b) =>
           b.score - a.score ||
           b.o.version_id - a.o.version_id ||
-          a.o.object_id.localeCompare(b.o.object_id),
+          compareCodeUnits(a.o.object_id, b.o.object_id),
       );
     // An objective that names nothing in canon ("resume where we left off") gets all of it, within
     // the limit; otherwise only what it is about.

@@ -16,7 +16,12 @@ import {
 import { CanonryError, type ContentHash, isCanonryError } from '../../src/core/index.js';
 import type { Store } from '../../src/store/index.js';
 import { tempDir } from './runtime.js';
-import { freshPostgresSchema, postgresAvailable } from './stores.js';
+import {
+  freshLinguisticPostgres,
+  freshPostgresSchema,
+  LINGUISTIC_LOCALE,
+  postgresAvailable,
+} from './stores.js';
 
 /** The project most suites work in. */
 export const PROJECT = 'atelier';
@@ -219,6 +224,8 @@ export interface EngineRuntime {
 /** A storage engine canon runs on. */
 export interface CanonEngine {
   readonly name: 'sqlite' | 'postgres';
+  /** The database's default collation, where it is not byte order (SQLite's and C's). */
+  readonly collation?: string;
   readonly available: boolean;
   open(): Promise<EngineRuntime>;
 }
@@ -296,3 +303,14 @@ export function section(capsule: string, title: string): string {
   const end = rest.indexOf('\n## ', 4);
   return end < 0 ? rest : rest.slice(0, end);
 }
+
+/** Canon on PostgreSQL in a fresh database whose default collation is linguistic (ICU en-US). */
+export const LINGUISTIC_CANON_ENGINE: CanonEngine = {
+  name: 'postgres',
+  collation: `ICU ${LINGUISTIC_LOCALE}`,
+  available: postgresAvailable,
+  async open() {
+    const { url, drop } = await freshLinguisticPostgres();
+    return openOn(url, drop);
+  },
+};
