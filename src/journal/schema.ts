@@ -1,4 +1,4 @@
-import type { Migration } from '../store/index.js';
+import { type Migration, textInByteOrder } from '../store/index.js';
 
 /** A parked append's columns after its id (the same on both engines; see the `parked` migration). */
 const PARKED_COLUMNS = `project TEXT NOT NULL, at TEXT NOT NULL, kind TEXT NOT NULL, actor TEXT NOT NULL,
@@ -372,5 +372,11 @@ export const JOURNAL_MIGRATIONS: readonly Migration[] = [
       `,
       sqlite: 'SELECT 1;',
     },
+  },
+  {
+    // Projects are listed in byte order on every engine (`projects()`), also on a PostgreSQL whose
+    // default collation is linguistic (store README, "Text order").
+    name: 'text_byte_order',
+    up: textInByteOrder({ journal_heads: ['project'] }),
   },
 ];
