@@ -1,4 +1,4 @@
-import type { Migration } from '../store/index.js';
+import { type Migration, textInByteOrder } from '../store/index.js';
 
 /**
  * Evolution's tables. `evolution_events` and `evolution_deliveries` are projections of
@@ -92,5 +92,14 @@ export const EVOLUTION_MIGRATIONS: readonly Migration[] = [
         expires_at BIGINT NOT NULL
       );
     `,
+  },
+  {
+    // Deliveries by target and admissions by project list in byte order on every engine, also on a
+    // PostgreSQL whose default collation is linguistic (store README, "Text order").
+    name: 'evolution-text-byte-order',
+    up: textInByteOrder({
+      evolution_deliveries: ['target'],
+      evolution_admissions: ['from_project'],
+    }),
   },
 ];
