@@ -1,4 +1,4 @@
-import type { Migration } from '../store/index.js';
+import { type Migration, textInByteOrder } from '../store/index.js';
 
 /**
  * Credentials are not canon: tokens live in their own table, stored as SHA-256 hashes, and only their
@@ -18,5 +18,11 @@ export const AUTH_MIGRATIONS: readonly Migration[] = [
         revoked_at TEXT
       );
     `,
+  },
+  {
+    // A project's tokens are listed by creation time and id in byte order on every engine, also on
+    // a PostgreSQL whose default collation is linguistic (store README, "Text order").
+    name: 'tokens-text-byte-order',
+    up: textInByteOrder({ auth_tokens: ['created_at', 'token_id'] }),
   },
 ];
