@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { compareCodeUnits } from '../../src/core/index.js';
 import {
   BYTE_ORDER_TEXT,
+  type Migration,
   migrate,
   type Queryable,
   type Store,
@@ -21,23 +22,24 @@ const SORTED = [...KEYS].sort(compareCodeUnits);
 
 const { fresh } = perTest();
 
-/** A table keyed by BYTE_ORDER_TEXT and one whose plain TEXT key a migration put in byte order. */
+/**
+ * A table keyed by BYTE_ORDER_TEXT, and one keyed by plain TEXT that holds its rows (in the
+ * database's collation) before a later migration puts the key in byte order, as an upgrade does.
+ */
 async function keyed(store: Store): Promise<string[]> {
   const dialect = store.capabilities.dialect;
-  await migrate(store, {
-    text_order_test: [
-      {
-        name: 'tables',
-        up: `CREATE TABLE declared_keys (project TEXT NOT NULL, k ${BYTE_ORDER_TEXT[dialect]} NOT NULL, PRIMARY KEY (project, k));
-             CREATE TABLE altered_keys (project TEXT NOT NULL, k TEXT NOT NULL, PRIMARY KEY (project, k));`,
-      },
-      { name: 'byte-order', up: textInByteOrder({ altered_keys: ['k'] }) },
-    ],
-  });
+  const tables: Migration = {
+    name: 'tables',
+    up: `CREATE TABLE declared_keys (project TEXT NOT NULL, k ${BYTE_ORDER_TEXT[dialect]} NOT NULL, PRIMARY KEY (project, k));
+         CREATE TABLE altered_keys (project TEXT NOT NULL, k TEXT NOT NULL, PRIMARY KEY (project, k));`,
+  };
+  await migrate(store, { text_order_test: [tables] });
   for (const table of ['declared_keys', 'altered_keys']) {
     for (const k of KEYS)
       await store.run(`INSERT INTO ${table} (project, k) VALUES ('p', $1)`, [k]);
   }
+  const byteOrder = { name: 'byte-order', up: textInByteOrder({ altered_keys: ['k'] }) };
+  expect(await migrate(store, { text_order_test: [tables, byteOrder] })).toBe(1);
   return ['declared_keys', 'altered_keys'];
 }
 
