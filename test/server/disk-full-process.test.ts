@@ -6,45 +6,19 @@
 // land again after the real head and `canonry journal verify` passes, projections included, with
 // every acknowledged message kept. Needs root (mount): under CI=true its absence is a failure.
 import { execFileSync } from 'node:child_process';
-import { closeSync, mkdirSync, openSync, readdirSync, rmSync, writeSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EMPTY_METADATA_HASH } from '../../src/kernel/index.js';
 import { call } from '../helpers/auth.js';
 import { issueTokens, runCli } from '../helpers/cli.js';
+import { fill, permitted } from '../helpers/disk.js';
 import { refundProtocol, tempDir } from '../helpers/runtime.js';
 import { serveRefuses, startServe } from '../helpers/serve.js';
 
 const P = 'full';
 
-/** Mounts a 4 MiB tmpfs at `dir`; false where mounting is not permitted (never under CI=true). */
-function mountTmpfs(dir: string): boolean {
-  try {
-    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=4m', 'tmpfs', dir], { stdio: 'pipe' });
-    return true;
-  } catch (err) {
-    if (process.env.CI === 'true') throw new Error(`a tmpfs mount is required in CI: ${err}`);
-    console.warn(`disk-full process test skipped: cannot mount a tmpfs (${err})`);
-    return false;
-  }
-}
-
-/** Writes `path` until the filesystem is full, in smaller and smaller pieces. */
-function fill(path: string): void {
-  const fd = openSync(path, 'w');
-  try {
-    for (const size of [65_536, 4_096, 512]) {
-      const piece = Buffer.alloc(size, 1);
-      try {
-        for (;;) writeSync(fd, piece);
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code !== 'ENOSPC') throw err;
-      }
-    }
-  } finally {
-    closeSync(fd);
-  }
-}
+const SUITE = 'disk-full process test';
 
 let dir: string;
 let cleanup: () => void;
@@ -52,7 +26,14 @@ let mounted = false;
 
 beforeAll(() => {
   ({ dir, cleanup } = tempDir('canonry-full-'));
-  mounted = mountTmpfs(dir);
+  mounted = permitted(SUITE, 'a tmpfs mount', 'mount', [
+    '-t',
+    'tmpfs',
+    '-o',
+    'size=4m',
+    'tmpfs',
+    dir,
+  ]);
 });
 afterAll(() => {
   if (mounted) execFileSync('umount', [dir]);

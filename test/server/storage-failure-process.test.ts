@@ -8,45 +8,18 @@
 // appends land and `canonry journal verify` passes. Needs root (mount, setpriv) and prlimit: under
 // CI=true their absence is a failure.
 import { execFileSync, spawn } from 'node:child_process';
-import { closeSync, mkdirSync, openSync, readdirSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EMPTY_METADATA_HASH } from '../../src/kernel/index.js';
 import { call } from '../helpers/auth.js';
 import { CLI, issueTokens, runCli } from '../helpers/cli.js';
+import { fill, permitted } from '../helpers/disk.js';
 import { refundProtocol, tempDir } from '../helpers/runtime.js';
 import { serveRefuses, startServe } from '../helpers/serve.js';
 
 const P = 'disk';
-
-/** Runs `command`; false where it is not permitted here (never under CI=true). */
-function permitted(what: string, command: string, args: string[]): boolean {
-  try {
-    execFileSync(command, args, { stdio: 'pipe' });
-    return true;
-  } catch (err) {
-    if (process.env.CI === 'true') throw new Error(`${what} is required in CI: ${err}`);
-    console.warn(`storage failure process test skipped: ${what} is not possible here (${err})`);
-    return false;
-  }
-}
-
-/** Writes `path` until the filesystem is full, in smaller and smaller pieces. */
-function fill(path: string): void {
-  const fd = openSync(path, 'w');
-  try {
-    for (const size of [65_536, 4_096, 512]) {
-      const piece = Buffer.alloc(size, 1);
-      try {
-        for (;;) writeSync(fd, piece);
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code !== 'ENOSPC') throw err;
-      }
-    }
-  } finally {
-    closeSync(fd);
-  }
-}
+const SUITE = 'storage failure process test';
 
 /** A refusal to start as the operator reads it: exit 1, one typed line, no stack trace. */
 function expectOneLine(result: { code: number | null; stderr: string }, line: RegExp): void {
@@ -81,7 +54,14 @@ describe('canonry on a data directory it cannot use', () => {
   let mounted = false;
   beforeAll(() => {
     ({ dir, cleanup } = tempDir('canonry-unusable-'));
-    mounted = permitted('a tmpfs mount', 'mount', ['-t', 'tmpfs', '-o', 'size=4m', 'tmpfs', dir]);
+    mounted = permitted(SUITE, 'a tmpfs mount', 'mount', [
+      '-t',
+      'tmpfs',
+      '-o',
+      'size=4m',
+      'tmpfs',
+      dir,
+    ]);
   });
   afterAll(() => {
     if (mounted) execFileSync('umount', [dir]);
@@ -109,7 +89,7 @@ describe('canonry on a data directory it cannot use', () => {
       );
       // Another user's folder: user nobody may not write root's 0700 data directory.
       remount('rw');
-      if (permitted('setpriv', 'setpriv', ['--reuid=65534', 'true'])) {
+      if (permitted(SUITE, 'setpriv', 'setpriv', ['--reuid=65534', 'true'])) {
         expectOneLine(
           await asNobody(['serve', '--port', '0', '--data', data]),
           /^canonry: STORE_UNAVAILABLE: cannot (read|create) \S+\/data\/keys: permission denied/,
@@ -170,7 +150,7 @@ describe('canonry on a data directory it cannot use', () => {
 
 describe('canonry serve when its disk fails', () => {
   it('appends answer 503 STORE_UNAVAILABLE, reads still answer, and appends land once the disk works again', async (context) => {
-    if (!permitted('prlimit', 'prlimit', ['--pid', String(process.pid), '--fsize'])) {
+    if (!permitted(SUITE, 'prlimit', 'prlimit', ['--pid', String(process.pid), '--fsize'])) {
       context.skip();
     }
     const { dir, cleanup } = tempDir('canonry-ioerr-');
