@@ -112,6 +112,21 @@ export interface Engine {
   }>;
 }
 
+/** A migrated PostgreSQL store in the place `make` gives (a schema, a database), for {@link Engine}. */
+async function migratedPostgres(
+  make: () => Promise<{ url: string; drop: () => Promise<void> }>,
+): ReturnType<Engine['fresh']> {
+  const { url, drop } = await make();
+  const store = new PostgresStore({ connectionString: url });
+  await migrate(store, STORE_MIGRATIONS);
+  return {
+    store,
+    location: url,
+    reopen: () => new PostgresStore({ connectionString: url }),
+    cleanup: drop,
+  };
+}
+
 /** The engines every store-backed suite loops over. */
 export const ENGINES: readonly Engine[] = [
   {
@@ -133,17 +148,7 @@ export const ENGINES: readonly Engine[] = [
   {
     name: 'postgres',
     available: postgresAvailable,
-    async fresh() {
-      const { url, drop } = await freshPostgresSchema();
-      const store = new PostgresStore({ connectionString: url });
-      await migrate(store, STORE_MIGRATIONS);
-      return {
-        store,
-        location: url,
-        reopen: () => new PostgresStore({ connectionString: url }),
-        cleanup: drop,
-      };
-    },
+    fresh: () => migratedPostgres(freshPostgresSchema),
   },
 ];
 
@@ -155,17 +160,7 @@ export const LINGUISTIC_POSTGRES: Engine = {
   name: 'postgres',
   collation: `ICU ${LINGUISTIC_LOCALE}`,
   available: postgresAvailable,
-  async fresh() {
-    const { url, drop } = await freshLinguisticPostgres();
-    const store = new PostgresStore({ connectionString: url });
-    await migrate(store, STORE_MIGRATIONS);
-    return {
-      store,
-      location: url,
-      reopen: () => new PostgresStore({ connectionString: url }),
-      cleanup: drop,
-    };
-  },
+  fresh: () => migratedPostgres(freshLinguisticPostgres),
 };
 
 /** {@link ENGINES} and {@link LINGUISTIC_POSTGRES}: where text must sort alike. */
