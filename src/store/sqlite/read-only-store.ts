@@ -1,16 +1,9 @@
 import { CanonryError } from '../../core/index.js';
 import { sqliteDriver } from '../drivers.js';
-import type { Capabilities, Row, SqlValue, Store } from '../types.js';
+import type { Row, SqlValue, Store } from '../types.js';
 import { toPositional } from './placeholders.js';
 import { sqliteFileFailure } from './snapshot.js';
-
-const CAPABILITIES: Capabilities = {
-  dialect: 'sqlite',
-  singleWriter: true,
-  rowLocks: false,
-  shared: false,
-  dataModifyingCte: false,
-};
+import { SQLITE_CAPABILITIES } from './sqlite-store.js';
 
 /** The few driver methods this store calls. */
 interface Statement {
@@ -35,7 +28,7 @@ function readOnly(): never {
  * `snapshotSqlite` writes). Its statements run on the calling thread, one at a time.
  */
 export class ReadOnlySqliteStore implements Store {
-  readonly capabilities = CAPABILITIES;
+  readonly capabilities = SQLITE_CAPABILITIES;
   readonly description: string;
   readonly #name: string;
   readonly #db: Connection;

@@ -51,7 +51,8 @@ interface Prepared {
   arrays?: Statement;
 }
 
-const CAPABILITIES: Capabilities = {
+/** What a SQLite store can do (also its read-only form's). */
+export const SQLITE_CAPABILITIES: Capabilities = {
   dialect: 'sqlite',
   singleWriter: true,
   rowLocks: false,
@@ -173,7 +174,7 @@ function connect(path: string, key: string, options: SqliteOptions): Connection 
  * Within a process every operation is serialised, so a transaction never sees another's statements.
  */
 export class SqliteStore implements Store {
-  readonly capabilities = CAPABILITIES;
+  readonly capabilities = SQLITE_CAPABILITIES;
   readonly description: string;
   readonly #key: string;
   readonly #shared: Shared;
