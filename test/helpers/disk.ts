@@ -2,6 +2,7 @@
 // prlimit) where this machine permits it, and fill a file system to its last byte.
 import { execFileSync } from 'node:child_process';
 import { closeSync, openSync, writeSync } from 'node:fs';
+import { tempDir } from './runtime.js';
 
 /**
  * Runs `command`; false where it is not permitted here, with a warning naming `suite` — never under
@@ -33,4 +34,33 @@ export function fill(path: string): void {
   } finally {
     closeSync(fd);
   }
+}
+
+/** A 4 MiB tmpfs mounted on a fresh temporary folder, where mounting is permitted. */
+export interface SmallDisk {
+  readonly dir: string;
+  /** False where mounting is not permitted here (never under CI=true: {@link permitted}). */
+  readonly mounted: boolean;
+  /** Unmounts it and removes the folder. */
+  release(): void;
+}
+
+export function smallTmpfs(suite: string, prefix: string): SmallDisk {
+  const { dir, cleanup } = tempDir(prefix);
+  const mounted = permitted(suite, 'a tmpfs mount', 'mount', [
+    '-t',
+    'tmpfs',
+    '-o',
+    'size=4m',
+    'tmpfs',
+    dir,
+  ]);
+  return {
+    dir,
+    mounted,
+    release() {
+      if (mounted) execFileSync('umount', [dir]);
+      cleanup();
+    },
+  };
 }

@@ -1,44 +1,26 @@
-// A full filesystem under `canonry serve`: its data directory on a 4 MiB tmpfs, filled by a file the
-// test writes beside it (deleting that file is "space is back"). First start on a full disk: the
-// keyring cannot be written, serve refuses with STORE_FULL and leaves no half keyring, and starts
-// once space is back. Then, serving: appends over HTTP on a full disk answer 507 STORE_FULL (never
-// a 500) with an error log line, validations are still answered, and once space is back appends
-// land again after the real head and `canonry journal verify` passes, projections included, with
-// every acknowledged message kept. Needs root (mount): under CI=true its absence is a failure.
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EMPTY_METADATA_HASH } from '../../src/kernel/index.js';
 import { call } from '../helpers/auth.js';
 import { issueTokens, runCli } from '../helpers/cli.js';
-import { fill, permitted } from '../helpers/disk.js';
-import { refundProtocol, tempDir } from '../helpers/runtime.js';
+import { fill, type SmallDisk, smallTmpfs } from '../helpers/disk.js';
+import { refundProtocol } from '../helpers/runtime.js';
 import { serveRefuses, startServe } from '../helpers/serve.js';
 
 const P = 'full';
 
 const SUITE = 'disk-full process test';
 
+let disk: SmallDisk | undefined;
 let dir: string;
-let cleanup: () => void;
 let mounted = false;
 
 beforeAll(() => {
-  ({ dir, cleanup } = tempDir('canonry-full-'));
-  mounted = permitted(SUITE, 'a tmpfs mount', 'mount', [
-    '-t',
-    'tmpfs',
-    '-o',
-    'size=4m',
-    'tmpfs',
-    dir,
-  ]);
+  disk = smallTmpfs(SUITE, 'canonry-full-');
+  ({ dir, mounted } = disk);
 });
-afterAll(() => {
-  if (mounted) execFileSync('umount', [dir]);
-  cleanup?.();
-});
+afterAll(() => disk?.release());
 
 describe('canonry serve on a full filesystem', () => {
   it('refuses to start with STORE_FULL, appends answer 507, and everything carries on once space is back', async (context) => {

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EMPTY_METADATA_HASH } from '../../src/kernel/index.js';
 import { call } from '../helpers/auth.js';
 import { CLI, issueTokens, runCli } from '../helpers/cli.js';
-import { fill, permitted } from '../helpers/disk.js';
+import { fill, permitted, type SmallDisk, smallTmpfs } from '../helpers/disk.js';
 import { refundProtocol, tempDir } from '../helpers/runtime.js';
 import { serveRefuses, startServe } from '../helpers/serve.js';
 
@@ -49,24 +49,14 @@ function asNobody(args: string[]): Promise<{ code: number | null; stderr: string
 }
 
 describe('canonry on a data directory it cannot use', () => {
+  let disk: SmallDisk | undefined;
   let dir: string;
-  let cleanup: () => void;
   let mounted = false;
   beforeAll(() => {
-    ({ dir, cleanup } = tempDir('canonry-unusable-'));
-    mounted = permitted(SUITE, 'a tmpfs mount', 'mount', [
-      '-t',
-      'tmpfs',
-      '-o',
-      'size=4m',
-      'tmpfs',
-      dir,
-    ]);
+    disk = smallTmpfs(SUITE, 'canonry-unusable-');
+    ({ dir, mounted } = disk);
   });
-  afterAll(() => {
-    if (mounted) execFileSync('umount', [dir]);
-    cleanup?.();
-  });
+  afterAll(() => disk?.release());
   const remount = (mode: 'ro' | 'rw') => execFileSync('mount', ['-o', `remount,${mode}`, dir]);
 
   it('a read-only or full disk, or another user’s folder, is one typed line naming the file, and nothing half-written stays', async (context) => {
