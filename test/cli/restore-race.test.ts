@@ -48,7 +48,7 @@ it('a store opened during a restore writes into the restored file, not the one s
   let err = '';
   child.stdout.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-  const exited = new Promise<number | null>((done) => child.on('exit', done));
+  const exited = new Promise<number | null>((done) => child.on('close', done));
   try {
     const started = Date.now();
     while (!out.includes('opening') && Date.now() - started < 10_000) {

@@ -44,7 +44,7 @@ function asNobody(args: string[]): Promise<{ code: number | null; stderr: string
     });
     child.stdout.resume();
     child.on('error', reject);
-    child.on('exit', (code) => resolve({ code, stderr }));
+    child.on('close', (code) => resolve({ code, stderr }));
   });
 }
 

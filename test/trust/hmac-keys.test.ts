@@ -392,7 +392,7 @@ function startRacer(data: string, project: string, message: string) {
   child.stderr.on('data', (d) => {
     stderr += d;
   });
-  const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
+  const exited = new Promise<number | null>((done) => child.on('close', (code) => done(code)));
   const line = async (n: number): Promise<string> => {
     while (lines.length <= n) {
       const exitedFirst = await Promise.race([

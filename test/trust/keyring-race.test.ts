@@ -21,8 +21,9 @@ async function racer(dir: string) {
       if (out.startsWith('ready\n')) done();
     });
   });
+  // 'close', not 'exit': when the child has exited, its last line may still be in the pipe.
   const answer = new Promise<{ root?: string; code?: string }>((done) =>
-    child.on('exit', () => done(JSON.parse(out.split('\n')[1] ?? '{}'))),
+    child.on('close', () => done(JSON.parse(out.split('\n')[1] ?? '{}'))),
   );
   await ready;
   return { go: () => child.stdin.write('go\n'), answer };
