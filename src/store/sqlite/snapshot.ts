@@ -1,57 +1,35 @@
 import { closeSync, fsyncSync, openSync } from 'node:fs';
 import { CanonryError } from '../../core/index.js';
-import { isDiskFull, storeFull } from '../disk-full.js';
 import { sqliteDriver } from '../drivers.js';
+import { sqliteCode, sqliteFailure } from './sqlite-failure.js';
 
 /** How long the snapshot waits for a lock another connection holds (as the store's connections do). */
 const SNAPSHOT_BUSY_TIMEOUT_MS = 30_000;
 
 /**
- * A SQLite failure of one of these file operations, typed: a full disk STORE_FULL, a file that is no
- * database (or whose header is damaged) INVALID_BACKUP, a damaged one STORE_CORRUPT, a lock held past
- * the timeout STORE_BUSY, anything else SQLite reports STORE_UNAVAILABLE, naming `path`.
+ * A SQLite failure of one of these file operations, typed as the store types any ({@link
+ * sqliteFailure}: a full disk STORE_FULL, a damaged file STORE_CORRUPT, a lock held past the timeout
+ * STORE_BUSY, a file that fails STORE_UNAVAILABLE), naming `path` — except that a file that is no
+ * database is INVALID_BACKUP here (these operations read backups), and any other code SQLite
+ * reports is STORE_UNAVAILABLE too.
  */
 export function sqliteFileFailure(err: unknown, path: string): unknown {
-  if (isDiskFull(err)) return storeFull(err);
-  const code = (err as { code?: unknown } | null)?.code;
-  if (typeof code !== 'string' || !code.startsWith('SQLITE_')) return err;
+  const code = sqliteCode(err);
   if (code === 'SQLITE_NOTADB') {
     return new CanonryError(
       'INVALID_BACKUP',
       `${path} is not a SQLite database`,
       { path },
-      {
-        cause: err,
-      },
+      { cause: err },
     );
   }
-  if (code.startsWith('SQLITE_CORRUPT')) {
-    return new CanonryError(
-      'STORE_CORRUPT',
-      `${path} is damaged (${code})`,
-      { path, sqlite: code },
-      {
-        cause: err,
-      },
-    );
-  }
-  if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) {
-    return new CanonryError(
-      'STORE_BUSY',
-      `${path} stayed locked by another writer`,
-      { path },
-      {
-        cause: err,
-      },
-    );
-  }
+  const typed = sqliteFailure(err, path);
+  if (typed !== undefined || code === undefined) return typed ?? err;
   return new CanonryError(
     'STORE_UNAVAILABLE',
     `cannot use ${path} (${code})`,
     { path, sqlite: code },
-    {
-      cause: err,
-    },
+    { cause: err },
   );
 }
 
