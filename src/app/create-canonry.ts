@@ -1,27 +1,15 @@
-import { AUTH_MIGRATIONS, TokenStore } from '../auth/index.js';
-import {
-  CANON_MIGRATIONS,
-  CANON_PROJECTION,
-  Canon,
-  DEFAULT_GATE_PROTOCOL,
-} from '../canon/index.js';
+import { TokenStore } from '../auth/index.js';
+import { CANON_PROJECTION, Canon, DEFAULT_GATE_PROTOCOL } from '../canon/index.js';
 import {
   CanaryCollector,
-  EVOLUTION_MIGRATIONS,
   EVOLUTION_PROJECTION,
   type EvolutionCoordinator,
   type PromotionRunner,
 } from '../evolution/index.js';
-import {
-  JOURNAL_MIGRATIONS,
-  Journal,
-  type StartCheck,
-  upgradeProjections,
-  verifyOnStart,
-} from '../journal/index.js';
+import { Journal, type StartCheck, upgradeProjections, verifyOnStart } from '../journal/index.js';
 import { Kernel, ProtocolRegistry, REGISTRY_LIMITS } from '../kernel/index.js';
-import { RELAY_GATE_PROTOCOL, RELAY_MIGRATIONS, RELAY_PROJECTION, Relay } from '../relay/index.js';
-import { openStore, STORE_IDENTITY_MIGRATIONS, type Store } from '../store/index.js';
+import { RELAY_GATE_PROTOCOL, RELAY_PROJECTION, Relay } from '../relay/index.js';
+import { openStore, type Store } from '../store/index.js';
 import { HmacKeyring, type Keyring, Keyring as Keys } from '../trust/index.js';
 import {
   airSettingsFor,
@@ -42,13 +30,10 @@ import { watchKeyring } from './keyring-watch.js';
 import { importLegacyClassifiers } from './legacy-classifiers.js';
 import { importLegacyProtocols } from './legacy-protocols.js';
 import { type RuntimeLogger, STDERR_LOGGER } from './logger.js';
+import { RUNTIME_MIGRATIONS } from './migration-sets.js';
 import { ensureDataDirectory } from './private-file.js';
 import { buildPromotionRunner } from './promotions.js';
-import {
-  JournalProtocolStore,
-  PROTOCOL_MIGRATIONS,
-  PROTOCOL_PROJECTION,
-} from './protocol-store.js';
+import { JournalProtocolStore, PROTOCOL_PROJECTION } from './protocol-store.js';
 import { bindStore } from './store-binding.js';
 import { journalTokenRecorder } from './token-recorder.js';
 
@@ -152,15 +137,7 @@ export async function createCanonry(
     );
   }
   const trust = await watchKeyring(config.dataDir, opened);
-  const store = await openStore(config.db, config.dataDir, {
-    store: STORE_IDENTITY_MIGRATIONS,
-    journal: JOURNAL_MIGRATIONS,
-    auth: AUTH_MIGRATIONS,
-    canon: CANON_MIGRATIONS,
-    kernel: PROTOCOL_MIGRATIONS,
-    relay: RELAY_MIGRATIONS,
-    evolution: EVOLUTION_MIGRATIONS,
-  });
+  const store = await openStore(config.db, config.dataDir, RUNTIME_MIGRATIONS);
   let canaries: CanaryCollector | undefined;
   try {
     const identity = await bindStore(store, config.dataDir, opened.rootFingerprint);

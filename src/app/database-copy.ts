@@ -3,12 +3,14 @@ import { join, resolve } from 'node:path';
 import { CanonryError, type ContentHash, isCanonryError } from '../core/index.js';
 import { Journal, verifyProject } from '../journal/index.js';
 import {
+  checkSchemaKnown,
   databaseEngine,
   defaultDatabasePath,
   ReadOnlySqliteStore,
   sqliteIntegrityProblems,
 } from '../store/index.js';
 import { Keyring, type TrustAnchor } from '../trust/index.js';
+import { RUNTIME_MIGRATIONS } from './migration-sets.js';
 import { STORE_FILE } from './store-binding.js';
 
 /** One project's chain in a database copy, as verified. */
@@ -34,7 +36,13 @@ export function entries(n: number): string {
 }
 
 /** The tables every canonry database has, whatever its version. */
-const CANONRY_TABLES = ['canonry_store', 'journal_heads', 'journal_entries', 'journal_checkpoints'];
+const CANONRY_TABLES = [
+  'canonry_migrations',
+  'canonry_store',
+  'journal_heads',
+  'journal_entries',
+  'journal_checkpoints',
+];
 
 /**
  * The embedded SQLite file a data directory uses (the runtime's rule: `db` as `sqlite:<path>` or a
@@ -101,8 +109,8 @@ export async function anchorOf(dataDir: string): Promise<{ anchor: TrustAnchor; 
 
 /**
  * Checks a database copy at `path` (called `name` in messages) without writing to it: SQLite's
- * `integrity_check` (STORE_CORRUPT), that it is a canonry database (INVALID_BACKUP), signed under the
- * keyring's root (KEYRING_MISMATCH), and that every project's chain verifies whole, checkpoints and
+ * `integrity_check` (STORE_CORRUPT), that it is a canonry database (INVALID_BACKUP) whose schema this
+ * canonry knows (SCHEMA_TOO_NEW: a newer one migrated it), signed under the keyring's root (KEYRING_MISMATCH), and that every project's chain verifies whole, checkpoints and
  * signed anchors included, with the journal's own verification (CHAIN_BROKEN naming the project,
  * seq and reason). A checkpoint of an issuer revoked since is passed over, as `serve` does on start.
  */
@@ -141,6 +149,7 @@ export async function checkDatabaseCopy(
       );
     }
     const { store_id, root_fingerprint } = identity[0];
+    await checkSchemaKnown(store, RUNTIME_MIGRATIONS, name);
     if (root_fingerprint !== trust.root) {
       throw new CanonryError(
         'KEYRING_MISMATCH',

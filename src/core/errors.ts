@@ -95,6 +95,10 @@ export const ERROR_CODES = {
     message: 'this command works on the embedded SQLite store only',
   },
   INVALID_BACKUP: { status: 400, message: 'the file is not a canonry database' },
+  SCHEMA_TOO_NEW: {
+    status: 409,
+    message: 'a newer canonry migrated the database; run that version or a later one',
+  },
   CONFLICT: { status: 409, message: 'the head moved since the caller read it' },
   INVALID_PROJECT: { status: 400, message: 'project names are 1-64 of a-z 0-9 _ -' },
   UNKNOWN_PROJECT: { status: 404, message: 'no such project' },

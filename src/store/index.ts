@@ -1,5 +1,11 @@
 export { claimStore, STORE_IDENTITY_MIGRATIONS, type StoreIdentity } from './identity.js';
-export { type Migration, type MigrationSets, migrate, schemaVersion } from './migrations.js';
+export {
+  checkSchemaKnown,
+  type Migration,
+  type MigrationSets,
+  migrate,
+  schemaVersion,
+} from './migrations.js';
 export { databaseEngine, defaultDatabasePath, openStore } from './open-store.js';
 export { perCount, pieces, rowPlaceholders, STATEMENT_PIECE } from './pieces.js';
 export { type PostgresOptions, PostgresStore } from './postgres/postgres-store.js';

@@ -1,4 +1,5 @@
-import type { Capabilities, Store } from './types.js';
+import { CanonryError } from '../core/index.js';
+import type { Capabilities, Queryable, Store } from './types.js';
 
 /** One schema change. Its position in its module's list is its version; a list only grows. */
 export interface Migration {
@@ -13,7 +14,8 @@ export type MigrationSets = Readonly<Record<string, readonly Migration[]>>;
 /**
  * Brings the schema up to date: for each module, applies (in one exclusive transaction each) every
  * migration whose version is past the one recorded for that module. Safe to run on every start and
- * from many processes at once.
+ * from many processes at once. A database a newer canonry migrated further than `sets` know is
+ * refused before anything is applied (SCHEMA_TOO_NEW, see {@link checkSchemaKnown}).
  */
 export async function migrate(store: Store, sets: MigrationSets): Promise<number> {
   await store.transaction(
@@ -23,6 +25,7 @@ export async function migrate(store: Store, sets: MigrationSets): Promise<number
       ),
     { exclusive: true },
   );
+  await checkSchemaKnown(store, sets);
   let applied = 0;
   for (const [module, migrations] of Object.entries(sets)) {
     for (let version = 1; version <= migrations.length; version++) {
@@ -56,6 +59,33 @@ function applyOne(
     },
     { exclusive: true },
   );
+}
+
+/**
+ * Refuses a database whose recorded schema is past what `sets` know (SCHEMA_TOO_NEW, naming the
+ * module, both versions and `name`, the database as the caller calls it): a newer canonry migrated
+ * it, and code that does not know a table's new columns or meaning would write rows the newer
+ * version reads wrong, or fail on every write. Only the modules in `sets` are looked at: a caller
+ * that opens a database for one module (a tool, a test) is not refused for another's.
+ */
+export async function checkSchemaKnown(
+  store: Queryable,
+  sets: MigrationSets,
+  name = 'the database',
+): Promise<void> {
+  const rows = await store.all<{ module: string; v: number | string | null }>(
+    'SELECT module, MAX(version) AS v FROM canonry_migrations GROUP BY module ORDER BY module',
+  );
+  for (const { module, v } of rows) {
+    const known = sets[module];
+    const recorded = Number(v ?? 0);
+    if (known === undefined || recorded <= known.length) continue;
+    throw new CanonryError(
+      'SCHEMA_TOO_NEW',
+      `${name} was migrated by a newer canonry: its ${module} schema is at version ${recorded}, and this canonry knows ${known.length}; run that canonry version or a later one (nothing was changed)`,
+      { module, recorded, known: known.length },
+    );
+  }
 }
 
 /** The schema version recorded for a module (0 before any of its migrations). */

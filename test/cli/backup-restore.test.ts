@@ -3,14 +3,15 @@
 // while any process has the database open, refused for a file that is not a good canonry database
 // (the live one untouched), and keeping the database it replaces.
 import { createHash } from 'node:crypto';
-import { copyFileSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
+import { JOURNAL_MIGRATIONS } from '../../src/journal/index.js';
 import { call } from '../helpers/auth.js';
 import { issueTokens, runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/runtime.js';
-import { type ServeProcess, startServe } from '../helpers/serve.js';
+import { type ServeProcess, serveRefuses, startServe } from '../helpers/serve.js';
 
 const temp = tempDir('canonry-cli-backup-');
 let serve: ServeProcess | undefined;
@@ -38,6 +39,20 @@ function integrity(file: string): string[] {
   const db = new Database(file, { readonly: true, fileMustExist: true });
   try {
     return db.prepare('PRAGMA integrity_check').pluck().all() as string[];
+  } finally {
+    db.close();
+  }
+}
+
+/** What a start could write before it serves: migrations applied, the store's identity, the heads. */
+function recorded(file: string): unknown[] {
+  const db = new Database(file, { readonly: true, fileMustExist: true });
+  try {
+    return [
+      'SELECT module, version, name, applied_at FROM canonry_migrations ORDER BY module, version',
+      'SELECT * FROM canonry_store',
+      'SELECT project, seq, hash FROM journal_heads ORDER BY project',
+    ].map((sql) => db.prepare(sql).all());
   } finally {
     db.close();
   }
@@ -233,6 +248,45 @@ describe('restore refuses what is not a good backup, and leaves the live databas
     expect(ok.stdout).toMatch(/the replaced database is kept as .*canonry\.db\.replaced-/);
     const verified = await runCli(['journal', 'verify', '--project', 'q', '--data', data]);
     expect(verified.code, verified.stderr).toBe(0);
+  });
+
+  it('refuses a database a newer canonry migrated, on restore and on start, changing nothing', async () => {
+    // As a newer canonry leaves it: one more journal migration recorded than this one knows.
+    const known = JOURNAL_MIGRATIONS.length;
+    const newer = file('newer.db');
+    copyFileSync(good, newer);
+    const db = new Database(newer);
+    db.prepare(
+      "INSERT INTO canonry_migrations (module, version, name, applied_at) VALUES ('journal', ?, 'from a newer canonry', '2027-01-01T00:00:00.000Z')",
+    ).run(known + 1);
+    db.close();
+
+    const before = sha(join(data, 'canonry.db'));
+    // The database the last good restore replaced is kept there; nothing is added to it.
+    const kept = leftovers(data);
+    const restore = await runCli(['restore', '--data', data, '--from', newer]);
+    expect(refusal(restore)).toBe('SCHEMA_TOO_NEW');
+    expect(restore.stderr).toContain(
+      `its journal schema is at version ${known + 1}, and this canonry knows ${known}`,
+    );
+    expect(sha(join(data, 'canonry.db'))).toBe(before);
+    expect(leftovers(data)).toEqual(kept);
+
+    // Put in place by other means (a newer canonry ran here, then an older one is started): the
+    // runtime refuses before it migrates or binds anything, and the file is left as it was.
+    const moved = join(temp.dir, 'downgraded');
+    cpSync(data, moved, { recursive: true });
+    copyFileSync(newer, join(moved, 'canonry.db'));
+    const untouched = recorded(join(moved, 'canonry.db'));
+    const started = await serveRefuses(moved);
+    expect(started.code).toBe(1);
+    expect(started.stderr).toMatch(/canonry: SCHEMA_TOO_NEW: .* was migrated by a newer canonry/);
+    expect(started.stderr).not.toMatch(/\n\s+at /);
+    // Opening the file switches it to WAL, as every open does; no migration or row was written.
+    expect(recorded(join(moved, 'canonry.db'))).toEqual(untouched);
+    const verify = await runCli(['journal', 'verify', '--project', 'q', '--data', moved, '--json']);
+    expect(verify.code).toBe(1);
+    expect(JSON.parse(verify.stdout).error.code).toBe('SCHEMA_TOO_NEW');
   });
 
   it('refuses to overwrite a backup file unless --force', async () => {

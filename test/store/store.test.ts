@@ -60,6 +60,33 @@ for (const engine of ENGINES) {
       expect(await schemaVersion(store, 'gamma')).toBe(0);
     });
 
+    it('refuses a schema a newer canonry migrated further, before applying anything', async () => {
+      const { store } = await fresh();
+      const alpha = [{ name: 'a1', up: 'CREATE TABLE alpha_one (project TEXT NOT NULL)' }];
+      const beta = [{ name: 'b1', up: 'CREATE TABLE beta_one (project TEXT NOT NULL)' }];
+      expect(await migrate(store, { alpha })).toBe(1);
+      // A newer canonry's second alpha migration, recorded as it records its own.
+      await store.run(
+        'INSERT INTO canonry_migrations (module, version, name, applied_at) VALUES ($1, $2, $3, $4)',
+        ['alpha', 2, 'a2 of a newer canonry', '2027-01-01T00:00:00.000Z'],
+      );
+      const refused = await migrate(store, { alpha, beta }).catch((err: unknown) => err);
+      expect(refused).toMatchObject({
+        code: 'SCHEMA_TOO_NEW',
+        details: { module: 'alpha', recorded: 2, known: 1 },
+      });
+      expect(String((refused as Error).message)).toMatch(
+        /its alpha schema is at version 2, and this canonry knows 1/,
+      );
+      // Nothing of the other module was applied: refused before the first migration.
+      expect(await schemaVersion(store, 'beta')).toBe(0);
+      await expect(store.all('SELECT * FROM beta_one')).rejects.toThrow();
+      // A caller that opens the database for other modules only is not refused for alpha's.
+      expect(await migrate(store, { beta })).toBe(1);
+      // One that knows as many as recorded goes on.
+      expect(await migrate(store, { alpha: [...alpha, { name: 'a2', up: 'SELECT 1' }] })).toBe(0);
+    });
+
     it('binds $n placeholders, including one used twice, and returns numbers for BIGINT', async () => {
       const { store } = await fresh();
       await store.exec('CREATE TABLE t (k TEXT PRIMARY KEY, n BIGINT NOT NULL, note TEXT)');
