@@ -92,6 +92,7 @@ export function serveRefuses(
       }
     });
     child.stdout.resume();
-    child.on('exit', (code) => resolve({ code, stderr }));
+    // On 'close', not 'exit': the last line may still be in the pipe when the process exits.
+    child.on('close', (code) => resolve({ code, stderr }));
   });
 }
