@@ -4,6 +4,7 @@ import { insertStatements, MOVE_HEAD } from './append-statements.js';
 import { appended } from './appended.js';
 import { checkpointParams, INSERT_CHECKPOINT } from './checkpoint-rows.js';
 import { buildChainInto } from './entry-hash.js';
+import { isUnknownOutcome, storedTails } from './settle-unknown.js';
 import type { AppendResult, Head } from './types.js';
 
 /**
@@ -12,6 +13,11 @@ import type { AppendResult, Head } from './types.js';
  * by compare-and-set in the batch's transaction. If another writer moved a head, the batch is
  * refused whole, and so is any later one built on it; their appends then run in transactions,
  * which read the head under the lock. Undefined when a head is not known yet.
+ *
+ * When the writer's thread dies with the batch in flight, whether it committed is read back: the
+ * thread's connection is closed by then (SQLite rolls back what it had not committed), so a batch
+ * whose last entries are stored committed — its appends succeed, and followers are told — and one
+ * whose entries are not never will: its appends run again in transactions, written once.
  */
 export function appendInBackground(
   ctx: AppendContext,
@@ -72,9 +78,14 @@ export function appendInBackground(
       }
       return results;
     },
-    (err: unknown) => {
+    async (err: unknown) => {
       forget(ctx, tails.keys());
-      throw err;
+      if (!isUnknownOutcome(err)) throw err;
+      const stored = await storedTails(ctx.store, tails.values());
+      if (stored === 'none') return undefined;
+      if (stored !== 'all') throw err;
+      for (const tail of tails.values()) ctx.committed(tail);
+      return results;
     },
   );
 }

@@ -3,6 +3,7 @@ import { appended } from './appended.js';
 import { buildEntry } from './entry-hash.js';
 import type { PreparedInput } from './entry-input.js';
 import { ENTRY_COLUMN_NAMES } from './entry-row.js';
+import { settleStatement } from './settle-unknown.js';
 import type { AppendResult } from './types.js';
 
 /** Moves a head by compare-and-set and inserts the entry, atomically, in one statement. */
@@ -16,6 +17,8 @@ const SOLO_APPEND = `WITH moved AS (
  * One plain entry on an engine with data-modifying CTEs: head move and insert in one autocommit
  * statement — one round trip instead of four. Only from a known head, for kinds no projection
  * reads, off checkpoint boundaries; otherwise (or if the head moved) undefined, and a transaction.
+ * A statement whose connection failed may have run: read back when it did, else the failure says
+ * its outcome is unknown (`settleStatement`).
  */
 export async function appendSolo(
   ctx: AppendContext,
@@ -39,7 +42,14 @@ export async function appendSolo(
     ctx.now().toISOString(),
     input,
   );
-  const inserted = await ctx.store.run(SOLO_APPEND, [...params, from.seq]);
+  let inserted: number;
+  try {
+    inserted = await ctx.store.run(SOLO_APPEND, [...params, from.seq]);
+  } catch (err) {
+    ctx.heads.delete(project);
+    await settleStatement(ctx.store, entry, err);
+    inserted = 1;
+  }
   if (inserted !== 1) {
     ctx.contention(project);
     return undefined;

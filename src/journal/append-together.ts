@@ -1,10 +1,10 @@
-import { CanonryError, isCanonryError } from '../core/index.js';
 import { perCount } from '../store/index.js';
 import type { AppendContext, PlainAppend } from './append-context.js';
 import { pushStamped } from './append-statements.js';
 import { appended } from './appended.js';
 import { buildChainInto } from './entry-hash.js';
 import { ENTRY_COLUMN_NAMES, ENTRY_COLUMNS } from './entry-row.js';
+import { settleStatement } from './settle-unknown.js';
 import type { AppendResult, Head } from './types.js';
 
 /**
@@ -93,13 +93,13 @@ export function appendTogether(
         if (ctx.assumed.get(project)?.seq === tail.seq) ctx.assumed.delete(project);
         return results;
       },
-      (err: unknown) => {
+      async (err: unknown) => {
         forget();
-        // An autocommit statement whose connection failed may have committed: never run it again.
-        if (isCanonryError(err) && err.code === 'STORE_UNAVAILABLE') {
-          throw new CanonryError('STORE_UNAVAILABLE', err.message, { outcome: 'unknown' });
-        }
-        throw err;
+        // An autocommit statement whose connection failed may have committed: never run it again
+        // unless reading it back settles that it did.
+        await settleStatement(ctx.store, tail, err);
+        ctx.committed(tail);
+        return results;
       },
     );
 }

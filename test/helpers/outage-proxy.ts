@@ -3,6 +3,8 @@
 // network outage leaves a process's pool and its LISTEN connection. `hang` is the silent kind of
 // outage (a partition, a frozen host): every connection stays open but nothing is forwarded either
 // way, and new ones are accepted and held, until `restore` lets the bytes through again.
+// `loseAnswerTo` then `drop` is a connection lost between a statement's commit and its answer: the
+// statement still reaches the server, nothing comes back on its connection, and then it breaks.
 import { type AddressInfo, connect, createServer, type Socket } from 'node:net';
 import { PG_URL } from './stores.js';
 
@@ -16,6 +18,13 @@ export interface OutageProxy {
   cut(): void;
   /** Forwards nothing, either way, on any connection (new ones are accepted and held). */
   hang(): void;
+  /**
+   * The next connection to send bytes containing `marker` (a statement's parameter, say) gets
+   * nothing more back from the server; what it sends still goes through.
+   */
+  loseAnswerTo(marker: string): void;
+  /** Breaks the connections open now; new ones are served as usual. */
+  drop(): void;
   restore(): void;
   close(): Promise<void>;
 }
@@ -39,11 +48,23 @@ export async function outageProxy(target = new URL(PG_URL)): Promise<OutageProxy
       pair.upstream?.destroy();
     });
   };
+  let marker: Buffer | null = null;
+  const muted = new WeakSet<Pair>();
   const flow = (pair: Pair) => {
     pair.client.pipe(pair.upstream!);
-    pair.upstream!.pipe(pair.client);
+    if (!muted.has(pair)) pair.upstream!.pipe(pair.client);
     pair.client.resume();
     pair.upstream!.resume();
+  };
+  const watch = (pair: Pair) => {
+    pair.client.on('data', (chunk: Buffer) => {
+      if (marker === null || !chunk.includes(marker)) return;
+      marker = null;
+      muted.add(pair);
+      // Flowing with no reader: what the server answers is read and thrown away.
+      pair.upstream?.unpipe(pair.client);
+      pair.upstream?.resume();
+    });
   };
   const open = (pair: Pair) => {
     const upstream = connect(Number(target.port || 5432), target.hostname);
@@ -62,6 +83,7 @@ export async function outageProxy(target = new URL(PG_URL)): Promise<OutageProxy
     const pair: Pair = { client, upstream: null };
     pairs.add(pair);
     track(client, pair);
+    watch(pair);
     if (state === 'hung') client.pause();
     else open(pair);
   });
@@ -86,6 +108,15 @@ export async function outageProxy(target = new URL(PG_URL)): Promise<OutageProxy
         pair.upstream?.unpipe();
         pair.client.pause();
         pair.upstream?.pause();
+      }
+    },
+    loseAnswerTo(text) {
+      marker = Buffer.from(text);
+    },
+    drop() {
+      for (const pair of [...pairs]) {
+        pair.client.destroy();
+        pair.upstream?.destroy();
       }
     },
     restore() {

@@ -346,6 +346,106 @@ describe('the SQLite background writer, when its thread dies', () => {
   });
 });
 
+describe('plain appends whose thread died unanswered', () => {
+  /**
+   * Replies of the writer threads started meanwhile are dropped while `drop.on`, and the batches
+   * posted while `swallow.on` never reach their thread: a commit whose answer is lost, and a batch
+   * lost on its way. `threads` are the threads started.
+   */
+  function tamper() {
+    const drop = { on: false };
+    const swallow = { on: false };
+    const threads: Worker[] = [];
+    const on = Worker.prototype.on;
+    const onSpy = vi.spyOn(Worker.prototype, 'on').mockImplementation(function (
+      this: Worker,
+      event: string | symbol,
+      listener: (...args: unknown[]) => void,
+    ) {
+      if (event !== 'message') return on.call(this, event, listener);
+      threads.push(this);
+      return on.call(this, event, (...args: unknown[]) => {
+        if (!drop.on) listener(...args);
+      });
+    } as typeof Worker.prototype.on);
+    const post = Worker.prototype.postMessage;
+    const postSpy = vi.spyOn(Worker.prototype, 'postMessage').mockImplementation(function (
+      this: Worker,
+      message: unknown,
+    ) {
+      if (swallow.on && message !== 'close') return;
+      post.call(this, message);
+    });
+    const restore = () => {
+      onSpy.mockRestore();
+      postSpy.mockRestore();
+    };
+    return { drop, swallow, threads, restore };
+  }
+
+  it('reads back whether the batch committed: acknowledged if it did, written once if not', async () => {
+    const { store, location } = await fresh();
+    const journal = new Journal(store);
+    const append = (i: number) =>
+      journal.append('settle', { kind: 'x.y', body: { i }, actor: 'a' });
+    const t = tamper();
+    try {
+      await append(-1); // the head, in a transaction
+      await Promise.all([append(0), append(1)]); // the thread starts
+      expect(t.threads).toHaveLength(1);
+      const rowsNow = () =>
+        outside<{ n: number }>(
+          location,
+          'SELECT count(*) AS n FROM journal_entries WHERE project = ?',
+          'settle',
+        )[0]!.n;
+
+      // Committed, its answer lost: the thread dies after the batch is stored.
+      t.drop.on = true;
+      const committed = Array.from({ length: 6 }, (_, i) => append(10 + i));
+      while (rowsNow() < 9) await new Promise((r) => setTimeout(r, 5));
+      await t.threads[0]!.terminate();
+      t.drop.on = false;
+      const first = await Promise.allSettled(committed);
+      expect(first.map((r) => r.status)).toEqual(Array(6).fill('fulfilled'));
+
+      // Lost on its way: the thread dies before it saw the batch (after the pause a death costs,
+      // a new thread takes plain appends again).
+      await new Promise((r) => setTimeout(r, 250));
+      await Promise.all([append(2), append(3)]);
+      expect(t.threads).toHaveLength(2);
+      t.swallow.on = true;
+      const lost = Array.from({ length: 6 }, (_, i) => append(20 + i));
+      await new Promise((r) => setTimeout(r, 50));
+      expect(rowsNow()).toBe(11);
+      await t.threads[1]!.terminate();
+      t.swallow.on = false;
+      const second = await Promise.allSettled(lost);
+      expect(second.map((r) => r.status)).toEqual(Array(6).fill('fulfilled'));
+
+      // Every append acknowledged once, at the seq it was told, and the chain whole.
+      const rows = outside<{ seq: number; hash: string; body: string }>(
+        location,
+        'SELECT seq, hash, body FROM journal_entries WHERE project = ? ORDER BY seq',
+        'settle',
+      );
+      const bodies = rows.map((r) => JSON.parse(r.body).i as number);
+      expect([...bodies].sort((a, b) => a - b)).toEqual([
+        -1, 0, 1, 2, 3, 10, 11, 12, 13, 14, 15, 20, 21, 22, 23, 24, 25,
+      ]);
+      expect(rows.map((r) => r.seq)).toEqual(rows.map((_, i) => i + 1));
+      const stored = new Map(rows.map((r) => [r.seq, r.hash]));
+      for (const r of [...first, ...second]) {
+        const { entry } = (r as PromiseFulfilledResult<Awaited<ReturnType<typeof append>>>).value;
+        expect(stored.get(entry.seq)).toBe(entry.hash);
+      }
+      expect((await verifyProject(journal, 'settle')).ok).toBe(true);
+    } finally {
+      t.restore();
+    }
+  });
+});
+
 describe('plain journal appends on the background writer', () => {
   it('commits 32 concurrent producers in pipelined batches: gapless, verified, checkpoints signed', async () => {
     const { store } = await fresh();

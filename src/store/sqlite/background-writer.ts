@@ -178,9 +178,15 @@ export class SqliteBackgroundWriter implements BackgroundWriter {
     // The thread must not keep a process alive on its own: batches in flight are awaited by callers.
     worker.unref();
     worker.on('message', (reply: Reply) => this.#reply(reply));
-    worker.on('error', (err) => this.#died(worker, err));
+    // A thread that throws is stopped, and 'exit' always follows 'error': the batches in flight
+    // fail only then, once its connection is closed and what it had not committed rolled back, so
+    // a caller that reads the database to learn whether a batch committed reads the final answer.
+    let error: Error | undefined;
+    worker.on('error', (err) => {
+      error ??= err;
+    });
     worker.on('exit', (code) =>
-      this.#died(worker, new Error(`the writer thread exited (${code})`)),
+      this.#died(worker, error ?? new Error(`the writer thread exited (${code})`)),
     );
     this.#worker = worker;
     this.#broken = undefined;
@@ -202,7 +208,8 @@ export class SqliteBackgroundWriter implements BackgroundWriter {
    * or may not have committed), and batches are refused for a pause that doubles with each death in
    * a row (0.1 s up to 30 s) so a thread that cannot run is not restarted in a loop; callers fall
    * back to the main connection meanwhile. SQLite's atomic commit and the thread's own connection,
-   * closed as the thread ends, leave nothing half-written or locked.
+   * closed as the thread ends, leave nothing half-written or locked: by the time a batch fails here,
+   * whether it committed can be read on any connection, and will not change.
    */
   #died(worker: Worker, err: Error): void {
     // An earlier thread's last event ('exit' after 'error', or after close): the batches waiting

@@ -1,0 +1,100 @@
+// A plain append is one autocommit statement on PostgreSQL (alone, or a group together). When the
+// connection breaks after the server ran it and before its answer came back, the journal reads the
+// entry back: stored, the append succeeds (once); not stored, the failure says its outcome is
+// unknown, never that nothing was written. The SQLite writer thread's case is in
+// background-writer.test.ts.
+import { afterEach, describe, expect, it } from 'vitest';
+import { Journal, verifyProject } from '../../src/journal/index.js';
+import { PostgresStore } from '../../src/store/index.js';
+import { outageProxy } from '../helpers/outage-proxy.js';
+import { ENGINES } from '../helpers/stores.js';
+
+const postgres = ENGINES.find((e) => e.name === 'postgres')!;
+
+describe.skipIf(!postgres.available)('plain appends whose answer PostgreSQL lost', () => {
+  const closers: Array<() => Promise<unknown>> = [];
+  afterEach(async () => {
+    for (const close of closers.splice(0).reverse()) await close().catch(() => undefined);
+  });
+
+  /** A journal reaching the database through an outage proxy, and a direct reader of its rows. */
+  async function throughProxy() {
+    const made = await postgres.fresh();
+    closers.push(async () => {
+      await made.store.close();
+      await made.cleanup();
+    });
+    const proxy = await outageProxy();
+    closers.push(() => proxy.close());
+    const store = new PostgresStore({ connectionString: proxy.via(made.location).toString() });
+    const journal = new Journal(store);
+    closers.push(() => journal.close().then(() => store.close()));
+    const rows = async () =>
+      (
+        await made.store.all<{ seq: number; hash: string; body: string }>(
+          "SELECT seq, hash, body FROM journal_entries WHERE project = 'lost' ORDER BY seq",
+        )
+      ).map((r) => ({ seq: Number(r.seq), hash: r.hash, i: JSON.parse(r.body).i as number }));
+    return { journal, proxy, rows };
+  }
+
+  const entry = (i: number) => ({ kind: 'x.y', body: { i }, actor: 'a' });
+
+  /** Waits until the database holds `n` entries of the project (read past the proxy). */
+  async function until(rows: () => Promise<unknown[]>, n: number) {
+    while ((await rows()).length < n) await new Promise((r) => setTimeout(r, 5));
+  }
+
+  it('settles a lone append and a group by reading them back: each acknowledged once', async () => {
+    const { journal, proxy, rows } = await throughProxy();
+    await journal.append('lost', entry(0)); // the head, in a transaction
+
+    // A lone plain append: one statement (head and row), its answer lost, then the connection.
+    proxy.loseAnswerTo('{"i":1}');
+    const lone = journal.append('lost', entry(1));
+    await until(rows, 2);
+    proxy.drop();
+    const one = await lone;
+    expect(one.entry.seq).toBe(2);
+    // The pool's other connections broke too: it lets them go before the next append takes one.
+    await new Promise((r) => setTimeout(r, 100));
+
+    // A group of plain appends arriving together: one statement for all of them, the same way.
+    await journal.append('lost', entry(2));
+    proxy.loseAnswerTo('{"i":3}');
+    const group = Promise.all([3, 4, 5, 6].map((i) => journal.append('lost', entry(i))));
+    await until(rows, 7);
+    proxy.drop();
+    const four = await group;
+    await new Promise((r) => setTimeout(r, 100));
+
+    const stored = await rows();
+    expect(stored.map((r) => r.i)).toEqual([0, 1, 2, 3, 4, 5, 6]);
+    expect(stored.map((r) => r.seq)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    const bySeq = new Map(stored.map((r) => [r.seq, r.hash]));
+    for (const { entry: e } of [one, ...four]) expect(bySeq.get(e.seq)).toBe(e.hash);
+    // The journal goes on from the head it settled.
+    const next = await journal.append('lost', entry(7));
+    expect(next.entry.seq).toBe(8);
+    expect((await verifyProject(journal, 'lost')).ok).toBe(true);
+  });
+
+  it('says the outcome is unknown when nothing settles it, never that nothing was written', async () => {
+    const { journal, proxy, rows } = await throughProxy();
+    await journal.append('lost', entry(0));
+    // The database out of reach as the statement goes (it never arrives), and still when the
+    // journal would read it back: nothing settles it.
+    proxy.cut();
+    const lone = journal.append('lost', entry(1)).catch((err: unknown) => err);
+    expect(await lone).toMatchObject({
+      code: 'STORE_UNAVAILABLE',
+      details: { outcome: 'unknown' },
+    });
+    expect((await rows()).map((r) => r.i)).toEqual([0]);
+    // Back, the journal reads the head again and goes on.
+    proxy.restore();
+    const next = await journal.append('lost', entry(2));
+    expect(next.entry.seq).toBe(2);
+    expect((await verifyProject(journal, 'lost')).ok).toBe(true);
+  });
+});
