@@ -28,6 +28,12 @@ export interface BatchHooks<B, P = unknown> {
   /** Called once the transaction committed. */
   committed(batch: B): void;
   /**
+   * After a COMMIT whose answer was lost (`outcome: 'unknown'`): whether the batch is stored, read
+   * back. True settles it as committed (its jobs get what they were to get); false or undefined
+   * leaves it unknown.
+   */
+  settle?(batch: B): Promise<boolean | undefined>;
+  /**
    * Sends consecutive plain jobs to be committed off the event loop, without waiting: undefined when
    * that is not possible now. Its promise gives each job's value, or undefined when the batch was
    * refused with nothing written (the jobs then run in a transaction).
@@ -240,16 +246,27 @@ export class CommitQueue<B, P = unknown> {
   }
 
   async #commit(batch: readonly Pending<B, P>[]): Promise<Outcome[]> {
-    const { outcomes, state } = await this.store.transaction(async (tx) => {
-      // Per attempt: a transaction the store retries (a deadlock, a serialisation failure) was
-      // rolled back, and what its first run locked, read and built went with it.
-      const state = this.hooks.begin();
-      const outcomes = await runBatch(tx, batch, state);
-      await this.hooks.beforeCommit?.(tx, state);
-      return { outcomes, state };
-    });
-    this.hooks.committed(state);
-    return outcomes;
+    // What the attempt that reached COMMIT built, for settling a COMMIT that went unanswered.
+    let tried: { outcomes: Outcome[]; state: B } | undefined;
+    let done: { outcomes: Outcome[]; state: B };
+    try {
+      done = await this.store.transaction(async (tx) => {
+        // Per attempt: a transaction the store retries (a deadlock, a serialisation failure) was
+        // rolled back, and what its first run locked, read and built went with it.
+        tried = undefined;
+        const state = this.hooks.begin();
+        const outcomes = await runBatch(tx, batch, state);
+        await this.hooks.beforeCommit?.(tx, state);
+        tried = { outcomes, state };
+        return tried;
+      });
+    } catch (err) {
+      const unknown = isCanonryError(err) && err.details?.outcome === 'unknown';
+      if (!unknown || tried === undefined || !(await this.hooks.settle?.(tried.state))) throw err;
+      done = tried;
+    }
+    this.hooks.committed(done.state);
+    return done.outcomes;
   }
 
   #settle(batch: readonly Pending<B, P>[], outcomes: readonly Outcome[]): void {

@@ -8,6 +8,7 @@ import { ParkedAppends } from './append-parked.js';
 import { appendSolo } from './append-solo.js';
 import { readHead } from './append-statements.js';
 import { appendTogether } from './append-together.js';
+import { storedTails } from './settle-unknown.js';
 import { type Batch, beginBatch, checkInTransaction, finishBatch } from './append-transaction.js';
 import { type Checkpoint, signCheckpoint } from './checkpoint.js';
 import { storeCheckpoint } from './checkpoint-rows.js';
@@ -209,6 +210,8 @@ export class Journal {
         committed: (batch) => {
           for (const head of batch.heads.values()) ctx.committed(head);
         },
+        // Every head the batch held stored as it left them: the transaction committed.
+        settle: async (batch) => (await storedTails(store, batch.heads.values())) === 'all',
         ...(store.background
           ? { background: (plains: readonly PlainAppend[]) => appendInBackground(ctx, plains) }
           : store.capabilities.dataModifyingCte

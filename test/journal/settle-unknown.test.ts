@@ -1,7 +1,7 @@
-// A plain append is one autocommit statement on PostgreSQL (alone, or a group together). When the
-// connection breaks after the server ran it and before its answer came back, the journal reads the
-// entry back: stored, the append succeeds (once); not stored, the failure says its outcome is
-// unknown, never that nothing was written. The SQLite writer thread's case is in
+// A plain append is one autocommit statement on PostgreSQL (alone, or a group together), any other
+// a transaction. When the connection breaks after the server ran the statement or the COMMIT and
+// before its answer came back, the journal reads the entries back: stored, the appends succeed
+// (once); not stored, the failure says their outcome is unknown, never that nothing was written. The SQLite writer thread's case is in
 // background-writer.test.ts.
 import { afterEach, describe, expect, it } from 'vitest';
 import { Journal, verifyProject } from '../../src/journal/index.js';
@@ -76,6 +76,26 @@ describe.skipIf(!postgres.available)('plain appends whose answer PostgreSQL lost
     // The journal goes on from the head it settled.
     const next = await journal.append('lost', entry(7));
     expect(next.entry.seq).toBe(8);
+    expect((await verifyProject(journal, 'lost')).ok).toBe(true);
+  });
+
+  it('settles a transaction whose COMMIT went unanswered by reading its heads back', async () => {
+    const { journal, proxy, rows } = await throughProxy();
+    await journal.append('lost', entry(0));
+    // An append that decides on the head runs in a transaction; its COMMIT's answer is lost.
+    proxy.loseAnswerTo('COMMIT');
+    const decided = journal.append('lost', entry(1), { expectedSeq: 1 });
+    await until(rows, 2);
+    proxy.drop();
+    const one = await decided;
+    expect(one.entry.seq).toBe(2);
+    const stored = await rows();
+    expect(stored.map((r) => r.i)).toEqual([0, 1]);
+    expect(stored[1]!.hash).toBe(one.entry.hash);
+    await new Promise((r) => setTimeout(r, 100));
+    // The head it settled is the one the journal goes on from.
+    const next = await journal.append('lost', entry(2), { expectedSeq: 2 });
+    expect(next.entry.seq).toBe(3);
     expect((await verifyProject(journal, 'lost')).ok).toBe(true);
   });
 
