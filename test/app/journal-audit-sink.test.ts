@@ -21,6 +21,7 @@ import { AUDIT_LIMITS, type AuditRecord, boundedDetail } from '../../src/kernel/
 import { migrate, SqliteStore } from '../../src/store/index.js';
 import { Keyring } from '../../src/trust/index.js';
 import { tempDir } from '../helpers/runtime.js';
+import { tamperWriterThreads } from '../helpers/writer-threads.js';
 
 const cleanups: (() => void | Promise<void>)[] = [];
 afterAll(async () => {
@@ -194,6 +195,40 @@ describe('JournalAuditSink: the records of a batch in few kernel.verdicts entrie
       root: keyring.rootCertificatePem,
     });
     expect(report.ok).toBe(true);
+  });
+});
+
+describe('JournalAuditSink across a writer thread that dies with its batch unanswered', () => {
+  it('journals every record once: a batch stored before the thread died is not written again', async () => {
+    const { journal } = await freshJournal();
+    const errors: unknown[] = [];
+    const t = tamperWriterThreads();
+    try {
+      const sink = new JournalAuditSink(journal, (err) => errors.push(err), { maxDelayMs: 5 });
+      // The project's head (a transaction), then batches on the writer thread.
+      for (let round = 0; round < 2; round++) {
+        for (let i = round * 20; i < round * 20 + 20; i++) sink.record(record(i));
+        await sink.flush();
+      }
+      expect(t.threads).toHaveLength(1);
+      // A batch is stored, its answer lost, and the thread dies.
+      t.drop.on = true;
+      for (let i = 40; i < 90; i++) sink.record(record(i));
+      while ((await audited(journal)).records.length < 90) {
+        await new Promise((r) => setTimeout(r, 5));
+      }
+      await t.threads[0]!.terminate();
+      t.drop.on = false;
+      await sink.flush();
+      expect(sink.retained).toBe(0);
+      const { records } = await audited(journal);
+      expect(records.map((r) => r.at)).toEqual(Array.from({ length: 90 }, (_, i) => record(i).at));
+      expect(errors).toEqual([]);
+      expect((await verifyProject(journal, KERNEL_AUDIT_PROJECT)).ok).toBe(true);
+      await sink.close();
+    } finally {
+      t.restore();
+    }
   });
 });
 

@@ -34,6 +34,7 @@ import {
   suiteKeyring,
 } from '../helpers/journal.js';
 import { ENGINES, PG_URL, perTest, postgresAvailable } from '../helpers/stores.js';
+import { tamperWriterThreads } from '../helpers/writer-threads.js';
 
 const sqlite = ENGINES.find((e) => e.name === 'sqlite')!;
 
@@ -347,48 +348,12 @@ describe('the SQLite background writer, when its thread dies', () => {
 });
 
 describe('plain appends whose thread died unanswered', () => {
-  /**
-   * Replies of the writer threads started meanwhile are dropped while `drop.on`, and the batches
-   * posted while `swallow.on` never reach their thread: a commit whose answer is lost, and a batch
-   * lost on its way. `threads` are the threads started.
-   */
-  function tamper() {
-    const drop = { on: false };
-    const swallow = { on: false };
-    const threads: Worker[] = [];
-    const on = Worker.prototype.on;
-    const onSpy = vi.spyOn(Worker.prototype, 'on').mockImplementation(function (
-      this: Worker,
-      event: string | symbol,
-      listener: (...args: unknown[]) => void,
-    ) {
-      if (event !== 'message') return on.call(this, event, listener);
-      threads.push(this);
-      return on.call(this, event, (...args: unknown[]) => {
-        if (!drop.on) listener(...args);
-      });
-    } as typeof Worker.prototype.on);
-    const post = Worker.prototype.postMessage;
-    const postSpy = vi.spyOn(Worker.prototype, 'postMessage').mockImplementation(function (
-      this: Worker,
-      message: unknown,
-    ) {
-      if (swallow.on && message !== 'close') return;
-      post.call(this, message);
-    });
-    const restore = () => {
-      onSpy.mockRestore();
-      postSpy.mockRestore();
-    };
-    return { drop, swallow, threads, restore };
-  }
-
   it('reads back whether the batch committed: acknowledged if it did, written once if not', async () => {
     const { store, location } = await fresh();
     const journal = new Journal(store);
     const append = (i: number) =>
       journal.append('settle', { kind: 'x.y', body: { i }, actor: 'a' });
-    const t = tamper();
+    const t = tamperWriterThreads();
     try {
       await append(-1); // the head, in a transaction
       await Promise.all([append(0), append(1)]); // the thread starts
