@@ -8,7 +8,6 @@ import { ParkedAppends } from './append-parked.js';
 import { appendSolo } from './append-solo.js';
 import { readHead } from './append-statements.js';
 import { appendTogether } from './append-together.js';
-import { storedTails } from './settle-unknown.js';
 import { type Batch, beginBatch, checkInTransaction, finishBatch } from './append-transaction.js';
 import { type Checkpoint, signCheckpoint } from './checkpoint.js';
 import { storeCheckpoint } from './checkpoint-rows.js';
@@ -18,6 +17,7 @@ import type { EntryKinds } from './entry-kind.js';
 import { type EntryRow, rowToEntry, SELECT_ENTRIES } from './entry-row.js';
 import { type FollowOptions, JournalFeed, type JournalFollower } from './follow.js';
 import { receiptFor } from './receipt.js';
+import { storedTails } from './settle-unknown.js';
 import type {
   AppendOptions,
   AppendResult,
