@@ -185,6 +185,15 @@ export class CanonReader {
     );
   }
 
+  /**
+   * The proposals on these objects this viewer may read, whatever their status, in the order they
+   * were made (by an index on the object: a project's other proposals are not read).
+   */
+  async proposalsOn(objectIds: readonly string[]): Promise<ProposalRecord[]> {
+    const all = await this.#all<ProposalRecord>('canon_proposals', 'object_id', objectIds);
+    return all.filter((p) => this.#may(proposalAudience(p))).sort((a, b) => a.seq - b.seq);
+  }
+
   async proposals(status?: ProposalStatus): Promise<ProposalRecord[]> {
     // The status is chosen in SQL (its column is written with the record): a project's thousands of
     // decided proposals are not parsed to find the few pending.

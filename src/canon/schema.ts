@@ -144,4 +144,10 @@ export const CANON_MIGRATIONS: readonly Migration[] = [
       canon_dependency_states: ['kind', 'dependent_id'],
     }),
   },
+  {
+    // The proposals on an object, without reading the project's: what the relay reads to find the
+    // questions for a person an attempt at a window left (src/relay/escalation.ts).
+    name: 'canon-proposals-by-object',
+    up: 'CREATE INDEX canon_proposals_object ON canon_proposals (project, object_id)',
+  },
 ];

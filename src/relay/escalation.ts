@@ -51,7 +51,8 @@ export async function asAttempt<T>(
  * owner cannot join canon's all-or-nothing batch), so a window that then fails must take them back:
  * {@link withdrawStray}. A process that dies first cannot; the next attempt finds what it left
  * ({@link strayEscalations}): a question it would ask again as it stands is asked by the one
- * pending already, any other is withdrawn, so a person has one question a decision.
+ * pending already, any other is withdrawn, and one a person answered meanwhile is the answer
+ * ({@link answeredStrays}), so a person has one question a decision.
  */
 export async function escalateDue(
   relay: Relay,
@@ -65,7 +66,7 @@ export async function escalateDue(
   const strays = await strayEscalations(relay, session, agent, windowNumber, prior);
   const escalations = new Map<string, Escalation>();
   try {
-    const asks: [Decision, ProposalInput][] = [];
+    let asks: [Decision, ProposalInput][] = [];
     for (const decision of due) {
       const input = await escalationInput(relay, session, decision);
       const same = strays.findIndex((p) => asksAs(p, input));
@@ -78,6 +79,18 @@ export async function escalateDue(
         });
       }
     }
+    // A question a person already answered (an attempt that died left it, and they decided it
+    // before the session resumed) is not asked again: the answer is the escalation.
+    const answered = await answeredStrays(relay, session, agent, prior, asks);
+    asks = asks.filter(([decision, input]) => {
+      const found = answered.find((p) => asksAs(p, input, { anyBase: true }));
+      if (!found) return true;
+      escalations.set(decision.decision_id, {
+        proposal_id: found.proposal_id,
+        object_id: found.object_id,
+      });
+      return false;
+    });
     await withdraw(
       relay,
       agent,
@@ -126,12 +139,16 @@ async function escalationInput(
  * the same reason (canon pins the note's dependencies as it takes it in; the note is compared
  * without them).
  */
-function asksAs(proposal: ProposalRecord, input: ProposalInput): boolean {
+function asksAs(
+  proposal: ProposalRecord,
+  input: ProposalInput,
+  { anyBase = false }: { anyBase?: boolean } = {},
+): boolean {
   const { dependency_versions: _, ...candidate } = proposal.candidate;
   return (
     proposal.object_id === input.object_id &&
     proposal.intent === input.intent &&
-    proposal.base_version === input.base_version &&
+    (anyBase || proposal.base_version === input.base_version) &&
     proposal.rationale === input.rationale &&
     canonicalize(candidate) === canonicalize(input.candidate)
   );
@@ -173,6 +190,36 @@ async function strayEscalations(
   const row = await relay.reader(session.project).session(session.session_id);
   // Asked again after the reads: an attempt here that escalated meanwhile had begun to run first.
   return row?.windows === windowNumber - 1 && !othersRunning(relay, session) ? pending : [];
+}
+
+/**
+ * Escalations of the decisions `asks` would escalate that a person already decided, though no CSO
+ * names them: an attempt that died between its escalation and its commit made them. Read by the
+ * decisions' objects (canon's index), so only their own proposals are read. An approval moved the
+ * note on, so these are matched by what they ask, not by the version they were asked on. One the
+ * agent decided is a withdrawal, not an answer.
+ */
+async function answeredStrays(
+  relay: Relay,
+  session: RelaySessionRecord,
+  agent: Principal,
+  prior: CognitiveStateObject | null,
+  asks: readonly (readonly [Decision, ProposalInput])[],
+): Promise<ProposalRecord[]> {
+  if (asks.length === 0) return [];
+  const named = new Set(prior?.decisions.map((d) => d.escalated) ?? []);
+  const on = await relay.projectCanon
+    .reader(session.project)
+    .proposalsOn(asks.map(([, input]) => input.object_id));
+  return on.filter(
+    (p) =>
+      p.status !== 'pending' &&
+      p.decided_by !== null &&
+      p.decided_by.id !== agent.id &&
+      p.proposer.id === agent.id &&
+      p.candidate.tags.includes('oversight') &&
+      !named.has(p.proposal_id),
+  );
 }
 
 function othersRunning(relay: Relay, session: RelaySessionRecord): boolean {

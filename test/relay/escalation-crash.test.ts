@@ -3,7 +3,8 @@
 // built package) completes window 4 of a session at the bound and is killed with SIGKILL after its
 // escalation is journaled and before its window commits; this process then resumes the session. A
 // person must see one question for the decision, the one the committed CSO names. Before the fix
-// the resumed window escalated again and left two pending.
+// the resumed window escalated again and left two pending. A person who answered the dead
+// attempt's question before the session resumed is not asked again: the answer is the escalation.
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -109,6 +110,49 @@ for (const engine of ENGINES) {
           cleanup();
         }
       });
+
+      for (const answer of ['approves', 'rejects'] as const) {
+        it(`takes the answer of a person who ${answer} the question before the session resumes: not asked again`, async () => {
+          requireBuilt();
+          const { dir, cleanup } = tempDir('canonry-relay-crash-');
+          const pg = engine.name === 'postgres' ? await freshPostgresSchema() : undefined;
+          let runtime: CanonryRuntime | undefined;
+          try {
+            runtime = await createCanonry({ dataDir: dir, db: pg?.url, logLevel: 'silent' });
+            const { id, supersedeAgain } = await atTheRevisionBound(runtime, AGENT);
+            await runtime.close();
+            runtime = undefined;
+            const [orphan] = await crashAtCommit(dir, pg?.url ?? '-', id, supersedeAgain);
+            runtime = await createCanonry(
+              { dataDir: dir, db: pg?.url, logLevel: 'silent' },
+              { create: false },
+            );
+            const objectId = `relay.${id}.d_db2`;
+            // The person reads the question the dead attempt asked, and answers it.
+            if (answer === 'approves') await runtime.canon.approve(OWNER, orphan!);
+            else await runtime.canon.reject(OWNER, orphan!, 'the decision does not stand');
+
+            const w4 = await runtime.relay.completeWindow(AGENT, id, '', supersedeAgain);
+            expect(w4.status).toBe('relayed');
+            // The answered question is the window's escalation; none other was asked.
+            const named = w4.cso!.decisions.find((d) => d.decision_id === 'd_db2')?.escalated;
+            expect(named).toBe(orphan);
+            const asked = (await runtime.canon.reader(PROJECT).proposals())
+              .filter((p) => p.object_id === objectId && p.candidate.tags.includes('oversight'))
+              .map((p) => p.proposal_id);
+            expect(asked).toEqual([orphan]);
+            expect(w4.revisions).toMatchObject([
+              { target: 'd_db2', revised_by: null, escalation: { proposal_id: orphan } },
+            ]);
+            expect(await runtime.relay.verify(AGENT, id)).toMatchObject({ ok: true });
+            expect((await verifyProject(runtime.journal, PROJECT)).broken).toBeNull();
+          } finally {
+            await runtime?.close();
+            await pg?.drop();
+            cleanup();
+          }
+        });
+      }
     },
   );
 }
