@@ -60,29 +60,56 @@ async function crashAtCommit(
   return escalated;
 }
 
+/** What a crashed window left, on a runtime opened again over it. */
+interface Crashed {
+  readonly runtime: CanonryRuntime;
+  readonly id: string;
+  readonly supersedeAgain: unknown;
+  /** What the killed attempt escalated. */
+  readonly escalated: string[];
+  readonly objectId: string;
+}
+
+/**
+ * A session brought to the revision bound on `engine`, its window 4 killed at its commit in a
+ * child, and the runtime opened again: `then` gets what was left; everything is closed after.
+ */
+async function afterACrash(
+  engine: (typeof ENGINES)[number],
+  then: (crashed: Crashed) => Promise<void>,
+): Promise<void> {
+  requireBuilt();
+  const { dir, cleanup } = tempDir('canonry-relay-crash-');
+  const pg = engine.name === 'postgres' ? await freshPostgresSchema() : undefined;
+  let runtime: CanonryRuntime | undefined;
+  try {
+    runtime = await createCanonry({ dataDir: dir, db: pg?.url, logLevel: 'silent' });
+    const { id, supersedeAgain } = await atTheRevisionBound(runtime, AGENT);
+    await runtime.close();
+    runtime = undefined;
+    const escalated = await crashAtCommit(dir, pg?.url ?? '-', id, supersedeAgain);
+    runtime = await createCanonry(
+      { dataDir: dir, db: pg?.url, logLevel: 'silent' },
+      { create: false },
+    );
+    await then({ runtime, id, supersedeAgain, escalated, objectId: `relay.${id}.d_db2` });
+  } finally {
+    await runtime?.close();
+    await pg?.drop();
+    cleanup();
+  }
+}
+
 for (const engine of ENGINES) {
   describe.skipIf(!engine.available)(
     `a relay window killed between escalation and commit: ${engine.name}`,
     () => {
       it('leaves one question for a person when the session is resumed: the one the committed CSO names (§6.3)', async () => {
-        requireBuilt();
-        const { dir, cleanup } = tempDir('canonry-relay-crash-');
-        const pg = engine.name === 'postgres' ? await freshPostgresSchema() : undefined;
-        const open = () =>
-          createCanonry({ dataDir: dir, db: pg?.url, logLevel: 'silent' }, { create: false });
-        let runtime: CanonryRuntime | undefined;
-        try {
-          runtime = await createCanonry({ dataDir: dir, db: pg?.url, logLevel: 'silent' });
-          const { id, supersedeAgain } = await atTheRevisionBound(runtime, AGENT);
-          await runtime.close();
-          runtime = undefined;
-
-          const [orphan, ...more] = await crashAtCommit(dir, pg?.url ?? '-', id, supersedeAgain);
+        await afterACrash(engine, async ({ runtime, id, supersedeAgain, escalated, objectId }) => {
+          const [orphan, ...more] = escalated;
           expect(more).toEqual([]);
-          runtime = await open();
-          const objectId = `relay.${id}.d_db2`;
           const pendingFor = async () =>
-            (await runtime!.canon.reader(PROJECT).proposals('pending'))
+            (await runtime.canon.reader(PROJECT).proposals('pending'))
               .filter((p) => p.object_id === objectId)
               .map((p) => p.proposal_id);
           // What the crash left: window 4 never committed, its question for a person did.
@@ -104,53 +131,35 @@ for (const engine of ENGINES) {
           expect((await verifyProject(runtime.journal, PROJECT)).broken).toBeNull();
           const approved = await runtime.canon.approve(OWNER, orphan!);
           expect(approved.committed?.note_id).toBe(objectId);
-        } finally {
-          await runtime?.close();
-          await pg?.drop();
-          cleanup();
-        }
+        });
       });
 
       for (const answer of ['approves', 'rejects'] as const) {
         it(`takes the answer of a person who ${answer} the question before the session resumes: not asked again`, async () => {
-          requireBuilt();
-          const { dir, cleanup } = tempDir('canonry-relay-crash-');
-          const pg = engine.name === 'postgres' ? await freshPostgresSchema() : undefined;
-          let runtime: CanonryRuntime | undefined;
-          try {
-            runtime = await createCanonry({ dataDir: dir, db: pg?.url, logLevel: 'silent' });
-            const { id, supersedeAgain } = await atTheRevisionBound(runtime, AGENT);
-            await runtime.close();
-            runtime = undefined;
-            const [orphan] = await crashAtCommit(dir, pg?.url ?? '-', id, supersedeAgain);
-            runtime = await createCanonry(
-              { dataDir: dir, db: pg?.url, logLevel: 'silent' },
-              { create: false },
-            );
-            const objectId = `relay.${id}.d_db2`;
-            // The person reads the question the dead attempt asked, and answers it.
-            if (answer === 'approves') await runtime.canon.approve(OWNER, orphan!);
-            else await runtime.canon.reject(OWNER, orphan!, 'the decision does not stand');
+          await afterACrash(
+            engine,
+            async ({ runtime, id, supersedeAgain, escalated, objectId }) => {
+              const [orphan] = escalated;
+              // The person reads the question the dead attempt asked, and answers it.
+              if (answer === 'approves') await runtime.canon.approve(OWNER, orphan!);
+              else await runtime.canon.reject(OWNER, orphan!, 'the decision does not stand');
 
-            const w4 = await runtime.relay.completeWindow(AGENT, id, '', supersedeAgain);
-            expect(w4.status).toBe('relayed');
-            // The answered question is the window's escalation; none other was asked.
-            const named = w4.cso!.decisions.find((d) => d.decision_id === 'd_db2')?.escalated;
-            expect(named).toBe(orphan);
-            const asked = (await runtime.canon.reader(PROJECT).proposals())
-              .filter((p) => p.object_id === objectId && p.candidate.tags.includes('oversight'))
-              .map((p) => p.proposal_id);
-            expect(asked).toEqual([orphan]);
-            expect(w4.revisions).toMatchObject([
-              { target: 'd_db2', revised_by: null, escalation: { proposal_id: orphan } },
-            ]);
-            expect(await runtime.relay.verify(AGENT, id)).toMatchObject({ ok: true });
-            expect((await verifyProject(runtime.journal, PROJECT)).broken).toBeNull();
-          } finally {
-            await runtime?.close();
-            await pg?.drop();
-            cleanup();
-          }
+              const w4 = await runtime.relay.completeWindow(AGENT, id, '', supersedeAgain);
+              expect(w4.status).toBe('relayed');
+              // The answered question is the window's escalation; none other was asked.
+              const named = w4.cso!.decisions.find((d) => d.decision_id === 'd_db2')?.escalated;
+              expect(named).toBe(orphan);
+              const asked = (await runtime.canon.reader(PROJECT).proposals())
+                .filter((p) => p.object_id === objectId && p.candidate.tags.includes('oversight'))
+                .map((p) => p.proposal_id);
+              expect(asked).toEqual([orphan]);
+              expect(w4.revisions).toMatchObject([
+                { target: 'd_db2', revised_by: null, escalation: { proposal_id: orphan } },
+              ]);
+              expect(await runtime.relay.verify(AGENT, id)).toMatchObject({ ok: true });
+              expect((await verifyProject(runtime.journal, PROJECT)).broken).toBeNull();
+            },
+          );
         });
       }
     },
