@@ -90,23 +90,26 @@ function writeComposite(value: object, depth: number): string {
   return Array.isArray(value) ? writeArray(value, depth) : writeObject(value, depth);
 }
 
-function writeString(value: string): string {
-  if (isPlain(value)) return `"${value}"`;
-  if (!value.isWellFormed()) refuse('a string with a lone surrogate');
-  return JSON.stringify(value);
-}
-
 /**
  * Printable ASCII other than `"` and `\` is serialised as itself (RFC 8785 §3.2.2.2, as
  * `JSON.stringify` does); hashes, ids, keys and most text are such strings, and quoting them directly
- * saves a call into the engine for each.
+ * saves a call into the engine for each. A regular expression tells (~0.7 of a loop over the
+ * characters, on the kernel's audit records' strings).
  */
-function isPlain(value: string): boolean {
-  for (let i = 0; i < value.length; i++) {
-    const c = value.charCodeAt(i);
-    if (c < 0x20 || c > 0x7e || c === 0x22 || c === 0x5c) return false;
-  }
-  return true;
+const PLAIN = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
+
+/**
+ * A string as RFC 8785 writes it (quoted, escaped as `JSON.stringify` escapes); a lone surrogate is
+ * refused (NOT_CANONICALIZABLE). For texts assembled from canonical parts.
+ */
+export function canonicalString(value: string): string {
+  return writeString(value);
+}
+
+function writeString(value: string): string {
+  if (PLAIN.test(value)) return `"${value}"`;
+  if (!value.isWellFormed()) refuse('a string with a lone surrogate');
+  return JSON.stringify(value);
 }
 
 function writeArray(items: readonly unknown[], depth: number): string {

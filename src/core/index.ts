@@ -3,6 +3,7 @@ export {
   canonicalBytes,
   canonicalize,
   canonicalizeFixed,
+  canonicalString,
   type JsonObject,
   type JsonValue,
   MAX_CANONICAL_DEPTH,

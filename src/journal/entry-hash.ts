@@ -1,4 +1,11 @@
-import { type ContentHash, canonicalize, contentHash, hashBytes } from '../core/index.js';
+import {
+  type ContentHash,
+  canonicalize,
+  canonicalString,
+  contentHash,
+  hashBytes,
+  isContentHash,
+} from '../core/index.js';
 import type { PreparedInput } from './entry-input.js';
 import type { EntryRow } from './entry-row.js';
 import { ENTRY_FORMAT, type JournalEntry } from './types.js';
@@ -23,11 +30,13 @@ export function entryHash(entry: UnhashedEntry): ContentHash {
 }
 
 const str = (value: string | null) => (value === null ? 'null' : JSON.stringify(value));
+/** `str` for a new entry's texts, which were checked well-formed on input. */
+const quoted = (value: string | null) => (value === null ? 'null' : canonicalString(value));
 
 /**
  * The RFC 8785 text of an entry without its hash, assembled from canonical parts: the keys are fixed
- * and sorted, strings are well-formed (checked on input), so this equals `canonicalize` of the entry
- * (a property test holds it to that) at a fraction of the cost.
+ * and sorted, and every string comes quoted as RFC 8785 writes it, so this equals `canonicalize` of
+ * the entry (a property test holds it to that) at a fraction of the cost.
  */
 function entryText(
   project: string,
@@ -35,8 +44,8 @@ function entryText(
   at: string,
   kind: string,
   actor: string,
-  correlation: string | null,
-  idempotency: string | null,
+  correlation: string,
+  idempotency: string,
   bodyText: string,
   authorityText: string,
   receiptText: string,
@@ -44,9 +53,9 @@ function entryText(
   format: number,
 ): string {
   return (
-    `{"actor":${str(actor)},"at":${str(at)},"authority":${authorityText},"body":${bodyText},` +
-    `"correlation_id":${str(correlation)},"format":${format},"idempotency_key":${str(idempotency)},` +
-    `"kind":${str(kind)},"prev_hash":${str(prevHash)},"project":${str(project)},"receipt":${receiptText},"seq":${seq}}`
+    `{"actor":${actor},"at":${at},"authority":${authorityText},"body":${bodyText},` +
+    `"correlation_id":${correlation},"format":${format},"idempotency_key":${idempotency},` +
+    `"kind":${kind},"prev_hash":${prevHash},"project":${project},"receipt":${receiptText},"seq":${seq}}`
   );
 }
 
@@ -66,6 +75,7 @@ export function buildEntry(
 ): BuiltEntry {
   const params: (string | number | null)[] = [];
   const entry = pushEntry(project, seq, prevHash, at, input, params);
+  bodyTexts.set(entry, input.bodyText);
   return { entry, params };
 }
 
@@ -78,19 +88,22 @@ function pushEntry(
   input: PreparedInput,
   rows: (string | number | null)[],
 ): JournalEntry {
+  // The project and kind were checked against patterns without a character to escape (every input
+  // passes `checkInput`), and a content hash has none: quoted as they are. The rest as RFC 8785
+  // quotes any string (a time may come from another process).
   const hash = hashBytes(
     entryText(
-      project,
+      `"${project}"`,
       seq,
-      at,
-      input.kind,
-      input.actor,
-      input.correlation_id,
-      input.idempotency_key,
+      quoted(at),
+      `"${input.kind}"`,
+      quoted(input.actor),
+      quoted(input.correlation_id),
+      quoted(input.idempotency_key),
       input.bodyText,
       input.authorityText,
       input.receiptText,
-      prevHash,
+      isContentHash(prevHash) ? `"${prevHash}"` : str(prevHash),
       ENTRY_FORMAT,
     ),
   );
@@ -124,7 +137,6 @@ function pushEntry(
     prev_hash: prevHash,
     hash,
   };
-  bodyTexts.set(entry, input.bodyText);
   return entry;
 }
 
@@ -147,17 +159,17 @@ export function canonicalBody(entry: JournalEntry): string {
 export function rowHash(row: EntryRow): ContentHash {
   return hashBytes(
     entryText(
-      row[0],
+      str(row[0]),
       Number(row[1]),
-      row[3],
-      row[4],
-      row[6],
-      row[8],
-      row[9],
+      str(row[3]),
+      str(row[4]),
+      str(row[6]),
+      str(row[8]),
+      str(row[9]),
       row[5],
       row[7],
       row[10],
-      row[11],
+      str(row[11]),
       Number(row[2]),
     ),
   );
@@ -188,7 +200,8 @@ export function buildChain(
 
 /**
  * {@link buildChain} for the background writer: every input gets an entry, and the column values go
- * straight onto `rows` instead of an array per entry.
+ * straight onto `rows` instead of an array per entry. Plain appends only (no projection reads
+ * their bodies): their canonical texts are not kept for `canonicalBody`.
  */
 export function buildChainInto(
   project: string,
