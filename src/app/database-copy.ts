@@ -110,8 +110,9 @@ export async function anchorOf(dataDir: string): Promise<{ anchor: TrustAnchor; 
 /**
  * Checks a database copy at `path` (called `name` in messages) without writing to it: SQLite's
  * `integrity_check` (STORE_CORRUPT), that it is a canonry database (INVALID_BACKUP) whose schema this
- * canonry knows (SCHEMA_TOO_NEW: a newer one migrated it), signed under the keyring's root (KEYRING_MISMATCH), and that every project's chain verifies whole, checkpoints and
- * signed anchors included, with the journal's own verification (CHAIN_BROKEN naming the project,
+ * canonry knows (SCHEMA_TOO_NEW: a newer one migrated it), signed under the keyring's root
+ * (KEYRING_MISMATCH), and that every project's chain verifies whole, checkpoints and signed
+ * anchors included, with the journal's own verification (CHAIN_BROKEN naming the project,
  * seq and reason). A checkpoint of an issuer revoked since is passed over, as `serve` does on start.
  */
 export async function checkDatabaseCopy(

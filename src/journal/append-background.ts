@@ -1,10 +1,10 @@
-import type { BatchStatement } from '../store/index.js';
+import { type BatchStatement, isUnknownOutcome } from '../store/index.js';
 import type { AppendContext, PlainAppend } from './append-context.js';
 import { insertStatements, MOVE_HEAD } from './append-statements.js';
 import { appended } from './appended.js';
 import { checkpointParams, INSERT_CHECKPOINT } from './checkpoint-rows.js';
 import { buildChainInto } from './entry-hash.js';
-import { isUnknownOutcome, storedTails } from './settle-unknown.js';
+import { storedTails } from './settle-unknown.js';
 import type { AppendResult, Head } from './types.js';
 
 /**

@@ -1,5 +1,5 @@
 import { isCanonryError } from '../core/index.js';
-import type { Queryable, Store } from '../store/index.js';
+import { isUnknownOutcome, type Queryable, type Store } from '../store/index.js';
 
 /** A unit of work for one transaction; `check` may refuse before anything is written. */
 export interface CommitJob<T, B, P = unknown> {
@@ -167,7 +167,7 @@ export class CommitQueue<B, P = unknown> {
       try {
         this.#settle(batch, await this.#commit(batch));
       } catch (err) {
-        const unknown = isCanonryError(err) && err.details?.outcome === 'unknown';
+        const unknown = isUnknownOutcome(err);
         for (const pending of batch) {
           // The batch may have committed: only jobs whose retry finds their first result may run again.
           if (unknown && !pending.job.retrySafe) {
@@ -221,7 +221,7 @@ export class CommitQueue<B, P = unknown> {
         },
         (err: unknown) => {
           // Whether it committed is unknown (the thread died): running it again could write it twice.
-          if (isCanonryError(err) && err.details?.outcome === 'unknown') {
+          if (isUnknownOutcome(err)) {
             for (const p of batch) p.reject(err);
           } else this.#again(batch);
         },
@@ -261,7 +261,7 @@ export class CommitQueue<B, P = unknown> {
         return tried;
       });
     } catch (err) {
-      const unknown = isCanonryError(err) && err.details?.outcome === 'unknown';
+      const unknown = isUnknownOutcome(err);
       if (!unknown || tried === undefined || !(await this.hooks.settle?.(tried.state))) throw err;
       done = tried;
     }

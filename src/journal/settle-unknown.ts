@@ -2,11 +2,6 @@ import { CanonryError, isCanonryError } from '../core/index.js';
 import type { Queryable } from '../store/index.js';
 import type { Head } from './types.js';
 
-/** A failure after which the batch may or may not have committed (`details.outcome: 'unknown'`). */
-export function isUnknownOutcome(err: unknown): boolean {
-  return isCanonryError(err) && err.details?.outcome === 'unknown';
-}
-
 /** Pauses before the reads that settle an outcome: the first connection a pool hands out after a
  * loss is often one the loss broke too. */
 const SETTLE_PAUSES_MS = [0, 50, 200];

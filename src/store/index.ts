@@ -14,7 +14,7 @@ export { ReadOnlySqliteStore } from './sqlite/read-only-store.js';
 export { snapshotSqlite, sqliteIntegrityProblems, syncPath } from './sqlite/snapshot.js';
 export { type SqliteOptions, SqliteStore } from './sqlite/sqlite-store.js';
 export { BYTE_ORDER_TEXT, textInByteOrder } from './text-order.js';
-export { isTransientStoreError } from './transient-error.js';
+export { isTransientStoreError, isUnknownOutcome } from './transient-error.js';
 export type {
   BackgroundWriter,
   BatchStatement,

@@ -24,3 +24,11 @@ const TRANSIENT: ReadonlySet<ErrorCode> = new Set([
 export function isTransientStoreError(err: unknown): boolean {
   return isCanonryError(err) && TRANSIENT.has(err.code);
 }
+
+/**
+ * Whether `err` says a write may or may not have committed (`details.outcome: 'unknown'`: a COMMIT
+ * or an autocommit statement whose answer was lost, a writer thread that died mid-batch).
+ */
+export function isUnknownOutcome(err: unknown): boolean {
+  return isCanonryError(err) && err.details?.outcome === 'unknown';
+}
