@@ -17,8 +17,9 @@ const SOLO_APPEND = `WITH moved AS (
  * One plain entry on an engine with data-modifying CTEs: head move and insert in one autocommit
  * statement — one round trip instead of four. Only from a known head, for kinds no projection
  * reads, off checkpoint boundaries; otherwise (or if the head moved) undefined, and a transaction.
- * A statement whose connection failed may have run: read back when it did, else the failure says
- * its outcome is unknown (`settleStatement`).
+ * A statement whose connection failed may have run: read back, it succeeds when it did and runs
+ * again in a transaction when it never will; else the failure says its outcome is unknown
+ * (`settleStatement`).
  */
 export async function appendSolo(
   ctx: AppendContext,
@@ -47,7 +48,8 @@ export async function appendSolo(
     inserted = await ctx.store.run(SOLO_APPEND, [...params, from.seq]);
   } catch (err) {
     ctx.heads.delete(project);
-    await settleStatement(ctx.store, entry, err);
+    // Never committed and never will: it runs again, in a transaction.
+    if ((await settleStatement(ctx.store, entry, err)) === 'absent') return undefined;
     inserted = 1;
   }
   if (inserted !== 1) {

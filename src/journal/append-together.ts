@@ -96,8 +96,9 @@ export function appendTogether(
       async (err: unknown) => {
         forget();
         // An autocommit statement whose connection failed may have committed: never run it again
-        // unless reading it back settles that it did.
-        await settleStatement(ctx.store, tail, err);
+        // unless reading it back settles whether it did (when it never will, its appends run in
+        // transactions).
+        if ((await settleStatement(ctx.store, tail, err)) === 'absent') return undefined;
         ctx.committed(tail);
         return results;
       },

@@ -1,4 +1,4 @@
-import { isCanonryError } from '../core/index.js';
+import { CanonryError, isCanonryError } from '../core/index.js';
 import { isUnknownOutcome, type Queryable, type Store } from '../store/index.js';
 
 /** A unit of work for one transaction; `check` may refuse before anything is written. */
@@ -28,11 +28,11 @@ export interface BatchHooks<B, P = unknown> {
   /** Called once the transaction committed. */
   committed(batch: B): void;
   /**
-   * After a COMMIT whose answer was lost (`outcome: 'unknown'`): whether the batch is stored, read
-   * back. True settles it as committed (its jobs get what they were to get); false or undefined
-   * leaves it unknown.
+   * After a COMMIT whose answer was lost (`err`, `outcome: 'unknown'`): whether the batch is stored,
+   * read back. True settles it as committed (its jobs get what they were to get); false as never
+   * committed, for good (its jobs run again, each alone); undefined leaves it unknown.
    */
-  settle?(batch: B): Promise<boolean | undefined>;
+  settle?(batch: B, err: unknown): Promise<boolean | undefined>;
   /**
    * Sends consecutive plain jobs to be committed off the event loop, without waiting: undefined when
    * that is not possible now. Its promise gives each job's value, or undefined when the batch was
@@ -261,8 +261,18 @@ export class CommitQueue<B, P = unknown> {
         return tried;
       });
     } catch (err) {
-      const unknown = isUnknownOutcome(err);
-      if (!unknown || tried === undefined || !(await this.hooks.settle?.(tried.state))) throw err;
+      if (!isUnknownOutcome(err) || tried === undefined) throw err;
+      const settled = await this.hooks.settle?.(tried.state, err);
+      if (settled === false) {
+        // Not stored, and the session that ran it is gone: as a failure before COMMIT.
+        throw new CanonryError(
+          'STORE_UNAVAILABLE',
+          'the connection was lost before the transaction committed; nothing of it was kept',
+          undefined,
+          { cause: err },
+        );
+      }
+      if (settled !== true) throw err;
       done = tried;
     }
     this.hooks.committed(done.state);

@@ -17,7 +17,7 @@ import type { EntryKinds } from './entry-kind.js';
 import { type EntryRow, rowToEntry, SELECT_ENTRIES } from './entry-row.js';
 import { type FollowOptions, JournalFeed, type JournalFollower } from './follow.js';
 import { receiptFor } from './receipt.js';
-import { storedTails } from './settle-unknown.js';
+import { settleLost } from './settle-unknown.js';
 import type {
   AppendOptions,
   AppendResult,
@@ -210,8 +210,12 @@ export class Journal {
         committed: (batch) => {
           for (const head of batch.heads.values()) ctx.committed(head);
         },
-        // Every head the batch held stored as it left them: the transaction committed.
-        settle: async (batch) => (await storedTails(store, batch.heads.values())) === 'all',
+        // Every head the batch held stored as it left them: the transaction committed. None, and
+        // its session ended: it never will.
+        settle: async (batch, err) => {
+          const settled = await settleLost(store, batch.heads.values(), err);
+          return settled === undefined ? undefined : settled === 'stored';
+        },
         ...(store.background
           ? { background: (plains: readonly PlainAppend[]) => appendInBackground(ctx, plains) }
           : store.capabilities.dataModifyingCte

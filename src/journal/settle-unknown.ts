@@ -1,5 +1,5 @@
 import { CanonryError, isCanonryError } from '../core/index.js';
-import type { Queryable } from '../store/index.js';
+import type { Queryable, Store } from '../store/index.js';
 import type { Head } from './types.js';
 
 /** Pauses before the reads that settle an outcome: the first connection a pool hands out after a
@@ -37,14 +37,39 @@ export async function storedTails(
 }
 
 /**
- * After an autocommit statement that appends (`tail` its last entry) failed with `err`: a store
- * that became unreachable may have run it all the same. Read back, the entry settles it when
- * stored (the answer was lost, not the write): resolves. Absent, nothing is settled — the server
- * may still be running it — and `err` is rethrown as STORE_UNAVAILABLE with `outcome: 'unknown'`,
- * so no caller takes it for a write that never happened. Other failures are rethrown as they are.
+ * What a write whose outcome is unknown (`err`: its connection lost before the answer) did, read
+ * back: `stored` when every tail is; `absent` when none is and the session that ran it has ended
+ * (`Store.endLostSession`: it can no longer commit), so running it again writes it once; undefined
+ * when nothing settles it — the store cannot end that session, or cannot be read.
  */
-export async function settleStatement(store: Queryable, tail: Head, err: unknown): Promise<void> {
+export async function settleLost(
+  store: Store,
+  tails: Iterable<Head>,
+  err: unknown,
+): Promise<'stored' | 'absent' | undefined> {
+  const wanted = [...tails];
+  const first = await storedTails(store, wanted);
+  if (first === 'all') return 'stored';
+  // Not there yet: the session may still be running it. Once ended, what it did is final.
+  if (first !== 'none' || !(await store.endLostSession?.(err))) return undefined;
+  const then = await storedTails(store, wanted);
+  return then === 'all' ? 'stored' : then === 'none' ? 'absent' : undefined;
+}
+
+/**
+ * After an autocommit statement that appends (`tail` its last entry) failed with `err`: a store
+ * that became unreachable may have run it all the same ({@link settleLost}). `stored`: the answer
+ * was lost, not the write. `absent`: it never committed and never will, so it may run again.
+ * Unsettled, `err` is rethrown as STORE_UNAVAILABLE with `outcome: 'unknown'`, so no caller takes
+ * it for a write that never happened. Other failures are rethrown as they are.
+ */
+export async function settleStatement(
+  store: Store,
+  tail: Head,
+  err: unknown,
+): Promise<'stored' | 'absent'> {
   if (!isCanonryError(err, 'STORE_UNAVAILABLE')) throw err;
-  if ((await storedTails(store, [tail])) === 'all') return;
+  const settled = await settleLost(store, [tail], err);
+  if (settled !== undefined) return settled;
   throw new CanonryError('STORE_UNAVAILABLE', err.message, { outcome: 'unknown' }, { cause: err });
 }

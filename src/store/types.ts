@@ -116,5 +116,13 @@ export interface Store extends Queryable {
    * conflicts from the engine (serialisation failures, deadlocks) are retried a few times.
    */
   transaction<T>(work: (tx: Queryable) => Promise<T>, options?: TransactionOptions): Promise<T>;
+  /**
+   * After a write failed with its outcome unknown (its connection lost before the answer came): ends
+   * the database session that ran it, if it still runs, and resolves true once that session is
+   * gone. Whatever it ran has then committed or rolled back for good, so reading the write back
+   * settles it. False when that cannot be made sure: the session is not known (an engine without
+   * sessions, a pooler between), the database is out of reach, or the session would not end in time.
+   */
+  endLostSession?(err: unknown): Promise<boolean>;
   close(): Promise<void>;
 }

@@ -1,11 +1,12 @@
 // A plain append is one autocommit statement on PostgreSQL (alone, or a group together), any other
 // a transaction. When the connection breaks after the server ran the statement or the COMMIT and
 // before its answer came back, the journal reads the entries back: stored, the appends succeed
-// (once); not stored, the failure says their outcome is unknown, never that nothing was written. The SQLite writer thread's case is in
-// background-writer.test.ts.
+// (once). Not stored, the session that ran them is ended, and read again: still not stored, they
+// run again (once); when nothing settles it, the failure says their outcome is unknown, never that
+// nothing was written. The SQLite writer thread's case is in background-writer.test.ts.
 import { afterEach, describe, expect, it } from 'vitest';
 import { Journal, verifyProject } from '../../src/journal/index.js';
-import { PostgresStore } from '../../src/store/index.js';
+import { PostgresStore, type Store } from '../../src/store/index.js';
 import { outageProxy } from '../helpers/outage-proxy.js';
 import { ENGINES } from '../helpers/stores.js';
 
@@ -35,7 +36,36 @@ describe.skipIf(!postgres.available)('plain appends whose answer PostgreSQL lost
           "SELECT seq, hash, body FROM journal_entries WHERE project = 'lost' ORDER BY seq",
         )
       ).map((r) => ({ seq: Number(r.seq), hash: r.hash, i: JSON.parse(r.body).i as number }));
-    return { journal, proxy, rows };
+    return { journal, proxy, rows, direct: made.store };
+  }
+
+  /** Waits until one session of the database waits for a lock (the statement under test). */
+  async function waitingForALock(direct: Store) {
+    for (;;) {
+      const [row] = await direct.all<{ n: number }>(
+        "SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()",
+      );
+      if (row!.n > 0) return;
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  }
+
+  /** Holds `lock` (SQL run in a transaction of its own) until `release` is called. */
+  function holding(direct: Store, lock: string) {
+    let release!: () => void;
+    const released = new Promise<void>((r) => {
+      release = r;
+    });
+    let taken!: () => void;
+    const held = new Promise<void>((r) => {
+      taken = r;
+    });
+    const done = direct.transaction(async (tx) => {
+      await tx.exec(lock);
+      taken();
+      await released;
+    });
+    return { held, release, done };
   }
 
   const entry = (i: number) => ({ kind: 'x.y', body: { i }, actor: 'a' });
@@ -96,6 +126,62 @@ describe.skipIf(!postgres.available)('plain appends whose answer PostgreSQL lost
     // The head it settled is the one the journal goes on from.
     const next = await journal.append('lost', entry(2), { expectedSeq: 2 });
     expect(next.entry.seq).toBe(3);
+    expect((await verifyProject(journal, 'lost')).ok).toBe(true);
+  });
+
+  it('ends the session of a lone append that could not finish before its connection broke, then appends it once', async () => {
+    const { journal, proxy, rows, direct } = await throughProxy();
+    await journal.append('lost', entry(0));
+    // The head row locked by another session: the append's one statement reaches the server and
+    // waits there. Its connection breaks; the server does not notice a waiting session's client
+    // is gone, and would run the statement once the lock is released.
+    const lock = holding(direct, "SELECT seq FROM journal_heads WHERE project = 'lost' FOR UPDATE");
+    await lock.held;
+    const lone = journal.append('lost', entry(1));
+    await waitingForALock(direct);
+    proxy.drop();
+    // Read back, nothing is there yet; once its session is ended, nothing ever will be: the append
+    // runs again in a transaction, which waits for the lock like any other.
+    await new Promise((r) => setTimeout(r, 300));
+    lock.release();
+    await lock.done;
+    const one = await lone;
+    expect(one.entry.seq).toBe(2);
+    // The first statement's session did not outlive the lock: written once.
+    await new Promise((r) => setTimeout(r, 200));
+    const stored = await rows();
+    expect(stored.map((r) => r.i)).toEqual([0, 1]);
+    expect(stored[1]!.hash).toBe(one.entry.hash);
+    const next = await journal.append('lost', entry(2));
+    expect(next.entry.seq).toBe(3);
+    expect((await verifyProject(journal, 'lost')).ok).toBe(true);
+  });
+
+  it('ends the session of a transaction whose COMMIT could not finish, then runs it again once', async () => {
+    const { journal, proxy, rows, direct } = await throughProxy();
+    await journal.append('lost', entry(0));
+    // A deferred check that waits for an advisory lock at COMMIT: the COMMIT reaches the server and
+    // waits there while the test holds the lock.
+    await direct.exec(`
+      CREATE FUNCTION wait_at_commit() RETURNS trigger LANGUAGE plpgsql AS
+        $$ BEGIN PERFORM pg_advisory_xact_lock(7070777); RETURN NULL; END $$;
+      CREATE CONSTRAINT TRIGGER wait_at_commit AFTER INSERT ON journal_entries
+        DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION wait_at_commit();`);
+    const lock = holding(direct, 'SELECT pg_advisory_xact_lock(7070777)');
+    await lock.held;
+    // An append that decides on the head runs in a transaction; no retry may run it blindly.
+    const decided = journal.append('lost', entry(1), { expectedSeq: 1 });
+    await waitingForALock(direct);
+    proxy.drop();
+    await new Promise((r) => setTimeout(r, 300));
+    lock.release();
+    await lock.done;
+    const one = await decided;
+    expect(one.entry.seq).toBe(2);
+    await new Promise((r) => setTimeout(r, 200));
+    const stored = await rows();
+    expect(stored.map((r) => r.i)).toEqual([0, 1]);
+    expect(stored[1]!.hash).toBe(one.entry.hash);
     expect((await verifyProject(journal, 'lost')).ok).toBe(true);
   });
 

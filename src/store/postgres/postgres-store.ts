@@ -26,6 +26,8 @@ type Result = { rows: unknown[]; rowCount: number | null };
 
 /** The few driver methods canonry calls, so the rest of the code never sees driver types. */
 interface Client {
+  /** The backend's pid as the server announced it at connect (BackendKeyData). */
+  readonly processID: number | null;
   query(sql: string | QueryConfig, params?: unknown[]): Promise<Result>;
   release(err?: Error | boolean): void;
   on(event: 'error', listener: (err: Error) => void): unknown;
@@ -37,6 +39,32 @@ interface Pool {
   end(): Promise<void>;
   on(event: 'error', listener: (err: Error) => void): unknown;
 }
+
+/**
+ * A database session as PostgreSQL names it: its backend's pid and when it started (a pid alone
+ * could, in time, name another session).
+ */
+interface Session {
+  readonly pid: number;
+  readonly started: string;
+}
+
+/**
+ * The session a new connection is: read when the pool opens it, and kept only when the pid the
+ * server announced at connect is the session's own — behind a pooler it is the pooler's, and the
+ * session that runs a statement may be another than the one read here.
+ */
+const SESSION_OF_CONNECTION =
+  'SELECT pid, backend_start::text AS started FROM pg_stat_activity WHERE pid = pg_backend_pid()';
+const END_SESSION =
+  'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE pid = $1 AND backend_start = $2::timestamptz';
+const SESSION_RUNS =
+  'SELECT 1 FROM pg_stat_activity WHERE pid = $1 AND backend_start = $2::timestamptz';
+/** How long {@link PostgresStore.endLostSession} waits for an ended session to be gone. */
+const END_SESSION_MS = 3_000;
+
+/** Each failure whose write's outcome is unknown, and the session that was running the write. */
+const lostSessions = new WeakMap<object, Session>();
 
 const CAPABILITIES: Capabilities = {
   dialect: 'postgres',
@@ -212,11 +240,92 @@ export class PostgresStore implements Store {
   }
 
   async run(sql: string, params: readonly SqlValue[] = []): Promise<number> {
-    return (await this.#track(() => query(this.#pool, sql, params))).rowCount ?? 0;
+    return (
+      (await this.#track(() => this.#onClient((client) => query(client, sql, params)))).rowCount ??
+      0
+    );
   }
 
   async exec(sql: string): Promise<void> {
     await this.#track(() => this.#pool.query(sql));
+  }
+
+  /**
+   * Ends the session a write whose outcome is unknown ran on (see `Store.endLostSession`): asks the
+   * server to terminate it, then waits until it is gone. A session ends its transaction before it
+   * leaves `pg_stat_activity`, so gone means what it ran committed or rolled back for good.
+   */
+  async endLostSession(err: unknown): Promise<boolean> {
+    const session = typeof err === 'object' && err !== null ? lostSessions.get(err) : undefined;
+    if (session === undefined) return false;
+    const params = [session.pid, session.started];
+    const deadline = performance.now() + END_SESSION_MS;
+    try {
+      await this.#track(() => this.#pool.query({ text: END_SESSION, values: params }));
+    } catch {
+      // Not ours to end (another role's) or out of reach: it may still end on its own.
+    }
+    for (;;) {
+      try {
+        const { rows } = await this.#track(() =>
+          this.#pool.query({ text: SESSION_RUNS, values: params }),
+        );
+        if (rows.length === 0) return true;
+      } catch {
+        return false;
+      }
+      if (performance.now() >= deadline) return false;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+
+  /** Each connection's session, once read (null: not one to be named, see SESSION_OF_CONNECTION). */
+  readonly #sessions = new WeakMap<Client, Session | null>();
+
+  /** Reads which session a connection is, on its first use for a write. */
+  async #learnSession(client: Client): Promise<void> {
+    if (this.#sessions.has(client)) return;
+    const row = (await client.query(SESSION_OF_CONNECTION)).rows[0] as
+      | { pid: number; started: string }
+      | undefined;
+    this.#sessions.set(
+      client,
+      row !== undefined && row.pid === client.processID
+        ? { pid: row.pid, started: row.started }
+        : null,
+    );
+  }
+
+  /**
+   * One autocommit statement on a connection of its own from the pool (what `pool.query` does),
+   * so that when the connection is lost the failure can name the session that ran it.
+   */
+  async #onClient(work: (client: Client) => Promise<Result>): Promise<Result> {
+    const client = await guard(() => this.#pool.connect());
+    const onError = () => undefined;
+    client.on('error', onError);
+    try {
+      await this.#learnSession(client);
+      const result = await work(client);
+      client.off('error', onError);
+      client.release();
+      return result;
+    } catch (err) {
+      const lost = isConnectionError(err);
+      client.off('error', onError);
+      client.release(lost ? (err as Error) : undefined);
+      throw this.#failure(err, lost ? client : undefined);
+    }
+  }
+
+  /** `err` as the store reports it, remembering the session a lost connection was (`client`). */
+  #failure(err: unknown, client: Client | undefined): unknown {
+    const failure = asStoreError(err);
+    const session = client === undefined ? undefined : this.#sessions.get(client);
+    if (session && typeof failure === 'object' && failure !== null) {
+      lostSessions.set(failure, session);
+    }
+    return failure;
   }
 
   /**
@@ -254,6 +363,7 @@ export class PostgresStore implements Store {
       // Migrations wait for each other and may build indexes over large tables: no answer timeout.
       const on = options.exclusive ? unbounded(client) : client;
       try {
+        await this.#learnSession(client);
         await client.query('BEGIN');
         if (options.exclusive)
           await on.query({
@@ -275,11 +385,14 @@ export class PostgresStore implements Store {
         client.release(lost ? (err as Error) : undefined);
         if (committing && isConnectionError(err)) {
           // COMMIT was sent and no answer came back: it may have committed. Never retry blindly.
-          throw new CanonryError(
-            'STORE_UNAVAILABLE',
-            'the connection dropped during COMMIT; the outcome is unknown',
-            { outcome: 'unknown' },
-            { cause: err },
+          throw this.#failure(
+            new CanonryError(
+              'STORE_UNAVAILABLE',
+              'the connection dropped during COMMIT; the outcome is unknown',
+              { outcome: 'unknown' },
+              { cause: err },
+            ),
+            client,
           );
         }
         const code = (err as { code?: string }).code;
