@@ -1,7 +1,7 @@
 import { Backoff, CanonryError, isCanonryError } from '../core/index.js';
 import { bodySchema, defineEntryKind, type EntryInput, type Journal } from '../journal/index.js';
 import { type AuditRecord, type AuditSink, VERDICT_CLASSES } from '../kernel/index.js';
-import { isTransientStoreError } from '../store/index.js';
+import { isTransientStoreError, isUnknownOutcome } from '../store/index.js';
 import { auditRecordBound } from './audit-record-bound.js';
 
 // The kernel computed these hashes itself; the audit is the hottest append path (see `hashRef`).
@@ -100,6 +100,12 @@ export class JournalAuditSink implements AuditSink {
   /** Entries a transient failure refused, oldest first: written ahead of the next batch. */
   #retained: AuditRecord[][] = [];
   #retainedRecords = 0;
+  /**
+   * Writes that failed with their outcome unknown, which the journal can tell later: read back
+   * before the next write, and written again only if they never committed (never twice).
+   */
+  #doubts: { readonly groups: readonly AuditRecord[][]; readonly err: unknown }[] = [];
+  #doubtRecords = 0;
   readonly #retry = new Backoff({ firstMs: FIRST_RETRY_MS, maxMs: MAX_RETRY_MS });
   #retryTimer: NodeJS.Timeout | undefined;
   /** A transient failure was reported and no write has succeeded since. */
@@ -119,7 +125,7 @@ export class JournalAuditSink implements AuditSink {
 
   /** Records kept for another try after the store refused them for now. */
   get retained(): number {
-    return this.#retainedRecords;
+    return this.#retainedRecords + this.#doubtRecords;
   }
 
   record(entry: AuditRecord): void {
@@ -165,8 +171,11 @@ export class JournalAuditSink implements AuditSink {
     }
     clearTimeout(this.#retryTimer);
     this.#retryTimer = undefined;
-    if (this.#buffered === 0 && this.#retained.length === 0) return;
+    if (this.#buffered === 0 && this.#retained.length === 0 && this.#doubts.length === 0) return;
     const groups = [...this.#retained, ...this.#entries];
+    const doubts = this.#doubts;
+    this.#doubts = [];
+    this.#doubtRecords = 0;
     this.#retained = [];
     this.#retainedRecords = 0;
     this.#entries = [];
@@ -175,21 +184,61 @@ export class JournalAuditSink implements AuditSink {
     // A lone entry would commit on the event loop's connection, its fsync included; two or more go
     // to the store's background writer (the journal's plain path). A batch of several records is
     // therefore always sent as at least two entries.
-    const only = groups.length === 1 ? groups[0]! : undefined;
-    if (only !== undefined && only.length > 1) {
-      const half = Math.ceil(only.length / 2);
-      groups.splice(0, 1, only.slice(0, half), only.slice(half));
-    }
-    const write: Promise<void> = this.#append(groups)
-      .then(
-        () => {
-          this.#failing = false;
-          this.#retry.reset();
-        },
-        (err: unknown) => this.#failed(groups, err),
-      )
+    const write: Promise<void> = this.#settle(doubts)
+      .then((absent) => {
+        const all = [...absent, ...groups];
+        if (all.length === 0) return;
+        const only = all.length === 1 ? all[0]! : undefined;
+        if (only !== undefined && only.length > 1) {
+          const half = Math.ceil(only.length / 2);
+          all.splice(0, 1, only.slice(0, half), only.slice(half));
+        }
+        return this.#append(all).then(
+          () => {
+            this.#failing = false;
+            this.#retry.reset();
+          },
+          (err: unknown) => this.#failed(all, err),
+        );
+      })
       .finally(() => this.#writes.delete(write));
     this.#writes.add(write);
+  }
+
+  /**
+   * Reads back the writes in doubt: stored ones are done, and the groups of those that never
+   * committed are returned to be written again; the rest stay in doubt for the next try.
+   */
+  async #settle(
+    doubts: readonly { readonly groups: readonly AuditRecord[][]; readonly err: unknown }[],
+  ): Promise<AuditRecord[][]> {
+    const absent: AuditRecord[][] = [];
+    let waiting = false;
+    for (const doubt of doubts) {
+      const settled = await this.journal.settle(doubt.err).catch(() => undefined);
+      if (settled === 'absent') absent.push(...doubt.groups);
+      else if (settled === undefined) {
+        this.#doubt(doubt.groups, doubt.err);
+        waiting = true;
+      }
+    }
+    if (waiting) this.#again();
+    return absent;
+  }
+
+  /** Holds `groups`, written with their outcome unknown, until the journal can tell what they did. */
+  #doubt(groups: readonly AuditRecord[][], err: unknown): void {
+    this.#doubts.push({ groups, err });
+    for (const group of groups) this.#doubtRecords += group.length;
+  }
+
+  /** Tries again after the backoff's next pause (once: a pending try takes everything). */
+  #again(): void {
+    const wait = this.#retry.next();
+    this.#retryTimer ??= setTimeout(() => {
+      this.#retryTimer = undefined;
+      this.#write(true);
+    }, wait).unref();
   }
 
   /** Keeps the records of a write the store refused for now, within the bound; reports the rest. */
@@ -204,20 +253,18 @@ export class JournalAuditSink implements AuditSink {
       this.onError(err);
     }
     // Records carry their own time: a batch that joined the retained ones while this write was in
-    // flight may go before it.
-    this.#keep(groups);
-    const wait = this.#retry.next();
-    this.#retryTimer ??= setTimeout(() => {
-      this.#retryTimer = undefined;
-      this.#write(true);
-    }, wait).unref();
+    // flight may go before it. A write that may have committed is read back before it is written
+    // again, when the journal can tell; otherwise it is written again (at least once).
+    if (isUnknownOutcome(err) && this.journal.isSettleable(err)) this.#doubt(groups, err);
+    else this.#keep(groups);
+    this.#again();
   }
 
   /** Retains `groups` in order within `maxRetained`; what does not fit is dropped and reported. */
   #keep(groups: readonly AuditRecord[][]): void {
     let dropped = 0;
     for (const group of groups) {
-      if (this.#retainedRecords + group.length > this.#maxRetained) {
+      if (this.#retainedRecords + this.#doubtRecords + group.length > this.#maxRetained) {
         dropped += group.length;
         continue;
       }
@@ -266,6 +313,17 @@ export class JournalAuditSink implements AuditSink {
     await this.flush();
     clearTimeout(this.#retryTimer);
     this.#retryTimer = undefined;
+    if (this.#doubtRecords > 0) {
+      this.onError(
+        new CanonryError(
+          'STORE_UNAVAILABLE',
+          `${this.#doubtRecords} kernel audit records were written with their outcome unknown and could not be read back before closing: they may or may not be in the journal`,
+          { outcome: 'unknown', records: this.#doubtRecords },
+        ),
+      );
+      this.#doubts = [];
+      this.#doubtRecords = 0;
+    }
   }
 }
 

@@ -4,7 +4,7 @@ import { insertStatements, MOVE_HEAD } from './append-statements.js';
 import { appended } from './appended.js';
 import { checkpointParams, INSERT_CHECKPOINT } from './checkpoint-rows.js';
 import { buildChainInto } from './entry-hash.js';
-import { storedTails } from './settle-unknown.js';
+import { inDoubt, storedTails } from './settle-unknown.js';
 import type { AppendResult, Head } from './types.js';
 
 /**
@@ -83,7 +83,8 @@ export function appendInBackground(
       if (!isUnknownOutcome(err)) throw err;
       const stored = await storedTails(ctx.store, tails.values());
       if (stored === 'none') return undefined;
-      if (stored !== 'all') throw err;
+      // The thread has exited (its connection closed): read again later, this is final.
+      if (stored !== 'all') throw inDoubt(err, ctx.store, tails.values(), true);
       for (const tail of tails.values()) ctx.committed(tail);
       return results;
     },

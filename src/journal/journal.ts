@@ -17,7 +17,7 @@ import type { EntryKinds } from './entry-kind.js';
 import { type EntryRow, rowToEntry, SELECT_ENTRIES } from './entry-row.js';
 import { type FollowOptions, JournalFeed, type JournalFollower } from './follow.js';
 import { receiptFor } from './receipt.js';
-import { settleLost } from './settle-unknown.js';
+import { inDoubt, isSettleable, settleDoubt, settleLost } from './settle-unknown.js';
 import type {
   AppendOptions,
   AppendResult,
@@ -214,6 +214,7 @@ export class Journal {
         // its session ended: it never will.
         settle: async (batch, err) => {
           const settled = await settleLost(store, batch.heads.values(), err);
+          if (settled === undefined) inDoubt(err, store, batch.heads.values());
           return settled === undefined ? undefined : settled === 'stored';
         },
         ...(store.background
@@ -411,6 +412,25 @@ export class Journal {
       this.#byKind.set(kind, found);
     }
     return found;
+  }
+
+  /**
+   * Whether appends that failed with `err` — their outcome unknown — can be told later by
+   * {@link settle}: as stored or as never to be stored. False for any other failure, and when the
+   * session that wrote them can be neither known gone nor ended (PostgreSQL behind a pooler).
+   */
+  isSettleable(err: unknown): boolean {
+    return isSettleable(err, this.store);
+  }
+
+  /**
+   * What appends that failed with `err` (their outcome unknown) did, read back now: `stored` (they
+   * are in the journal, as their failed call would have returned them) or `absent` (never committed,
+   * and never will: appending them again writes them once); undefined when it cannot be told yet
+   * (the store out of reach) or `err` is not such a failure of this journal.
+   */
+  settle(err: unknown): Promise<'stored' | 'absent' | undefined> {
+    return settleDoubt(err, this.store);
   }
 
   /** The project's head; seq 0 and the genesis hash for a project with no entries. */

@@ -57,6 +57,48 @@ export async function settleLost(
 }
 
 /**
+ * Appends that failed with their outcome unknown, by their failure: the store they went to, their
+ * tails, and whether the session that wrote them is known to be gone (`ended`: a writer thread that
+ * exited) — else only the store can end it (`Store.endLostSession`).
+ */
+const doubts = new WeakMap<
+  object,
+  { readonly store: Store; readonly tails: readonly Head[]; readonly ended: boolean }
+>();
+
+/** Marks `err` as the failure of appends whose outcome is unknown (`tails` theirs); returns it. */
+export function inDoubt<E>(err: E, store: Store, tails: Iterable<Head>, ended = false): E {
+  if (typeof err === 'object' && err !== null) doubts.set(err, { store, tails: [...tails], ended });
+  return err;
+}
+
+/**
+ * Whether the appends `err` failed with their outcome unknown on `store` can be told later
+ * ({@link settleDoubt}): as stored or absent, once the store can be read and, for absent, once the
+ * session that wrote them is gone or the store can end it.
+ */
+export function isSettleable(err: unknown, store: Store): boolean {
+  const doubt = typeof err === 'object' && err !== null ? doubts.get(err) : undefined;
+  return (
+    doubt !== undefined &&
+    doubt.store === store &&
+    (doubt.ended || store.namesLostSession?.(err) === true)
+  );
+}
+
+/** What the appends `err` left in doubt on `store` did, read back now ({@link settleLost}). */
+export async function settleDoubt(
+  err: unknown,
+  store: Store,
+): Promise<'stored' | 'absent' | undefined> {
+  const doubt = typeof err === 'object' && err !== null ? doubts.get(err) : undefined;
+  if (doubt === undefined || doubt.store !== store) return undefined;
+  if (!doubt.ended) return settleLost(store, doubt.tails, err);
+  const stored = await storedTails(store, doubt.tails);
+  return stored === 'all' ? 'stored' : stored === 'none' ? 'absent' : undefined;
+}
+
+/**
  * After an autocommit statement that appends (`tail` its last entry) failed with `err`: a store
  * that became unreachable may have run it all the same ({@link settleLost}). `stored`: the answer
  * was lost, not the write. `absent`: it never committed and never will, so it may run again.
@@ -71,5 +113,9 @@ export async function settleStatement(
   if (!isCanonryError(err, 'STORE_UNAVAILABLE')) throw err;
   const settled = await settleLost(store, [tail], err);
   if (settled !== undefined) return settled;
-  throw new CanonryError('STORE_UNAVAILABLE', err.message, { outcome: 'unknown' }, { cause: err });
+  throw inDoubt(
+    new CanonryError('STORE_UNAVAILABLE', err.message, { outcome: 'unknown' }, { cause: err }),
+    store,
+    [tail],
+  );
 }

@@ -124,5 +124,7 @@ export interface Store extends Queryable {
    * sessions, a pooler between), the database is out of reach, or the session would not end in time.
    */
   endLostSession?(err: unknown): Promise<boolean>;
+  /** Whether `err` (or what it was caused by) names the session of a lost write, for {@link endLostSession}. */
+  namesLostSession?(err: unknown): boolean;
   close(): Promise<void>;
 }

@@ -18,9 +18,11 @@ import {
   verifyProject,
 } from '../../src/journal/index.js';
 import { AUDIT_LIMITS, type AuditRecord, boundedDetail } from '../../src/kernel/index.js';
-import { migrate, SqliteStore } from '../../src/store/index.js';
+import { migrate, PostgresStore, SqliteStore } from '../../src/store/index.js';
 import { Keyring } from '../../src/trust/index.js';
+import { outageProxy } from '../helpers/outage-proxy.js';
 import { tempDir } from '../helpers/runtime.js';
+import { ENGINES } from '../helpers/stores.js';
 import { tamperWriterThreads } from '../helpers/writer-threads.js';
 
 const cleanups: (() => void | Promise<void>)[] = [];
@@ -231,6 +233,122 @@ describe('JournalAuditSink across a writer thread that dies with its batch unans
     }
   });
 });
+
+const postgres = ENGINES.find((e) => e.name === 'postgres')!;
+
+describe.skipIf(!postgres.available)(
+  'JournalAuditSink on PostgreSQL: a write whose outcome is unknown while the database is out of reach',
+  () => {
+    /** A sink on a journal that reaches PostgreSQL through an outage proxy; records read directly. */
+    async function throughProxy() {
+      const made = await postgres.fresh();
+      cleanups.push(async () => {
+        await made.store.close();
+        await made.cleanup();
+      });
+      const proxy = await outageProxy();
+      cleanups.push(() => proxy.close());
+      const store = new PostgresStore({ connectionString: proxy.via(made.location).toString() });
+      const journal = new Journal(store);
+      cleanups.push(() => journal.close().then(() => store.close()));
+      const errors: unknown[] = [];
+      const sink = new JournalAuditSink(journal, (err) => errors.push(err), { maxDelayMs: 5 });
+      const stored = async () =>
+        (
+          await made.store.all<{ body: string }>(
+            "SELECT body FROM journal_entries WHERE project = 'kernel' ORDER BY seq",
+          )
+        ).flatMap((r) => (JSON.parse(r.body) as AuditEntryBody).records.map((x) => x.at));
+      // The project's head, in a transaction; then batches are one statement each.
+      for (let i = 0; i < 10; i++) sink.record(record(i));
+      await sink.flush();
+      return { made, proxy, sink, errors, stored, journal };
+    }
+
+    const lost = (i: number): AuditRecord => ({ ...record(i), protocol_slug: 'lost-answer' });
+    const until = async (check: () => Promise<boolean> | boolean) => {
+      while (!(await check())) await new Promise((r) => setTimeout(r, 5));
+    };
+
+    it('a write stored before its answer was lost is read back once the database is back, not written again', async () => {
+      const { proxy, sink, errors, stored, journal } = await throughProxy();
+      proxy.loseAnswerTo('lost-answer');
+      for (let i = 10; i < 30; i++) sink.record(lost(i));
+      await until(async () => (await stored()).length === 30);
+      // Out of reach as the journal would read the write back: its outcome is unknown.
+      proxy.cut();
+      await until(() => sink.retained === 20);
+      proxy.restore();
+      await sink.flush();
+      expect(sink.retained).toBe(0);
+      expect(await stored()).toEqual(Array.from({ length: 30 }, (_, i) => record(i).at));
+      expect(errors).toMatchObject([
+        { code: 'STORE_UNAVAILABLE', details: { outcome: 'unknown' } },
+      ]);
+      expect((await verifyProject(journal, KERNEL_AUDIT_PROJECT)).ok).toBe(true);
+      await sink.close();
+    });
+
+    it('close reports the records it could not read back, as of unknown outcome', async () => {
+      const { proxy, sink, errors, stored } = await throughProxy();
+      proxy.loseAnswerTo('lost-answer');
+      for (let i = 10; i < 30; i++) sink.record(lost(i));
+      await until(async () => (await stored()).length === 30);
+      proxy.cut();
+      await until(() => sink.retained === 20);
+      await sink.close();
+      expect(sink.retained).toBe(0);
+      expect(errors.at(-1)).toMatchObject({
+        code: 'STORE_UNAVAILABLE',
+        details: { outcome: 'unknown', records: 20 },
+      });
+    });
+
+    it('a write still waiting on the server when its connection broke is ended, then written once', async () => {
+      const { made, proxy, sink, errors, stored, journal } = await throughProxy();
+      // The head row locked by another session: the write's statement reaches the server and waits.
+      let release!: () => void;
+      const released = new Promise<void>((r) => {
+        release = r;
+      });
+      let locked!: () => void;
+      const held = new Promise<void>((r) => {
+        locked = r;
+      });
+      const locker = made.store.transaction(async (tx) => {
+        await tx.all("SELECT seq FROM journal_heads WHERE project = 'kernel' FOR UPDATE");
+        locked();
+        await released;
+      });
+      await held;
+      for (let i = 10; i < 30; i++) sink.record(lost(i));
+      await until(async () => {
+        const [row] = await made.store.all<{ n: number }>(
+          "SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()",
+        );
+        return row!.n > 0;
+      });
+      proxy.cut();
+      await until(() => sink.retained === 20);
+      proxy.restore();
+      // Read back, the write is not there; its session is ended, so it never will be: written again,
+      // behind the lock like any other write.
+      const flushed = sink.flush();
+      await new Promise((r) => setTimeout(r, 300));
+      release();
+      await locker;
+      await flushed;
+      expect(sink.retained).toBe(0);
+      await new Promise((r) => setTimeout(r, 200));
+      expect(await stored()).toEqual(Array.from({ length: 30 }, (_, i) => record(i).at));
+      expect(errors).toMatchObject([
+        { code: 'STORE_UNAVAILABLE', details: { outcome: 'unknown' } },
+      ]);
+      expect((await verifyProject(journal, KERNEL_AUDIT_PROJECT)).ok).toBe(true);
+      await sink.close();
+    });
+  },
+);
 
 describe('JournalAuditSink while the store cannot take its records (a full disk)', () => {
   /** A journal on a SQLite file that may grow 128 pages past its schema, and a filler table. */

@@ -66,6 +66,16 @@ const END_SESSION_MS = 3_000;
 /** Each failure whose write's outcome is unknown, and the session that was running the write. */
 const lostSessions = new WeakMap<object, Session>();
 
+/** The session `err` names, or the failure it was caused by (a caller may wrap it). */
+function lostSessionOf(err: unknown): Session | undefined {
+  for (let at = err, depth = 0; typeof at === 'object' && at !== null && depth < 8; depth++) {
+    const session = lostSessions.get(at);
+    if (session !== undefined) return session;
+    at = (at as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
 const CAPABILITIES: Capabilities = {
   dialect: 'postgres',
   singleWriter: false,
@@ -256,7 +266,7 @@ export class PostgresStore implements Store {
    * leaves `pg_stat_activity`, so gone means what it ran committed or rolled back for good.
    */
   async endLostSession(err: unknown): Promise<boolean> {
-    const session = typeof err === 'object' && err !== null ? lostSessions.get(err) : undefined;
+    const session = lostSessionOf(err);
     if (session === undefined) return false;
     const params = [session.pid, session.started];
     const deadline = performance.now() + END_SESSION_MS;
@@ -277,6 +287,10 @@ export class PostgresStore implements Store {
       if (performance.now() >= deadline) return false;
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
+  }
+
+  namesLostSession(err: unknown): boolean {
+    return lostSessionOf(err) !== undefined;
   }
 
   /** Each connection's session, once read (null: not one to be named, see SESSION_OF_CONNECTION). */
