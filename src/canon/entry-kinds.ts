@@ -147,6 +147,45 @@ export const CLASSIFICATION_FAILED = defineEntryKind<ClassificationFailureBody>(
   summary: (b) => ({ message_id: b.message_id, code: b.code }),
 });
 
+/** What one intake made of a classified message's drafts, in draft order. */
+export interface IntakeDoneBody {
+  readonly message_id: string;
+  readonly proposals: readonly (
+    | { readonly ok: true; readonly proposal_id: string }
+    | {
+        readonly ok: false;
+        readonly object_id: string;
+        readonly code: string;
+        readonly message: string;
+      }
+  )[];
+}
+
+/**
+ * An intake finished proposing: the proposal each draft became, or the typed error that stopped
+ * it. Journaled once per message (after its proposals), so a retry — in this process or another —
+ * reports the first intake whole, failures included, and one racing it waits for it.
+ */
+export const INTAKE_DONE = defineEntryKind<IntakeDoneBody>({
+  kind: 'canon.intake',
+  version: 1,
+  schema: object({
+    message_id: text,
+    proposals: list(
+      object(
+        { ok: { type: 'boolean' } },
+        {
+          proposal_id: text,
+          object_id: text,
+          code: text,
+          message: text,
+        },
+      ),
+    ),
+  }),
+  summary: (b) => ({ message_id: b.message_id, proposals: b.proposals.length }),
+});
+
 /** Every kind canon writes: register them all with the journal. */
 export const CANON_ENTRY_KINDS: readonly EntryKind<unknown>[] = [
   MESSAGE,
@@ -158,4 +197,5 @@ export const CANON_ENTRY_KINDS: readonly EntryKind<unknown>[] = [
   CLASSIFICATION,
   CLASSIFICATION_FAILED,
   CLASSIFIER,
+  INTAKE_DONE,
 ];

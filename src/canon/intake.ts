@@ -4,7 +4,7 @@ import type { ArchivedMessage, Classification, Classifier, MessageRole } from '.
 import { isMachineAuthor } from './classify/index.js';
 import { newId } from './commit.js';
 import type { ProposalOutcome } from './committing.js';
-import { MESSAGE } from './entry-kinds.js';
+import { INTAKE_DONE, type IntakeDoneBody, MESSAGE } from './entry-kinds.js';
 import {
   classifyMessage,
   recordClassification,
@@ -270,7 +270,69 @@ async function takeIn(
       });
     }
   }
+  await recordIntake(canon, principal, message, proposals);
   return { message, classification, proposals };
+}
+
+/** How long a retry waits for the intake that classified its message to finish proposing. */
+const INTAKE_WAIT_MS = 5_000;
+
+const intakeKey = (messageId: string) => `intake:${messageId}`;
+
+/** Journals what an intake made of its drafts, once per message (`canon.intake`). */
+async function recordIntake(
+  canon: Canon,
+  principal: Principal,
+  message: ArchivedMessage,
+  proposals: IntakeResult['proposals'],
+): Promise<void> {
+  await canon.journal.append(
+    message.project,
+    INTAKE_DONE.input(
+      {
+        message_id: message.message_id,
+        proposals: proposals.map((p) =>
+          p.ok
+            ? { ok: true, proposal_id: p.outcome.proposal.proposal_id }
+            : { ok: false, object_id: p.object_id, code: p.code, message: p.message },
+        ),
+      },
+      {
+        actor: principal.id,
+        authority: { principal: principal.id, role: principal.role, project: principal.project },
+        idempotency_key: intakeKey(message.message_id),
+      },
+    ),
+  );
+}
+
+/** What the intake of a message made of its drafts, once journaled. */
+async function intakeDone(canon: Canon, message: ArchivedMessage): Promise<IntakeDoneBody | null> {
+  const entry = await canon.journal.entryByKey(message.project, intakeKey(message.message_id));
+  return entry !== null && INTAKE_DONE.is(entry) ? entry.body : null;
+}
+
+/**
+ * The record of the intake that classified `message`, waiting for it (at most
+ * {@link INTAKE_WAIT_MS}) while that intake — in another process — is still proposing. Null when
+ * there is none to wait for (every draft is a proposal already: a message taken in before intakes
+ * were journaled) or it did not come in time (that intake stopped part way).
+ */
+async function awaitIntake(
+  canon: Canon,
+  message: ArchivedMessage,
+  classification: Classification,
+  found: number,
+): Promise<IntakeDoneBody | null> {
+  const done = await intakeDone(canon, message);
+  if (done !== null || found >= classification.drafts.length) return done;
+  const deadline = performance.now() + INTAKE_WAIT_MS;
+  for (let pause = 20; performance.now() < deadline; pause = Math.min(pause * 2, 250)) {
+    await new Promise((resolve) => setTimeout(resolve, pause));
+    const now = await intakeDone(canon, message);
+    if (now !== null) return now;
+  }
+  return null;
 }
 
 /** A message no classification was journaled for, and why (its last journaled failure). */
@@ -341,14 +403,35 @@ async function proposalsOf(
   return proposals;
 }
 
-/** A message already classified: its journaled classification and the proposals made from it. */
+/**
+ * A message already classified: its journaled classification and what its intake made of the
+ * drafts, as that intake reported it (failures included) once it has finished — waited for while
+ * another process is still proposing; else the proposals made from it so far.
+ */
 async function repeated(
   canon: Canon,
   principal: Principal,
   message: ArchivedMessage,
   classification: Classification,
 ): Promise<IntakeResult> {
-  return { message, classification, proposals: await proposalsOf(canon, principal, message) };
+  const made = await proposalsOf(canon, principal, message);
+  const done = await awaitIntake(canon, message, classification, made.length);
+  if (done === null) return { message, classification, proposals: made };
+  // Read again: the proposals the record names may have been made while waiting.
+  const byId = new Map(
+    (await proposalsOf(canon, principal, message)).flatMap((p) =>
+      p.ok ? [[p.outcome.proposal.proposal_id, p] as const] : [],
+    ),
+  );
+  const proposals: IntakeResult['proposals'][number][] = [];
+  for (const item of done.proposals) {
+    if (!item.ok) proposals.push(item);
+    else {
+      const made = byId.get(item.proposal_id);
+      if (made) proposals.push(made);
+    }
+  }
+  return { message, classification, proposals };
 }
 
 /**

@@ -6,6 +6,7 @@ import {
   CLASSIFICATION_FAILED,
   CLASSIFIER,
   COMMIT,
+  INTAKE_DONE,
   MESSAGE,
   PROPOSAL,
   RECOMPARE,
@@ -52,6 +53,8 @@ async function entryAudience(reader: CanonReader, entry: JournalEntry): Promise<
   // Its drafts may name the speaker's own personal notes (the classifier saw the canon the
   // speaker may read): only the speaker reads it.
   if (CLASSIFICATION.is(entry)) return { shared: false, holder: entry.actor };
+  // What an intake made of those drafts (failures name their objects): the speaker's too.
+  if (INTAKE_DONE.is(entry)) return { shared: false, holder: entry.actor };
   if (CLASSIFICATION_FAILED.is(entry)) {
     // Follows its message: a personal message's failures are its speaker's alone.
     const message = await reader.message(entry.body.message_id);

@@ -246,6 +246,81 @@ for (const engine of CANON_ENGINES) {
       expect([...ids]).toEqual([proposals[0]!.proposal_id]);
     });
 
+    // On PostgreSQL the first intake can be held after its claim, outside any transaction (a lock
+    // on canon_objects stops its first read of a draft's object); on one SQLite file a lock would
+    // stop the other process's every write too.
+    it.skipIf(engine.name !== 'postgres')(
+      'a retry from another process while the first intake is still proposing waits for its proposals',
+      async () => {
+        const { runtime } = env;
+        const other = await env.another();
+        const state = { down: false, garbage: false, calls: 0 };
+        const id = 'race-held';
+        const text = 'We decided to hold releases on Fridays.';
+        let release!: () => void;
+        const released = new Promise<void>((r) => {
+          release = r;
+        });
+        let locked!: () => void;
+        const held = new Promise<void>((r) => {
+          locked = r;
+        });
+        let locker: Promise<void> | undefined;
+        // The first intake's classifier takes the lock once it has its answer: the claim is then
+        // journaled, and the intake waits at its first draft.
+        const inner = modelClassifier(state);
+        const holding: Classifier = {
+          name: inner.name,
+          classify: async (input) => {
+            const answer = await inner.classify(input);
+            locker = runtime.store.transaction(async (tx) => {
+              await tx.exec('LOCK TABLE canon_objects IN ACCESS EXCLUSIVE MODE');
+              locked();
+              await released;
+            });
+            await held;
+            return answer;
+          },
+        };
+        const first = intake(runtime.canon, holding, editor, { text, message_id: id });
+        const claimed = async () =>
+          (
+            await runtime.store.all(
+              'SELECT seq FROM journal_entries WHERE project = $1 AND idempotency_key = $2',
+              [PROJECT, `classification:${id}`],
+            )
+          ).length === 1;
+        while (!(await claimed())) await new Promise((r) => setTimeout(r, 10));
+        let answered = false;
+        const retry = intake(other.canon, modelClassifier(state), editor, { text, message_id: id });
+        retry.then(
+          () => {
+            answered = true;
+          },
+          () => {
+            answered = true;
+          },
+        );
+        await new Promise((r) => setTimeout(r, 400));
+        // The claim is taken and no proposal made yet: an answer now would say it made none.
+        const early = answered;
+        release();
+        await locker;
+        expect(early).toBe(false);
+        const [a, b] = await Promise.all([first, retry]);
+        const ids = (r: Awaited<typeof first>) =>
+          r.proposals.map((p) => (p.ok ? p.outcome.proposal.proposal_id : p.code));
+        expect(ids(a)).toHaveLength(1);
+        expect(ids(b)).toEqual(ids(a));
+        // A later retry reports the same, from the intake's record, without waiting.
+        const again = await intake(other.canon, modelClassifier(state), editor, {
+          text,
+          message_id: id,
+        });
+        expect(ids(again)).toEqual(ids(a));
+      },
+    );
+
     it('first run: no configuration, a decision becomes a proposal with a derived id', async () => {
       const { runtime } = env;
       const project = 'first-run';
