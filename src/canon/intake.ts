@@ -214,9 +214,16 @@ async function takeIn(
   try {
     classified = await classifyMessage(classifier, { message, canon: current });
   } catch (error) {
-    // Journaled, so the message is listed as unclassified with its reason and can be tried again.
     const failure = failureOf(error, message, classifier);
-    if (failure) await recordFailure(canon, principal, failure);
+    if (failure) {
+      // Another intake of this message (another process) may have classified it meanwhile, and
+      // its proposals changed the canon this classifier was shown (a draft creating what they
+      // created is refused): the message is classified, by that intake, and this is no failure.
+      const recorded = await recordedClassification(canon, message);
+      if (recorded) return repeated(canon, principal, message, recorded);
+      // Journaled, so the message is listed as unclassified with its reason and can be tried again.
+      await recordFailure(canon, principal, failure);
+    }
     throw error;
   }
   const claim = await recordClassification(canon, principal, message, classified);

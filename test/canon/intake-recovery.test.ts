@@ -321,6 +321,50 @@ for (const engine of CANON_ENGINES) {
       },
     );
 
+    it('an intake whose classifier met canon as another process left it after classifying the same message reports that classification', async () => {
+      const { runtime } = env;
+      const other = await env.another();
+      const state = { down: false, garbage: false, calls: 0 };
+      const id = 'race-late';
+      const text = 'We decided to ship the late build on Thursdays.';
+      let winnerDone!: () => void;
+      const done = new Promise<void>((r) => {
+        winnerDone = r;
+      });
+      // This intake reads canon only after the other has classified the message and proposed: its
+      // scripted draft creates a note that exists by then, and is refused.
+      const inner = modelClassifier(state);
+      const late: Classifier = {
+        name: inner.name,
+        classify: async (input) => {
+          await done;
+          const canon = await other.canon
+            .reader(PROJECT)
+            .objects(['active', 'provisional', 'disputed']);
+          return inner.classify({ ...input, canon });
+        },
+      };
+      const slow = intake(other.canon, late, editor, { text, message_id: id });
+      await new Promise((r) => setTimeout(r, 50));
+      const first = await intake(runtime.canon, modelClassifier(state), editor, {
+        text,
+        message_id: id,
+      });
+      winnerDone();
+      const second = await slow;
+      const ids = (r: typeof first) =>
+        r.proposals.map((p) => (p.ok ? p.outcome.proposal.proposal_id : p.code));
+      expect(ids(first)).toHaveLength(1);
+      expect(ids(second)).toEqual(ids(first));
+      expect(second.classification).toEqual(first.classification);
+      // Nothing says the message failed: it did not.
+      const failures = await runtime.store.all(
+        "SELECT seq FROM journal_entries WHERE project = $1 AND kind = 'canon.classification_failed' AND body LIKE $2",
+        [PROJECT, `%${id}%`],
+      );
+      expect(failures).toEqual([]);
+    });
+
     it('first run: no configuration, a decision becomes a proposal with a derived id', async () => {
       const { runtime } = env;
       const project = 'first-run';
