@@ -21,6 +21,7 @@ import { AUDIT_LIMITS, type AuditRecord, boundedDetail } from '../../src/kernel/
 import { migrate, PostgresStore, SqliteStore } from '../../src/store/index.js';
 import { Keyring } from '../../src/trust/index.js';
 import { outageProxy } from '../helpers/outage-proxy.js';
+import { holdLock, untilWaitingForALock } from '../helpers/pg-locks.js';
 import { tempDir } from '../helpers/runtime.js';
 import { ENGINES } from '../helpers/stores.js';
 import { tamperWriterThreads } from '../helpers/writer-threads.js';
@@ -307,27 +308,13 @@ describe.skipIf(!postgres.available)(
     it('a write still waiting on the server when its connection broke is ended, then written once', async () => {
       const { made, proxy, sink, errors, stored, journal } = await throughProxy();
       // The head row locked by another session: the write's statement reaches the server and waits.
-      let release!: () => void;
-      const released = new Promise<void>((r) => {
-        release = r;
-      });
-      let locked!: () => void;
-      const held = new Promise<void>((r) => {
-        locked = r;
-      });
-      const locker = made.store.transaction(async (tx) => {
-        await tx.all("SELECT seq FROM journal_heads WHERE project = 'kernel' FOR UPDATE");
-        locked();
-        await released;
-      });
-      await held;
+      const lock = holdLock(
+        made.store,
+        "SELECT seq FROM journal_heads WHERE project = 'kernel' FOR UPDATE",
+      );
+      await lock.held;
       for (let i = 10; i < 30; i++) sink.record(lost(i));
-      await until(async () => {
-        const [row] = await made.store.all<{ n: number }>(
-          "SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()",
-        );
-        return row!.n > 0;
-      });
+      await untilWaitingForALock(made.store);
       proxy.cut();
       await until(() => sink.retained === 20);
       proxy.restore();
@@ -335,8 +322,8 @@ describe.skipIf(!postgres.available)(
       // behind the lock like any other write.
       const flushed = sink.flush();
       await new Promise((r) => setTimeout(r, 300));
-      release();
-      await locker;
+      lock.release();
+      await lock.done;
       await flushed;
       expect(sink.retained).toBe(0);
       await new Promise((r) => setTimeout(r, 200));

@@ -33,6 +33,7 @@ import {
   update,
 } from '../helpers/canon.js';
 import { decisionAnswer } from '../helpers/model-answers.js';
+import { type HeldLock, holdLock } from '../helpers/pg-locks.js';
 
 const SECRET = 'sk-live-0123456789abcdef';
 
@@ -257,15 +258,7 @@ for (const engine of CANON_ENGINES) {
         const state = { down: false, garbage: false, calls: 0 };
         const id = 'race-held';
         const text = 'We decided to hold releases on Fridays.';
-        let release!: () => void;
-        const released = new Promise<void>((r) => {
-          release = r;
-        });
-        let locked!: () => void;
-        const held = new Promise<void>((r) => {
-          locked = r;
-        });
-        let locker: Promise<void> | undefined;
+        let lock: HeldLock | undefined;
         // The first intake's classifier takes the lock once it has its answer: the claim is then
         // journaled, and the intake waits at its first draft.
         const inner = modelClassifier(state);
@@ -273,12 +266,8 @@ for (const engine of CANON_ENGINES) {
           name: inner.name,
           classify: async (input) => {
             const answer = await inner.classify(input);
-            locker = runtime.store.transaction(async (tx) => {
-              await tx.exec('LOCK TABLE canon_objects IN ACCESS EXCLUSIVE MODE');
-              locked();
-              await released;
-            });
-            await held;
+            lock = holdLock(runtime.store, 'LOCK TABLE canon_objects IN ACCESS EXCLUSIVE MODE');
+            await lock.held;
             return answer;
           },
         };
@@ -304,8 +293,8 @@ for (const engine of CANON_ENGINES) {
         await new Promise((r) => setTimeout(r, 400));
         // The claim is taken and no proposal made yet: an answer now would say it made none.
         const early = answered;
-        release();
-        await locker;
+        lock?.release();
+        await lock?.done;
         expect(early).toBe(false);
         const [a, b] = await Promise.all([first, retry]);
         const ids = (r: Awaited<typeof first>) =>

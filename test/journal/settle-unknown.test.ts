@@ -6,8 +6,9 @@
 // nothing was written. The SQLite writer thread's case is in background-writer.test.ts.
 import { afterEach, describe, expect, it } from 'vitest';
 import { Journal, verifyProject } from '../../src/journal/index.js';
-import { PostgresStore, type Store } from '../../src/store/index.js';
+import { PostgresStore } from '../../src/store/index.js';
 import { outageProxy } from '../helpers/outage-proxy.js';
+import { holdLock, untilWaitingForALock } from '../helpers/pg-locks.js';
 import { ENGINES } from '../helpers/stores.js';
 
 const postgres = ENGINES.find((e) => e.name === 'postgres')!;
@@ -37,35 +38,6 @@ describe.skipIf(!postgres.available)('plain appends whose answer PostgreSQL lost
         )
       ).map((r) => ({ seq: Number(r.seq), hash: r.hash, i: JSON.parse(r.body).i as number }));
     return { journal, proxy, rows, direct: made.store };
-  }
-
-  /** Waits until one session of the database waits for a lock (the statement under test). */
-  async function waitingForALock(direct: Store) {
-    for (;;) {
-      const [row] = await direct.all<{ n: number }>(
-        "SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()",
-      );
-      if (row!.n > 0) return;
-      await new Promise((r) => setTimeout(r, 10));
-    }
-  }
-
-  /** Holds `lock` (SQL run in a transaction of its own) until `release` is called. */
-  function holding(direct: Store, lock: string) {
-    let release!: () => void;
-    const released = new Promise<void>((r) => {
-      release = r;
-    });
-    let taken!: () => void;
-    const held = new Promise<void>((r) => {
-      taken = r;
-    });
-    const done = direct.transaction(async (tx) => {
-      await tx.exec(lock);
-      taken();
-      await released;
-    });
-    return { held, release, done };
   }
 
   const entry = (i: number) => ({ kind: 'x.y', body: { i }, actor: 'a' });
@@ -135,10 +107,13 @@ describe.skipIf(!postgres.available)('plain appends whose answer PostgreSQL lost
     // The head row locked by another session: the append's one statement reaches the server and
     // waits there. Its connection breaks; the server does not notice a waiting session's client
     // is gone, and would run the statement once the lock is released.
-    const lock = holding(direct, "SELECT seq FROM journal_heads WHERE project = 'lost' FOR UPDATE");
+    const lock = holdLock(
+      direct,
+      "SELECT seq FROM journal_heads WHERE project = 'lost' FOR UPDATE",
+    );
     await lock.held;
     const lone = journal.append('lost', entry(1));
-    await waitingForALock(direct);
+    await untilWaitingForALock(direct);
     proxy.drop();
     // Read back, nothing is there yet; once its session is ended, nothing ever will be: the append
     // runs again in a transaction, which waits for the lock like any other.
@@ -167,11 +142,11 @@ describe.skipIf(!postgres.available)('plain appends whose answer PostgreSQL lost
         $$ BEGIN PERFORM pg_advisory_xact_lock(7070777); RETURN NULL; END $$;
       CREATE CONSTRAINT TRIGGER wait_at_commit AFTER INSERT ON journal_entries
         DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION wait_at_commit();`);
-    const lock = holding(direct, 'SELECT pg_advisory_xact_lock(7070777)');
+    const lock = holdLock(direct, 'SELECT pg_advisory_xact_lock(7070777)');
     await lock.held;
     // An append that decides on the head runs in a transaction; no retry may run it blindly.
     const decided = journal.append('lost', entry(1), { expectedSeq: 1 });
-    await waitingForALock(direct);
+    await untilWaitingForALock(direct);
     proxy.drop();
     await new Promise((r) => setTimeout(r, 300));
     lock.release();
