@@ -320,24 +320,19 @@ async function intakeDone(canon: Canon, message: ArchivedMessage): Promise<Intak
 }
 
 /**
- * The record of the intake that classified `message`, waiting for it (at most
- * {@link INTAKE_WAIT_MS}) while that intake — in another process — is still proposing. Null when
- * there is none to wait for (every draft is a proposal already: a message taken in before intakes
- * were journaled) or it did not come in time (that intake stopped part way).
+ * Waits (at most {@link INTAKE_WAIT_MS}) for the record of the intake that classified `message`,
+ * while that intake — in another process — is still proposing. Null when it did not come in time
+ * (that intake stopped part way).
  */
-async function awaitIntake(
+async function waitForIntake(
   canon: Canon,
   message: ArchivedMessage,
-  classification: Classification,
-  found: number,
 ): Promise<IntakeDoneBody | null> {
-  const done = await intakeDone(canon, message);
-  if (done !== null || found >= classification.drafts.length) return done;
   const deadline = performance.now() + INTAKE_WAIT_MS;
   for (let pause = 20; performance.now() < deadline; pause = Math.min(pause * 2, 250)) {
     await new Promise((resolve) => setTimeout(resolve, pause));
-    const now = await intakeDone(canon, message);
-    if (now !== null) return now;
+    const done = await intakeDone(canon, message);
+    if (done !== null) return done;
   }
   return null;
 }
@@ -421,21 +416,24 @@ async function repeated(
   message: ArchivedMessage,
   classification: Classification,
 ): Promise<IntakeResult> {
-  const made = await proposalsOf(canon, principal, message);
-  const done = await awaitIntake(canon, message, classification, made.length);
+  let done = await intakeDone(canon, message);
+  let made = await proposalsOf(canon, principal, message);
+  // No record, and drafts not proposed yet: the intake that classified it may still be proposing.
+  // (Every draft a proposal and no record: a message taken in before intakes were journaled.)
+  if (done === null && made.length < classification.drafts.length) {
+    done = await waitForIntake(canon, message);
+    if (done !== null) made = await proposalsOf(canon, principal, message);
+  }
   if (done === null) return { message, classification, proposals: made };
-  // Read again: the proposals the record names may have been made while waiting.
   const byId = new Map(
-    (await proposalsOf(canon, principal, message)).flatMap((p) =>
-      p.ok ? [[p.outcome.proposal.proposal_id, p] as const] : [],
-    ),
+    made.flatMap((p) => (p.ok ? [[p.outcome.proposal.proposal_id, p] as const] : [])),
   );
   const proposals: IntakeResult['proposals'][number][] = [];
   for (const item of done.proposals) {
     if (!item.ok) proposals.push(item);
     else {
-      const made = byId.get(item.proposal_id);
-      if (made) proposals.push(made);
+      const proposal = byId.get(item.proposal_id);
+      if (proposal) proposals.push(proposal);
     }
   }
   return { message, classification, proposals };

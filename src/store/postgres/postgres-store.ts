@@ -50,9 +50,9 @@ interface Session {
 }
 
 /**
- * The session a new connection is: read when the pool opens it, and kept only when the pid the
- * server announced at connect is the session's own — behind a pooler it is the pooler's, and the
- * session that runs a statement may be another than the one read here.
+ * The session a connection is: read on its first use for a write (one query per connection), and
+ * kept only when the pid the server announced at connect is the session's own — behind a pooler it
+ * is the pooler's, and the session that runs a statement may be another than the one read here.
  */
 const SESSION_OF_CONNECTION =
   'SELECT pid, backend_start::text AS started FROM pg_stat_activity WHERE pid = pg_backend_pid()';
