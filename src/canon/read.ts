@@ -194,6 +194,28 @@ export class CanonReader {
     return all.filter((p) => this.#may(proposalAudience(p))).sort((a, b) => a.seq - b.seq);
   }
 
+  /**
+   * The pending proposals on objects whose id starts with `prefix`, in seq order, read as a range of
+   * canon's index of proposals by object (ids compare in byte order on every engine): not the
+   * project's other pending proposals. A prefix that ends in a character past ASCII is read by
+   * scanning the pending ones.
+   */
+  async pendingUnder(prefix: string): Promise<ProposalRecord[]> {
+    const last = prefix.charCodeAt(prefix.length - 1);
+    const all =
+      prefix.length === 0 || !(last < 0x7f)
+        ? (await this.proposals('pending')).filter((p) => p.object_id.startsWith(prefix))
+        : await this.#records<ProposalRecord>(
+            `SELECT record FROM canon_proposals
+             WHERE project = $1 AND object_id >= $2 AND object_id < $3 AND status = 'pending'
+             ORDER BY seq`,
+            // Every id that starts with the prefix, and nothing else, sorts below the prefix with
+            // its last character's successor.
+            [prefix, `${prefix.slice(0, -1)}${String.fromCharCode(last + 1)}`],
+          );
+    return all.filter((p) => p.status === 'pending' && this.#may(proposalAudience(p)));
+  }
+
   async proposals(status?: ProposalStatus): Promise<ProposalRecord[]> {
     // The status is chosen in SQL (its column is written with the record): a project's thousands of
     // decided proposals are not parsed to find the few pending.

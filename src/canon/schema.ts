@@ -150,4 +150,11 @@ export const CANON_MIGRATIONS: readonly Migration[] = [
     name: 'canon-proposals-by-object',
     up: 'CREATE INDEX canon_proposals_object ON canon_proposals (project, object_id)',
   },
+  {
+    // The pending proposals under an id prefix are read as a range of that index (the relay's
+    // namespace of a session): the range must hold exactly the ids that start with the prefix,
+    // which only byte order makes so.
+    name: 'canon-proposals-object-byte-order',
+    up: textInByteOrder({ canon_proposals: ['object_id'] }),
+  },
 ];

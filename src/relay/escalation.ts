@@ -162,8 +162,8 @@ function asksAs(
  *
  * Bounded: only a session that may have made one looks — a decision of its last CSO, not
  * escalated, is one revision short of the bound or past it (an attempt escalates only such a
- * decision, or its revision) — and canon has no index of proposals by object or proposer, so it
- * reads the project's pending proposals (their status is chosen in SQL). None is touched while
+ * decision, or its revision) — and it reads only the pending proposals in the session's namespace
+ * (a range of canon's index of proposals by object). None is touched while
  * another attempt at the session runs in this process (its proposals are its own to commit or
  * withdraw), nor when the session moved on since this attempt began (it will fail to commit).
  */
@@ -179,10 +179,9 @@ async function strayEscalations(
   if (!prior?.decisions.some(near) || othersRunning(relay, session)) return [];
   const named = new Set(prior.decisions.map((d) => d.escalated));
   const namespace = namespaceOf(session.session_id);
-  const pending = (await relay.projectCanon.reader(session.project).proposals('pending')).filter(
+  const pending = (await relay.projectCanon.reader(session.project).pendingUnder(namespace)).filter(
     (p) =>
       p.proposer.id === agent.id &&
-      p.object_id.startsWith(namespace) &&
       p.candidate.tags.includes('oversight') &&
       !named.has(p.proposal_id),
   );

@@ -65,6 +65,24 @@ for (const engine of [...CANON_ENGINES, LINGUISTIC_CANON_ENGINE]) {
       expect(await reader.artifactsBuiltFrom(p('a'))).toEqual(BYTE_ORDER.map((id) => `doc.${id}`));
     });
 
+    it('reads the pending proposals under an id prefix: exactly those whose id starts with it', async () => {
+      const { agent } = principals();
+      // Pending: an agent's decision is beyond its authority. Ids around the prefix 'pp.a.' in
+      // both orders ('/' follows '.' in bytes; a linguistic collation ignores punctuation first).
+      const ids = ['pp.a', 'pp.a-b', 'pp.a.b', 'pp.a.c.d', 'pp.a/x', 'pp.a0', 'pp.a_b', 'pp.ab'];
+      for (const id of ids) {
+        const made = await create(runtime, agent, id, { object_type: 'decision' });
+        expect(made.proposal.status).toBe('pending');
+      }
+      const reader = runtime.canon.reader(PROJECT);
+      const under = async (prefix: string) =>
+        (await reader.pendingUnder(prefix)).map((p) => p.object_id);
+      expect(await under('pp.a.')).toEqual(['pp.a.b', 'pp.a.c.d']);
+      expect(await under('pp.a')).toEqual(ids);
+      expect(await under('pp.a_')).toEqual(['pp.a_b']);
+      expect(await under('pp.b')).toEqual([]);
+    });
+
     it("a diamond's join is reached through the first of its parents in byte order", async () => {
       // 'a-b' < 'a_b' in bytes, 'a_b' < 'a-b' in en-US: the path (and cause) the receipt and the
       // projection record for the join must not depend on the engine.
