@@ -10,7 +10,7 @@ import {
   statSync,
 } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { CanonryError } from '../core/index.js';
+import { CanonryError, errnoCause, errnoOf, isNoSpace } from '../core/index.js';
 import { snapshotSqlite, syncPath } from '../store/index.js';
 import { resolveConfig } from './config.js';
 import {
@@ -162,25 +162,16 @@ function publish(temp: string, out: string, replace: boolean): void {
 
 /**
  * A file the command could not write, typed: no space is STORE_FULL; anything else the file system
- * refused (permissions, a read-only mount) names the file and the errno.
+ * refused (permissions, a read-only mount) is the caller's path to fix, named with why and the errno.
  */
 export function fileWriteFailure(err: unknown, path: string): unknown {
-  const code = (err as NodeJS.ErrnoException | null)?.code;
-  if (typeof code !== 'string' || !/^E[A-Z0-9]+$/.test(code)) return err;
-  if (code === 'ENOSPC' || code === 'EDQUOT') {
-    return new CanonryError(
-      'STORE_FULL',
-      `cannot write ${path}: no space is left on its disk (${code})`,
-      { errno: code },
-      { cause: err },
-    );
-  }
-  return new CanonryError(
-    'INVALID_ARGUMENT',
-    `cannot write ${path} (${code})`,
-    { path, errno: code },
-    { cause: err },
-  );
+  const code = errnoOf(err);
+  if (code === undefined) return err;
+  const cause = errnoCause(code);
+  const why = `cannot write ${path}${cause === undefined ? '' : `: ${cause}`} (${code})`;
+  return isNoSpace(code)
+    ? new CanonryError('STORE_FULL', why, { errno: code }, { cause: err })
+    : new CanonryError('INVALID_ARGUMENT', why, { path, errno: code }, { cause: err });
 }
 
 function isDirectory(path: string): boolean {

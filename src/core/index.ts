@@ -18,6 +18,7 @@ export {
   isCanonryError,
   toCanonryError,
 } from './errors.js';
+export { errnoCause, errnoOf, isNoSpace } from './file-errors.js';
 export {
   type ContentHash,
   contentHash,

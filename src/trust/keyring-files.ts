@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
 import { access, chmod, mkdir, open, readdir, rename, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { CanonryError } from '../core/index.js';
+import { CanonryError, errnoCause, errnoOf, isNoSpace } from '../core/index.js';
 
 /** File names inside `<dataDir>/keys/`. */
 export const KEYRING_FILES = {
@@ -65,22 +65,6 @@ export async function listKeyringDirectory(dir: string): Promise<string[] | unde
 }
 
 /**
- * Why the file system refused, by errno: no space, or a file system canonry may not use as it is
- * (read-only, another owner's, a failing disk). What the operator reads.
- */
-const CAUSES: Readonly<Record<string, string>> = {
-  ENOSPC: 'no space is left on its disk',
-  EDQUOT: 'its disk quota is used up',
-  EROFS: 'its file system is read-only',
-  EACCES: 'permission denied (it must be writable by the user canonry runs as)',
-  EPERM: 'not permitted (it must be writable by the user canonry runs as)',
-  EIO: 'the disk under it failed',
-  ENOTDIR: 'a part of its path is a file, not a folder',
-  ELOOP: 'its path has too many symbolic links',
-  ENAMETOOLONG: 'its path is too long',
-};
-
-/**
  * A file-system failure as callers see it, naming what was being done (`write`, `/data/store.json`)
  * and why, never contents: no space (ENOSPC, EDQUOT) is STORE_FULL; a read-only file system, a
  * directory canonry may not write (EACCES, EPERM) or a failing disk (EIO) is STORE_UNAVAILABLE, the
@@ -92,14 +76,15 @@ export function fileFailure(
   doing: 'read' | 'write' | 'create',
   what: string,
 ): unknown {
-  const code = (error as NodeJS.ErrnoException | null)?.code;
-  if (typeof code !== 'string' || CAUSES[code] === undefined) return error;
-  const full = code === 'ENOSPC' || code === 'EDQUOT';
+  const code = errnoOf(error);
+  const cause = code === undefined ? undefined : errnoCause(code);
+  if (code === undefined || cause === undefined) return error;
+  const full = isNoSpace(code);
   const after =
     doing === 'read' ? '' : `; nothing was changed${full ? ', free space and retry' : ''}`;
   return new CanonryError(
     full ? 'STORE_FULL' : 'STORE_UNAVAILABLE',
-    `cannot ${doing} ${what}: ${CAUSES[code]} (${code})${after}`,
+    `cannot ${doing} ${what}: ${cause} (${code})${after}`,
     { errno: code },
     { cause: error },
   );

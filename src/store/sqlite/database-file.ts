@@ -1,18 +1,6 @@
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { CanonryError } from '../../core/index.js';
-
-/** Why the database file could not be made, by errno: what the operator reads. */
-const CAUSES: Readonly<Record<string, string>> = {
-  ENOSPC: 'no space is left on its disk',
-  EDQUOT: 'its disk quota is used up',
-  EROFS: 'its file system is read-only',
-  EACCES: 'permission denied: its folder must be writable by the user canonry runs as',
-  EPERM: 'not permitted: its folder must be writable by the user canonry runs as',
-  EIO: 'the disk under it failed',
-  EISDIR: 'it is a directory',
-  ENOTDIR: 'a part of its path is a file',
-};
+import { CanonryError, errnoCause, errnoOf, isNoSpace } from '../../core/index.js';
 
 /**
  * A file-system failure to create or open the database file, typed: no space is STORE_FULL, anything
@@ -20,11 +8,11 @@ const CAUSES: Readonly<Record<string, string>> = {
  * errno (`details.errno`). Anything else is returned as it is.
  */
 export function databaseFileFailure(error: unknown, path: string): unknown {
-  const code = (error as NodeJS.ErrnoException | null)?.code;
-  if (typeof code !== 'string' || !/^E[A-Z0-9]+$/.test(code)) return error;
-  const cause = CAUSES[code] ?? 'the file system refused it';
+  const code = errnoOf(error);
+  if (code === undefined) return error;
+  const cause = errnoCause(code) ?? 'the file system refused it';
   return new CanonryError(
-    code === 'ENOSPC' || code === 'EDQUOT' ? 'STORE_FULL' : 'STORE_UNAVAILABLE',
+    isNoSpace(code) ? 'STORE_FULL' : 'STORE_UNAVAILABLE',
     `cannot create or open the database ${path}: ${cause} (${code})`,
     { errno: code },
     { cause: error },
