@@ -101,7 +101,7 @@ describe.skipIf(!postgres.available)('plain appends whose answer PostgreSQL lost
     expect((await verifyProject(journal, 'lost')).ok).toBe(true);
   });
 
-  it('ends the session of a lone append that could not finish before its connection broke, then appends it once', async () => {
+  it('ends the session of a lone append, and of a group, that could not finish before its connection broke, then appends them once', async () => {
     const { journal, proxy, rows, direct } = await throughProxy();
     await journal.append('lost', entry(0));
     // The head row locked by another session: the append's one statement reaches the server and
@@ -127,8 +127,29 @@ describe.skipIf(!postgres.available)('plain appends whose answer PostgreSQL lost
     const stored = await rows();
     expect(stored.map((r) => r.i)).toEqual([0, 1]);
     expect(stored[1]!.hash).toBe(one.entry.hash);
-    const next = await journal.append('lost', entry(2));
-    expect(next.entry.seq).toBe(3);
+    await new Promise((r) => setTimeout(r, 100));
+
+    // A group of plain appends arriving together (one statement), held and broken the same way.
+    const again = holdLock(
+      direct,
+      "SELECT seq FROM journal_heads WHERE project = 'lost' FOR UPDATE",
+    );
+    await again.held;
+    const group = Promise.all([2, 3, 4, 5].map((i) => journal.append('lost', entry(i))));
+    await untilWaitingForALock(direct);
+    proxy.drop();
+    await new Promise((r) => setTimeout(r, 300));
+    again.release();
+    await again.done;
+    const four = await group;
+    await new Promise((r) => setTimeout(r, 200));
+    const all = await rows();
+    expect(all.map((r) => r.i).sort()).toEqual([0, 1, 2, 3, 4, 5]);
+    expect(all.map((r) => r.seq)).toEqual([1, 2, 3, 4, 5, 6]);
+    const bySeq = new Map(all.map((r) => [r.seq, r.hash]));
+    for (const { entry: e } of four) expect(bySeq.get(e.seq)).toBe(e.hash);
+    const next = await journal.append('lost', entry(6));
+    expect(next.entry.seq).toBe(7);
     expect((await verifyProject(journal, 'lost')).ok).toBe(true);
   });
 
