@@ -4,7 +4,7 @@ import { insertStatements, MOVE_HEAD } from './append-statements.js';
 import { appended } from './appended.js';
 import { checkpointParams, INSERT_CHECKPOINT } from './checkpoint-rows.js';
 import { buildChainInto } from './entry-hash.js';
-import { inDoubt, storedTails } from './settle-unknown.js';
+import { inDoubt, settleLost } from './settle-unknown.js';
 import type { AppendResult, Head } from './types.js';
 
 /**
@@ -81,10 +81,10 @@ export function appendInBackground(
     async (err: unknown) => {
       forget(ctx, tails.keys());
       if (!isUnknownOutcome(err)) throw err;
-      const stored = await storedTails(ctx.store, tails.values());
-      if (stored === 'none') return undefined;
-      // The thread has exited (its connection closed): read again later, this is final.
-      if (stored !== 'all') throw inDoubt(err, ctx.store, tails.values(), true);
+      // The thread has exited (its connection closed): what is read back is final.
+      const settled = await settleLost(ctx.store, tails.values(), err, true);
+      if (settled === 'absent') return undefined;
+      if (settled === undefined) throw inDoubt(err, ctx.store, tails.values(), true);
       for (const tail of tails.values()) ctx.committed(tail);
       return results;
     },

@@ -38,18 +38,21 @@ export async function storedTails(
 
 /**
  * What a write whose outcome is unknown (`err`: its connection lost before the answer) did, read
- * back: `stored` when every tail is; `absent` when none is and the session that ran it has ended
- * (`Store.endLostSession`: it can no longer commit), so running it again writes it once; undefined
- * when nothing settles it — the store cannot end that session, or cannot be read.
+ * back: `stored` when every tail is; `absent` when none is and the session that ran it has ended —
+ * `ended` when it is known gone (a writer thread that exited), else once `Store.endLostSession`
+ * ended it — so running it again writes it once; undefined when nothing settles it: the store
+ * cannot end that session, or cannot be read.
  */
 export async function settleLost(
   store: Store,
   tails: Iterable<Head>,
   err: unknown,
+  ended = false,
 ): Promise<'stored' | 'absent' | undefined> {
   const wanted = [...tails];
   const first = await storedTails(store, wanted);
   if (first === 'all') return 'stored';
+  if (ended) return first === 'none' ? 'absent' : undefined;
   // Not there yet: the session may still be running it. Once ended, what it did is final.
   if (first !== 'none' || !(await store.endLostSession?.(err))) return undefined;
   const then = await storedTails(store, wanted);
@@ -93,9 +96,7 @@ export async function settleDoubt(
 ): Promise<'stored' | 'absent' | undefined> {
   const doubt = typeof err === 'object' && err !== null ? doubts.get(err) : undefined;
   if (doubt === undefined || doubt.store !== store) return undefined;
-  if (!doubt.ended) return settleLost(store, doubt.tails, err);
-  const stored = await storedTails(store, doubt.tails);
-  return stored === 'all' ? 'stored' : stored === 'none' ? 'absent' : undefined;
+  return settleLost(store, doubt.tails, err, doubt.ended);
 }
 
 /**
