@@ -1,13 +1,8 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import {
-  CallToolRequestSchema,
-  type CallToolResult,
-  ListResourcesRequestSchema,
-  ListToolsRequestSchema,
-  ReadResourceRequestSchema,
-} from '@modelcontextprotocol/sdk/types.js';
+import { type CallToolResult, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
 import type { TokenRole } from '../auth/index.js';
-import { CanonryError, isCanonryError } from '../core/index.js';
+import { CanonryError, httpStatusOf, isCanonryError } from '../core/index.js';
 import { type Invoker, operationNamed } from '../operations/index.js';
 import { inputFromArguments, toolsFor } from './tools.js';
 
@@ -32,6 +27,46 @@ const RESOURCES = [
 ] as const;
 
 const resourceUri = (project: string, name: string) => `canonry://projects/${project}/${name}`;
+
+/**
+ * A request of `method` with its params left for the handler to check. Registered with the SDK's
+ * own request schemas, a malformed request (`arguments: [1]`, a `uri` that is not a string) fails
+ * their parse before any handler runs and is answered -32603 "internal error" with the parser's
+ * dump; checked here, it is -32602 invalid params, saying what was wrong.
+ */
+const request = <M extends string>(method: M) =>
+  z.object({ method: z.literal(method), params: z.unknown().optional() });
+
+/** `params` as an object, or -32602 naming the method. */
+function paramsOf(method: string, params: unknown): Record<string, unknown> {
+  if (params === undefined) return {};
+  if (typeof params !== 'object' || params === null || Array.isArray(params)) {
+    throw new McpError(ErrorCode.InvalidParams, `${method}: params must be an object`);
+  }
+  return params as Record<string, unknown>;
+}
+
+/** MCP's code for a resource that does not exist (the spec's, not in the SDK's enum). */
+const RESOURCE_NOT_FOUND = -32002;
+
+/**
+ * A typed failure of a resource read as a JSON-RPC error: canonry's code in `data.code`, and the
+ * JSON-RPC code by its class — not found, the caller's mistake (invalid params), or the server's.
+ */
+function resourceError(err: unknown): McpError {
+  const typed = isCanonryError(err) ? err : new CanonryError('INTERNAL');
+  const status = httpStatusOf(typed.code);
+  const code =
+    status === 404
+      ? RESOURCE_NOT_FOUND
+      : status < 500
+        ? ErrorCode.InvalidParams
+        : ErrorCode.InternalError;
+  return new McpError(code, typed.message, {
+    code: typed.code,
+    ...(typed.details ? { details: typed.details } : {}),
+  });
+}
 
 /** A typed error as a tool result the model can read (never a secret: messages carry none). */
 function errorResult(err: unknown): CallToolResult {
@@ -61,18 +96,27 @@ export function createMcpServer(invoker: Invoker, identity: McpIdentity, version
   const tools = toolsFor(identity.role);
   const byName = new Map(tools.map((t) => [t.tool.name, t.op]));
 
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({
+  // No pagination: a list's params (a cursor) change nothing.
+  server.setRequestHandler(request('tools/list'), async () => ({
     tools: tools.map((t) => t.tool),
   }));
-  server.setRequestHandler(CallToolRequestSchema, async (request) => {
-    const op = byName.get(request.params.name);
+  // The SDK checks a tools/call's params (-32602 when they are malformed) before this runs.
+  server.setRequestHandler(request('tools/call'), async ({ params }) => {
+    const { name, arguments: args } = paramsOf('tools/call', params) as {
+      name: string;
+      arguments?: unknown;
+    };
+    const op = byName.get(name);
     if (!op) {
       return errorResult(
-        new CanonryError('FORBIDDEN', `no tool ${request.params.name} for this token`),
+        new CanonryError(
+          'FORBIDDEN',
+          `no tool ${JSON.stringify(name.slice(0, 64))} for this token`,
+        ),
       );
     }
     try {
-      const result = await invoker.invoke(op, inputFromArguments(op, request.params.arguments));
+      const result = await invoker.invoke(op, inputFromArguments(op, args));
       return {
         content: [{ type: 'text', text: JSON.stringify(result) }],
         structuredContent: result as Record<string, unknown>,
@@ -81,7 +125,7 @@ export function createMcpServer(invoker: Invoker, identity: McpIdentity, version
       return errorResult(err);
     }
   });
-  server.setRequestHandler(ListResourcesRequestSchema, async () => ({
+  server.setRequestHandler(request('resources/list'), async () => ({
     resources: RESOURCES.map((r) => ({
       uri: resourceUri(identity.project, r.name),
       name: `${identity.project} ${r.name}`,
@@ -89,18 +133,25 @@ export function createMcpServer(invoker: Invoker, identity: McpIdentity, version
       mimeType: 'application/json',
     })),
   }));
-  server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
-    const resource = RESOURCES.find(
-      (r) => resourceUri(identity.project, r.name) === request.params.uri,
-    );
-    if (!resource) {
-      throw new CanonryError('NOT_FOUND', `no resource ${request.params.uri.slice(0, 200)}`);
+  server.setRequestHandler(request('resources/read'), async ({ params }) => {
+    const { uri } = paramsOf('resources/read', params);
+    if (typeof uri !== 'string') {
+      throw new McpError(ErrorCode.InvalidParams, 'resources/read: params.uri must be a string');
     }
-    const result = await invoker.invoke(operationNamed(resource.operation), {});
+    const resource = RESOURCES.find((r) => resourceUri(identity.project, r.name) === uri);
+    if (!resource) {
+      throw resourceError(
+        new CanonryError('NOT_FOUND', `no resource ${JSON.stringify(uri.slice(0, 200))}`),
+      );
+    }
+    let result: unknown;
+    try {
+      result = await invoker.invoke(operationNamed(resource.operation), {});
+    } catch (err) {
+      throw resourceError(err);
+    }
     return {
-      contents: [
-        { uri: request.params.uri, mimeType: 'application/json', text: JSON.stringify(result) },
-      ],
+      contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(result) }],
     };
   });
   return server;

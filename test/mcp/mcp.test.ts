@@ -6,6 +6,11 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import {
+  CallToolResultSchema,
+  McpError,
+  ReadResourceResultSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EMPTY_METADATA_HASH } from '../../src/kernel/index.js';
 import { CLI, issueTokens, runCli } from '../helpers/cli.js';
@@ -212,6 +217,44 @@ describe('canonry mcp over stdio', { timeout: 240_000 }, () => {
     });
     expect(other.value.verified).toBe(false);
     expect(other.value.error.code).toBe('HASH_MISMATCH');
+  });
+
+  it('answers a malformed request -32602 and a missing resource -32002, never an internal error', async () => {
+    const agent = await stdioClient(tok.agent!);
+    const refusal = async (method: string, params: unknown, schema = CallToolResultSchema) => {
+      const answered = await agent.request({ method, params } as never, schema).then(
+        () => undefined,
+        (err: unknown) => err,
+      );
+      expect(answered).toBeInstanceOf(McpError);
+      return answered as McpError;
+    };
+    for (const params of [
+      { name: 'postMessage', arguments: [1] },
+      { name: 'postMessage', arguments: 'x' },
+      { name: 7 },
+      {},
+    ]) {
+      expect((await refusal('tools/call', params)).code).toBe(-32602);
+    }
+    for (const params of [{ uri: 7 }, {}]) {
+      const err = await refusal('resources/read', params, ReadResourceResultSchema as never);
+      expect(err.code).toBe(-32602);
+      expect(err.message).toMatch(/uri must be a string/);
+    }
+    const missing = await refusal(
+      'resources/read',
+      { uri: `canonry://projects/other/board${'x'.repeat(5_000)}` },
+      ReadResourceResultSchema as never,
+    );
+    expect(missing.code).toBe(-32002);
+    expect(missing.data).toMatchObject({ code: 'NOT_FOUND' });
+    expect(missing.message.length).toBeLessThan(400);
+
+    // An unknown tool's name is not echoed back whole.
+    const unknown = await call(agent, `x${'y'.repeat(100_000)}`);
+    expect(unknown.error.code).toBe('FORBIDDEN');
+    expect(unknown.error.message.length).toBeLessThan(200);
   });
 
   it('refuses to start without a valid token', async () => {
