@@ -1,4 +1,16 @@
-import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
+  openSync,
+  readSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { CanonryError, isCanonryError, parseJsonText } from '../core/index.js';
 
 /** Exit codes shared by every command. */
@@ -84,4 +96,62 @@ export function reportError(err: unknown, json: boolean): void {
   if (json) process.stdout.write(`${JSON.stringify({ error: { code, message } }, null, 2)}\n`);
   else process.stderr.write(`canonry: ${code}: ${message}\n`);
   process.exitCode = EXIT.FAILED;
+}
+
+/** Where a command writes an output file, and whether it may replace one. */
+export interface OutputFile {
+  /** The flag that named it, for errors. */
+  readonly flag: string;
+  readonly force?: boolean;
+  readonly mode?: number;
+}
+
+const outputRefusal = (path: string, out: OutputFile, why: string) =>
+  new CanonryError('INVALID_ARGUMENT', `cannot write ${out.flag} ${path} (${why})`, { path });
+
+/**
+ * Refuses, before a command does its work, an output path it could not write: one that exists
+ * without `force`, or that is not a regular file (a link, a device, a directory) with it.
+ */
+export function checkOutputFile(path: string, out: OutputFile): void {
+  let existing: ReturnType<typeof lstatSync>;
+  try {
+    existing = lstatSync(path);
+  } catch {
+    return;
+  }
+  if (out.force !== true) throw outputRefusal(path, out, 'it exists; pass --force to replace it');
+  if (!existing.isFile()) throw outputRefusal(path, out, 'it is not a regular file');
+}
+
+/**
+ * Writes a command's output file (`--out`, `--event-out`). An existing path is refused unless
+ * `force` — a slip of the flag must not replace a key, a database or anything else — and even then
+ * only a regular file is replaced, never through a symbolic link, a device or a directory: the text
+ * goes to a new file beside it, renamed over it.
+ */
+export function writeOutputFile(path: string, text: string, out: OutputFile): void {
+  const mode = out.mode ?? 0o644;
+  checkOutputFile(path, out);
+  if (out.force !== true) {
+    try {
+      writeFileSync(path, text, { flag: 'wx', mode });
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code ?? 'unwritable';
+      throw outputRefusal(
+        path,
+        out,
+        code === 'EEXIST' ? 'it exists; pass --force to replace it' : code,
+      );
+    }
+    return;
+  }
+  const temp = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
+  try {
+    writeFileSync(temp, text, { flag: 'wx', mode });
+    renameSync(temp, path);
+  } catch (err) {
+    rmSync(temp, { force: true });
+    throw outputRefusal(path, out, (err as NodeJS.ErrnoException).code ?? 'unwritable');
+  }
 }

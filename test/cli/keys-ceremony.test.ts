@@ -1,5 +1,12 @@
 import { createPrivateKey } from 'node:crypto';
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import {
+  lstatSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
@@ -422,6 +429,55 @@ describe('hostile inputs to the ceremony', () => {
       await refused(
         ['keys', 'install-crl', join(rootDir, 'revocation.crl.pem'), '--data', dev],
         'DEVELOPMENT_ROOT',
+      );
+    },
+    STEP,
+  );
+
+  it(
+    'never writes --out over an existing file without --force, nor through a link with it',
+    async () => {
+      const rootKey = join(rootDir, 'root.key.pem');
+      const key = readFileSync(rootKey);
+      const overKey = await refused([...sign(at('h.csr')), '--out', rootKey], 'INVALID_ARGUMENT');
+      expect(overKey).toContain('exists; pass --force');
+      symlinkSync(rootKey, at('innocent.pem'));
+      await refused([...sign(at('h.csr')), '--out', at('innocent.pem')], 'INVALID_ARGUMENT');
+      const forced = await refused(
+        [...sign(at('h.csr')), '--out', at('innocent.pem'), '--force'],
+        'INVALID_ARGUMENT',
+      );
+      expect(forced).toContain('not a regular file');
+      // Refused before anything is revoked.
+      const issued = json(await ok([...sign(at('h.csr')), '--json'])).fingerprint;
+      const list = readFileSync(join(rootDir, 'revocation.crl.pem'));
+      await refused(
+        ['keys', 'offline', 'revoke', issued, '--root-dir', rootDir, '--out', rootKey],
+        'INVALID_ARGUMENT',
+      );
+      expect(readFileSync(join(rootDir, 'revocation.crl.pem')).equals(list)).toBe(true);
+      expect(readFileSync(rootKey).equals(key)).toBe(true);
+      expect(lstatSync(at('innocent.pem')).isSymbolicLink()).toBe(true);
+
+      // --force replaces a regular file, and only that.
+      writeFileSync(at('old.pem'), 'old');
+      await ok([...sign(at('h.csr')), '--out', at('old.pem'), '--force']);
+      expect(readFileSync(at('old.pem'), 'utf8')).toMatch(/^-----BEGIN CERTIFICATE-----/);
+      const outs = readdirSync(dir).filter((n) => n.endsWith('.tmp'));
+      expect(outs).toEqual([]);
+      await refused(
+        [
+          'validate',
+          '--protocol',
+          at('protocol.json'),
+          '--artifact',
+          at('artifact.json'),
+          '--data',
+          data,
+          '--event-out',
+          at('old.pem'),
+        ],
+        'INVALID_ARGUMENT',
       );
     },
     STEP,

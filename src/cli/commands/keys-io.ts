@@ -1,14 +1,19 @@
-import { writeFileSync } from 'node:fs';
-import { CanonryError } from '../../core/index.js';
 import { DEVELOPMENT_ROOT_WARNING, type Keyring } from '../../trust/index.js';
-import { emit, readText } from '../io.js';
+import { checkOutputFile, emit, readText, writeOutputFile } from '../io.js';
 
 /** Options every `keys` command takes. */
 export interface KeysOptions {
   data?: string;
   json?: boolean;
   out?: string;
+  force?: boolean;
 }
+
+/** The `--out` and `--force` options of a command that writes PEM. */
+export const OUT_OPTIONS = {
+  out: (what: string) => ['--out <file>', `write the ${what} here instead of stdout`] as const,
+  force: ['--force', 'replace --out if it exists (a regular file only)'] as const,
+};
 
 /** The largest certificate, request or list file read; real ones are under a kilobyte or two. */
 const MAX_INPUT_BYTES = 256 * 1024;
@@ -21,18 +26,23 @@ export function readPemFile(path: string, what: string): string {
   return readText(path, what, MAX_INPUT_BYTES);
 }
 
-/** Writes public PEM to `--out` when given, else to stdout (so it pipes). */
-export function writePem(pem: string, out: string | undefined): void {
-  if (out === undefined) {
+const outFile = (opts: KeysOptions) => ({
+  flag: '--out',
+  ...(opts.force === true ? { force: true } : {}),
+});
+
+/** Refuses an `--out` that could not be written, before the command does anything. */
+export function checkOut(opts: KeysOptions): void {
+  if (opts.out !== undefined && opts.json !== true) checkOutputFile(opts.out, outFile(opts));
+}
+
+/** Writes public PEM to `--out` when given (never over a file without `--force`), else to stdout. */
+export function writePem(pem: string, opts: KeysOptions): void {
+  if (opts.out === undefined) {
     process.stdout.write(pem);
     return;
   }
-  try {
-    writeFileSync(out, pem, { mode: 0o644 });
-  } catch (err) {
-    const reason = (err as NodeJS.ErrnoException).code ?? 'unwritable';
-    throw new CanonryError('INVALID_ARGUMENT', `cannot write --out ${out} (${reason})`);
-  }
+  writeOutputFile(opts.out, pem, outFile(opts));
 }
 
 /** A note for the operator: on stderr, so stdout stays the PEM or the JSON. */

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { Command } from 'commander';
 import { OfflineRoot } from '../../trust/index.js';
 import { emit } from '../io.js';
-import { type KeysOptions, note, readPemFile, writePem } from './keys-io.js';
+import { checkOut, type KeysOptions, note, OUT_OPTIONS, readPemFile, writePem } from './keys-io.js';
 
 interface OfflineOptions extends KeysOptions {
   rootDir: string;
@@ -13,7 +13,7 @@ const rootDirOption = [
   'the root directory on the offline machine (created 0700 by `init`)',
 ] as const;
 const jsonOption = ['--json', 'print JSON'] as const;
-const outOption = ['--out <file>', 'write the PEM here instead of stdout'] as const;
+const outOption = OUT_OPTIONS.out('PEM');
 
 /**
  * `canonry keys offline init|sign|revoke|list --root-dir DIR`: the root's half of a production
@@ -49,8 +49,10 @@ export function offlineKeysCommand(keys: Command): void {
     .description('sign an issuer request from `canonry keys csr` into an issuer certificate')
     .requiredOption(...rootDirOption)
     .option(...outOption)
+    .option(...OUT_OPTIONS.force)
     .option(...jsonOption)
     .action(async (csr: string, opts: OfflineOptions) => {
+      checkOut(opts);
       const root = await OfflineRoot.open(opts.rootDir);
       const signed = await root.signRequest(readPemFile(csr, 'certificate request'));
       if (opts.json === true) {
@@ -62,7 +64,7 @@ export function offlineKeysCommand(keys: Command): void {
         );
         return;
       }
-      writePem(signed.certificatePem, opts.out);
+      writePem(signed.certificatePem, opts);
       note([
         `${signed.alreadyIssued ? 'already issued' : 'issued'} ${signed.fingerprint}`,
         'on the server: canonry keys install-issuer ISSUER.pem',
@@ -74,8 +76,10 @@ export function offlineKeysCommand(keys: Command): void {
     .description('revoke an issuer this root signed: a new revocation list for every server')
     .requiredOption(...rootDirOption)
     .option(...outOption)
+    .option(...OUT_OPTIONS.force)
     .option(...jsonOption)
     .action(async (fingerprint: string, opts: OfflineOptions) => {
+      checkOut(opts);
       const root = await OfflineRoot.open(opts.rootDir);
       const result = await root.revoke(fingerprint);
       if (opts.json === true) {
@@ -86,7 +90,7 @@ export function offlineKeysCommand(keys: Command): void {
         emit(true, value, () => []);
         return;
       }
-      writePem(result.revocationListPem, opts.out);
+      writePem(result.revocationListPem, opts);
       note([
         `revocation list ${result.number}`,
         'on every server: canonry keys install-crl CRL.pem',

@@ -4,7 +4,15 @@ import { CanonryError } from '../../core/index.js';
 import { Keyring } from '../../trust/index.js';
 import { emit } from '../io.js';
 import { hmacKeysCommand } from './keys-hmac.js';
-import { type KeysOptions, note, printKeyring, readPemFile, writePem } from './keys-io.js';
+import {
+  checkOut,
+  type KeysOptions,
+  note,
+  OUT_OPTIONS,
+  printKeyring,
+  readPemFile,
+  writePem,
+} from './keys-io.js';
 import { offlineKeysCommand } from './keys-offline.js';
 
 interface InitOptions extends KeysOptions {
@@ -107,17 +115,19 @@ export function keysCommand(program: Command): void {
     .command('csr')
     .description('print the signing request for a new issuer key (offline root only)')
     .option('--new', 'discard the pending key and make a new one')
-    .option('--out <file>', 'write the request here instead of stdout')
+    .option(...OUT_OPTIONS.out('request'))
+    .option(...OUT_OPTIONS.force)
     .option(...dataOption)
     .option(...jsonOption)
     .action(async (opts: KeysOptions & { new?: boolean }) => {
+      checkOut(opts);
       const keyring = await open(opts);
       const request = await keyring.requestIssuer({ fresh: opts.new === true });
       if (opts.json === true) {
         emit(true, { number: request.number, request: request.certificateRequestPem }, () => []);
         return;
       }
-      writePem(request.certificateRequestPem, opts.out);
+      writePem(request.certificateRequestPem, opts);
       note([
         `pending issuer ${request.number}: on the root machine run`,
         '  canonry keys offline sign CSR.pem --root-dir ROOT_DIR --out ISSUER.pem',

@@ -1,10 +1,9 @@
-import { writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { resolveConfig } from '../../app/index.js';
 import { CanonryError, isCanonryError, parseContentHash } from '../../core/index.js';
 import { compileProtocol, EMPTY_METADATA_HASH, Kernel } from '../../kernel/index.js';
 import { Keyring } from '../../trust/index.js';
-import { EXIT, emit, readJson } from '../io.js';
+import { checkOutputFile, EXIT, emit, readJson, writeOutputFile } from '../io.js';
 import { DATA_FLAG } from '../runtime.js';
 
 interface ValidateOptions {
@@ -13,6 +12,7 @@ interface ValidateOptions {
   metadataHash?: string;
   data?: string;
   eventOut?: string;
+  force?: boolean;
   json?: boolean;
 }
 
@@ -52,8 +52,14 @@ export function validateCommand(program: Command): void {
       '--event-out <file>',
       'write the signed conformance event (the attestation) to this file, for `canonry verify`',
     )
+    .option('--force', 'replace --event-out if it exists (a regular file only)')
     .option('--json', 'print the §6 envelope as JSON')
     .action(async (opts: ValidateOptions) => {
+      const eventOut = {
+        flag: '--event-out',
+        ...(opts.force === true ? { force: true } : {}),
+      };
+      if (opts.eventOut !== undefined) checkOutputFile(opts.eventOut, eventOut);
       const protocol = compileProtocol(readJson(opts.protocol, '--protocol'));
       const artifact = readJson(opts.artifact, '--artifact');
       const metadataHash = opts.metadataHash
@@ -63,15 +69,7 @@ export function validateCommand(program: Command): void {
       const kernel = new Kernel({ signer: keyring.signer() });
       const { verdict, envelope, event } = kernel.evaluate(artifact, protocol, metadataHash);
       if (opts.eventOut !== undefined && event !== null) {
-        try {
-          writeFileSync(opts.eventOut, `${JSON.stringify(event, null, 2)}\n`);
-        } catch (err) {
-          const reason = (err as NodeJS.ErrnoException).code ?? 'unwritable';
-          throw new CanonryError(
-            'INVALID_ARGUMENT',
-            `cannot write --event-out ${opts.eventOut} (${reason})`,
-          );
-        }
+        writeOutputFile(opts.eventOut, `${JSON.stringify(event, null, 2)}\n`, eventOut);
       }
       emit(opts.json === true, envelope, () =>
         verdict.class === 'CONFORMANT'
