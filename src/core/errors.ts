@@ -22,6 +22,7 @@ export const ERROR_CODES = {
   PAYLOAD_TOO_LARGE: { status: 413, message: 'the request body is too large' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'the request body must be application/json' },
   NOT_FOUND: { status: 404, message: 'no such route' },
+  METHOD_NOT_ALLOWED: { status: 405, message: 'the route does not answer this method' },
   RATE_LIMITED: { status: 429, message: 'too many requests from this client; retry later' },
   EVENT_STREAMS_FULL: {
     status: 503,

@@ -18,7 +18,7 @@ import { type Mount, mountRoutes } from './mount.js';
 import { openApiRoute } from './openapi.js';
 import { readinessRoute } from './readiness.js';
 import { REQUEST_ID_HEADER, requestId, useRequestId } from './request-id.js';
-import { recordRoutes } from './route-table.js';
+import { methodsAt, recordRoutes } from './route-table.js';
 import { eventRoutes } from './routes/events.js';
 import { journalRoutes } from './routes/journal.js';
 import { operationRoutes } from './routes/operations.js';
@@ -134,6 +134,17 @@ export function buildServer(runtime: CanonryRuntime, options: ServerOptions = {}
   let workbenchRoot = options.workbench === undefined ? defaultWorkbenchRoot() : options.workbench;
   let workbench: Workbench | null = null;
   app.setNotFoundHandler((request, reply) => {
+    // A path the API answers, with another method: 405, and what it does answer.
+    const path = request.url.split('?')[0]!;
+    const allowed = methodsAt(app, path);
+    if (allowed.length > 0) {
+      const typed = new CanonryError(
+        'METHOD_NOT_ALLOWED',
+        `${path.slice(0, 200)} answers ${allowed.join(', ')}, not ${request.method}`,
+        { allow: allowed },
+      );
+      return reply.code(405).header('allow', allowed.join(', ')).send(errorBody(typed));
+    }
     // The workbench is what no API route answers: its files, and index.html for its client routes.
     // Read on first use (most servers in tests never serve it); a build that cannot be read is
     // logged once and the server goes on without it, answering the typed 404 below.

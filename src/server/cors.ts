@@ -5,7 +5,8 @@ import { errorBody } from './errors.js';
 import { REQUEST_ID_HEADER } from './request-id.js';
 
 const ALLOW_METHODS = 'GET, POST, PUT, PATCH, DELETE';
-const ALLOW_HEADERS = `authorization, content-type, ${REQUEST_ID_HEADER}, crp-safety-policy`;
+// last-event-id: a browser resuming the event feed; the mcp-* headers: an MCP client at /mcp.
+const ALLOW_HEADERS = `authorization, content-type, ${REQUEST_ID_HEADER}, crp-safety-policy, last-event-id, mcp-protocol-version, mcp-session-id`;
 /** What a browser may read: the request id, back-off hints, and the headers operations set (CRP-Relay-*). */
 const EXPOSE_HEADERS = [
   REQUEST_ID_HEADER,

@@ -4,6 +4,7 @@ import type { CanonryRuntime } from '../app/index.js';
 import type { AuthPrincipal } from '../auth/index.js';
 import { CanonryError } from '../core/index.js';
 import { authorizeToken, bearerToken } from '../operations/index.js';
+import { hijack } from './hijack.js';
 import type { MountDoc } from './openapi.js';
 
 /**
@@ -57,8 +58,7 @@ export function mountRoutes(
       handler: async (request, reply) => {
         const principal = request.mountPrincipal;
         if (!principal) throw new CanonryError('UNAUTHENTICATED');
-        reply.hijack();
-        await mount.handle(principal, request.raw, reply.raw, request.body);
+        await mount.handle(principal, request.raw, hijack(reply), request.body);
       },
     });
   }

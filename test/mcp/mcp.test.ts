@@ -310,6 +310,27 @@ describe('MCP at /mcp on canonry serve', { timeout: 240_000 }, () => {
       expect(res.status).toBe(401);
       expect(((await res.json()) as any).error.code).toBe('UNAUTHENTICATED');
     }
+    // No server-sent stream to open: GET and DELETE are 405 (what the SDK's client expects).
+    for (const method of ['GET', 'DELETE']) {
+      const res = await fetch(new URL('/mcp', serve.url), {
+        method,
+        headers: { authorization: `Bearer ${tok.agent}`, accept: 'text/event-stream' },
+      });
+      expect(res.status, method).toBe(405);
+      expect(res.headers.get('allow')).toBe('POST');
+    }
+    // An answer the transport writes itself still carries the request id.
+    const answered = await fetch(new URL('/mcp', serve.url), {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        authorization: `Bearer ${tok.agent}`,
+      },
+      body: JSON.stringify(init),
+    });
+    expect(answered.status).toBe(200);
+    expect(answered.headers.get('x-request-id')).toMatch(/\S/);
     const doc = (await (await fetch(new URL('/openapi.json', serve.url))).json()) as any;
     expect(doc.paths['/mcp'].post).toMatchObject({
       operationId: 'mcp',

@@ -213,6 +213,41 @@ describe('GET /v1/projects/:project/events', () => {
 });
 
 describe("a project's answers", () => {
+  it('ends the stream of a token revoked while it runs, before the revocation reaches it', async () => {
+    const created = await api('POST', '/tokens', t.alice, { principal: 'carol', role: 'viewer' });
+    expect(created.status).toBe(201);
+    const start = await head();
+    const stream = await events(created.body.token, `?after=${start}`);
+    expect(stream.status).toBe(200);
+    await say('Blue would be better for the app.');
+    const said = (await head()) - start;
+    expect(ids(await stream.take(said))).toEqual(range(start + 1, start + said));
+
+    const revoked = await api('DELETE', `/tokens/${created.body.info.token_id}`, t.alice);
+    expect(revoked.status).toBe(200);
+    await say('Green, after all.');
+    // Ended at its own revocation's entry: neither it nor anything after it was sent.
+    expect(await stream.next()).toBeNull();
+  });
+
+  it('answers a HEAD or another method on the stream 405 at once, naming GET', async () => {
+    for (const method of ['HEAD', 'POST', 'DELETE']) {
+      const res = await fetch(`${live.url}/v1/projects/${P}/events`, {
+        method,
+        headers: { authorization: `Bearer ${t.val}` },
+        signal: AbortSignal.timeout(5_000),
+      });
+      expect(res.status, method).toBe(405);
+      expect(res.headers.get('allow')).toBe('GET');
+      if (method !== 'HEAD')
+        expect(((await res.json()) as any).error.code).toBe('METHOD_NOT_ALLOWED');
+    }
+    const validate = await fetch(`${live.url}/v1/validate`);
+    expect(validate.status).toBe(405);
+    expect(validate.headers.get('allow')).toBe('POST');
+    expect((await fetch(`${live.url}/v1/nothing-here`)).status).toBe(404);
+  });
+
   it('are never cached or sniffed: no-store and nosniff, on answers and refusals alike', async () => {
     const answers = [
       await api('GET', '/journal', t.val),
@@ -243,6 +278,10 @@ describe('event streams and the server around them', () => {
       const { viewer } = await tokensFor(runtime, 'quiet', { viewer: 'viewer' });
       const stream = await openEvents(`${url}/v1/projects/quiet/events`, viewer);
       expect(stream.status).toBe(200);
+      // The hooks' headers reach the stream too: its request id, nosniff, no-store.
+      expect(stream.headers.get('x-request-id')).toMatch(/\S/);
+      expect(stream.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(stream.headers.get('cache-control')).toBe('no-store');
       // The opening comment, then heartbeats every 300 ms: 10 of them outlast both timeouts.
       expect(await stream.untilComments(11)).toBe(true);
       const appended = await runtime.journal.append('quiet', {
@@ -256,6 +295,19 @@ describe('event streams and the server around them', () => {
       expect(event!.data.hash).toBe(appended.entry.hash);
 
       const idle = await openEvents(`${url}/v1/projects/quiet/events?after=1`, viewer);
+      // A stream with nothing to send ends at the heartbeat after its token is revoked.
+      // (In a project of its own: the issue and the revocation are journaled there.)
+      const { other } = await tokensFor(runtime, 'hush', { other: 'viewer' });
+      const after = (await runtime.journal.head('hush')).seq;
+      const revokedIdle = await openEvents(
+        `${url}/v1/projects/hush/events?after=${after + 1}`,
+        other,
+      );
+      expect(await revokedIdle.untilComments(2)).toBe(true);
+      const [info] = await runtime.tokens.list('hush');
+      expect(await runtime.tokens.revoke('hush', info!.token_id)).toBe(true);
+      expect(await revokedIdle.next()).toBeNull();
+
       await app.close();
       expect(await stream.next()).toBeNull();
       expect(await idle.next()).toBeNull();

@@ -3,8 +3,10 @@ import type { FastifyInstance } from 'fastify';
 import { type CanonryRuntime, KERNEL_AUDIT_PROJECT } from '../../app/index.js';
 import { CanonryError } from '../../core/index.js';
 import { parseProject } from '../../journal/index.js';
+import { bearerToken } from '../../operations/index.js';
 import { principalOf } from '../auth.js';
 import { feedEvent } from '../event-summary.js';
+import { hijack } from '../hijack.js';
 
 /** The live feed of a project, as server-sent events. */
 export const EVENTS_PATH = '/v1/projects/:project/events';
@@ -16,8 +18,16 @@ const HEARTBEAT_MS = 15_000;
  * with the feed's byte budget (2 MiB a page, or one larger entry).
  */
 const PAGE = 100;
+/**
+ * How stale a stream's check of its token may be when it sends an entry: a revoked token's stream
+ * ends within this (and at once at the revocation's own entry, or at the next heartbeat when idle).
+ */
+const RECHECK_MS = 1_000;
 /** What a refused stream is told to wait before it retries, in seconds. */
 const RETRY_AFTER_S = 5;
+
+/** The journal entry of a token's revocation (`auth`'s recorder, in the token's project). */
+const TOKEN_REVOKED = 'auth.token.revoked';
 
 /** A resume point: a seq of up to 15 digits, else INVALID_ARGUMENT naming where it came from. */
 function seqFrom(value: unknown, field: string): number {
@@ -84,7 +94,9 @@ export function eventRoutes(app: FastifyInstance, runtime: CanonryRuntime): void
     Math.min(HEARTBEAT_MS, Math.floor(runtime.config.http.idleTimeoutMs / 2)),
   );
 
-  app.get<{ Params: { project: string } }>(EVENTS_PATH, async (request, reply) => {
+  // No HEAD: a stream has no headers-only form (Fastify's HEAD would run this and hold the socket).
+  const options = { exposeHeadRoute: false };
+  app.get<{ Params: { project: string } }>(EVENTS_PATH, options, async (request, reply) => {
     const project = parseProject(request.params.project);
     if (project === KERNEL_AUDIT_PROJECT) {
       throw new CanonryError(
@@ -94,6 +106,13 @@ export function eventRoutes(app: FastifyInstance, runtime: CanonryRuntime): void
     }
     const after = resumeAfter(request.headers['last-event-id'], request.query);
     const viewer = principalOf(request);
+    // The token is checked again while the stream runs: revoking it ends the stream.
+    const token = bearerToken(request.headers.authorization);
+    let checkedAt = performance.now();
+    const live = async (): Promise<boolean> => {
+      checkedAt = performance.now();
+      return token !== null && (await runtime.tokens.authenticate(token)) !== null;
+    };
     const who = `${viewer.project}\u0000${viewer.id}`;
     const held = byPrincipal.get(who) ?? 0;
     if (open.size >= limit) {
@@ -115,8 +134,7 @@ export function eventRoutes(app: FastifyInstance, runtime: CanonryRuntime): void
     open.add(end);
     byPrincipal.set(who, held + 1);
 
-    reply.hijack();
-    const raw = reply.raw;
+    const raw = hijack(reply);
     raw.writeHead(200, {
       'content-type': 'text/event-stream; charset=utf-8',
       'cache-control': 'no-store',
@@ -130,10 +148,19 @@ export function eventRoutes(app: FastifyInstance, runtime: CanonryRuntime): void
     // stopped reading, and writing on would only grow its buffer. The server's idle timeout ends
     // such a stream (its slot is free again); the client resumes with Last-Event-ID.
     const heartbeat = setInterval(() => {
-      if (!raw.writableNeedDrain) raw.write(': heartbeat\n\n');
+      live().then(
+        (valid) => {
+          if (!valid) end();
+          else if (!raw.writableNeedDrain) raw.write(': heartbeat\n\n');
+        },
+        // Unreadable now (the store is away): the next heartbeat asks again.
+        () => undefined,
+      );
     }, heartbeatMs);
     try {
       for await (const entry of follower) {
+        const recheck = entry.kind === TOKEN_REVOKED || performance.now() - checkedAt > RECHECK_MS;
+        if (recheck && !(await live())) break;
         const event = await feedEvent(runtime.canon, runtime.journal.kinds, viewer, entry);
         // The client may have gone while the summary was read.
         if (raw.destroyed) break;
