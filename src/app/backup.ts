@@ -3,13 +3,14 @@ import {
   closeSync,
   existsSync,
   linkSync,
+  lstatSync,
   openSync,
   realpathSync,
   renameSync,
   rmSync,
   statSync,
 } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve, sep } from 'node:path';
 import { CanonryError, errnoCause, errnoOf, isNoSpace } from '../core/index.js';
 import { snapshotSqlite, syncPath } from '../store/index.js';
 import { resolveConfig } from './config.js';
@@ -72,9 +73,18 @@ export async function backupDatabase(options: BackupOptions): Promise<BackupSumm
       { path: out },
     );
   }
-  if (existsSync(out)) {
-    if (isDirectory(out))
+  const existing = lstatOrUndefined(out);
+  if (existing !== undefined) {
+    if (existing.isDirectory())
       throw new CanonryError('INVALID_ARGUMENT', `the backup file ${out} is a directory`);
+    // Replaced by a rename, a link or a device would be swapped for a file: refused.
+    if (!existing.isFile()) {
+      throw new CanonryError(
+        'INVALID_ARGUMENT',
+        `the backup file ${out} is not a regular file (a link, a device); write it elsewhere`,
+        { path: out },
+      );
+    }
     if (options.force !== true) {
       throw new CanonryError(
         'INVALID_ARGUMENT',
@@ -97,6 +107,15 @@ export async function backupDatabase(options: BackupOptions): Promise<BackupSumm
     throw new CanonryError(
       'INVALID_ARGUMENT',
       `the backup file ${out} would replace the live database; write it elsewhere`,
+    );
+  }
+  // Its keys, its settings, its database: nothing in the data directory is a backup's to replace.
+  const home = realpathSync(config.dataDir);
+  if (target.startsWith(`${home}${sep}`)) {
+    throw new CanonryError(
+      'INVALID_ARGUMENT',
+      `the backup file ${out} is inside the data directory ${config.dataDir}; write it elsewhere`,
+      { path: out },
     );
   }
   const trust = await anchorOf(config.dataDir);
@@ -179,5 +198,14 @@ function isDirectory(path: string): boolean {
     return statSync(path).isDirectory();
   } catch {
     return false;
+  }
+}
+
+/** The entry at `path` itself (a link is not followed), or undefined when there is none. */
+function lstatOrUndefined(path: string): ReturnType<typeof lstatSync> | undefined {
+  try {
+    return lstatSync(path);
+  } catch {
+    return undefined;
   }
 }

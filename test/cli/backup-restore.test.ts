@@ -3,7 +3,16 @@
 // while any process has the database open, refused for a file that is not a good canonry database
 // (the live one untouched), and keeping the database it replaces.
 import { createHash } from 'node:crypto';
-import { copyFileSync, cpSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  cpSync,
+  lstatSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -321,7 +330,18 @@ describe('restore refuses what is not a good backup, and leaves the live databas
         ['backup', '--data', data, '--out', join(data, 'canonry.db'), '--force'],
         /would replace the live database/,
       ],
+      [
+        ['backup', '--data', data, '--out', join(data, 'keys', 'root.key.pem'), '--force'],
+        /is inside the data directory/,
+      ],
+      [
+        ['backup', '--data', data, '--out', join(data, 'store.json'), '--force'],
+        /is inside the data directory/,
+      ],
+      [['backup', '--data', data, '--out', file('linked.db'), '--force'], /is not a regular file/],
     ] as const;
+    symlinkSync(join(data, 'keys', 'root.key.pem'), file('linked.db'));
+    const key = readFileSync(join(data, 'keys', 'root.key.pem'));
     for (const [args, said] of runs) {
       const run = await runCli([...args]);
       expect(run.code, args.join(' ')).toBe(1);
@@ -329,6 +349,8 @@ describe('restore refuses what is not a good backup, and leaves the live databas
       expect(run.stderr.trim().split('\n'), args.join(' ')).toHaveLength(1);
       expect(run.stderr, args.join(' ')).toMatch(said);
     }
+    expect(readFileSync(join(data, 'keys', 'root.key.pem')).equals(key)).toBe(true);
+    expect(lstatSync(file('linked.db')).isSymbolicLink()).toBe(true);
     const json = await runCli(['backup', '--out', file('x.db'), '--json']);
     expect(JSON.parse(json.stdout).error.code).toBe('INVALID_ARGUMENT');
     expect(readdirSync(temp.dir)).not.toContain('never-made');
