@@ -26,10 +26,21 @@ export function operationPath(
   });
 }
 
-/** A server's error envelope as the typed error it stands for (an unknown code stays INTERNAL). */
-function remoteError(status: number, body: unknown): CanonryError {
+/**
+ * A server's error envelope as the typed error it stands for (a code this client does not know
+ * stays INTERNAL, with the server's message). An answer without canonry's envelope is no canonry's
+ * answer: SERVER_UNREACHABLE, as for one that is not JSON.
+ */
+function remoteError(status: number, body: unknown, origin: string): CanonryError {
   const error = (body as { error?: { code?: unknown; message?: unknown; details?: unknown } })
     ?.error;
+  if (typeof error?.code !== 'string') {
+    return new CanonryError(
+      'SERVER_UNREACHABLE',
+      `${origin} answered ${status} without canonry's error envelope: is it canonry?`,
+      { url: origin, status },
+    );
+  }
   const code =
     typeof error?.code === 'string' && Object.hasOwn(ERROR_CODES, error.code)
       ? (error.code as ErrorCode)
@@ -107,7 +118,7 @@ export function remoteInvoker(baseUrl: string, token: string, project: string): 
           { url: base.origin, status: response.status },
         );
       }
-      if (!response.ok) throw remoteError(response.status, body);
+      if (!response.ok) throw remoteError(response.status, body, base.origin);
       return body;
     },
     close: async () => undefined,

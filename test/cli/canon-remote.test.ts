@@ -1,3 +1,4 @@
+import { createServer } from 'node:http';
 // `canonry canon …` runs the same operations in process (--data) and over HTTP against a real
 // `canonry serve` on loopback (--url): the same answers, the same typed refusals, the same principal.
 // Writes go through one face and are read back through the other.
@@ -161,5 +162,42 @@ describe('canon against a data directory and against a server', { timeout: 240_0
       tok.olivia!,
     ]);
     expect(unreachable.stderr).toMatch(/^canonry: SERVER_UNREACHABLE:/);
+
+    // A server that answers, but not as canonry: not an INTERNAL error of ours.
+    const other = createServer((req, res) => {
+      if (req.url?.includes('/board')) res.writeHead(404).end();
+      else res.writeHead(500, { 'content-type': 'application/json' }).end('{"error":"boom"}');
+    });
+    await new Promise<void>((done) => other.listen(0, '127.0.0.1', done));
+    try {
+      const { port } = other.address() as { port: number };
+      for (const command of ['board', 'objects']) {
+        const answered = await runCli([
+          'canon',
+          command,
+          '--url',
+          `http://127.0.0.1:${port}`,
+          '--project',
+          'p',
+          '--token',
+          tok.olivia!,
+        ]);
+        expect(answered.stderr, command).toMatch(
+          /^canonry: SERVER_UNREACHABLE: .* answered (404|500) without canonry's error envelope/,
+        );
+      }
+    } finally {
+      other.close();
+    }
+  });
+
+  it('prints a created token alone on stdout, what it is on stderr', async () => {
+    const made = await remote(
+      ['token', 'create', '--principal', 'erin', '--role', 'agent'],
+      tok.olivia!,
+    );
+    expect(made.code, made.stderr).toBe(0);
+    expect(made.stdout).toMatch(/^cnr_\S+\n$/);
+    expect(made.stderr).toMatch(/^tok_\w+: erin is agent of p\n$/);
   });
 });

@@ -231,10 +231,13 @@ export const RENDER: Readonly<Record<string, Render>> = {
   getArtifact: (a: ArtifactStatus) => [artifactLine(a)],
   listTokens: (r: { tokens: TokenInfo[] }) =>
     r.tokens.length > 0 ? r.tokens.map(tokenLine) : ['no tokens'],
-  createToken: (r: { token: string; info: TokenInfo }) => [
-    r.token,
-    `${r.info.token_id}: ${r.info.principal} is ${r.info.role} of ${r.info.project}`,
-  ],
+  // The token alone on stdout (`T=$(canonry canon token create …)`), what it is on stderr.
+  createToken: (r: { token: string; info: TokenInfo }) => {
+    process.stderr.write(
+      `${r.info.token_id}: ${r.info.principal} is ${r.info.role} of ${r.info.project}\n`,
+    );
+    return [r.token];
+  },
   revokeToken: (r: { token_id: string }) => [`revoked ${r.token_id}`],
   verifyEvent: (r: {
     verified: boolean;
