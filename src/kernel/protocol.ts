@@ -83,8 +83,14 @@ export function validateProtocol(input: unknown): Result<AgenticProtocol, Protoc
 }
 
 /**
+ * Issues an INVALID_PROTOCOL error lists at most: a bundle with 100,000 unknown keys has as many, and
+ * its refusal must not be five times the size of the bundle. `issues_total` counts them all.
+ */
+export const MAX_LISTED_ISSUES = 100;
+
+/**
  * Validates and compiles a bundle once per hash (a bounded LRU cache). Throws INVALID_PROTOCOL with
- * every issue in `details.issues`.
+ * its issues in `details.issues` (the first {@link MAX_LISTED_ISSUES}; `issues_total` when more).
  */
 export function compileProtocol(input: unknown): CompiledProtocol {
   try {
@@ -103,7 +109,9 @@ export function compileProtocol(input: unknown): CompiledProtocol {
     throw new CanonryError(
       'INVALID_PROTOCOL',
       `invalid agentic protocol: ${where}: ${first?.message}${more}`,
-      { issues },
+      issues.length > MAX_LISTED_ISSUES
+        ? { issues: issues.slice(0, MAX_LISTED_ISSUES), issues_total: issues.length }
+        : { issues },
     );
   }
   // Hashed from the validated copy, so the hash always matches the protocol it is attached to.

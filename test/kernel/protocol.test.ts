@@ -47,6 +47,23 @@ function nest(levels: number): unknown {
 }
 
 describe('validateProtocol / compileProtocol', () => {
+  it('lists the first 100 issues of a bundle with 100,000, and counts them all', () => {
+    const bundle: Record<string, unknown> = { ...refundProtocol() };
+    for (let i = 0; i < 100_000; i++) bundle[`x${i}`] = i;
+    let thrown: unknown;
+    try {
+      compileProtocol(bundle);
+    } catch (error) {
+      thrown = error;
+    }
+    expect((thrown as CanonryError).code).toBe('INVALID_PROTOCOL');
+    const details = (thrown as CanonryError).details!;
+    expect(details.issues).toHaveLength(100);
+    expect(details.issues_total).toBeGreaterThanOrEqual(100_000);
+    expect(JSON.stringify(details).length).toBeLessThan(20_000);
+    expect((thrown as CanonryError).message).toMatch(/and \d{5,} more/);
+  });
+
   it('accepts the Appendix A refund protocol', () => {
     const result = validateProtocol(refundProtocol());
     expect(result.ok).toBe(true);

@@ -110,6 +110,14 @@ describe('GET /v1/projects/:project/events', () => {
     }
     const bad = await events(t.val, '', { 'last-event-id': 'abc' });
     expect(bad.error.error.details).toEqual({ field: 'Last-Event-ID' });
+    // A resume point past the head (another journal's) is named, not waited for in silence.
+    const n = await head();
+    const ahead = await events(t.val, '', { 'last-event-id': String(n + 1) });
+    expect(ahead.status).toBe(400);
+    expect(ahead.error.error.details).toEqual({ field: 'Last-Event-ID', head: n });
+    const atHead = await events(t.val, `?after=${n}`);
+    expect(atHead.status).toBe(200);
+    atHead.close();
   });
 
   it('summarises each entry by ids and outcomes: no body, gate event, token secret or hash', async () => {
@@ -295,14 +303,11 @@ describe('event streams and the server around them', () => {
       expect(event!.data.hash).toBe(appended.entry.hash);
 
       const idle = await openEvents(`${url}/v1/projects/quiet/events?after=1`, viewer);
-      // A stream with nothing to send ends at the heartbeat after its token is revoked.
+      // A stream with nothing to send ends when its token is revoked.
       // (In a project of its own: the issue and the revocation are journaled there.)
       const { other } = await tokensFor(runtime, 'hush', { other: 'viewer' });
       const after = (await runtime.journal.head('hush')).seq;
-      const revokedIdle = await openEvents(
-        `${url}/v1/projects/hush/events?after=${after + 1}`,
-        other,
-      );
+      const revokedIdle = await openEvents(`${url}/v1/projects/hush/events?after=${after}`, other);
       expect(await revokedIdle.untilComments(2)).toBe(true);
       const [info] = await runtime.tokens.list('hush');
       expect(await runtime.tokens.revoke('hush', info!.token_id)).toBe(true);

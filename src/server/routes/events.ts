@@ -105,6 +105,19 @@ export function eventRoutes(app: FastifyInstance, runtime: CanonryRuntime): void
       );
     }
     const after = resumeAfter(request.headers['last-event-id'], request.query);
+    // A resume point this journal never reached (another server's, or one from before a restore)
+    // would wait in silence until the journal got there, skipping everything before: refused.
+    const { seq: headSeq } = await runtime.journal.head(project);
+    if (after > headSeq) {
+      throw new CanonryError(
+        'INVALID_ARGUMENT',
+        `the resume point ${after} is past the head of ${project} (${headSeq}): resume from an event this journal sent`,
+        {
+          field: request.headers['last-event-id'] !== undefined ? 'Last-Event-ID' : 'after',
+          head: headSeq,
+        },
+      );
+    }
     const viewer = principalOf(request);
     // The token is checked again while the stream runs: revoking it ends the stream.
     const token = bearerToken(request.headers.authorization);
