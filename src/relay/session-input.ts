@@ -1,4 +1,5 @@
 import {
+  AIR_LIMITS,
   type AirPolicy,
   DEFAULT_AIR_POLICY,
   parseSafetyPolicy,
@@ -58,6 +59,7 @@ export const SESSION_INPUT_SCHEMA = {
     air_iap_budget: {
       type: 'integer',
       minimum: 0,
+      maximum: AIR_LIMITS.maxBudget,
       description:
         "CRP-018 §6.1 air-iap-budget: the most tokens one window's IAP may take (default 512)",
     },

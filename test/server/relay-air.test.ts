@@ -127,5 +127,17 @@ describe('AIR in the relay over HTTP', () => {
       [P],
     );
     expect(Number(after!.n)).toBe(Number(before!.n));
+
+    // The body's budget past the bound is the body's error, naming its field, not the header's.
+    const tooLarge = await api('POST', '/relay/sessions', {
+      mode: 'DOCUMENT',
+      objective: 'x',
+      remaining: ['a'],
+      air_iap_budget: 16_385,
+    });
+    expect(tooLarge.status).toBe(400);
+    expect(tooLarge.body.error.code).toBe('INVALID_BODY');
+    expect(JSON.stringify(tooLarge.body.error)).toContain('air_iap_budget');
+    expect(tooLarge.body.error.message).not.toMatch(/CRP-Safety-Policy/i);
   });
 });
