@@ -160,15 +160,17 @@ export function eventRoutes(app: FastifyInstance, runtime: CanonryRuntime): void
     // A heartbeat only when the socket took the last write: one that is still full means the client
     // stopped reading, and writing on would only grow its buffer. The server's idle timeout ends
     // such a stream (its slot is free again); the client resumes with Last-Event-ID.
+    // The check settles later: by then the stream may have ended, and a write after its end would
+    // be an error event nobody listens to.
+    const beat = () => {
+      if (!raw.writableEnded && !raw.destroyed && !raw.writableNeedDrain) {
+        raw.write(': heartbeat\n\n');
+      }
+    };
     const heartbeat = setInterval(() => {
-      live().then(
-        (valid) => {
-          if (!valid) end();
-          else if (!raw.writableNeedDrain) raw.write(': heartbeat\n\n');
-        },
-        // Unreadable now (the store is away): the next heartbeat asks again.
-        () => undefined,
-      );
+      // A token that cannot be checked now (the store is away) keeps its stream, as a stream waits
+      // out an outage: the next heartbeat asks again.
+      live().then((valid) => (valid ? beat() : end()), beat);
     }, heartbeatMs);
     try {
       for await (const entry of follower) {
