@@ -125,7 +125,10 @@ export async function createCanonry(
   // or created until a project first needs a key.
   const hmac = HmacKeyring.open(config.dataDir);
   // Opened first: a command that must not create anything fails here, before any file exists.
-  const existing = options.create === false ? await Keys.open(config.dataDir) : undefined;
+  const opened =
+    options.create === false
+      ? await Keys.open(config.dataDir)
+      : await Keys.openOrInit(config.dataDir);
   const { wide } = await ensureDataDirectory(config.dataDir);
   if (wide) {
     logger.warn(
@@ -133,18 +136,8 @@ export async function createCanonry(
       'the data directory is readable by others; canonry keeps its files 0600, but narrow it to 0700',
     );
   }
-  // The store before a keyring is made: a database that cannot be opened (damaged, or a server
-  // that is down) must not leave a new root behind, which the real database would then refuse.
+  const trust = await watchKeyring(config.dataDir, opened);
   const store = await openStore(config.db, config.dataDir, RUNTIME_MIGRATIONS);
-  let opened: Awaited<ReturnType<typeof Keys.open>>;
-  let trust: Awaited<ReturnType<typeof watchKeyring>>;
-  try {
-    opened = existing ?? (await Keys.openOrInit(config.dataDir));
-    trust = await watchKeyring(config.dataDir, opened);
-  } catch (err) {
-    await store.close().catch(() => undefined);
-    throw err;
-  }
   let canaries: CanaryCollector | undefined;
   try {
     const identity = await bindStore(store, config.dataDir, opened.rootFingerprint);

@@ -34,16 +34,16 @@ export async function openTokens(
   const config = resolveConfig(input);
   // Without `create` (listing, revoking), a data directory with no keyring is KEYRING_MISSING and
   // nothing is made: a mistyped --data must not become a new, empty one.
-  const existing = create ? undefined : await Keyring.open(config.dataDir);
+  const keyring = create
+    ? await Keyring.openOrInit(config.dataDir)
+    : await Keyring.open(config.dataDir);
   await ensureDataDirectory(config.dataDir);
-  // The store before a keyring is made: one that cannot be opened must not leave a new root behind.
   const store = await openStore(config.db, config.dataDir, {
     store: STORE_IDENTITY_MIGRATIONS,
     journal: JOURNAL_MIGRATIONS,
     auth: AUTH_MIGRATIONS,
   });
   try {
-    const keyring = existing ?? (await Keyring.openOrInit(config.dataDir));
     await bindStore(store, config.dataDir, keyring.rootFingerprint);
     const journal = new Journal(store, {
       signer: () => keyring.signer(),

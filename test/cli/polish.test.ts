@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI, runCli } from '../helpers/cli.js';
@@ -92,27 +92,6 @@ describe('canonry tokens create', () => {
       'KEYRING_MISSING',
       'KEYRING_MISSING',
     ]);
-  });
-
-  it('mints no keyring when the database cannot be opened (damaged, or its server down)', async () => {
-    const damaged = join(temp.dir, 'damaged');
-    mkdirSync(damaged);
-    writeFileSync(join(damaged, 'canonry.db'), 'not a database\n');
-    const down = join(temp.dir, 'down');
-    for (const [data, extra, code] of [
-      [damaged, [], 'STORE_CORRUPT'],
-      [down, ['--db', 'postgres://canonry@127.0.0.1:9/none'], 'STORE_UNAVAILABLE'],
-    ] as const) {
-      for (const command of [
-        ['tokens', 'create', '--project', 'p', '--principal', 'ada', '--role', 'owner'],
-        ['serve', '--port', '0'],
-      ]) {
-        const res = await runCli([...command, '--data', data, ...extra]);
-        expect(res.code, command.join(' ')).toBe(1);
-        expect(res.stderr, command.join(' ')).toContain(`canonry: ${code}:`);
-        expect(existsSync(join(data, 'keys')), command.join(' ')).toBe(false);
-      }
-    }
   });
 });
 
