@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
-import { type CanonryRuntime, KERNEL_AUDIT_PROJECT } from '../../app/index.js';
+import { type CanonryRuntime, KERNEL_AUDIT_PROJECT, TOKEN_REVOKED } from '../../app/index.js';
 import { CanonryError } from '../../core/index.js';
 import { parseProject } from '../../journal/index.js';
 import { bearerToken } from '../../operations/index.js';
@@ -25,9 +25,6 @@ const PAGE = 100;
 const RECHECK_MS = 1_000;
 /** What a refused stream is told to wait before it retries, in seconds. */
 const RETRY_AFTER_S = 5;
-
-/** The journal entry of a token's revocation (`auth`'s recorder, in the token's project). */
-const TOKEN_REVOKED = 'auth.token.revoked';
 
 /** A resume point: a seq of up to 15 digits, else INVALID_ARGUMENT naming where it came from. */
 function seqFrom(value: unknown, field: string): number {
@@ -174,7 +171,8 @@ export function eventRoutes(app: FastifyInstance, runtime: CanonryRuntime): void
     }, heartbeatMs);
     try {
       for await (const entry of follower) {
-        const recheck = entry.kind === TOKEN_REVOKED || performance.now() - checkedAt > RECHECK_MS;
+        const recheck =
+          entry.kind === TOKEN_REVOKED.kind || performance.now() - checkedAt > RECHECK_MS;
         if (recheck && !(await live())) break;
         const event = await feedEvent(runtime.canon, runtime.journal.kinds, viewer, entry);
         // The client may have gone while the summary was read.
