@@ -1,15 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import {
-  closeSync,
-  existsSync,
-  linkSync,
-  lstatSync,
-  openSync,
-  realpathSync,
-  renameSync,
-  rmSync,
-  statSync,
-} from 'node:fs';
+import { closeSync, existsSync, openSync, realpathSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { CanonryError, errnoCause, errnoOf, isNoSpace } from '../core/index.js';
 import { snapshotSqlite, syncPath } from '../store/index.js';
@@ -21,6 +11,7 @@ import {
   embeddedDatabase,
   type Progress,
 } from './database-copy.js';
+import { checkOutputPath, type OutputTarget, publishOutput } from './output-file.js';
 
 /** What to back up, and where. */
 export interface BackupOptions {
@@ -73,26 +64,8 @@ export async function backupDatabase(options: BackupOptions): Promise<BackupSumm
       { path: out },
     );
   }
-  const existing = lstatOrUndefined(out);
-  if (existing !== undefined) {
-    if (existing.isDirectory())
-      throw new CanonryError('INVALID_ARGUMENT', `the backup file ${out} is a directory`);
-    // Replaced by a rename, a link or a device would be swapped for a file: refused.
-    if (!existing.isFile()) {
-      throw new CanonryError(
-        'INVALID_ARGUMENT',
-        `the backup file ${out} is not a regular file (a link, a device); write it elsewhere`,
-        { path: out },
-      );
-    }
-    if (options.force !== true) {
-      throw new CanonryError(
-        'INVALID_ARGUMENT',
-        `the backup file ${out} exists; pass --force to replace it`,
-        { path: out },
-      );
-    }
-  }
+  const target: OutputTarget = { label: 'the backup file', force: options.force === true };
+  checkOutputPath(out, target);
   const source = embeddedDatabase(config.dataDir, config.db);
   if (!existsSync(source)) {
     throw new CanonryError(
@@ -102,8 +75,8 @@ export async function backupDatabase(options: BackupOptions): Promise<BackupSumm
     );
   }
   const live = realpathSync(source);
-  const target = join(realpathSync(folder), basename(out));
-  if ([live, `${live}-wal`, `${live}-shm`, `${live}-journal`].includes(target)) {
+  const real = join(realpathSync(folder), basename(out));
+  if ([live, `${live}-wal`, `${live}-shm`, `${live}-journal`].includes(real)) {
     throw new CanonryError(
       'INVALID_ARGUMENT',
       `the backup file ${out} would replace the live database; write it elsewhere`,
@@ -111,7 +84,7 @@ export async function backupDatabase(options: BackupOptions): Promise<BackupSumm
   }
   // Its keys, its settings, its database: nothing in the data directory is a backup's to replace.
   const home = realpathSync(config.dataDir);
-  if (target.startsWith(`${home}${sep}`)) {
+  if (real.startsWith(`${home}${sep}`)) {
     throw new CanonryError(
       'INVALID_ARGUMENT',
       `the backup file ${out} is inside the data directory ${config.dataDir}; write it elsewhere`,
@@ -134,7 +107,7 @@ export async function backupDatabase(options: BackupOptions): Promise<BackupSumm
     progress('fsync: the copy is on disk');
     const report = await checkDatabaseCopy(temp, out, trust, progress);
     try {
-      publish(temp, out, options.force === true);
+      publishOutput(temp, out, target);
       syncPath(folder);
     } catch (err) {
       throw fileWriteFailure(err, out);
@@ -150,32 +123,6 @@ export async function backupDatabase(options: BackupOptions): Promise<BackupSumm
     };
   } finally {
     rmSync(temp, { force: true });
-  }
-}
-
-/**
- * Gives the checked copy its name in one step: a rename over `out` when replacing is allowed, else a
- * hard link that fails if `out` appeared meanwhile (never clobbering a file someone else wrote).
- */
-function publish(temp: string, out: string, replace: boolean): void {
-  if (replace) {
-    renameSync(temp, out);
-    return;
-  }
-  try {
-    linkSync(temp, out);
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'EEXIST') {
-      throw new CanonryError(
-        'INVALID_ARGUMENT',
-        `the backup file ${out} exists; pass --force to replace it`,
-        { path: out },
-      );
-    }
-    // A file system without hard links: the check above is all there is.
-    if (existsSync(out)) throw err;
-    renameSync(temp, out);
   }
 }
 
@@ -198,14 +145,5 @@ function isDirectory(path: string): boolean {
     return statSync(path).isDirectory();
   } catch {
     return false;
-  }
-}
-
-/** The entry at `path` itself (a link is not followed), or undefined when there is none. */
-function lstatOrUndefined(path: string): ReturnType<typeof lstatSync> | undefined {
-  try {
-    return lstatSync(path);
-  } catch {
-    return undefined;
   }
 }

@@ -51,6 +51,12 @@ export { createCanonry, describeClassifier, runLcsmStory } from './lazy.js';
 export type { StoryResult, StoryStep } from './lcsm-story.js';
 export type { RuntimeLogger } from './logger.js';
 export { type OpenedTokens, openTokens } from './open-tokens.js';
+export {
+  checkOutputPath,
+  type OutputTarget,
+  outputRefusal,
+  publishOutput,
+} from './output-file.js';
 export { dataPaths } from './paths.js';
 export {
   buildPromotionRunner,

@@ -3,14 +3,13 @@ import {
   closeSync,
   constants,
   fstatSync,
-  lstatSync,
   openSync,
   readSync,
-  renameSync,
   rmSync,
   writeFileSync,
 } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { checkOutputPath, type OutputTarget, outputRefusal, publishOutput } from '../app/index.js';
 import { CanonryError, isCanonryError, parseJsonText } from '../core/index.js';
 
 /** Exit codes shared by every command. */
@@ -102,56 +101,39 @@ export function reportError(err: unknown, json: boolean): void {
 export interface OutputFile {
   /** The flag that named it, for errors. */
   readonly flag: string;
-  readonly force?: boolean;
+  readonly force?: boolean | undefined;
   readonly mode?: number;
 }
 
-const outputRefusal = (path: string, out: OutputFile, why: string) =>
-  new CanonryError('INVALID_ARGUMENT', `cannot write ${out.flag} ${path} (${why})`, { path });
+const targetOf = (out: OutputFile): OutputTarget => ({
+  label: out.flag,
+  force: out.force === true,
+});
 
 /**
  * Refuses, before a command does its work, an output path it could not write: one that exists
- * without `force`, or that is not a regular file (a link, a device, a directory) with it.
+ * without `--force`, or that is not a regular file (a link, a device, a directory) with it.
  */
 export function checkOutputFile(path: string, out: OutputFile): void {
-  let existing: ReturnType<typeof lstatSync>;
-  try {
-    existing = lstatSync(path);
-  } catch {
-    return;
-  }
-  if (out.force !== true) throw outputRefusal(path, out, 'it exists; pass --force to replace it');
-  if (!existing.isFile()) throw outputRefusal(path, out, 'it is not a regular file');
+  checkOutputPath(path, targetOf(out));
 }
 
 /**
- * Writes a command's output file (`--out`, `--event-out`). An existing path is refused unless
- * `force` — a slip of the flag must not replace a key, a database or anything else — and even then
- * only a regular file is replaced, never through a symbolic link, a device or a directory: the text
- * goes to a new file beside it, renamed over it.
+ * Writes a command's output file (`--out`, `--event-out`): to a new file beside it, then named in
+ * one step — never over an existing path without `--force`, and even with it only over a regular
+ * file, never through a symbolic link, a device or a directory.
  */
 export function writeOutputFile(path: string, text: string, out: OutputFile): void {
-  const mode = out.mode ?? 0o644;
-  checkOutputFile(path, out);
-  if (out.force !== true) {
-    try {
-      writeFileSync(path, text, { flag: 'wx', mode });
-    } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code ?? 'unwritable';
-      throw outputRefusal(
-        path,
-        out,
-        code === 'EEXIST' ? 'it exists; pass --force to replace it' : code,
-      );
-    }
-    return;
-  }
+  const target = targetOf(out);
+  checkOutputPath(path, target);
   const temp = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
   try {
-    writeFileSync(temp, text, { flag: 'wx', mode });
-    renameSync(temp, path);
+    writeFileSync(temp, text, { flag: 'wx', mode: out.mode ?? 0o644 });
+    publishOutput(temp, path, target);
   } catch (err) {
+    if (isCanonryError(err)) throw err;
+    throw outputRefusal(path, target, (err as NodeJS.ErrnoException).code ?? 'unwritable');
+  } finally {
     rmSync(temp, { force: true });
-    throw outputRefusal(path, out, (err as NodeJS.ErrnoException).code ?? 'unwritable');
   }
 }

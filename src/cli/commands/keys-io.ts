@@ -26,10 +26,7 @@ export function readPemFile(path: string, what: string): string {
   return readText(path, what, MAX_INPUT_BYTES);
 }
 
-const outFile = (opts: KeysOptions) => ({
-  flag: '--out',
-  ...(opts.force === true ? { force: true } : {}),
-});
+const outFile = (opts: KeysOptions) => ({ flag: '--out', force: opts.force });
 
 /** Refuses an `--out` that could not be written, before the command does anything. */
 export function checkOut(opts: KeysOptions): void {

@@ -55,10 +55,7 @@ export function validateCommand(program: Command): void {
     .option('--force', 'replace --event-out if it exists (a regular file only)')
     .option('--json', 'print the §6 envelope as JSON')
     .action(async (opts: ValidateOptions) => {
-      const eventOut = {
-        flag: '--event-out',
-        ...(opts.force === true ? { force: true } : {}),
-      };
+      const eventOut = { flag: '--event-out', force: opts.force };
       if (opts.eventOut !== undefined) checkOutputFile(opts.eventOut, eventOut);
       const protocol = compileProtocol(readJson(opts.protocol, '--protocol'));
       const artifact = readJson(opts.artifact, '--artifact');
