@@ -136,7 +136,7 @@ export function buildServer(runtime: CanonryRuntime, options: ServerOptions = {}
   app.setNotFoundHandler((request, reply) => {
     // A path the API answers, with another method: 405, and what it does answer.
     const path = request.url.split('?')[0]!;
-    const allowed = methodsAt(app, path);
+    const allowed = methodsAt(app, request.url);
     if (allowed.length > 0) {
       const typed = new CanonryError(
         'METHOD_NOT_ALLOWED',

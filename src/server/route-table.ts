@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import FindMyWay from 'find-my-way';
 
 /** One route as Fastify registered it. */
 export interface RegisteredRoute {
@@ -27,28 +28,43 @@ export function registeredRoutes(app: FastifyInstance): readonly RegisteredRoute
   return tables.get(app) ?? [];
 }
 
-/** Whether `path` (no query) is an instance of the route pattern `url` (`:name` a segment, `*` the rest). */
-function matches(url: string, path: string): boolean {
-  const want = url.split('/');
-  const got = path.split('/');
-  for (let i = 0; i < want.length; i++) {
-    const segment = want[i]!;
-    if (segment === '*') return true;
-    const part = got[i];
-    if (part === undefined) return false;
-    if (segment.startsWith(':') ? part === '' : segment !== part) return false;
-  }
-  return got.length === want.length;
+const routers = new WeakMap<
+  FastifyInstance,
+  { size: number; router: FindMyWay.Instance<FindMyWay.HTTPVersion.V1> }
+>();
+
+/**
+ * A router holding `app`'s routes, built with the same matcher Fastify routes with (find-my-way,
+ * under `app`'s own matching options), so a path is "answered" here exactly when Fastify would
+ * answer it: parameters, wildcards, regular-expression parameters, percent-decoding and the length
+ * bound alike. Built on first use and again only if routes were added since.
+ */
+function routerOf(app: FastifyInstance): FindMyWay.Instance<FindMyWay.HTTPVersion.V1> {
+  const table = registeredRoutes(app);
+  const kept = routers.get(app);
+  if (kept !== undefined && kept.size === table.length) return kept.router;
+  const config = app.initialConfig;
+  const router = FindMyWay({
+    caseSensitive: config.caseSensitive ?? true,
+    ignoreTrailingSlash: config.ignoreTrailingSlash ?? false,
+    ignoreDuplicateSlashes: config.ignoreDuplicateSlashes ?? false,
+    maxParamLength: config.maxParamLength ?? 100,
+    allowUnsafeRegex: true,
+  });
+  const answer = () => undefined;
+  for (const route of table) router.on(route.method as FindMyWay.HTTPMethod, route.url, answer);
+  routers.set(app, { size: table.length, router });
+  return router;
 }
 
 /**
- * The methods `app` answers at `path` (for a 405's `Allow`): none when no route has that path. Only
- * called for requests no route answered, so a linear look over the table is fine.
+ * The methods `app` answers at `url` (for a 405's `Allow`): none when no route has that path. Only
+ * called for requests no route answered.
  */
-export function methodsAt(app: FastifyInstance, path: string): string[] {
-  const methods = new Set<string>();
-  for (const route of registeredRoutes(app)) {
-    if (matches(route.url, path)) methods.add(route.method);
-  }
-  return [...methods].sort();
+export function methodsAt(app: FastifyInstance, url: string): string[] {
+  const router = routerOf(app);
+  const methods = new Set(registeredRoutes(app).map((route) => route.method));
+  return [...methods]
+    .filter((method) => router.find(method as FindMyWay.HTTPMethod, url) !== null)
+    .sort();
 }
