@@ -100,12 +100,13 @@ export function createMcpServer(invoker: Invoker, identity: McpIdentity, version
   server.setRequestHandler(request('tools/list'), async () => ({
     tools: tools.map((t) => t.tool),
   }));
-  // The SDK checks a tools/call's params (-32602 when they are malformed) before this runs.
+  // The SDK's Server parses a tools/call against its own schema first (-32602); the params are
+  // checked here too, so that they are typed without a cast whatever the SDK does.
   server.setRequestHandler(request('tools/call'), async ({ params }) => {
-    const { name, arguments: args } = paramsOf('tools/call', params) as {
-      name: string;
-      arguments?: unknown;
-    };
+    const { name, arguments: args } = paramsOf('tools/call', params);
+    if (typeof name !== 'string') {
+      throw new McpError(ErrorCode.InvalidParams, 'tools/call: params.name must be a string');
+    }
     const op = byName.get(name);
     if (!op) {
       return errorResult(

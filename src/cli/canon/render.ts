@@ -231,13 +231,8 @@ export const RENDER: Readonly<Record<string, Render>> = {
   getArtifact: (a: ArtifactStatus) => [artifactLine(a)],
   listTokens: (r: { tokens: TokenInfo[] }) =>
     r.tokens.length > 0 ? r.tokens.map(tokenLine) : ['no tokens'],
-  // The token alone on stdout (`T=$(canonry canon token create …)`), what it is on stderr.
-  createToken: (r: { token: string; info: TokenInfo }) => {
-    process.stderr.write(
-      `${r.info.token_id}: ${r.info.principal} is ${r.info.role} of ${r.info.project}\n`,
-    );
-    return [r.token];
-  },
+  // The token alone on stdout (`T=$(canonry canon token create …)`); what it is goes to NOTES.
+  createToken: (r: { token: string }) => [r.token],
   revokeToken: (r: { token_id: string }) => [`revoked ${r.token_id}`],
   verifyEvent: (r: {
     verified: boolean;
@@ -248,4 +243,15 @@ export const RENDER: Readonly<Record<string, Render>> = {
     r.verified
       ? [`VERIFIED ${r.label} (issuer ${r.issuer})`]
       : [`NOT VERIFIED ${r.error?.code}: ${r.error?.message}`],
+};
+
+/**
+ * What a command tells the operator on stderr beside its rendered answer, by operationId (never
+ * with `--json`, whose answer holds it): kept out of {@link RENDER} so stdout stays the one value a
+ * script captures.
+ */
+export const NOTES: Readonly<Record<string, Render>> = {
+  createToken: (r: { info: TokenInfo }) => [
+    `${r.info.token_id}: ${r.info.principal} is ${r.info.role} of ${r.info.project}`,
+  ],
 };

@@ -11,7 +11,7 @@ import {
   remoteInvoker,
 } from '../../operations/index.js';
 import { addOperationFlags, type FieldFlag, inputFromFlags } from '../canon/options.js';
-import { RENDER } from '../canon/render.js';
+import { NOTES, RENDER } from '../canon/render.js';
 import { EXIT, emit } from '../io.js';
 import { DATA_FLAG, DB_FLAG, type RuntimeFlags, withRuntime } from '../runtime.js';
 
@@ -204,7 +204,10 @@ export function operationCommand(
         throw withFlag(err, flags);
       });
       const render = RENDER[op.operationId];
-      emit(values.json === true || !render, result, () => render!(result));
+      const json = values.json === true || !render;
+      const notes = NOTES[op.operationId];
+      if (!json && notes) process.stderr.write(`${notes(result).join('\n')}\n`);
+      emit(json, result, () => render!(result));
       if (FAIL_WHEN_NOT_OK.has(op.operationId) && (result as { ok?: unknown }).ok === false)
         process.exitCode = EXIT.FAILED;
     });
