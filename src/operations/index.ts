@@ -17,7 +17,12 @@ export type {
   OperationInput,
   QueryDoc,
 } from './operation.js';
-export { operationPath, remoteInvoker } from './remote.js';
+export {
+  DEFAULT_REMOTE_TIMEOUT_MS,
+  operationPath,
+  type RemoteOptions,
+  remoteInvoker,
+} from './remote.js';
 export { localInvoker, principalInvoker, runOperation } from './run.js';
 export { BODIES, EXAMPLE_HASH, RESPONSES, ref, SCHEMAS } from './schemas.js';
 export { OPERATIONS, operationNamed } from './table.js';

@@ -4,6 +4,44 @@ import type { Invoker, Operation, OperationInput } from './operation.js';
 /** Responses larger than this are refused (a server answers far less; a wrong URL might not). */
 const MAX_RESPONSE = 64 * 1024 * 1024;
 
+/** How long one call may take, answer read whole, unless the caller says otherwise. */
+export const DEFAULT_REMOTE_TIMEOUT_MS = 120_000;
+
+/** How a remote invoker calls the server. */
+export interface RemoteOptions {
+  /** The most one call may take, from sending it to its answer read whole (default 120 s). */
+  readonly timeoutMs?: number;
+}
+
+/**
+ * The answer's body as text, refused once past `max` bytes: read as it arrives, so a wrong URL that
+ * streams without end is cut off at the bound, not held whole first.
+ */
+async function boundedText(response: Response, max: number, origin: string): Promise<string> {
+  if (response.body === null) return '';
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let length = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    length += value.byteLength;
+    if (length > max) {
+      await reader.cancel().catch(() => undefined);
+      throw new CanonryError('SERVER_UNREACHABLE', `${origin} answered over ${max} bytes`, {
+        url: origin,
+      });
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks, length).toString('utf8');
+}
+
+/** Whether a fetch failed because its signal's time ran out. */
+const timedOut = (err: unknown) =>
+  (err as { name?: unknown } | null)?.name === 'TimeoutError' ||
+  (err as { cause?: { name?: unknown } } | null)?.cause?.name === 'TimeoutError';
+
 /** `/v1/projects/:project/proposals/:id` with values, each percent-encoded. */
 export function operationPath(
   op: Operation,
@@ -59,7 +97,13 @@ function remoteError(status: number, body: unknown, origin: string): CanonryErro
  * route, so the same principal, checks and answers as in process. The client cannot read the
  * project from a token, so it is given.
  */
-export function remoteInvoker(baseUrl: string, token: string, project: string): Invoker {
+export function remoteInvoker(
+  baseUrl: string,
+  token: string,
+  project: string,
+  options: RemoteOptions = {},
+): Invoker {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_REMOTE_TIMEOUT_MS;
   let base: URL;
   try {
     base = new URL(baseUrl);
@@ -86,7 +130,9 @@ export function remoteInvoker(baseUrl: string, token: string, project: string): 
         url.searchParams.set(name, value);
       }
       const hasBody = input.body !== undefined;
+      const signal = AbortSignal.timeout(timeoutMs);
       let response: Response;
+      let text: string;
       try {
         response = await fetch(url, {
           method: op.method,
@@ -95,18 +141,24 @@ export function remoteInvoker(baseUrl: string, token: string, project: string): 
             ...(hasBody ? { 'content-type': 'application/json' } : {}),
           },
           ...(hasBody ? { body: JSON.stringify(input.body) } : {}),
+          signal,
         });
+        text = await boundedText(response, MAX_RESPONSE, base.origin);
       } catch (err) {
+        if (err instanceof CanonryError) throw err;
+        if (timedOut(err) || signal.aborted) {
+          throw new CanonryError(
+            'SERVER_UNREACHABLE',
+            `${base.origin} did not answer within ${timeoutMs / 1000} s`,
+            { url: base.origin, timeout_s: timeoutMs / 1000 },
+          );
+        }
         // The cause's code only: its text may quote the whole request URL.
         const cause = (err as { cause?: { code?: unknown } }).cause;
         const reason = typeof cause?.code === 'string' ? cause.code : 'connection failed';
         throw new CanonryError('SERVER_UNREACHABLE', `cannot reach ${base.origin} (${reason})`, {
           url: base.origin,
         });
-      }
-      const text = await response.text();
-      if (text.length > MAX_RESPONSE) {
-        throw new CanonryError('SERVER_UNREACHABLE', `${base.origin} answered too much`);
       }
       let body: unknown;
       try {

@@ -191,6 +191,37 @@ describe('canon against a data directory and against a server', { timeout: 240_0
     }
   });
 
+  it('ends a call to a server that never answers at --timeout, and refuses a bad one', async () => {
+    const silent = createServer(() => undefined);
+    await new Promise<void>((done) => silent.listen(0, '127.0.0.1', done));
+    try {
+      const url = `http://127.0.0.1:${(silent.address() as { port: number }).port}`;
+      const args = ['canon', 'board', '--url', url, '--project', 'p', '--token', tok.olivia!];
+      const started = performance.now();
+      const hung = await runCli([...args, '--timeout', '1']);
+      expect(hung.code).toBe(1);
+      expect(hung.stderr).toMatch(/^canonry: SERVER_UNREACHABLE: .* did not answer within 1 s\n$/);
+      expect(performance.now() - started).toBeGreaterThanOrEqual(1000);
+      // From the environment too, and for the relay's and MCP's --url alike.
+      const viaEnv = await runCli(['relay', 'show', 'rs_x', ...args.slice(2)], {
+        env: { CANONRY_TIMEOUT: '1' },
+      });
+      expect(viaEnv.stderr).toMatch(/did not answer within 1 s/);
+      for (const bad of ['0', '1.5', 'soon', '86401']) {
+        const refused = await runCli([...args, '--timeout', bad]);
+        expect({ bad, stderr: refused.stderr }).toEqual({
+          bad,
+          stderr: expect.stringMatching(
+            /^canonry: INVALID_ARGUMENT: --timeout must be whole seconds/,
+          ),
+        });
+      }
+    } finally {
+      silent.closeAllConnections();
+      silent.close();
+    }
+  });
+
   it('prints a created token alone on stdout, what it is on stderr', async () => {
     const made = await remote(
       ['token', 'create', '--principal', 'erin', '--role', 'agent'],

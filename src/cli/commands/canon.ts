@@ -8,17 +8,14 @@ import {
   type OperationInput,
   principalInvoker,
   refuseReservedProject,
-  remoteInvoker,
 } from '../../operations/index.js';
 import { addOperationFlags, type FieldFlag, inputFromFlags } from '../canon/options.js';
 import { NOTES, RENDER } from '../canon/render.js';
 import { EXIT, emit } from '../io.js';
+import { type RemoteFlags, remoteOf, TIMEOUT_FLAG } from '../remote.js';
 import { DATA_FLAG, DB_FLAG, type RuntimeFlags, withRuntime } from '../runtime.js';
 
-interface CanonFlags extends RuntimeFlags {
-  token?: string;
-  project?: string;
-  url?: string;
+interface CanonFlags extends RuntimeFlags, RemoteFlags {
   json?: boolean;
 }
 
@@ -109,21 +106,9 @@ async function withInvoker<T>(
   work: (invoker: Invoker) => Promise<T>,
   operator = false,
 ): Promise<T> {
+  const remote = remoteOf(flags);
+  if (remote !== undefined) return work(remote.invoker);
   const token = flags.token ?? process.env.CANONRY_TOKEN;
-  const url = flags.url ?? process.env.CANONRY_URL;
-  if (url !== undefined) {
-    if (!token)
-      throw new CanonryError('UNAUTHENTICATED', 'a token is required (--token or CANONRY_TOKEN)');
-    const project = flags.project ?? process.env.CANONRY_PROJECT;
-    if (!project) {
-      throw new CanonryError(
-        'INVALID_ARGUMENT',
-        'with --url, name the project with --project (or CANONRY_PROJECT)',
-        { field: 'project' },
-      );
-    }
-    return work(remoteInvoker(url, token, project));
-  }
   if (!token && operator && flags.project !== undefined) {
     // The data directory's operator (whoever reads the directory can issue themselves a token).
     const project = flags.project;
@@ -187,6 +172,7 @@ export function operationCommand(
       "the project (must be the token's; default: the token's; required with --url)",
     )
     .option('--url <server>', 'run against a running canonry serve (CANONRY_URL) instead of --data')
+    .option(...TIMEOUT_FLAG)
     .option(...DATA_FLAG)
     .option(...DB_FLAG)
     .option('--json', 'print JSON')

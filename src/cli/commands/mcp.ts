@@ -1,15 +1,12 @@
 import type { Command } from 'commander';
 import { CanonryError } from '../../core/index.js';
-import { authorizeToken, localInvoker, remoteInvoker } from '../../operations/index.js';
+import { authorizeToken, localInvoker } from '../../operations/index.js';
 import type { Faces } from '../faces.js';
 import { PROGRAM } from '../program-info.js';
+import { type RemoteFlags, remoteOf, TIMEOUT_FLAG } from '../remote.js';
 import { DATA_FLAG, DB_FLAG, type RuntimeFlags, withRuntime } from '../runtime.js';
 
-interface McpFlags extends RuntimeFlags {
-  token?: string;
-  url?: string;
-  project?: string;
-}
+interface McpFlags extends RuntimeFlags, RemoteFlags {}
 
 /**
  * `canonry mcp`: the operations as MCP tools over stdio, acting as the principal of `--token` (or
@@ -23,6 +20,7 @@ export function mcpCommand(program: Command, faces: Faces): void {
     .option('--token <token>', 'bearer token to act as (CANONRY_TOKEN)')
     .option('--url <server>', 'act through a running canonry serve (CANONRY_URL) instead of --data')
     .option('--project <name>', 'the project (required with --url)')
+    .option(...TIMEOUT_FLAG)
     .option(...DATA_FLAG)
     .option(...DB_FLAG)
     .action(async (flags: McpFlags) => {
@@ -31,23 +29,13 @@ export function mcpCommand(program: Command, faces: Faces): void {
       if (!token) {
         throw new CanonryError('UNAUTHENTICATED', 'a token is required (--token or CANONRY_TOKEN)');
       }
-      const url = flags.url ?? process.env.CANONRY_URL;
-      if (url !== undefined) {
-        const project = flags.project ?? process.env.CANONRY_PROJECT;
-        if (!project) {
-          throw new CanonryError(
-            'INVALID_ARGUMENT',
-            'with --url, name the project with --project',
-            {
-              field: 'project',
-            },
-          );
-        }
+      const remote = remoteOf({ ...flags, token });
+      if (remote !== undefined) {
         // The role is the server's to know: every tool but the hidden ones is listed, and the
         // server refuses what the token may not do.
         await mcp.serveStdio(
-          remoteInvoker(url, token, project),
-          { project, role: null },
+          remote.invoker,
+          { project: remote.project, role: null },
           PROGRAM.version,
         );
         return;

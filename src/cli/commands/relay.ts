@@ -230,7 +230,7 @@ const windowsCount = (n: number, more = '') => `${n} ${more}window${n === 1 ? ''
 
 function addRelayFlags(command: Command, { url = true } = {}): Command {
   command.option(...RELAY_FLAGS.token).option(...RELAY_FLAGS.project);
-  if (url) command.option(...RELAY_FLAGS.url);
+  if (url) command.option(...RELAY_FLAGS.url).option(...RELAY_FLAGS.timeout);
   return command
     .option(...RELAY_FLAGS.data)
     .option(...RELAY_FLAGS.db)

@@ -1,6 +1,5 @@
 import type { CanonryRuntime } from '../../app/index.js';
 import type { Principal } from '../../canon/index.js';
-import { CanonryError } from '../../core/index.js';
 import {
   authorizeToken,
   canonPrincipal,
@@ -9,7 +8,6 @@ import {
   operationNamed,
   principalInvoker,
   refuseReservedProject,
-  remoteInvoker,
 } from '../../operations/index.js';
 import type {
   ChainReport,
@@ -17,6 +15,7 @@ import type {
   RelaySessionView,
   RelayWindowRecord,
 } from '../../relay/index.js';
+import { type RemoteFlags, remoteOf, TIMEOUT_FLAG } from '../remote.js';
 import { DATA_FLAG, DB_FLAG, type RuntimeFlags, withRuntime } from '../runtime.js';
 
 /**
@@ -25,10 +24,7 @@ import { DATA_FLAG, DB_FLAG, type RuntimeFlags, withRuntime } from '../runtime.j
  * directory: its operator (whoever can read the directory can issue themselves a token anyway),
  * as the principal `operator` of `--project` (default `relay`).
  */
-export interface RelayFlags extends RuntimeFlags {
-  token?: string;
-  project?: string;
-  url?: string;
+export interface RelayFlags extends RuntimeFlags, RemoteFlags {
   json?: boolean;
 }
 
@@ -40,6 +36,7 @@ export const RELAY_FLAGS = {
   token: ['--token <token>', 'bearer token to act as (CANONRY_TOKEN); default: the operator'],
   project: ['--project <name>', `the project (default: the token's, else ${RELAY_PROJECT})`],
   url: ['--url <server>', 'a running canonry serve (CANONRY_URL; needs --token and --project)'],
+  timeout: TIMEOUT_FLAG,
   data: DATA_FLAG,
   db: DB_FLAG,
 } as const;
@@ -67,18 +64,9 @@ export async function withRelayInvoker<T>(
   flags: RelayFlags,
   work: (invoker: Invoker) => Promise<T>,
 ): Promise<T> {
+  const remote = remoteOf(flags);
+  if (remote !== undefined) return work(remote.invoker);
   const token = flags.token ?? env('CANONRY_TOKEN');
-  const url = flags.url ?? env('CANONRY_URL');
-  if (url !== undefined) {
-    if (!token)
-      throw new CanonryError('UNAUTHENTICATED', 'with --url, a token is required (--token)');
-    const project = flags.project ?? env('CANONRY_PROJECT');
-    if (!project)
-      throw new CanonryError('INVALID_ARGUMENT', 'with --url, name the project with --project', {
-        field: 'project',
-      });
-    return work(remoteInvoker(url, token, project));
-  }
   return withRuntime(
     flags,
     async (runtime) => {
