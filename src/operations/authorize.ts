@@ -2,6 +2,8 @@ import { KERNEL_AUDIT_PROJECT, REGISTRY_PROJECT } from '../app/index.js';
 import type { AuthPrincipal, TokenRole, TokenStore } from '../auth/index.js';
 import type { Principal } from '../canon/index.js';
 import { CanonryError } from '../core/index.js';
+import { EVOLUTION_SYSTEM_PROJECT } from '../evolution/index.js';
+import type { Operation } from './operation.js';
 
 /**
  * Roles from most to least powerful; a lower rank may do everything a higher rank may. A tool reaches
@@ -66,6 +68,24 @@ export function refuseReservedProject(project: string): void {
     throw new CanonryError(
       'FORBIDDEN',
       `${project} is reserved for the kernel's own journal; canon does not run there`,
+    );
+  }
+}
+
+/**
+ * What runs in the project evolution stores the kernel's verdict events in: its evolution events and
+ * promotions, its tokens and the kernel's own operations — not canon or the relay, whose commits
+ * would become events of that system project as if they were the kernel's.
+ */
+const EVOLUTION_PROJECT_TAGS: ReadonlySet<string> = new Set(['evolution', 'tokens', 'tcp-ap']);
+
+/** {@link refuseReservedProject}, and canon and the relay refused in the evolution system project. */
+export function refuseReservedOperation(project: string, op: Operation): void {
+  refuseReservedProject(project);
+  if (project === EVOLUTION_SYSTEM_PROJECT && !EVOLUTION_PROJECT_TAGS.has(op.tag)) {
+    throw new CanonryError(
+      'FORBIDDEN',
+      `${project} holds the evolution events of the kernel's verdicts; ${op.operationId} (${op.tag}) does not run there`,
     );
   }
 }

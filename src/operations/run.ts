@@ -2,15 +2,21 @@ import type { CanonryRuntime } from '../app/index.js';
 import type { AuthPrincipal } from '../auth/index.js';
 import type { Principal } from '../canon/index.js';
 import { CanonryError } from '../core/index.js';
-import { authorizeToken, canonPrincipal, refuseReservedProject, roleAtLeast } from './authorize.js';
+import {
+  authorizeToken,
+  canonPrincipal,
+  refuseReservedOperation,
+  roleAtLeast,
+} from './authorize.js';
 import { checkBody } from './check-body.js';
 import { noBody, onlyQuery } from './input.js';
 import type { Invoker, Operation, OperationInput } from './operation.js';
 
 /**
  * Runs one operation as an authenticated principal, after the checks every face shares: canon never
- * runs in the kernel's reserved projects nor over a quarantined chain (its projections could be
- * forged), the query holds only the operation's parameters, and the body its schema.
+ * runs in the kernel's reserved projects (nor canon and the relay in evolution's) nor over a
+ * quarantined chain (its projections could be forged), the query holds only the operation's
+ * parameters, and the body its schema.
  */
 export async function runOperation(
   runtime: CanonryRuntime,
@@ -18,7 +24,7 @@ export async function runOperation(
   principal: Principal,
   input: OperationInput,
 ): Promise<unknown> {
-  refuseReservedProject(principal.project);
+  refuseReservedOperation(principal.project, op);
   const broken = runtime.journal.brokenChain(principal.project);
   if (broken) {
     throw new CanonryError(

@@ -235,6 +235,27 @@ describe('every project route', () => {
     expect(await writeSnapshot(live.runtime)).toEqual(before);
   });
 
+  it('keeps canon and the relay out of the project evolution keeps the kernel’s verdict events in', async () => {
+    const { owner } = await tokensFor(live.runtime, 'evolution', { owner: 'owner' });
+    const before = await writeSnapshot(live.runtime);
+    const write = await call(live.url, 'POST', '/v1/projects/evolution/messages', owner, {
+      text: 'I would like a red interface for the app.',
+    });
+    expect([write.status, write.body.error.code]).toEqual([403, 'FORBIDDEN']);
+    const relay = await call(live.url, 'POST', '/v1/projects/evolution/relay/sessions', owner, {
+      mode: 'DOCUMENT',
+      objective: 'x',
+      sections: ['a'],
+    });
+    expect([relay.status, relay.body.error.code]).toEqual([403, 'FORBIDDEN']);
+    expect((await call(live.url, 'GET', '/v1/projects/evolution/board', owner)).status).toBe(403);
+    expect(await writeSnapshot(live.runtime)).toEqual(before);
+    // Its evolution events stay readable to its principals.
+    const events = await call(live.url, 'GET', '/v1/projects/evolution/evolution/events', owner);
+    expect(events.status).not.toBe(403);
+    expect(events.status).toBeLessThan(500);
+  });
+
   it('never shows one project’s canon to another, even with the same object ids', async () => {
     const a = await call(live.url, 'GET', '/v1/projects/alpha/objects/ui.colour', alpha.editor);
     const b = await call(live.url, 'GET', '/v1/projects/beta/objects/ui.colour', beta.owner);
