@@ -1,4 +1,4 @@
-import { promotionsOf } from '../app/index.js';
+import { KERNEL_AUDIT_PROJECT, promotionsOf, REGISTRY_PROJECT } from '../app/index.js';
 import { CanonryError, isProjectName } from '../core/index.js';
 import type { Admission } from '../evolution/index.js';
 import { who } from './evolution-promotion.js';
@@ -13,11 +13,22 @@ import { RESPONSES } from './schemas.js';
 
 const { obj, arr } = RESPONSES;
 
+/**
+ * The admitted project: any project name — one not made yet may be admitted ahead of it — but not
+ * the kernel's reserved projects, where canon never runs and so no promotion is ever made.
+ */
 function fromArg(value: string | undefined): string {
   if (!isProjectName(value)) {
     throw new CanonryError(
       'INVALID_ARGUMENT',
       'the admitted project is 1-64 of a-z 0-9 _ -, starting with a-z or 0-9',
+      { field: 'from' },
+    );
+  }
+  if (value === KERNEL_AUDIT_PROJECT || value === REGISTRY_PROJECT) {
+    throw new CanonryError(
+      'INVALID_ARGUMENT',
+      `${value} is reserved for the kernel's own journal: no promotion is made there to admit`,
       { field: 'from' },
     );
   }

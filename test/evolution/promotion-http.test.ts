@@ -105,6 +105,17 @@ describe('promotions over HTTP', () => {
       'INVALID_ARGUMENT',
     );
     expect((await admissions('PUT', pilot.owner, 'Not_A_Project')).status).toBe(400);
+    // The kernel's reserved projects make no promotions to admit; nothing is journaled for them.
+    const pilotHead = await head('pilot');
+    for (const from of ['kernel', 'registry']) {
+      const refused = await admissions('PUT', pilot.owner, from);
+      expect([from, refused.status, refused.body.error.code]).toEqual([
+        from,
+        400,
+        'INVALID_ARGUMENT',
+      ]);
+    }
+    expect(await head('pilot')).toBe(pilotHead);
   });
 
   it('an admission sent twice at once is journaled once; so is a withdrawal', async () => {
