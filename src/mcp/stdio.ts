@@ -1,6 +1,7 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Invoker } from '../operations/index.js';
 import { createMcpServer, type McpIdentity } from './server.js';
+import { StdioLines } from './stdio-lines.js';
 
 /**
  * Serves MCP over this process's stdin and stdout (stdout carries JSON-RPC alone) until the client
@@ -12,7 +13,12 @@ export async function serveStdio(
   version: string,
 ): Promise<void> {
   const server = createMcpServer(invoker, identity, version);
-  const transport = new StdioServerTransport();
+  // Bounded and answered line by line before the SDK's transport reads them (`stdio-lines.ts`).
+  const lines = new StdioLines((refusal) => {
+    process.stdout.write(`${JSON.stringify(refusal)}\n`);
+  });
+  process.stdin.pipe(lines);
+  const transport = new StdioServerTransport(lines, process.stdout);
   const ended = new Promise<void>((done) => {
     process.stdin.once('end', done);
     process.stdin.once('close', done);

@@ -3,6 +3,7 @@
 // loopback). The governed loop end to end: an agent's message becomes a proposal the gate holds, the
 // agent cannot approve it (no such tool, and a call is refused), an owner approves, and the working
 // set and the board resource show the new canon. The principal is always the token's.
+import { spawn } from 'node:child_process';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -255,6 +256,44 @@ describe('canonry mcp over stdio', { timeout: 240_000 }, () => {
     const unknown = await call(agent, `x${'y'.repeat(100_000)}`);
     expect(unknown.error.code).toBe('FORBIDDEN');
     expect(unknown.error.message.length).toBeLessThan(200);
+  });
+
+  it('answers over stdio what the transport would drop, and bounds a message as /mcp does', async () => {
+    const child = spawn(process.execPath, [CLI, 'mcp', '--data', dir], {
+      env: { ...process.env, CANONRY_TOKEN: tok.agent! },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    const answers: { id: unknown; error?: { code: number; data?: { code: string } } }[] = [];
+    let buffered = '';
+    child.stdout.on('data', (b: Buffer) => {
+      buffered += b.toString();
+      const lines = buffered.split('\n');
+      buffered = lines.pop()!;
+      for (const line of lines) if (line) answers.push(JSON.parse(line));
+    });
+    try {
+      const ping = (id: number) => `${JSON.stringify({ jsonrpc: '2.0', id, method: 'ping' })}\n`;
+      child.stdin.write(`[${ping(1).trim()}]\n`);
+      child.stdin.write(
+        `${JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: null })}\n`,
+      );
+      child.stdin.write(`{"jsonrpc":"2.0","id":3,"params":"${'a'.repeat(2 * 1024 * 1024)}"}\n`);
+      child.stdin.write(ping(4));
+      const until = Date.now() + 30_000;
+      while (answers.length < 4 && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+      const byId = (id: unknown) => answers.filter((a) => a.id === id);
+      expect(byId(2).map((a) => a.error?.code)).toEqual([-32600]);
+      expect(byId(4)).toEqual([{ jsonrpc: '2.0', id: 4, result: {} }]);
+      expect(
+        byId(null)
+          .map((a) => a.error?.data?.code)
+          .sort(),
+      ).toEqual(['INVALID_ARGUMENT', 'PAYLOAD_TOO_LARGE']);
+      // The session lives on after them.
+      expect(child.exitCode).toBeNull();
+    } finally {
+      child.kill();
+    }
   });
 
   it('refuses to start without a valid token', async () => {
