@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import { type Canon, COMMIT } from '../canon/index.js';
+import { type Canon, COMMIT, versionAudience } from '../canon/index.js';
 import { type ContentHash, contentHash, type JsonObject } from '../core/index.js';
 import {
   type AssetSource,
@@ -51,7 +51,9 @@ const UNFOLLOWED = new Set(['registry']);
 
 /**
  * Canon commits as assets: one `arbitration` event per commit (the gate's decision and what it
- * moved) — ids and versions, never the note's text.
+ * moved) — ids and versions, never the note's text. A personal version's commit makes none: its
+ * note, proposal and version are its holder's alone (LCSM §14), and an event is the project's, read
+ * by every principal of it and dispatched to its targets.
  */
 export const CANON_COMMIT_SOURCE: AssetSource = {
   name: 'canon-commits',
@@ -59,6 +61,7 @@ export const CANON_COMMIT_SOURCE: AssetSource = {
   read(entry, context) {
     if (!COMMIT.is(entry)) return [];
     const { proposal_id, version, supersedes, stale_artifacts } = entry.body;
+    if (!versionAudience(version).shared) return [];
     return [
       sourceItem(entry, context.governanceFor(entry.project), 'canon.commit', [], {
         event_type: 'arbitration',
