@@ -7,6 +7,7 @@ import {
   EventStore,
   type EvolutionCoordinator,
 } from '../evolution/index.js';
+import { intQuery } from './input.js';
 import type { Operation, QueryDoc } from './operation.js';
 
 /**
@@ -59,15 +60,6 @@ function arg(value: string | undefined, field: string): string {
     });
   }
   return value;
-}
-
-function intQuery(value: string | undefined, field: string, max: number, fallback: number): number {
-  if (value === undefined) return fallback;
-  const n = /^\d{1,12}$/.test(value) ? Number(value) : Number.NaN;
-  if (!(n >= 0 && n <= max)) {
-    throw new CanonryError('INVALID_ARGUMENT', `${field} must be an integer 0–${max}`, { field });
-  }
-  return n;
 }
 
 const AFTER: QueryDoc = {
@@ -152,11 +144,11 @@ export const EVOLUTION_OPERATIONS: readonly Operation[] = [
           ...(type === undefined ? {} : { event_type: type }),
           ...(query.before === undefined
             ? {}
-            : { before: intQuery(query.before, 'before', Number.MAX_SAFE_INTEGER, 0) }),
+            : { before: intQuery(query.before, 'before', 1, Number.MAX_SAFE_INTEGER, 0) }),
           ...(order === undefined ? {} : { order }),
           ...(query.class === undefined ? {} : { class: arg(query.class, 'class') }),
-          after: intQuery(query.after, 'after', Number.MAX_SAFE_INTEGER, 0),
-          limit: Math.max(1, intQuery(query.limit, 'limit', 1000, 100)),
+          after: intQuery(query.after, 'after', 0, Number.MAX_SAFE_INTEGER, 0),
+          limit: intQuery(query.limit, 'limit', 1, 1000, 100),
         }),
       };
     },
@@ -230,8 +222,8 @@ export const EVOLUTION_OPERATIONS: readonly Operation[] = [
     handler: async ({ runtime, project, query }) => ({
       dead_letters: await store(runtime).deadLetters(
         project,
-        intQuery(query.after, 'after', Number.MAX_SAFE_INTEGER, 0),
-        Math.max(1, intQuery(query.limit, 'limit', 1000, 100)),
+        intQuery(query.after, 'after', 0, Number.MAX_SAFE_INTEGER, 0),
+        intQuery(query.limit, 'limit', 1, 1000, 100),
       ),
     }),
   },

@@ -59,6 +59,27 @@ export function oneOfQuery<T extends string>(
 }
 
 /**
+ * A query integer in `[min, max]` (digits only: no sign, exponent or hex), or `fallback` when absent;
+ * anything else is INVALID_ARGUMENT naming the field and its range.
+ */
+export function intQuery(
+  value: string | undefined,
+  field: string,
+  min: number,
+  max: number,
+  fallback: number,
+): number {
+  if (value === undefined) return fallback;
+  const n = /^\d{1,16}$/.test(value) ? Number(value) : Number.NaN;
+  if (!(n >= min && n <= max)) {
+    throw new CanonryError('INVALID_ARGUMENT', `${field} must be an integer ${min}–${max}`, {
+      field,
+    });
+  }
+  return n;
+}
+
+/**
  * A JSON object body with only `allowed` fields. Authority claims (`actor`, `authority`, `role`, …)
  * are AUTHORITY_FROM_PAYLOAD unless listed in `claims`; an absent body is `{}` when `optional`.
  */

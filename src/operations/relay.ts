@@ -1,5 +1,6 @@
 import { CanonryError } from '../core/index.js';
 import type { CompletedWindow } from '../relay/index.js';
+import { intQuery } from './input.js';
 import type { Operation, QueryDoc } from './operation.js';
 import { windowQuality } from './relay-quality.js';
 import { RELAY_BODIES, RELAY_RESPONSE_HEADERS } from './relay-schemas.js';
@@ -24,24 +25,6 @@ function sessionArg(value: string | undefined): string {
     });
   }
   return value;
-}
-
-/** A query integer in `[min, max]`, or `fallback` when absent. */
-function intQuery(
-  value: string | undefined,
-  field: string,
-  min: number,
-  max: number,
-  fallback: number,
-): number {
-  if (value === undefined) return fallback;
-  const n = /^\d{1,9}$/.test(value) ? Number(value) : Number.NaN;
-  if (!(n >= min && n <= max)) {
-    throw new CanonryError('INVALID_ARGUMENT', `${field} must be an integer ${min}–${max}`, {
-      field,
-    });
-  }
-  return n;
 }
 
 const LIMIT: QueryDoc = {

@@ -58,6 +58,48 @@ describe('GET …/evolution/events', () => {
     expect(none.body.events).toEqual([]);
   });
 
+  it('makes no event of a personal note’s commit, which only its holder may read (LCSM §14)', async () => {
+    const t = await tokensFor(rt, PROJECT, { eve: 'editor', vic: 'viewer' });
+    const before = (await list('?limit=1000')).body.events as { event_id: string }[];
+    const propose = (object_id: string, visibility: string) =>
+      call(url, 'POST', `/v1/projects/${PROJECT}/proposals`, t.eve, {
+        object_id,
+        intent: 'create',
+        base_version: null,
+        candidate: {
+          object_type: 'preference',
+          title: 't',
+          text: `${visibility} text`,
+          visibility,
+        },
+      });
+    const personal = await propose('secret.plan', 'personal');
+    expect(personal.status, JSON.stringify(personal.body)).toBeLessThan(300);
+    const shared = await propose('open.plan', 'project');
+    expect(shared.status, JSON.stringify(shared.body)).toBeLessThan(300);
+    await rt.evolution!.idle();
+    const listed = (await list('?limit=1000')).body.events as { event_id: string }[];
+    const made: unknown[] = [];
+    for (const { event_id } of listed.slice(before.length)) {
+      const got = await call(
+        url,
+        'GET',
+        `/v1/projects/${PROJECT}/evolution/events/${event_id}`,
+        t.vic,
+      );
+      made.push(got.body.event.outcome.object_id);
+    }
+    // The project note's commit is an event; the personal one's is not, to anyone.
+    expect(made).toEqual(['open.plan']);
+    const asViewer = await call(
+      url,
+      'GET',
+      `/v1/projects/${PROJECT}/evolution/events?limit=1000`,
+      t.vic,
+    );
+    expect(JSON.stringify(asViewer.body)).not.toContain('secret.plan');
+  });
+
   it('refuses a bad order or before with a typed 400', async () => {
     const order = await list('?order=sideways');
     expect(order.status).toBe(400);
@@ -65,5 +107,17 @@ describe('GET …/evolution/events', () => {
     const before = await list('?before=-3');
     expect(before.status).toBe(400);
     expect(before.body.error.code).toBe('INVALID_ARGUMENT');
+    // The documented minimums (limit and before 1) hold: 0 is refused, not read as 1 or as none.
+    for (const query of ['?limit=0', '?before=0', '?limit=1001']) {
+      const res = await list(query);
+      expect([query, res.status, res.body.error?.code]).toEqual([query, 400, 'INVALID_ARGUMENT']);
+    }
+    const dead = await call(
+      url,
+      'GET',
+      `/v1/projects/${PROJECT}/evolution/dead-letters?limit=0`,
+      token,
+    );
+    expect(dead.status).toBe(400);
   });
 });

@@ -10,6 +10,7 @@ import {
   verifyProject,
   withProjectionCheck,
 } from '../../journal/index.js';
+import { intQuery, onlyQuery } from '../../operations/index.js';
 import { principalOf } from '../auth.js';
 import { feedEvent } from '../event-summary.js';
 
@@ -17,39 +18,11 @@ interface ProjectParams {
   project: string;
 }
 
-/** Reads a non-negative integer query value; anything else is INVALID_ARGUMENT. */
-function integer(
-  value: unknown,
-  name: string,
-  fallback: number,
-  max = Number.MAX_SAFE_INTEGER,
-): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== 'string' || !/^\d{1,15}$/.test(value) || Number(value) > max) {
-    throw new CanonryError('INVALID_ARGUMENT', `${name} must be an integer 0–${max}`, {
-      field: name,
-    });
-  }
-  return Number(value);
-}
-
 /** Reads `true` / `false` from the query; absent is false, anything else INVALID_ARGUMENT. */
 function flag(value: unknown, name: string): boolean {
   if (value === undefined || value === 'false') return false;
   if (value === 'true') return true;
   throw new CanonryError('INVALID_ARGUMENT', `${name} must be true or false`, { field: name });
-}
-
-function onlyQuery(query: unknown, allowed: readonly string[]): Record<string, unknown> {
-  const q = (query ?? {}) as Record<string, unknown>;
-  const unknown = Object.keys(q).find((k) => !allowed.includes(k));
-  if (unknown !== undefined) {
-    throw new CanonryError(
-      'INVALID_ARGUMENT',
-      `unknown query parameter ${JSON.stringify(unknown.slice(0, 64))}`,
-    );
-  }
-  return q;
 }
 
 /** Entries as the live feed tells them to `viewer`: summarised, or redacted (§14). */
@@ -75,10 +48,8 @@ export function journalRoutes(app: FastifyInstance, runtime: CanonryRuntime): vo
   app.get<{ Params: ProjectParams }>('/v1/projects/:project/journal', async (request) => {
     const project = parseProject(request.params.project);
     const q = onlyQuery(request.query, ['after', 'limit', 'summary']);
-    const after = integer(q.after, 'after', 0);
-    const limit = integer(q.limit, 'limit', 100, 1_000);
-    if (limit === 0)
-      throw new CanonryError('INVALID_ARGUMENT', 'limit must be 1–1000', { field: 'limit' });
+    const after = intQuery(q.after, 'after', 0, Number.MAX_SAFE_INTEGER, 0);
+    const limit = intQuery(q.limit, 'limit', 1, 1_000, 100);
     const summary = flag(q.summary, 'summary');
     const [head, entries] = await Promise.all([
       journal.head(project),
@@ -125,7 +96,7 @@ export function journalRoutes(app: FastifyInstance, runtime: CanonryRuntime): vo
     '/v1/projects/:project/journal/:seq/receipt',
     async (request) => {
       const project = parseProject(request.params.project);
-      const seq = integer(request.params.seq, 'seq', 0);
+      const seq = intQuery(request.params.seq, 'seq', 0, Number.MAX_SAFE_INTEGER, 0);
       const [entry] = seq > 0 ? await journal.read(project, { after: seq - 1, limit: 1 }) : [];
       const readable =
         entry?.seq === seq && (await mayReadEntry(runtime.canon, principalOf(request), entry));
