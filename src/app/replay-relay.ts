@@ -219,7 +219,17 @@ export function relayWindowReplayer(
         const { createCanonry } = await import('./create-canonry.js');
         const scratch = await createCanonry({ dataDir: dir, logLevel: 'silent' });
         try {
-          const { session } = inputs;
+          // Given from outside (a file), so untrusted: the start checks every field but `air`.
+          const session = inputs.session as Partial<RelayReplayInputs['session']> | null;
+          if (typeof session !== 'object' || session === null) {
+            throw new CanonryError(
+              'INVALID_ARGUMENT',
+              'the relay session as started is an object',
+              {
+                input: 'session',
+              },
+            );
+          }
           const started = await scratch.relay.start(AGENT, {
             mode: session.mode,
             objective: session.objective,
@@ -227,8 +237,8 @@ export function relayWindowReplayer(
             success_test: session.success_test,
             max_revisions: session.max_revisions,
             on_unverified: session.on_unverified,
-            air_mode: session.air.mode,
-            air_iap_budget: session.air.iap_budget,
+            air_mode: session.air?.mode,
+            air_iap_budget: session.air?.iap_budget,
           });
           const id = started.session.session_id;
           for (let k = 1; k <= n; k++) {

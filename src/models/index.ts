@@ -23,6 +23,7 @@ export {
   parseRecordings,
   RecordingModel,
   ReplayModel,
+  recordingOf,
   requestKey,
 } from './replay.js';
 export { lastUserContent, ScriptedModel, type ScriptRule } from './scripted.js';

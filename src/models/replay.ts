@@ -95,22 +95,29 @@ export function parseRecordings(text: string): ModelRecording[] {
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!.trim();
     if (line === '') continue;
-    const bad = (why: string) =>
-      new CanonryError('MALFORMED_FILE', `recording line ${i + 1}: ${why}`);
     let value: unknown;
     try {
       value = parseJsonText(line, 256);
     } catch {
-      throw bad('not JSON');
+      throw new CanonryError('MALFORMED_FILE', `recording line ${i + 1}: not JSON`);
     }
-    const r = value as Partial<ModelRecording> | null;
-    if (r === null || typeof r !== 'object' || typeof r.key !== 'string') throw bad('no key');
-    if (!Array.isArray(r.request?.messages)) throw bad('no request messages');
-    if (typeof r.response?.text !== 'string' || typeof r.response.model !== 'string') {
-      throw bad('no response text and model');
-    }
-    if (requestKey(r.request) !== r.key) throw bad('the key does not match the request');
-    out.push(r as ModelRecording);
+    out.push(recordingOf(value, `recording line ${i + 1}`));
   }
   return out;
+}
+
+/**
+ * One recording read from outside (a line of a JSONL file, an item of a replay bundle), checked as
+ * {@link parseRecordings} checks its lines: MALFORMED_FILE naming `where` when it is not one.
+ */
+export function recordingOf(value: unknown, where: string): ModelRecording {
+  const bad = (why: string) => new CanonryError('MALFORMED_FILE', `${where}: ${why}`);
+  const r = value as Partial<ModelRecording> | null;
+  if (r === null || typeof r !== 'object' || typeof r.key !== 'string') throw bad('no key');
+  if (!Array.isArray(r.request?.messages)) throw bad('no request messages');
+  if (typeof r.response?.text !== 'string' || typeof r.response.model !== 'string') {
+    throw bad('no response text and model');
+  }
+  if (requestKey(r.request) !== r.key) throw bad('the key does not match the request');
+  return r as ModelRecording;
 }

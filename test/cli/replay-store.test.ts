@@ -241,6 +241,38 @@ describe('canonry replay EVENT_ID --project P', () => {
     expect(JSON.parse(other.stdout).difference.path).toBe('/artifact_hash');
   });
 
+  it('a session or bundle of the wrong shape is a typed refusal, never INTERNAL', async () => {
+    const file = (name: string, value: unknown) => {
+      const path = join(dir, name);
+      writeFileSync(path, JSON.stringify(value));
+      return path;
+    };
+    const shown = await runCli([
+      'events',
+      'show',
+      windowEvent,
+      '--project',
+      PROJECT,
+      '--data',
+      dir,
+      '--json',
+    ]);
+    const { event } = JSON.parse(shown.stdout);
+    const runs = [
+      ...[{}, [], { mode: 'x' }, { air: 3 }].map((session) =>
+        replay([windowEvent, '--project', PROJECT, '--session', file('s.json', session)]),
+      ),
+      replay([file('b1.json', { event, relay: 'x' })]),
+      replay([file('b2.json', { event, relay: { session: {}, recordings: [{ key: 1 }] } })]),
+      replay([file('b3.json', { event, relay: { session: [], recordings: [] } })]),
+    ];
+    for (const run of await Promise.all(runs)) {
+      expect(run.code).toBe(1);
+      const { code } = JSON.parse(run.stdout).error;
+      expect(['MALFORMED_FILE', 'INVALID_BODY', 'INVALID_ARGUMENT']).toContain(code);
+    }
+  });
+
   it('an id the store does not hold is UNKNOWN_EVENT', async () => {
     const run = await replay(['no-such-event', '--project', PROJECT]);
     expect(run.code).toBe(1);

@@ -15,7 +15,7 @@ import {
   type ReplayReport,
   replayEvent,
 } from '../../evolution/index.js';
-import { parseRecordings } from '../../models/index.js';
+import { parseRecordings, recordingOf } from '../../models/index.js';
 import { EXIT, emit, readJson, readText } from '../io.js';
 import { DATA_FLAG, DB_FLAG, type RuntimeFlags, withRuntime } from '../runtime.js';
 
@@ -27,16 +27,54 @@ interface ReplayOptions extends RuntimeFlags {
   json?: boolean;
 }
 
+type Session = RelayReplayInputs['session'];
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * A relay session as started, read from outside (`--session`, a bundle's `relay.session`): an object
+ * whose `air`, when given, is one. Its fields are checked where the replay starts it, as any
+ * session's are (`INVALID_ARGUMENT` naming the field).
+ */
+function sessionOf(value: unknown, where: string): Session {
+  if (!isObject(value) || (value.air !== undefined && !isObject(value.air))) {
+    throw new CanonryError(
+      'MALFORMED_FILE',
+      `${where} is not a relay session as started (an object: mode, objective, …, air)`,
+    );
+  }
+  return value as unknown as Session;
+}
+
 /**
  * What a replay file holds: a signed event alone, or `{ event, artifact?, relay?: { session,
- * recordings } }` — the event and the inputs it names by hash or reference.
+ * recordings? } }` — the event and the inputs it names by hash or reference, each checked here.
  */
-function readBundle(path: string) {
-  const value = readJson(path, 'EVENT') as Record<string, unknown> | null;
-  if (value !== null && typeof value === 'object' && 'event' in value) {
-    return value as { event: unknown; artifact?: JsonValue; relay?: RelayReplayInputs };
+function readBundle(path: string): {
+  event: unknown;
+  artifact?: JsonValue;
+  relay?: RelayReplayInputs;
+} {
+  const value = readJson(path, 'EVENT');
+  if (!isObject(value) || !('event' in value)) return { event: value };
+  const { event, artifact, relay } = value;
+  if (relay === undefined)
+    return { event, ...(artifact === undefined ? {} : { artifact: artifact as JsonValue }) };
+  if (!isObject(relay) || (relay.recordings !== undefined && !Array.isArray(relay.recordings))) {
+    throw new CanonryError('MALFORMED_FILE', `${path}: relay is { session, recordings? }`);
   }
-  return { event: value } as { event: unknown; artifact?: JsonValue; relay?: RelayReplayInputs };
+  const recordings = (relay.recordings as unknown[] | undefined)?.map((r, i) =>
+    recordingOf(r, `${path}: relay.recordings[${i}]`),
+  );
+  return {
+    event,
+    ...(artifact === undefined ? {} : { artifact: artifact as JsonValue }),
+    relay: {
+      session: sessionOf(relay.session, `${path}: relay.session`),
+      ...(recordings === undefined ? {} : { recordings }),
+    },
+  };
 }
 
 function lines(report: ReplayReport): string[] {
@@ -116,7 +154,7 @@ export function replayCommand(program: Command): void {
       const givenSession =
         opts.session === undefined
           ? undefined
-          : (readJson(opts.session, '--session') as RelayReplayInputs['session']);
+          : sessionOf(readJson(opts.session, '--session'), `--session ${opts.session}`);
       const report = await withRuntime(
         opts,
         async (runtime) => {
