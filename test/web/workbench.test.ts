@@ -218,4 +218,16 @@ describe.skipIf(!BROWSER_TESTS)('the workbench in chromium', () => {
     expect(still.status).toBe('pending');
     await context.close();
   });
+
+  it('signs the page out as soon as its token is revoked, without a reload', async () => {
+    const made = await api(t.olivia, 'POST', '/tokens', { principal: 'temp', role: 'viewer' });
+    const { context, page } = await signedIn(made.token);
+    await page.locator('article[data-object-id="ui.colour"]').waitFor();
+    await api(t.olivia, 'DELETE', `/tokens/${made.info.token_id}`);
+    // The feed ends at the revocation; the next read is refused, and the session ends with it.
+    await page.getByText('The token was refused; sign in again.').waitFor({ timeout: 15_000 });
+    expect(await page.getByLabel('Token').isVisible()).toBe(true);
+    expect(await page.evaluate(() => JSON.stringify(sessionStorage))).not.toContain(made.token);
+    await context.close();
+  });
 });

@@ -8,6 +8,7 @@ import type { Me } from './api/types.js';
 import { SessionProvider } from './session/session-context.js';
 import { SignIn } from './session/sign-in.js';
 import { clearSession, loadSession, saveSession } from './session/storage.js';
+import { useSignOutOnRefusal } from './session/use-refusal.js';
 import { useWhoami } from './session/use-whoami.js';
 import { Shell } from './shell.js';
 
@@ -49,8 +50,10 @@ function SignedIn({
   const api = useMemo(() => createApi(session), [session]);
   // whoami, and the journal's head then the board, at once: neither waits for the other. The board
   // is read only after the head (the feed follows from it), so nothing lands unseen between them.
-  const whoami = useWhoami(api, () => signOut('The token was refused; sign in again.'));
+  const refused = () => signOut('The token was refused; sign in again.');
+  const whoami = useWhoami(api, refused);
   const live = useLiveJournal(api);
+  useSignOutOnRefusal(live.unauthenticated === true, refused);
   const boardFirst = live.ready && path === '/';
   useEffect(() => {
     if (boardFirst) prefetchBoard(queries, api);

@@ -13,6 +13,8 @@ export interface LiveState {
   readonly status: 'connecting' | 'live' | 'reconnecting' | 'refused';
   readonly seq: number | null;
   readonly ready: boolean;
+  /** Refused because the token is not (or no longer) valid (401), not for its scope (403). */
+  readonly unauthenticated?: boolean;
 }
 
 const RETRY_MS = [500, 1_000, 2_000, 5_000];
@@ -67,7 +69,12 @@ export function useLiveJournal(api: Api): LiveState {
         } catch (err) {
           if (abort.signal.aborted) return;
           if (err instanceof ApiError && (err.status === 401 || err.status === 403)) {
-            setState({ status: 'refused', seq: after, ready: true });
+            setState({
+              status: 'refused',
+              seq: after,
+              ready: true,
+              unauthenticated: err.status === 401,
+            });
             return;
           }
         }
