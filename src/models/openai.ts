@@ -87,17 +87,26 @@ export class OpenAIModel implements ModelPort {
           await sleep(pause, undefined, { signal: deadline }).catch(() => {});
           if (deadline.aborted) break;
         }
-        attempt = await postOnce({
-          url: this.#url,
-          headers: {
-            'content-type': 'application/json',
-            accept: 'application/json',
-            authorization: `Bearer ${this.#apiKey}`,
-          },
-          body,
-          signal: AbortSignal.any([deadline, AbortSignal.timeout(this.policy.timeoutMs)]),
-          maxBytes: this.policy.maxResponseBytes,
-        });
+        // The attempt's own bound, held by a timer: an `AbortSignal.timeout` that only an
+        // `AbortSignal.any` refers to can be collected before it fires on Node 20, and the attempt
+        // then ran to the call's whole deadline.
+        const bound = new AbortController();
+        const timer = setTimeout(() => bound.abort(), this.policy.timeoutMs);
+        try {
+          attempt = await postOnce({
+            url: this.#url,
+            headers: {
+              'content-type': 'application/json',
+              accept: 'application/json',
+              authorization: `Bearer ${this.#apiKey}`,
+            },
+            body,
+            signal: AbortSignal.any([deadline, bound.signal]),
+            maxBytes: this.policy.maxResponseBytes,
+          });
+        } finally {
+          clearTimeout(timer);
+        }
         if (!retryable(attempt)) break;
       }
       if (!isOutage(attempt)) outcome = 'answered';

@@ -1,4 +1,6 @@
 import { inspect } from 'node:util';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CanonryError, ERROR_CODES } from '../../src/core/index.js';
 import {
@@ -198,6 +200,28 @@ describe('OpenAIModel against a real HTTP server', () => {
     server.enqueue({ kind: 'hang' });
     const error = await failure(model({ timeoutMs: 200 }).complete(ASK), 'MODEL_UNAVAILABLE');
     expect(error.message).toContain('timed out');
+  });
+
+  it('an attempt ends at its own timeout even when the collector runs meanwhile', async () => {
+    // An AbortSignal.timeout only a composite signal refers to can be collected before it fires
+    // (Node 20): the attempt then waited for the call's whole deadline.
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    server.enqueue({ kind: 'hang' });
+    const m = model({ timeoutMs: 300, maxRetries: 1 });
+    expect(m.worstWaitMs).toBeGreaterThan(900);
+    const collecting = setInterval(gc, 20);
+    const started = performance.now();
+    try {
+      const error = await failure(m.complete(ASK), 'MODEL_UNAVAILABLE');
+      expect(error.message).toContain('timed out');
+    } finally {
+      clearInterval(collecting);
+    }
+    const took = performance.now() - started;
+    expect(took).toBeGreaterThanOrEqual(290);
+    // One timeout is not retried: the call costs one attempt's bound, not the worst wait.
+    expect(took).toBeLessThan(m.worstWaitMs - 300);
   });
 
   it('empty choices, null content and a refusal are MODEL_OUTPUT_INVALID', async () => {

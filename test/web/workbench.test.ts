@@ -227,7 +227,11 @@ describe.skipIf(!BROWSER_TESTS)('the workbench in chromium', () => {
     // The feed ends at the revocation; the next read is refused, and the session ends with it.
     await page.getByText('The token was refused; sign in again.').waitFor({ timeout: 15_000 });
     expect(await page.getByLabel('Token').isVisible()).toBe(true);
-    expect(await page.evaluate(() => JSON.stringify(sessionStorage))).not.toContain(made.token);
+    expect(
+      await page.evaluate(() =>
+        JSON.stringify((globalThis as { sessionStorage?: unknown }).sessionStorage),
+      ),
+    ).not.toContain(made.token);
     await context.close();
   });
 });
