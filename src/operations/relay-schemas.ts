@@ -1,3 +1,4 @@
+import { AIR_LIMITS } from '../air/index.js';
 import type { JsonObject } from '../core/index.js';
 import {
   ANSWER_LIMITS,
@@ -208,7 +209,7 @@ const AIR_OPTIONS: Record<string, JsonObject> = {
   air_iap_budget: {
     type: 'integer',
     minimum: 0,
-    maximum: 100_000,
+    maximum: AIR_LIMITS.maxBudget,
     description: 'CRP-018 §6.1 air-iap-budget for this window, in tokens',
   },
 };

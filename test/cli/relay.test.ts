@@ -207,7 +207,7 @@ describe('canonry relay run | resume | verify | show', () => {
       ['--mode', 'FOO'],
       ['--mode', 'DOCUMENT', '--max-revisions', '0'],
       ['--mode', 'DOCUMENT', '--air-mode', 'bogus'],
-      ['--mode', 'DOCUMENT', '--air-iap-budget', '0'],
+      ['--mode', 'DOCUMENT', '--air-iap-budget', '16385'],
       ['--mode', 'DOCUMENT', '--model', 'bogus'],
       ['--mode', 'DOCUMENT', '--model', `replay:${join(dir, 'no-such.jsonl')}`],
       ['--mode', 'DOCUMENT', '--db', 'mysql://x'],
@@ -218,6 +218,12 @@ describe('canonry relay run | resume | verify | show', () => {
       expect(res.code, flags.join(' ')).toBe(1);
       expect(existsSync(fresh), flags.join(' ')).toBe(false);
     }
+    // 0 is a budget (CRP-018 §6.1: no packet injected), not a refusal.
+    const none = await runCli([...base, '--mode', 'DOCUMENT', '--air-iap-budget', '0', '--json'], {
+      env: { CANONRY_TOKEN: '', CANONRY_PROJECT: '' },
+    });
+    expect(none.code, none.stderr).toBe(0);
+    expect(JSON.parse(none.stdout).windows.length).toBeGreaterThan(0);
   }, 120_000);
 
   it('replays recorded model answers (replay:FILE): the same windows, no model server', async () => {

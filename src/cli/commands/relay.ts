@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { AIR_LIMITS, DEFAULT_IAP_BUDGET } from '../../air/index.js';
 import type { CanonryRuntime } from '../../app/index.js';
 import type { Principal } from '../../canon/index.js';
 import { CanonryError } from '../../core/index.js';
@@ -38,11 +39,17 @@ export interface RunSetup {
   readonly linesTo?: NodeJS.WriteStream;
 }
 
-const positive = (value: string | undefined, flag: string, fallback: number, max: number) => {
+/** An integer flag in `[min, max]`, or `fallback` when not given. */
+const integerFlag = (
+  value: string | undefined,
+  flag: string,
+  fallback: number,
+  [min, max]: readonly [number, number],
+) => {
   if (value === undefined) return fallback;
   const n = /^\d{1,6}$/.test(value) ? Number(value) : Number.NaN;
-  if (!(n >= 1 && n <= max))
-    throw new CanonryError('INVALID_ARGUMENT', `${flag} must be an integer 1–${max}`, {
+  if (!(n >= min && n <= max))
+    throw new CanonryError('INVALID_ARGUMENT', `${flag} must be an integer ${min}–${max}`, {
       field: flag,
     });
   return n;
@@ -104,7 +111,7 @@ export async function runRelay(flags: RunFlags, setup: RunSetup = {}): Promise<R
     .split(',')
     .map((s) => s.trim())
     .filter((s) => s !== '');
-  const maxWindows = positive(flags.maxWindows, '--max-windows', 64, 1_000);
+  const maxWindows = integerFlag(flags.maxWindows, '--max-windows', 64, [1, 1_000]);
   // Every flag and the model are checked before the runtime opens: a bad one writes nothing (no
   // data directory, no keys, no session left without windows).
   const body: Record<string, unknown> = {
@@ -113,11 +120,14 @@ export async function runRelay(flags: RunFlags, setup: RunSetup = {}): Promise<R
     remaining: sections,
   };
   if (flags.maxRevisions !== undefined)
-    body.max_revisions = positive(flags.maxRevisions, '--max-revisions', 3, 100);
+    body.max_revisions = integerFlag(flags.maxRevisions, '--max-revisions', 3, [1, 100]);
   // CRP-018 §6.1: the session's AIR policy (checked with the body, a bad value named).
   if (flags.airMode !== undefined) body.air_mode = flags.airMode;
   if (flags.airIapBudget !== undefined)
-    body.air_iap_budget = positive(flags.airIapBudget, '--air-iap-budget', 512, 100_000);
+    body.air_iap_budget = integerFlag(flags.airIapBudget, '--air-iap-budget', DEFAULT_IAP_BUDGET, [
+      0,
+      AIR_LIMITS.maxBudget,
+    ]);
   const start = operationNamed('startRelaySession');
   checkBody(start, body);
   // The scripted author reads the session it writes for, once there is one.
@@ -165,7 +175,7 @@ export async function resumeRelay(
         field: 'url',
       },
     );
-  const maxWindows = positive(flags.maxWindows, '--max-windows', 64, 1_000);
+  const maxWindows = integerFlag(flags.maxWindows, '--max-windows', 64, [1, 1_000]);
   const state = operationNamed('getRelaySession');
   let view: AuthorView | undefined;
   const model = modelFor(
