@@ -120,6 +120,23 @@ export function workbenchFile(workbench: Workbench, request: FastifyRequest): As
   return workbench.get('/index.html')!;
 }
 
+/**
+ * Whether an `Accept-Encoding` takes gzip (RFC 9110 §12.5.3): named, or `*`, with a q-value above
+ * 0 — `gzip;q=0` refuses it, and so does `*;q=0` when gzip is not named.
+ */
+export function acceptsGzip(header: string): boolean {
+  let star = false;
+  for (const part of header.split(',')) {
+    const [name = '', ...params] = part.split(';').map((p) => p.trim().toLowerCase());
+    const q = params.find((p) => p.startsWith('q='));
+    const weight = q === undefined ? 1 : Number(q.slice(2));
+    const takes = Number.isFinite(weight) && weight > 0;
+    if (name === 'gzip' || name === 'x-gzip') return takes;
+    if (name === '*') star = takes;
+  }
+  return star;
+}
+
 /** Sends a workbench file: its type and caching, gzip when the client takes it, 304 on a match. */
 export function sendWorkbenchFile(request: FastifyRequest, reply: FastifyReply, file: Asset) {
   reply
@@ -135,7 +152,7 @@ export function sendWorkbenchFile(request: FastifyRequest, reply: FastifyReply, 
       .header('x-frame-options', 'DENY');
   }
   if (request.headers['if-none-match'] === file.etag) return reply.code(304).send();
-  const accepts = /\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''));
+  const accepts = acceptsGzip(String(request.headers['accept-encoding'] ?? ''));
   if (file.gzip && accepts) {
     return reply.code(200).header('content-encoding', 'gzip').send(file.gzip);
   }

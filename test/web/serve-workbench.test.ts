@@ -93,6 +93,19 @@ describe('the workbench at /', () => {
     expect(gz.headers['content-encoding']).toBe('gzip');
     expect(gz.body.length).toBeLessThan(SCRIPT.length / 10);
     expect(gunzipSync(gz.body).toString()).toBe(SCRIPT);
+    // A q-value of 0 refuses an encoding (RFC 9110 §12.5.3); `*` stands for gzip when it is unnamed.
+    for (const [header, gzipped] of [
+      ['gzip;q=0, identity', false],
+      ['GZIP; q=0.000', false],
+      ['*;q=0', false],
+      ['gzip;q=0.5', true],
+      ['*', true],
+      ['gzip;q=0, *', false],
+      ['br;q=1, *;q=0.1', true],
+    ] as const) {
+      const got = await rawGet(url, '/assets/app-3f9a1c.js', { 'accept-encoding': header });
+      expect([header, got.headers['content-encoding'] === 'gzip']).toEqual([header, gzipped]);
+    }
     expect((await rawGet(url, '/assets/app-77b2e0.css')).headers['content-type']).toBe(
       'text/css; charset=utf-8',
     );
