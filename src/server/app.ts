@@ -2,6 +2,7 @@ import Fastify, {
   type FastifyBaseLogger,
   type FastifyInstance,
   type FastifyReply,
+  type FastifyRequest,
   LogController,
 } from 'fastify';
 import type { Logger } from 'pino';
@@ -10,7 +11,7 @@ import { CanonryError } from '../core/index.js';
 import { rejectionEnvelope } from '../kernel/index.js';
 import { useProjectAuth } from './auth.js';
 import { useCors } from './cors.js';
-import { edgeError, errorBody, modelFailureLog, retryAfterOf } from './errors.js';
+import { edgeError, errorBody, isBodyError, modelFailureLog, retryAfterOf } from './errors.js';
 import { useJsonBodies } from './json-body.js';
 import { createLogger } from './logger.js';
 import { metricsRoute } from './metrics.js';
@@ -105,6 +106,9 @@ export function buildServer(runtime: CanonryRuntime, options: ServerOptions = {}
   useProjectAuth(app, runtime);
 
   app.setErrorHandler((err, request, reply) => {
+    // A request no route answers is answered as such (404, or 405 with Allow), whatever its body:
+    // an unparsable or untyped body says nothing about a route that is not there.
+    if (request.is404 && isBodyError(err)) return notFound(request, reply);
     const typed = edgeError(err);
     if (typed.code === 'INTERNAL') request.log.error({ err }, 'unhandled error');
     // An operator must hear of a full disk: nothing is written until space is freed.
@@ -133,7 +137,7 @@ export function buildServer(runtime: CanonryRuntime, options: ServerOptions = {}
   });
   let workbenchRoot = options.workbench === undefined ? defaultWorkbenchRoot() : options.workbench;
   let workbench: Workbench | null = null;
-  app.setNotFoundHandler((request, reply) => {
+  const notFound = (request: FastifyRequest, reply: FastifyReply) => {
     // A path the API answers, with another method: 405, and what it does answer.
     const path = request.url.split('?')[0]!;
     const allowed = methodsAt(app, request.url);
@@ -165,7 +169,8 @@ export function buildServer(runtime: CanonryRuntime, options: ServerOptions = {}
       `no route ${request.method} ${request.url.split('?')[0]}`,
     );
     return reply.code(404).send(errorBody(typed));
-  });
+  };
+  app.setNotFoundHandler(notFound);
 
   // 503 while some chain is quarantined: the process is up, but not everything can be written.
   app.get('/healthz', async (_request, reply) => {

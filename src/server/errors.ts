@@ -14,6 +14,27 @@ const FASTIFY_CODES: Readonly<Record<string, ErrorCode>> = {
   FST_ERR_MAX_PARAM_LENGTH: 'INVALID_ARGUMENT',
 };
 
+/** canonry's codes for a body that could not be read as the route's input. */
+const BODY_CODES: ReadonlySet<string> = new Set([
+  'MALFORMED_BODY',
+  'NESTING_TOO_DEEP',
+  'PAYLOAD_TOO_LARGE',
+  'UNSUPPORTED_MEDIA_TYPE',
+]);
+
+/**
+ * Whether a failure is about the request's body or its type (parsing, size, media type, a missing
+ * content type): what Fastify meets before a handler runs, the not-found handler included.
+ */
+export function isBodyError(err: unknown): boolean {
+  if (err instanceof CanonryError) return BODY_CODES.has(err.code);
+  const code = (err as Partial<FastifyError>).code;
+  return (
+    typeof code === 'string' &&
+    (code.startsWith('FST_ERR_CTP_') || code === 'FST_ERR_ROUTE_MISSING_CONTENT_TYPE')
+  );
+}
+
 /**
  * Turns anything thrown inside a request into one typed error, once: CanonryErrors pass through,
  * Fastify's transport errors get their canonry code, anything else is INTERNAL (a bug).

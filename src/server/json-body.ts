@@ -18,7 +18,12 @@ export function useJsonBodies(
 ): void {
   // Fastify also parses text/plain by default; canonry's routes take JSON only, anything else is 415.
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    // No route answers it: the body is nobody's input, and the answer is 404 or 405.
+    if (request.is404) {
+      done(null, undefined);
+      return;
+    }
     try {
       done(null, parseJsonText(body as string, maxDepth, limits));
     } catch (err) {

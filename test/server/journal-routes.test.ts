@@ -303,6 +303,22 @@ describe('bad input', () => {
       const body = (await res.json()) as { error: { code: string } };
       expect(body.error.code).toBe('METHOD_NOT_ALLOWED');
     }
+    // Whatever the body: one that is not JSON, of another type, or none where one is expected.
+    for (const [method, headers, body] of [
+      ['PUT', { 'content-type': 'application/json' }, '{bad'],
+      ['POST', { 'content-type': 'application/json' }, '['.repeat(100)],
+      ['PATCH', { 'content-type': 'text/plain' }, 'x'],
+      ['QUERY', {}, 'x'],
+    ] as const) {
+      const res = await fetch(`${live.url}/v1/projects/alpha/journal`, { method, headers, body });
+      const answer = (await res.json()) as { error: { code: string } };
+      expect([method, res.status, res.headers.get('allow'), answer.error.code]).toEqual([
+        method,
+        405,
+        'GET',
+        'METHOD_NOT_ALLOWED',
+      ]);
+    }
     expect(await snapshot()).toEqual(before);
   });
 });
