@@ -1,3 +1,4 @@
+import { CanonryError } from '../core/index.js';
 import type { Queryable } from '../store/index.js';
 import { applyChange, compareEdges } from './cso-change.js';
 import { liveItems, type NumberedChange, versionsOf } from './item-rows.js';
@@ -15,6 +16,22 @@ export interface SessionRow {
   readonly session: RelaySessionRecord;
   readonly status: SessionStatus;
   readonly windows: number;
+}
+
+/**
+ * A JSON column of the relay's projection, parsed: STORE_CORRUPT naming what it held when it does
+ * not parse (a damaged or hand-edited row; rebuilding the projection from the journal mends it).
+ */
+function stored<T>(text: string | null, what: string, windowNumber?: number): T {
+  try {
+    return JSON.parse(text ?? '') as T;
+  } catch {
+    throw new CanonryError(
+      'STORE_CORRUPT',
+      `the relay projection's ${what} is unreadable; rebuild the projection from the journal`,
+      windowNumber === undefined ? {} : { window_number: windowNumber },
+    );
+  }
 }
 
 /** The last window up to `$3` that put its whole state anew: nothing before it is in `$3`'s state. */
@@ -65,7 +82,7 @@ export class RelayReader {
     );
     if (!row) return null;
     return {
-      session: JSON.parse(row.record) as RelaySessionRecord,
+      session: stored<RelaySessionRecord>(row.record, `session ${sessionId}`),
       status: row.status as SessionStatus,
       windows: Number(row.windows),
     };
@@ -78,7 +95,7 @@ export class RelayReader {
       [this.#project, limit],
     );
     return rows.map((row) => ({
-      session: JSON.parse(row.record) as RelaySessionRecord,
+      session: stored<RelaySessionRecord>(row.record, 'session'),
       status: row.status as SessionStatus,
       windows: Number(row.windows),
     }));
@@ -99,7 +116,10 @@ export class RelayReader {
       [this.#project, sessionId, windowNumber],
     );
     return row
-      ? { entry: JSON.parse(row.record) as ProjectedWindowEntry, seq: Number(row.seq) }
+      ? {
+          entry: stored<ProjectedWindowEntry>(row.record, `window ${windowNumber}`, windowNumber),
+          seq: Number(row.seq),
+        }
       : null;
   }
 
@@ -131,12 +151,15 @@ export class RelayReader {
    * number, at most `limit`).
    */
   async entries(sessionId: string, after = 0, limit = 1_000): Promise<ProjectedWindowEntry[]> {
-    const rows = await this.#db.all<{ record: string }>(
-      `SELECT record FROM relay_windows WHERE project = $1 AND session_id = $2 AND window_number > $3
-       ORDER BY window_number LIMIT $4`,
+    const rows = await this.#db.all<{ window_number: number | string; record: string }>(
+      `SELECT window_number, record FROM relay_windows WHERE project = $1 AND session_id = $2
+       AND window_number > $3 ORDER BY window_number LIMIT $4`,
       [this.#project, sessionId, after, limit],
     );
-    return rows.map((row) => JSON.parse(row.record) as ProjectedWindowEntry);
+    return rows.map((row) => {
+      const n = Number(row.window_number);
+      return stored<ProjectedWindowEntry>(row.record, `window ${n}`, n);
+    });
   }
 
   /**
@@ -152,7 +175,8 @@ export class RelayReader {
         [this.#project, entry.session_id, n],
       );
       for (const row of rows) {
-        const earlier = JSON.parse(row.record) as ProjectedWindowEntry;
+        const k = Number(row.window_number);
+        const earlier = stored<ProjectedWindowEntry>(row.record, `window ${k}`, k);
         changes.push({ window_number: Number(row.window_number), state: earlier.state });
       }
     }
@@ -217,9 +241,12 @@ export class RelayReader {
     return rows
       .map((row): RecentWindow => {
         if (row.output !== null && row.quality !== null) {
-          return { output: JSON.parse(row.output), quality: JSON.parse(row.quality) };
+          return {
+            output: stored(row.output, 'window output'),
+            quality: stored(row.quality, 'window quality'),
+          };
         }
-        const { output, quality } = JSON.parse(row.record!) as RelayWindowEntry;
+        const { output, quality } = stored<RelayWindowEntry>(row.record, 'window');
         return { output, quality };
       })
       .reverse();

@@ -345,7 +345,7 @@ export class Relay {
   /** Checks the session's HMAC chain and every window's CSO against the journal. */
   async verify(principal: Principal, sessionId: string): Promise<ChainReport> {
     const row = await this.#row(principal, sessionId);
-    return verifySession(this, principal.project, row.session);
+    return verifySession(this, principal.project, row);
   }
 
   async #row(principal: Principal, sessionId: string): Promise<SessionRow> {

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
-import { canonicalize } from '../core/index.js';
+import { canonicalize, isCanonryError } from '../core/index.js';
 import { hmacCheck } from '../trust/index.js';
 import { applyChange } from './cso-change.js';
 import { csoDigest } from './cso-digest.js';
 import { checkChain, csoBytes } from './cso-seal.js';
-import { windowEntryOf } from './entry-kinds.js';
+import { sessionEntryOf, windowEntryOf } from './entry-kinds.js';
 import type { Relay } from './relay.js';
 import {
   projectedWindow,
@@ -13,7 +13,10 @@ import {
 } from './session-types.js';
 import type { CognitiveStateObject } from './types.js';
 
-/** What checking a session found: the first window that breaks, if any. */
+/**
+ * What checking a session found: the first window that breaks, if any (window 0: the session itself,
+ * as the projection serves it, is not the one journaled).
+ */
 export interface ChainReport {
   readonly session_id: string;
   readonly ok: boolean;
@@ -26,21 +29,24 @@ export interface ChainReport {
   } | null;
 }
 
-/** The session's window entries as the journal holds them, in order. */
+/** The session as the journal holds it (its `relay.session` entry) and its window entries, in order. */
 async function journaled(
   relay: Relay,
   project: string,
   sessionId: string,
-): Promise<RelayWindowEntry[]> {
-  const out: RelayWindowEntry[] = [];
+): Promise<{ session: RelaySessionRecord | null; windows: RelayWindowEntry[] }> {
+  const windows: RelayWindowEntry[] = [];
+  let session: RelaySessionRecord | null = null;
   let after = 0;
   for (;;) {
     const page = await relay.canon.journal.read(project, { after, limit: 1_000 });
     for (const entry of page) {
       const window = windowEntryOf(entry);
-      if (window?.session_id === sessionId) out.push(window);
+      if (window?.session_id === sessionId) windows.push(window);
+      const started = window ? null : sessionEntryOf(entry);
+      if (started?.session_id === sessionId) session = started;
     }
-    if (page.length < 1_000) return out;
+    if (page.length < 1_000) return { session, windows };
     after = page.at(-1)!.seq;
   }
 }
@@ -75,9 +81,27 @@ function fold(entries: readonly RelayWindowEntry[]): unknown[] {
 export async function verifySession(
   relay: Relay,
   project: string,
-  session: RelaySessionRecord,
+  served: { readonly session: RelaySessionRecord; readonly windows: number },
 ): Promise<ChainReport> {
-  const entries = await journaled(relay, project, session.session_id);
+  const sessionId = served.session.session_id;
+  const { session, windows: entries } = await journaled(relay, project, sessionId);
+  const projection = (window_number: number, detail: string): ChainReport => ({
+    session_id: sessionId,
+    windows: entries.length,
+    ok: false,
+    broken: { window_number, reason: 'projection', detail },
+  });
+  // What the session's next windows are asked with: the projection's row, so it must be the
+  // journal's, and so must its count of windows (a window after them is numbered from it).
+  if (session === null || canonicalize(session) !== canonicalize(served.session)) {
+    return projection(0, 'the session the projection serves is not the session journaled');
+  }
+  if (served.windows !== entries.length) {
+    return projection(
+      Math.min(served.windows, entries.length) + 1,
+      `the projection counts ${served.windows} windows; the journal holds ${entries.length}`,
+    );
+  }
   const csos = fold(entries);
   const sealedOver = (cso: CognitiveStateObject, i: number) =>
     entries[i]?.sealed_over === 'bytes' ? csoBytes(cso) : csoDigest(cso);
@@ -101,9 +125,9 @@ export async function verifySession(
     csos,
     (bytes, seal) => verdicts.get(keyOf(bytes, seal)) ?? { ok: false, reason: 'mismatch' },
     session.genesis,
-    { session_id: session.session_id, sealedOver },
+    { session_id: sessionId, sealedOver },
   );
-  const base = { session_id: session.session_id, windows: entries.length };
+  const base = { session_id: sessionId, windows: entries.length };
   if (!chain.ok) {
     return {
       ...base,
@@ -116,27 +140,29 @@ export async function verifySession(
     };
   }
   const reader = relay.reader(project);
-  const served = await reader.entries(session.session_id);
-  const last = Math.max(served.length, entries.length) - 1;
-  for (let i = 0; i <= last; i++) {
-    const a = entries[i];
-    const b = served[i];
-    const same =
-      a !== undefined &&
-      b !== undefined &&
-      canonicalize(projectedWindow(a)) === canonicalize(b) &&
-      (i < last || canonicalize(await reader.cso(b)) === canonicalize(csos[i]));
-    if (!same) {
-      return {
-        ...base,
-        ok: false,
-        broken: {
-          window_number: (a ?? b)!.window_number,
-          reason: 'projection',
-          detail: 'the projection does not serve what the journal holds',
-        },
-      };
+  try {
+    const rows = await reader.entries(sessionId);
+    const last = Math.max(rows.length, entries.length) - 1;
+    for (let i = 0; i <= last; i++) {
+      const a = entries[i];
+      const b = rows[i];
+      const same =
+        a !== undefined &&
+        b !== undefined &&
+        canonicalize(projectedWindow(a)) === canonicalize(b) &&
+        (i < last || canonicalize(await reader.cso(b)) === canonicalize(csos[i]));
+      if (!same) {
+        return projection(
+          (a ?? b)!.window_number,
+          'the projection does not serve what the journal holds',
+        );
+      }
     }
+  } catch (err) {
+    // A row that does not parse: the window it belongs to, named as any other projection break.
+    if (!isCanonryError(err, 'STORE_CORRUPT')) throw err;
+    const n = err.details?.window_number;
+    return projection(typeof n === 'number' ? n : 0, err.message);
   }
   return { ...base, ok: true, broken: null };
 }

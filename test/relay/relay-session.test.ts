@@ -369,6 +369,50 @@ describe.each(ENGINES)('a relay session, end to end on %s (CRP-030 §3.1, §5, �
       ok: false,
       broken: { window_number: 2, reason: 'projection' },
     });
+    // What the next window is asked with is the session row: its count of windows, its record, and
+    // a row that no longer parses are each named, never read as a healthy session or a crash.
+    const projected = async (sql: string) => {
+      const [row] = await runtime.store.all<{ windows: number; record: string }>(
+        'SELECT windows, record FROM relay_sessions WHERE project = $1 AND session_id = $2',
+        [PROJECT, id],
+      );
+      await runtime.store.run(sql, [PROJECT, id]);
+      const report = await relay.verify(AGENT, id).catch((err: { code: string }) => err.code);
+      await runtime.store.run(
+        'UPDATE relay_sessions SET windows = $3, record = $4 WHERE project = $1 AND session_id = $2',
+        [PROJECT, id, row!.windows, row!.record],
+      );
+      return report;
+    };
+    await runtime.store.run(
+      "UPDATE relay_windows SET record = replace(record, 'old SAN format', 'new SAN format') WHERE window_number = 2",
+      [],
+    );
+    expect((await relay.verify(AGENT, id)).ok).toBe(true);
+    expect(
+      await projected(
+        'UPDATE relay_sessions SET windows = 1 WHERE project = $1 AND session_id = $2',
+      ),
+    ).toMatchObject({ ok: false, broken: { window_number: 2, reason: 'projection' } });
+    expect(
+      await projected(
+        "UPDATE relay_sessions SET record = replace(record, 'A', 'B') WHERE project = $1 AND session_id = $2",
+      ),
+    ).toMatchObject({ ok: false, broken: { window_number: 0, reason: 'projection' } });
+    // The session row unreadable: the session cannot be read at all, a typed STORE_CORRUPT.
+    expect(
+      await projected(
+        "UPDATE relay_sessions SET record = '{not json' WHERE project = $1 AND session_id = $2",
+      ),
+    ).toBe('STORE_CORRUPT');
+    await runtime.store.run(
+      "UPDATE relay_windows SET record = '{not json' WHERE window_number = 2",
+      [],
+    );
+    expect(await relay.verify(AGENT, id)).toMatchObject({
+      ok: false,
+      broken: { window_number: 2, reason: 'projection' },
+    });
   });
 
   it('repairs a window that dropped prior facts and says so in its header', async () => {
