@@ -22,6 +22,9 @@ export const ERROR_CODES = {
   PAYLOAD_TOO_LARGE: { status: 413, message: 'the request body is too large' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'the request body must be application/json' },
   NOT_FOUND: { status: 404, message: 'no such route' },
+  MALFORMED_REQUEST: { status: 400, message: 'the request is not well-formed HTTP' },
+  REQUEST_TIMEOUT: { status: 408, message: 'the request did not arrive in time' },
+  HEADERS_TOO_LARGE: { status: 431, message: 'the request headers are too large' },
   METHOD_NOT_ALLOWED: { status: 405, message: 'the route does not answer this method' },
   RATE_LIMITED: { status: 429, message: 'too many requests from this client; retry later' },
   EVENT_STREAMS_FULL: {

@@ -10,6 +10,7 @@ import { type CanonryRuntime, describeClassifier } from '../app/index.js';
 import { CanonryError } from '../core/index.js';
 import { rejectionEnvelope } from '../kernel/index.js';
 import { useProjectAuth } from './auth.js';
+import { clientErrorHandler } from './client-error.js';
 import { useCors } from './cors.js';
 import { edgeError, errorBody, isBodyError, modelFailureLog, retryAfterOf } from './errors.js';
 import { useJsonBodies } from './json-body.js';
@@ -77,6 +78,7 @@ export function buildServer(runtime: CanonryRuntime, options: ServerOptions = {}
       ? { childLoggerFactory: (parent: FastifyBaseLogger) => parent }
       : {}),
     requestTimeout: timeouts.requestTimeoutMs,
+    clientErrorHandler,
     keepAliveTimeout: timeouts.keepAliveTimeoutMs,
     connectionTimeout: timeouts.idleTimeoutMs,
     http: {

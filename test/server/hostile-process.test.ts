@@ -151,6 +151,47 @@ describe('canonry serve under hostile input', () => {
     const [body, headers] = await Promise.all([slowBody, slowHeaders]);
     expect(body).toMatch(/^HTTP\/1\.1 408|^$/);
     expect(headers).toMatch(/^HTTP\/1\.1 408|^$/);
+    // An answer, when the socket can still take one, is canonry's envelope with a request id.
+    for (const answer of [body, headers].filter((a) => a !== '')) {
+      expect(answer).toMatch(/\r\nx-request-id: [0-9a-f-]{36}\r\n/i);
+      expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)).error.code).toBe(
+        'REQUEST_TIMEOUT',
+      );
+    }
+    expect(server.alive()).toBe(true);
+  });
+
+  it('answers what is not HTTP, or headers past the bound, in its own envelope, then closes', async () => {
+    const answered = (bytes: string) =>
+      new Promise<string>((resolve) => {
+        const { port, hostname } = new URL(server.url);
+        const socket = connect(Number(port), hostname, () => socket.write(bytes));
+        let answer = '';
+        socket.on('data', (d) => {
+          answer += d;
+        });
+        socket.on('error', () => undefined);
+        socket.on('close', () => resolve(answer));
+      });
+    const cases = [
+      ['GARBAGE\r\n\r\n', 400, 'MALFORMED_REQUEST'],
+      [
+        `GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(70_000)}\r\n\r\n`,
+        431,
+        'HEADERS_TOO_LARGE',
+      ],
+      [
+        'GET /healthz HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer a\u0000b\r\n\r\n',
+        400,
+        'MALFORMED_REQUEST',
+      ],
+    ] as const;
+    for (const [bytes, status, code] of cases) {
+      const answer = await answered(bytes);
+      expect(answer.startsWith(`HTTP/1.1 ${status} `), answer.slice(0, 80)).toBe(true);
+      expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)).error.code).toBe(code);
+      expect(answer).toMatch(/\r\nx-request-id: [0-9a-f-]{36}\r\n/i);
+    }
     expect(server.alive()).toBe(true);
   });
 
