@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { canonicalize, isCanonryError } from '../core/index.js';
+import type { JournalEntry } from '../journal/index.js';
 import { hmacCheck } from '../trust/index.js';
 import { applyChange } from './cso-change.js';
 import { csoDigest } from './cso-digest.js';
@@ -29,24 +30,63 @@ export interface ChainReport {
   } | null;
 }
 
-/** The session as the journal holds it (its `relay.session` entry) and its window entries, in order. */
+/** A journaled entry of the session whose body is not its kind's (window 0: the session's own). */
+interface UnreadableWindow {
+  readonly window_number: number;
+  readonly detail: string;
+}
+
+/**
+ * The window a journal entry whose body failed its kind's check was of, read loosely from the body
+ * (`window.session_id`, `window.window_number`): null when it is not one of `sessionId`'s.
+ */
+function unreadableOf(entry: JournalEntry, sessionId: string, err: Error): UnreadableWindow | null {
+  const body = entry.body as {
+    window?: { session_id?: unknown; window_number?: unknown };
+    session?: { session_id?: unknown };
+  } | null;
+  // The session's own entry (window 0), or one of its windows.
+  if (body?.session?.session_id === sessionId) return { window_number: 0, detail: err.message };
+  const window = body?.window;
+  if (window?.session_id !== sessionId) return null;
+  const n = window.window_number;
+  return { window_number: Number.isSafeInteger(n) ? (n as number) : 0, detail: err.message };
+}
+
+/**
+ * The session as the journal holds it (its `relay.session` entry), its window entries in order,
+ * and the first of its window entries whose body does not pass its kind's check (a tampered row).
+ */
 async function journaled(
   relay: Relay,
   project: string,
   sessionId: string,
-): Promise<{ session: RelaySessionRecord | null; windows: RelayWindowEntry[] }> {
+): Promise<{
+  session: RelaySessionRecord | null;
+  windows: RelayWindowEntry[];
+  unreadable: UnreadableWindow | null;
+}> {
   const windows: RelayWindowEntry[] = [];
   let session: RelaySessionRecord | null = null;
+  let unreadable: UnreadableWindow | null = null;
   let after = 0;
   for (;;) {
     const page = await relay.canon.journal.read(project, { after, limit: 1_000 });
     for (const entry of page) {
-      const window = windowEntryOf(entry);
+      let window: RelayWindowEntry | null;
+      let started: RelaySessionRecord | null;
+      try {
+        window = windowEntryOf(entry);
+        started = window ? null : sessionEntryOf(entry);
+      } catch (err) {
+        if (!isCanonryError(err, 'ENTRY_BODY_INVALID')) throw err;
+        unreadable ??= unreadableOf(entry, sessionId, err);
+        continue;
+      }
       if (window?.session_id === sessionId) windows.push(window);
-      const started = window ? null : sessionEntryOf(entry);
       if (started?.session_id === sessionId) session = started;
     }
-    if (page.length < 1_000) return { session, windows };
+    if (page.length < 1_000) return { session, windows, unreadable };
     after = page.at(-1)!.seq;
   }
 }
@@ -84,7 +124,19 @@ export async function verifySession(
   served: { readonly session: RelaySessionRecord; readonly windows: number },
 ): Promise<ChainReport> {
   const sessionId = served.session.session_id;
-  const { session, windows: entries } = await journaled(relay, project, sessionId);
+  const { session, windows: entries, unreadable } = await journaled(relay, project, sessionId);
+  if (unreadable !== null) {
+    return {
+      session_id: sessionId,
+      windows: entries.length,
+      ok: false,
+      broken: {
+        window_number: unreadable.window_number,
+        reason: 'schema',
+        detail: unreadable.detail,
+      },
+    };
+  }
   const projection = (window_number: number, detail: string): ChainReport => ({
     session_id: sessionId,
     windows: entries.length,

@@ -413,6 +413,21 @@ describe.each(ENGINES)('a relay session, end to end on %s (CRP-030 §3.1, §5, �
       ok: false,
       broken: { window_number: 2, reason: 'projection' },
     });
+    // A journaled window whose body no longer passes its kind's check is named as that window.
+    const unfit = JSON.parse(rows[1]!.body);
+    unfit.window.state = 'not a change';
+    await runtime.store.run(
+      'UPDATE journal_entries SET body = $1 WHERE project = $2 AND seq = $3',
+      [JSON.stringify(unfit), PROJECT, rows[1]!.seq],
+    );
+    expect(await relay.verify(AGENT, id)).toMatchObject({
+      ok: false,
+      broken: { window_number: 2, reason: 'schema' },
+    });
+    await runtime.store.run(
+      'UPDATE journal_entries SET body = $1 WHERE project = $2 AND seq = $3',
+      [rows[1]!.body, PROJECT, rows[1]!.seq],
+    );
   });
 
   it('repairs a window that dropped prior facts and says so in its header', async () => {
