@@ -2,7 +2,7 @@ import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { CanonryError, type ErrorCode } from '../core/index.js';
 import { errorBody } from './errors.js';
-import { REQUEST_ID_HEADER, requestId } from './request-id.js';
+import { freshRequestId, REQUEST_ID_HEADER } from './request-id.js';
 
 /** What Node's HTTP parser or server refused, before any request reached a route, as canonry's code. */
 function codeOf(err: { readonly code?: string }): ErrorCode {
@@ -37,11 +37,10 @@ export function clientErrorHandler(
   );
   if (socket.writable) {
     const body = JSON.stringify(errorBody(typed));
-    const id = requestId({ headers: {} } as never);
     socket.write(
       `HTTP/1.1 ${typed.status} ${REASONS[typed.code] ?? 'Bad Request'}\r\n` +
         `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
-        `${REQUEST_ID_HEADER}: ${id}\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n${body}`,
+        `${REQUEST_ID_HEADER}: ${freshRequestId()}\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n${body}`,
     );
   }
   socket.destroy(err);

@@ -21,6 +21,11 @@ let issued = 0;
 export function requestId(request: IncomingMessage): string {
   const given = request.headers[REQUEST_ID_HEADER];
   if (typeof given === 'string' && SANE_ID.test(given)) return given;
+  return freshRequestId();
+}
+
+/** A new id, for an answer given before any request was read (`client-error.ts`). */
+export function freshRequestId(): string {
   issued = issued >= 0xffff_ffff_ffff ? 0 : issued + 1;
   return PROCESS_PREFIX + issued.toString(16).padStart(12, '0');
 }
