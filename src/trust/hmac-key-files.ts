@@ -76,7 +76,7 @@ export async function readKeyFile(
   try {
     handle = await open(
       join(projectKeyDirectory(dataDir, project), name),
-      constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0),
+      constants.O_RDONLY | constants.O_NONBLOCK | (constants.O_NOFOLLOW ?? 0),
     );
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;

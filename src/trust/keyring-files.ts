@@ -224,7 +224,10 @@ export async function readKeyringFile(dir: string, name: string): Promise<string
   const path = join(dir, name);
   let handle: Awaited<ReturnType<typeof open>>;
   try {
-    handle = await open(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
+    handle = await open(
+      path,
+      constants.O_RDONLY | constants.O_NONBLOCK | (constants.O_NOFOLLOW ?? 0),
+    );
   } catch {
     throw new CanonryError('KEYRING_CORRUPT', `${name} is missing or unreadable`);
   }

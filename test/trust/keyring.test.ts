@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { createPrivateKey } from 'node:crypto';
 import { readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -89,6 +90,17 @@ describe('Keyring files', () => {
     await writeFile(join(keysOf(dataDir), name), contents);
     expect(await rejectionCode(Keyring.open(dataDir))).toBe('KEYRING_CORRUPT');
   });
+
+  it.each(['keyring.json', 'revocation.crl.pem', 'issuer-1.key.pem'])(
+    '%s replaced by a FIFO is KEYRING_CORRUPT, never a wait for a writer',
+    async (name) => {
+      const dataDir = await freshDir();
+      await Keyring.init(dataDir);
+      await rm(join(keysOf(dataDir), name));
+      execFileSync('mkfifo', [join(keysOf(dataDir), name)]);
+      expect(await rejectionCode(Keyring.open(dataDir))).toBe('KEYRING_CORRUPT');
+    },
+  );
 
   it('a key file that belongs to another keyring is KEYRING_CORRUPT', async () => {
     const [a, b] = [await freshDir(), await freshDir()];
