@@ -34,7 +34,7 @@ import { RUNTIME_MIGRATIONS } from './migration-sets.js';
 import { ensureDataDirectory } from './private-file.js';
 import { buildPromotionRunner } from './promotions.js';
 import { JournalProtocolStore, PROTOCOL_PROJECTION } from './protocol-store.js';
-import { bindStore } from './store-binding.js';
+import { bindStore, refuseKeyringOverBoundStore } from './store-binding.js';
 import { journalTokenRecorder } from './token-recorder.js';
 
 /** A built runtime: everything the faces (server, CLI) need, wired once. */
@@ -125,6 +125,7 @@ export async function createCanonry(
   // or created until a project first needs a key.
   const hmac = HmacKeyring.open(config.dataDir);
   // Opened first: a command that must not create anything fails here, before any file exists.
+  refuseKeyringOverBoundStore(config.dataDir);
   const opened =
     options.create === false
       ? await Keys.open(config.dataDir)

@@ -6,7 +6,7 @@ import { Keyring } from '../trust/index.js';
 import { type ConfigInput, resolveConfig } from './config.js';
 import { runtimeEntryKinds } from './entry-kinds.js';
 import { ensureDataDirectory } from './private-file.js';
-import { bindStore } from './store-binding.js';
+import { bindStore, refuseKeyringOverBoundStore } from './store-binding.js';
 import { journalTokenRecorder } from './token-recorder.js';
 
 /** The token store of a data directory, opened alone; `close` releases it. */
@@ -34,6 +34,7 @@ export async function openTokens(
   const config = resolveConfig(input);
   // Without `create` (listing, revoking), a data directory with no keyring is KEYRING_MISSING and
   // nothing is made: a mistyped --data must not become a new, empty one.
+  refuseKeyringOverBoundStore(config.dataDir);
   const keyring = create
     ? await Keyring.openOrInit(config.dataDir)
     : await Keyring.open(config.dataDir);

@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { closeSync, constants, existsSync, fstatSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CanonryError } from '../core/index.js';
+import { CanonryError, isCanonryError } from '../core/index.js';
 import { claimStore, type Store, type StoreIdentity } from '../store/index.js';
 import { fileFailure } from '../trust/index.js';
 import { writePrivateFile } from './private-file.js';
@@ -59,10 +59,37 @@ export async function bindStore(
 
 /** The text of `store.json`, or undefined when there is none yet. */
 function readRecord(file: string): string | undefined {
+  let fd: number;
   try {
-    return readFileSync(file, 'utf8');
+    // Non-blocking: a FIFO in its place is refused below instead of waiting for a writer.
+    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw fileFailure(error, 'read', file);
+  }
+  try {
+    if (!fstatSync(fd).isFile()) {
+      throw new CanonryError('MALFORMED_FILE', `${file} is not a regular file`, { path: file });
+    }
+    return readFileSync(fd, 'utf8');
+  } catch (error) {
+    if (isCanonryError(error)) throw error;
+    throw fileFailure(error, 'read', file);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Refuses to make a keyring for a data directory already bound to a database (`store.json`) whose
+ * `keys/` is gone: new keys would match none of the journal's signatures, and would stand where the
+ * operator restores the real ones. Called before a keyring is opened or created.
+ */
+export function refuseKeyringOverBoundStore(dataDir: string): void {
+  if (existsSync(join(dataDir, STORE_FILE)) && !existsSync(join(dataDir, 'keys'))) {
+    throw new CanonryError(
+      'KEYRING_MISSING',
+      `${join(dataDir, 'keys')} is missing, but ${dataDir} is bound to a database (${STORE_FILE}): restore keys/ from its backup; new keys would not match the journal's signatures`,
+    );
   }
 }

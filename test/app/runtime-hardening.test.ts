@@ -1,7 +1,12 @@
-import { cpSync, readFileSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type AuditEntryBody, createCanonry, JournalAuditSink } from '../../src/app/index.js';
+import {
+  type AuditEntryBody,
+  createCanonry,
+  JournalAuditSink,
+  openTokens,
+} from '../../src/app/index.js';
 import { CanonryError, isCanonryError } from '../../src/core/index.js';
 import {
   exportSegment,
@@ -197,6 +202,18 @@ describe('audit retention', () => {
 });
 
 describe('one root per database (scale-out)', () => {
+  it('never makes new keys beside a database whose keys/ is gone: KEYRING_MISSING, nothing created', async () => {
+    const dir = temp();
+    await (await createCanonry({ dataDir: dir, logLevel: 'silent' })).close();
+    rmSync(join(dir, 'keys'), { recursive: true });
+    await expect(createCanonry({ dataDir: dir, logLevel: 'silent' })).rejects.toMatchObject({
+      code: 'KEYRING_MISSING',
+      message: expect.stringContaining('restore keys/ from its backup'),
+    });
+    await expect(openTokens({ dataDir: dir })).rejects.toMatchObject({ code: 'KEYRING_MISSING' });
+    expect(existsSync(join(dir, 'keys'))).toBe(false);
+  });
+
   it('refuses a data directory with another root, or set up with another database', async () => {
     const first = temp();
     const db = join(temp(), 'shared.db');
