@@ -12,6 +12,9 @@ import { basename, dirname, join } from 'node:path';
 import { checkOutputPath, type OutputTarget, outputRefusal, publishOutput } from '../app/index.js';
 import { CanonryError, isCanonryError, parseJsonText } from '../core/index.js';
 
+/** An environment variable, unset when empty. */
+export const env = (name: string): string | undefined => process.env[name] || undefined;
+
 /** Exit codes shared by every command. */
 export const EXIT = { OK: 0, FAILED: 1, INVALID_REQUEST: 2, INTERPRETATION_DRIFT: 3 } as const;
 

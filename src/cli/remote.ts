@@ -1,5 +1,6 @@
 import { CanonryError } from '../core/index.js';
 import { DEFAULT_REMOTE_TIMEOUT_MS, type Invoker, remoteInvoker } from '../operations/index.js';
+import { env } from './io.js';
 
 /** The flags that point a command at a running `canonry serve` instead of a data directory. */
 export interface RemoteFlags {
@@ -23,8 +24,6 @@ export const TIMEOUT_FLAG = [
 
 /** The longest a call may be given: a day. */
 const MAX_TIMEOUT_S = 86_400;
-
-const env = (name: string): string | undefined => process.env[name] || undefined;
 
 /** `--timeout` (or CANONRY_TIMEOUT) in milliseconds: whole seconds, 1 to a day. */
 function timeoutMs(flags: RemoteFlags): number {

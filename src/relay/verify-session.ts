@@ -125,24 +125,15 @@ export async function verifySession(
 ): Promise<ChainReport> {
   const sessionId = served.session.session_id;
   const { session, windows: entries, unreadable } = await journaled(relay, project, sessionId);
-  if (unreadable !== null) {
-    return {
-      session_id: sessionId,
-      windows: entries.length,
-      ok: false,
-      broken: {
-        window_number: unreadable.window_number,
-        reason: 'schema',
-        detail: unreadable.detail,
-      },
-    };
-  }
-  const projection = (window_number: number, detail: string): ChainReport => ({
-    session_id: sessionId,
-    windows: entries.length,
-    ok: false,
-    broken: { window_number, reason: 'projection', detail },
-  });
+  const base = { session_id: sessionId, windows: entries.length };
+  const broken = (
+    window_number: number,
+    reason: NonNullable<ChainReport['broken']>['reason'],
+    detail: string,
+  ): ChainReport => ({ ...base, ok: false, broken: { window_number, reason, detail } });
+  const projection = (window_number: number, detail: string) =>
+    broken(window_number, 'projection', detail);
+  if (unreadable !== null) return broken(unreadable.window_number, 'schema', unreadable.detail);
   // What the session's next windows are asked with: the projection's row, so it must be the
   // journal's, and so must its count of windows (a window after them is numbered from it).
   if (session === null || canonicalize(session) !== canonicalize(served.session)) {
@@ -179,18 +170,7 @@ export async function verifySession(
     session.genesis,
     { session_id: sessionId, sealedOver },
   );
-  const base = { session_id: sessionId, windows: entries.length };
-  if (!chain.ok) {
-    return {
-      ...base,
-      ok: false,
-      broken: {
-        window_number: chain.window_number,
-        reason: chain.reason,
-        detail: chain.detail ?? chain.reason,
-      },
-    };
-  }
+  if (!chain.ok) return broken(chain.window_number, chain.reason, chain.detail ?? chain.reason);
   const reader = relay.reader(project);
   try {
     const rows = await reader.entries(sessionId);

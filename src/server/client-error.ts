@@ -1,3 +1,4 @@
+import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { CanonryError, type ErrorCode } from '../core/index.js';
@@ -10,12 +11,6 @@ function codeOf(err: { readonly code?: string }): ErrorCode {
   if (err.code === 'HPE_HEADER_OVERFLOW') return 'HEADERS_TOO_LARGE';
   return 'MALFORMED_REQUEST';
 }
-
-const REASONS: Readonly<Partial<Record<ErrorCode, string>>> = {
-  REQUEST_TIMEOUT: 'Request Timeout',
-  HEADERS_TOO_LARGE: 'Request Header Fields Too Large',
-  MALFORMED_REQUEST: 'Bad Request',
-};
 
 /**
  * Answers what the HTTP server refuses before a request exists — a request that did not arrive in
@@ -38,7 +33,7 @@ export function clientErrorHandler(
   if (socket.writable) {
     const body = JSON.stringify(errorBody(typed));
     socket.write(
-      `HTTP/1.1 ${typed.status} ${REASONS[typed.code] ?? 'Bad Request'}\r\n` +
+      `HTTP/1.1 ${typed.status} ${STATUS_CODES[typed.status]}\r\n` +
         `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
         `${REQUEST_ID_HEADER}: ${freshRequestId()}\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n${body}`,
     );

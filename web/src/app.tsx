@@ -8,7 +8,7 @@ import type { Me } from './api/types.js';
 import { SessionProvider } from './session/session-context.js';
 import { SignIn } from './session/sign-in.js';
 import { clearSession, loadSession, saveSession } from './session/storage.js';
-import { useSignOutOnRefusal } from './session/use-refusal.js';
+import { refusedToken, useSignOutOnRefusal } from './session/use-refusal.js';
 import { useWhoami } from './session/use-whoami.js';
 import { Shell } from './shell.js';
 
@@ -51,9 +51,9 @@ function SignedIn({
   // whoami, and the journal's head then the board, at once: neither waits for the other. The board
   // is read only after the head (the feed follows from it), so nothing lands unseen between them.
   const refused = () => signOut('The token was refused; sign in again.');
-  const whoami = useWhoami(api, refused);
+  const whoami = useWhoami(api);
   const live = useLiveJournal(api);
-  useSignOutOnRefusal(live.unauthenticated === true, refused);
+  useSignOutOnRefusal(live.unauthenticated === true || refusedToken(whoami.error), refused);
   const boardFirst = live.ready && path === '/';
   useEffect(() => {
     if (boardFirst) prefetchBoard(queries, api);

@@ -15,6 +15,7 @@ import type {
   RelaySessionView,
   RelayWindowRecord,
 } from '../../relay/index.js';
+import { env } from '../io.js';
 import { type RemoteFlags, remoteOf, TIMEOUT_FLAG } from '../remote.js';
 import { DATA_FLAG, DB_FLAG, type RuntimeFlags, withRuntime } from '../runtime.js';
 
@@ -40,9 +41,6 @@ export const RELAY_FLAGS = {
   data: DATA_FLAG,
   db: DB_FLAG,
 } as const;
-
-/** An environment variable, unset when empty. */
-const env = (name: string): string | undefined => process.env[name] || undefined;
 
 const projectOf = (flags: RelayFlags) => flags.project ?? env('CANONRY_PROJECT') ?? RELAY_PROJECT;
 

@@ -3,14 +3,14 @@ import { useEffect, useRef } from 'react';
 import { ApiError } from '../api/client.js';
 
 /** Whether an error is the server refusing the session's token (revoked, or never valid). */
-const refusedToken = (error: unknown) => error instanceof ApiError && error.status === 401;
+export const refusedToken = (error: unknown) => error instanceof ApiError && error.status === 401;
 
 /**
  * Ends the session the first time the server refuses its token anywhere: a view's read, an action,
- * or the live feed (`unauthenticated`), so a token revoked while the page is open signs it out at
- * once — not only at the next reload, when whoami is asked again.
+ * or the live feed, so a token revoked while the page is open signs it out at once. `refusedNow`
+ * says a refusal already known when the hook runs (whoami's, or the feed's 401).
  */
-export function useSignOutOnRefusal(unauthenticated: boolean, onRefused: () => void): void {
+export function useSignOutOnRefusal(refusedNow: boolean, onRefused: () => void): void {
   const queries = useQueryClient();
   const latest = useRef(onRefused);
   latest.current = onRefused;
@@ -30,6 +30,6 @@ export function useSignOutOnRefusal(unauthenticated: boolean, onRefused: () => v
     };
   }, [queries]);
   useEffect(() => {
-    if (unauthenticated) latest.current();
-  }, [unauthenticated]);
+    if (refusedNow) latest.current();
+  }, [refusedNow]);
 }

@@ -1,17 +1,14 @@
 import { useQuery } from '@tanstack/react-query';
-import { useEffect } from 'react';
-import { type Api, ApiError } from '../api/client.js';
+import type { Api } from '../api/client.js';
 
-/** Who the session's token stands for; a token the server refuses (revoked) ends the session. */
-export function useWhoami(api: Api, onRefused: () => void) {
-  const query = useQuery({
+/**
+ * Who the session's token stands for. A token the server refuses ends the session through
+ * `useSignOutOnRefusal`, as any other read's refusal does.
+ */
+export function useWhoami(api: Api) {
+  return useQuery({
     queryKey: ['whoami', api.session.project, api.session.token],
     queryFn: api.whoami,
     retry: false,
   });
-  const refused = query.error instanceof ApiError && query.error.status === 401;
-  useEffect(() => {
-    if (refused) onRefused();
-  }, [refused, onRefused]);
-  return query;
 }
