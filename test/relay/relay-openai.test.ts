@@ -26,7 +26,8 @@ afterEach(async () => {
   await close();
 });
 
-const model = (timeoutMs = 2_000) =>
+// Generous: a loaded machine must not turn a served reply into a timeout and a spent retry.
+const model = (timeoutMs = 30_000) =>
   new OpenAIModel({ baseURL: server.baseURL, model: 'recorded', timeoutMs, maxRetries: 1 });
 
 async function session(sections: string[]) {
