@@ -1,5 +1,10 @@
 import { CanonryError, isCanonryError } from '../core/index.js';
-import { isUnknownOutcome, type Queryable, type Store } from '../store/index.js';
+import {
+  isTransientStoreError,
+  isUnknownOutcome,
+  type Queryable,
+  type Store,
+} from '../store/index.js';
 
 /** A unit of work for one transaction; `check` may refuse before anything is written. */
 export interface CommitJob<T, B, P = unknown> {
@@ -73,7 +78,9 @@ const IDLE_MS = 2;
  * unexpected failure rolls the batch back and each job is retried in a transaction of its own, so one
  * bad job never costs another its write — unless the commit's outcome is unknown (the connection
  * dropped while COMMIT was in flight): then only jobs with idempotency keys are retried, since the
- * batch may have committed.
+ * batch may have committed; and unless the store refused for now (a lock held past its bound, the
+ * database out of reach or silent): then every job fails with that answer, since each alone would
+ * wait out the same bound again (a batch settled as never committed still runs again, job by job).
  *
  * An idle queue starts a job at once; one with a batch in flight, or that committed in the last
  * {@link IDLE_MS}, waits a turn for company first.
@@ -168,9 +175,12 @@ export class CommitQueue<B, P = unknown> {
         this.#settle(batch, await this.#commit(batch));
       } catch (err) {
         const unknown = isUnknownOutcome(err);
+        const again = rerunsAlone(err);
         for (const pending of batch) {
           // The batch may have committed: only jobs whose retry finds their first result may run again.
-          if (unknown && !pending.job.retrySafe) {
+          // The store refused for now (a lock held past its bound, the database out of reach): a job
+          // alone would wait, or fail, the same way again, so the batch fails with that answer.
+          if ((unknown && !pending.job.retrySafe) || (!unknown && !again)) {
             pending.reject(err);
             continue;
           }
@@ -264,13 +274,16 @@ export class CommitQueue<B, P = unknown> {
       if (!isUnknownOutcome(err) || tried === undefined) throw err;
       const settled = await this.hooks.settle?.(tried.state, err);
       if (settled === false) {
-        // Not stored, and the session that ran it is gone: as a failure before COMMIT.
-        throw new CanonryError(
+        // Not stored, and the session that ran it is gone: as a failure before COMMIT, whose jobs
+        // each run again alone.
+        const absent = new CanonryError(
           'STORE_UNAVAILABLE',
           'the connection was lost before the transaction committed; nothing of it was kept',
           undefined,
           { cause: err },
         );
+        settledAbsent.add(absent);
+        throw absent;
       }
       if (settled !== true) throw err;
       done = tried;
@@ -289,6 +302,22 @@ export class CommitQueue<B, P = unknown> {
 }
 
 type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
+
+/** Failures of batches settled as never committed: their jobs run again, each alone. */
+const settledAbsent = new WeakSet<object>();
+
+/**
+ * Whether the jobs of a batch that failed with `err` (its outcome known: rolled back) run again,
+ * each alone, so that one bad job does not cost the others their writes. Not after the store's own
+ * refusals for now (`isTransientStoreError`: a lock not granted in time, a statement the database
+ * cancelled or did not answer, no space): every job would meet the same condition again, one after
+ * another, each waiting out the whole bound. A batch settled as never committed is the exception:
+ * its session ended, the condition is gone, and its jobs run again.
+ */
+function rerunsAlone(err: unknown): boolean {
+  if (typeof err === 'object' && err !== null && settledAbsent.has(err)) return true;
+  return !isTransientStoreError(err);
+}
 
 async function runBatch<B, P>(
   tx: Queryable,
