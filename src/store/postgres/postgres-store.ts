@@ -56,6 +56,20 @@ interface Session {
  */
 const SESSION_OF_CONNECTION =
   'SELECT pid, backend_start::text AS started FROM pg_stat_activity WHERE pid = pg_backend_pid()';
+/**
+ * The bounds a write session gets where nobody set them (`source = 'default'`: not the URL's
+ * `options`, the role, the database or the server's configuration, which win): `lock_timeout` ($1,
+ * ms), so a lock another session holds is waited for at most so long and the statement then fails
+ * 55P03 (`STORE_BUSY`), its wait ended by the server itself; and `client_connection_check_interval`
+ * ($2, ms; PostgreSQL 14 and later, absent before), so a session whose client gave up (the answer
+ * timeout dropped the connection) notices while it waits and ends, leaving the lock's queue. Returns
+ * the `lock_timeout` it set, or null when the session had one already.
+ */
+const SESSION_BOUNDS = `SELECT
+  (SELECT set_config('lock_timeout', $1, false) FROM pg_settings
+    WHERE name = 'lock_timeout' AND source = 'default') AS lock_timeout,
+  (SELECT set_config('client_connection_check_interval', $2, false) FROM pg_settings
+    WHERE name = 'client_connection_check_interval' AND source = 'default') AS check_interval`;
 const END_SESSION =
   'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE pid = $1 AND backend_start = $2::timestamptz';
 const SESSION_RUNS =
@@ -102,6 +116,16 @@ const CONNECT_TIMEOUT_MS = 10_000;
  * Below the HTTP server's idle timeout (60 s), so the request is still answered (503).
  */
 const QUERY_TIMEOUT_MS = 30_000;
+/**
+ * A write's wait for a row lock (another session's transaction on the same journal head, an
+ * operator's `SELECT … FOR UPDATE` left open) is bounded on the server at this share of the answer
+ * timeout (24 s of 30 s): the server ends the wait and answers 55P03 (`STORE_BUSY`) before the
+ * client would give up on it, so the request is answered 503 and no session is left queued for the
+ * lock. An operator's own `lock_timeout` (the URL's `options`, the role's or database's) wins.
+ */
+const LOCK_WAIT_SHARE = 0.8;
+/** How often a session that runs a statement checks that its client is still there. */
+const CLIENT_CHECK_MS = 1_000;
 /** TCP keepalive after this much idleness, so an idle connection whose peer vanished is dropped. */
 const KEEPALIVE_IDLE_MS = 10_000;
 /**
@@ -204,10 +228,16 @@ export class PostgresStore implements Store {
   readonly #pool: Pool;
   readonly #notifications: PgNotifications;
   readonly #inFlight = new Set<Promise<unknown>>();
+  /** `lock_timeout` for write sessions that have none of their own, in ms ({@link LOCK_WAIT_SHARE}). */
+  readonly #lockTimeoutMs: number;
   #closed = false;
 
   constructor({ connectionString, max = 10, listenHeartbeatMs }: PostgresOptions) {
     this.description = redact(connectionString);
+    this.#lockTimeoutMs = Math.max(
+      1,
+      Math.floor(queryTimeoutOf(connectionString) * LOCK_WAIT_SHARE),
+    );
     const pg = postgresDriver();
     const types = {
       getTypeParser: (oid: number, format?: string) =>
@@ -296,9 +326,19 @@ export class PostgresStore implements Store {
   /** Each connection's session, once read (null: not one to be named, see SESSION_OF_CONNECTION). */
   readonly #sessions = new WeakMap<Client, Session | null>();
 
-  /** Reads which session a connection is, on its first use for a write. */
+  /** Connections whose `lock_timeout` is the store's own ({@link SESSION_BOUNDS}), not an operator's. */
+  readonly #boundedHere = new WeakSet<Client>();
+
+  /**
+   * Reads which session a connection is, and bounds its lock waits ({@link SESSION_BOUNDS}), on its
+   * first use for a write.
+   */
   async #learnSession(client: Client): Promise<void> {
     if (this.#sessions.has(client)) return;
+    const bounds = (
+      await client.query(SESSION_BOUNDS, [String(this.#lockTimeoutMs), String(CLIENT_CHECK_MS)])
+    ).rows[0] as { lock_timeout: string | null } | undefined;
+    if (bounds?.lock_timeout != null) this.#boundedHere.add(client);
     const row = (await client.query(SESSION_OF_CONNECTION)).rows[0] as
       | { pid: number; started: string }
       | undefined;
@@ -379,6 +419,10 @@ export class PostgresStore implements Store {
       try {
         await this.#learnSession(client);
         await client.query('BEGIN');
+        // A migration waits for another process's as long as it takes (the store's own lock bound
+        // is for writes; an operator's stays).
+        if (options.exclusive && this.#boundedHere.has(client))
+          await client.query('SET LOCAL lock_timeout = 0');
         if (options.exclusive)
           await on.query({
             text: 'SELECT pg_advisory_xact_lock($1)',
@@ -503,6 +547,17 @@ function connectTimeoutOf(connectionString: string): number {
     // Not a URL the WHATWG parser takes: the driver reports it on connect.
   }
   return Number.isFinite(seconds) && seconds > 0 ? seconds * 1_000 : CONNECT_TIMEOUT_MS;
+}
+
+/** The answer timeout: the URL's `query_timeout` (ms, as the driver reads it), else ours. */
+function queryTimeoutOf(connectionString: string): number {
+  let ms = Number.NaN;
+  try {
+    ms = Number(new URL(connectionString).searchParams.get('query_timeout') ?? Number.NaN);
+  } catch {
+    // Not a URL the WHATWG parser takes: the driver reports it on connect.
+  }
+  return Number.isFinite(ms) && ms > 0 ? ms : QUERY_TIMEOUT_MS;
 }
 
 /** Why a connection could not even be opened, by PostgreSQL's SQLSTATE or the socket's code. */
