@@ -77,10 +77,23 @@ const MODEL_PATH_CODES: ReadonlySet<ErrorCode> = new Set([
   'CLASSIFIER_FAILED',
 ]);
 
-/** Whole seconds to send as `Retry-After`, when the error carries a retry hint. */
+/**
+ * The store's refusals for now and when to try again, in seconds: a lock held past its bound is
+ * often released soon (another writer's transaction); a database out of reach takes longer.
+ */
+const STORE_RETRY_AFTER_S: Partial<Record<ErrorCode, number>> = {
+  STORE_BUSY: 1,
+  STORE_UNAVAILABLE: 5,
+};
+
+/**
+ * Whole seconds to send as `Retry-After`: the error's own retry hint, else the store's for its
+ * refusals for now ({@link STORE_RETRY_AFTER_S}).
+ */
 export function retryAfterOf(err: CanonryError): number | undefined {
   const value = err.details?.retry_after_s;
-  return typeof value === 'number' && Number.isSafeInteger(value) && value > 0 ? value : undefined;
+  if (typeof value === 'number' && Number.isSafeInteger(value) && value > 0) return value;
+  return STORE_RETRY_AFTER_S[err.code];
 }
 
 /**
