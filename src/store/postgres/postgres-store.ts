@@ -10,6 +10,7 @@ import type {
   StoreNotifications,
   TransactionOptions,
 } from '../types.js';
+import { markWaitedOut } from '../waited-out.js';
 import { togetherStatement } from '../writes-together.js';
 import { PgNotifications } from './notify.js';
 
@@ -53,23 +54,22 @@ interface Session {
  * The session a connection is: read on its first use for a write (one query per connection), and
  * kept only when the pid the server announced at connect is the session's own — behind a pooler it
  * is the pooler's, and the session that runs a statement may be another than the one read here.
+ *
+ * The same query bounds the session where nobody else did (`source = 'default'` in `pg_settings`:
+ * not the URL's `options`, the role's, the database's or the server's configuration, which win):
+ * `lock_timeout` ($1, ms), so a lock another session holds is waited for at most so long and the
+ * statement then fails 55P03 (`STORE_BUSY`), its wait ended by the server itself; and
+ * `client_connection_check_interval` ($2, ms; PostgreSQL 14 and later, absent before), so a session
+ * whose client gave up (the answer timeout dropped the connection) notices while it waits and ends,
+ * leaving the lock's queue. `lock_timeout` comes back as the value set, or null when the session
+ * had one of its own.
  */
-const SESSION_OF_CONNECTION =
-  'SELECT pid, backend_start::text AS started FROM pg_stat_activity WHERE pid = pg_backend_pid()';
-/**
- * The bounds a write session gets where nobody set them (`source = 'default'`: not the URL's
- * `options`, the role, the database or the server's configuration, which win): `lock_timeout` ($1,
- * ms), so a lock another session holds is waited for at most so long and the statement then fails
- * 55P03 (`STORE_BUSY`), its wait ended by the server itself; and `client_connection_check_interval`
- * ($2, ms; PostgreSQL 14 and later, absent before), so a session whose client gave up (the answer
- * timeout dropped the connection) notices while it waits and ends, leaving the lock's queue. Returns
- * the `lock_timeout` it set, or null when the session had one already.
- */
-const SESSION_BOUNDS = `SELECT
+const SESSION_OF_CONNECTION = `SELECT pid, backend_start::text AS started,
   (SELECT set_config('lock_timeout', $1, false) FROM pg_settings
     WHERE name = 'lock_timeout' AND source = 'default') AS lock_timeout,
   (SELECT set_config('client_connection_check_interval', $2, false) FROM pg_settings
-    WHERE name = 'client_connection_check_interval' AND source = 'default') AS check_interval`;
+    WHERE name = 'client_connection_check_interval' AND source = 'default') AS check_interval
+  FROM pg_stat_activity WHERE pid = pg_backend_pid()`;
 const END_SESSION =
   'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE pid = $1 AND backend_start = $2::timestamptz';
 const SESSION_RUNS =
@@ -326,22 +326,22 @@ export class PostgresStore implements Store {
   /** Each connection's session, once read (null: not one to be named, see SESSION_OF_CONNECTION). */
   readonly #sessions = new WeakMap<Client, Session | null>();
 
-  /** Connections whose `lock_timeout` is the store's own ({@link SESSION_BOUNDS}), not an operator's. */
+  /** Connections whose `lock_timeout` is the store's own ({@link SESSION_OF_CONNECTION}). */
   readonly #boundedHere = new WeakSet<Client>();
 
   /**
-   * Reads which session a connection is, and bounds its lock waits ({@link SESSION_BOUNDS}), on its
-   * first use for a write.
+   * Reads which session a connection is, and bounds its lock waits ({@link SESSION_OF_CONNECTION}),
+   * on its first use for a write.
    */
   async #learnSession(client: Client): Promise<void> {
     if (this.#sessions.has(client)) return;
-    const bounds = (
-      await client.query(SESSION_BOUNDS, [String(this.#lockTimeoutMs), String(CLIENT_CHECK_MS)])
-    ).rows[0] as { lock_timeout: string | null } | undefined;
-    if (bounds?.lock_timeout != null) this.#boundedHere.add(client);
-    const row = (await client.query(SESSION_OF_CONNECTION)).rows[0] as
-      | { pid: number; started: string }
-      | undefined;
+    const row = (
+      await client.query(SESSION_OF_CONNECTION, [
+        String(this.#lockTimeoutMs),
+        String(CLIENT_CHECK_MS),
+      ])
+    ).rows[0] as { pid: number; started: string; lock_timeout: string | null } | undefined;
+    if (row?.lock_timeout != null) this.#boundedHere.add(client);
     this.#sessions.set(
       client,
       row !== undefined && row.pid === client.processID
@@ -638,17 +638,18 @@ function asStoreError(err: unknown): unknown {
   const code = (err as { code?: string }).code;
   const condition = code === undefined ? undefined : CONDITIONS[code];
   if (condition !== undefined) {
-    return new CanonryError(
+    const failure = new CanonryError(
       condition.code,
       `${condition.says} (SQLSTATE ${code}); nothing of the operation was kept`,
       { sqlstate: code },
       { cause: err },
     );
+    return code === '57014' ? markWaitedOut(failure) : failure;
   }
   const reason = code === undefined ? undefined : CANNOT_CONNECT[code];
   if (reason !== undefined || isConnectionError(err)) {
     const late = err instanceof Error && TIMED_OUT.test(err.message);
-    return new CanonryError(
+    const failure = new CanonryError(
       'STORE_UNAVAILABLE',
       reason ?? (late ? 'the database did not answer in time' : 'the database is unreachable'),
       undefined,
@@ -656,6 +657,7 @@ function asStoreError(err: unknown): unknown {
         cause: err,
       },
     );
+    return late ? markWaitedOut(failure) : failure;
   }
   return err;
 }
