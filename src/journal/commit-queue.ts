@@ -1,10 +1,5 @@
 import { CanonryError, isCanonryError } from '../core/index.js';
-import {
-  isTransientStoreError,
-  isUnknownOutcome,
-  type Queryable,
-  type Store,
-} from '../store/index.js';
+import { isUnknownOutcome, isWaitedOut, type Queryable, type Store } from '../store/index.js';
 
 /** A unit of work for one transaction; `check` may refuse before anything is written. */
 export interface CommitJob<T, B, P = unknown> {
@@ -78,9 +73,10 @@ const IDLE_MS = 2;
  * unexpected failure rolls the batch back and each job is retried in a transaction of its own, so one
  * bad job never costs another its write — unless the commit's outcome is unknown (the connection
  * dropped while COMMIT was in flight): then only jobs with idempotency keys are retried, since the
- * batch may have committed; and unless the store refused for now (a lock held past its bound, the
- * database out of reach or silent): then every job fails with that answer, since each alone would
- * wait out the same bound again (a batch settled as never committed still runs again, job by job).
+ * batch may have committed; and unless the store gave up on a wait (a lock held past its bound, a
+ * database that did not answer in time): then every job fails with that answer, since each alone
+ * would wait out the same bound again (a batch settled as never committed still runs again, job by
+ * job).
  *
  * An idle queue starts a job at once; one with a batch in flight, or that committed in the last
  * {@link IDLE_MS}, waits a turn for company first.
@@ -178,8 +174,8 @@ export class CommitQueue<B, P = unknown> {
         const again = rerunsAlone(err);
         for (const pending of batch) {
           // The batch may have committed: only jobs whose retry finds their first result may run again.
-          // The store refused for now (a lock held past its bound, the database out of reach): a job
-          // alone would wait, or fail, the same way again, so the batch fails with that answer.
+          // The store gave up on a wait (a lock held past its bound, an answer that did not come): a
+          // job alone would wait it out again, so the batch fails with that answer.
           if ((unknown && !pending.job.retrySafe) || (!unknown && !again)) {
             pending.reject(err);
             continue;
@@ -231,7 +227,8 @@ export class CommitQueue<B, P = unknown> {
         },
         (err: unknown) => {
           // Whether it committed is unknown (the thread died): running it again could write it twice.
-          if (isUnknownOutcome(err)) {
+          // A lock not granted within its bound: in a transaction each would wait it out again.
+          if (isUnknownOutcome(err) || isCanonryError(err, 'STORE_BUSY')) {
             for (const p of batch) p.reject(err);
           } else this.#again(batch);
         },
@@ -308,15 +305,15 @@ const settledAbsent = new WeakSet<object>();
 
 /**
  * Whether the jobs of a batch that failed with `err` (its outcome known: rolled back) run again,
- * each alone, so that one bad job does not cost the others their writes. Not after the store's own
- * refusals for now (`isTransientStoreError`: a lock not granted in time, a statement the database
- * cancelled or did not answer, no space): every job would meet the same condition again, one after
- * another, each waiting out the whole bound. A batch settled as never committed is the exception:
- * its session ended, the condition is gone, and its jobs run again.
+ * each alone, so that one bad job does not cost the others their writes. Not after the store gave
+ * up on a wait (`isWaitedOut`: a lock not granted within its bound, a statement the database
+ * cancelled, an answer that did not come in time): every job would wait out the same bound again,
+ * one after another. A batch settled as never committed is the exception: its session ended, and
+ * its jobs run again.
  */
 function rerunsAlone(err: unknown): boolean {
   if (typeof err === 'object' && err !== null && settledAbsent.has(err)) return true;
-  return !isTransientStoreError(err);
+  return !isWaitedOut(err);
 }
 
 async function runBatch<B, P>(
