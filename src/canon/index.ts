@@ -118,6 +118,7 @@ export {
   versionAudience,
 } from './planes.js';
 export { CANON_KINDS, CANON_PROJECTION } from './projection.js';
+export type { ProposalFilter, ProposalPageQuery } from './proposal-page.js';
 export { type Epistemic, type Provenance, provenance } from './provenance.js';
 export { CanonReader } from './read.js';
 export type {

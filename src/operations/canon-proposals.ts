@@ -1,13 +1,8 @@
 import { OBJECT_ID, proposalInput } from '../canon/index.js';
 import { CanonryError } from '../core/index.js';
-import {
-  approveRequest,
-  oneOfQuery,
-  PROPOSAL_STATUSES,
-  proposalIdArg,
-  rejectRequest,
-} from './input.js';
+import { approveRequest, proposalIdArg, rejectRequest } from './input.js';
 import type { Operation } from './operation.js';
+import { PROPOSAL_LIST_QUERY, proposalListQuery } from './proposal-list.js';
 import { BODIES, RESPONSES, ref } from './schemas.js';
 import { proposalView } from './views.js';
 
@@ -82,27 +77,21 @@ export const PROPOSAL_OPERATIONS: readonly Operation[] = [
     method: 'GET',
     url: '/v1/projects/:project/proposals',
     operationId: 'listProposals',
-    summary: 'Proposals in journal order, optionally only those with one status',
+    summary:
+      'Proposals in journal order (or newest first), a page at a time, optionally only those with one status',
     tag: 'proposals',
     cli: {
       command: 'proposals',
-      description: 'list proposals',
+      description:
+        'list proposals a page at a time (--limit, default 100; --after or, with --order newest, --before a seq)',
     },
     minRole: 'viewer',
-    query: [
-      {
-        name: 'status',
-        description: 'only proposals with this status',
-        schema: { enum: [...PROPOSAL_STATUSES] },
-      },
-    ],
+    query: PROPOSAL_LIST_QUERY,
     status: 200,
     response: list('proposals', 'ProposalRecord'),
     errors: ['INVALID_ARGUMENT'],
     handler: async ({ runtime, principal, query }) => ({
-      proposals: await runtime.canon
-        .readerFor(principal)
-        .proposals(oneOfQuery(query.status, PROPOSAL_STATUSES, 'status')),
+      proposals: await runtime.canon.readerFor(principal).proposalPage(proposalListQuery(query)),
     }),
   },
   {

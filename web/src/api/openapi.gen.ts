@@ -333,7 +333,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Proposals in journal order, optionally only those with one status */
+        /** Proposals in journal order (or newest first), a page at a time, optionally only those with one status */
         get: operations["listProposals"];
         put?: never;
         /** Propose a mutation: it is compared with current canon, gated, and committed when the gate answers AUTO_COMMIT */
@@ -3018,8 +3018,16 @@ export interface operations {
     listProposals: {
         parameters: {
             query?: {
-                /** @description only proposals with this status */
-                status?: "pending" | "committed" | "rejected";
+                /** @description only proposals with this status (decided: committed or rejected) */
+                status?: "pending" | "committed" | "rejected" | "decided";
+                /** @description only those after this journal seq (the next page, oldest first) */
+                after?: number;
+                /** @description only those before this journal seq (the next page, newest first) */
+                before?: number;
+                /** @description oldest first (journal order, the default) or newest first */
+                order?: "oldest" | "newest";
+                /** @description at most this many (1–1000, default 100) */
+                limit?: number;
             };
             header?: never;
             path: {
