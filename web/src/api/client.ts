@@ -1,5 +1,6 @@
 import createClient from 'openapi-fetch';
 import type { paths } from './openapi.gen.js';
+import { type ProposalPageRequest, proposalPageQuery } from './proposal-page.js';
 import type { ValidateEnvelope } from './types.js';
 
 /** A refused or failed call: the server's typed error (`{ error: { code, message } }`), or no server. */
@@ -67,8 +68,13 @@ export function createApi(session: Session, origin: string = window.location.ori
     whoami: () =>
       unwrap(client.GET('/v1/projects/{project}/whoami', { params: { path: project } })),
     board: () => unwrap(client.GET('/v1/projects/{project}/board', { params: { path: project } })),
-    proposals: () =>
-      unwrap(client.GET('/v1/projects/{project}/proposals', { params: { path: project } })),
+    /** One page of proposals: oldest first after `cursor`, or newest first before it. */
+    proposals: (page: ProposalPageRequest) =>
+      unwrap(
+        client.GET('/v1/projects/{project}/proposals', {
+          params: { path: project, query: proposalPageQuery(page) },
+        }),
+      ),
     proposal: (id: string) =>
       unwrap(client.GET('/v1/projects/{project}/proposals/{id}', { params: proposal(id) })),
     approve: (id: string, baseVersion: string | null) =>

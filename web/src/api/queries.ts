@@ -1,4 +1,10 @@
-import { type QueryClient, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  type QueryClient,
+  useInfiniteQuery,
+  useMutation,
+  useQuery,
+  useQueryClient,
+} from '@tanstack/react-query';
 import { useApi } from '../session/session-context.js';
 import type { Api } from './client.js';
 import { headOf, type JournalLine, journalLine } from './journal.js';
@@ -6,7 +12,9 @@ import { headOf, type JournalLine, journalLine } from './journal.js';
 /** Query keys: one per read, so the live feed and mutations can refresh them. */
 export const keys = {
   board: ['board'] as const,
-  proposals: ['proposals'] as const,
+  /** Pages of proposals with one status, in one order, `size` to a page. */
+  proposals: (status: string, order: string, size: number) =>
+    ['proposals', status, order, size] as const,
   proposal: (id: string) => ['proposal', id] as const,
   provenance: (id: string) => ['provenance', id] as const,
   versions: (id: string) => ['versions', id] as const,
@@ -36,9 +44,20 @@ export function useBoard() {
   return useQuery({ queryKey: keys.board, queryFn: api.board });
 }
 
-export function useProposals() {
+/**
+ * Proposals a page of `size` at a time (`fetchNextPage` for the next): pending ones oldest first,
+ * decided ones newest first. A page shorter than `size` is the last.
+ */
+export function useProposalPages(status: 'pending' | 'decided', size: number) {
   const api = useApi();
-  return useQuery({ queryKey: keys.proposals, queryFn: api.proposals });
+  const order = status === 'pending' ? 'oldest' : 'newest';
+  return useInfiniteQuery({
+    queryKey: keys.proposals(status, order, size),
+    queryFn: ({ pageParam }) => api.proposals({ status, order, limit: size, cursor: pageParam }),
+    initialPageParam: null as number | null,
+    getNextPageParam: (last) =>
+      last.proposals.length < size ? undefined : (last.proposals.at(-1)?.seq ?? undefined),
+  });
 }
 
 export function useProposal(id: string) {

@@ -1,9 +1,11 @@
 import { Link } from 'wouter';
-import { useProposals } from '../../api/queries.js';
+import { useProposalPages } from '../../api/queries.js';
 import type { ProposalRecord } from '../../api/types.js';
 import { Badge } from '../../ui/badges.js';
-import { Limited } from '../../ui/limited.js';
-import { QueryState } from '../../ui/query-state.js';
+import { ErrorNote } from '../../ui/query-state.js';
+
+/** Proposals per page: the next page is read on request, never the project's whole history. */
+const PAGE = 50;
 
 function Row({ p }: { p: ProposalRecord }) {
   return (
@@ -19,43 +21,62 @@ function Row({ p }: { p: ProposalRecord }) {
   );
 }
 
-/** Every proposal: the pending ones to review first, then what was decided, newest first. */
+/** One paged list of proposals: the pages read so far, and a button for the next. */
+function ProposalPages({
+  status,
+  heading,
+  empty,
+}: {
+  status: 'pending' | 'decided';
+  heading: string;
+  empty: string;
+}) {
+  const pages = useProposalPages(status, PAGE);
+  const rows = pages.data?.pages.flatMap((p) => p.proposals) ?? [];
+  const id = `review-${status}-h`;
+  return (
+    <section aria-labelledby={id} data-proposals={status}>
+      <h2 id={id}>
+        {heading} ({rows.length}
+        {pages.hasNextPage ? '+' : ''})
+      </h2>
+      {pages.data === undefined && pages.error ? <ErrorNote error={pages.error} /> : null}
+      {pages.data === undefined && !pages.error ? (
+        <p className="muted" aria-busy="true">
+          Loading…
+        </p>
+      ) : null}
+      {pages.data !== undefined && rows.length === 0 ? <p className="muted">{empty}</p> : null}
+      <ul className="rows">
+        {rows.map((p) => (
+          <Row key={p.proposal_id} p={p} />
+        ))}
+      </ul>
+      {pages.data !== undefined && pages.error ? <ErrorNote error={pages.error} /> : null}
+      {pages.hasNextPage ? (
+        <button
+          type="button"
+          className="more"
+          disabled={pages.isFetchingNextPage}
+          onClick={() => void pages.fetchNextPage()}
+        >
+          {pages.isFetchingNextPage ? 'Loading…' : `Show ${PAGE} more`}
+        </button>
+      ) : null}
+    </section>
+  );
+}
+
+/**
+ * Proposals a page at a time: the pending ones to review first, oldest first, then what was decided,
+ * newest first.
+ */
 export function ReviewList() {
-  const proposals = useProposals();
   return (
     <>
       <h1>Review</h1>
-      <QueryState query={proposals}>
-        {({ proposals: all }) => {
-          const pending = all.filter((p) => p.status === 'pending');
-          const decided = all.filter((p) => p.status !== 'pending').reverse();
-          return (
-            <>
-              <section aria-labelledby="review-pending-h">
-                <h2 id="review-pending-h">Pending ({pending.length})</h2>
-                {pending.length === 0 ? <p className="muted">Nothing to review.</p> : null}
-                <ul className="rows">
-                  {pending.map((p) => (
-                    <Row key={p.proposal_id} p={p} />
-                  ))}
-                </ul>
-              </section>
-              <section aria-labelledby="review-decided-h">
-                <h2 id="review-decided-h">Decided ({decided.length})</h2>
-                <Limited items={decided} limit={50} noun="decided proposals">
-                  {(shown) => (
-                    <ul className="rows">
-                      {shown.map((p) => (
-                        <Row key={p.proposal_id} p={p} />
-                      ))}
-                    </ul>
-                  )}
-                </Limited>
-              </section>
-            </>
-          );
-        }}
-      </QueryState>
+      <ProposalPages status="pending" heading="Pending" empty="Nothing to review." />
+      <ProposalPages status="decided" heading="Decided" empty="Nothing decided yet." />
     </>
   );
 }
