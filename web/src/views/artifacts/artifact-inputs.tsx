@@ -3,6 +3,7 @@ import { useVersions } from '../../api/queries.js';
 import type { ArtifactManifest } from '../../api/types.js';
 import { Badge, Hash } from '../../ui/badges.js';
 import { ErrorNote } from '../../ui/query-state.js';
+import { UserText } from '../../ui/user-text.js';
 
 type Pin = ArtifactManifest['canonical_note_versions'][number];
 
@@ -39,11 +40,15 @@ function Input({ pin }: { pin: Pin }) {
           <div className="change">
             <div>
               <span className="muted">then: </span>
-              <q>{built?.content.text ?? 'a version you may not read'}</q>
+              <q>
+                <UserText text={built?.content.text ?? 'a version you may not read'} />
+              </q>
             </div>
             <div>
               <span className="muted">now: </span>
-              <q>{current.content.text}</q>
+              <q>
+                <UserText text={current.content.text} />
+              </q>
             </div>
           </div>
         </>

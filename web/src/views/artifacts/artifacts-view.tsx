@@ -4,6 +4,7 @@ import { Badge, Hash } from '../../ui/badges.js';
 import { Limited } from '../../ui/limited.js';
 import { QueryState } from '../../ui/query-state.js';
 import { artifactTone } from '../../ui/states.js';
+import { UserText } from '../../ui/user-text.js';
 import { ArtifactInputs } from './artifact-inputs.js';
 
 /** Worst first: what needs a person, then what must be rebuilt, then the doubtful, then the fine. */
@@ -30,7 +31,7 @@ function Artifact({ a }: { a: ArtifactStatus }) {
       aria-labelledby={`artifact-h-${m.artifact_id}`}
     >
       <h3 id={`artifact-h-${m.artifact_id}`}>
-        {m.title || m.artifact_id} <code className="muted">{m.artifact_id}</code>
+        <UserText text={m.title || m.artifact_id} /> <code className="muted">{m.artifact_id}</code>
       </h3>
       <p className="badges">
         <Badge tone={artifactTone(a.state)}>{words(a.state)}</Badge>
@@ -40,7 +41,9 @@ function Artifact({ a }: { a: ArtifactStatus }) {
           output <Hash value={m.output_digest} />
         </span>
         {(m.tool_or_model_refs ?? []).length > 0 ? (
-          <span className="muted">made by {(m.tool_or_model_refs ?? []).join(', ')}</span>
+          <span className="muted">
+            made by <UserText text={(m.tool_or_model_refs ?? []).join(', ')} />
+          </span>
         ) : null}
       </p>
       <p className={fine ? 'muted' : 'why'}>

@@ -4,6 +4,7 @@ import type { ArtifactStatus, BoardObject, ObjectType, ProposalRecord } from '..
 import { Badge } from '../../ui/badges.js';
 import { Limited } from '../../ui/limited.js';
 import { QueryState } from '../../ui/query-state.js';
+import { UserText } from '../../ui/user-text.js';
 import { NoteCard } from './note-card.js';
 
 /** The order note types are shown in: what binds first, then what was chosen, then the rest. */
@@ -56,7 +57,12 @@ function Pending({ proposals }: { proposals: readonly ProposalRecord[] }) {
                 {p.proposer.role}
               </Badge>{' '}
               <Badge>{p.comparison.stakes}</Badge> <Badge tone="warn">{p.gate.label}</Badge>
-              {p.candidate ? <span className="muted"> — {p.candidate.text}</span> : null}
+              {p.candidate ? (
+                <span className="muted">
+                  {' '}
+                  — <UserText text={p.candidate.text} />
+                </span>
+              ) : null}
             </li>
           ))}
         </ul>

@@ -1,6 +1,7 @@
 import { Link } from 'wouter';
 import type { BoardObject } from '../../api/types.js';
 import { Badge, type Tone } from '../../ui/badges.js';
+import { UserText } from '../../ui/user-text.js';
 import { authorityOf } from './authority.js';
 
 const STATUS_TONE: Record<BoardObject['status'], Tone> = {
@@ -58,7 +59,7 @@ export function NoteCard({ note }: { note: BoardObject }) {
     >
       <h4 id={`note-${note.object_id}`}>
         <Link href={`/notes/${encodeURIComponent(note.object_id)}`}>
-          {note.title || note.object_id}
+          <UserText text={note.title || note.object_id} />
         </Link>{' '}
         <code className="muted">{note.object_id}</code>
       </h4>
@@ -93,7 +94,8 @@ export function NoteCard({ note }: { note: BoardObject }) {
         <ul className="claims" aria-label="Open claims">
           {note.claims.map((c) => (
             <li key={c.claim_id}>
-              “{c.statement}” — held by {c.holders.map((h) => h.principal.id).join(', ')}
+              “<UserText text={c.statement} />” — held by{' '}
+              {c.holders.map((h) => h.principal.id).join(', ')}
             </li>
           ))}
         </ul>

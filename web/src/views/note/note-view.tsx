@@ -2,6 +2,7 @@ import { Link } from 'wouter';
 import { useBoard, useProvenance } from '../../api/queries.js';
 import { Badge } from '../../ui/badges.js';
 import { QueryState } from '../../ui/query-state.js';
+import { UserText } from '../../ui/user-text.js';
 import { DependentsSection } from './dependents-section.js';
 import { ProvenanceWalk } from './provenance-walk.js';
 import { Versions } from './versions.js';
@@ -25,7 +26,8 @@ export function NoteView({ params }: { params: { id: string } }) {
               <Link href="/">← Board</Link>
             </p>
             <h1>
-              {o.title || o.object_id} <code className="muted">{o.object_id}</code>
+              <UserText text={o.title || o.object_id} />{' '}
+              <code className="muted">{o.object_id}</code>
             </h1>
             <p className="note-text lead">{o.text}</p>
             <p className="badges">

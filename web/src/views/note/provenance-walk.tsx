@@ -3,6 +3,7 @@ import { Link } from 'wouter';
 import type { Provenance } from '../../api/types.js';
 import { Badge, Hash } from '../../ui/badges.js';
 import { artifactTone } from '../../ui/states.js';
+import { UserText } from '../../ui/user-text.js';
 import { noteHref } from './dependents.js';
 
 interface Actor {
@@ -90,7 +91,10 @@ export function ProvenanceWalk({ p }: { p: Provenance }) {
       <h2 id="walk-h">Provenance</h2>
       <dl className="walk" data-testid="provenance">
         <Question q="Why does the project believe this?">
-          <q>{p.why.statement}</q> — confidence <Badge>{p.why.confidence ?? 'asserted'}</Badge>
+          <q>
+            <UserText text={p.why.statement ?? ''} />
+          </q>{' '}
+          — confidence <Badge>{p.why.confidence ?? 'asserted'}</Badge>
         </Question>
         <Question q="When did this become current?">
           Version {since.version_id} at <time dateTime={since.timestamp}>{since.timestamp}</time>
@@ -153,7 +157,10 @@ export function ProvenanceWalk({ p }: { p: Provenance }) {
         <Question q="What did it replace?">
           {previous ? (
             <>
-              Version {previous.version_id}: <q>{previous.content.text}</q>
+              Version {previous.version_id}:{' '}
+              <q>
+                <UserText text={previous.content.text} />
+              </q>
             </>
           ) : (
             'Nothing: this is its first version.'

@@ -3,6 +3,7 @@ import { Link } from 'wouter';
 import { useRestore } from '../../api/queries.js';
 import type { NoteVersion } from '../../api/types.js';
 import { ErrorNote } from '../../ui/query-state.js';
+import { UserText } from '../../ui/user-text.js';
 
 /**
  * Confirms a restore in a modal dialog (the browser's own: focus kept inside, Escape closes) and
@@ -47,8 +48,11 @@ export function RestoreDialog({
       </h2>
       <p id="restore-what">
         This appends version {latest + 1} with the content of version {version.version_id}:{' '}
-        <q>{version.content.text}</q>. Versions 1–{latest} stay in the history. The gate decides it
-        like any change: it may wait for a person's review.
+        <q>
+          <UserText text={version.content.text} />
+        </q>
+        . Versions 1–{latest} stay in the history. The gate decides it like any change: it may wait
+        for a person's review.
       </p>
       {outcome ? (
         <div role="status" className="outcome">

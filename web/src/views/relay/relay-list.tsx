@@ -2,6 +2,7 @@ import { Link } from 'wouter';
 import { useRelaySessions } from '../../api/queries.js';
 import { Badge } from '../../ui/badges.js';
 import { QueryState } from '../../ui/query-state.js';
+import { UserText } from '../../ui/user-text.js';
 import { statusTone } from './status.js';
 
 /** The project's relay sessions, newest first (the latest 100). */
@@ -23,7 +24,8 @@ export function RelayList() {
                   <Link href={`/relay/${s.session.session_id}`}>
                     <code>{s.session.session_id}</code>
                   </Link>{' '}
-                  {s.session.objective} <Badge tone={statusTone(s.status)}>{s.status}</Badge>{' '}
+                  <UserText text={s.session.objective} />{' '}
+                  <Badge tone={statusTone(s.status)}>{s.status}</Badge>{' '}
                   <Badge>{s.session.mode}</Badge> <Badge>{s.windows} windows</Badge>
                 </li>
               ))}

@@ -4,6 +4,7 @@ import type { ProposalView } from '../../api/types.js';
 import { mayApprove, mayReject } from '../../session/roles.js';
 import { useMe } from '../../session/session-context.js';
 import { ErrorNote } from '../../ui/query-state.js';
+import { UserText } from '../../ui/user-text.js';
 
 /**
  * Accept or reject, as the signed-in role allows: the controls a role may not use are not on the
@@ -21,7 +22,13 @@ export function Decision({ view }: { view: ProposalView }) {
         <h2 id="decision-h">Decision</h2>
         <p>
           {view.status === 'committed' ? 'Committed' : 'Rejected'} by {by}
-          {view.reason ? `: ${view.reason}` : '.'}
+          {view.reason ? (
+            <>
+              : <UserText text={view.reason} />
+            </>
+          ) : (
+            '.'
+          )}
         </p>
       </section>
     );
