@@ -22,6 +22,8 @@ const BIDI = '\u202Eoverride \u2067isolate';
 let wb: WorkbenchUnderTest<keyof typeof ROLES>;
 let t: Record<keyof typeof ROLES, string>;
 let session = '';
+/** The long note's update: its two-note review shows the long word on both sides. */
+let moved: { proposal: { proposal_id: string } };
 
 async function create(id: string, title: string, text: string) {
   const made = await wb.api(t.olivia, 'POST', '/proposals', {
@@ -139,7 +141,7 @@ describe.skipIf(!BROWSER_TESTS)('hostile text in the workbench', () => {
       output_digest: `sha256:${'2'.repeat(64)}`,
     });
     // The long note moves, so the artifacts show its text then and now.
-    await wb.api(t.olivia, 'POST', '/proposals', {
+    moved = await wb.api(t.olivia, 'POST', '/proposals', {
       object_id: 'hostile.long',
       intent: 'update',
       base_version: long,
@@ -169,6 +171,9 @@ describe.skipIf(!BROWSER_TESTS)('hostile text in the workbench', () => {
     await page.getByRole('link', { name: 'Review' }).click();
     await page.locator('section[data-proposals="decided"] li').first().waitFor();
     await expectContained(page, 'review');
+    await page.goto(`${wb.url}/review/${moved.proposal.proposal_id}`);
+    await page.locator('article.review .two-note').waitFor();
+    await expectContained(page, 'two-note review');
     await page.getByRole('link', { name: 'Journal' }).click();
     await page.locator('.entries li').first().waitFor();
     await expectContained(page, 'journal');
