@@ -157,4 +157,10 @@ export const CANON_MIGRATIONS: readonly Migration[] = [
     name: 'canon-proposals-object-byte-order',
     up: textInByteOrder({ canon_proposals: ['object_id'] }),
   },
+  {
+    // A page of a project's proposals (listProposals: after or before a seq, at most a limit) is
+    // read as a range of this index, not by sorting the project's every proposal.
+    name: 'canon-proposals-by-seq',
+    up: 'CREATE INDEX canon_proposals_seq ON canon_proposals (project, seq)',
+  },
 ];
