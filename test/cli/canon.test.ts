@@ -263,6 +263,53 @@ describe('canonry canon', { timeout: 240_000 }, () => {
     expect(viewer.stderr).toMatch(/^canonry: FORBIDDEN:/);
   });
 
+  it('proposals: a page at a time, a full page saying how to ask for the next', async () => {
+    const all = (await json(['canon', 'proposals', '--token', tok.val!])).proposals as {
+      seq: number;
+    }[];
+    expect(all.length).toBeGreaterThan(2);
+    const first = await cli(['canon', 'proposals', '--limit', '2', '--token', tok.val!]);
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stdout.trim().split('\n')).toHaveLength(2);
+    expect(first.stderr.trim()).toBe(`2 shown, a full page: the next with --after ${all[1]!.seq}`);
+    const next = await json([
+      'canon',
+      'proposals',
+      '--after',
+      String(all[1]!.seq),
+      '--token',
+      tok.val!,
+    ]);
+    expect(next.proposals.map((p: { seq: number }) => p.seq)).toEqual(
+      all.slice(2).map((p) => p.seq),
+    );
+    const newest = await cli([
+      'canon',
+      'proposals',
+      '--order',
+      'newest',
+      '--limit',
+      '1',
+      '--token',
+      tok.val!,
+    ]);
+    expect(newest.stderr.trim()).toBe(
+      `1 shown, a full page: the next with --before ${all.at(-1)!.seq}`,
+    );
+    // The last page says nothing, and --json never does (its answer is the page).
+    const whole = await cli([
+      'canon',
+      'proposals',
+      '--limit',
+      String(all.length + 1),
+      '--token',
+      tok.val!,
+    ]);
+    expect(whole.stderr).toBe('');
+    const quiet = await cli(['canon', 'proposals', '--limit', '1', '--json', '--token', tok.val!]);
+    expect(quiet.stderr).toBe('');
+  });
+
   it('working-set prints the capsule, or JSON with its token count', async () => {
     const human = await cli([
       'canon',

@@ -15,6 +15,7 @@ import {
   type WorkingSet,
 } from '../../canon/index.js';
 import type { Board, ClassifierView, ObjectView, ProposalView } from '../../operations/index.js';
+import { PROPOSAL_PAGE } from '../../operations/index.js';
 
 /** How `canonry canon …` prints an operation's answer without `--json`: lines, by operation. */
 
@@ -250,8 +251,25 @@ export const RENDER: Readonly<Record<string, Render>> = {
  * with `--json`, whose answer holds it): kept out of {@link RENDER} so stdout stays the one value a
  * script captures.
  */
-export const NOTES: Readonly<Record<string, Render>> = {
+export const NOTES: Readonly<Record<string, Note>> = {
   createToken: (r: { info: TokenInfo }) => [
     `${r.info.token_id}: ${r.info.principal} is ${r.info.role} of ${r.info.project}`,
   ],
+  listProposals: nextPageNote,
 };
+
+/** A note, from the answer and the query that asked for it; no lines, no note. */
+// biome-ignore lint/suspicious/noExplicitAny: each note takes its own operation's answer.
+type Note = (result: any, query: Readonly<Record<string, string>>) => string[];
+
+/** A full page may not be the last: say how to ask for the next one. */
+function nextPageNote(
+  r: { proposals: ProposalRecord[] },
+  query: Readonly<Record<string, string>>,
+): string[] {
+  const limit = query.limit === undefined ? PROPOSAL_PAGE.default : Number(query.limit);
+  const last = r.proposals.at(-1);
+  if (last === undefined || r.proposals.length < limit) return [];
+  const cursor = query.order === 'newest' ? `--before ${last.seq}` : `--after ${last.seq}`;
+  return [`${r.proposals.length} shown, a full page: the next with ${cursor}`];
+}

@@ -192,7 +192,8 @@ export function operationCommand(
       const render = RENDER[op.operationId];
       const json = values.json === true || !render;
       const notes = NOTES[op.operationId];
-      if (!json && notes) process.stderr.write(`${notes(result).join('\n')}\n`);
+      const noted = !json && notes ? notes(result, input.query ?? {}) : [];
+      if (noted.length > 0) process.stderr.write(`${noted.join('\n')}\n`);
       emit(json, result, () => render!(result));
       if (FAIL_WHEN_NOT_OK.has(op.operationId) && (result as { ok?: unknown }).ok === false)
         process.exitCode = EXIT.FAILED;
