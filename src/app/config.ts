@@ -148,6 +148,36 @@ function bad(message: string): CanonryError {
   return new CanonryError('INVALID_ARGUMENT', message);
 }
 
+/** The name a message gives a setting: its flag when the caller gave it, else its variable. */
+function from(given: unknown, flag: string, variable: string): string {
+  return given !== undefined ? flag : variable;
+}
+
+/**
+ * `--db` / `CANONRY_DB`: undefined for the data directory's SQLite file. Its scheme is checked here,
+ * before a runtime writes its keys or its data directory. `:memory:` is refused: a data directory
+ * is bound to its database (`store.json`), and an in-memory one is gone when the process exits.
+ */
+function database(given: string | undefined, variable: string | undefined): string | undefined {
+  const value = given ?? variable;
+  if (value === undefined) return undefined;
+  const name = from(given, '--db', 'CANONRY_DB');
+  if (typeof value !== 'string') throw bad(`${name} must be a PostgreSQL URL or a path`);
+  const db = value.trim();
+  if (db === '') return undefined;
+  try {
+    databaseEngine(db);
+  } catch {
+    throw bad(`${name} must be postgres://…, sqlite:<path> or a file path`);
+  }
+  if (db === ':memory:' || db === 'sqlite::memory:') {
+    throw bad(
+      `${name} may not be :memory:: a data directory is bound to its database, and an in-memory one is gone at exit; name a file or postgres://…`,
+    );
+  }
+  return db;
+}
+
 /** A whole number in [min, max] from code, a flag or the environment. */
 function integer(value: string | number, name: string, min: number, max: number): number {
   if (typeof value !== 'string' && typeof value !== 'number') {
@@ -235,9 +265,9 @@ function checkpointPolicy(
   };
 }
 
-function retention(value: string | number | null): number | null {
+function retention(value: string | number | null, name: string): number | null {
   if (value === null || value === 'forever') return null;
-  return integer(value, 'CANONRY_AUDIT_RETENTION_DAYS', 1, 36_500);
+  return integer(value, name, 1, 36_500);
 }
 
 function onOff(value: string | boolean): boolean {
@@ -354,28 +384,36 @@ export function resolveConfig(
 ): CanonryConfig {
   const dataDir = input.dataDir ?? env.CANONRY_DATA ?? DEFAULT_CONFIG.dataDir;
   if (typeof dataDir !== 'string' || dataDir.trim() === '') {
-    throw bad('the data directory must be a non-empty path');
+    throw bad(`${from(input.dataDir, '--data', 'CANONRY_DATA')} must be a non-empty path`);
   }
   const host = input.host ?? env.CANONRY_HOST ?? DEFAULT_CONFIG.host;
   if (typeof host !== 'string' || !HOST.test(host)) {
     const got = typeof host === 'string' ? host.slice(0, 80) : `a ${typeof host}`;
-    throw bad(`host must be a host name or an IP address, got ${got}`);
+    throw bad(
+      `${from(input.host, '--host', 'CANONRY_HOST')} must be a host name or an IP address, got ${got}`,
+    );
   }
   const logLevel = input.logLevel ?? env.CANONRY_LOG_LEVEL ?? DEFAULT_CONFIG.logLevel;
-  if (!LEVELS.includes(logLevel)) throw bad(`log level must be one of ${LEVELS.join(', ')}`);
-  const db = input.db ?? env.CANONRY_DB;
-  if (db !== undefined && typeof db !== 'string')
-    throw bad('db must be a PostgreSQL URL or a path');
-  // Its scheme is checked here, before a runtime writes its keys or its data directory.
-  if (db !== undefined) databaseEngine(db.trim());
+  if (!LEVELS.includes(logLevel)) {
+    throw bad(
+      `${from(input.logLevel, 'log level', 'CANONRY_LOG_LEVEL')} must be one of ${LEVELS.join(', ')}`,
+    );
+  }
+  const db = database(input.db, env.CANONRY_DB);
   const verifyOnStart = input.verifyOnStart ?? env.CANONRY_VERIFY_ON_START ?? 'tail';
   if (verifyOnStart !== 'tail' && verifyOnStart !== 'full') {
-    throw bad('verify-on-start must be tail or full');
+    const name = from(input.verifyOnStart, '--verify-on-start', 'CANONRY_VERIFY_ON_START');
+    throw bad(`${name} must be tail or full`);
   }
   return {
     dataDir: resolve(dataDir),
-    db: db === undefined || db.trim() === '' ? undefined : db.trim(),
-    port: integer(input.port ?? env.CANONRY_PORT ?? DEFAULT_CONFIG.port, 'port', 0, 65535),
+    db,
+    port: integer(
+      input.port ?? env.CANONRY_PORT ?? DEFAULT_CONFIG.port,
+      from(input.port, '--port', 'CANONRY_PORT'),
+      0,
+      65535,
+    ),
     host,
     logLevel,
     http: timeouts(input.http, env),
@@ -403,6 +441,7 @@ export function resolveConfig(
       input.auditRetentionDays !== undefined
         ? input.auditRetentionDays
         : (env.CANONRY_AUDIT_RETENTION_DAYS ?? DEFAULT_CONFIG.auditRetentionDays),
+      from(input.auditRetentionDays, 'audit retention days', 'CANONRY_AUDIT_RETENTION_DAYS'),
     ),
     evolution: onOff(input.evolution ?? env.CANONRY_EVOLUTION ?? DEFAULT_CONFIG.evolution),
     forward: forwarding(

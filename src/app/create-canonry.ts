@@ -20,6 +20,7 @@ import {
   relayWindowSamples,
 } from './activation.js';
 import { startAuditRetention } from './audit-retention.js';
+import { checkDatabaseBeforeOpening } from './bound-database.js';
 import { type ClassifierSource, type ClassifierSummary, classifierSource } from './classifiers.js';
 import { type CanonryConfig, type ConfigInput, resolveConfig } from './config.js';
 import { runtimeEntryKinds } from './entry-kinds.js';
@@ -126,6 +127,7 @@ export async function createCanonry(
   const hmac = HmacKeyring.open(config.dataDir);
   // Opened first: a command that must not create anything fails here, before any file exists.
   refuseKeyringOverBoundStore(config.dataDir);
+  checkDatabaseBeforeOpening(config.dataDir, config.db);
   const opened =
     options.create === false
       ? await Keys.open(config.dataDir)

@@ -3,6 +3,7 @@ import { CanonryError } from '../core/index.js';
 import { JOURNAL_MIGRATIONS, Journal, verifyProject } from '../journal/index.js';
 import { openStore, STORE_IDENTITY_MIGRATIONS } from '../store/index.js';
 import { Keyring } from '../trust/index.js';
+import { checkDatabaseBeforeOpening } from './bound-database.js';
 import { type ConfigInput, resolveConfig } from './config.js';
 import { runtimeEntryKinds } from './entry-kinds.js';
 import { ensureDataDirectory } from './private-file.js';
@@ -35,6 +36,7 @@ export async function openTokens(
   // Without `create` (listing, revoking), a data directory with no keyring is KEYRING_MISSING and
   // nothing is made: a mistyped --data must not become a new, empty one.
   refuseKeyringOverBoundStore(config.dataDir);
+  checkDatabaseBeforeOpening(config.dataDir, config.db);
   const keyring = create
     ? await Keyring.openOrInit(config.dataDir)
     : await Keyring.open(config.dataDir);

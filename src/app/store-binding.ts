@@ -58,7 +58,7 @@ export async function bindStore(
 }
 
 /** The text of `store.json`, or undefined when there is none yet. */
-function readRecord(file: string): string | undefined {
+export function readRecord(file: string): string | undefined {
   let fd: number;
   try {
     // Non-blocking: a FIFO in its place is refused below instead of waiting for a writer.

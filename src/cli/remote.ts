@@ -33,7 +33,7 @@ function timeoutMs(flags: RemoteFlags): number {
   if (!(seconds >= 1 && seconds <= MAX_TIMEOUT_S)) {
     throw new CanonryError(
       'INVALID_ARGUMENT',
-      `--timeout must be whole seconds from 1 to ${MAX_TIMEOUT_S} (got ${JSON.stringify(given.slice(0, 40))})`,
+      `${flags.timeout !== undefined ? '--timeout' : 'CANONRY_TIMEOUT'} must be whole seconds from 1 to ${MAX_TIMEOUT_S} (got ${JSON.stringify(given.slice(0, 40))})`,
       { field: 'timeout' },
     );
   }

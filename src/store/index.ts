@@ -6,9 +6,15 @@ export {
   migrate,
   schemaVersion,
 } from './migrations.js';
-export { databaseEngine, defaultDatabasePath, openStore } from './open-store.js';
+export {
+  databaseEngine,
+  defaultDatabasePath,
+  openStore,
+  sqliteDatabaseFile,
+} from './open-store.js';
 export { perCount, pieces, rowPlaceholders, STATEMENT_PIECE } from './pieces.js';
 export { type PostgresOptions, PostgresStore } from './postgres/postgres-store.js';
+export { refuseIrregularDatabaseFile } from './sqlite/database-file.js';
 export { type ExclusiveSqlite, holdSqliteExclusive } from './sqlite/exclusive.js';
 export { ReadOnlySqliteStore } from './sqlite/read-only-store.js';
 export { snapshotSqlite, sqliteIntegrityProblems, syncPath } from './sqlite/snapshot.js';

@@ -48,10 +48,15 @@ export function databaseEngine(url: string | undefined): 'postgres' | 'sqlite' {
   return 'sqlite';
 }
 
+/** The SQLite file a database setting opens; undefined when it names PostgreSQL. */
+export function sqliteDatabaseFile(url: string | undefined, dataDir: string): string | undefined {
+  if (databaseEngine(url) === 'postgres') return undefined;
+  if (url === undefined || url === '') return defaultDatabasePath(dataDir);
+  if (url.startsWith('sqlite:')) return url.slice('sqlite:'.length) || defaultDatabasePath(dataDir);
+  return url;
+}
+
 function createStore(url: string | undefined, dataDir: string): Store {
-  if (databaseEngine(url) === 'postgres') return new PostgresStore({ connectionString: url! });
-  if (url === undefined || url === '') return new SqliteStore(defaultDatabasePath(dataDir));
-  if (url.startsWith('sqlite:'))
-    return new SqliteStore(url.slice('sqlite:'.length) || defaultDatabasePath(dataDir));
-  return new SqliteStore(url);
+  const file = sqliteDatabaseFile(url, dataDir);
+  return file === undefined ? new PostgresStore({ connectionString: url! }) : new SqliteStore(file);
 }

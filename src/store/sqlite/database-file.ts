@@ -48,6 +48,7 @@ function makeDirectory(dir: string): void {
  * typed ({@link databaseFileFailure}).
  */
 export function privateFiles(path: string): unknown {
+  refuseIrregularDatabaseFile(path);
   let refused: unknown;
   try {
     const dir = dirname(path);
@@ -67,4 +68,30 @@ export function privateFiles(path: string): unknown {
     }
   }
   return refused;
+}
+
+/**
+ * A FIFO, socket, device or directory where the database should be is refused before it is opened:
+ * opening a FIFO to write waits for a reader for ever, and none of them holds a database.
+ */
+export function refuseIrregularDatabaseFile(path: string): void {
+  let stats: ReturnType<typeof statSync>;
+  try {
+    stats = statSync(path);
+  } catch {
+    return; // not there (created next), or a refusal the open below reports
+  }
+  if (stats.isFile()) return;
+  const kind = stats.isFIFO()
+    ? 'a FIFO'
+    : stats.isDirectory()
+      ? 'a directory'
+      : stats.isSocket()
+        ? 'a socket'
+        : 'a device';
+  throw new CanonryError(
+    'STORE_UNAVAILABLE',
+    `the database ${path} is ${kind}, not a regular file: name a database file (--db, CANONRY_DB) or remove it`,
+    { path },
+  );
 }
