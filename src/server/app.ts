@@ -191,9 +191,20 @@ export function buildServer(runtime: CanonryRuntime, options: ServerOptions = {}
   return app;
 }
 
-/** Starts listening on the runtime's host and port; resolves to the bound address. */
+/**
+ * Starts listening on the runtime's host and port; resolves to the address the socket is bound to
+ * (`http://0.0.0.0:7070 (all interfaces)` for `--host 0`, where Fastify's own answer names
+ * loopback alone).
+ */
 export async function listen(app: FastifyInstance, runtime: CanonryRuntime): Promise<string> {
-  const address = await app.listen({ port: runtime.config.port, host: runtime.config.host });
+  await app.listen({ port: runtime.config.port, host: runtime.config.host });
   app.log.info({ classifier: (await describeClassifier(runtime)).fields }, 'intake classifier');
-  return address;
+  return boundAddress(app.server.address());
+}
+
+function boundAddress(bound: ReturnType<FastifyInstance['server']['address']>): string {
+  if (bound === null || typeof bound === 'string') return String(bound);
+  const host = bound.family === 'IPv6' ? `[${bound.address}]` : bound.address;
+  const everywhere = bound.address === '0.0.0.0' || bound.address === '::';
+  return `http://${host}:${bound.port}${everywhere ? ' (all interfaces)' : ''}`;
 }
