@@ -35,6 +35,10 @@ export const ERROR_CODES = {
     status: 503,
     message: 'the evaluation thread stopped before answering; retry',
   },
+  SHUTTING_DOWN: {
+    status: 503,
+    message: 'the server is shutting down; retry on another server or once it is back',
+  },
   // Values and hashes.
   NOT_CANONICALIZABLE: {
     status: 400,

@@ -27,6 +27,7 @@ import { operationRoutes } from './routes/operations.js';
 import { protocolRoutes } from './routes/protocols.js';
 import { trustRoutes } from './routes/trust.js';
 import { VALIDATE_PATH, validateRoutes } from './routes/validate.js';
+import { answerWhileClosing } from './shutdown.js';
 import {
   defaultWorkbenchRoot,
   loadWorkbench,
@@ -68,6 +69,8 @@ export function buildServer(runtime: CanonryRuntime, options: ServerOptions = {}
   const timeouts = runtime.config.http;
   const app = Fastify({
     bodyLimit: BODY_LIMIT,
+    // A request during close is answered SHUTTING_DOWN in canonry's envelope (shutdown.ts).
+    return503OnClosing: false,
     ...(logger ? { loggerInstance: logger as FastifyBaseLogger } : { logger: false }),
     logController: new LogController({
       disableRequestLogging: logger === undefined || !logger.isLevelEnabled('info'),
@@ -101,6 +104,7 @@ export function buildServer(runtime: CanonryRuntime, options: ServerOptions = {}
   });
   recordRoutes(app);
   useRequestId(app);
+  answerWhileClosing(app);
   useCors(app, runtime.config.corsOrigins);
   metricsRoute(app, runtime);
   useJsonBodies(app);
