@@ -63,7 +63,10 @@ export function remoteOf(flags: RemoteFlags): Remote | undefined {
     );
   }
   return {
-    invoker: remoteInvoker(url, token, project, { timeoutMs: timeoutMs(flags) }),
+    invoker: remoteInvoker(url, token, project, {
+      timeoutMs: timeoutMs(flags),
+      urlName: flags.url !== undefined ? '--url' : 'CANONRY_URL',
+    }),
     project,
   };
 }

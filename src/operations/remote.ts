@@ -11,6 +11,8 @@ export const DEFAULT_REMOTE_TIMEOUT_MS = 120_000;
 export interface RemoteOptions {
   /** The most one call may take, from sending it to its answer read whole (default 120 s). */
   readonly timeoutMs?: number;
+  /** What a refused URL is called in the message: `--url` (default) or `CANONRY_URL`. */
+  readonly urlName?: string;
 }
 
 /**
@@ -104,14 +106,17 @@ export function remoteInvoker(
   options: RemoteOptions = {},
 ): Invoker {
   const timeoutMs = options.timeoutMs ?? DEFAULT_REMOTE_TIMEOUT_MS;
+  const name = options.urlName ?? '--url';
   let base: URL;
   try {
     base = new URL(baseUrl);
   } catch {
-    throw new CanonryError('INVALID_ARGUMENT', `--url ${baseUrl} is not a URL`, { field: 'url' });
+    throw new CanonryError('INVALID_ARGUMENT', `${name} ${baseUrl} is not a URL`, {
+      field: 'url',
+    });
   }
   if (base.protocol !== 'http:' && base.protocol !== 'https:') {
-    throw new CanonryError('INVALID_ARGUMENT', 'the server URL must be http: or https:', {
+    throw new CanonryError('INVALID_ARGUMENT', `${name}: the server URL must be http: or https:`, {
       field: 'url',
     });
   }
@@ -119,7 +124,7 @@ export function remoteInvoker(
   if (base.username !== '' || base.password !== '') {
     throw new CanonryError(
       'INVALID_ARGUMENT',
-      'the server URL must not carry a user name or password (the token is the credential)',
+      `${name}: the server URL must not carry a user name or password (the token is the credential)`,
       { field: 'url' },
     );
   }

@@ -6,7 +6,7 @@ import { tempDir } from '../helpers/runtime.js';
 import { serveRefuses } from '../helpers/serve.js';
 
 describe('environment variables named in their refusals', () => {
-  it('CANONRY_PORT and CANONRY_HOST for serve, CANONRY_TIMEOUT for --url', async () => {
+  it('CANONRY_PORT and CANONRY_HOST for serve, CANONRY_TIMEOUT and CANONRY_URL for --url', async () => {
     const temp = tempDir('canonry-cli-env-');
     try {
       // Without --port, so the variable is read (serveRefuses passes --port 0).
@@ -22,6 +22,10 @@ describe('environment variables named in their refusals', () => {
       expect(timeout.stderr).toMatch(
         /^canonry: INVALID_ARGUMENT: CANONRY_TIMEOUT must be whole seconds/,
       );
+      const url = await runCli(['canon', 'board', '--project', 'p', '--token', 't'], {
+        env: { CANONRY_URL: 'ftp://example.invalid/' },
+      });
+      expect(url.stderr).toMatch(/^canonry: INVALID_ARGUMENT: CANONRY_URL: the server URL must be/);
     } finally {
       temp.cleanup();
     }
