@@ -1,7 +1,11 @@
 import { statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { CanonryError, isCanonryError } from '../core/index.js';
-import { refuseIrregularDatabaseFile, sqliteDatabaseFile } from '../store/index.js';
+import {
+  redactDatabaseUrl,
+  refuseIrregularDatabaseFile,
+  sqliteDatabaseFile,
+} from '../store/index.js';
 import { readRecord, STORE_FILE } from './store-binding.js';
 
 /** What `store.json` says a data directory is bound to; undefined when it is bound to nothing yet. */
@@ -34,7 +38,7 @@ function refuseNewDatabaseForBoundDirectory(dataDir: string, db: string | undefi
   if (file === undefined || holdsDatabase(file)) return;
   const binding = bindingOf(dataDir);
   if (binding === undefined) return;
-  const bound = binding.database === undefined ? undefined : withoutPassword(binding.database);
+  const bound = binding.database === undefined ? undefined : shown(binding.database);
   if (bound === undefined || bound === `sqlite:${resolve(file)}` || bound === `sqlite:${file}`) {
     throw new CanonryError(
       'STORE_UNAVAILABLE',
@@ -89,13 +93,6 @@ function bindingOf(dataDir: string): Binding | undefined {
 }
 
 /** A recorded URL is written without its password; one edited in by hand is never echoed. */
-function withoutPassword(database: string): string {
-  if (!/^postgres(ql)?:\/\//.test(database)) return database;
-  try {
-    const url = new URL(database);
-    if (url.password) url.password = '***';
-    return url.toString();
-  } catch {
-    return 'postgres://(unparseable)';
-  }
+function shown(database: string): string {
+  return /^postgres(ql)?:\/\//.test(database) ? redactDatabaseUrl(database) : database;
 }

@@ -13,7 +13,11 @@ export {
   sqliteDatabaseFile,
 } from './open-store.js';
 export { perCount, pieces, rowPlaceholders, STATEMENT_PIECE } from './pieces.js';
-export { type PostgresOptions, PostgresStore } from './postgres/postgres-store.js';
+export {
+  type PostgresOptions,
+  PostgresStore,
+  redact as redactDatabaseUrl,
+} from './postgres/postgres-store.js';
 export { refuseIrregularDatabaseFile } from './sqlite/database-file.js';
 export { type ExclusiveSqlite, holdSqliteExclusive } from './sqlite/exclusive.js';
 export { ReadOnlySqliteStore } from './sqlite/read-only-store.js';

@@ -54,24 +54,14 @@ async function served(settings: Record<string, string> = {}) {
     call(url, 'POST', `/v1/projects/${P}/messages`, t.alice, {
       text: `I would like a ${i % 2 ? 'red' : 'blue'} interface, take ${i}.`,
     });
-  const entries = async () =>
-    Number(
-      (
-        await direct.query<{ n: string }>(
-          'SELECT count(*) AS n FROM journal_entries WHERE project = $1',
-          [P],
-        )
-      ).rows[0]!.n,
-    );
+  const count = async (sql: string, params: unknown[]) =>
+    Number((await direct.query<{ n: string }>(sql, params)).rows[0]!.n);
+  const entries = () => count('SELECT count(*) AS n FROM journal_entries WHERE project = $1', [P]);
   /** The runtime's sessions waiting for a lock now. */
-  const waiting = async () =>
-    Number(
-      (
-        await direct.query<{ n: string }>(
-          "SELECT count(*) AS n FROM pg_stat_activity WHERE application_name = $1 AND wait_event_type = 'Lock'",
-          [NAME],
-        )
-      ).rows[0]!.n,
+  const waiting = () =>
+    count(
+      "SELECT count(*) AS n FROM pg_stat_activity WHERE application_name = $1 AND wait_event_type = 'Lock'",
+      [NAME],
     );
   const verify = () =>
     call(url, 'GET', `/v1/projects/${P}/journal/verify?projections=true`, t.alice);

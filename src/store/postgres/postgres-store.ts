@@ -662,7 +662,8 @@ function asStoreError(err: unknown): unknown {
   return err;
 }
 
-function redact(connectionString: string): string {
+/** A PostgreSQL URL as canonry shows it: its password, if any, replaced by `***`. */
+export function redact(connectionString: string): string {
   try {
     const url = new URL(connectionString);
     if (url.password) url.password = '***';
