@@ -94,7 +94,14 @@ export function inputFromArguments(op: Operation, args: unknown): OperationInput
       }
       (queryNames.has(name) ? query : params)[name] = String(value);
     } else if (op.body) {
-      body[name] = value;
+      // Defined, not assigned: `body.__proto__ = v` would make `v` the body's prototype, unseen by the
+      // schema (own properties only) yet read by the handler; as an own field it is refused as on HTTP.
+      Object.defineProperty(body, name, {
+        value,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     } else {
       throw new CanonryError(
         'INVALID_ARGUMENT',

@@ -1,0 +1,65 @@
+// `/mcp` on a real `canonry serve` on loopback, sent what an SDK client never sends: raw JSON-RPC
+// bodies over fetch. Each refusal carries canonry's code, writes nothing, and the answers carry the
+// headers a project's answers carry.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { issueTokens } from '../helpers/cli.js';
+import { tempDir } from '../helpers/runtime.js';
+import { type ServeProcess, startServe } from '../helpers/serve.js';
+
+let dir: string;
+let cleanup: () => void;
+let serve: ServeProcess;
+const tok: Record<string, string> = {};
+
+beforeAll(async () => {
+  ({ dir, cleanup } = tempDir('canonry-mcp-hostile-'));
+  Object.assign(tok, await issueTokens(dir, 'p', [['olivia', 'owner']]));
+  serve = await startServe(dir);
+}, 120_000);
+afterAll(async () => {
+  await serve?.stop();
+  cleanup?.();
+});
+
+/** POSTs `body` (a string, sent as is) to `/mcp` as the owner. */
+async function post(body: string): Promise<{ status: number; headers: Headers; json: any }> {
+  const response = await fetch(new URL('/mcp', serve.url), {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${tok.olivia}`,
+      accept: 'application/json, text/event-stream',
+      'content-type': 'application/json',
+    },
+    body,
+  });
+  return { status: response.status, headers: response.headers, json: await response.json() };
+}
+
+const callTool = (id: number, name: string, args: string) =>
+  `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"${name}","arguments":${args}}}`;
+
+/** The messages the project's journal holds, read through the tool. */
+async function messageCount(): Promise<number> {
+  const r = await post(callTool(99, 'listMessages', '{}'));
+  expect(r.json.result.isError, JSON.stringify(r.json)).toBeUndefined();
+  return (r.json.result.structuredContent.messages as unknown[]).length;
+}
+
+describe('/mcp refuses what a client should not send', { timeout: 120_000 }, () => {
+  it('refuses a __proto__ argument as an unknown field, as HTTP does, and archives nothing', async () => {
+    const before = await messageCount();
+    const r = await post(callTool(1, 'postMessage', '{"text":"hi","__proto__":{"extra":5}}'));
+    expect(r.status).toBe(200);
+    expect(r.json.result.isError).toBe(true);
+    expect(JSON.parse(r.json.result.content[0].text).error).toMatchObject({
+      code: 'INVALID_BODY',
+      details: { field: '__proto__' },
+    });
+    // A field smuggled as the prototype never reaches the handler either.
+    const smuggled = await post(
+      callTool(2, 'postMessage', '{"text":"hi","__proto__":{"visibility":"personal"}}'),
+    );
+    expect(JSON.parse(smuggled.json.result.content[0].text).error.code).toBe('INVALID_BODY');
+    expect(await messageCount()).toBe(before);
+  });
+});
