@@ -41,6 +41,11 @@ export function mountRoutes(
       method: [...mount.methods],
       url: mount.url,
       onRequest: async (request, reply) => {
+        // A mount answers for its token's principal (MCP: a project's canon), as a project route
+        // does: no cache keeps it, nothing sniffs it. Set before the token is checked, so a refusal
+        // carries them too; the hijacked response takes them over.
+        reply.header('cache-control', 'no-store');
+        reply.header('x-content-type-options', 'nosniff');
         try {
           request.mountPrincipal = await authorizeToken(
             runtime.tokens,

@@ -62,4 +62,18 @@ describe('/mcp refuses what a client should not send', { timeout: 120_000 }, () 
     expect(JSON.parse(smuggled.json.result.content[0].text).error.code).toBe('INVALID_BODY');
     expect(await messageCount()).toBe(before);
   });
+
+  it("answers with a project route's headers: no-store and nosniff, refusals too", async () => {
+    const listed = await post('{"jsonrpc":"2.0","id":1,"method":"tools/list"}');
+    expect(listed.status).toBe(200);
+    expect(listed.headers.get('cache-control')).toBe('no-store');
+    expect(listed.headers.get('x-content-type-options')).toBe('nosniff');
+    const unauthenticated = await fetch(new URL('/mcp', serve.url), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect(unauthenticated.status).toBe(401);
+    expect(unauthenticated.headers.get('cache-control')).toBe('no-store');
+  });
 });
