@@ -3,6 +3,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import type { CanonryRuntime } from '../app/index.js';
 import type { AuthPrincipal } from '../auth/index.js';
 import { principalInvoker } from '../operations/index.js';
+import { refusalOf } from './message-check.js';
 import { createMcpServer } from './server.js';
 
 /** Where `canonry serve` answers MCP. */
@@ -28,6 +29,15 @@ export function mcpMount(runtime: CanonryRuntime, version: string) {
       response: ServerResponse,
       body: unknown,
     ): Promise<void> {
+      // What stdio refuses is refused here too, with canonry's code: the SDK's transport would run a
+      // batch of up to 100 calls in one request, and answer any other malformed message -32700
+      // "parse error" with no code a client can act on.
+      const refused = refusalOf(body);
+      if (refused) {
+        response.writeHead(400, { 'content-type': 'application/json' });
+        response.end(JSON.stringify(refused));
+        return;
+      }
       const server = createMcpServer(
         principalInvoker(runtime, principal),
         { project: principal.project, role: principal.role },

@@ -1,5 +1,5 @@
 import { Transform, type TransformCallback } from 'node:stream';
-import { ErrorCode, JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import {
   DEFAULT_MAX_JSON_DEPTH,
   DEFAULT_MAX_JSON_KEYS,
@@ -7,24 +7,15 @@ import {
   isCanonryError,
   parseJsonText,
 } from '../core/index.js';
+import { isNotification, type McpRefusal, refusal, refusalOf } from './message-check.js';
 
 /** The largest message read from stdin: the HTTP face's body limit, which `/mcp` is held to. */
 export const MAX_STDIO_MESSAGE_BYTES = 1024 * 1024;
 
 /** A JSON-RPC error answer the transport never gets to send: written by the filter itself. */
-export interface StdioRefusal {
-  readonly jsonrpc: '2.0';
-  readonly id: string | number | null;
-  readonly error: { code: number; message: string; data: { code: string } };
-}
+export type StdioRefusal = McpRefusal;
 
 const NEWLINE = 0x0a;
-
-/** The id of a request that could be read, so its refusal can be matched to it; else null. */
-function idOf(value: unknown): string | number | null {
-  const id = (value as { id?: unknown } | null)?.id;
-  return typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id)) ? id : null;
-}
 
 /**
  * What stands between stdin and MCP's stdio transport: the same bounds a `/mcp` request meets
@@ -113,31 +104,17 @@ export class StdioLines extends Transform {
       );
       return;
     }
-    if (Array.isArray(value)) {
-      this.#answer(
-        null,
-        ErrorCode.InvalidRequest,
-        'INVALID_ARGUMENT',
-        'batches are not part of MCP: send one message a line',
-      );
-      return;
-    }
-    if (!JSONRPCMessageSchema.safeParse(value).success) {
+    const refused = refusalOf(value);
+    if (refused) {
       // A notification (no id) is never answered, even when malformed.
-      const id = idOf(value);
-      if (id === null && (value as { method?: unknown } | null)?.method !== undefined) return;
-      this.#answer(
-        id,
-        ErrorCode.InvalidRequest,
-        'INVALID_ARGUMENT',
-        'not a JSON-RPC 2.0 message (jsonrpc, id, method, params an object when given)',
-      );
+      if (!Array.isArray(value) && isNotification(value)) return;
+      this.#refuse(refused);
       return;
     }
     this.push(`${line}\n`);
   }
 
   #answer(id: string | number | null, code: number, canonry: string, message: string): void {
-    this.#refuse({ jsonrpc: '2.0', id, error: { code, message, data: { code: canonry } } });
+    this.#refuse(refusal(id, code, canonry, message));
   }
 }

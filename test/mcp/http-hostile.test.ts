@@ -63,6 +63,37 @@ describe('/mcp refuses what a client should not send', { timeout: 120_000 }, () 
     expect(await messageCount()).toBe(before);
   });
 
+  it('refuses a batch with canonry code, running none of its calls', async () => {
+    const before = await messageCount();
+    const batch = `[${callTool(1, 'postMessage', '{"text":"one"}')},${callTool(2, 'postMessage', '{"text":"two"}')}]`;
+    const r = await post(batch);
+    expect(r.status).toBe(400);
+    expect(r.json).toMatchObject({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32600, data: { code: 'INVALID_ARGUMENT' } },
+    });
+    expect(await messageCount()).toBe(before);
+  });
+
+  it('answers a body that is not a JSON-RPC message -32600 with canonry code and its id', async () => {
+    for (const [body, id] of [
+      ['{"jsonrpc":"2.0","id":7,"method":"tools/call","params":null}', 7],
+      ['{"id":"x","method":"tools/list"}', 'x'],
+      ['{}', null],
+      ['null', null],
+      ['"hello"', null],
+    ] as const) {
+      const r = await post(body);
+      expect(r.status, body).toBe(400);
+      expect(r.json, body).toMatchObject({
+        jsonrpc: '2.0',
+        id,
+        error: { code: -32600, data: { code: 'INVALID_ARGUMENT' } },
+      });
+    }
+  });
+
   it("answers with a project route's headers: no-store and nosniff, refusals too", async () => {
     const listed = await post('{"jsonrpc":"2.0","id":1,"method":"tools/list"}');
     expect(listed.status).toBe(200);
