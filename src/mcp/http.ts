@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import type { CanonryRuntime } from '../app/index.js';
 import type { AuthPrincipal } from '../auth/index.js';
 import { principalInvoker } from '../operations/index.js';
@@ -34,7 +35,11 @@ export function mcpMount(runtime: CanonryRuntime, version: string) {
       // "parse error" with no code a client can act on.
       const refused = refusalOf(body);
       if (refused) {
-        response.writeHead(400, { 'content-type': 'application/json' });
+        // A request answered with invalid params is a JSON-RPC answer like any other (200, as the
+        // SDK's transport sends it, so its client hands the error to the caller); the rest is not
+        // a message the transport takes (400).
+        const status = refused.error.code === ErrorCode.InvalidParams ? 200 : 400;
+        response.writeHead(status, { 'content-type': 'application/json' });
         response.end(JSON.stringify(refused));
         return;
       }

@@ -43,11 +43,34 @@ export function refusalOf(value: unknown): McpRefusal | null {
       'batches are not part of MCP: send one message at a time',
     );
   }
-  if (JSONRPCMessageSchema.safeParse(value).success) return null;
+  if (JSONRPCMessageSchema.safeParse(value).success) return malformedCall(value);
   return refusal(
     idOf(value),
     ErrorCode.InvalidRequest,
     'INVALID_ARGUMENT',
     'not a JSON-RPC 2.0 message (jsonrpc, id, method, params an object when given)',
   );
+}
+
+const isPlainObject = (v: unknown): boolean =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * A `tools/call` whose `name` is not a string or whose `arguments` is not an object: -32602 with
+ * INVALID_ARGUMENT in `data.code`, as a resource read's malformed `uri` is. The SDK's server would
+ * answer it -32602 with its schema parser's dump and no code, before any handler runs.
+ */
+function malformedCall(message: unknown): McpRefusal | null {
+  const { id, method, params } = message as { id?: unknown; method?: unknown; params?: unknown };
+  if (method !== 'tools/call' || (typeof id !== 'string' && typeof id !== 'number')) return null;
+  const given = isPlainObject(params) ? (params as { name?: unknown; arguments?: unknown }) : {};
+  const problem =
+    typeof given.name !== 'string'
+      ? 'params.name must be a string'
+      : given.arguments !== undefined && !isPlainObject(given.arguments)
+        ? 'params.arguments must be an object'
+        : null;
+  return problem === null
+    ? null
+    : refusal(idOf(message), ErrorCode.InvalidParams, 'INVALID_ARGUMENT', `tools/call: ${problem}`);
 }

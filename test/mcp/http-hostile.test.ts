@@ -1,8 +1,12 @@
 // `/mcp` on a real `canonry serve` on loopback, sent what an SDK client never sends: raw JSON-RPC
-// bodies over fetch. Each refusal carries canonry's code, writes nothing, and the answers carry the
-// headers a project's answers carry.
+// bodies over fetch (and a malformed tools/call over `canonry mcp` too, from the SDK's client). Each
+// refusal carries canonry's code, writes nothing, and the answers carry the headers a project's
+// answers carry.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { CallToolResultSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { issueTokens } from '../helpers/cli.js';
+import { CLI, issueTokens } from '../helpers/cli.js';
 import { tempDir } from '../helpers/runtime.js';
 import { type ServeProcess, startServe } from '../helpers/serve.js';
 
@@ -106,5 +110,56 @@ describe('/mcp refuses what a client should not send', { timeout: 120_000 }, () 
     });
     expect(unauthenticated.status).toBe(401);
     expect(unauthenticated.headers.get('cache-control')).toBe('no-store');
+  });
+});
+
+describe('a malformed tools/call over either face', { timeout: 120_000 }, () => {
+  const malformed = [
+    [{ name: 'postMessage', arguments: [1] }, 'params.arguments must be an object'],
+    [{ name: 'postMessage', arguments: 'x' }, 'params.arguments must be an object'],
+    [{ name: 7 }, 'params.name must be a string'],
+    [{}, 'params.name must be a string'],
+  ] as const;
+
+  it('is -32602 with canonry code over /mcp, answered to its id', async () => {
+    for (const [params, message] of malformed) {
+      const r = await post(JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/call', params }));
+      expect(r.status).toBe(200);
+      expect(r.json).toMatchObject({
+        id: 3,
+        error: {
+          code: -32602,
+          message: `tools/call: ${message}`,
+          data: { code: 'INVALID_ARGUMENT' },
+        },
+      });
+    }
+  });
+
+  it('is -32602 with canonry code from the SDK client over stdio', async () => {
+    const client = new Client({ name: 'canonry-test', version: '1.0.0' });
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [CLI, 'mcp', '--data', dir],
+        env: { ...(process.env as Record<string, string>), CANONRY_TOKEN: tok.olivia! },
+        stderr: 'pipe',
+      }),
+    );
+    try {
+      for (const [params, message] of malformed) {
+        const err = await client
+          .request({ method: 'tools/call', params } as never, CallToolResultSchema)
+          .then(
+            () => undefined,
+            (e: unknown) => e,
+          );
+        expect(err).toBeInstanceOf(McpError);
+        expect(err).toMatchObject({ code: -32602, data: { code: 'INVALID_ARGUMENT' } });
+        expect((err as McpError).message).toContain(`tools/call: ${message}`);
+      }
+    } finally {
+      await client.close();
+    }
   });
 });
