@@ -21,6 +21,7 @@ export const ERROR_CODES = {
   NESTING_TOO_DEEP: { status: 400, message: 'the request body is nested too deeply' },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'the request body is too large' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'the request body must be application/json' },
+  NOT_ACCEPTABLE: { status: 406, message: 'the request does not accept what the route answers' },
   NOT_FOUND: { status: 404, message: 'no such route' },
   MALFORMED_REQUEST: { status: 400, message: 'the request is not well-formed HTTP' },
   REQUEST_TIMEOUT: { status: 408, message: 'the request did not arrive in time' },

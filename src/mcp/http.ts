@@ -4,6 +4,7 @@ import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import type { CanonryRuntime } from '../app/index.js';
 import type { AuthPrincipal } from '../auth/index.js';
 import { principalInvoker } from '../operations/index.js';
+import { headerRefusal } from './http-headers.js';
 import { refusalOf } from './message-check.js';
 import { createMcpServer } from './server.js';
 
@@ -33,6 +34,12 @@ export function mcpMount(runtime: CanonryRuntime, version: string) {
       // What stdio refuses is refused here too, with canonry's code: the SDK's transport would run a
       // batch of up to 100 calls in one request, and answer any other malformed message -32700
       // "parse error" with no code a client can act on.
+      const wrongHeader = headerRefusal(request);
+      if (wrongHeader) {
+        response.writeHead(wrongHeader.status, { 'content-type': 'application/json' });
+        response.end(JSON.stringify(wrongHeader.refusal));
+        return;
+      }
       const refused = refusalOf(body);
       if (refused) {
         // A request answered with invalid params is a JSON-RPC answer like any other (200, as the

@@ -163,3 +163,37 @@ describe('a malformed tools/call over either face', { timeout: 120_000 }, () => 
     }
   });
 });
+
+describe("/mcp's header refusals carry canonry's code", { timeout: 120_000 }, () => {
+  const send = (headers: Record<string, string>) =>
+    fetch(new URL('/mcp', serve.url), {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${tok.olivia}`,
+        'content-type': 'application/json',
+        ...headers,
+      },
+      body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}',
+    });
+
+  it('an Accept without both media types is 406 NOT_ACCEPTABLE', async () => {
+    for (const accept of ['application/json', 'text/event-stream', '*/*']) {
+      const r = await send({ accept });
+      expect(r.status, accept).toBe(406);
+      expect(await r.json(), accept).toMatchObject({
+        error: { code: -32000, data: { code: 'NOT_ACCEPTABLE' } },
+      });
+    }
+  });
+
+  it('an unknown protocol version is 400 INVALID_ARGUMENT, not echoed whole', async () => {
+    const r = await send({
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': `1999-01-01${'x'.repeat(4_000)}`,
+    });
+    expect(r.status).toBe(400);
+    const json = (await r.json()) as { error: { message: string } };
+    expect(json).toMatchObject({ error: { code: -32000, data: { code: 'INVALID_ARGUMENT' } } });
+    expect(json.error.message.length).toBeLessThan(400);
+  });
+});
