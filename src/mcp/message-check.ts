@@ -1,4 +1,9 @@
-import { ErrorCode, JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  InitializeRequestSchema,
+  JSONRPCMessageSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 
 /** A JSON-RPC error answer canonry writes itself, its own code in `data.code`. */
 export interface McpRefusal {
@@ -56,21 +61,49 @@ const isPlainObject = (v: unknown): boolean =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
- * A `tools/call` whose `name` is not a string or whose `arguments` is not an object: -32602 with
- * INVALID_ARGUMENT in `data.code`, as a resource read's malformed `uri` is. The SDK's server would
- * answer it -32602 with its schema parser's dump and no code, before any handler runs.
+ * The requests the SDK's server parses with its own schema before (or instead of) canonry's handlers,
+ * and what their params must be: it would answer a failing parse with the parser's dump and no code,
+ * -32603 (internal error) for `initialize`.
+ */
+const SDK_PARSED: Readonly<
+  Record<
+    string,
+    { schema: typeof InitializeRequestSchema | typeof CallToolRequestSchema; shape: string }
+  >
+> = {
+  initialize: {
+    schema: InitializeRequestSchema,
+    shape: 'protocolVersion (a string), capabilities (an object) and clientInfo (name and version)',
+  },
+  'tools/call': {
+    schema: CallToolRequestSchema,
+    shape: 'name, arguments, _meta and task as MCP gives them',
+  },
+};
+
+/**
+ * A request whose params the SDK's server would refuse with its parser's dump: -32602 with
+ * INVALID_ARGUMENT in `data.code`, as a resource read's malformed `uri` is — a tools/call's `name`
+ * that is not a string and `arguments` that are not an object named, the rest by the params' shape.
  */
 function malformedCall(message: unknown): McpRefusal | null {
   const { id, method, params } = message as { id?: unknown; method?: unknown; params?: unknown };
-  if (method !== 'tools/call' || (typeof id !== 'string' && typeof id !== 'number')) return null;
+  if (typeof method !== 'string' || (typeof id !== 'string' && typeof id !== 'number')) return null;
+  const parsed = Object.hasOwn(SDK_PARSED, method) ? SDK_PARSED[method] : undefined;
+  if (!parsed || parsed.schema.safeParse(message).success) return null;
   const given = isPlainObject(params) ? (params as { name?: unknown; arguments?: unknown }) : {};
   const problem =
-    typeof given.name !== 'string'
-      ? 'params.name must be a string'
-      : given.arguments !== undefined && !isPlainObject(given.arguments)
-        ? 'params.arguments must be an object'
-        : null;
-  return problem === null
-    ? null
-    : refusal(idOf(message), ErrorCode.InvalidParams, 'INVALID_ARGUMENT', `tools/call: ${problem}`);
+    method !== 'tools/call'
+      ? `params must have ${parsed.shape}`
+      : typeof given.name !== 'string'
+        ? 'params.name must be a string'
+        : given.arguments !== undefined && !isPlainObject(given.arguments)
+          ? 'params.arguments must be an object'
+          : `params must have ${parsed.shape}`;
+  return refusal(
+    idOf(message),
+    ErrorCode.InvalidParams,
+    'INVALID_ARGUMENT',
+    `${method}: ${problem}`,
+  );
 }

@@ -136,6 +136,22 @@ describe('a malformed tools/call over either face', { timeout: 120_000 }, () => 
     }
   });
 
+  it('answers a malformed initialize -32602 with canonry code, not -32603 with a parser dump', async () => {
+    for (const params of [
+      {},
+      { protocolVersion: 5 },
+      { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x' } },
+    ]) {
+      const r = await post(JSON.stringify({ jsonrpc: '2.0', id: 4, method: 'initialize', params }));
+      expect(r.status).toBe(200);
+      expect(r.json).toMatchObject({
+        id: 4,
+        error: { code: -32602, data: { code: 'INVALID_ARGUMENT' } },
+      });
+      expect(r.json.error.message).toMatch(/^initialize: params must have protocolVersion/);
+    }
+  });
+
   it('is -32602 with canonry code from the SDK client over stdio', async () => {
     const client = new Client({ name: 'canonry-test', version: '1.0.0' });
     await client.connect(
