@@ -1,5 +1,6 @@
 import { CanonryError } from '../core/index.js';
 import type { DPE_LIMITS } from './limits.js';
+import { headWithin, readSize, tailWithin } from './read-size.js';
 import type { ContextFact, DpeInput } from './types.js';
 
 /** The limits one analysis uses: the defaults, each optionally lowered (never raised). */
@@ -31,7 +32,7 @@ function array(value: unknown, path: string): readonly unknown[] {
 
 /**
  * Checks the input's shape (a wrong shape is `INVALID_ARGUMENT`, naming the field) and cuts it to
- * the limits: the text to its first `maxTextChars`, the first `maxFacts` facts (each statement to
+ * the limits, each length counted in NFKC (a character counts as its compatibility form's length): the text to its first `maxTextChars`, the first `maxFacts` facts (each statement to
  * `maxFactChars`), the first `maxRemaining` items, the last `maxEarlierWindows` earlier windows
  * within `maxEarlierChars` (newest first; the oldest one read may be cut). Only what is read is
  * checked, so the cost is bounded by the limits, not the input.
@@ -41,10 +42,11 @@ export function readInput(input: DpeInput, limits: DpeLimits): ReadInput {
   const n = input.window_number;
   if (!Number.isSafeInteger(n) || n < 0) throw invalid('window_number', 'an integer ≥ 0');
   let truncated = false;
+  // Lengths are counted in the NFKC form the engine reads (read-size.ts), not as sent.
   const cut = (text: string, max: number): string => {
-    if (text.length <= max) return text;
-    truncated = true;
-    return text.slice(0, max);
+    const head = headWithin(text, max);
+    if (head.length < text.length) truncated = true;
+    return head;
   };
   const text = cut(string(input.text, 'text'), limits.maxTextChars);
 
@@ -79,9 +81,10 @@ export function readInput(input: DpeInput, limits: DpeLimits): ReadInput {
       truncated = true;
       break;
     }
-    if (t.length > budget) truncated = true;
-    earlier.unshift(t.length > budget ? t.slice(t.length - budget) : t);
-    budget -= t.length;
+    const kept = tailWithin(t, budget);
+    if (kept.length < t.length) truncated = true;
+    earlier.unshift(kept);
+    budget -= readSize(kept);
   }
   return { window_number: n, text, context, remaining, earlier, truncated };
 }
