@@ -72,12 +72,12 @@ const NUMBER_WORDS = new Map(
   'two three four five six seven eight nine ten eleven twelve'.split(' ').map((w, i) => [w, i + 2]),
 );
 
-const PLAIN = /^\d+(?:\.\d+)?$/;
-const GROUPED = /^\d{1,3}(?:,\d{3})+(?:\.\d+)?$/;
+const PLAIN = /^-?\d+(?:\.\d+)?$/;
+const GROUPED = /^-?\d{1,3}(?:,\d{3})+(?:\.\d+)?$/;
 const VERSION = /^v?\d+(?:\.\d+)+$/;
-const GLUED = /^(\d+(?:\.\d+)?)([a-zµμ]+)$/;
+const GLUED = /^(-?\d+(?:\.\d+)?)([a-zµμ]+)$/;
 
-/** `3.50` → `3.5`, `1,000` → `1000`, `007` → `7`. */
+/** `3.50` → `3.5`, `1,000` → `1000`, `007` → `7`, `-5` → `-5` (the sign is part of the value). */
 function normalNumber(text: string): string {
   return String(Number(text.replaceAll(',', '')));
 }

@@ -3,8 +3,8 @@ import { STOP_WORDS } from './normalise.js';
 /**
  * The words the engine compares, one left-to-right scan (no backtracking patterns on the text):
  * letters and digits, keeping inner `.` and `,` between digits (3.5, 1,000), inner `.` between word
- * characters (v3.5.1, example.com), inner apostrophes (doesn't) and hyphens (key-value); `%` and `×`
- * are tokens of their own. Each token keeps its original spelling (for entities) and its position
+ * characters (v3.5.1, example.com), inner apostrophes (doesn't) and hyphens (key-value), and a minus
+ * sign (`-` or `−`) that opens a number (-5); `%` and `×` are tokens of their own. Each token keeps its original spelling (for entities) and its position
  * in the sentence.
  */
 export interface Token {
@@ -33,6 +33,11 @@ export function tokenize(text: string): Token[] {
     const c = s[i]!;
     if (isWord(c)) {
       if (word.length < MAX_TOKEN) word += c;
+      continue;
+    }
+    // A minus sign before a number starts it (-5, −40): a sign flip is a different value.
+    if (word === '' && (c === '-' || c === '\u2212') && isDigit(s[i + 1]) && !isWord(s[i - 1])) {
+      word = '-';
       continue;
     }
     if (word !== '') {
