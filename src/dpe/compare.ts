@@ -8,7 +8,8 @@ import type { Contradiction } from './types.js';
  *   dimension, each of its entities is among the fact's;
  * - `contradict`: in this order — polarity differs (`negation`); a claim quantity has no equal in
  *   the fact but the fact has a quantity of the same dimension (`unit` when their units differ,
- *   else `number`; a count is paired with the fact's count of the same noun when there is one); the
+ *   else `number`; a count is paired with, and must equal, the fact's count of the same noun when
+ *   there is one); the
  *   claim names an entity the fact does not while the fact names one the claim does not — or, one
  *   for one, the claim's one extra name stands where the fact has one key word the claim lacks
  *   (`entity`: "etcd" is not spelled as a name, but ZooKeeper replaced it);
@@ -49,7 +50,10 @@ export function compareClaim(claim: Features, fact: Features): Verdict {
   let silent: Verdict | null = null;
   for (const q of claim.quantities) {
     const same = fact.quantities.filter((p) => p.dim === q.dim);
-    if (same.some((p) => sameValue(p, q))) continue;
+    // A count of a noun the fact counts too is held to that count: "3 nodes and 5 replicas" does
+    // not agree with "5 nodes and 3 replicas" because each number appears somewhere.
+    const ofNoun = q.noun === null ? [] : same.filter((p) => p.noun === q.noun);
+    if ((ofNoun.length > 0 ? ofNoun : same).some((p) => sameValue(p, q))) continue;
     if (same.length === 0) {
       silent ??= { kind: 'silent', contradiction: 'number', claimed: q.text };
       continue;
