@@ -14,6 +14,7 @@ export {
   resolveAirPolicy,
   type SafetyPolicy,
 } from './policy.js';
+export { type RefittedPacket, refitPacket } from './refit.js';
 export { renderPacket } from './render.js';
 export {
   AIR_PACKET_SCHEMA,

@@ -1,6 +1,12 @@
-import { type AirOptions, type AirPolicy, renderPacket, resolveAirPolicy } from '../air/index.js';
+import {
+  type AirOptions,
+  type AirPolicy,
+  refitPacket,
+  renderPacket,
+  resolveAirPolicy,
+} from '../air/index.js';
 import type { Canon, Principal } from '../canon/index.js';
-import { CanonryError, LruCache } from '../core/index.js';
+import { CanonryError, countTokens, LruCache } from '../core/index.js';
 import { type DpeJudge, deterministicJudge } from '../dpe/index.js';
 import type { ModelPort } from '../models/index.js';
 import type { HmacKeyring } from '../trust/index.js';
@@ -253,7 +259,12 @@ export class Relay {
     // The IAP the last window built, unless this window runs without AIR or only observes (§6.1);
     // a packet built only for the record (passive) is injected when this window asks for AIR.
     const packet = last?.quality.packet ?? null;
-    const built = last?.quality.injection ?? (packet ? renderPacket(packet) || null : null);
+    let built = last?.quality.injection ?? (packet ? renderPacket(packet) || null : null);
+    // This window's air-iap-budget bounds what it carries (§6.1), whatever budget the packet was
+    // built with: a packet over it is cut down to it, as the budget would have cut it.
+    if (built !== null && packet !== null && countTokens(built) > policy.iap_budget) {
+      built = refitPacket(packet, policy.iap_budget).text || null;
+    }
     const iap =
       options.iap !== undefined
         ? options.iap

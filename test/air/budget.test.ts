@@ -1,12 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  AIR_LIMITS,
   type AirState,
   airStep,
   initialAirState,
   parseAirPacket,
   parseAirState,
   parseIap,
+  refitPacket,
   renderPacket,
 } from '../../src/air/index.js';
 import { countTokens } from '../../src/core/index.js';
@@ -216,5 +218,40 @@ describe('the IAP budget (§3.3)', () => {
     expect(step.injection).toBeNull();
     expect(step.tokens).toBe(0);
     expect(step.state.window_count).toBe(1);
+  });
+});
+
+describe('a built packet held to a smaller budget (refitPacket, §6.1)', () => {
+  it('fits, stays a valid packet, gives up the quarantine last and keeps its newest items', () => {
+    fc.assert(
+      fc.property(
+        sessionArb,
+        fc.integer({ min: 0, max: 900 }),
+        fc.constantFrom('adaptive', 'aggressive' as const),
+        (windows, budget, mode) => {
+          const built = run(windows, AIR_LIMITS.maxBudget, mode);
+          if (built.packet === null) return;
+          const r = refitPacket(built.packet, budget);
+          expect(r.tokens).toBeLessThanOrEqual(budget);
+          if (r.text === '') expect(r.tokens).toBe(0);
+          else {
+            expect(r.text).toBe(renderPacket(r.packet));
+            expect(countTokens(r.text)).toBe(r.tokens);
+          }
+          parseAirPacket(r.packet);
+          const before = built.packet.iap.error_quarantine;
+          const after = r.packet.iap.error_quarantine;
+          expect(before.slice(before.length - after.length)).toEqual(after);
+          // The quarantine loses items only once every other component is gone.
+          if (after.length < before.length) {
+            expect(r.packet.iap.goal_residual).toBeNull();
+            expect(r.packet.targeted_retrieval).toBeNull();
+            expect(r.packet.iap.epistemic_map).toBeNull();
+          }
+          if (built.tokens <= budget) expect(r.text).toBe(built.injection ?? '');
+        },
+      ),
+      { numRuns: 60, seed: 30 },
+    );
   });
 });

@@ -100,6 +100,29 @@ describe('AIR in the relay over HTTP', () => {
     expect(adaptive.body.tokens.iap).toBeGreaterThan(0);
   });
 
+  it("holds the packet a window carries to that window's own air-iap-budget (§6.1)", async () => {
+    const { id, w2 } = await distortingSession({});
+    const built = Number(air(w2.headers)['crp-air-iap-token-cost']);
+    expect(built).toBeGreaterThan(120);
+    const full = await api('POST', `/relay/sessions/${id}/prepare`, {});
+    expect(full.body.tokens.iap).toBe(built);
+    for (const [budget, via] of [
+      [120, 'header'],
+      [60, 'body'],
+      [0, 'header'],
+    ] as const) {
+      const next =
+        via === 'header'
+          ? await api('POST', `/relay/sessions/${id}/prepare`, {}, `air-iap-budget=${budget}`)
+          : await api('POST', `/relay/sessions/${id}/prepare`, { air_iap_budget: budget });
+      expect(next.status).toBe(200);
+      expect(next.body.tokens.iap).toBeLessThanOrEqual(budget);
+      const prompt = next.body.messages.map((m: { content: string }) => m.content).join('\n');
+      // The quarantine is the last thing the budget gives up.
+      if (next.body.tokens.iap > 0) expect(prompt).toContain('Do NOT state or imply');
+    }
+  });
+
   it('refuses a malformed CRP-Safety-Policy with a 400 naming the directive, journaling nothing', async () => {
     const started = await api('POST', '/relay/sessions', {
       mode: 'DOCUMENT',
