@@ -59,11 +59,18 @@ interface Fresh {
   readonly words: ReadonlySet<string>;
 }
 
-/** Context facts no grounded claim has used yet: canonry's stand-in for "new CKF material". */
+/**
+ * Context facts no grounded claim has used yet: canonry's stand-in for "new CKF material". The
+ * first `windowItems` unused ones, in context order, from the first `contextFacts` facts: used
+ * facts are passed over before the bound is counted, so a long session whose early facts are all
+ * used still offers the later ones (its newest facts and tool results come last).
+ */
 function freshFacts(context: readonly ContextFact[], state: AirState): Fresh[] {
   const used = new Set(state.used_fact_ids);
   const out: Fresh[] = [];
-  for (const f of context.slice(0, L.windowItems)) {
+  const read = Math.min(context.length, L.contextFacts);
+  for (let i = 0; i < read && out.length < L.windowItems; i++) {
+    const f = context[i];
     if (typeof f?.id !== 'string' || typeof f.statement !== 'string') continue;
     const id = factId(f.id);
     if (used.has(id)) continue;
