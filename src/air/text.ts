@@ -1,17 +1,26 @@
 import { AIR_LIMITS } from './thresholds.js';
 
 /**
+ * The first `n` code units of `text`, one fewer when the last is the first half of a surrogate
+ * pair: half of one is not text (the relay could not seal or journal it).
+ */
+function headOf(text: string, n: number): string {
+  const last = text.charCodeAt(n - 1);
+  return text.slice(0, last >= 0xd800 && last <= 0xdbff ? n - 1 : n);
+}
+
+/**
  * Model text as AIR quotes it in a prompt: one line (control characters and line breaks become
  * spaces, so a quoted claim cannot open a block of its own), at most `max` characters, cut at a
  * word boundary with an ellipsis.
  */
 export function quote(text: string, max: number = AIR_LIMITS.textChars): string {
   // Cut first so a huge input costs no more than a bounded one.
-  const head = text.length > max * 4 ? text.slice(0, max * 4) : text;
+  const head = text.length > max * 4 ? headOf(text, max * 4) : text;
   // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is removed
   const line = head.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\s]+/g, ' ').trim();
   if (line.length <= max) return line;
-  const cut = line.slice(0, max - 1);
+  const cut = headOf(line, max - 1);
   const space = cut.lastIndexOf(' ');
   return `${(space > max / 2 ? cut.slice(0, space) : cut).trimEnd()}…`;
 }

@@ -123,6 +123,29 @@ describe('AIR in the relay over HTTP', () => {
     }
   });
 
+  it('relays a window whose quoted fact would be cut inside an emoji (no half surrogate journaled)', async () => {
+    const started = await api('POST', '/relay/sessions', {
+      mode: 'DOCUMENT',
+      objective: 'A note on the cache',
+      remaining: ['Sizing', 'Eviction'],
+    });
+    const id = started.body.session.session_id as string;
+    const head = 'The cache holds 32 GB in Redis for the billing service ';
+    // The explanation quotes 159 code units of the fact: the emoji's first half is the last.
+    const statement = `${head}${'x'.repeat(158 - head.length)}\u{1F600} and more words.`;
+    const w1 = await api('POST', `/relay/sessions/${id}/windows`, {
+      output: 'Sizing first.',
+      contribution: { facts: [{ fact_id: 'f_cache', statement, provenance: 'USER' }] },
+    });
+    expect(w1.status).toBe(200);
+    const w2 = await api('POST', `/relay/sessions/${id}/windows`, {
+      output: 'The cache holds 48 GB in Redis for the billing service.',
+    });
+    expect(w2.status).toBe(200);
+    expect(w2.body.status).toBe('relayed');
+    expect(w2.body.signals.distortion_count).toBe(1);
+  });
+
   it('refuses a malformed CRP-Safety-Policy with a 400 naming the directive, journaling nothing', async () => {
     const started = await api('POST', '/relay/sessions', {
       mode: 'DOCUMENT',
