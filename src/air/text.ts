@@ -10,15 +10,25 @@ function headOf(text: string, n: number): string {
 }
 
 /**
+ * Bidirectional marks, embeddings, overrides and isolates: they carry no words, and in a prompt or a
+ * view they reorder the text around the quote, so a quoted claim could make the words after it read
+ * otherwise than they are.
+ */
+const BIDI_CONTROLS = /[\u200e\u200f\u061c\u202a-\u202e\u2066-\u2069]/g;
+/** Runs of control characters, line breaks and white space: each becomes one space. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is removed
+const LINE_BREAKING = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\s]+/g;
+
+/**
  * Model text as AIR quotes it in a prompt: one line (control characters and line breaks become
- * spaces, so a quoted claim cannot open a block of its own), at most `max` characters, cut at a
- * word boundary with an ellipsis.
+ * spaces, so a quoted claim cannot open a block of its own; bidirectional controls are dropped, so
+ * it cannot reorder what follows it), at most `max` characters, cut at a word boundary with an
+ * ellipsis.
  */
 export function quote(text: string, max: number = AIR_LIMITS.textChars): string {
   // Cut first so a huge input costs no more than a bounded one.
   const head = text.length > max * 4 ? headOf(text, max * 4) : text;
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is removed
-  const line = head.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\s]+/g, ' ').trim();
+  const line = head.replace(BIDI_CONTROLS, '').replace(LINE_BREAKING, ' ').trim();
   if (line.length <= max) return line;
   const cut = headOf(line, max - 1);
   const space = cut.lastIndexOf(' ');

@@ -84,6 +84,30 @@ describe('the aggregator', () => {
     expect(parseAirState(JSON.parse(JSON.stringify(state)))).toEqual(state);
   });
 
+  it('quotes a claim without the bidirectional controls that would reorder what follows it', () => {
+    const s: WindowSignals = {
+      ...healthy(1),
+      contradictions: [
+        {
+          kind: 'fabrication' as const,
+          contradiction: 'number' as const,
+          claim_index: 0,
+          claim: 'The quota is \u202e5 GB\u2066 per tenant\u200f.',
+          fact_id: null,
+          fact: null,
+          claimed: '5',
+          expected: null,
+          explanation: '',
+        },
+      ],
+      fabrication_count: 1,
+    };
+    const { state } = airStep(initialAirState(), input(s), DEFAULT_AIR_POLICY);
+    expect(state.quarantine.map((q) => q.original_claim)).toEqual([
+      'The quota is 5 GB per tenant.',
+    ]);
+  });
+
   it('refuses signals AIR cannot compute with, before any state changes', () => {
     const bad = { ...healthy(1), grounding_pct: Number.NaN };
     expect(() => airStep(initialAirState(), input(bad), DEFAULT_AIR_POLICY)).toThrow(CanonryError);
