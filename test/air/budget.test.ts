@@ -108,6 +108,13 @@ const sessionArb = fc
   .integer({ min: 1, max: 4 })
   .chain((n) => fc.tuple(...Array.from({ length: n }, (_, i) => signalsArb(i + 1))));
 
+/** A session, a budget and a mode: what each budget property draws. */
+const budgetCaseArb = [
+  sessionArb,
+  fc.integer({ min: 0, max: 900 }),
+  fc.constantFrom('adaptive', 'aggressive' as const),
+] as const;
+
 function run(windows: readonly WindowSignals[], budget: number, mode: 'adaptive' | 'aggressive') {
   let state: AirState = initialAirState();
   let last = airStep(state, input(windows[0]!), { mode, iap_budget: budget });
@@ -122,27 +129,22 @@ function run(windows: readonly WindowSignals[], budget: number, mode: 'adaptive'
 describe('the IAP budget (§3.3)', () => {
   it('never exceeds the budget, over random signal sets and budgets', () => {
     fc.assert(
-      fc.property(
-        sessionArb,
-        fc.integer({ min: 0, max: 900 }),
-        fc.constantFrom('adaptive', 'aggressive' as const),
-        (windows, budget, mode) => {
-          const step = run(windows, budget, mode);
-          expect(step.tokens).toBeLessThanOrEqual(budget);
-          if (step.injection !== null) {
-            expect(countTokens(step.injection)).toBe(step.tokens);
-            expect(renderPacket(step.packet!)).toBe(step.injection);
-          } else {
-            expect(step.tokens).toBe(0);
-          }
-          if (step.packet !== null) {
-            parseAirPacket(step.packet);
-            parseIap(step.packet.iap);
-          }
-          // The state is plain JSON and survives the journal.
-          expect(parseAirState(JSON.parse(JSON.stringify(step.state)))).toEqual(step.state);
-        },
-      ),
+      fc.property(...budgetCaseArb, (windows, budget, mode) => {
+        const step = run(windows, budget, mode);
+        expect(step.tokens).toBeLessThanOrEqual(budget);
+        if (step.injection !== null) {
+          expect(countTokens(step.injection)).toBe(step.tokens);
+          expect(renderPacket(step.packet!)).toBe(step.injection);
+        } else {
+          expect(step.tokens).toBe(0);
+        }
+        if (step.packet !== null) {
+          parseAirPacket(step.packet);
+          parseIap(step.packet.iap);
+        }
+        // The state is plain JSON and survives the journal.
+        expect(parseAirState(JSON.parse(JSON.stringify(step.state)))).toEqual(step.state);
+      }),
       { numRuns: 60, seed: 18 },
     );
   });
@@ -224,33 +226,28 @@ describe('the IAP budget (§3.3)', () => {
 describe('a built packet held to a smaller budget (refitPacket, §6.1)', () => {
   it('fits, stays a valid packet, gives up the quarantine last and keeps its newest items', () => {
     fc.assert(
-      fc.property(
-        sessionArb,
-        fc.integer({ min: 0, max: 900 }),
-        fc.constantFrom('adaptive', 'aggressive' as const),
-        (windows, budget, mode) => {
-          const built = run(windows, AIR_LIMITS.maxBudget, mode);
-          if (built.packet === null) return;
-          const r = refitPacket(built.packet, budget);
-          expect(r.tokens).toBeLessThanOrEqual(budget);
-          if (r.text === '') expect(r.tokens).toBe(0);
-          else {
-            expect(r.text).toBe(renderPacket(r.packet));
-            expect(countTokens(r.text)).toBe(r.tokens);
-          }
-          parseAirPacket(r.packet);
-          const before = built.packet.iap.error_quarantine;
-          const after = r.packet.iap.error_quarantine;
-          expect(before.slice(before.length - after.length)).toEqual(after);
-          // The quarantine loses items only once every other component is gone.
-          if (after.length < before.length) {
-            expect(r.packet.iap.goal_residual).toBeNull();
-            expect(r.packet.targeted_retrieval).toBeNull();
-            expect(r.packet.iap.epistemic_map).toBeNull();
-          }
-          if (built.tokens <= budget) expect(r.text).toBe(built.injection ?? '');
-        },
-      ),
+      fc.property(...budgetCaseArb, (windows, budget, mode) => {
+        const built = run(windows, AIR_LIMITS.maxBudget, mode);
+        if (built.packet === null) return;
+        const r = refitPacket(built.packet, budget);
+        expect(r.tokens).toBeLessThanOrEqual(budget);
+        if (r.text === '') expect(r.tokens).toBe(0);
+        else {
+          expect(r.text).toBe(renderPacket(r.packet));
+          expect(countTokens(r.text)).toBe(r.tokens);
+        }
+        parseAirPacket(r.packet);
+        const before = built.packet.iap.error_quarantine;
+        const after = r.packet.iap.error_quarantine;
+        expect(before.slice(before.length - after.length)).toEqual(after);
+        // The quarantine loses items only once every other component is gone.
+        if (after.length < before.length) {
+          expect(r.packet.iap.goal_residual).toBeNull();
+          expect(r.packet.targeted_retrieval).toBeNull();
+          expect(r.packet.iap.epistemic_map).toBeNull();
+        }
+        if (built.tokens <= budget) expect(r.text).toBe(built.injection ?? '');
+      }),
       { numRuns: 60, seed: 30 },
     );
   });
