@@ -1,13 +1,5 @@
+import { headOf } from '../core/index.js';
 import { AIR_LIMITS } from './thresholds.js';
-
-/**
- * The first `n` code units of `text`, one fewer when the last is the first half of a surrogate
- * pair: half of one is not text (the relay could not seal or journal it).
- */
-function headOf(text: string, n: number): string {
-  const last = text.charCodeAt(n - 1);
-  return text.slice(0, last >= 0xd800 && last <= 0xdbff ? n - 1 : n);
-}
 
 /**
  * Bidirectional marks, embeddings, overrides and isolates: they carry no words, and in a prompt or a

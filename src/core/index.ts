@@ -41,4 +41,5 @@ export { LruCache } from './lru.js';
 export { isProjectName, PROJECT_NAME } from './project-name.js';
 export { fail, ok, type Result } from './result.js';
 export { TextCache } from './text-cache.js';
+export { headOf } from './text-head.js';
 export { countTokens, TOKEN_ENCODING } from './tokens.js';

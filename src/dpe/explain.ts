@@ -1,10 +1,5 @@
+import { headOf } from '../core/index.js';
 import { DPE_LIMITS } from './limits.js';
-
-/** The first `n` code units of `text`, one fewer when the last is the first half of a pair. */
-function head(text: string, n: number): string {
-  const last = text.charCodeAt(n - 1);
-  return text.slice(0, last >= 0xd800 && last <= 0xdbff ? n - 1 : n);
-}
 
 /**
  * A text quoted in an explanation, cut to {@link DPE_LIMITS.maxQuoteChars}, never inside a
@@ -12,7 +7,7 @@ function head(text: string, n: number): string {
  */
 export function quote(text: string): string {
   const max = DPE_LIMITS.maxQuoteChars;
-  return `"${text.length > max ? `${head(text, max - 1)}…` : text}"`;
+  return `"${text.length > max ? `${headOf(text, max - 1)}…` : text}"`;
 }
 
 /** A share in 0–1, rounded to three decimals so equal inputs give equal bytes everywhere. */
