@@ -53,6 +53,15 @@ export function proposalAudience(
   return audienceOf(proposal.candidate.visibility, proposal.proposer.id);
 }
 
+/**
+ * The principal a proposal belongs to alone (its `holder` column), or null when every principal of
+ * the project reads it: what a page of proposals is chosen by in SQL.
+ */
+export function proposalHolder(proposal: Pick<ProposalRecord, 'candidate' | 'proposer'>) {
+  const audience = proposalAudience(proposal);
+  return audience.shared ? null : audience.holder;
+}
+
 /** The audience of a note as a principal proposes it. */
 export function candidateAudience(candidate: Pick<NoteContent, 'visibility'>, proposer: string) {
   return audienceOf(candidate.visibility, proposer);

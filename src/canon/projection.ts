@@ -17,6 +17,7 @@ import {
 } from './entry-kinds.js';
 import { edgeWrites, setEdges } from './graph.js';
 import type { ClassificationFailure, ClassificationFailureBody } from './intake-failure.js';
+import { proposalHolder } from './planes.js';
 import type { CommitBody, ProposalRecord } from './records.js';
 import { type CanonObject, type DependencyPin, isLive, type NoteVersion } from './types.js';
 
@@ -67,8 +68,8 @@ async function updateProposal(
     return;
   }
   await tx.run(
-    'UPDATE canon_proposals SET status = $3, record = $4 WHERE project = $1 AND proposal_id = $2',
-    [project, id, next.status, canonicalize(next)],
+    'UPDATE canon_proposals SET status = $3, holder = $4, record = $5 WHERE project = $1 AND proposal_id = $2',
+    [project, id, next.status, proposalHolder(next), canonicalize(next)],
   );
   remember(tx, project, next, true);
 }
@@ -82,12 +83,13 @@ async function settleProposals(tx: Queryable): Promise<void> {
   const opened = [...(written.get(tx)?.values() ?? [])].filter((entry) => !entry.stored);
   for (const piece of pieces(opened)) {
     await tx.run(
-      `INSERT INTO canon_proposals (project, proposal_id, object_id, status, seq, record) VALUES ${rowPlaceholders(piece.length, 6)}`,
+      `INSERT INTO canon_proposals (project, proposal_id, object_id, status, holder, seq, record) VALUES ${rowPlaceholders(piece.length, 7)}`,
       piece.flatMap(({ project, record }) => [
         project,
         record.proposal_id,
         record.object_id,
         record.status,
+        proposalHolder(record),
         record.seq,
         canonicalize(record),
       ]),

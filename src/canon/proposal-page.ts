@@ -15,28 +15,56 @@ export interface ProposalPageQuery {
   readonly limit: number;
 }
 
+const STATUSES: readonly ProposalStatus[] = ['pending', 'committed', 'rejected'];
+
+/** The statuses a page reads, each a range of its own; undefined for any status in one range. */
+function statusesOf(filter: ProposalFilter | undefined, oneRange: boolean) {
+  if (filter === 'decided') return STATUSES.filter((s) => s !== 'pending');
+  if (filter !== undefined) return [filter];
+  return oneRange ? [undefined] : STATUSES;
+}
+
 /**
- * The SQL of one batch of a page: `$1` is the project; the batch starts past `cursor` (a seq, in the
- * page's order) and holds at most `size` rows.
+ * The SQL of one page for `viewer` (a principal id, or null for the operator's view of everything);
+ * `$1` is the project. Each holder the viewer may read (shared, `holder IS NULL`, and its own
+ * personal proposals) and each status the page asks for is a range of an index, read to at most
+ * `limit` rows, and the page is the first `limit` of their union. Rows another principal holds, or
+ * of another status, are never visited: a page reads at most 6 × `limit` rows however many lie
+ * between the ones it shows.
  */
-export function proposalBatchSql(
+export function proposalPageSql(
   q: ProposalPageQuery,
-  cursor: { after?: number; before?: number },
-  size: number,
+  viewer: string | null,
 ): { sql: string; params: (string | number)[] } {
   const params: (string | number)[] = [];
-  const where = ['project = $1'];
   const bind = (value: string | number) => {
     params.push(value);
     return `$${params.length + 1}`;
   };
-  if (q.status === 'decided') where.push(`status <> 'pending'`);
-  else if (q.status !== undefined) where.push(`status = ${bind(q.status)}`);
-  if (cursor.after !== undefined) where.push(`seq > ${bind(cursor.after)}`);
-  if (cursor.before !== undefined) where.push(`seq < ${bind(cursor.before)}`);
   const order = q.order === 'newest' ? 'DESC' : 'ASC';
+  const limit = bind(q.limit);
+  const after = q.after === undefined ? undefined : bind(q.after);
+  const before = q.before === undefined ? undefined : bind(q.before);
+  const you = viewer === null ? undefined : bind(viewer);
+  const holders = you === undefined ? [undefined] : ['holder IS NULL', `holder = ${you}`];
+  const ranges: string[] = [];
+  for (const holder of holders) {
+    for (const status of statusesOf(q.status, holder === undefined)) {
+      const where = ['project = $1'];
+      if (holder !== undefined) where.push(holder);
+      if (status !== undefined) where.push(`status = ${bind(status)}`);
+      if (after !== undefined) where.push(`seq > ${after}`);
+      if (before !== undefined) where.push(`seq < ${before}`);
+      ranges.push(
+        `SELECT seq, record FROM canon_proposals WHERE ${where.join(' AND ')} ORDER BY seq ${order} LIMIT ${limit}`,
+      );
+    }
+  }
+  const [only] = ranges;
+  if (ranges.length === 1 && only !== undefined) return { sql: only, params };
+  const union = ranges.map((r, i) => `SELECT * FROM (${r}) AS r${i}`).join(' UNION ALL ');
   return {
-    sql: `SELECT record FROM canon_proposals WHERE ${where.join(' AND ')} ORDER BY seq ${order} LIMIT ${bind(size)}`,
+    sql: `SELECT seq, record FROM (${union}) AS page ORDER BY seq ${order} LIMIT ${limit}`,
     params,
   };
 }

@@ -15,7 +15,7 @@ import {
   readableWithin,
   versionAudience,
 } from './planes.js';
-import { type ProposalPageQuery, proposalBatchSql } from './proposal-page.js';
+import { type ProposalPageQuery, proposalPageSql } from './proposal-page.js';
 import type { ClassifierRecord, ProposalRecord, ProposalStatus } from './records.js';
 import { type RecordKey, type RecordTable, recordsIn } from './records-in.js';
 import {
@@ -232,29 +232,14 @@ export class CanonReader {
   }
 
   /**
-   * One page of the proposals this viewer may read ({@link ProposalPageQuery}). Rows another
-   * principal holds are skipped and the next batch read, so a page shorter than `limit` is the last.
+   * One page of the proposals this viewer may read ({@link ProposalPageQuery}), chosen in SQL by
+   * holder and status ({@link proposalPageSql}): a page shorter than `limit` is the last, and its
+   * work does not grow with the rows other principals hold.
    */
   async proposalPage(q: ProposalPageQuery): Promise<ProposalRecord[]> {
-    const out: ProposalRecord[] = [];
-    const newest = q.order === 'newest';
-    const cursor: { after?: number; before?: number } = {
-      ...(q.after === undefined ? {} : { after: q.after }),
-      ...(q.before === undefined ? {} : { before: q.before }),
-    };
-    for (;;) {
-      const { sql, params } = proposalBatchSql(q, cursor, q.limit);
-      const rows = await this.#records<ProposalRecord>(sql, params);
-      for (const p of rows) {
-        if (!this.#may(proposalAudience(p))) continue;
-        out.push(p);
-        if (out.length === q.limit) return out;
-      }
-      const last = rows.at(-1);
-      if (rows.length < q.limit || last === undefined) return out;
-      if (newest) cursor.before = last.seq;
-      else cursor.after = last.seq;
-    }
+    const { sql, params } = proposalPageSql(q, this.viewer);
+    const rows = await this.#records<ProposalRecord>(sql, params);
+    return rows.filter((p) => this.#may(proposalAudience(p)));
   }
 
   async proposal(id: string): Promise<ProposalRecord | null> {

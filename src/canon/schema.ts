@@ -17,6 +17,12 @@ const INTAKE_TABLES = `
   );
 `;
 
+/** The ranges a page of proposals is read from: by status, and by holder and status. */
+const PROPOSAL_PAGE_INDEXES = `
+  CREATE INDEX canon_proposals_status ON canon_proposals (project, status, seq);
+  CREATE INDEX canon_proposals_holder ON canon_proposals (project, holder, status, seq);
+`;
+
 /**
  * Canon's projection tables. Each row is derived from journal entries and rebuilt by replaying them;
  * `record` holds the full canonical JSON of what the row describes, the other columns are for lookup.
@@ -162,5 +168,24 @@ export const CANON_MIGRATIONS: readonly Migration[] = [
     // read as a range of this index, not by sorting the project's every proposal.
     name: 'canon-proposals-by-seq',
     up: 'CREATE INDEX canon_proposals_seq ON canon_proposals (project, seq)',
+  },
+  {
+    // A page a principal reads is chosen by holder and status in SQL, each a range of an index
+    // (proposal-page.ts): `holder` is the principal a personal proposal belongs to, null when the
+    // project reads it. Filled here from the records (proposer and candidate are fixed at proposing),
+    // as planes.ts reads them: a personal record without a proposer id is held by '', nobody.
+    name: 'canon-proposals-holder',
+    up: {
+      sqlite: `
+        ALTER TABLE canon_proposals ADD COLUMN holder TEXT;
+        UPDATE canon_proposals SET holder = COALESCE(json_extract(record, '$.proposer.id'), '')
+          WHERE json_extract(record, '$.candidate.visibility') = 'personal';
+        ${PROPOSAL_PAGE_INDEXES}`,
+      postgres: `
+        ALTER TABLE canon_proposals ADD COLUMN holder TEXT;
+        UPDATE canon_proposals SET holder = COALESCE(record::jsonb #>> '{proposer,id}', '')
+          WHERE record::jsonb #>> '{candidate,visibility}' = 'personal';
+        ${PROPOSAL_PAGE_INDEXES}`,
+    },
   },
 ];
