@@ -107,6 +107,7 @@ export {
   FAILURE_LIMITS,
 } from './intake-failure.js';
 export { mayReadEntry, type RedactedEntry, readableEntries } from './journal-view.js';
+export type { PageQuery, ProposalFilter, ProposalPageQuery } from './page.js';
 export {
   type Audience,
   audienceOf,
@@ -118,7 +119,6 @@ export {
   versionAudience,
 } from './planes.js';
 export { CANON_KINDS, CANON_PROJECTION } from './projection.js';
-export type { ProposalFilter, ProposalPageQuery } from './proposal-page.js';
 export { type Epistemic, type Provenance, provenance } from './provenance.js';
 export { CanonReader } from './read.js';
 export type {

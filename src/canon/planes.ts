@@ -54,11 +54,10 @@ export function proposalAudience(
 }
 
 /**
- * The principal a proposal belongs to alone (its `holder` column), or null when every principal of
- * the project reads it: what a page of proposals is chosen by in SQL.
+ * The principal something belongs to alone (its row's `holder` column), or null when every principal
+ * of the project reads it: what a page of proposals or messages is chosen by in SQL.
  */
-export function proposalHolder(proposal: Pick<ProposalRecord, 'candidate' | 'proposer'>) {
-  const audience = proposalAudience(proposal);
+export function holderOf(audience: Audience): string | null {
   return audience.shared ? null : audience.holder;
 }
 

@@ -17,7 +17,7 @@ import {
 } from './entry-kinds.js';
 import { edgeWrites, setEdges } from './graph.js';
 import type { ClassificationFailure, ClassificationFailureBody } from './intake-failure.js';
-import { proposalHolder } from './planes.js';
+import { holderOf, messageAudience, proposalAudience } from './planes.js';
 import type { CommitBody, ProposalRecord } from './records.js';
 import { type CanonObject, type DependencyPin, isLive, type NoteVersion } from './types.js';
 
@@ -69,7 +69,7 @@ async function updateProposal(
   }
   await tx.run(
     'UPDATE canon_proposals SET status = $3, holder = $4, record = $5 WHERE project = $1 AND proposal_id = $2',
-    [project, id, next.status, proposalHolder(next), canonicalize(next)],
+    [project, id, next.status, holderOf(proposalAudience(next)), canonicalize(next)],
   );
   remember(tx, project, next, true);
 }
@@ -89,7 +89,7 @@ async function settleProposals(tx: Queryable): Promise<void> {
         record.proposal_id,
         record.object_id,
         record.status,
-        proposalHolder(record),
+        holderOf(proposalAudience(record)),
         record.seq,
         canonicalize(record),
       ]),
@@ -278,8 +278,14 @@ export const CANON_PROJECTION: Projection = {
       case MESSAGE.kind: {
         const { message } = MESSAGE.body(entry);
         await tx.run(
-          'INSERT INTO canon_messages (project, message_id, seq, record) VALUES ($1, $2, $3, $4)',
-          [project, message.message_id, seq, canonicalize({ ...message, seq })],
+          'INSERT INTO canon_messages (project, message_id, holder, seq, record) VALUES ($1, $2, $3, $4, $5)',
+          [
+            project,
+            message.message_id,
+            holderOf(messageAudience(message)),
+            seq,
+            canonicalize({ ...message, seq }),
+          ],
         );
         return;
       }

@@ -5,6 +5,7 @@ import { type DependencyState, dependencyStates } from './cascade.js';
 import type { ArchivedMessage } from './classification.js';
 import { type DependentKind, edgesInto } from './graph.js';
 import type { ClassificationFailure } from './intake-failure.js';
+import { messagePageSql, type PageQuery, type ProposalPageQuery, proposalPageSql } from './page.js';
 import {
   type Audience,
   artifactAudience,
@@ -15,7 +16,6 @@ import {
   readableWithin,
   versionAudience,
 } from './planes.js';
-import { type ProposalPageQuery, proposalPageSql } from './proposal-page.js';
 import type { ClassifierRecord, ProposalRecord, ProposalStatus } from './records.js';
 import { type RecordKey, type RecordTable, recordsIn } from './records-in.js';
 import {
@@ -250,11 +250,14 @@ export class CanonReader {
     return p && this.#may(proposalAudience(p)) ? p : null;
   }
 
-  async messages(): Promise<ArchivedMessage[]> {
-    const all = await this.#records<ArchivedMessage>(
-      'SELECT record FROM canon_messages WHERE project = $1 ORDER BY seq',
-    );
-    return all.filter((m) => this.#may(messageAudience(m))).map(withVisibility);
+  /**
+   * One page of the archive this viewer may read, in capture (journal) order or newest first, chosen
+   * in SQL by holder ({@link messagePageSql}): a page shorter than `limit` is the last.
+   */
+  async messagePage(q: PageQuery): Promise<ArchivedMessage[]> {
+    const { sql, params } = messagePageSql(q, this.viewer);
+    const rows = await this.#records<ArchivedMessage>(sql, params);
+    return rows.filter((m) => this.#may(messageAudience(m))).map(withVisibility);
   }
 
   async message(id: string): Promise<ArchivedMessage | null> {

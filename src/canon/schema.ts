@@ -23,6 +23,12 @@ const PROPOSAL_PAGE_INDEXES = `
   CREATE INDEX canon_proposals_holder ON canon_proposals (project, holder, status, seq);
 `;
 
+/** The ranges a page of the archive is read from: by seq, and by holder and seq. */
+const MESSAGE_PAGE_INDEXES = `
+  CREATE INDEX canon_messages_seq ON canon_messages (project, seq);
+  CREATE INDEX canon_messages_holder ON canon_messages (project, holder, seq);
+`;
+
 /**
  * Canon's projection tables. Each row is derived from journal entries and rebuilt by replaying them;
  * `record` holds the full canonical JSON of what the row describes, the other columns are for lookup.
@@ -171,7 +177,7 @@ export const CANON_MIGRATIONS: readonly Migration[] = [
   },
   {
     // A page a principal reads is chosen by holder and status in SQL, each a range of an index
-    // (proposal-page.ts): `holder` is the principal a personal proposal belongs to, null when the
+    // (page.ts): `holder` is the principal a personal proposal belongs to, null when the
     // project reads it. Filled here from the records (proposer and candidate are fixed at proposing),
     // as planes.ts reads them: a personal record without a proposer id is held by '', nobody.
     name: 'canon-proposals-holder',
@@ -186,6 +192,24 @@ export const CANON_MIGRATIONS: readonly Migration[] = [
         UPDATE canon_proposals SET holder = COALESCE(record::jsonb #>> '{proposer,id}', '')
           WHERE record::jsonb #>> '{candidate,visibility}' = 'personal';
         ${PROPOSAL_PAGE_INDEXES}`,
+    },
+  },
+  {
+    // A page of the archive is chosen as a page of proposals is: `holder` is the speaker of a
+    // personal message, null for a project one (a message archived before messages had a
+    // visibility is project).
+    name: 'canon-messages-holder',
+    up: {
+      sqlite: `
+        ALTER TABLE canon_messages ADD COLUMN holder TEXT;
+        UPDATE canon_messages SET holder = json_extract(record, '$.actor')
+          WHERE json_extract(record, '$.visibility') = 'personal';
+        ${MESSAGE_PAGE_INDEXES}`,
+      postgres: `
+        ALTER TABLE canon_messages ADD COLUMN holder TEXT;
+        UPDATE canon_messages SET holder = record::jsonb ->> 'actor'
+          WHERE record::jsonb ->> 'visibility' = 'personal';
+        ${MESSAGE_PAGE_INDEXES}`,
     },
   },
 ];

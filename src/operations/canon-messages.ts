@@ -11,6 +11,7 @@ import {
 import { CanonryError } from '../core/index.js';
 import { messageIdArg, oneOfQuery } from './input.js';
 import type { Operation } from './operation.js';
+import { PAGE_QUERY, pageQuery } from './page-query.js';
 import { BODIES, RESPONSES, ref } from './schemas.js';
 import { messageView } from './views.js';
 
@@ -124,18 +125,20 @@ export const MESSAGE_OPERATIONS: readonly Operation[] = [
     url: '/v1/projects/:project/messages',
     operationId: 'listMessages',
     summary:
-      "The archive of the project in capture order: project messages and the principal's own personal ones",
+      "The archive of the project in capture order (or newest first), a page at a time: project messages and the principal's own personal ones",
     tag: 'messages',
     cli: {
       command: 'messages',
-      description: 'the archive: project messages and your own personal ones',
+      description:
+        'the archive, a page at a time: project messages and your own personal ones (--limit, default 100; --after or, with --order newest, --before a seq)',
     },
     minRole: 'viewer',
+    query: PAGE_QUERY,
     status: 200,
     response: list('messages', 'ArchivedMessage'),
-    errors: [],
-    handler: async ({ runtime, principal }) => ({
-      messages: await runtime.canon.readerFor(principal).messages(),
+    errors: ['INVALID_ARGUMENT'],
+    handler: async ({ runtime, principal, query }) => ({
+      messages: await runtime.canon.readerFor(principal).messagePage(pageQuery(query)),
     }),
   },
   {

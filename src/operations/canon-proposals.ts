@@ -2,7 +2,7 @@ import { OBJECT_ID, proposalInput } from '../canon/index.js';
 import { CanonryError } from '../core/index.js';
 import { approveRequest, proposalIdArg, rejectRequest } from './input.js';
 import type { Operation } from './operation.js';
-import { PROPOSAL_LIST_QUERY, proposalListQuery } from './proposal-list.js';
+import { PROPOSAL_LIST_QUERY, proposalListQuery } from './page-query.js';
 import { BODIES, RESPONSES, ref } from './schemas.js';
 import { proposalView } from './views.js';
 

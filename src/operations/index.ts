@@ -17,7 +17,7 @@ export type {
   OperationInput,
   QueryDoc,
 } from './operation.js';
-export { PROPOSAL_PAGE } from './proposal-list.js';
+export { PAGE } from './page-query.js';
 export {
   DEFAULT_REMOTE_TIMEOUT_MS,
   operationPath,

@@ -121,7 +121,7 @@ for (const engine of CANON_ENGINES) {
       return {
         objects: await reader.objects(),
         superseded: await reader.objects(['superseded']),
-        messages: await reader.messages(),
+        messages: await reader.messagePage({ limit: 1000 }),
         proposals: await reader.proposals(),
         pending: await reader.proposals('pending'),
         artifacts: await artifactStatuses(canon, who),

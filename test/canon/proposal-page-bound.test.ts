@@ -1,10 +1,15 @@
-// A page of proposals is chosen in SQL by who may read it and by status: another principal's
-// personal proposals, and proposals of another status, lying between the rows a page shows are never
-// read into the process — on both engines. A store made before proposals had a holder is given one,
-// filled from its records, when this code opens it.
+// A page of proposals (or of the archive) is chosen in SQL by who may read it and by status: another
+// principal's personal rows, and proposals of another status, lying between the rows a page shows
+// are never read into the process — on both engines. A store made before proposals and messages had
+// a holder is given one, filled from its records, when this code opens it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Principal, ProposalPageQuery } from '../../src/canon/index.js';
-import { proposalPageSql } from '../../src/canon/proposal-page.js';
+import {
+  archiveMessage,
+  type PageQuery,
+  type Principal,
+  type ProposalPageQuery,
+} from '../../src/canon/index.js';
+import { messagePageSql, proposalPageSql } from '../../src/canon/page.js';
 import type { Queryable } from '../../src/store/index.js';
 import {
   CANON_ENGINES,
@@ -59,6 +64,8 @@ for (const engine of CANON_ENGINES) {
     const made: Made[] = [];
     /** The journal seq of each proposal made, by object id. */
     const seqOf = new Map<string, number>();
+    /** The messages archived, in journal order (all shared statuses: a message has none). */
+    const said: Made[] = [];
     let e: EngineRuntime;
 
     async function make(p: Principal, id: string, personal: boolean) {
@@ -77,8 +84,24 @@ for (const engine of CANON_ENGINES) {
       return outcome;
     }
 
+    async function say(p: Principal, id: string, personal: boolean) {
+      const m = await archiveMessage(e.runtime.canon, p, {
+        message_id: id,
+        text: `Note ${id}.`,
+        visibility: personal ? 'personal' : 'project',
+      });
+      expect(m.message_id).toBe(id);
+      said.push({ id, holder: personal ? p.id : null, status: 'committed' });
+    }
+
     beforeAll(async () => {
       e = await engine.open();
+      await say(who.owner, 'm.shared.a', false);
+      for (let i = 0; i < 120; i++) await say(who.editor, `m.eddie.${i}`, true);
+      await say(who.owner, 'm.olivia.own', true);
+      await say(who.agent, 'm.shared.b', false);
+      for (let i = 0; i < 120; i++) await say(who.editor, `m.eddie.z${i}`, true);
+      await say(who.owner, 'm.shared.c', false);
       await make(who.owner, 'shared.a', false);
       await make(who.agent, 'agent.a', false);
       for (let i = 0; i < 150; i++) await make(who.editor, `eddie.p${i}`, true);
@@ -176,11 +199,54 @@ for (const engine of CANON_ENGINES) {
       expect(all).toEqual(expected(made, who.editor.id, { limit: made.length }));
     });
 
+    it.each([{ limit: 2 }, { limit: 3, order: 'newest' }, { limit: 1, after: 1 }] as PageQuery[])(
+      'the owner reads the archive, %o, with at most its limit of rows',
+      async (q) => {
+        // A cursor is given as an index into the archive: the operator's whole archive, which must
+        // hold the scenario's messages in the order they were said, names its seq.
+        const all = await e.runtime.canon.reader(PROJECT).messagePage({ limit: 1000 });
+        expect(all.map((m) => m.message_id)).toEqual(said.map((m) => m.id));
+        const after = q.after === undefined ? undefined : all[q.after]?.seq;
+        const { db, seen } = counting(e.runtime.store);
+        const page = await e.runtime.canon
+          .readerFor(who.owner, db)
+          .messagePage({ ...q, ...(after === undefined ? {} : { after }) });
+        expect(page.map((m) => m.message_id)).toEqual(expected(said, who.owner.id, q));
+        expect(seen.rows).toBeLessThanOrEqual(q.limit);
+      },
+    );
+
+    it.runIf(engine.name === 'sqlite')(
+      "reads each page of the archive from an index, never by scanning the project's messages",
+      async () => {
+        for (const viewer of [who.owner.id, null]) {
+          const { sql, params } = messagePageSql({ limit: 5, after: 3 }, viewer);
+          const plan = await e.runtime.store.all<{ detail: string }>(`EXPLAIN QUERY PLAN ${sql}`, [
+            PROJECT,
+            ...params,
+          ]);
+          const reads = plan.map((r) => r.detail).filter((d) => d.includes('canon_messages'));
+          expect(reads.length).toBeGreaterThan(0);
+          const range =
+            viewer === null
+              ? 'canon_messages_seq (project=? AND seq>?)'
+              : 'canon_messages_holder (project=? AND holder=? AND seq>?)';
+          for (const read of reads) {
+            expect(read).toContain(`SEARCH canon_messages USING INDEX ${range}`);
+          }
+        }
+      },
+    );
+
     it('a store whose proposals had no holder gets one from its records when opened', async () => {
       const { store } = e.runtime;
       await store.exec('DROP INDEX canon_proposals_status; DROP INDEX canon_proposals_holder;');
       await store.exec('ALTER TABLE canon_proposals DROP COLUMN holder');
-      await store.run('DELETE FROM canonry_migrations WHERE name = $1', ['canon-proposals-holder']);
+      await store.exec('DROP INDEX canon_messages_seq; DROP INDEX canon_messages_holder;');
+      await store.exec('ALTER TABLE canon_messages DROP COLUMN holder');
+      for (const name of ['canon-proposals-holder', 'canon-messages-holder']) {
+        await store.run('DELETE FROM canonry_migrations WHERE name = $1', [name]);
+      }
       const again = await e.another();
       const rows = await again.store.all<{ object_id: string; holder: string | null }>(
         'SELECT object_id, holder FROM canon_proposals WHERE project = $1',
@@ -188,6 +254,17 @@ for (const engine of CANON_ENGINES) {
       );
       const holders = new Map(rows.map((r) => [r.object_id, r.holder]));
       expect(holders).toEqual(new Map(made.map((m) => [m.id, m.holder])));
+      const speakers = await again.store.all<{ message_id: string; holder: string | null }>(
+        'SELECT message_id, holder FROM canon_messages WHERE project = $1',
+        [PROJECT],
+      );
+      expect(new Map(speakers.map((r) => [r.message_id, r.holder]))).toEqual(
+        new Map(said.map((m) => [m.id, m.holder])),
+      );
+      const archive = await again.canon.readerFor(who.editor).messagePage({ limit: 1000 });
+      expect(archive.map((m) => m.message_id)).toEqual(
+        expected(said, who.editor.id, { limit: 1000 }),
+      );
       const page = await again.canon
         .readerFor(who.owner)
         .proposalPage({ limit: 10, order: 'newest' });

@@ -310,6 +310,38 @@ describe('canonry canon', { timeout: 240_000 }, () => {
     expect(quiet.stderr).toBe('');
   });
 
+  it('messages: the archive a page at a time, a full page saying how to ask for the next', async () => {
+    const all = (await json(['canon', 'messages', '--token', tok.val!])).messages as {
+      message_id: string;
+      seq: number;
+    }[];
+    expect(all.length).toBeGreaterThan(2);
+    const first = await cli(['canon', 'messages', '--limit', '2', '--token', tok.val!]);
+    expect(first.code, first.stderr).toBe(0);
+    expect(
+      first.stdout
+        .trim()
+        .split('\n')
+        .map((line) => line.split(' ')[0]),
+    ).toEqual(all.slice(0, 2).map((m) => m.message_id));
+    expect(first.stderr.trim()).toBe(`2 shown, a full page: the next with --after ${all[1]!.seq}`);
+    const newest = await json(
+      ['canon', 'messages', '--order', 'newest', '--before', String(all.at(-1)!.seq)].concat([
+        '--token',
+        tok.val!,
+      ]),
+    );
+    expect(newest.messages.map((m: { seq: number }) => m.seq)).toEqual(
+      all
+        .slice(0, -1)
+        .map((m) => m.seq)
+        .reverse(),
+    );
+    const bad = await cli(['canon', 'messages', '--limit', '0', '--json', '--token', tok.val!]);
+    expect(bad.code).not.toBe(0);
+    expect(JSON.parse(bad.stdout || bad.stderr).error.code).toBe('INVALID_ARGUMENT');
+  });
+
   it('working-set prints the capsule, or JSON with its token count', async () => {
     const human = await cli([
       'canon',

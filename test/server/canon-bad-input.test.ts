@@ -541,7 +541,11 @@ describe('route by route', () => {
       '/proposals?status=open',
       '/objects?status=active,gone',
       '/board?x=1',
-      '/messages?limit=1',
+      '/messages?limit=0',
+      '/messages?limit=1001',
+      '/messages?order=sideways',
+      '/messages?after=-1',
+      '/messages?x=1',
     ]) {
       const r = await api('GET', path, t.owner);
       expect([r.status, r.body.error.code], path).toEqual([400, 'INVALID_ARGUMENT']);

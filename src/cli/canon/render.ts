@@ -1,5 +1,6 @@
 import type { TokenInfo } from '../../auth/index.js';
 import {
+  type ArchivedMessage,
   type ArtifactStatus,
   type CanonObject,
   type Claim,
@@ -15,7 +16,7 @@ import {
   type WorkingSet,
 } from '../../canon/index.js';
 import type { Board, ClassifierView, ObjectView, ProposalView } from '../../operations/index.js';
-import { PROPOSAL_PAGE } from '../../operations/index.js';
+import { PAGE } from '../../operations/index.js';
 
 /** How `canonry canon …` prints an operation's answer without `--json`: lines, by operation. */
 
@@ -70,6 +71,10 @@ function objectLine(
 
 function proposalLine(p: ProposalRecord): string {
   return `${p.proposal_id} ${p.status.padEnd(9)} ${p.intent.padEnd(9)} ${p.object_id.padEnd(20)} ${p.comparison.stakes} ${p.gate.label}${p.status === 'pending' ? ` needs ${p.required_role}${p.approval_requires_base ? ` with --base ${p.approval_requires_base}` : ''}` : ''}: ${p.candidate.text}`;
+}
+
+function messageLine(m: ArchivedMessage): string {
+  return `${m.message_id} seq ${m.seq} ${(m.visibility ?? 'project').padEnd(8)} ${m.actor} (${m.role}) at ${m.captured_at}: ${m.text}`;
 }
 
 function artifactLine(a: ArtifactStatus): string {
@@ -197,6 +202,8 @@ export const RENDER: Readonly<Record<string, Render>> = {
     r.messages.length > 0
       ? r.messages.map(unclassifiedLine)
       : ['every archived message is classified'],
+  listMessages: (r: { messages: ArchivedMessage[] }) =>
+    r.messages.length > 0 ? r.messages.map(messageLine) : ['no messages'],
   getClassifier: classifierLines,
   putSubjects: classifierLines,
   removeSubject: classifierLines,
@@ -255,7 +262,8 @@ export const NOTES: Readonly<Record<string, Note>> = {
   createToken: (r: { info: TokenInfo }) => [
     `${r.info.token_id}: ${r.info.principal} is ${r.info.role} of ${r.info.project}`,
   ],
-  listProposals: nextPageNote,
+  listProposals: nextPageNote('proposals'),
+  listMessages: nextPageNote('messages'),
 };
 
 /** A note, from the answer and the query that asked for it; no lines, no note. */
@@ -263,13 +271,13 @@ export const NOTES: Readonly<Record<string, Note>> = {
 type Note = (result: any, query: Readonly<Record<string, string>>) => string[];
 
 /** A full page may not be the last: say how to ask for the next one. */
-function nextPageNote(
-  r: { proposals: ProposalRecord[] },
-  query: Readonly<Record<string, string>>,
-): string[] {
-  const limit = query.limit === undefined ? PROPOSAL_PAGE.default : Number(query.limit);
-  const last = r.proposals.at(-1);
-  if (last === undefined || r.proposals.length < limit) return [];
-  const cursor = query.order === 'newest' ? `--before ${last.seq}` : `--after ${last.seq}`;
-  return [`${r.proposals.length} shown, a full page: the next with ${cursor}`];
+function nextPageNote(list: 'proposals' | 'messages'): Note {
+  return (r: Record<string, { seq: number }[]>, query) => {
+    const page = r[list] ?? [];
+    const limit = query.limit === undefined ? PAGE.default : Number(query.limit);
+    const last = page.at(-1);
+    if (last === undefined || page.length < limit) return [];
+    const cursor = query.order === 'newest' ? `--before ${last.seq}` : `--after ${last.seq}`;
+    return [`${page.length} shown, a full page: the next with ${cursor}`];
+  };
 }

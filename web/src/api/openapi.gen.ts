@@ -213,7 +213,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The archive of the project in capture order: project messages and the principal's own personal ones */
+        /** The archive of the project in capture order (or newest first), a page at a time: project messages and the principal's own personal ones */
         get: operations["listMessages"];
         put?: never;
         /** Archive a message and run intake: classify it and turn each draft into a gated proposal (classify=false archives only) */
@@ -2398,7 +2398,16 @@ export interface operations {
     };
     listMessages: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description only those after this journal seq (the next page, oldest first) */
+                after?: number;
+                /** @description only those before this journal seq (the next page, newest first) */
+                before?: number;
+                /** @description oldest first (journal order, the default) or newest first */
+                order?: "oldest" | "newest";
+                /** @description at most this many (1–1000, default 100) */
+                limit?: number;
+            };
             header?: never;
             path: {
                 /** @description the project; must be the bearer token’s */
