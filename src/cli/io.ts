@@ -11,6 +11,7 @@ import {
 import { basename, dirname, join } from 'node:path';
 import { checkOutputPath, type OutputTarget, outputRefusal, publishOutput } from '../app/index.js';
 import { CanonryError, isCanonryError, parseJsonText } from '../core/index.js';
+import { forTerminal, jsonForTerminal } from './terminal.js';
 
 /** An environment variable, unset when empty. */
 export const env = (name: string): string | undefined => process.env[name] || undefined;
@@ -87,7 +88,9 @@ export function readPem(path: string, what: string): string {
 
 /** Prints a result: JSON when `--json`, otherwise the human lines. */
 export function emit(json: boolean, value: unknown, lines: () => string[]): void {
-  process.stdout.write(json ? `${JSON.stringify(value, null, 2)}\n` : `${lines().join('\n')}\n`);
+  process.stdout.write(
+    json ? `${jsonForTerminal(value)}\n` : `${forTerminal(lines().join('\n'))}\n`,
+  );
 }
 
 /** Reports a failure on stderr (or as JSON on stdout) and sets the exit code. */
@@ -95,8 +98,8 @@ export function reportError(err: unknown, json: boolean): void {
   const typed = isCanonryError(err) ? err : null;
   const code = typed?.code ?? 'INTERNAL';
   const message = typed?.message ?? (err instanceof Error ? err.message : String(err));
-  if (json) process.stdout.write(`${JSON.stringify({ error: { code, message } }, null, 2)}\n`);
-  else process.stderr.write(`canonry: ${code}: ${message}\n`);
+  if (json) process.stdout.write(`${jsonForTerminal({ error: { code, message } })}\n`);
+  else process.stderr.write(`canonry: ${forTerminal(`${code}: ${message}`)}\n`);
   process.exitCode = EXIT.FAILED;
 }
 

@@ -4,6 +4,7 @@ import { CanonryError } from '../core/index.js';
 import type { Faces } from './faces.js';
 import { EXIT, reportError } from './io.js';
 import { PROGRAM } from './program-info.js';
+import { forTerminal } from './terminal.js';
 
 /**
  * The process entry is the one place that joins the faces: `serve` gets the HTTP face (with MCP at /mcp)
@@ -42,10 +43,15 @@ function toleratePipeClose(stream: NodeJS.WriteStream): void {
   });
 }
 
-/** With `--json`, commander's usage errors are reported as JSON (below), not as its text. */
-function silenceUsageErrors(command: Command): void {
-  command.configureOutput({ outputError: () => undefined });
-  for (const sub of command.commands) silenceUsageErrors(sub);
+/**
+ * With `--json`, commander's usage errors are reported as JSON (below), not as its text; without,
+ * its text is shown as every other line is, a hostile argument's control characters escaped.
+ */
+function routeUsageErrors(command: Command, json: boolean): void {
+  command.configureOutput({
+    outputError: json ? () => undefined : (text, write) => write(forTerminal(text)),
+  });
+  for (const sub of command.commands) routeUsageErrors(sub, json);
 }
 
 /** Commander's exits that are not usage errors: help and version. */
@@ -66,7 +72,7 @@ async function main(argv: string[]): Promise<void> {
   toleratePipeClose(process.stderr);
   try {
     const built = await program(argv);
-    if (json) silenceUsageErrors(built);
+    routeUsageErrors(built, json);
     await built.parseAsync(argv);
   } catch (err) {
     if (err instanceof CommanderError) {

@@ -14,6 +14,7 @@ import { NOTES, RENDER } from '../canon/render.js';
 import { EXIT, emit } from '../io.js';
 import { type RemoteFlags, remoteOf, TIMEOUT_FLAG } from '../remote.js';
 import { DATA_FLAG, DB_FLAG, type RuntimeFlags, withRuntime } from '../runtime.js';
+import { forTerminal } from '../terminal.js';
 
 interface CanonFlags extends RuntimeFlags, RemoteFlags {
   json?: boolean;
@@ -193,7 +194,7 @@ export function operationCommand(
       const json = values.json === true || !render;
       const notes = NOTES[op.operationId];
       const noted = !json && notes ? notes(result, input.query ?? {}) : [];
-      if (noted.length > 0) process.stderr.write(`${noted.join('\n')}\n`);
+      if (noted.length > 0) process.stderr.write(`${forTerminal(noted.join('\n'))}\n`);
       emit(json, result, () => render!(result));
       if (FAIL_WHEN_NOT_OK.has(op.operationId) && (result as { ok?: unknown }).ok === false)
         process.exitCode = EXIT.FAILED;
