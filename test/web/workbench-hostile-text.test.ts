@@ -195,4 +195,31 @@ describe.skipIf(!BROWSER_TESTS)('hostile text in the workbench', () => {
     await expectLabelAfter(page, `.cso-list li[data-fact="${factId}"]`, label!.slice(0, 12));
     await context.close();
   });
+
+  it("keeps the Kernel view's words after a protocol's hostile label in their order", async () => {
+    const { context, page } = await wb.signedIn(t.olivia, '/kernel');
+    const hostile = `${BIDI} approve`;
+    const protocol = {
+      slug: 'hostile.guard',
+      version: '1.0',
+      constraints: {
+        type: 'object',
+        required: ['amount'],
+        properties: { amount: { type: 'number' } },
+      },
+      labels: [hostile, 'BLOCK'],
+      rules: [
+        { label: hostile, condition: { '<=': [{ var: 'amount' }, 50] } },
+        { label: 'BLOCK', condition: true },
+      ],
+    };
+    await page.getByLabel('Agentic protocol (JSON)').fill(JSON.stringify(protocol, null, 2));
+    await page.getByLabel('Artifact (JSON)').fill('{ "amount": 40 }');
+    await page.getByRole('button', { name: 'Validate' }).click();
+    await page.locator('.verdict[data-conformant="true"]').waitFor();
+    await page.getByRole('button', { name: 'Verify against the pinned root' }).click();
+    await page.locator('.verification[data-verified="true"]').waitFor();
+    await expectLabelAfter(page, '.verification', 'signed by issuer');
+    await context.close();
+  });
 });

@@ -1,16 +1,19 @@
 import type { UseQueryResult } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { ApiError } from '../api/client.js';
+import { UserText } from './user-text.js';
 
 /** An error as the server typed it: its code first, so a person can look it up (docs/errors.md). */
 export function ErrorNote({ error }: { error: unknown }) {
-  const text =
+  // A message may quote what was sent (an id, a label): shown as text someone else wrote.
+  const [lead, text] =
     error instanceof ApiError
-      ? `${error.code}: ${error.message}`
-      : `Something failed: ${String(error)}`;
+      ? [`${error.code}: `, error.message]
+      : ['Something failed: ', String(error)];
   return (
     <p role="alert" className="error">
-      {text}
+      {lead}
+      <UserText text={text} />
     </p>
   );
 }

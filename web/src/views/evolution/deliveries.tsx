@@ -4,6 +4,7 @@ import { atLeast } from '../../session/roles.js';
 import { useMe } from '../../session/session-context.js';
 import { Badge, type Tone } from '../../ui/badges.js';
 import { ErrorNote } from '../../ui/query-state.js';
+import { UserText } from '../../ui/user-text.js';
 import { useRetry } from './queries.js';
 
 const TONE: Readonly<Record<Delivery['outcome'], Tone>> = {
@@ -63,7 +64,12 @@ export function Deliveries({ event }: { event: EventDetail }) {
                   <td>{d.attempts}</td>
                   <td>
                     {d.code ? <code>{d.code}</code> : null}
-                    {d.reason ? ` ${d.reason}` : null}
+                    {d.reason ? (
+                      <>
+                        {' '}
+                        <UserText text={d.reason} />
+                      </>
+                    ) : null}
                     {proposalOf(d) ? (
                       <>
                         proposed to canon as{' '}

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type { EventDetail, EventRow as Row } from '../../api/evolution.js';
 import { Badge, Hash } from '../../ui/badges.js';
 import { QueryState } from '../../ui/query-state.js';
+import { UserText } from '../../ui/user-text.js';
 import { Deliveries } from './deliveries.js';
 import { GovernanceFacts } from './governance-facts.js';
 import { useEvent } from './queries.js';
@@ -38,9 +39,9 @@ function Signer({ event }: { event: EventDetail }) {
           <Hash value={event.signingIdentity} />
         </dd>
         <dt>Node</dt>
-        <dd>{event.sourceNode || 'unknown'}</dd>
+        <dd>{event.sourceNode ? <UserText text={event.sourceNode} /> : 'unknown'}</dd>
         <dt>Creator</dt>
-        <dd>{event.creator || 'unknown'}</dd>
+        <dd>{event.creator ? <UserText text={event.creator} /> : 'unknown'}</dd>
         <dt>Made</dt>
         <dd>{when(event.createdAt)}</dd>
         <dt>Schema</dt>
@@ -57,7 +58,10 @@ function Signer({ event }: { event: EventDetail }) {
           <ul className="items">
             {event.sources.map((s) => (
               <li key={s.id}>
-                <code>{s.id}</code> ({s.kind})
+                <code>
+                  <UserText text={s.id} />
+                </code>{' '}
+                ({s.kind})
               </li>
             ))}
           </ul>

@@ -1,5 +1,6 @@
 import type { EventDetail } from '../../api/evolution.js';
 import { Hash } from '../../ui/badges.js';
+import { UserText } from '../../ui/user-text.js';
 import {
   exportWords,
   inferenceWords,
@@ -35,7 +36,10 @@ export function GovernanceFacts({ event }: { event: EventDetail }) {
               <ul className="items constraints">
                 {g.constraints.map((c) => (
                   <li key={`${c.kind}:${c.id}`}>
-                    {c.kind} <code>{c.id}</code>
+                    {c.kind}{' '}
+                    <code>
+                      <UserText text={c.id} />
+                    </code>
                   </li>
                 ))}
               </ul>

@@ -2,6 +2,7 @@ import type { PromotionView } from '../../api/evolution.js';
 import { Badge, Hash, type Tone } from '../../ui/badges.js';
 import { LineChart } from '../../ui/line-chart.js';
 import { QueryState } from '../../ui/query-state.js';
+import { UserText } from '../../ui/user-text.js';
 import { fixed, runningMeans } from './canary-metrics.js';
 import { PromotionStepper } from './promotion-stepper.js';
 import { usePromotions } from './queries.js';
@@ -40,7 +41,7 @@ function CanaryChart({ promotion: p }: { promotion: PromotionView }) {
         <div className="table-wrap">
           <table className="checks observations">
             <caption className="muted">
-              Each observation and each arm's mean after it ({p.metric.name})
+              Each observation and each arm's mean after it (<UserText text={p.metric.name} />)
             </caption>
             <thead>
               <tr>
@@ -84,7 +85,11 @@ function Promotion({ promotion: p }: { promotion: PromotionView }) {
           address <Hash value={p.address} />
         </span>
       </p>
-      {p.reason ? <p className={p.stage === 'promoted' ? '' : 'warn-note'}>{p.reason}</p> : null}
+      {p.reason ? (
+        <p className={p.stage === 'promoted' ? '' : 'warn-note'}>
+          <UserText text={p.reason} />
+        </p>
+      ) : null}
       <PromotionStepper promotion={p} />
       <dl className="facts">
         <dt>Canary</dt>
@@ -96,8 +101,9 @@ function Promotion({ promotion: p }: { promotion: PromotionView }) {
         </dd>
         <dt>Judged by</dt>
         <dd>
-          {p.metric.name || 'a metric'}: rolled back when below the baseline by more than{' '}
-          {p.metric.margin} after {p.metric.minSamples} samples on each arm
+          {p.metric.name ? <UserText text={p.metric.name} /> : 'a metric'}: rolled back when below
+          the baseline by more than {p.metric.margin} after {p.metric.minSamples} samples on each
+          arm
         </dd>
         <dt>Means now</dt>
         <dd>

@@ -3,6 +3,7 @@ import type { JournalLine } from '../../api/journal.js';
 import { useReceipt } from '../../api/queries.js';
 import { Badge, Hash } from '../../ui/badges.js';
 import { QueryState } from '../../ui/query-state.js';
+import { UserText } from '../../ui/user-text.js';
 
 function show(value: unknown): string {
   if (value === null) return 'none';
@@ -30,7 +31,9 @@ function ReceiptOf({ seq }: { seq: number }) {
           {r.warnings && r.warnings.length > 0 ? (
             <>
               <dt>Warnings</dt>
-              <dd>{r.warnings.join('; ')}</dd>
+              <dd>
+                <UserText text={r.warnings.join('; ')} />
+              </dd>
             </>
           ) : null}
           {r.affected_dependents && r.affected_dependents.length > 0 ? (
@@ -86,7 +89,7 @@ export function EntryRow({ entry }: { entry: JournalLine }) {
         <code>{entry.kind}</code>
         <time dateTime={entry.at}>{entry.at}</time>
         <span>
-          {who}
+          <UserText text={who} />
           {role ? ` (${role})` : ''}
         </span>
         <Hash value={entry.hash} />
@@ -96,7 +99,9 @@ export function EntryRow({ entry }: { entry: JournalLine }) {
           {fields.map(([k, v]) => (
             <div key={k} className="pair">
               <dt>{k.replace(/_/g, ' ')}</dt>
-              <dd>{show(v)}</dd>
+              <dd>
+                <UserText text={show(v)} />
+              </dd>
             </div>
           ))}
         </dl>

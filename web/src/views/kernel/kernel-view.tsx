@@ -4,6 +4,7 @@ import { useValidate, useVerifyEvent } from '../../api/queries.js';
 import type { ValidateEnvelope } from '../../api/types.js';
 import { Badge } from '../../ui/badges.js';
 import { ErrorNote } from '../../ui/query-state.js';
+import { UserText } from '../../ui/user-text.js';
 import { JsonField, parseJson } from './json-field.js';
 import { TrustRoot } from './trust-root.js';
 
@@ -24,10 +25,18 @@ function Verdict({ envelope }: { envelope: ValidateEnvelope }) {
         <Badge tone={data.conformant ? 'good' : 'bad'}>
           {data.conformant ? 'conformant' : 'not conformant'}
         </Badge>
-        {data.label ? <Badge tone="person">label {data.label}</Badge> : null}
+        {data.label ? (
+          <Badge tone="person">
+            label <UserText text={data.label} />
+          </Badge>
+        ) : null}
         {error ? <Badge tone="bad">{error.failure_code}</Badge> : null}
       </p>
-      {error ? <p className="error">{error.message}</p> : null}
+      {error ? (
+        <p className="error">
+          <UserText text={error.message} />
+        </p>
+      ) : null}
       {envelope.attestation ? null : (
         <p className="muted">Only a conformant verdict carries a signed event.</p>
       )}
@@ -189,7 +198,7 @@ export function KernelView() {
                 <>
                   <Badge tone="good">verified</Badge>
                   <span>
-                    label {result.label}, signed by issuer{' '}
+                    label <UserText text={result.label ?? ''} />, signed by issuer{' '}
                     <code>{result.issuer?.slice(0, 16)}…</code>
                     {result.development_root ? ' under a development root' : ''}
                   </span>
