@@ -30,7 +30,7 @@ const SUITES = {
   // CRP-018 AIR: injected problems detected and targeted, the obedient vs deaf trajectory, and the
   // DPE + IAP build against the relay's own per-window work. (bench/air/harness.js needs a model
   // server and is run by hand.)
-  air: ['sessions', 'speed'],
+  air: ['sessions', 'speed', 'stall'],
   // GCS evolution: qualified cognitive events resolved, signed and verified against the raw Ed25519
   // sign + verify floor.
   evolution: ['events'],

@@ -42,4 +42,5 @@ export { isProjectName, PROJECT_NAME } from './project-name.js';
 export { fail, ok, type Result } from './result.js';
 export { TextCache } from './text-cache.js';
 export { headOf } from './text-head.js';
+export { spawnThread } from './thread.js';
 export { countTokens, TOKEN_ENCODING } from './tokens.js';

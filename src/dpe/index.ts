@@ -12,6 +12,7 @@ export { COVER_RUN, COVER_THRESHOLD } from './completeness.js';
 export { groundedClaims } from './grounded.js';
 export type { DpeLimits } from './input.js';
 export { type DpeJudge, deterministicJudge } from './judge.js';
+export { stopJudgeThread, threadedJudge } from './judge-thread.js';
 export { DPE_LIMITS, NGRAM } from './limits.js';
 export { contentWords, normaliseStatement, STOP_WORDS } from './normalise.js';
 export { QUALITY_WEIGHTS } from './quality.js';

@@ -7,7 +7,7 @@ import {
 } from '../air/index.js';
 import type { Canon, Principal } from '../canon/index.js';
 import { CanonryError, countTokens, LruCache } from '../core/index.js';
-import { type DpeJudge, deterministicJudge } from '../dpe/index.js';
+import { type DpeJudge, threadedJudge } from '../dpe/index.js';
 import type { ModelPort } from '../models/index.js';
 import type { HmacKeyring } from '../trust/index.js';
 import { authority, type CompletedWindow, completeWindow, stillNext } from './complete.js';
@@ -98,7 +98,7 @@ export class Relay {
     this.canon = options.canon;
     this.projectCanon = options.projectCanon;
     this.hmac = options.hmac;
-    this.judge = options.judge ?? deterministicJudge();
+    this.judge = options.judge ?? threadedJudge();
     this.#now = options.now ?? (() => new Date());
   }
 
