@@ -39,7 +39,7 @@ export interface EventFilter {
   readonly order?: 'oldest' | 'newest';
 }
 
-/** What `verify` found: every event checked, and each that failed with its first issue. */
+/** What `verify` found: every event of the page checked, and each that failed with its first issue. */
 export interface EventsReport {
   readonly project: string;
   readonly checked: number;
@@ -49,7 +49,12 @@ export interface EventsReport {
     readonly seq: number;
     readonly issue: EvolutionIssue;
   }[];
+  /** The seq to continue from (`after`) when the project holds events past this page; else null. */
+  readonly next: number | null;
 }
+
+/** Most events one {@link EventStore.verify} call checks (and its default). */
+export const MAX_VERIFY_PAGE = 256;
 
 interface EventRow {
   event_id: string;
@@ -160,30 +165,45 @@ export class EventStore {
   }
 
   /**
-   * Checks every stored event of the project: schema, effective policy hash, signature from the
-   * pinned root, and linkage to its stored sources (their policies bound, its governance no wider).
+   * Checks the project's stored events after `after`, at most `limit` ({@link MAX_VERIFY_PAGE}) of
+   * them in journal order: schema, effective policy hash, signature from the pinned root, and linkage
+   * to its stored sources (their policies bound, its governance no wider). Each event costs a
+   * signature check and its governance, synchronously, so one call is one bounded page: `next` says
+   * where the following page starts, null once the project holds no later event.
    */
-  async verify(project: string, verifier: QualifiedEventVerifier): Promise<EventsReport> {
+  async verify(
+    project: string,
+    verifier: QualifiedEventVerifier,
+    page: { readonly after?: number; readonly limit?: number } = {},
+  ): Promise<EventsReport> {
     const failed: { event_id: string; seq: number; issue: EvolutionIssue }[] = [];
-    let checked = 0;
-    let after = 0;
-    for (;;) {
-      const rows = await this.db.all<{ event_id: string; seq: number | string; record: string }>(
-        `SELECT event_id, seq, record FROM evolution_events
-         WHERE project = $1 AND seq > $2 ORDER BY seq LIMIT 256`,
-        [project, after],
-      );
-      if (rows.length === 0) break;
-      for (const row of rows) {
-        checked++;
-        after = Number(row.seq);
-        const body = JSON.parse(row.record) as EventEntryBody;
-        const result = verifier.verify(body.event, { sources: body.sources });
-        if (!result.ok)
-          failed.push({ event_id: row.event_id, seq: after, issue: result.issues[0]! });
-      }
+    const limit = Math.min(Math.max(page.limit ?? MAX_VERIFY_PAGE, 1), MAX_VERIFY_PAGE);
+    let after = page.after ?? 0;
+    const rows = await this.db.all<{ event_id: string; seq: number | string; record: string }>(
+      `SELECT event_id, seq, record FROM evolution_events
+       WHERE project = $1 AND seq > $2 ORDER BY seq LIMIT $3`,
+      [project, after, limit],
+    );
+    for (const row of rows) {
+      after = Number(row.seq);
+      const body = JSON.parse(row.record) as EventEntryBody;
+      const result = verifier.verify(body.event, { sources: body.sources });
+      if (!result.ok) failed.push({ event_id: row.event_id, seq: after, issue: result.issues[0]! });
     }
-    return { project, checked, verified: checked - failed.length, failed };
+    const checked = rows.length;
+    if (checked < limit)
+      return { project, checked, verified: checked - failed.length, failed, next: null };
+    const [more] = await this.db.all<{ seq: number | string }>(
+      'SELECT seq FROM evolution_events WHERE project = $1 AND seq > $2 ORDER BY seq LIMIT 1',
+      [project, after],
+    );
+    return {
+      project,
+      checked,
+      verified: checked - failed.length,
+      failed,
+      next: more === undefined ? null : after,
+    };
   }
 }
 

@@ -54,6 +54,7 @@ export {
   type EventFilter,
   EventStore,
   type EventsReport,
+  MAX_VERIFY_PAGE,
   type StoredDelivery,
   type StoredEvent,
   type StoredEventRow,

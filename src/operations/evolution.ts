@@ -6,6 +6,7 @@ import {
   EVOLUTION_FEEDBACK,
   EventStore,
   type EvolutionCoordinator,
+  MAX_VERIFY_PAGE,
 } from '../evolution/index.js';
 import { intQuery } from './input.js';
 import type { Operation, QueryDoc } from './operation.js';
@@ -183,13 +184,21 @@ export const EVOLUTION_OPERATIONS: readonly Operation[] = [
     url: `${URL_BASE}/verify`,
     operationId: 'verifyEvents',
     summary:
-      "Verify every stored event of the project: schema, policy hash, signature from the server's root, governance against its sources",
+      "Verify the project's stored events, a page at a time in journal order: schema, policy hash, signature from the server's root, governance against its sources",
     tag: 'evolution',
     cli: {
       command: 'events verify',
       description: "verify every stored event's signature and governance",
     },
     minRole: 'viewer',
+    query: [
+      AFTER,
+      {
+        name: 'limit',
+        description: `at most this many events checked (1–${MAX_VERIFY_PAGE}, default ${MAX_VERIFY_PAGE}); next says where the following page starts`,
+        schema: { type: 'integer', minimum: 1, maximum: MAX_VERIFY_PAGE },
+      },
+    ],
     status: 200,
     response: obj(
       {
@@ -198,12 +207,16 @@ export const EVOLUTION_OPERATIONS: readonly Operation[] = [
         checked: int,
         verified: int,
         failed: { type: 'array', items: { type: 'object' } },
+        next: { type: ['integer', 'null'] },
       },
-      ['ok', 'project', 'checked', 'verified', 'failed'],
+      ['ok', 'project', 'checked', 'verified', 'failed', 'next'],
     ),
-    errors: [],
-    handler: async ({ runtime, project }) => {
-      const report = await store(runtime).verify(project, eventVerifierOf(runtime));
+    errors: ['INVALID_ARGUMENT'],
+    handler: async ({ runtime, project, query }) => {
+      const report = await store(runtime).verify(project, eventVerifierOf(runtime), {
+        after: intQuery(query.after, 'after', 0, Number.MAX_SAFE_INTEGER, 0),
+        limit: intQuery(query.limit, 'limit', 1, MAX_VERIFY_PAGE, MAX_VERIFY_PAGE),
+      });
       return { ok: report.failed.length === 0, ...report };
     },
   },

@@ -41,6 +41,43 @@ const list = (value: unknown): string[] =>
 /** Checks whose report says `ok: false` when something failed: the command exits 1 then. */
 const FAIL_WHEN_NOT_OK = new Set(['verifyEvents']);
 
+interface PagedReport {
+  readonly ok: boolean;
+  readonly checked: number;
+  readonly verified: number;
+  readonly failed: readonly unknown[];
+  readonly next: number | null;
+}
+
+/**
+ * Checks a server answers a bounded page of (`next`: where the following page starts). Given no
+ * `--after` or `--limit`, the command asks for every page in turn and prints one report of them all,
+ * so `events verify` still checks every stored event and exits 1 when any fails.
+ */
+const ALL_PAGES = new Set(['verifyEvents']);
+
+async function allPages(
+  invoker: Invoker,
+  op: Operation,
+  input: OperationInput,
+): Promise<PagedReport> {
+  let report = (await invoker.invoke(op, input)) as PagedReport;
+  while (report.next !== null) {
+    const page = (await invoker.invoke(op, {
+      ...input,
+      query: { ...input.query, after: String(report.next) },
+    })) as PagedReport;
+    report = {
+      ...page,
+      ok: report.ok && page.ok,
+      checked: report.checked + page.checked,
+      verified: report.verified + page.verified,
+      failed: [...report.failed, ...page.failed],
+    };
+  }
+  return report;
+}
+
 const CUSTOM: Readonly<Record<string, Custom>> = {
   postMessage: {
     options: (c) =>
@@ -183,9 +220,13 @@ export function operationCommand(
       const args = all.slice(0, -2) as string[];
       const generic = inputFromFlags(op, flags, values, args, custom?.raw);
       const input = custom?.input ? custom.input(generic, values) : generic;
+      const paged =
+        ALL_PAGES.has(op.operationId) &&
+        input.query?.after === undefined &&
+        input.query?.limit === undefined;
       const result = await withInvoker(
         values,
-        (invoker) => invoker.invoke(op, input),
+        (invoker) => (paged ? allPages(invoker, op, input) : invoker.invoke(op, input)),
         operator,
       ).catch((err: unknown) => {
         throw withFlag(err, flags);

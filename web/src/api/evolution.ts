@@ -256,9 +256,30 @@ export function createEvolutionApi(session: Session, origin: string = window.loc
           client.GET('/v1/projects/{project}/evolution/promotions', { params: { path: project } }),
         )
       ).promotions.map(promotionView),
-    /** Every stored event verified by the server: signature from its root, governance. */
-    verify: () =>
-      unwrap(client.GET('/v1/projects/{project}/evolution/verify', { params: { path: project } })),
+    /**
+     * Every stored event verified by the server (signature from its root, governance), asked for a
+     * page at a time (the server checks a bounded page per request) and joined into one report.
+     */
+    verify: async (): Promise<EventsReport> => {
+      const page = (after: number) =>
+        unwrap(
+          client.GET('/v1/projects/{project}/evolution/verify', {
+            params: { path: project, query: { after } },
+          }),
+        );
+      let report = await page(0);
+      while (report.next !== null) {
+        const more = await page(report.next);
+        report = {
+          ...more,
+          ok: report.ok && more.ok,
+          checked: report.checked + more.checked,
+          verified: report.verified + more.verified,
+          failed: [...report.failed, ...more.failed],
+        };
+      }
+      return report;
+    },
     /** Dispatches a dead-lettered event to its target again (editors). */
     retry: (event: string, target: string) =>
       unwrap(

@@ -762,7 +762,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Verify every stored event of the project: schema, policy hash, signature from the server's root, governance against its sources */
+        /** Verify the project's stored events, a page at a time in journal order: schema, policy hash, signature from the server's root, governance against its sources */
         get: operations["verifyEvents"];
         put?: never;
         post?: never;
@@ -5476,7 +5476,12 @@ export interface operations {
     };
     verifyEvents: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description only those after this journal seq */
+                after?: number;
+                /** @description at most this many events checked (1–256, default 256); next says where the following page starts */
+                limit?: number;
+            };
             header?: never;
             path: {
                 /** @description the project; must be the bearer token’s */
@@ -5498,6 +5503,7 @@ export interface operations {
                         checked: number;
                         verified: number;
                         failed: Record<string, never>[];
+                        next: number | null;
                     };
                 };
             };
