@@ -152,6 +152,7 @@ export {
   artifactAddress,
   canaryDecision,
   foldSteps,
+  MAX_OBSERVATION_HISTORY,
   type PromotionIssue,
 } from './promotion-machine.js';
 export {

@@ -37,6 +37,15 @@ const FROM: Readonly<Record<PromotionStepName, readonly (PromotionStage | null)[
 
 const EMPTY: ArmTotals = { samples: 0, sum: 0 };
 
+/**
+ * Most observations a promotion's history keeps: the latest. The arms' totals count every one
+ * (`observed` says how many), so the canary's decision is unchanged; what is bounded is the state
+ * every read of the promotion carries, and the work of folding it — each step copies the history,
+ * so an unbounded one (one observation per collected relay window, up to a million samples a side)
+ * made a rebuild quadratic in the canary's samples.
+ */
+export const MAX_OBSERVATION_HISTORY = 256;
+
 /** The content address of an artifact: `sha256:` over its RFC 8785 bytes. */
 export function artifactAddress(candidate: Pick<PromotionCandidate, 'artifact'>): ContentHash {
   return contentHash(candidate.artifact);
@@ -73,27 +82,32 @@ export function applyStep(
       publication: null,
       arms: { canary: EMPTY, baseline: EMPTY },
       reason: null,
+      observed: 0,
       history: [{ step: 'propose', stage: 'candidate', seq }],
     });
   }
   const current = state!;
-  const to = (next: PromotionStage, changes: Partial<PromotionState> = {}) =>
-    ok<PromotionState>({
-      ...current,
-      ...changes,
-      stage: next,
-      history: [
-        ...current.history,
-        step.step === 'observe'
-          ? {
-              step: step.step,
-              stage: next,
-              seq,
-              observation: { arm: step.arm, value: step.value, samples: step.samples },
-            }
-          : { step: step.step, stage: next, seq },
-      ],
-    });
+  const to = (next: PromotionStage, changes: Partial<PromotionState> = {}) => {
+    const history: PromotionState['history'][number][] = [
+      ...current.history,
+      step.step === 'observe'
+        ? {
+            step: step.step,
+            stage: next,
+            seq,
+            observation: { arm: step.arm, value: step.value, samples: step.samples },
+          }
+        : { step: step.step, stage: next, seq },
+    ];
+    const observed = current.observed + (step.step === 'observe' ? 1 : 0);
+    if (step.step === 'observe' && observed > MAX_OBSERVATION_HISTORY) {
+      history.splice(
+        history.findIndex((h) => h.step === 'observe'),
+        1,
+      );
+    }
+    return ok<PromotionState>({ ...current, ...changes, stage: next, observed, history });
+  };
   switch (step.step) {
     case 'validate':
       return step.passed

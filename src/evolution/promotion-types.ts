@@ -123,7 +123,12 @@ export interface PromotionState {
   readonly arms: { readonly canary: ArmTotals; readonly baseline: ArmTotals };
   /** Why it was rejected, promoted or rolled back. */
   readonly reason: string | null;
-  /** Every step taken, with the stage it left; an observation keeps its numbers (the canary over time). */
+  /** How many observations the arms hold in all (the history keeps the latest of them). */
+  readonly observed: number;
+  /**
+   * Every step taken, with the stage it left; an observation keeps its numbers (the canary over
+   * time) — the latest `MAX_OBSERVATION_HISTORY` (256) observations, every other step.
+   */
   readonly history: readonly {
     readonly step: PromotionStepName;
     readonly stage: PromotionStage;

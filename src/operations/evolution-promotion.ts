@@ -62,6 +62,10 @@ const VIEW = obj(
         candidate: { type: 'object' },
         publication: { type: ['object', 'null'] },
         arms: { type: 'object' },
+        observed: {
+          type: 'integer',
+          description: 'observations the arms hold in all; history keeps the latest 256',
+        },
         history: arr({ type: 'object' }),
       },
       ['promotion_id', 'artifact_kind', 'address', 'stage', 'history'],

@@ -5803,6 +5803,8 @@ export interface operations {
                                 candidate?: Record<string, never>;
                                 publication?: Record<string, never> | null;
                                 arms?: Record<string, never>;
+                                /** @description observations the arms hold in all; history keeps the latest 256 */
+                                observed?: number;
                                 history: Record<string, never>[];
                             };
                             canary_mean: number | null;
@@ -5914,6 +5916,8 @@ export interface operations {
                             candidate?: Record<string, never>;
                             publication?: Record<string, never> | null;
                             arms?: Record<string, never>;
+                            /** @description observations the arms hold in all; history keeps the latest 256 */
+                            observed?: number;
                             history: Record<string, never>[];
                         };
                         canary_mean: number | null;
@@ -6026,6 +6030,8 @@ export interface operations {
                             candidate?: Record<string, never>;
                             publication?: Record<string, never> | null;
                             arms?: Record<string, never>;
+                            /** @description observations the arms hold in all; history keeps the latest 256 */
+                            observed?: number;
                             history: Record<string, never>[];
                         };
                         canary_mean: number | null;
@@ -6120,6 +6126,8 @@ export interface operations {
                             candidate?: Record<string, never>;
                             publication?: Record<string, never> | null;
                             arms?: Record<string, never>;
+                            /** @description observations the arms hold in all; history keeps the latest 256 */
+                            observed?: number;
                             history: Record<string, never>[];
                         };
                         canary_mean: number | null;
@@ -6234,6 +6242,8 @@ export interface operations {
                             candidate?: Record<string, never>;
                             publication?: Record<string, never> | null;
                             arms?: Record<string, never>;
+                            /** @description observations the arms hold in all; history keeps the latest 256 */
+                            observed?: number;
                             history: Record<string, never>[];
                         };
                         canary_mean: number | null;
@@ -6348,6 +6358,8 @@ export interface operations {
                             candidate?: Record<string, never>;
                             publication?: Record<string, never> | null;
                             arms?: Record<string, never>;
+                            /** @description observations the arms hold in all; history keeps the latest 256 */
+                            observed?: number;
                             history: Record<string, never>[];
                         };
                         canary_mean: number | null;
