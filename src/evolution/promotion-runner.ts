@@ -1,5 +1,5 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
-import { CanonryError, isCanonryError, type JsonValue } from '../core/index.js';
+import { CanonryError, isCanonryError, isProjectName, type JsonValue } from '../core/index.js';
 import { type Journal, parseProject } from '../journal/index.js';
 import type { Queryable } from '../store/index.js';
 import type { Signer, TrustAnchor } from '../trust/index.js';
@@ -74,7 +74,11 @@ class AlreadyStands extends CanonryError {
   }
 }
 
-/** A candidate as untrusted input: INVALID_PROMOTION naming the first bad field. */
+/**
+ * A candidate as untrusted input: INVALID_PROMOTION naming the first bad field. The projects its
+ * canary names are project names, each once: a name no project can have is a mistake in the
+ * candidate (not a project that has yet to admit it), and a set is written once.
+ */
 export function parseCandidate(input: unknown): PromotionCandidate {
   candidateCheck ??= new Ajv2020({ strict: false, allErrors: false, ownProperties: true }).compile(
     PROMOTION_CANDIDATE_SCHEMA,
@@ -90,7 +94,23 @@ export function parseCandidate(input: unknown): PromotionCandidate {
       },
     );
   }
-  return input as PromotionCandidate;
+  const candidate = input as PromotionCandidate;
+  const named = new Set<string>();
+  for (const [i, project] of candidate.canary.projects.entries()) {
+    const path = `/canary/projects/${i}`;
+    if (!isProjectName(project)) {
+      throw new CanonryError(
+        'INVALID_PROMOTION',
+        `${path} is not a project name (1-64 of a-z 0-9 _ -, starting with a-z or 0-9)`,
+        { path },
+      );
+    }
+    if (named.has(project)) {
+      throw new CanonryError('INVALID_PROMOTION', `${path} names ${project} again`, { path });
+    }
+    named.add(project);
+  }
+  return candidate;
 }
 
 /**
