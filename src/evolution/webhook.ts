@@ -17,7 +17,7 @@ export interface WebhookConfig {
   readonly eventTypes?: readonly EventType[];
   /** The boundary kinds the receiver enforces (default: `project`, as its configuration says). */
   readonly enforces?: readonly BoundaryKind[];
-  /** Longest an attempt waits for an answer (ms, default 10,000). */
+  /** Longest an attempt waits for its answer's status, from its start (ms, default 10,000). */
   readonly timeoutMs?: number;
 }
 
@@ -75,6 +75,13 @@ export function webhookTarget(
   };
 }
 
+/**
+ * One attempt: resolves to the answer's status as soon as it arrives (the body is not read, so a
+ * receiver that keeps sending one holds nothing open), rejects when the attempt is not answered
+ * within `timeoutMs` from its start — connecting, sending and the status line and headers
+ * together. The socket's idle timeout alone let a receiver that sent a byte now and then hold an
+ * attempt, the event's dispatch and the coordinator's stop open for ever.
+ */
 function post(
   url: URL,
   body: string,
@@ -87,13 +94,19 @@ function post(
       url,
       { method: 'POST', headers: { ...headers, 'content-length': Buffer.byteLength(body) } },
       (res) => {
-        res.resume();
-        res.on('end', () => resolve(res.statusCode ?? 0));
-        res.on('error', reject);
+        clearTimeout(deadline);
+        resolve(res.statusCode ?? 0);
+        res.destroy();
       },
     );
-    req.setTimeout(timeoutMs, () => req.destroy(new Error(`no answer in ${timeoutMs} ms`)));
-    req.on('error', reject);
+    const deadline = setTimeout(
+      () => req.destroy(new Error(`no answer in ${timeoutMs} ms`)),
+      timeoutMs,
+    );
+    req.on('error', (err) => {
+      clearTimeout(deadline);
+      reject(err);
+    });
     req.end(body);
   });
 }
