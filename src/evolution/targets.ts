@@ -3,6 +3,7 @@ import type { DispatchPath } from './dispatch-path.js';
 import type { EventType, QualifiedEvent } from './event-types.js';
 import type { Delivery, EvolutionTarget, TargetOutcome } from './ports.js';
 import { type ReceivedEvent, receiveEvent } from './receive.js';
+import { EVOLUTION_SYSTEM_PROJECT } from './sources.js';
 import type { QualifiedEventVerifier } from './verify-event.js';
 
 /** What every built-in target verifies events with: a verifier on the keyring's pinned root. */
@@ -20,6 +21,9 @@ export interface MemoryProposals {
     event: QualifiedEvent,
   ): Promise<JsonObject>;
 }
+
+/** Why a memory in the evolution system project proposes nothing. */
+const NO_CANON_HERE = `canon does not run in ${EVOLUTION_SYSTEM_PROJECT}, the project of the kernel's verdict events`;
 
 /** Built-in targets work inside the project the event is stored in, on this node. */
 const IN_PROJECT: DispatchPath['enforces'] = ['project'];
@@ -46,7 +50,12 @@ function builtIn(
   };
 }
 
-/** `memory`: a memory event's `remember` becomes a canon proposal through {@link MemoryProposals}. */
+/**
+ * `memory`: a memory event's `remember` becomes a canon proposal through {@link MemoryProposals} —
+ * except in {@link EVOLUTION_SYSTEM_PROJECT}, where canon does not run: a proposal there would
+ * commit canon into the project of the kernel's verdict events, and its commit would come back as
+ * an event of that system project as if it were the kernel's. The delivery records why.
+ */
 export function memoryTarget(
   verifier: VerifierSource,
   proposals: MemoryProposals,
@@ -59,6 +68,9 @@ export function memoryTarget(
     async ({ event }, delivery) => {
       const remember = (event.outcome as { remember?: unknown }).remember;
       if (!isMemory(remember)) return { proposal: null };
+      if (delivery.project === EVOLUTION_SYSTEM_PROJECT) {
+        return { proposal: null, reason: NO_CANON_HERE };
+      }
       return proposals.propose(delivery.project, remember, event);
     },
   );

@@ -4,6 +4,7 @@ import { CanonryError, type JsonObject } from '../core/index.js';
 import {
   EVENT_TYPES,
   EVOLUTION_FEEDBACK,
+  EVOLUTION_SYSTEM_PROJECT,
   EventStore,
   type EvolutionCoordinator,
   MAX_VERIFY_PAGE,
@@ -302,13 +303,21 @@ export const EVOLUTION_OPERATIONS: readonly Operation[] = [
     },
     status: 201,
     response: obj({ feedback_id: str, seq: int }, ['feedback_id', 'seq']),
-    errors: ['INVALID_BODY'],
+    errors: ['INVALID_BODY', 'FORBIDDEN'],
     handler: async ({ runtime, principal, body }) => {
       const b = body as {
         subject: string;
         score: number;
         remember?: { title: string; text: string };
       };
+      if (principal.project === EVOLUTION_SYSTEM_PROJECT && b.remember !== undefined) {
+        // What is remembered becomes a canon proposal, and canon does not run here.
+        throw new CanonryError(
+          'FORBIDDEN',
+          `${EVOLUTION_SYSTEM_PROJECT} holds the evolution events of the kernel's verdicts; canon does not run there, so feedback there remembers nothing (leave remember out)`,
+          { field: 'remember' },
+        );
+      }
       const feedback_id = `fb-${randomUUID()}`;
       const { entry } = await runtime.journal.append(
         principal.project,
