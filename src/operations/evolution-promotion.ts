@@ -7,6 +7,7 @@ import {
   type PromotionActor,
   type PromotionState,
 } from '../evolution/index.js';
+import { intQuery } from './input.js';
 import type { Operation } from './operation.js';
 import { EXAMPLE_HASH, RESPONSES } from './schemas.js';
 
@@ -76,6 +77,19 @@ const VIEW = obj(
   ['promotion', 'canary_mean', 'baseline_mean'],
 );
 
+/**
+ * A promotion as a list shows it: without its artifact, which the address names and one
+ * promotion's read carries. An artifact is up to a body's size, so a list that carried every one
+ * grew by a megabyte per promotion proposed — past what one answer can hold.
+ */
+function listed(state: PromotionState) {
+  const { artifact: _, ...candidate } = state.candidate;
+  return { ...view(state), promotion: { ...state, candidate } };
+}
+
+/** Most promotions one list answers (and its default). */
+const LIST_LIMIT = 100;
+
 const PARAM = { promotion: 'promotion id' };
 const URL = '/v1/projects/:project/evolution/promotions';
 const ONE = `${URL}/:promotion`;
@@ -125,16 +139,45 @@ export const PROMOTION_OPERATIONS: readonly Operation[] = [
     url: URL,
     operationId: 'listPromotions',
     summary:
-      "The project's promotions of adaptive artifacts, in the order they were proposed, each at its stage",
+      "The project's promotions of adaptive artifacts, in the order they were proposed, each at its stage (a page; without the artifacts, which one promotion's read carries)",
     tag: 'evolution',
     cli: { command: 'promotions', description: 'list promotions and their stages' },
     minRole: 'viewer',
+    query: [
+      {
+        name: 'after',
+        description: "only those proposed after this journal seq (a page's next)",
+        schema: { type: 'integer', minimum: 0 },
+      },
+      {
+        name: 'limit',
+        description: `at most this many (1–${LIST_LIMIT}, default ${LIST_LIMIT})`,
+        schema: { type: 'integer', minimum: 1, maximum: LIST_LIMIT },
+      },
+    ],
     status: 200,
-    response: obj({ promotions: arr(VIEW) }, ['promotions']),
-    errors: [],
-    handler: async ({ runtime, project }) => ({
-      promotions: (await promotionsOf(runtime).list(project)).map(view),
-    }),
+    response: obj(
+      {
+        promotions: arr(VIEW),
+        next: {
+          type: ['integer', 'null'],
+          description: 'the after of the following page, or null at the end',
+        },
+      },
+      ['promotions', 'next'],
+    ),
+    errors: ['INVALID_ARGUMENT'],
+    handler: async ({ runtime, project, query }) => {
+      const after = intQuery(query.after, 'after', 0, Number.MAX_SAFE_INTEGER, 0);
+      const limit = intQuery(query.limit, 'limit', 1, LIST_LIMIT, LIST_LIMIT);
+      const proposedAt = (p: PromotionState) => p.history[0]?.seq ?? 0;
+      const all = (await promotionsOf(runtime).list(project)).filter((p) => proposedAt(p) > after);
+      const page = all.slice(0, limit);
+      return {
+        promotions: page.map(listed),
+        next: all.length > limit ? proposedAt(page.at(-1)!) : null,
+      };
+    },
   },
   {
     method: 'GET',

@@ -249,13 +249,22 @@ export function createEvolutionApi(session: Session, origin: string = window.loc
           }),
         ),
       ),
-    /** The project's promotions in the order they were proposed. */
-    promotions: async () =>
-      (
-        await unwrap(
-          client.GET('/v1/projects/{project}/evolution/promotions', { params: { path: project } }),
-        )
-      ).promotions.map(promotionView),
+    /** The project's promotions in the order they were proposed, read a page at a time. */
+    promotions: async () => {
+      const page = (after: number) =>
+        unwrap(
+          client.GET('/v1/projects/{project}/evolution/promotions', {
+            params: { path: project, query: { after } },
+          }),
+        );
+      let read = await page(0);
+      const all = [...read.promotions];
+      while (read.next !== null) {
+        read = await page(read.next);
+        all.push(...read.promotions);
+      }
+      return all.map(promotionView);
+    },
     /**
      * Every stored event verified by the server (signature from its root, governance), asked for a
      * page at a time (the server checks a bounded page per request) and joined into one report.

@@ -830,7 +830,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The project's promotions of adaptive artifacts, in the order they were proposed, each at its stage */
+        /** The project's promotions of adaptive artifacts, in the order they were proposed, each at its stage (a page; without the artifacts, which one promotion's read carries) */
         get: operations["listPromotions"];
         put?: never;
         /** Start a candidate: proposed, then (unless advance is false) replay-validated, checked, published signed and content-addressed, and opened to its canary — or stopped where it fails */
@@ -5775,7 +5775,12 @@ export interface operations {
     };
     listPromotions: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description only those proposed after this journal seq (a page's next) */
+                after?: number;
+                /** @description at most this many (1–100, default 100) */
+                limit?: number;
+            };
             header?: never;
             path: {
                 /** @description the project; must be the bearer token’s */
@@ -5810,6 +5815,8 @@ export interface operations {
                             canary_mean: number | null;
                             baseline_mean: number | null;
                         }[];
+                        /** @description the after of the following page, or null at the end */
+                        next: number | null;
                     };
                 };
             };
