@@ -159,15 +159,25 @@ export function relayWindowSource(windowOf: RelayWindowOf): AssetSource {
 /**
  * The memory target's port, filled by canon: what a memory event asks canon to remember becomes a
  * proposal by the principal `evolution` (an agent), provisional and uncertain, which canon's gate
- * then decides like any other — never a direct commit.
+ * then decides like any other — never a direct commit. The object id is the event's, so an event
+ * delivered again (a dispatch a stop or a lease change cut short after canon took it) answers the
+ * proposal it already made: proposed again, canon refuses the second create (CONFLICT), and the
+ * delivery was retried and dead-lettered although the memory had been proposed.
  */
 export function canonMemory(canon: Canon): MemoryProposals {
   return {
     async propose(project, memory, event) {
+      const objectId = `mem-${contentHash({ event: event.event_id }).slice(7, 19)}`;
+      const earlier = (await canon.reader(project).proposalsOn([objectId])).find(
+        (p) => p.intent === 'create' && p.proposer.id === 'evolution',
+      );
+      if (earlier !== undefined) {
+        return { proposal_id: earlier.proposal_id, status: earlier.status } as JsonObject;
+      }
       const outcome = await canon.propose(
         { id: 'evolution', project, role: 'agent' },
         {
-          object_id: `mem-${contentHash({ event: event.event_id }).slice(7, 19)}`,
+          object_id: objectId,
           intent: 'create',
           base_version: null,
           candidate: {
