@@ -1,4 +1,4 @@
-import { Backoff, CanonryError, type JsonObject } from '../core/index.js';
+import { Backoff, CanonryError, isCanonryError, type JsonObject } from '../core/index.js';
 import type { Journal, JournalEntry, JournalFollower } from '../journal/index.js';
 import type { Signer } from '../trust/index.js';
 import { admitForPath } from './dispatch-path.js';
@@ -399,9 +399,7 @@ export class EvolutionCoordinator {
     this.#stats.events++;
     const stored = { ...body, seq: result.entry.seq, deliveries: [] };
     for (const name of targets) {
-      this.#track(
-        this.#deliver(item.project, stored, this.#targets.get(name)!).then(() => undefined),
-      );
+      this.#track(this.#dispatch(item.project, stored, this.#targets.get(name)!));
     }
     return true;
   }
@@ -411,9 +409,16 @@ export class EvolutionCoordinator {
       const done = new Set(stored.deliveries.map((d) => d.target));
       for (const name of stored.targets) {
         const target = this.#targets.get(name);
-        if (target && !done.has(name)) await this.#deliver(project, stored, target);
+        if (target && !done.has(name)) await this.#dispatch(project, stored, target);
       }
     }
+  }
+
+  /** {@link #deliver} in the background: a delivery a stop cut short is left pending, unreported. */
+  async #dispatch(project: string, stored: EventEntryBody, target: EvolutionTarget): Promise<void> {
+    await this.#deliver(project, stored, target).catch((err: unknown) => {
+      if (!isCanonryError(err, 'SHUTTING_DOWN')) throw err;
+    });
   }
 
   /**
@@ -458,7 +463,12 @@ export class EvolutionCoordinator {
           };
           break;
         }
+        // A stop does not wait out the backoff: nothing is journaled, so the event stays pending
+        // and is dispatched again when the project is next followed. (Waited out, a stop took
+        // every remaining attempt and pause — minutes with a long retry policy.)
+        if (!this.#running) throw cutShort();
         await (this.#o.sleep ?? sleep)(pauses.next());
+        if (!this.#running) throw cutShort();
       }
     }
     await this.#o.journal.append(
@@ -540,6 +550,14 @@ function refusal(
     reason: issue.message.slice(0, 2048),
     record: null,
   };
+}
+
+/** A delivery a stop cut short between attempts: left pending, dispatched again at the next start. */
+function cutShort(): CanonryError {
+  return new CanonryError(
+    'SHUTTING_DOWN',
+    'the coordinator stopped between attempts; the delivery is made again when it next runs',
+  );
 }
 
 function messageOf(err: unknown): string {

@@ -262,6 +262,7 @@ export const EVOLUTION_OPERATIONS: readonly Operation[] = [
       'UNKNOWN_TARGET',
       'EVOLUTION_OFF',
       'INVALID_ARGUMENT',
+      'SHUTTING_DOWN',
     ],
     handler: async ({ runtime, project, params }) =>
       coordinator(runtime).retryDeadLetter(
