@@ -111,6 +111,8 @@ export class EvolutionCoordinator {
   /** Started (leading or standing by) until `stop`. */
   #running = false;
   #leaseTimer: NodeJS.Timeout | undefined;
+  /** Ends the pauses between a delivery's attempts when `stop` is called. */
+  #halt = halt();
   #tick: Promise<void> = Promise.resolve();
   #stats = { entries: 0, events: 0, rejected: 0, delivered: 0, refused: 0, deadLetters: 0 };
 
@@ -149,6 +151,7 @@ export class EvolutionCoordinator {
   async start(): Promise<void> {
     if (this.#running) return;
     this.#running = true;
+    this.#halt = halt();
     const lease = this.#o.lease;
     if (!lease) return this.#begin();
     await this.#leaseStep();
@@ -219,6 +222,7 @@ export class EvolutionCoordinator {
   async stop(): Promise<void> {
     if (!this.#running) return;
     this.#running = false;
+    this.#halt.resolve();
     clearInterval(this.#leaseTimer);
     await this.#tick.catch(() => undefined);
     await this.#end();
@@ -467,7 +471,7 @@ export class EvolutionCoordinator {
         // and is dispatched again when the project is next followed. (Waited out, a stop took
         // every remaining attempt and pause — minutes with a long retry policy.)
         if (!this.#running) throw cutShort();
-        await (this.#o.sleep ?? sleep)(pauses.next());
+        await Promise.race([(this.#o.sleep ?? sleep)(pauses.next()), this.#halt.promise]);
         if (!this.#running) throw cutShort();
       }
     }
@@ -550,6 +554,15 @@ function refusal(
     reason: issue.message.slice(0, 2048),
     record: null,
   };
+}
+
+/** A promise and the function that resolves it. */
+function halt(): { promise: Promise<void>; resolve: () => void } {
+  let resolve!: () => void;
+  const promise = new Promise<void>((r) => {
+    resolve = r;
+  });
+  return { promise, resolve };
 }
 
 /** A delivery a stop cut short between attempts: left pending, dispatched again at the next start. */

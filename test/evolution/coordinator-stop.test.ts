@@ -90,4 +90,40 @@ describe('a coordinator stopped while a target is retried', () => {
       await rt.close();
     }
   });
+
+  it('ends the pause it is in: a stop does not wait for the backoff to run out', async () => {
+    const { dir: own, cleanup: done } = tempDir();
+    const target = flaky();
+    let rt: CanonryRuntime | undefined;
+    let closing: Promise<void> | undefined;
+    try {
+      rt = await createCanonry(
+        { dataDir: own, evolution: 'on', logLevel: 'silent' },
+        {
+          evolution: {
+            targets: [target.target],
+            retry: { maxAttempts: 5, backoffMs: 30_000 },
+            // A pause that does not end on its own (standing in for the 30 s cap); the stop
+            // comes during it.
+            sleep: () => {
+              closing ??= rt!.close();
+              return new Promise<void>(() => undefined);
+            },
+          },
+        },
+      );
+      await rt.journal.append(
+        P,
+        EVOLUTION_FEEDBACK.input(
+          { feedback_id: 'fb-2', subject: 'work-2', score: 0.5, principal: 'ada', remember: null },
+          { actor: 'ada' },
+        ),
+      );
+      await rt.evolution!.idle();
+      await closing;
+      expect(target.state.attempts).toBe(1);
+    } finally {
+      done();
+    }
+  });
 });
