@@ -5,6 +5,7 @@ import { admitForPath, type DispatchPath } from './dispatch-path.js';
 import type { QualifiedEvent } from './event-types.js';
 import { type EvolutionIssue, refuse } from './issues.js';
 import { parseCognitiveAsset } from './parse-asset.js';
+import { MAX_SET } from './read-fields.js';
 import type { QualifiedEventVerifier } from './verify-event.js';
 
 /** An event a receiving side may use, with the sources it was checked against. */
@@ -35,6 +36,15 @@ export function receiveEvent(
     return refuse(
       'SOURCE_POLICY_MISMATCH',
       'the event arrived without its source assets',
+      'sources',
+    );
+  }
+  if (input.sources.length > MAX_SET) {
+    // An event names at most MAX_SET sources: more cannot be exactly its sources, and each would
+    // be parsed (and its governance resolved) before the mismatch showed.
+    return refuse(
+      'SOURCE_POLICY_MISMATCH',
+      `the delivery carries more than ${MAX_SET} sources, more than an event names`,
       'sources',
     );
   }
