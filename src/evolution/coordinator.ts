@@ -321,6 +321,10 @@ export class EvolutionCoordinator {
           items.push({ source, item, index });
         });
       } catch (err) {
+        // The store failing for now is not the entry's fault: its events are made when it answers
+        // again (the follower stops short of it and is started again from the cursor). Anything
+        // else is the entry's or the source's, and would fail the same way every time.
+        if (storeFailedForNow(err)) throw err;
         this.#report(err);
       }
     }
@@ -579,4 +583,9 @@ function messageOf(err: unknown): string {
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}
+
+/** A failure of the store that may pass (unreachable, busy): what a later attempt can get past. */
+function storeFailedForNow(err: unknown): boolean {
+  return isCanonryError(err, 'STORE_UNAVAILABLE') || isCanonryError(err, 'STORE_BUSY');
 }
