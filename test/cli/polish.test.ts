@@ -95,6 +95,70 @@ describe('canonry tokens create', () => {
   });
 });
 
+describe('a command refused on a data directory that does not exist', () => {
+  it('makes no data directory: a token cannot be valid there, and a bad project is refused first', async () => {
+    const fresh = join(temp.dir, 'never-made-for-a-token');
+    const refused = [
+      ['canon', 'objects', '--token', 'cnr_not_issued_here'],
+      ['canon', 'board', '--project', 'p', '--token', 'cnr_not_issued_here'],
+      ['canon', 'objects'],
+      ['mcp', '--token', 'cnr_not_issued_here'],
+      [
+        'relay',
+        'run',
+        '--mode',
+        'DOCUMENT',
+        '--objective',
+        'o',
+        '--sections',
+        'a',
+        '--token',
+        'cnr_x',
+      ],
+      [
+        'relay',
+        'run',
+        '--mode',
+        'DOCUMENT',
+        '--objective',
+        'o',
+        '--sections',
+        'a',
+        '--project',
+        'Bad',
+      ],
+      [
+        'relay',
+        'run',
+        '--mode',
+        'DOCUMENT',
+        '--objective',
+        'o',
+        '--sections',
+        'a',
+        '--project',
+        'kernel',
+      ],
+    ];
+    const codes: string[] = [];
+    for (const args of refused) {
+      const res = await runCli([...args, '--data', fresh]);
+      expect(res.code, args.join(' ')).toBe(1);
+      codes.push(/^canonry: ([A-Z_]+):/.exec(res.stderr)?.[1] ?? res.stderr);
+      expect(existsSync(fresh), args.join(' ')).toBe(false);
+    }
+    expect(codes).toEqual([
+      'KEYRING_MISSING',
+      'KEYRING_MISSING',
+      'UNAUTHENTICATED',
+      'KEYRING_MISSING',
+      'KEYRING_MISSING',
+      'INVALID_PROJECT',
+      'FORBIDDEN',
+    ]);
+  });
+});
+
 describe('usage errors', () => {
   it('are a JSON error on stdout with --json, exit 1, and nothing on stderr', async () => {
     for (const args of [

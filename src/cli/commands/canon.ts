@@ -158,10 +158,16 @@ async function withInvoker<T>(
       { create: false },
     );
   }
-  return withRuntime(flags, (runtime) =>
-    work(
-      localInvoker(runtime, token, flags.project === undefined ? {} : { project: flags.project }),
-    ),
+  // A token is valid only in a data directory that exists: none is made to be refused in
+  // (KEYRING_MISSING names the directory), and without a token nothing is opened at all.
+  if (!token) throw new CanonryError('UNAUTHENTICATED', 'a valid bearer token is required');
+  return withRuntime(
+    flags,
+    (runtime) =>
+      work(
+        localInvoker(runtime, token, flags.project === undefined ? {} : { project: flags.project }),
+      ),
+    { create: false },
   );
 }
 

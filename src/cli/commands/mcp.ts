@@ -40,13 +40,18 @@ export function mcpCommand(program: Command, faces: Faces): void {
         );
         return;
       }
-      await withRuntime(flags, async (runtime) => {
-        const principal = await authorizeToken(runtime.tokens, token, flags.project, 'viewer');
-        await mcp.serveStdio(
-          localInvoker(runtime, token),
-          { project: principal.project, role: principal.role },
-          PROGRAM.version,
-        );
-      });
+      // A token is valid only in a data directory that exists: none is made to refuse it in.
+      await withRuntime(
+        flags,
+        async (runtime) => {
+          const principal = await authorizeToken(runtime.tokens, token, flags.project, 'viewer');
+          await mcp.serveStdio(
+            localInvoker(runtime, token),
+            { project: principal.project, role: principal.role },
+            PROGRAM.version,
+          );
+        },
+        { create: false },
+      );
     });
 }

@@ -6,12 +6,13 @@ import { CanonryError } from '../../core/index.js';
 import { type ModelPort, OpenAIModel, parseRecordings, ReplayModel } from '../../models/index.js';
 import { checkBody, operationNamed, principalInvoker } from '../../operations/index.js';
 import type { CompletedWindow, RelaySessionView } from '../../relay/index.js';
-import { EXIT, emit, readText } from '../io.js';
+import { EXIT, emit, env, readText } from '../io.js';
 import { type AuthorPlot, type AuthorView, scriptedAuthor } from '../relay/author.js';
 import {
   figuresLine,
   figuresOf,
   localPrincipal,
+  operatorProject,
   RELAY_FLAGS,
   type RelayFlags,
   relayCalls,
@@ -137,22 +138,30 @@ export async function runRelay(flags: RunFlags, setup: RunSetup = {}): Promise<R
     { prepare: () => view!.prepare(), state: () => view!.state() },
     setup.plot ?? {},
   );
-  return withRuntime(flags, async (runtime) => {
-    const principal = await localPrincipal(runtime, flags);
-    const invoker = principalInvoker(runtime, { ...principal, token_id: '' });
-    const started = (await invoker.invoke(start, { body })) as RelaySessionView;
-    const id = started.session.session_id;
-    view = {
-      prepare: () => runtime.relay.prepareWindow(principal, id),
-      state: () => runtime.relay.state(principal, id),
-    };
-    // Named before its first window, so a run that is interrupted can be picked up.
-    if (setup.linesTo === undefined)
-      process.stderr.write(
-        `session ${id} (project ${principal.project}) started; \`canonry relay resume ${id}\` goes on from where it stops\n`,
-      );
-    return driveSession(runtime, principal, started, model, { maxWindows, flags, setup });
-  });
+  // Only the operator's run makes a data directory: a token can be valid only in one that exists,
+  // so with one a fresh directory is KEYRING_MISSING and nothing is written.
+  const token = flags.token ?? env('CANONRY_TOKEN');
+  if (!token) operatorProject(flags);
+  return withRuntime(
+    flags,
+    async (runtime) => {
+      const principal = await localPrincipal(runtime, flags);
+      const invoker = principalInvoker(runtime, { ...principal, token_id: '' });
+      const started = (await invoker.invoke(start, { body })) as RelaySessionView;
+      const id = started.session.session_id;
+      view = {
+        prepare: () => runtime.relay.prepareWindow(principal, id),
+        state: () => runtime.relay.state(principal, id),
+      };
+      // Named before its first window, so a run that is interrupted can be picked up.
+      if (setup.linesTo === undefined)
+        process.stderr.write(
+          `session ${id} (project ${principal.project}) started; \`canonry relay resume ${id}\` goes on from where it stops\n`,
+        );
+      return driveSession(runtime, principal, started, model, { maxWindows, flags, setup });
+    },
+    { create: !token },
+  );
 }
 
 type ResumeFlags = RelayFlags & Pick<RunFlags, 'model' | 'modelName' | 'maxWindows'>;

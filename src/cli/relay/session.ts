@@ -1,5 +1,6 @@
 import type { CanonryRuntime } from '../../app/index.js';
 import type { Principal } from '../../canon/index.js';
+import { parseProject } from '../../journal/index.js';
 import {
   authorizeToken,
   canonPrincipal,
@@ -52,9 +53,18 @@ export async function localPrincipal(
   const token = flags.token ?? env('CANONRY_TOKEN');
   if (token)
     return canonPrincipal(await authorizeToken(runtime.tokens, token, flags.project, 'agent'));
-  const project = projectOf(flags);
+  return { id: OPERATOR, project: operatorProject(flags), role: 'agent' };
+}
+
+/**
+ * The project a run without a token acts in as the operator, checked (INVALID_PROJECT, FORBIDDEN
+ * for the kernel's own) without opening anything, so a bad one is refused before the data
+ * directory is made.
+ */
+export function operatorProject(flags: RelayFlags): string {
+  const project = parseProject(projectOf(flags));
   refuseReservedProject(project);
-  return { id: OPERATOR, project, role: 'agent' };
+  return project;
 }
 
 /** Runs `work` with an invoker: over `--url`, or in process against the data directory. */
