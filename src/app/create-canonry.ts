@@ -126,7 +126,7 @@ export async function createCanonry(
   // or created until a project first needs a key.
   const hmac = HmacKeyring.open(config.dataDir);
   // Opened first: a command that must not create anything fails here, before any file exists.
-  refuseKeyringOverBoundStore(config.dataDir);
+  await refuseKeyringOverBoundStore(config.dataDir);
   checkDatabaseBeforeOpening(config.dataDir, config.db);
   const opened =
     options.create === false

@@ -86,5 +86,6 @@ export {
   relayWindowReplayer,
 } from './replay-relay.js';
 export { type RestoreOptions, type RestoreSummary, restoreDatabase } from './restore.js';
+export { refuseKeyringOverBoundStore } from './store-binding.js';
 export { STORY_PROJECT } from './story-project.js';
 export { TOKEN_ISSUED, TOKEN_REVOKED, type TokenEventBody } from './token-recorder.js';

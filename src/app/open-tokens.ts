@@ -35,7 +35,7 @@ export async function openTokens(
   const config = resolveConfig(input);
   // Without `create` (listing, revoking), a data directory with no keyring is KEYRING_MISSING and
   // nothing is made: a mistyped --data must not become a new, empty one.
-  refuseKeyringOverBoundStore(config.dataDir);
+  await refuseKeyringOverBoundStore(config.dataDir);
   checkDatabaseBeforeOpening(config.dataDir, config.db);
   const keyring = create
     ? await Keyring.openOrInit(config.dataDir)

@@ -2,7 +2,7 @@ import { closeSync, constants, existsSync, fstatSync, openSync, readFileSync } f
 import { join } from 'node:path';
 import { CanonryError, isCanonryError } from '../core/index.js';
 import { claimStore, type Store, type StoreIdentity } from '../store/index.js';
-import { fileFailure } from '../trust/index.js';
+import { fileFailure, keysDirectory, listKeyringDirectory } from '../trust/index.js';
 import { writePrivateFile } from './private-file.js';
 
 /** The file in a data directory that names the store it belongs to. */
@@ -81,15 +81,18 @@ export function readRecord(file: string): string | undefined {
 }
 
 /**
- * Refuses to make a keyring for a data directory already bound to a database (`store.json`) whose
- * `keys/` is gone: new keys would match none of the journal's signatures, and would stand where the
- * operator restores the real ones. Called before a keyring is opened or created.
+ * Refuses to make keys for a data directory already bound to a database (`store.json`) whose
+ * keyring is gone — no `keys/`, or one holding nothing but the HMAC keys' folder (`keys hmac` may
+ * have made it since): new keys would match none of the journal's signatures, and would stand where
+ * the operator restores the real ones. Called before a keyring is opened or created.
  */
-export function refuseKeyringOverBoundStore(dataDir: string): void {
-  if (existsSync(join(dataDir, STORE_FILE)) && !existsSync(join(dataDir, 'keys'))) {
-    throw new CanonryError(
-      'KEYRING_MISSING',
-      `${join(dataDir, 'keys')} is missing, but ${dataDir} is bound to a database (${STORE_FILE}): restore keys/ from its backup; new keys would not match the journal's signatures`,
-    );
-  }
+export async function refuseKeyringOverBoundStore(dataDir: string): Promise<void> {
+  if (!existsSync(join(dataDir, STORE_FILE))) return;
+  const keys = keysDirectory(dataDir);
+  const names = await listKeyringDirectory(keys);
+  if (names !== undefined && names.length > 0) return;
+  throw new CanonryError(
+    'KEYRING_MISSING',
+    `${keys} ${names === undefined ? 'is missing' : 'holds no keyring'}, but ${dataDir} is bound to a database (${STORE_FILE}): restore keys/ from its backup; new keys would not match the journal's signatures`,
+  );
 }

@@ -27,6 +27,8 @@ export type { OfflineRootMaterial } from './keyring-create.js';
 export {
   fileFailure,
   keyringIndexPath,
+  keysDirectory,
+  listKeyringDirectory,
   makeDirectory,
   writeFileAtomic,
 } from './keyring-files.js';

@@ -3,7 +3,7 @@
 // bound to PostgreSQL — refuses before it creates anything; and a --db that is a FIFO, a device or
 // :memory: is refused, typed, instead of hanging or binding to a database gone at exit.
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, rmSync, truncateSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, truncateSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
@@ -55,6 +55,33 @@ describe('a data directory whose SQLite database is gone', () => {
     },
     60_000,
   );
+});
+
+describe('a data directory whose keyring is gone', () => {
+  it('gets no new keys: keys init, keys hmac rotate and a token refused, keys/ with only hmac/ as missing', async () => {
+    const dir = await boundDirectory('keys-lost');
+    rmSync(join(dir, 'keys'), { recursive: true });
+    const refused = [
+      ['keys', 'init'],
+      ['keys', 'hmac', 'rotate', '--project', 'p'],
+      ['tokens', 'create', '--project', 'p', '--principal', 'b', '--role', 'owner'],
+    ];
+    for (const args of refused) {
+      const res = await runCli([...args, '--data', dir]);
+      expect(res.code, args.join(' ')).toBe(1);
+      expect(res.stderr, args.join(' ')).toMatch(
+        /^canonry: KEYRING_MISSING: .*keys is missing, but .* is bound to a database .*restore keys\/ from its backup/,
+      );
+      expect(existsSync(join(dir, 'keys')), args.join(' ')).toBe(false);
+    }
+    // An HMAC folder (made before this canonry refused it, or by hand) is no keyring: a command
+    // that would make one is still refused, and mints none beside it.
+    mkdirSync(join(dir, 'keys', 'hmac', 'p'), { recursive: true });
+    const made = await runCli([...refused[2]!, '--data', dir]);
+    expect(made.code).toBe(1);
+    expect(made.stderr).toMatch(/^canonry: KEYRING_MISSING: .*keys holds no keyring, but /);
+    expect(readdirSync(join(dir, 'keys'))).toEqual(['hmac']);
+  }, 60_000);
 });
 
 describe.skipIf(!postgresAvailable)('a data directory bound to PostgreSQL', () => {

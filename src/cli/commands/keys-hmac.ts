@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { resolveConfig } from '../../app/index.js';
+import { refuseKeyringOverBoundStore, resolveConfig } from '../../app/index.js';
 import { type HmacKeyInfo, HmacKeyring } from '../../trust/index.js';
 import { emit } from '../io.js';
 import type { KeysOptions } from './keys-io.js';
@@ -43,6 +43,8 @@ export function hmacKeysCommand(keys: Command): void {
     .option(...jsonOption)
     .action(async (opts: HmacOptions) => {
       const keyring = open(opts);
+      // A new key beside a database whose keys are gone would take the id of a key in their backup.
+      await refuseKeyringOverBoundStore(resolveConfig({ dataDir: opts.data }).dataDir);
       const made = await keyring.rotate(opts.project);
       printKeys(opts.project, await keyring.keys(opts.project), opts, `rotated: ${made.keyId}`);
     });

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { resolveConfig } from '../../app/index.js';
+import { refuseKeyringOverBoundStore, resolveConfig } from '../../app/index.js';
 import { CanonryError } from '../../core/index.js';
 import { Keyring } from '../../trust/index.js';
 import { emit } from '../io.js';
@@ -57,6 +57,9 @@ export function keysCommand(program: Command): void {
               revocationListPem: readPemFile(opts.crl, '--crl'),
             }
           : undefined;
+      // A development root is new every time: beside a database whose keys are gone it could only
+      // stand where the real keyring must be restored. A pinned offline root may be that root again.
+      if (offlineRoot === undefined) await refuseKeyringOverBoundStore(dirOf(opts));
       const keyring = await Keyring.init(dirOf(opts), offlineRoot ? { offlineRoot } : {});
       printKeyring(keyring, opts, 'created keyring');
       if (!keyring.canSign && opts.json !== true) {
