@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, existsSync, openSync, realpathSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { CanonryError, errnoCause, errnoOf, isNoSpace } from '../core/index.js';
-import { snapshotSqlite, syncPath } from '../store/index.js';
+import { refuseIrregularDatabaseFile, snapshotSqlite, syncPath } from '../store/index.js';
 import { resolveConfig } from './config.js';
 import {
   anchorOf,
@@ -67,6 +67,8 @@ export async function backupDatabase(options: BackupOptions): Promise<BackupSumm
   const target: OutputTarget = { label: 'the backup file', force: options.force === true };
   checkOutputPath(out, target);
   const source = embeddedDatabase(config.dataDir, config.db);
+  // A FIFO in its place would hold VACUUM INTO for ever, a directory or device fail as a disk would.
+  refuseIrregularDatabaseFile(source);
   if (!existsSync(source)) {
     throw new CanonryError(
       'INVALID_ARGUMENT',

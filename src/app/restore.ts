@@ -13,7 +13,12 @@ import {
 } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { CanonryError } from '../core/index.js';
-import { type ExclusiveSqlite, holdSqliteExclusive, syncPath } from '../store/index.js';
+import {
+  type ExclusiveSqlite,
+  holdSqliteExclusive,
+  refuseIrregularDatabaseFile,
+  syncPath,
+} from '../store/index.js';
 import { fileWriteFailure } from './backup.js';
 import { resolveConfig } from './config.js';
 import {
@@ -71,6 +76,8 @@ export async function restoreDatabase(options: RestoreOptions): Promise<RestoreS
   const config = resolveConfig({ dataDir: options.dataDir, db: options.db });
   const from = resolve(options.from);
   const live = embeddedDatabase(config.dataDir, config.db);
+  // What stands in its place must be a database (or nothing): a FIFO, device or directory is named.
+  refuseIrregularDatabaseFile(live);
   const fromStat = statOrUndefined(from);
   if (fromStat === undefined || !fromStat.isFile()) {
     throw new CanonryError(

@@ -2,11 +2,13 @@
 // real `canonry serve` goes on appending over HTTP, and `canonry restore` puts it back — refused
 // while any process has the database open, refused for a file that is not a good canonry database
 // (the live one untouched), and keeping the database it replaces.
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import {
   copyFileSync,
   cpSync,
   lstatSync,
+  mkdirSync,
   readdirSync,
   readFileSync,
   statSync,
@@ -354,6 +356,33 @@ describe('restore refuses what is not a good backup, and leaves the live databas
     const json = await runCli(['backup', '--out', file('x.db'), '--json']);
     expect(JSON.parse(json.stdout).error.code).toBe('INVALID_ARGUMENT');
     expect(readdirSync(temp.dir)).not.toContain('never-made');
+  });
+
+  it('refuses a directory, a device or a FIFO as the database, without opening it or leaving a file', async () => {
+    const outs = join(temp.dir, 'irregular-outs');
+    mkdirSync(outs);
+    const folder = join(temp.dir, 'irregular-db');
+    mkdirSync(folder);
+    const fifo = join(temp.dir, 'irregular.fifo');
+    execFileSync('mkfifo', [fifo]);
+    // The FIFO last: opening one waits for a writer that never comes.
+    for (const [db, kind] of [
+      [folder, 'a directory'],
+      ['/dev/zero', 'a device'],
+      [fifo, 'a FIFO'],
+    ] as const) {
+      for (const args of [
+        ['backup', '--data', data, '--db', db, '--out', join(outs, 'b.db')],
+        ['restore', '--data', data, '--db', db, '--from', good],
+      ]) {
+        const run = await runCli(args);
+        expect(refusal(run), `${args[0]} ${kind}`).toBe('STORE_UNAVAILABLE');
+        expect(run.stderr).toContain(`the database ${db} is ${kind}, not a regular file`);
+      }
+    }
+    expect(readdirSync(outs)).toEqual([]);
+    expect(readdirSync(folder)).toEqual([]);
+    expect(lstatSync(fifo).isFIFO()).toBe(true);
   });
 
   it('points a PostgreSQL data directory at pg_dump, never echoing its URL', async () => {
