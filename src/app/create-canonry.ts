@@ -139,7 +139,13 @@ export async function createCanonry(
       'the data directory is readable by others; canonry keeps its files 0600, but narrow it to 0700',
     );
   }
-  const trust = await watchKeyring(config.dataDir, opened);
+  const trust = await watchKeyring(config.dataDir, opened, {
+    onForeignRoot: (root) =>
+      logger.error(
+        { root: opened.rootFingerprint, keyring_root: root },
+        "keys/ now holds a keyring with another root: it is not used; signing goes on with the keyring this process started with (put the data directory's own keys/ back)",
+      ),
+  });
   const store = await openStore(config.db, config.dataDir, RUNTIME_MIGRATIONS);
   let canaries: CanaryCollector | undefined;
   try {

@@ -1,6 +1,6 @@
 import { cpSync, existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import {
   type AuditEntryBody,
   createCanonry,
@@ -212,6 +212,49 @@ describe('one root per database (scale-out)', () => {
     });
     await expect(openTokens({ dataDir: dir })).rejects.toMatchObject({ code: 'KEYRING_MISSING' });
     expect(existsSync(join(dir, 'keys'))).toBe(false);
+  });
+
+  it('goes on signing under its own root when keys/ is swapped for a keyring with another root', async () => {
+    const dir = temp();
+    const errors: string[] = [];
+    const logger = {
+      info: () => undefined,
+      warn: () => undefined,
+      error: (_: object, message: string) => errors.push(message),
+    };
+    const runtime = acceptNotes(
+      await createCanonry({ dataDir: dir, logLevel: 'silent' }, { logger }),
+    );
+    cleanups.push(() => runtime.close());
+    const root = runtime.keyring.rootFingerprint;
+    const own = join(temp(), 'own-keys');
+    cpSync(join(dir, 'keys'), own, { recursive: true });
+    const other = temp();
+    const foreign = await Keyring.init(other);
+    // Another data directory's keys/ copied over this one's while the runtime runs.
+    rmSync(join(dir, 'keys'), { recursive: true });
+    cpSync(join(other, 'keys'), join(dir, 'keys'), { recursive: true });
+    await vi.waitFor(
+      () => {
+        const switched = runtime.keyring.rootFingerprint !== root;
+        expect(switched || errors.some((m) => m.includes('another root'))).toBe(true);
+      },
+      { timeout: 30_000, interval: 50 },
+    );
+    expect(runtime.keyring.rootFingerprint).toBe(root);
+    expect(runtime.keyring.rootFingerprint).not.toBe(foreign.rootFingerprint);
+    // What it appends still verifies once the data directory's own keys are back.
+    await runtime.journal.append('swapped', { kind: 'test.note', body: 1, actor: 'a' });
+    await runtime.journal.checkpoint('swapped');
+    rmSync(join(dir, 'keys'), { recursive: true });
+    cpSync(own, join(dir, 'keys'), { recursive: true });
+    const ownKeyring = await Keyring.open(dir);
+    const report = await verifyProject(runtime.journal, 'swapped', {
+      root: ownKeyring.rootCertificatePem,
+      revocationList: ownKeyring.revocationListPem(),
+    });
+    expect(report.broken).toBeNull();
+    expect(report.ok).toBe(true);
   });
 
   it('refuses a data directory with another root, or set up with another database', async () => {
