@@ -1,4 +1,5 @@
-import { existsSync, linkSync, lstatSync, renameSync } from 'node:fs';
+import { existsSync, linkSync, lstatSync, renameSync, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { CanonryError } from '../core/index.js';
 
 /** A file a command writes (a key, a certificate, an event, a backup), and whether it may replace one. */
@@ -18,11 +19,23 @@ export function outputRefusal(path: string, target: OutputTarget, why: string): 
 }
 
 /**
- * Refuses an output path before the work that fills it is done: one that exists without `force`
- * (a slip of the flag must not replace a key, a database or anything else), and, even with it,
- * anything but a regular file (a link, a device or a directory would be swapped for a file).
+ * Refuses an output path before the work that fills it is done: one whose folder does not exist,
+ * one that exists without `force` (a slip of the flag must not replace a key, a database or anything
+ * else), and, even with it, anything but a regular file (a link, a device or a directory would be
+ * swapped for a file).
  */
 export function checkOutputPath(path: string, target: OutputTarget): void {
+  // Its folder first: found missing only at the write, the work (a key made, an issuer signed or
+  // revoked) would be done and kept by a command that reports failure.
+  let folder: ReturnType<typeof statSync> | undefined;
+  try {
+    folder = statSync(dirname(resolve(path)));
+  } catch {
+    folder = undefined;
+  }
+  if (folder?.isDirectory() !== true) {
+    throw outputRefusal(path, target, 'its folder does not exist');
+  }
   let existing: ReturnType<typeof lstatSync>;
   try {
     existing = lstatSync(path);

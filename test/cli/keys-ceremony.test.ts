@@ -549,3 +549,72 @@ describe('the development root, as the CLI shows it', () => {
     STEP,
   );
 });
+
+describe('an --out whose folder does not exist', () => {
+  const rootDir = at('o-root');
+  const data = at('o-server');
+  const missing = (name: string) => at('o-no-such-folder', name);
+
+  it(
+    'is refused before csr, offline sign or offline revoke change anything',
+    async () => {
+      await ok(['keys', 'offline', 'init', '--root-dir', rootDir]);
+      const pin = ['--root-cert', join(rootDir, 'root.cert.pem')];
+      await ok([
+        'keys',
+        'init',
+        ...pin,
+        '--crl',
+        join(rootDir, 'revocation.crl.pem'),
+        '--data',
+        data,
+      ]);
+
+      const csr = await refused(
+        ['keys', 'csr', '--data', data, '--out', missing('x.csr')],
+        'INVALID_ARGUMENT',
+      );
+      expect(csr).toContain('its folder does not exist');
+      expect(json(await ok(['keys', 'list', '--data', data, '--json'])).pending_issuer).toBeNull();
+      expect(readdirSync(join(data, 'keys')).filter((n) => n.startsWith('pending-'))).toEqual([]);
+
+      await ok(['keys', 'csr', '--data', data, '--out', at('o.csr')]);
+      await refused(
+        ['keys', 'offline', 'sign', at('o.csr'), '--root-dir', rootDir, '--out', missing('i.pem')],
+        'INVALID_ARGUMENT',
+      );
+      const listed = () => ok(['keys', 'offline', 'list', '--root-dir', rootDir, '--json']);
+      expect(json(await listed()).issued).toEqual([]);
+
+      await ok([
+        'keys',
+        'offline',
+        'sign',
+        at('o.csr'),
+        '--root-dir',
+        rootDir,
+        '--out',
+        at('o.pem'),
+      ]);
+      await ok(['keys', 'install-issuer', at('o.pem'), '--data', data]);
+      const [issued] = json(await listed()).issued;
+      await refused(
+        [
+          'keys',
+          'offline',
+          'revoke',
+          issued.fingerprint,
+          '--root-dir',
+          rootDir,
+          '--out',
+          missing('crl.pem'),
+        ],
+        'INVALID_ARGUMENT',
+      );
+      expect(json(await listed()).issued).toEqual([
+        expect.objectContaining({ fingerprint: issued.fingerprint, revoked: false }),
+      ]);
+    },
+    STEP,
+  );
+});
