@@ -5,11 +5,14 @@ import {
   constants,
   copyFileSync,
   existsSync,
+  fchmodSync,
   linkSync,
   openSync,
+  readSync,
   renameSync,
   rmSync,
   statSync,
+  writeSync,
 } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { CanonryError } from '../core/index.js';
@@ -106,8 +109,7 @@ export async function restoreDatabase(options: RestoreOptions): Promise<RestoreS
         : `no other process has ${live} open; holding it until the restore ends`,
     );
     try {
-      closeSync(openSync(temp, 'wx', 0o600));
-      copyFileSync(from, temp);
+      copyPrivate(from, temp);
       syncPath(temp);
     } catch (err) {
       throw fileWriteFailure(err, temp);
@@ -194,6 +196,31 @@ function setAside(
   syncPath(dirname(live));
   progress(`kept the replaced database as ${aside}`);
   return aside;
+}
+
+/**
+ * Copies `from` into a new file `to` that is 0600 from its creation to its end: `copyFileSync` would
+ * give it the backup's own mode (a backup kept 0644, or 0666, made the restored live database
+ * readable, or writable, by every user), and a chmod after it would leave a window.
+ */
+function copyPrivate(from: string, to: string): void {
+  const out = openSync(to, 'wx', 0o600);
+  try {
+    fchmodSync(out, 0o600); // the umask may have narrowed it; never wider
+    const input = openSync(from, constants.O_RDONLY | constants.O_NONBLOCK);
+    try {
+      const buffer = Buffer.allocUnsafe(1 << 20);
+      for (;;) {
+        const n = readSync(input, buffer, 0, buffer.length, null);
+        if (n === 0) break;
+        for (let done = 0; done < n; ) done += writeSync(out, buffer, done, n - done);
+      }
+    } finally {
+      closeSync(input);
+    }
+  } finally {
+    closeSync(out);
+  }
 }
 
 function statOrUndefined(path: string): ReturnType<typeof statSync> | undefined {

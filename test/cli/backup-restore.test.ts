@@ -5,6 +5,7 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import {
+  chmodSync,
   copyFileSync,
   cpSync,
   lstatSync,
@@ -407,6 +408,18 @@ describe('restore refuses what is not a good backup, and leaves the live databas
       const run = await runCli(args, { env: { CANONRY_DB: '' } });
       expect(refusal(run), args[0]).toBe('UNSUPPORTED_STORE');
       expect(run.stderr).toMatch(/pg_dump/);
+    }
+  });
+
+  it('keeps the restored database 0600 whatever the mode of the backup file', async () => {
+    for (const mode of [0o644, 0o666]) {
+      const open = file(`open-${mode.toString(8)}.db`);
+      copyFileSync(good, open);
+      chmodSync(open, mode);
+      const restored = await runCli(['restore', '--data', data, '--from', open]);
+      expect(restored.code, restored.stderr).toBe(0);
+      expect(statSync(join(data, 'canonry.db')).mode & 0o777).toBe(0o600);
+      expect(statSync(open).mode & 0o777).toBe(mode);
     }
   });
 });
