@@ -35,7 +35,12 @@ import { RUNTIME_MIGRATIONS } from './migration-sets.js';
 import { ensureDataDirectory } from './private-file.js';
 import { buildPromotionRunner } from './promotions.js';
 import { JournalProtocolStore, PROTOCOL_PROJECTION } from './protocol-store.js';
-import { bindStore, refuseKeyringOverBoundStore } from './store-binding.js';
+import {
+  bindStore,
+  holdsKeyring,
+  keyringForOpenStore,
+  refuseKeyringOverBoundStore,
+} from './store-binding.js';
 import { journalTokenRecorder } from './token-recorder.js';
 
 /** A built runtime: everything the faces (server, CLI) need, wired once. */
@@ -128,16 +133,21 @@ export async function createCanonry(
   // Opened first: a command that must not create anything fails here, before any file exists.
   await refuseKeyringOverBoundStore(config.dataDir);
   checkDatabaseBeforeOpening(config.dataDir, config.db);
-  const opened =
+  // An existing keyring is opened before the store; a new one is made only once the database has
+  // opened (keyringForOpenStore): a start refused over its database leaves no keys behind.
+  const existing =
     options.create === false
       ? await Keys.open(config.dataDir)
-      : await Keys.openOrInit(config.dataDir);
-  const { wide } = await ensureDataDirectory(config.dataDir);
-  if (wide) {
-    logger.warn(
-      { dataDir: config.dataDir },
-      'the data directory is readable by others; canonry keeps its files 0600, but narrow it to 0700',
-    );
+      : (await holdsKeyring(config.dataDir))
+        ? await Keys.openOrInit(config.dataDir)
+        : undefined;
+  const store = await openStore(config.db, config.dataDir, RUNTIME_MIGRATIONS);
+  let opened: Keyring;
+  try {
+    opened = existing ?? (await keyringForOpenStore(store, config.dataDir));
+  } catch (err) {
+    await store.close().catch(() => undefined);
+    throw err;
   }
   const trust = await watchKeyring(config.dataDir, opened, {
     onForeignRoot: (root) =>
@@ -146,9 +156,15 @@ export async function createCanonry(
         "keys/ now holds a keyring with another root: it is not used; signing goes on with the keyring this process started with (put the data directory's own keys/ back)",
       ),
   });
-  const store = await openStore(config.db, config.dataDir, RUNTIME_MIGRATIONS);
   let canaries: CanaryCollector | undefined;
   try {
+    const { wide } = await ensureDataDirectory(config.dataDir);
+    if (wide) {
+      logger.warn(
+        { dataDir: config.dataDir },
+        'the data directory is readable by others; canonry keeps its files 0600, but narrow it to 0700',
+      );
+    }
     const identity = await bindStore(store, config.dataDir, opened.rootFingerprint);
     const signer = () => trust.current().signer();
     const journal = new Journal(store, {

@@ -7,7 +7,12 @@ import { checkDatabaseBeforeOpening } from './bound-database.js';
 import { type ConfigInput, resolveConfig } from './config.js';
 import { runtimeEntryKinds } from './entry-kinds.js';
 import { ensureDataDirectory } from './private-file.js';
-import { bindStore, refuseKeyringOverBoundStore } from './store-binding.js';
+import {
+  bindStore,
+  holdsKeyring,
+  keyringForOpenStore,
+  refuseKeyringOverBoundStore,
+} from './store-binding.js';
 import { journalTokenRecorder } from './token-recorder.js';
 
 /** The token store of a data directory, opened alone; `close` releases it. */
@@ -37,16 +42,21 @@ export async function openTokens(
   // nothing is made: a mistyped --data must not become a new, empty one.
   await refuseKeyringOverBoundStore(config.dataDir);
   checkDatabaseBeforeOpening(config.dataDir, config.db);
-  const keyring = create
-    ? await Keyring.openOrInit(config.dataDir)
-    : await Keyring.open(config.dataDir);
-  await ensureDataDirectory(config.dataDir);
+  // A new keyring is made only once the database has opened (keyringForOpenStore): a --db that
+  // cannot be opened, or that another root signs, leaves no keys behind.
+  const existing = !create
+    ? await Keyring.open(config.dataDir)
+    : (await holdsKeyring(config.dataDir))
+      ? await Keyring.openOrInit(config.dataDir)
+      : undefined;
   const store = await openStore(config.db, config.dataDir, {
     store: STORE_IDENTITY_MIGRATIONS,
     journal: JOURNAL_MIGRATIONS,
     auth: AUTH_MIGRATIONS,
   });
   try {
+    const keyring = existing ?? (await keyringForOpenStore(store, config.dataDir));
+    await ensureDataDirectory(config.dataDir);
     await bindStore(store, config.dataDir, keyring.rootFingerprint);
     const journal = new Journal(store, {
       signer: () => keyring.signer(),

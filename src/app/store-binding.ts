@@ -2,7 +2,7 @@ import { closeSync, constants, existsSync, fstatSync, openSync, readFileSync } f
 import { join } from 'node:path';
 import { CanonryError, isCanonryError } from '../core/index.js';
 import { claimStore, type Store, type StoreIdentity } from '../store/index.js';
-import { fileFailure, keysDirectory, listKeyringDirectory } from '../trust/index.js';
+import { fileFailure, Keyring, keysDirectory, listKeyringDirectory } from '../trust/index.js';
 import { writePrivateFile } from './private-file.js';
 
 /** The file in a data directory that names the store it belongs to. */
@@ -95,4 +95,33 @@ export async function refuseKeyringOverBoundStore(dataDir: string): Promise<void
     'KEYRING_MISSING',
     `${keys} ${names === undefined ? 'is missing' : 'holds no keyring'}, but ${dataDir} is bound to a database (${STORE_FILE}): restore keys/ from its backup; new keys would not match the journal's signatures`,
   );
+}
+
+/** Whether `keys/` holds a keyring, or one being made: anything but the HMAC keys' folder. */
+export async function holdsKeyring(dataDir: string): Promise<boolean> {
+  return ((await listKeyringDirectory(keysDirectory(dataDir)))?.length ?? 0) > 0;
+}
+
+/**
+ * Makes the development keyring of a data directory that has none, once its database is open: a
+ * database that cannot be opened (a mistyped `--db`, a file that is not SQLite) leaves no keys
+ * behind, and one already signed under a root — another data directory's, a shared PostgreSQL's —
+ * is KEYRING_MISMATCH naming that root (as it was once a new keyring had been made and bound): a
+ * new root could never match it, and its keys would stand where that root's keyring belongs. A
+ * keyring another process made meanwhile is opened.
+ */
+export async function keyringForOpenStore(store: Store, dataDir: string): Promise<Keyring> {
+  if (!(await holdsKeyring(dataDir))) {
+    const claimed = await store.all<{ root_fingerprint: string }>(
+      'SELECT root_fingerprint FROM canonry_store WHERE id = 1',
+    );
+    if (claimed[0] !== undefined && !(await holdsKeyring(dataDir))) {
+      throw new CanonryError(
+        'KEYRING_MISMATCH',
+        `the database ${store.description} is signed under root ${claimed[0].root_fingerprint}, and ${keysDirectory(dataDir)} holds no keyring: a new one would have another root, so none is made; put that root's keyring in keys/ (canonry keys init --root-cert … for a root kept offline; see "Production keys and scale-out" in the README)`,
+        { store_root: claimed[0].root_fingerprint },
+      );
+    }
+  }
+  return Keyring.openOrInit(dataDir);
 }

@@ -3,7 +3,15 @@
 // bound to PostgreSQL — refuses before it creates anything; and a --db that is a FIFO, a device or
 // :memory: is refused, typed, instead of hanging or binding to a database gone at exit.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, truncateSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
@@ -82,6 +90,44 @@ describe('a data directory whose keyring is gone', () => {
     expect(made.stderr).toMatch(/^canonry: KEYRING_MISSING: .*keys holds no keyring, but /);
     expect(readdirSync(join(dir, 'keys'))).toEqual(['hmac']);
   }, 60_000);
+});
+
+describe('a fresh data directory whose database is refused', () => {
+  it('gets no keyring: a --db that cannot be opened, is not SQLite, or is signed under another root', async () => {
+    const other = await boundDirectory('another-root');
+    const text = join(temp.dir, 'not-a-database.txt');
+    writeFileSync(text, 'hello\n');
+    const cases = [
+      [`sqlite:${join(text, 'x.db')}`, 'STORE_UNAVAILABLE'],
+      [text, 'STORE_CORRUPT'],
+      [join(other, 'canonry.db'), 'KEYRING_MISMATCH'],
+    ] as const;
+    for (const [i, [db, code]] of cases.entries()) {
+      const fresh = join(temp.dir, `fresh-refused-${i}`);
+      const made = await runCli([
+        'tokens',
+        'create',
+        '--project',
+        'p',
+        '--principal',
+        'b',
+        '--role',
+        'owner',
+        '--data',
+        fresh,
+        '--db',
+        db,
+      ]);
+      expect(made.code, db).toBe(1);
+      expect(made.stderr, db).toMatch(new RegExp(`^canonry: ${code}: `));
+      expect(existsSync(fresh), db).toBe(false);
+      const served = await serveRefuses(fresh, { args: ['--db', db] });
+      expect(served.code, db).toBe(1);
+      expect(served.stderr, db).toContain(`${code}: `);
+      expect(existsSync(fresh), db).toBe(false);
+    }
+    expect(readFileSync(text, 'utf8')).toBe('hello\n');
+  }, 120_000);
 });
 
 describe.skipIf(!postgresAvailable)('a data directory bound to PostgreSQL', () => {
