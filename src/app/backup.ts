@@ -10,6 +10,7 @@ import {
   checkDatabaseCopy,
   embeddedDatabase,
   type Progress,
+  refuseUnboundDatabaseFile,
 } from './database-copy.js';
 import { checkOutputPath, type OutputTarget, publishOutput } from './output-file.js';
 
@@ -69,6 +70,7 @@ export async function backupDatabase(options: BackupOptions): Promise<BackupSumm
   const source = embeddedDatabase(config.dataDir, config.db);
   // A FIFO in its place would hold VACUUM INTO for ever, a directory or device fail as a disk would.
   refuseIrregularDatabaseFile(source);
+  refuseUnboundDatabaseFile(config.dataDir, source);
   if (!existsSync(source)) {
     throw new CanonryError(
       'INVALID_ARGUMENT',

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { CanonryError, type ContentHash, isCanonryError } from '../core/index.js';
 import { Journal, verifyProject } from '../journal/index.js';
@@ -64,6 +64,25 @@ export function embeddedDatabase(dataDir: string, db: string | undefined): strin
   }
   if (db === undefined || db === '' || db === 'sqlite:') return defaultDatabasePath(dataDir);
   return resolve(db.startsWith('sqlite:') ? db.slice('sqlite:'.length) : db);
+}
+
+/**
+ * STORE_MISMATCH when the SQLite file backup or restore would use, `file`, does not exist while the
+ * data directory is bound (`store.json`) to another SQLite file — one the runtime opens with `--db`.
+ * A backup would find nothing there, and a restore would make a second database of the same store
+ * beside the bound one, the two then growing apart. Never echoes a connection string.
+ */
+export function refuseUnboundDatabaseFile(dataDir: string, file: string): void {
+  if (existsSync(file)) return;
+  const recorded = storeRecord(dataDir)?.database;
+  if (typeof recorded !== 'string' || !recorded.startsWith('sqlite:')) return;
+  const bound = recorded.slice('sqlite:'.length);
+  if (bound === file || resolve(bound) === resolve(file)) return;
+  throw new CanonryError(
+    'STORE_MISMATCH',
+    `${dataDir} is bound to the database ${recorded} (${STORE_FILE}), not to ${file}, which does not exist: pass that database with --db or CANONRY_DB`,
+    { database: recorded },
+  );
 }
 
 /** `store.json` of a data directory, or undefined when there is none (or it does not parse). */

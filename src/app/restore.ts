@@ -30,6 +30,7 @@ import {
   checkDatabaseCopy,
   embeddedDatabase,
   type Progress,
+  refuseUnboundDatabaseFile,
   storeRecord,
 } from './database-copy.js';
 
@@ -81,6 +82,7 @@ export async function restoreDatabase(options: RestoreOptions): Promise<RestoreS
   const live = embeddedDatabase(config.dataDir, config.db);
   // What stands in its place must be a database (or nothing): a FIFO, device or directory is named.
   refuseIrregularDatabaseFile(live);
+  refuseUnboundDatabaseFile(config.dataDir, live);
   const fromStat = statOrUndefined(from);
   if (fromStat === undefined || !fromStat.isFile()) {
     throw new CanonryError(

@@ -423,3 +423,42 @@ describe('restore refuses what is not a good backup, and leaves the live databas
     }
   });
 });
+
+describe('a data directory bound to a SQLite file outside it', { timeout: 120_000 }, () => {
+  it('backs up and restores only that file: without --db, STORE_MISMATCH and no second database', async () => {
+    const data = join(temp.dir, 'bound-elsewhere');
+    const elsewhere = join(temp.dir, 'elsewhere');
+    mkdirSync(elsewhere);
+    const db = join(elsewhere, 'store.db');
+    const made = await runCli([
+      'tokens',
+      'create',
+      '--project',
+      'q',
+      '--principal',
+      'ada',
+      '--role',
+      'owner',
+      '--data',
+      data,
+      '--db',
+      `sqlite:${db}`,
+    ]);
+    expect(made.code, made.stderr).toBe(0);
+    const out = join(temp.dir, 'elsewhere.backup.db');
+
+    const unnamed = await runCli(['backup', '--data', data, '--out', out]);
+    expect(refusal(unnamed)).toBe('STORE_MISMATCH');
+    expect(unnamed.stderr).toContain(`bound to the database sqlite:${db}`);
+    const named = await runCli(['backup', '--data', data, '--db', db, '--out', out]);
+    expect(named.code, named.stderr).toBe(0);
+
+    // Restored without --db, the backup would become a second database of the same store.
+    const stray = await runCli(['restore', '--data', data, '--from', out]);
+    expect(refusal(stray)).toBe('STORE_MISMATCH');
+    expect(readdirSync(data).filter((n) => n.includes('canonry.db'))).toEqual([]);
+    const restored = await runCli(['restore', '--data', data, '--db', db, '--from', out]);
+    expect(restored.code, restored.stderr).toBe(0);
+    expect(readdirSync(data).filter((n) => n.includes('canonry.db'))).toEqual([]);
+  });
+});
