@@ -8,6 +8,7 @@ import {
   fchmodSync,
   linkSync,
   openSync,
+  readdirSync,
   readSync,
   renameSync,
   rmSync,
@@ -110,6 +111,7 @@ export async function restoreDatabase(options: RestoreOptions): Promise<RestoreS
         ? `no database at ${live} yet`
         : `no other process has ${live} open; holding it until the restore ends`,
     );
+    if (hold !== undefined) removeInterruptedCopies(live, progress);
     try {
       copyPrivate(from, temp);
       syncPath(temp);
@@ -198,6 +200,23 @@ function setAside(
   syncPath(dirname(live));
   progress(`kept the replaced database as ${aside}`);
   return aside;
+}
+
+/**
+ * Removes the copies earlier restores left beside `live` when they were killed before renaming
+ * theirs (each a whole database, 0600, named `.<name>.restore-<hex>.tmp`, and its SQLite
+ * companions). Called only while `live` is held exclusively: any other restore of it would hold it
+ * too, so no copy found is being written.
+ */
+function removeInterruptedCopies(live: string, progress: Progress): void {
+  const name = basename(live);
+  for (const entry of readdirSync(dirname(live))) {
+    if (!entry.startsWith(`.${name}.restore-`)) continue;
+    const suffix = entry.slice(`.${name}.restore-`.length);
+    if (!/^[0-9a-f]{12}\.tmp(-wal|-shm|-journal)?$/.test(suffix)) continue;
+    rmSync(join(dirname(live), entry), { force: true });
+    progress(`removed ${entry}, the copy of a restore that was interrupted`);
+  }
 }
 
 /**

@@ -422,6 +422,20 @@ describe('restore refuses what is not a good backup, and leaves the live databas
       expect(statSync(open).mode & 0o777).toBe(mode);
     }
   });
+
+  it('removes the copy a restore killed before its rename left in the data directory', async () => {
+    // What a restore killed with SIGKILL after its copy leaves: a whole database beside the live one.
+    const left = join(data, '.canonry.db.restore-0123456789ab.tmp');
+    copyFileSync(good, left);
+    writeFileSync(`${left}-journal`, '');
+    writeFileSync(join(data, 'notes.restore-0123456789ab.tmp'), 'not a restore copy\n');
+    const restored = await runCli(['restore', '--data', data, '--from', good]);
+    expect(restored.code, restored.stderr).toBe(0);
+    expect(restored.stderr).toContain('removed .canonry.db.restore-0123456789ab.tmp');
+    expect(readdirSync(data).filter((n) => n.includes('.restore-'))).toEqual([
+      'notes.restore-0123456789ab.tmp',
+    ]);
+  });
 });
 
 describe('a data directory bound to a SQLite file outside it', { timeout: 120_000 }, () => {
