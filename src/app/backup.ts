@@ -109,7 +109,8 @@ export async function backupDatabase(options: BackupOptions): Promise<BackupSumm
     progress(`snapshot: ${source} copied by VACUUM INTO (${bytes} bytes, one read transaction)`);
     syncPath(temp);
     progress('fsync: the copy is on disk');
-    const report = await checkDatabaseCopy(temp, out, trust, progress);
+    // Named for what it is: a refusal here is about the live database, and `out` is never written.
+    const report = await checkDatabaseCopy(temp, `the copy of ${source}`, trust, progress);
     try {
       publishOutput(temp, out, target);
       syncPath(folder);

@@ -476,3 +476,22 @@ describe('a data directory bound to a SQLite file outside it', { timeout: 120_00
     expect(readdirSync(data).filter((n) => n.includes('canonry.db'))).toEqual([]);
   });
 });
+
+describe('a live database that does not verify', { timeout: 120_000 }, () => {
+  it('is named in backup’s refusal, not the backup file it never wrote', async () => {
+    const data = join(temp.dir, 'tampered-live');
+    await issueTokens(data, 'q', [['ada', 'owner']]);
+    const live = new Database(join(data, 'canonry.db'));
+    live
+      .prepare("UPDATE journal_entries SET actor = 'mallory' WHERE project = 'q' AND seq = 1")
+      .run();
+    live.close();
+    const out = join(temp.dir, 'never-written.backup.db');
+    const run = await runCli(['backup', '--data', data, '--out', out]);
+    expect(refusal(run)).toBe('CHAIN_BROKEN');
+    const said = run.stderr.trim().split('\n').at(-1)!;
+    expect(said).toContain(`the copy of ${join(data, 'canonry.db')}`);
+    expect(said).not.toContain(out);
+    expect(readdirSync(temp.dir)).not.toContain('never-written.backup.db');
+  });
+});
