@@ -546,6 +546,8 @@ describe('bad input', () => {
       [['journal', 'read', '--project', 'Bad Name', '--data', data], 'INVALID_PROJECT'],
       [['journal', 'read', '--project', '../etc', '--data', data], 'INVALID_PROJECT'],
       [['journal', 'rebuild', '--project', 'Bad Name', '--data', data], 'INVALID_PROJECT'],
+      // A mistyped project: nothing to rebuild, never "rebuilt … 0 entries".
+      [['journal', 'rebuild', '--project', 'no-such-project', '--data', data], 'UNKNOWN_PROJECT'],
       [['journal', 'export', '--project', 'Bad Name', '--data', data], 'INVALID_PROJECT'],
       [['journal', 'checkpoint', '--project', 'Bad Name', '--data', data], 'INVALID_PROJECT'],
       [

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { CanonryError } from '../../core/index.js';
 import {
   exportSegment,
+  parseProject,
   rebuildProject,
   requireJournal,
   segmentRevocationList,
@@ -125,10 +126,14 @@ export function journalCommand(program: Command): void {
     .action(async (flags: JournalFlags) => {
       const result = await withRuntime(
         flags,
-        ({ journal: j }) =>
-          rebuildProject(j, requireProject(flags), (seq) =>
+        async ({ journal: j }) => {
+          // A mistyped project has nothing to rebuild: UNKNOWN_PROJECT, never "rebuilt".
+          const project = requireProject(flags);
+          await requireJournal(j, parseProject(project));
+          return rebuildProject(j, project, (seq) =>
             process.stderr.write(`rebuild: replayed through seq ${seq}\n`),
-          ),
+          );
+        },
         { create: false },
       );
       emit(flags.json === true, result, () => [
