@@ -37,8 +37,9 @@ export interface ExportOptions {
 /** How a segment is verified beyond its trust anchor. */
 export interface SegmentVerifyOptions {
   /**
-   * When the anchor has no revocation list, check revocation against the list the segment carries
-   * (its root signature is checked either way). Off by default: the caller chooses.
+   * Also check revocation against the list the segment carries (its root signature is checked
+   * either way), besides the anchor's list when it has one: an issuer revoked on either fails.
+   * Off by default: the caller chooses.
    */
   readonly useEmbeddedRevocationList?: boolean;
 }
@@ -89,8 +90,8 @@ export async function* exportSegment(
 /**
  * Verifies an exported segment offline against the pinned root: every line must be exactly the
  * canonical JSON of its value, the checkpoint's signature must chain to the root, a revocation list
- * carried in the header must be the root's, the checkpoint's issuer must not be revoked (against the
- * anchor's list or, when asked, the carried one), and the entries must chain from the header's start
+ * carried in the header must be the root's, the checkpoint's issuer must not be revoked (on the
+ * anchor's list nor, when asked, on the carried one), and the entries must chain from the header's start
  * to the signed head. Throws INVALID_SEGMENT for a text that is not a segment at all; otherwise
  * reports the first broken seq.
  */
@@ -119,13 +120,16 @@ export async function verifySegment(
   if (embedded !== undefined && !checkRevocationList(embedded, anchor.root).ok) {
     throw bad('the revocation list in the header is not signed by the pinned root');
   }
-  const revocationList =
-    anchor.revocationList ?? (options.useEmbeddedRevocationList ? embedded : undefined);
-  const checked =
-    revocationList === undefined
-      ? chained
-      : checkpointOrThrow(verifyCheckpoint(checkpointValue, { root: anchor.root, revocationList }));
-  const checkpoint = checked;
+  // Both lists are the root's own, so a revocation on either stands: a stale list handed to the
+  // verifier must not hide a revocation the (newer) carried list records, nor the reverse.
+  const lists = [anchor.revocationList, options.useEmbeddedRevocationList ? embedded : undefined];
+  let checkpoint = chained;
+  for (const revocationList of lists) {
+    if (revocationList === undefined) continue;
+    checkpoint = checkpointOrThrow(
+      verifyCheckpoint(checkpointValue, { root: anchor.root, revocationList }),
+    );
+  }
   if (checkpoint.project !== header.project || checkpoint.seq !== header.to_seq) {
     throw bad('the header does not match the signed checkpoint');
   }

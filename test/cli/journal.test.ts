@@ -255,6 +255,49 @@ describe('canonry journal export | verify --file', () => {
     expect(unchecked.code).toBe(0);
   }, 120_000);
 
+  it('a stale --revocations list does not hide a revocation the segment carries', async () => {
+    const d = join(dir, 'stale-list');
+    const runtime = acceptNotes(await createCanonry({ dataDir: d, logLevel: 'silent' }));
+    try {
+      for (let i = 1; i <= 3; i++)
+        await runtime.journal.append('delta', { kind: 'test.note', body: { i }, actor: 'tester' });
+    } finally {
+      await runtime.close();
+    }
+    const signed = await runCli([
+      'journal',
+      'checkpoint',
+      '--project',
+      'delta',
+      '--data',
+      d,
+      '--json',
+    ]);
+    expect(signed.code).toBe(0);
+    const first = JSON.parse(signed.stdout).issuer.fingerprint as string;
+    // The list as it was before the revocation: root-signed, genuine, and out of date.
+    const stale = file('stale-crl.pem', (await runCli(['keys', 'crl', '--data', d])).stdout);
+    expect((await runCli(['keys', 'rotate', '--data', d])).code).toBe(0);
+    expect((await runCli(['keys', 'revoke', first, '--data', d])).code).toBe(0);
+    const exported = await runCli(['journal', 'export', '--project', 'delta', '--data', d]);
+    expect(exported.code).toBe(0);
+    const seg = file('stale-list.jsonl', exported.stdout);
+    const root = file('stale-list-root.pem', (await runCli(['keys', 'root', '--data', d])).stdout);
+    const withStale = await runCli([
+      'journal',
+      'verify',
+      '--file',
+      seg,
+      '--root',
+      root,
+      '--revocations',
+      stale,
+      '--json',
+    ]);
+    expect(withStale.code).toBe(1);
+    expect(JSON.parse(withStale.stdout).error.code).toBe('ISSUER_REVOKED');
+  }, 120_000);
+
   it('exits 1 when any one character of any line is changed', async () => {
     const lines = segment.trimEnd().split('\n');
     const trials: Array<{ line: number; at: number; path: string }> = [];
