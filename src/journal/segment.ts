@@ -133,16 +133,18 @@ export async function verifySegment(
   if (checkpoint.project !== header.project || checkpoint.seq !== header.to_seq) {
     throw bad('the header does not match the signed checkpoint');
   }
-  const entries = values.slice(1, -1) as JournalEntry[];
-  const byHash = new Map(
-    entries.map((e) => [(e as { hash?: string }).hash, (e as { seq?: number }).seq]),
-  );
+  const entries = values.slice(1, -1);
+  // Any JSON value may stand on a line, null included: only an object's fields are read.
+  const byHash = new Map(entries.filter(isObject).map((e) => [e.hash, e.seq]));
   return verifyChain(asItems(entries), {
     project: header.project,
     start: { seq: header.from_seq, prevHash: header.start_prev_hash },
     head: { seq: checkpoint.seq, hash: checkpoint.head_hash },
     checkpoints: [{ seq: checkpoint.seq, head_hash: checkpoint.head_hash }],
-    findByHash: async (hash) => byHash.get(hash) ?? null,
+    findByHash: async (hash) => {
+      const seq = byHash.get(hash);
+      return Number.isSafeInteger(seq) ? (seq as number) : null;
+    },
   });
 }
 
@@ -184,19 +186,25 @@ function readHeader(value: unknown): SegmentHeader {
   return h as unknown as SegmentHeader;
 }
 
-async function* asItems(entries: readonly JournalEntry[]): AsyncGenerator<ChainItem> {
+async function* asItems(entries: readonly unknown[]): AsyncGenerator<ChainItem> {
   for (const entry of entries) {
-    const e = entry as unknown as Record<string, unknown>;
     if (
-      !Number.isSafeInteger(e.seq) ||
-      typeof e.hash !== 'string' ||
-      typeof e.prev_hash !== 'string'
+      !isObject(entry) ||
+      !Number.isSafeInteger(entry.seq) ||
+      typeof entry.hash !== 'string' ||
+      typeof entry.prev_hash !== 'string'
     ) {
-      yield { unreadable: Number.isSafeInteger(e.seq) ? (e.seq as number) : 0 };
+      yield {
+        unreadable: isObject(entry) && Number.isSafeInteger(entry.seq) ? (entry.seq as number) : 0,
+      };
       return;
     }
-    yield entry;
+    yield entry as unknown as JournalEntry;
   }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function checkpointOrThrow(checked: ReturnType<typeof verifyCheckpoint>): Checkpoint {

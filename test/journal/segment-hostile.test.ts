@@ -1,0 +1,54 @@
+// A verifier handed a hostile segment: every line it could hold that is JSON but not an entry
+// object (null, an array, a number, a string) is a break in the chain, reported as such, never a
+// crash from reading a field of something that has none.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { exportSegment, Journal, verifySegment } from '../../src/journal/index.js';
+import type { Store } from '../../src/store/index.js';
+import { Keyring } from '../../src/trust/index.js';
+import { COUNTERS, count, createCounters } from '../helpers/journal.js';
+import { tempDir } from '../helpers/runtime.js';
+import { ENGINES } from '../helpers/stores.js';
+
+const sqlite = ENGINES.find((e) => e.name === 'sqlite')!;
+let keyring: Keyring;
+let store: Store;
+let lines: string[];
+const cleanups: Array<() => unknown> = [];
+
+beforeAll(async () => {
+  const keys = tempDir();
+  cleanups.push(keys.cleanup);
+  keyring = await Keyring.init(keys.dir);
+  const fresh = await sqlite.fresh();
+  store = fresh.store;
+  cleanups.push(fresh.cleanup, () => store.close());
+  await createCounters(store);
+  const journal = new Journal(store, { projections: [COUNTERS], signer: () => keyring.signer() });
+  for (let i = 1; i <= 4; i++) await journal.append('alpha', count(`c${i}`, i));
+  let text = '';
+  for await (const line of exportSegment(journal, 'alpha')) text += line;
+  lines = text.trimEnd().split('\n');
+});
+afterAll(async () => {
+  for (const c of cleanups.reverse()) await c();
+});
+
+const anchor = () => ({ root: keyring.rootCertificatePem });
+
+describe('verifySegment on lines that are JSON but not entries', () => {
+  it('the untouched segment verifies', async () => {
+    expect(await verifySegment(`${lines.join('\n')}\n`, anchor())).toMatchObject({ ok: true });
+  });
+
+  for (const value of ['null', '[]', '1', '"x"', 'true', '{}', '{"seq":2}']) {
+    for (const at of [1, 2, 4]) {
+      it(`${value} in place of the entry on line ${at + 1} is a break, not a crash`, async () => {
+        const changed = [...lines];
+        changed[at] = value;
+        const report = await verifySegment(`${changed.join('\n')}\n`, anchor());
+        expect(report.ok).toBe(false);
+        expect(report.broken).not.toBeNull();
+      });
+    }
+  }
+});
