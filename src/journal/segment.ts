@@ -100,19 +100,14 @@ export async function verifySegment(
   anchor: TrustAnchor,
   options: SegmentVerifyOptions = {},
 ): Promise<VerifyReport> {
-  const lines = text.split('\n');
-  if (lines.at(-1) === '') lines.pop();
-  if (lines.length < 2) throw bad('a segment has a header, entries and a checkpoint');
-  const values = lines.map((line, i) => {
-    let value: unknown;
-    try {
-      value = JSON.parse(line);
-      if (canonicalize(value) === line) return value;
-    } catch {}
-    throw bad(`line ${i + 1} is not canonical JSON`);
-  });
-  const header = readHeader(values[0]);
-  const checkpointValue = values.at(-1);
+  // Lines are read one at a time as the walk reaches them, never all held at once: a hostile file
+  // of millions of tiny lines costs memory bounded by its size and fails at its first non-entry.
+  const body = text.endsWith('\n') ? text.slice(0, -1) : text;
+  const headerEnd = body.indexOf('\n');
+  if (headerEnd < 0) throw bad('a segment has a header, entries and a checkpoint');
+  const checkpointStart = body.lastIndexOf('\n');
+  const header = readHeader(parseLine(body.slice(0, headerEnd), 1));
+  const checkpointValue = parseLine(body.slice(checkpointStart + 1), countLines(body));
   // First the chain to the root (a wrong root is CHAIN_INVALID, whatever else the segment holds),
   // then the list the segment carries, which is part of it, then revocation against the chosen list.
   const chained = checkpointOrThrow(verifyCheckpoint(checkpointValue, { root: anchor.root }));
@@ -133,19 +128,47 @@ export async function verifySegment(
   if (checkpoint.project !== header.project || checkpoint.seq !== header.to_seq) {
     throw bad('the header does not match the signed checkpoint');
   }
-  const entries = values.slice(1, -1);
-  // Any JSON value may stand on a line, null included: only an object's fields are read.
-  const byHash = new Map(entries.filter(isObject).map((e) => [e.hash, e.seq]));
-  return verifyChain(asItems(entries), {
+  const entries = () => entryLines(body, headerEnd + 1, checkpointStart);
+  return verifyChain(asItems(entries()), {
     project: header.project,
     start: { seq: header.from_seq, prevHash: header.start_prev_hash },
     head: { seq: checkpoint.seq, hash: checkpoint.head_hash },
     checkpoints: [{ seq: checkpoint.seq, head_hash: checkpoint.head_hash }],
+    // Only to explain a break, once: one more walk over the entry lines.
     findByHash: async (hash) => {
-      const seq = byHash.get(hash);
-      return Number.isSafeInteger(seq) ? (seq as number) : null;
+      for (const entry of entries()) {
+        if (isObject(entry) && entry.hash === hash) {
+          return Number.isSafeInteger(entry.seq) ? (entry.seq as number) : null;
+        }
+      }
+      return null;
     },
   });
+}
+
+/** The value of one line, which must be exactly its canonical JSON; `n` is its 1-based number. */
+function parseLine(line: string, n: number): unknown {
+  try {
+    const value: unknown = JSON.parse(line);
+    if (canonicalize(value) === line) return value;
+  } catch {}
+  throw bad(`line ${n} is not canonical JSON`);
+}
+
+/** How many lines `body` (without its final newline) has. */
+function countLines(body: string): number {
+  let n = 1;
+  for (let i = body.indexOf('\n'); i >= 0; i = body.indexOf('\n', i + 1)) n++;
+  return n;
+}
+
+/** The values of the lines from offset `from` up to the newline at `end`, parsed as reached. */
+function* entryLines(body: string, from: number, end: number): Generator<unknown> {
+  for (let at = from, n = 2; at <= end; n++) {
+    const stop = body.indexOf('\n', at);
+    yield parseLine(body.slice(at, stop), n);
+    at = stop + 1;
+  }
 }
 
 /** The revocation list a segment's header carries, if it parses as one; the text is not verified. */
@@ -186,7 +209,7 @@ function readHeader(value: unknown): SegmentHeader {
   return h as unknown as SegmentHeader;
 }
 
-async function* asItems(entries: readonly unknown[]): AsyncGenerator<ChainItem> {
+async function* asItems(entries: Iterable<unknown>): AsyncGenerator<ChainItem> {
   for (const entry of entries) {
     if (
       !isObject(entry) ||

@@ -352,6 +352,36 @@ describe('canonry journal export | verify --file', () => {
     );
   }, 300_000);
 
+  it('a segment of millions of tiny lines fails at its first non-entry, within a small heap', async () => {
+    // 24 Mi lines of `1` between a genuine header and checkpoint: 48 MiB on disk. Holding every
+    // line at once needs several times the 128 MiB heap given here; reading them as the walk
+    // reaches them does not, and the first one is already not an entry.
+    const [header, ...rest] = segment.trimEnd().split('\n');
+    const tiny = file(
+      'tiny-lines.jsonl',
+      `${header}\n${'1\n'.repeat(24 * 1024 * 1024)}${rest.at(-1)}\n`,
+    );
+    const r = await runCli(
+      [
+        'journal',
+        'verify',
+        '--file',
+        tiny,
+        '--root',
+        join(dir, 'root.pem'),
+        '--no-revocation',
+        '--json',
+      ],
+      { env: { NODE_OPTIONS: '--max-old-space-size=128' } },
+    );
+    expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 1, stderr: '' });
+    expect(JSON.parse(r.stdout)).toMatchObject({
+      ok: false,
+      checked: 0,
+      broken: { reason: 'unreadable' },
+    });
+  }, 120_000);
+
   it('refuses a wrong root, a missing file, a file that is not a segment, with a typed error', async () => {
     const other = tempDir();
     try {
