@@ -1,6 +1,6 @@
 import { fail, ok, type Result } from '../core/index.js';
 import { serialHex } from './certificate-fields.js';
-import { assertsCertificateAuthority } from './certificate-profile.js';
+import { assertsCertificateAuthority, checkIssuerProfile } from './certificate-profile.js';
 import { isDevelopmentSubject } from './development-root.js';
 import { type ParsedCertificate, parseCertificate } from './parsed-certificate.js';
 import { type ListVerifier, readRevocationList } from './revocation-list-reader.js';
@@ -49,7 +49,9 @@ function checkChain(
   if (at !== undefined && !(validAt(root, at) && validAt(issuer, at))) {
     return issue('CHAIN_INVALID', 'root or issuer is not valid at the given time');
   }
-  return ok(true);
+  // The root may have certified this key for something else: only the issuer profile (keyUsage
+  // digitalSignature, no CA usage) makes it a key whose signatures canonry accepts.
+  return checkIssuerProfile(issuer.der);
 }
 
 /**

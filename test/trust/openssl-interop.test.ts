@@ -1,12 +1,16 @@
+import { createPrivateKey, sign } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
+  certificateFingerprint,
+  checkIssuer,
   checkRevocationList,
   signDocument,
   verifyDocumentSignature,
 } from '../../src/trust/index.js';
 import { certify, keysSnapshot, offlineRoot, pinnedKeyring } from './ceremony.js';
-import { openssl, put } from './openssl.js';
+import { openssl, opensslRequest, put } from './openssl.js';
 import { freshDir, rejectionCode } from './temp-dir.js';
 
 /** A keyring with a pending request, and an OpenSSL CA working directory over the same root. */
@@ -103,6 +107,66 @@ describe('certificates and lists the root made with OpenSSL', () => {
     }
     expect(await keysSnapshot(dataDir)).toEqual(before);
     expect(ring.canSign).toBe(false);
+  });
+
+  it('a root-signed key without the issuer profile signs nothing a relying party accepts', async () => {
+    // The root certified this key, but not for signing: a relying party holding only the root must
+    // refuse what it signs, as installIssuer refuses to sign with it.
+    const { root, rootDir } = await offlineRoot();
+    const dir = await freshDir();
+    const rootPem = root.certificatePem;
+    const list = root.revocationListPem();
+    const cases: [string, string][] = [
+      [
+        'basicConstraints=critical,CA:false\nkeyUsage=critical,keyAgreement\n',
+        'INVALID_CERTIFICATE',
+      ],
+      [
+        'basicConstraints=critical,CA:false\nkeyUsage=critical,keyCertSign\n',
+        'INVALID_CERTIFICATE',
+      ],
+      [
+        'basicConstraints=critical,CA:false\nkeyUsage=critical,digitalSignature,cRLSign\n',
+        'INVALID_CERTIFICATE',
+      ],
+      ['basicConstraints=critical,CA:false\n', 'INVALID_CERTIFICATE'],
+      ['keyUsage=critical,digitalSignature\n', 'INVALID_CERTIFICATE'],
+      // The profile itself, as a control: the same steps give a signer a relying party accepts.
+      ['basicConstraints=critical,CA:false\nkeyUsage=critical,digitalSignature\n', 'OK'],
+    ];
+    for (const [i, [extensions, code]] of cases.entries()) {
+      opensslRequest(dir, `k${i}`, `/CN=canonry issuer ${i + 10}`);
+      put(dir, `k${i}.ext`, extensions);
+      openssl(
+        dir,
+        'x509',
+        '-req',
+        '-in',
+        `k${i}.csr`,
+        '-CA',
+        join(rootDir, 'root.cert.pem'),
+        '-CAkey',
+        join(rootDir, 'root.key.pem'),
+        '-days',
+        '30',
+        '-extfile',
+        `k${i}.ext`,
+        '-out',
+        `k${i}.pem`,
+      );
+      const certificatePem = readFileSync(join(dir, `k${i}.pem`), 'utf8');
+      const key = createPrivateKey(readFileSync(join(dir, `k${i}.key.pem`)));
+      const signer = {
+        fingerprint: certificateFingerprint(certificatePem),
+        certificatePem,
+        sign: (bytes: Uint8Array) => sign(null, bytes, key),
+      };
+      const doc = signDocument({ n: i }, signer);
+      const verified = verifyDocumentSignature(doc, { root: rootPem, revocationList: list });
+      expect(verified.ok ? 'OK' : verified.issues[0]!.code, extensions).toBe(code);
+      const checked = checkIssuer(certificatePem, rootPem, list);
+      expect(checked.ok ? 'OK' : checked.issues[0]!.code, extensions).toBe(code);
+    }
   });
 
   it('an OpenSSL-made list with a larger number installs', async () => {
