@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { randomBytes } from 'node:crypto';
 import {
   closeSync,
@@ -26,9 +27,16 @@ export const MAX_INPUT_FILE_BYTES = 64 * 1024 * 1024;
  * Reads a regular file as UTF-8, at most `maxBytes` of it; FILE_UNREADABLE names the file (and the
  * flag it came from). Opened non-blocking, so a FIFO given as a file is refused instead of waiting
  * for a writer; a device or directory is refused too; a file larger than the bound (or one that
- * grows past it while read) is MALFORMED_FILE before it is held in memory.
+ * grows past it while read) is MALFORMED_FILE before it is held in memory. With `strictUtf8`, bytes
+ * that are not UTF-8 are MALFORMED_FILE too, instead of each becoming U+FFFD: two different files
+ * then never read as the same text.
  */
-export function readText(path: string, what: string, maxBytes = MAX_INPUT_FILE_BYTES): string {
+export function readText(
+  path: string,
+  what: string,
+  maxBytes = MAX_INPUT_FILE_BYTES,
+  strictUtf8 = false,
+): string {
   let fd: number;
   try {
     fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
@@ -55,6 +63,9 @@ export function readText(path: string, what: string, maxBytes = MAX_INPUT_FILE_B
       const n = readSync(fd, buffer, length, buffer.length - length, null);
       if (n === 0) break;
       length += n;
+    }
+    if (strictUtf8 && !isUtf8(buffer.subarray(0, length))) {
+      throw new CanonryError('MALFORMED_FILE', `${what} ${path} is not UTF-8`, { path });
     }
     return buffer.toString('utf8', 0, length);
   } catch (err) {

@@ -352,6 +352,44 @@ describe('canonry journal export | verify --file', () => {
     );
   }, 300_000);
 
+  it('a segment whose bytes are not UTF-8 is refused, even where they would read as U+FFFD', async () => {
+    const d = join(dir, 'replacement');
+    const runtime = acceptNotes(await createCanonry({ dataDir: d, logLevel: 'silent' }));
+    try {
+      await runtime.journal.append('epsilon', {
+        kind: 'test.note',
+        body: { text: 'a\uFFFDb' },
+        actor: 'tester',
+      });
+    } finally {
+      await runtime.close();
+    }
+    const exported = await runCli(['journal', 'export', '--project', 'epsilon', '--data', d]);
+    expect(exported.code).toBe(0);
+    const root = file('replacement-root.pem', (await runCli(['keys', 'root', '--data', d])).stdout);
+    const genuine = Buffer.from(exported.stdout, 'utf8');
+    const at = genuine.indexOf(Buffer.from('\uFFFD', 'utf8'));
+    expect(at).toBeGreaterThan(0);
+    // Another file: the encoded U+FFFD replaced by one byte that is not UTF-8 at all.
+    const altered = join(dir, 'replacement-altered.jsonl');
+    writeFileSync(
+      altered,
+      Buffer.concat([genuine.subarray(0, at), Buffer.from([0xff]), genuine.subarray(at + 3)]),
+    );
+    const ok = await runCli([
+      'journal',
+      'verify',
+      '--file',
+      file('replacement.jsonl', exported.stdout),
+      '--root',
+      root,
+    ]);
+    expect(ok.code).toBe(0);
+    const r = await runCli(['journal', 'verify', '--file', altered, '--root', root, '--json']);
+    expect(r.code).toBe(1);
+    expect(JSON.parse(r.stdout).error.code).toBe('MALFORMED_FILE');
+  }, 120_000);
+
   it('a segment of millions of tiny lines fails at its first non-entry, within a small heap', async () => {
     // 24 Mi lines of `1` between a genuine header and checkpoint: 48 MiB on disk. Holding every
     // line at once needs several times the 128 MiB heap given here; reading them as the walk

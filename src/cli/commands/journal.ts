@@ -87,7 +87,8 @@ export function journalCommand(program: Command): void {
         if (flags.root === undefined)
           throw new CanonryError('INVALID_ARGUMENT', '--file needs --root <pem>');
         // A segment may hold a project's whole history: up to 256 MiB, half of what a string can.
-        const segment = readText(flags.file, '--file', 256 * 1024 * 1024);
+        // Strict UTF-8: a byte that is not would read as U+FFFD, and an altered file verify.
+        const segment = readText(flags.file, '--file', 256 * 1024 * 1024, true);
         const root = readPem(flags.root, '--root');
         // A list given or found locally is at least as fresh as the one exported with the segment.
         const carried = segmentRevocationList(segment) !== undefined;
