@@ -1,4 +1,11 @@
-import { CanonryError, type ContentHash, canonicalize, isContentHash } from '../core/index.js';
+import {
+  CanonryError,
+  type ContentHash,
+  canonicalize,
+  isContentHash,
+  jsonTextDepth,
+  MAX_CANONICAL_DEPTH,
+} from '../core/index.js';
 import { checkRevocationList, type TrustAnchor } from '../trust/index.js';
 import { readBase } from './base.js';
 import { type Checkpoint, verifyCheckpoint } from './checkpoint.js';
@@ -148,6 +155,11 @@ export async function verifySegment(
 
 /** The value of one line, which must be exactly its canonical JSON; `n` is its 1-based number. */
 function parseLine(line: string, n: number): unknown {
+  // Nothing nested deeper than canonical JSON allows can be canonical: measured before parsing, so
+  // a line of millions of brackets costs one scan, not a parse of millions of nested arrays.
+  if (jsonTextDepth(line, MAX_CANONICAL_DEPTH) > MAX_CANONICAL_DEPTH) {
+    throw bad(`line ${n} is not canonical JSON (nested deeper than ${MAX_CANONICAL_DEPTH})`);
+  }
   try {
     const value: unknown = JSON.parse(line);
     if (canonicalize(value) === line) return value;
@@ -175,6 +187,7 @@ function* entryLines(body: string, from: number, end: number): Generator<unknown
 export function segmentRevocationList(text: string): string | undefined {
   const end = text.indexOf('\n');
   const first = end < 0 ? text : text.slice(0, end);
+  if (jsonTextDepth(first, MAX_CANONICAL_DEPTH) > MAX_CANONICAL_DEPTH) return undefined;
   try {
     const list = (JSON.parse(first) as { revocation_list?: unknown }).revocation_list;
     return typeof list === 'string' ? list : undefined;

@@ -390,6 +390,33 @@ describe('canonry journal export | verify --file', () => {
     expect(JSON.parse(r.stdout).error.code).toBe('MALFORMED_FILE');
   }, 120_000);
 
+  it('a line nested millions deep is INVALID_SEGMENT, within a small heap, header or entry', async () => {
+    // 5 Mi brackets each way: parsed, that many nested arrays need several times the 128 MiB heap
+    // given here; nothing deeper than canonical JSON allows (512) is ever parsed.
+    const lines = segment.trimEnd().split('\n');
+    const deep = `${'['.repeat(5 * 1024 * 1024)}${']'.repeat(5 * 1024 * 1024)}`;
+    for (const at of [0, 1]) {
+      const changed = [...lines];
+      changed[at] = deep;
+      const path = file(`deep-${at}.jsonl`, `${changed.join('\n')}\n`);
+      const r = await runCli(
+        [
+          'journal',
+          'verify',
+          '--file',
+          path,
+          '--root',
+          join(dir, 'root.pem'),
+          '--no-revocation',
+          '--json',
+        ],
+        { env: { NODE_OPTIONS: '--max-old-space-size=128' } },
+      );
+      expect({ at, code: r.code, stderr: r.stderr }).toEqual({ at, code: 1, stderr: '' });
+      expect(JSON.parse(r.stdout).error.code).toBe('INVALID_SEGMENT');
+    }
+  }, 120_000);
+
   it('a segment of millions of tiny lines fails at its first non-entry, within a small heap', async () => {
     // 24 Mi lines of `1` between a genuine header and checkpoint: 48 MiB on disk. Holding every
     // line at once needs several times the 128 MiB heap given here; reading them as the walk
