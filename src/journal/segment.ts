@@ -136,7 +136,7 @@ export async function verifySegment(
     throw bad('the header does not match the signed checkpoint');
   }
   const entries = () => entryLines(body, headerEnd + 1, checkpointStart);
-  return verifyChain(asItems(entries()), {
+  return verifyChain(asItems(entries(), header.from_seq), {
     project: header.project,
     start: { seq: header.from_seq, prevHash: header.start_prev_hash },
     head: { seq: checkpoint.seq, hash: checkpoint.head_hash },
@@ -222,7 +222,12 @@ function readHeader(value: unknown): SegmentHeader {
   return h as unknown as SegmentHeader;
 }
 
-async function* asItems(entries: Iterable<unknown>): AsyncGenerator<ChainItem> {
+/**
+ * The entry lines as chain items; a line that is not an entry is unreadable at the seq its place in
+ * the segment stands for (`from` is the header's `from_seq`), since it may carry no seq of its own.
+ */
+async function* asItems(entries: Iterable<unknown>, from: number): AsyncGenerator<ChainItem> {
+  let seq = from;
   for (const entry of entries) {
     if (
       !isObject(entry) ||
@@ -230,12 +235,11 @@ async function* asItems(entries: Iterable<unknown>): AsyncGenerator<ChainItem> {
       typeof entry.hash !== 'string' ||
       typeof entry.prev_hash !== 'string'
     ) {
-      yield {
-        unreadable: isObject(entry) && Number.isSafeInteger(entry.seq) ? (entry.seq as number) : 0,
-      };
+      yield { unreadable: seq };
       return;
     }
     yield entry as unknown as JournalEntry;
+    seq++;
   }
 }
 

@@ -1,6 +1,6 @@
 // A verifier handed a hostile segment: every line it could hold that is JSON but not an entry
-// object (null, an array, a number, a string) is a break in the chain, reported as such, never a
-// crash from reading a field of something that has none.
+// object (null, an array, a number, a string) is a break in the chain, reported as such at the seq
+// the line stands for, never a crash from reading a field of something that has none.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportSegment, Journal, verifySegment } from '../../src/journal/index.js';
 import type { Store } from '../../src/store/index.js';
@@ -48,6 +48,14 @@ describe('verifySegment on lines that are JSON but not entries', () => {
         const report = await verifySegment(`${changed.join('\n')}\n`, anchor());
         expect(report.ok).toBe(false);
         expect(report.broken).not.toBeNull();
+      });
+
+      it(`${value} on line ${at + 1} is named unreadable at seq ${at}, where it stands`, async () => {
+        const changed = [...lines];
+        changed[at] = value;
+        const report = await verifySegment(`${changed.join('\n')}\n`, anchor());
+        expect(report.broken).toMatchObject({ seq: at, reason: 'unreadable' });
+        expect(report.checked).toBe(at - 1);
       });
     }
   }
