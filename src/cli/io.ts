@@ -77,9 +77,13 @@ export function readText(
   }
 }
 
-/** Reads and parses a JSON file with the same depth bound as HTTP bodies. */
+/**
+ * Reads and parses a JSON file with the same depth bound as HTTP bodies. JSON is UTF-8 (RFC 8259):
+ * read leniently, an artifact whose bytes are not would hash as its U+FFFD reading, so two
+ * different files would bind the same event.
+ */
 export function readJson(path: string, what: string): unknown {
-  const text = readText(path, what);
+  const text = readText(path, what, MAX_INPUT_FILE_BYTES, true);
   try {
     return parseJsonText(text, 128);
   } catch (err) {

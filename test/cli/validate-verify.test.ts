@@ -151,6 +151,56 @@ describe('canonry validate', () => {
 });
 
 describe('canonry verify and keys', () => {
+  it('an artifact file whose bytes are not UTF-8 binds nothing, even where they read as U+FFFD', async () => {
+    const protocol = refundProtocol() as { constraints: { properties: Record<string, unknown> } };
+    protocol.constraints.properties.note = { type: 'string' };
+    const protocolPath = file('note-protocol.json', protocol);
+    const artifactPath = file('note.json', { amount: 20, note: 'a\uFFFDb' });
+    const res = await runCli([
+      'validate',
+      '--protocol',
+      protocolPath,
+      '--artifact',
+      artifactPath,
+      '--data',
+      data(),
+      '--json',
+    ]);
+    expect(res.code).toBe(0);
+    const eventPath = file('note-event.json', JSON.parse(res.stdout).attestation);
+    const rootPath = file(
+      'note-root.pem',
+      (await runCli(['keys', 'root', '--data', data()])).stdout,
+    );
+    const genuine = readFileSync(artifactPath);
+    const at = genuine.indexOf(Buffer.from('\uFFFD', 'utf8'));
+    expect(at).toBeGreaterThan(0);
+    // Another file: the encoded U+FFFD replaced by one byte that is not UTF-8 at all.
+    const altered = join(dir, 'note-altered.json');
+    writeFileSync(
+      altered,
+      Buffer.concat([genuine.subarray(0, at), Buffer.from([0xff]), genuine.subarray(at + 3)]),
+    );
+    const verify = (artifact: string) =>
+      runCli([
+        'verify',
+        '--event',
+        eventPath,
+        '--root',
+        rootPath,
+        '--no-revocation',
+        '--artifact',
+        artifact,
+        '--protocol',
+        protocolPath,
+        '--json',
+      ]);
+    expect((await verify(artifactPath)).code).toBe(0);
+    const r = await verify(altered);
+    expect(r.code).toBe(1);
+    expect(JSON.parse(r.stdout).error.code).toBe('MALFORMED_FILE');
+  });
+
   it('verifies an event offline from the pinned root; a changed character fails it', async () => {
     const res = await runCli([
       'validate',
