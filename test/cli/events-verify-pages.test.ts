@@ -2,9 +2,9 @@
 // answers one bounded page: with no --after or --limit it asks for each page in turn and prints one
 // report, exiting 1 for an edited event past the first page; --limit asks for one page alone.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCanonry } from '../../src/app/index.js';
 import { EVOLUTION_FEEDBACK, MAX_VERIFY_PAGE } from '../../src/evolution/index.js';
 import { runCli } from '../helpers/cli.js';
+import { copiesOfEvent, evolutionRuntime } from '../helpers/evolution.js';
 import { tempDir } from '../helpers/runtime.js';
 
 const PROJECT = 'evo-pages';
@@ -12,10 +12,7 @@ const COPIES = MAX_VERIFY_PAGE * 2 + 10;
 const { dir, cleanup } = tempDir();
 
 beforeAll(async () => {
-  const rt = await createCanonry(
-    { dataDir: dir, evolution: 'on', logLevel: 'silent' },
-    { evolution: { sleep: async () => undefined } },
-  );
+  const rt = await evolutionRuntime(dir);
   try {
     await rt.journal.append(
       PROJECT,
@@ -25,31 +22,7 @@ beforeAll(async () => {
       ),
     );
     await rt.evolution!.idle();
-    const [row] = await rt.store.all<{ seq: number | string }>(
-      'SELECT seq FROM evolution_events WHERE project = $1',
-      [PROJECT],
-    );
-    const first = Number(row!.seq);
-    // The one signed event stored again under more ids, each verifying as the original does; the
-    // last copy (on the third page) is then edited.
-    for (let i = 1; i <= COPIES; i++) {
-      await rt.store.run(
-        `INSERT INTO evolution_events (project, event_id, seq, event_type, class, schema_version, created_at, pending, record)
-         SELECT project, $2, $3, event_type, class, schema_version, created_at, 0, record
-         FROM evolution_events WHERE project = $1 AND seq = $4`,
-        [PROJECT, `copy-${i}`, first + 1_000 + i, first],
-      );
-    }
-    const [stored] = await rt.store.all<{ record: string }>(
-      'SELECT record FROM evolution_events WHERE project = $1 AND event_id = $2',
-      [PROJECT, `copy-${COPIES}`],
-    );
-    const record = JSON.parse(stored!.record);
-    record.event.outcome.score = 0.9;
-    await rt.store.run(
-      'UPDATE evolution_events SET record = $1 WHERE project = $2 AND event_id = $3',
-      [JSON.stringify(record), PROJECT, `copy-${COPIES}`],
-    );
+    await copiesOfEvent(rt, PROJECT, COPIES);
   } finally {
     await rt.close();
   }

@@ -1,10 +1,9 @@
 // listEvents over HTTP: journal order by default, newest first on request, a page ending before a
 // seq, and typed refusals of bad paging input.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CanonryRuntime, createCanonry } from '../../src/app/index.js';
-import { buildServer } from '../../src/server/index.js';
+import type { CanonryRuntime } from '../../src/app/index.js';
 import { call, tokensFor } from '../helpers/auth.js';
-import { tempDir } from '../helpers/runtime.js';
+import { servedEvolution } from '../helpers/evolution.js';
 
 const PROJECT = 'evo-http';
 let url: string;
@@ -16,16 +15,7 @@ const list = async (query: string) =>
   call(url, 'GET', `/v1/projects/${PROJECT}/evolution/events${query}`, token);
 
 beforeAll(async () => {
-  const { dir, cleanup } = tempDir();
-  closers.push(cleanup);
-  rt = await createCanonry(
-    { dataDir: dir, evolution: 'on', logLevel: 'silent' },
-    { evolution: { sleep: async () => undefined } },
-  );
-  closers.unshift(() => rt.close());
-  const app = buildServer(rt, { logLevel: 'silent' });
-  url = await app.listen({ port: 0, host: '127.0.0.1' });
-  closers.unshift(() => app.close());
+  ({ rt, url } = await servedEvolution(closers));
   const t = await tokensFor(rt, PROJECT, { ada: 'agent' });
   token = t.ada;
   for (let i = 0; i < 4; i++) {

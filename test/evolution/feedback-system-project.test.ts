@@ -5,11 +5,10 @@
 // target proposes nothing for a memory stored there (a library caller's feedback entry). Over HTTP
 // on loopback with a real SQLite file.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CanonryRuntime, createCanonry } from '../../src/app/index.js';
+import type { CanonryRuntime } from '../../src/app/index.js';
 import { EVOLUTION_FEEDBACK, EVOLUTION_SYSTEM_PROJECT } from '../../src/evolution/index.js';
-import { buildServer } from '../../src/server/index.js';
 import { call, tokensFor } from '../helpers/auth.js';
-import { tempDir } from '../helpers/runtime.js';
+import { servedEvolution } from '../helpers/evolution.js';
 
 const P = EVOLUTION_SYSTEM_PROJECT;
 let url: string;
@@ -18,16 +17,7 @@ let t: Record<'ada' | 'vic', string>;
 const closers: (() => Promise<unknown> | unknown)[] = [];
 
 beforeAll(async () => {
-  const { dir, cleanup } = tempDir();
-  closers.push(cleanup);
-  rt = await createCanonry(
-    { dataDir: dir, evolution: 'on', logLevel: 'silent' },
-    { evolution: { sleep: async () => undefined } },
-  );
-  closers.unshift(() => rt.close());
-  const app = buildServer(rt, { logLevel: 'silent' });
-  url = await app.listen({ port: 0, host: '127.0.0.1' });
-  closers.unshift(() => app.close());
+  ({ rt, url } = await servedEvolution(closers));
   t = await tokensFor(rt, P, { ada: 'agent', vic: 'viewer' });
 });
 

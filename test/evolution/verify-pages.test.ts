@@ -3,11 +3,10 @@
 // request over a store of tens of thousands of events held every other request for seconds. The
 // page says where the next starts, and paging reaches every event, a tampered one included.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CanonryRuntime, createCanonry } from '../../src/app/index.js';
+import type { CanonryRuntime } from '../../src/app/index.js';
 import { MAX_VERIFY_PAGE } from '../../src/evolution/index.js';
-import { buildServer } from '../../src/server/index.js';
 import { call, tokensFor } from '../helpers/auth.js';
-import { tempDir } from '../helpers/runtime.js';
+import { copiesOfEvent, servedEvolution } from '../helpers/evolution.js';
 
 const PROJECT = 'evo-verify';
 /** More events than one page holds. */
@@ -21,16 +20,7 @@ const verify = (query = '') =>
   call(url, 'GET', `/v1/projects/${PROJECT}/evolution/verify${query}`, token);
 
 beforeAll(async () => {
-  const { dir, cleanup } = tempDir();
-  closers.push(cleanup);
-  rt = await createCanonry(
-    { dataDir: dir, evolution: 'on', logLevel: 'silent' },
-    { evolution: { sleep: async () => undefined } },
-  );
-  closers.unshift(() => rt.close());
-  const app = buildServer(rt, { logLevel: 'silent' });
-  url = await app.listen({ port: 0, host: '127.0.0.1' });
-  closers.unshift(() => app.close());
+  ({ rt, url } = await servedEvolution(closers));
   const t = await tokensFor(rt, PROJECT, { ada: 'agent', vic: 'viewer' });
   token = t.vic;
   const res = await call(url, 'POST', `/v1/projects/${PROJECT}/evolution/feedback`, t.ada, {
@@ -39,31 +29,7 @@ beforeAll(async () => {
   });
   expect(res.status).toBe(201);
   await rt.evolution!.idle();
-  // The one signed event, stored again under more ids (as a long-lived project accumulates them):
-  // each copy verifies as the original does. The last copy's record is then edited.
-  const [row] = await rt.store.all<{ seq: number | string }>(
-    'SELECT seq FROM evolution_events WHERE project = $1',
-    [PROJECT],
-  );
-  const first = Number(row!.seq);
-  for (let i = 1; i <= COPIES; i++) {
-    await rt.store.run(
-      `INSERT INTO evolution_events (project, event_id, seq, event_type, class, schema_version, created_at, pending, record)
-       SELECT project, $2, $3, event_type, class, schema_version, created_at, 0, record
-       FROM evolution_events WHERE project = $1 AND seq = $4`,
-      [PROJECT, `copy-${i}`, first + 1_000 + i, first],
-    );
-  }
-  const [stored] = await rt.store.all<{ record: string }>(
-    'SELECT record FROM evolution_events WHERE project = $1 AND event_id = $2',
-    [PROJECT, `copy-${COPIES}`],
-  );
-  const record = JSON.parse(stored!.record);
-  record.event.outcome.score = 0.9;
-  await rt.store.run(
-    'UPDATE evolution_events SET record = $1 WHERE project = $2 AND event_id = $3',
-    [JSON.stringify(record), PROJECT, `copy-${COPIES}`],
-  );
+  await copiesOfEvent(rt, PROJECT, COPIES);
 });
 
 afterAll(async () => {
