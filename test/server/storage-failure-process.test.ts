@@ -73,9 +73,10 @@ describe('canonry on a data directory it cannot use', () => {
         await runCli(['keys', 'init', '--data', data]),
         /^canonry: STORE_UNAVAILABLE: cannot create \S+\/data\/keys: its file system is read-only \(EROFS\)/,
       );
+      // serve opens its database before it makes a keyring: the database is what it cannot create.
       expectOneLine(
         await serveRefuses(data),
-        /^canonry: STORE_UNAVAILABLE: cannot create \S+\/data\/keys: its file system is read-only \(EROFS\)/,
+        /^canonry: STORE_UNAVAILABLE: cannot create or open the database \S+\/data\/canonry\.db: its file system is read-only \(EROFS\)/,
       );
       // Another user's folder: user nobody may not write root's 0700 data directory.
       remount('rw');
