@@ -168,6 +168,26 @@ describe('canonry journal export | verify --file', () => {
     // Exporting again gives the same bytes (the checkpoint at the head is reused, not re-signed).
     const again = await runCli(['journal', 'export', '--project', 'alpha', '--data', data]);
     expect(again.stdout).toBe(segment);
+    // The whole chain says nothing of where it starts; a suffix exported after a seq says so.
+    expect(verified.stdout).not.toContain('starts at seq');
+    const suffix = await runCli(
+      ['journal', 'export', '--project', 'alpha', '--after', '10'].concat(['--data', data]),
+    );
+    expect(suffix.code).toBe(0);
+    writeFileSync(join(dir, 'suffix.jsonl'), suffix.stdout);
+    const tail = await runCli([
+      'journal',
+      'verify',
+      '--file',
+      join(dir, 'suffix.jsonl'),
+      '--root',
+      join(dir, 'root.pem'),
+    ]);
+    expect(tail.code, tail.stderr).toBe(0);
+    expect(tail.stdout).toMatch(/^VERIFIED alpha: 20 entries, head seq 30/);
+    expect(tail.stdout).toContain(
+      'starts at seq 11: the entries before it are not in what was verified',
+    );
   }, 120_000);
 
   it('verifies with the pinned root alone, checking revocation against the list the segment carries', async () => {

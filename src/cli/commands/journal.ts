@@ -199,6 +199,11 @@ function verifyLines(report: VerifyReport): string[] {
     `VERIFIED ${report.project}: ${report.checked} entries, head seq ${report.head.seq}, ${report.checkpoints} signed checkpoint(s)`,
   ];
   if (report.base !== undefined) lines.push(`  pruned through seq ${report.base} (signed anchor)`);
+  // A segment exported after a seq verifies as the chain's suffix it is: say where it starts.
+  const first = report.head.seq - report.checked + 1;
+  if (report.base === undefined && report.checked > 0 && first > 1) {
+    lines.push(`  starts at seq ${first}: the entries before it are not in what was verified`);
+  }
   if (report.projections && report.projections.checked.length > 0) {
     lines.push(`  projections match a replay: ${report.projections.checked.join(', ')}`);
   }
