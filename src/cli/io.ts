@@ -11,7 +11,7 @@ import {
 } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { checkOutputPath, type OutputTarget, outputRefusal, publishOutput } from '../app/index.js';
-import { CanonryError, isCanonryError, parseJsonText } from '../core/index.js';
+import { CanonryError, isCanonryError, isNoSpace, parseJsonText } from '../core/index.js';
 import { forTerminal, jsonForTerminal } from './terminal.js';
 
 /** An environment variable, unset when empty. */
@@ -153,7 +153,18 @@ export function writeOutputFile(path: string, text: string, out: OutputFile): vo
     publishOutput(temp, path, target);
   } catch (err) {
     if (isCanonryError(err)) throw err;
-    throw outputRefusal(path, target, (err as NodeJS.ErrnoException).code ?? 'unwritable');
+    const code = (err as NodeJS.ErrnoException).code ?? 'unwritable';
+    // A full disk is not a wrong argument: the same command succeeds once space is freed.
+    if (isNoSpace(code)) {
+      throw new CanonryError(
+        'STORE_FULL',
+        `no space left to write ${target.label} ${path} (${code})`,
+        {
+          path,
+        },
+      );
+    }
+    throw outputRefusal(path, target, code);
   } finally {
     rmSync(temp, { force: true });
   }

@@ -1,8 +1,16 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
+import { fill, smallTmpfs } from '../helpers/disk.js';
 import { refundProtocol, tempDir } from '../helpers/runtime.js';
 
 let dir: string;
@@ -144,6 +152,29 @@ describe('canonry validate', () => {
     ]);
     expect(out.code).toBe(1);
     expect(out.stderr).toContain('canonry: INVALID_ARGUMENT: cannot write --event-out');
+    // One on a full disk: STORE_FULL (free space and run it again), and nothing half-written left.
+    const disk = smallTmpfs('validate --event-out on a full disk', 'canonry-out-full-');
+    try {
+      if (disk.mounted) {
+        fill(join(disk.dir, 'filler'));
+        const full = await runCli([
+          'validate',
+          '--protocol',
+          join(dir, 'protocol.json'),
+          '--artifact',
+          file('ok.json', { amount: 20 }),
+          '--event-out',
+          join(disk.dir, 'event.json'),
+          '--data',
+          data(),
+        ]);
+        expect(full.code).toBe(1);
+        expect(full.stderr).toContain('canonry: STORE_FULL: no space left to write --event-out');
+        expect(readdirSync(disk.dir)).toEqual(['filler']);
+      }
+    } finally {
+      disk.release();
+    }
     const usage = await runCli(['validate', '--artifact', join(dir, 'a.json')]);
     expect(usage.code).toBe(1);
     expect(usage.stderr).toMatch(/required option/);
