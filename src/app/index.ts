@@ -15,6 +15,7 @@ export {
   type BackupOptions,
   type BackupSummary,
   backupDatabase,
+  fileWriteFailure,
   KEYS_NOT_INCLUDED,
 } from './backup.js';
 export {

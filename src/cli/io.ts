@@ -10,7 +10,13 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { checkOutputPath, type OutputTarget, outputRefusal, publishOutput } from '../app/index.js';
+import {
+  checkOutputPath,
+  fileWriteFailure,
+  type OutputTarget,
+  outputRefusal,
+  publishOutput,
+} from '../app/index.js';
 import { CanonryError, isCanonryError, isNoSpace, parseJsonText } from '../core/index.js';
 import { forTerminal, jsonForTerminal } from './terminal.js';
 
@@ -154,16 +160,8 @@ export function writeOutputFile(path: string, text: string, out: OutputFile): vo
   } catch (err) {
     if (isCanonryError(err)) throw err;
     const code = (err as NodeJS.ErrnoException).code ?? 'unwritable';
-    // A full disk is not a wrong argument: the same command succeeds once space is freed.
-    if (isNoSpace(code)) {
-      throw new CanonryError(
-        'STORE_FULL',
-        `no space left to write ${target.label} ${path} (${code})`,
-        {
-          path,
-        },
-      );
-    }
+    // A full disk is not a wrong argument: STORE_FULL, as every file canonry writes.
+    if (isNoSpace(code)) throw fileWriteFailure(err, `${target.label} ${path}`);
     throw outputRefusal(path, target, code);
   } finally {
     rmSync(temp, { force: true });

@@ -169,7 +169,7 @@ describe('canonry validate', () => {
           data(),
         ]);
         expect(full.code).toBe(1);
-        expect(full.stderr).toContain('canonry: STORE_FULL: no space left to write --event-out');
+        expect(full.stderr).toContain('canonry: STORE_FULL: cannot write --event-out');
         expect(readdirSync(disk.dir)).toEqual(['filler']);
       }
     } finally {
