@@ -6,6 +6,7 @@ import {
   type TrustedIssuer,
   type TrustIssue,
   verifyEd25519,
+  withinValidity,
 } from '../trust/index.js';
 import type { CognitiveAsset } from './asset-types.js';
 import type { QualifiedEvent } from './event-types.js';
@@ -42,8 +43,9 @@ export type QualifiedEventVerification =
 type Fail = { readonly ok: false; readonly issues: readonly EvolutionIssue[] };
 
 /**
- * Verifies qualified cognitive events offline from a pinned root. Issuer checks are pure (no clock),
- * so each certificate's is kept: a receiving side verifying many events checks each chain once.
+ * Verifies qualified cognitive events offline from a pinned root. The chain check of a certificate
+ * reads no clock, so each certificate's is kept (a receiving side verifying many events checks each
+ * chain once); its validity window is judged for every event.
  */
 export class QualifiedEventVerifier {
   readonly #anchor: EventTrustAnchor;
@@ -56,7 +58,8 @@ export class QualifiedEventVerifier {
   /**
    * Schema (as {@link parseQualifiedEvent}), `policy_hash` recomputed from the governance members,
    * provenance naming every source, the certificate the signing identity names and its chain to the
-   * pinned root (and the list), the Ed25519 signature over the canonical bytes; with `sources`,
+   * pinned root (and the list), valid now (or at the anchor's `at`) and not expired before
+   * `created_at`, the Ed25519 signature over the canonical bytes; with `sources`,
    * that they are exactly the event's, that its source policy hashes are theirs, and that its
    * governance is within what they resolve to. Every field is hostile input; nothing here throws.
    */
@@ -82,6 +85,8 @@ export class QualifiedEventVerifier {
     }
     const issuer = this.#issuer(event);
     if (!issuer.ok) return issuer;
+    const expired = this.#outsideValidity(event, issuer.value);
+    if (expired !== null) return expired;
     const signature = Buffer.from(event.signature, 'base64url');
     if (
       signature.toString('base64url') !== event.signature ||
@@ -98,6 +103,31 @@ export class QualifiedEventVerifier {
       if (linked !== null) return linked;
     }
     return { ok: true, value: parsed.value, developmentRoot: issuer.value.developmentRoot };
+  }
+
+  /**
+   * The issuer must be valid at the verifier's instant (the anchor's `at`, else now), and must not
+   * have expired before the event's `created_at`: that is the time of what the event records, so it
+   * was signed then or later (the coordinator signs a backlog after the fact, maybe by an issuer made
+   * since, which is why `created_at` before the issuer's notBefore is no fault).
+   */
+  #outsideValidity(event: QualifiedEvent, issuer: TrustedIssuer): Fail | null {
+    const at = this.#anchor.at === undefined ? new Date() : this.#anchor.at;
+    if (at !== null && !withinValidity(issuer, at)) {
+      return refuse(
+        'CHAIN_INVALID',
+        'the signing certificate or the root is not valid at the time of verification',
+        'signing_certificate',
+      );
+    }
+    if (event.created_at > issuer.validUntil.getTime()) {
+      return refuse(
+        'CHAIN_INVALID',
+        'the signing certificate had expired before created_at: the event was signed after it expired',
+        'created_at',
+      );
+    }
+    return null;
   }
 
   #issuer(event: QualifiedEvent): Result<TrustedIssuer, EvolutionIssue> {

@@ -53,7 +53,10 @@ function checkedCheckpoint(
   if (!c || c.project !== project || !Number.isSafeInteger(c.seq))
     return { bad: seq, revoked: false };
   if (anchor) {
-    const verified = verifyCheckpoint(stored, anchor);
+    // The store's own checkpoints, kept since they were signed: a checkpoint carries no time, and
+    // one whose issuer expired since is no tampering, so no validity window is judged here unless
+    // the caller names an instant. Offline, a segment's checkpoint is judged at the verifier's time.
+    const verified = verifyCheckpoint(stored, { ...anchor, at: anchor.at ?? null });
     if (!verified.ok) return { bad: seq, revoked: verified.issues[0]?.code === 'ISSUER_REVOKED' };
   }
   return { seq, head_hash: c.head_hash as ContentHash };

@@ -117,7 +117,9 @@ export async function verifySegment(
   const checkpointValue = parseLine(body.slice(checkpointStart + 1), countLines(body));
   // First the chain to the root (a wrong root is CHAIN_INVALID, whatever else the segment holds),
   // then the list the segment carries, which is part of it, then revocation against the chosen list.
-  const chained = checkpointOrThrow(verifyCheckpoint(checkpointValue, { root: anchor.root }));
+  // The checkpoint carries no signing time: its issuer is judged at the anchor's `at` (now if absent).
+  const { root, at } = anchor;
+  const chained = checkpointOrThrow(verifyCheckpoint(checkpointValue, { root, at }));
   const embedded = header.revocation_list;
   if (embedded !== undefined && !checkRevocationList(embedded, anchor.root).ok) {
     throw bad('the revocation list in the header is not signed by the pinned root');
@@ -128,9 +130,7 @@ export async function verifySegment(
   let checkpoint = chained;
   for (const revocationList of lists) {
     if (revocationList === undefined) continue;
-    checkpoint = checkpointOrThrow(
-      verifyCheckpoint(checkpointValue, { root: anchor.root, revocationList }),
-    );
+    checkpoint = checkpointOrThrow(verifyCheckpoint(checkpointValue, { root, at, revocationList }));
   }
   if (checkpoint.project !== header.project || checkpoint.seq !== header.to_seq) {
     throw bad('the header does not match the signed checkpoint');

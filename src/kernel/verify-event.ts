@@ -29,6 +29,12 @@ export interface VerifyEventOptions {
   readonly root: string;
   /** The root-signed revocation list (PEM); without it revocation is not checked. */
   readonly revocationList?: string;
+  /**
+   * The instant the issuer and root must be valid at; now when absent. An event carries no time of
+   * its own (TCP/AP §9: the same artifact and protocol give the same event, byte for byte), so the
+   * relying party says when: an event checked after its issuer expired needs the `at` it vouches for.
+   */
+  readonly at?: Date;
   /** The artifact the event should bind; checked against `artifact_hash`. */
   readonly artifact?: unknown;
   /** The agentic protocol the event should bind; checked against `protocol.hash`. */
@@ -47,7 +53,7 @@ export type EventVerification =
 
 /**
  * Verifies a conformance event offline (TCP/AP §7): its shape, that its certificate is the one it names,
- * that the certificate chains to the pinned root and is not revoked, the Ed25519 signature over its
+ * that the certificate chains to the pinned root, is valid at `options.at` (now) and is not revoked, the Ed25519 signature over its
  * canonical bytes, and every bound hash the caller supplies. When both artifact and protocol are
  * supplied, the verdict is re-derived too: resolution is deterministic, so anyone can recompute it.
  * On success `developmentRoot` tells whether the pinned root names itself a development root.
@@ -59,10 +65,12 @@ export function verifyConformanceEvent(
 ): EventVerification {
   const shaped = readEvent(input);
   if (!shaped.ok) return shaped;
-  const signed = verifyDocumentSignature(
-    shaped.value as unknown as Record<string, unknown>,
-    options,
-  );
+  const { root, revocationList } = options;
+  const signed = verifyDocumentSignature(shaped.value as unknown as Record<string, unknown>, {
+    root,
+    ...(revocationList === undefined ? {} : { revocationList }),
+    at: options.at ?? new Date(),
+  });
   if (!signed.ok) return fail(signed.issues[0]!);
   const bound = checkBindings(shaped.value, options);
   return bound.ok ? { ...bound, developmentRoot: signed.value.developmentRoot } : bound;

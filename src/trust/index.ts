@@ -3,7 +3,12 @@
  * the offline checks a relying party runs against a pinned root (spec §7), and per-project HMAC
  * keys that chain CSOs (CRP-030 §2.1).
  */
-export { checkIssuer, checkRevocationList, checkRootCertificate } from './check-issuer.js';
+export {
+  checkIssuer,
+  checkRevocationList,
+  checkRootCertificate,
+  withinValidity,
+} from './check-issuer.js';
 export {
   DEVELOPMENT_ROOT_NAME,
   DEVELOPMENT_ROOT_WARNING,

@@ -40,10 +40,17 @@ export interface DocumentIssue {
   readonly message: string;
 }
 
-/** The pinned root and, optionally, the root-signed revocation list. */
+/**
+ * The pinned root and, optionally, the root-signed revocation list, and the instant the issuer (and
+ * root) must be valid at. Nothing canonry signs carries the time it was signed (the same inputs give
+ * the same bytes), so without `at` that instant is now: a certificate past its notAfter vouches for
+ * nothing, whenever the signature claims to be from. `null` judges no window; only for a store
+ * re-checking signatures it made and kept itself (a journal's own checkpoints).
+ */
 export interface TrustAnchor {
   readonly root: string;
   readonly revocationList?: string;
+  readonly at?: Date | null;
 }
 
 /** The bytes an issuer signs: RFC 8785 canonical JSON of the document without `signature`. */
@@ -66,7 +73,8 @@ export function signDocument<T extends object>(body: T, signer: Signer): SignedD
 
 /**
  * Verifies a signed document offline: the certificate is the one its fingerprint names, it chains to
- * the pinned root and is not revoked, and the signature covers every other byte. Shape checks of the
+ * the pinned root, is valid at `anchor.at` (now by default) and is not revoked, and the signature
+ * covers every other byte. Shape checks of the
  * body are the caller's; nothing here throws.
  */
 export function verifyDocumentSignature(
@@ -92,7 +100,13 @@ export function verifyDocumentSignature(
       message: 'the issuer fingerprint does not match the certificate',
     });
   }
-  const chain = checkIssuer(issuer.certificate, anchor.root, anchor.revocationList);
+  const at = anchor.at === undefined ? new Date() : anchor.at;
+  const chain = checkIssuer(
+    issuer.certificate,
+    anchor.root,
+    anchor.revocationList,
+    at === null ? {} : { at },
+  );
   if (!chain.ok) return fail(chain.issues[0]!);
   const bytes = decodeSignature(signature.value);
   let unsignedBytes: Buffer;

@@ -90,6 +90,10 @@ export interface TrustedIssuer {
    * not production-grade attestation (TCP/AP §10).
    */
   developmentRoot: boolean;
+  /** The first instant at which both the root and the issuer certificate are valid. */
+  validFrom: Date;
+  /** The last instant at which both are valid: a signature by this issuer after it is worthless. */
+  validUntil: Date;
 }
 
 /** Options for {@link checkIssuer}. */

@@ -11,6 +11,7 @@ import {
   verifySegment,
   withProjectionCheck,
 } from '../../journal/index.js';
+import { parseInstantFlag } from '../instant-flag.js';
 import { EXIT, emit, readPem, readText } from '../io.js';
 import { DATA_FLAG, DB_FLAG, type RuntimeFlags, withRuntime } from '../runtime.js';
 import { revocationListFor } from '../trust-anchor.js';
@@ -24,6 +25,7 @@ interface JournalFlags extends RuntimeFlags {
   projections?: boolean;
   after?: string;
   limit?: string;
+  at?: string;
   json?: boolean;
 }
 
@@ -76,6 +78,10 @@ export function journalCommand(program: Command): void {
     .option('--root <pem>', 'the pinned root certificate (PEM)')
     .option('--revocations <pem>', 'the root-signed revocation list (PEM)')
     .option('--no-revocation', 'do not check revocation')
+    .option(
+      '--at <time>',
+      "judge the checkpoint issuer's validity at this instant (RFC 3339, --file) instead of now",
+    )
     .option('--project <name>', 'verify this project in the live store')
     .option('--no-projections', 'skip comparing the projections with a replay (--project)')
     .option(...DATA_FLAG)
@@ -86,6 +92,8 @@ export function journalCommand(program: Command): void {
       if (flags.file !== undefined) {
         if (flags.root === undefined)
           throw new CanonryError('INVALID_ARGUMENT', '--file needs --root <pem>');
+        // A checkpoint carries no signing time: its issuer is judged now, or at the instant given.
+        const at = flags.at === undefined ? new Date() : parseInstantFlag(flags.at, '--at');
         // A segment may hold a project's whole history: up to 256 MiB, half of what a string can.
         // Strict UTF-8: a byte that is not would read as U+FFFD, and an altered file verify.
         const segment = readText(flags.file, '--file', 256 * 1024 * 1024, true);
@@ -95,10 +103,13 @@ export function journalCommand(program: Command): void {
         const revocationList = await revocationListFor(flags, carried);
         report = await verifySegment(
           segment,
-          { root, ...(revocationList ? { revocationList } : {}) },
+          { root, at, ...(revocationList ? { revocationList } : {}) },
           { useEmbeddedRevocationList: flags.revocation !== false && carried },
         );
       } else {
+        if (flags.at !== undefined) {
+          throw new CanonryError('INVALID_ARGUMENT', '--at applies to a segment file (--file)');
+        }
         report = await withRuntime(
           flags,
           async ({ journal: j, keyring }) => {

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { parseContentHash } from '../../core/index.js';
 import { verifyConformanceEvent } from '../../kernel/index.js';
 import { DEVELOPMENT_ROOT_WARNING } from '../../trust/index.js';
+import { parseInstantFlag } from '../instant-flag.js';
 import { EXIT, emit, readJson, readPem } from '../io.js';
 import { revocationListFor } from '../trust-anchor.js';
 
@@ -15,12 +16,14 @@ interface VerifyOptions {
   protocol?: string;
   metadataHash?: string;
   requireProductionRoot?: boolean;
+  at?: string;
   json?: boolean;
 }
 
 /**
  * `canonry verify --event E.json --root ROOT.pem`: offline verification from the pinned root alone.
- * Exit 0 only when the signature, the chain, revocation and every supplied binding check. Reports
+ * Exit 0 only when the signature, the chain (valid now, or `--at`), revocation and every supplied
+ * binding check. Reports
  * `development_root` (read from the pinned root's subject); `--require-production-root` fails on one.
  */
 export function verifyCommand(program: Command): void {
@@ -39,16 +42,24 @@ export function verifyCommand(program: Command): void {
     .option('--protocol <file>', 'check the event binds this protocol (JSON)')
     .option('--metadata-hash <hash>', 'check the event binds this generation-metadata hash')
     .option(
+      '--at <time>',
+      "judge the issuer's validity at this instant (RFC 3339) instead of now: events carry no time",
+    )
+    .option(
       '--require-production-root',
       'fail (DEVELOPMENT_ROOT) when the pinned root is a development root',
     )
     .option('--json', 'print the result as JSON')
     .action(async (opts: VerifyOptions) => {
+      // Events carry no signing time (the same inputs sign the same bytes): the relying party says
+      // when the issuer must have been valid, now unless it vouches for another instant.
+      const at = opts.at === undefined ? new Date() : parseInstantFlag(opts.at, '--at');
       const event = readJson(opts.event, '--event');
       const root = readPem(opts.root, '--root');
       const revocationList = await revocationListFor(opts);
       const result = verifyConformanceEvent(event, {
         root,
+        at,
         ...(revocationList ? { revocationList } : {}),
         ...(opts.artifact ? { artifact: readJson(opts.artifact, '--artifact') } : {}),
         ...(opts.protocol ? { protocol: readJson(opts.protocol, '--protocol') } : {}),
@@ -63,6 +74,7 @@ export function verifyCommand(program: Command): void {
         artifact_hash: opts.artifact !== undefined,
         protocol_hash: opts.protocol !== undefined,
         generation_metadata_hash: opts.metadataHash !== undefined,
+        validity_at: at.toISOString(),
       };
       if (!result.ok || (result.developmentRoot && opts.requireProductionRoot === true)) {
         const issue = result.ok
@@ -78,7 +90,9 @@ export function verifyCommand(program: Command): void {
       const development_root = result.developmentRoot;
       emit(opts.json === true, { verified: true, label, development_root, checked }, () => [
         `VERIFIED ${label} (issuer ${issuer.fingerprint})`,
-        ...Object.entries(checked).map(([k, v]) => `  ${k}: ${v ? 'ok' : 'not checked'}`),
+        ...Object.entries(checked).map(([k, v]) =>
+          k === 'validity_at' ? `  issuer valid at: ${v}` : `  ${k}: ${v ? 'ok' : 'not checked'}`,
+        ),
         ...(development_root ? [`warning: ${DEVELOPMENT_ROOT_WARNING}`] : []),
       ]);
     });
