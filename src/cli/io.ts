@@ -33,16 +33,11 @@ export const MAX_INPUT_FILE_BYTES = 64 * 1024 * 1024;
  * Reads a regular file as UTF-8, at most `maxBytes` of it; FILE_UNREADABLE names the file (and the
  * flag it came from). Opened non-blocking, so a FIFO given as a file is refused instead of waiting
  * for a writer; a device or directory is refused too; a file larger than the bound (or one that
- * grows past it while read) is MALFORMED_FILE before it is held in memory. With `strictUtf8`, bytes
- * that are not UTF-8 are MALFORMED_FILE too, instead of each becoming U+FFFD: two different files
- * then never read as the same text.
+ * grows past it while read) is MALFORMED_FILE before it is held in memory. Bytes that are not UTF-8
+ * are MALFORMED_FILE too, instead of each becoming U+FFFD: two different files never read as the
+ * same text, and a damaged key, root, list or recording is named as what it is.
  */
-export function readText(
-  path: string,
-  what: string,
-  maxBytes = MAX_INPUT_FILE_BYTES,
-  strictUtf8 = false,
-): string {
+export function readText(path: string, what: string, maxBytes = MAX_INPUT_FILE_BYTES): string {
   let fd: number;
   try {
     fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
@@ -70,7 +65,7 @@ export function readText(
       if (n === 0) break;
       length += n;
     }
-    if (strictUtf8 && !isUtf8(buffer.subarray(0, length))) {
+    if (!isUtf8(buffer.subarray(0, length))) {
       throw new CanonryError('MALFORMED_FILE', `${what} ${path} is not UTF-8`, { path });
     }
     return buffer.toString('utf8', 0, length);
@@ -89,7 +84,7 @@ export function readText(
  * different files would bind the same event.
  */
 export function readJson(path: string, what: string): unknown {
-  const text = readText(path, what, MAX_INPUT_FILE_BYTES, true);
+  const text = readText(path, what);
   try {
     return parseJsonText(text, 128);
   } catch (err) {

@@ -95,8 +95,8 @@ export function journalCommand(program: Command): void {
         // A checkpoint carries no signing time: its issuer is judged now, or at the instant given.
         const at = flags.at === undefined ? new Date() : parseInstantFlag(flags.at, '--at');
         // A segment may hold a project's whole history: up to 256 MiB, half of what a string can.
-        // Strict UTF-8: a byte that is not would read as U+FFFD, and an altered file verify.
-        const segment = readText(flags.file, '--file', 256 * 1024 * 1024, true);
+        // Read as strict UTF-8: a byte that is not would read as U+FFFD, and an altered file verify.
+        const segment = readText(flags.file, '--file', 256 * 1024 * 1024);
         const root = readPem(flags.root, '--root');
         // A list given or found locally is at least as fresh as the one exported with the segment.
         const carried = segmentRevocationList(segment) !== undefined;
