@@ -141,6 +141,7 @@ export async function verifySegment(
     start: { seq: header.from_seq, prevHash: header.start_prev_hash },
     head: { seq: checkpoint.seq, hash: checkpoint.head_hash },
     checkpoints: [{ seq: checkpoint.seq, head_hash: checkpoint.head_hash }],
+    source: 'segment',
     // Only to explain a break, once: one more walk over the entry lines.
     findByHash: async (hash) => {
       for (const entry of entries()) {

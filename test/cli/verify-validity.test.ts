@@ -1,6 +1,6 @@
 // `canonry verify` and `canonry journal verify --file` judge the issuer at the verifier's clock, or
 // at `--at`: neither an event nor a checkpoint carries the time it was signed.
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportSegment, Journal } from '../../src/journal/index.js';
@@ -121,5 +121,28 @@ describe('canonry journal verify --file', () => {
     const then = await journalVerify('--at', '2003-01-01T00:00:00Z');
     expect(then.code).toBe(0);
     expect(JSON.parse(then.stdout)).toMatchObject({ ok: true });
+  });
+});
+
+describe('canonry journal verify --file on a broken segment', () => {
+  it('prints what is true of the file: the line, not a stored row', async () => {
+    const lines = readFileSync(paths.segment, 'utf8').trimEnd().split('\n');
+    const broken = join(dir, 'broken.jsonl');
+    writeFileSync(broken, `${[lines[0], '{}', ...lines.slice(2)].join('\n')}\n`);
+    const res = await runCli([
+      'journal',
+      'verify',
+      '--file',
+      broken,
+      '--root',
+      paths.root,
+      '--no-revocation',
+      '--at',
+      '2003-01-01T00:00:00Z',
+    ]);
+    expect(res.code).toBe(1);
+    expect(res.stdout).toBe(
+      'BROKEN alpha at seq 1: unreadable (line 2 of the segment is not a journal entry)\n',
+    );
   });
 });
