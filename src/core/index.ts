@@ -31,6 +31,7 @@ export {
   DEFAULT_MAX_JSON_DEPTH,
   DEFAULT_MAX_JSON_KEYS,
   DEFAULT_MAX_JSON_VALUES,
+  duplicateMemberName,
   type JsonTextLimits,
   type JsonTextShape,
   jsonTextDepth,

@@ -75,6 +75,32 @@ export function jsonTextShape(text: string, limits: JsonTextLimits = {}): JsonTe
   return { depth: deepest, values, keys: names?.size ?? 0 };
 }
 
+/**
+ * The first member name that appears twice in one object of a JSON text, decoded (`"a"` and
+ * `"\u0061"` are the same name), or null. `JSON.parse` keeps the last of them silently, while
+ * another reader may keep the first: a signed or hashed document must have one meaning (RFC 7493
+ * §2.3). One scan, a set of names per open object; call it on text already known to parse.
+ */
+export function duplicateMemberName(text: string): string | null {
+  const open: (Set<string> | null)[] = [];
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      const end = stringEnd(text, i + 1);
+      const names = open.at(-1);
+      if (names && isKey(text, end)) {
+        const name = JSON.parse(text.slice(i, end)) as string;
+        if (names.has(name)) return name;
+        names.add(name);
+      }
+      i = end - 1;
+    } else if (c === 0x7b) open.push(new Set());
+    else if (c === 0x5b) open.push(null);
+    else if (c === 0x7d || c === 0x5d) open.pop();
+  }
+  return null;
+}
+
 /** Whether the string ending before `end` is a member name: a `:` follows it (after whitespace). */
 function isKey(text: string, end: number): boolean {
   for (let i = end; i < text.length; i++) {

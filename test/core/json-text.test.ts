@@ -4,6 +4,7 @@ import {
   CanonryError,
   DEFAULT_MAX_JSON_KEYS,
   DEFAULT_MAX_JSON_VALUES,
+  duplicateMemberName,
   jsonTextDepth,
   jsonTextShape,
   parseJsonText,
@@ -109,5 +110,21 @@ describe('parseJsonText', () => {
     const value = parseJsonText('{"__proto__":{"polluted":true}}') as Record<string, unknown>;
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     expect(Object.keys(value)).toEqual(['__proto__']);
+  });
+});
+
+describe('duplicateMemberName', () => {
+  it('finds a name given twice in one object, however it is escaped', () => {
+    expect(duplicateMemberName('{"a":1,"a":2}')).toBe('a');
+    expect(duplicateMemberName('{"a":1,"\\u0061":2}')).toBe('a');
+    expect(duplicateMemberName('{"x":{"b":[1,{"c":1,"c":2}]}}')).toBe('c');
+    expect(duplicateMemberName('{ "k" : 1 , "k"\n:\t2 }')).toBe('k');
+  });
+
+  it('finds none where each object names each member once', () => {
+    expect(duplicateMemberName('{"a":1,"b":{"a":2},"c":[{"a":3},{"a":4}]}')).toBeNull();
+    expect(duplicateMemberName('["a","a",{"a":"a"}]')).toBeNull();
+    expect(duplicateMemberName('{"a":"\\"a\\":","b":"a"}')).toBeNull();
+    expect(duplicateMemberName('"a"')).toBeNull();
   });
 });
