@@ -7,7 +7,7 @@ import { CanonryError } from '../core/index.js';
 import { PEM_LABEL } from './asn1-constants.js';
 import { checkIssuerProfile } from './certificate-profile.js';
 import { createCertificateRequest } from './certificate-request.js';
-import { checkIssuer } from './check-issuer.js';
+import { checkIssuer, withinValidity } from './check-issuer.js';
 import { issuerCommonName } from './development-root.js';
 import { rawPublicKey } from './ed25519.js';
 import {
@@ -85,7 +85,7 @@ function mismatch(message: string): CanonryError {
 /**
  * Installs the certificate the offline root signed for the pending key and makes it the active
  * issuer; the previous one is retired and its key deleted. Refused: INVALID_CERTIFICATE (junk, not
- * the issuer profile), CHAIN_INVALID (another root, a CA, expired), ISSUER_REVOKED,
+ * the issuer profile), CHAIN_INVALID (another root, a CA, expired or not valid yet), ISSUER_REVOKED,
  * PENDING_KEY_MISMATCH (no pending key, or a certificate for another key).
  */
 export async function installIssuer(
@@ -100,6 +100,14 @@ export async function installIssuer(
   const parsed = parseCertificate(certificatePem)!;
   if (parsed.fields.notAfter.getTime() < now.getTime()) {
     throw new CanonryError('CHAIN_INVALID', 'the issuer certificate has expired');
+  }
+  // Made on a root machine whose clock runs ahead (or the root itself not valid yet): installed, it
+  // would sign events no relying party verifies until its window opens.
+  if (!withinValidity(trusted, now)) {
+    throw new CanonryError(
+      'CHAIN_INVALID',
+      `the issuer certificate (or its root) is not valid yet: from ${trusted.validFrom.toISOString()}`,
+    );
   }
   unwrap(checkIssuerProfile(parsed.der));
   const pending = index.pending_issuer;
