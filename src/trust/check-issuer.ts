@@ -14,15 +14,18 @@ function isEd25519(cert: ParsedCertificate): boolean {
   return cert.x509.publicKey.asymmetricKeyType === 'ed25519';
 }
 
+/** A span of instants, both ends included. */
+type Validity = Pick<TrustedIssuer, 'validFrom' | 'validUntil'>;
+
 /** The instants at which both certificates are valid (empty when they do not overlap). */
-function validity(issuer: ParsedCertificate, root: ParsedCertificate): { from: Date; until: Date } {
+function validity(issuer: ParsedCertificate, root: ParsedCertificate): Validity {
   const from = Math.max(issuer.fields.notBefore.getTime(), root.fields.notBefore.getTime());
   const until = Math.min(issuer.fields.notAfter.getTime(), root.fields.notAfter.getTime());
-  return { from: new Date(from), until: new Date(until) };
+  return { validFrom: new Date(from), validUntil: new Date(until) };
 }
 
 /** True when `at` lies in the window (inclusive, as RFC 5280 §4.1.2.5 reads notBefore/notAfter). */
-export function withinValidity(window: { validFrom: Date; validUntil: Date }, at: Date): boolean {
+export function withinValidity(window: Validity, at: Date): boolean {
   const t = at.getTime();
   return window.validFrom.getTime() <= t && t <= window.validUntil.getTime();
 }
@@ -54,8 +57,7 @@ function checkChain(
     return issue('CHAIN_INVALID', 'issuer is not signed by the pinned root');
   }
   const at = options.at;
-  const { from, until } = validity(issuer, root);
-  if (at !== undefined && !withinValidity({ validFrom: from, validUntil: until }, at)) {
+  if (at !== undefined && !withinValidity(validity(issuer, root), at)) {
     return issue('CHAIN_INVALID', 'root or issuer is not valid at the given time');
   }
   // The root may have certified this key for something else: only the issuer profile (keyUsage
@@ -95,13 +97,11 @@ export function checkIssuer(
         return issue('ISSUER_REVOKED', `issuer ${issuer.fingerprint} is revoked`);
       }
     }
-    const { from, until } = validity(issuer, root);
     return ok({
       fingerprint: issuer.fingerprint,
       publicKey: issuer.x509.publicKey,
       developmentRoot: isDevelopmentSubject(root.fields.subject),
-      validFrom: from,
-      validUntil: until,
+      ...validity(issuer, root),
     });
   } catch {
     return issue('INVALID_CERTIFICATE', 'certificate could not be checked');
