@@ -52,3 +52,28 @@ export function noActiveIssuer(index: KeyringIndex): CanonryError {
       '`canonry keys install-issuer ISSUER.pem`',
   );
 }
+
+/**
+ * NO_ACTIVE_ISSUER for an active issuer outside its window (or its root's) at `now`, naming the
+ * next step: nothing it signed now would verify anywhere.
+ */
+export function issuerOutOfDate(
+  index: KeyringIndex,
+  fingerprint: string,
+  window: { validFrom: Date; validUntil: Date },
+  now: Date,
+): CanonryError {
+  const when =
+    now.getTime() < window.validFrom.getTime()
+      ? `is not valid until ${window.validFrom.toISOString()}`
+      : `expired at ${window.validUntil.toISOString()}`;
+  const next =
+    index.root_key === 'local'
+      ? 'run `canonry keys rotate` for a new issuer'
+      : 'run `canonry keys csr`, sign the request on the root machine (`canonry keys offline ' +
+        'sign`), then run `canonry keys install-issuer ISSUER.pem`';
+  return new CanonryError(
+    'NO_ACTIVE_ISSUER',
+    `the active issuer ${fingerprint} (with its root) ${when}, so nothing it signs would verify: ${next}`,
+  );
+}

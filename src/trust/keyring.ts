@@ -1,7 +1,7 @@
-import { type ContentHash, isCanonryError } from '../core/index.js';
+import { type CanonryError, type ContentHash, isCanonryError } from '../core/index.js';
 import { createKeyring, createOfflineKeyring, type OfflineRootMaterial } from './keyring-create.js';
 import { initialising, KEYRING_FILES, keysDirectory, writeFileAtomic } from './keyring-files.js';
-import { type Commit, noActiveIssuer } from './keyring-guards.js';
+import { type Commit, issuerOutOfDate, noActiveIssuer } from './keyring-guards.js';
 import {
   type IndexedIssuer,
   type RootKeyLocation,
@@ -11,7 +11,8 @@ import { installIssuer, installRevocationList, requestIssuer } from './keyring-i
 import { loadKeyring } from './keyring-load.js';
 import { revokeIssuer, rotateIssuer } from './keyring-rotation.js';
 import type { KeyringState } from './keyring-state.js';
-import { createSigner, type SignerHandle } from './signer.js';
+import { parseCertificate } from './parsed-certificate.js';
+import { createSigner, type SignerHandle, type SignerValidity } from './signer.js';
 import type {
   IssuerRecord,
   IssuerRequest,
@@ -87,7 +88,8 @@ export class Keyring {
    */
   static async openOrInit(dataDir: string): Promise<Keyring> {
     const keyring = await Keyring.#openOrCreate(dataDir);
-    if (!keyring.canSign) throw noActiveIssuer(keyring.#state.index);
+    const problem = keyring.signingProblem();
+    if (problem !== undefined) throw problem;
     return keyring;
   }
 
@@ -133,7 +135,19 @@ export class Keyring {
 
   /** True when an active issuer can sign. */
   get canSign(): boolean {
-    return this.#state.activeKey !== undefined;
+    return this.signingProblem() === undefined;
+  }
+
+  /**
+   * Why this keyring cannot sign now (NO_ACTIVE_ISSUER naming the next step): no active issuer, or
+   * one outside its window or its root's; undefined when it can.
+   */
+  signingProblem(): CanonryError | undefined {
+    if (this.#state.activeKey === undefined) return noActiveIssuer(this.#state.index);
+    const validity = this.#validity(this.activeIssuer());
+    const now = Date.now();
+    const within = validity.validFrom.getTime() <= now && now <= validity.validUntil.getTime();
+    return within ? undefined : validity.outside(new Date(now));
   }
 
   /** Every issuer, oldest first. */
@@ -245,9 +259,28 @@ export class Keyring {
     if (key === undefined) throw noActiveIssuer(this.#state.index);
     if (this.#signer?.signer.fingerprint !== active.fingerprint) {
       this.#signer?.retire();
-      this.#signer = createSigner(active.fingerprint, active.certificatePem, key);
+      this.#signer = createSigner(
+        active.fingerprint,
+        active.certificatePem,
+        key,
+        this.#validity(active),
+      );
     }
     return this.#signer.signer;
+  }
+
+  /** When the active issuer (and the root above it) may sign, and the error outside that window. */
+  #validity(active: IssuerRecord): SignerValidity {
+    const issuer = parseCertificate(active.certificatePem)!.fields;
+    const root = parseCertificate(this.rootCertificatePem)!.fields;
+    const validFrom = new Date(Math.max(issuer.notBefore.getTime(), root.notBefore.getTime()));
+    const validUntil = new Date(Math.min(issuer.notAfter.getTime(), root.notAfter.getTime()));
+    const index = this.#state.index;
+    return {
+      validFrom,
+      validUntil,
+      outside: (now) => issuerOutOfDate(index, active.fingerprint, { validFrom, validUntil }, now),
+    };
   }
 
   #record(entry: IndexedIssuer): IssuerRecord {

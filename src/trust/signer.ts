@@ -8,16 +8,28 @@ export interface SignerHandle {
   retire(): void;
 }
 
+/** The instants at which a signer's issuer and root are both valid, and the error outside them. */
+export interface SignerValidity {
+  readonly validFrom: Date;
+  readonly validUntil: Date;
+  outside(now: Date): CanonryError;
+}
+
 /**
  * Wraps the active issuer's private key in a closure: the returned object exposes only the
  * fingerprint, the certificate and `sign`, so neither JSON nor `util.inspect` can reach the key.
+ * Outside `validity` it signs nothing: a verifier judges the issuer at its own instant, so what an
+ * expired issuer signed would verify nowhere.
  */
 export function createSigner(
   fingerprint: ContentHash,
   certificatePem: string,
   privateKey: KeyObject,
+  validity: SignerValidity,
 ): SignerHandle {
   let key: KeyObject | undefined = privateKey;
+  const from = validity.validFrom.getTime();
+  const until = validity.validUntil.getTime();
   const activeKey = (message: Uint8Array): KeyObject => {
     if (key === undefined) {
       throw new CanonryError(
@@ -25,6 +37,8 @@ export function createSigner(
         `issuer ${fingerprint} is no longer active; ask the keyring for a new signer`,
       );
     }
+    const now = Date.now();
+    if (now < from || now > until) throw validity.outside(new Date(now));
     if (!(message instanceof Uint8Array)) {
       throw new CanonryError('INVALID_ARGUMENT', 'the message to sign must be bytes');
     }

@@ -7,6 +7,7 @@ import { exportSegment, Journal } from '../../src/journal/index.js';
 import { compileProtocol, EMPTY_METADATA_HASH, Kernel } from '../../src/kernel/index.js';
 import { Keyring } from '../../src/trust/index.js';
 import { runCli } from '../helpers/cli.js';
+import { signerAt } from '../helpers/clock.js';
 import { COUNTERS, count, createCounters } from '../helpers/journal.js';
 import { refundProtocol, tempDir } from '../helpers/runtime.js';
 import { ENGINES } from '../helpers/stores.js';
@@ -26,7 +27,9 @@ beforeAll(async () => {
   cleanups.push(made.cleanup);
   // Made in 2000: the issuer expired in 2010 and the root in 2020.
   const keyring = await Keyring.init(join(dir, 'keys'), { now: new Date('2000-01-01T00:00:00Z') });
-  const kernel = new Kernel({ signer: keyring.signer() });
+  // What the issuer signed while it was valid: a keyring signs nothing outside that window.
+  const signer = signerAt(keyring, new Date('2000-01-02T00:00:00Z'));
+  const kernel = new Kernel({ signer });
   const { event } = kernel.evaluate(
     { amount: 20 },
     compileProtocol(refundProtocol()),
@@ -46,7 +49,7 @@ beforeAll(async () => {
   await createCounters(fresh.store);
   const journal = new Journal(fresh.store, {
     projections: [COUNTERS],
-    signer: () => keyring.signer(),
+    signer: () => signer,
   });
   await journal.append('alpha', count('c', 1));
   let text = '';

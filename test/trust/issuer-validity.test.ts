@@ -23,6 +23,7 @@ import {
 import type { Store } from '../../src/store/index.js';
 import { Keyring, verifyDocumentSignature } from '../../src/trust/index.js';
 import { asset, draft, enterprisePrivate, userPrivate } from '../evolution/assets.js';
+import { atInstant, signerAt } from '../helpers/clock.js';
 import { COUNTERS, count, createCounters } from '../helpers/journal.js';
 import { refundProtocol, tempDir } from '../helpers/runtime.js';
 import { ENGINES } from '../helpers/stores.js';
@@ -42,6 +43,7 @@ beforeAll(async () => {
   expired = await Keyring.init(dirs[0]!.dir, { now: PAST });
   early = await Keyring.init(dirs[1]!.dir, { now: FUTURE });
   current = await Keyring.init(dirs[2]!.dir);
+  madeAt.set(expired, PAST).set(early, FUTURE);
 });
 afterAll(async () => {
   for (const c of cleanups.reverse()) await c();
@@ -50,8 +52,13 @@ afterAll(async () => {
 const code = (result: { ok: boolean; issues?: readonly { code: string }[] }) =>
   result.ok ? 'OK' : result.issues![0]!.code;
 
+/** Each keyring signs inside its issuer's window: a day after it was made. */
+const DAY = 24 * 3600 * 1000;
+const madeAt = new Map<Keyring, Date>();
+const signer = (k: Keyring) => signerAt(k, new Date((madeAt.get(k) ?? new Date()).getTime() + DAY));
+
 function event(k: Keyring) {
-  const kernel = new Kernel({ signer: k.signer() });
+  const kernel = new Kernel({ signer: signer(k) });
   const out = kernel.evaluate(
     { amount: 20 },
     compileProtocol(refundProtocol()),
@@ -104,7 +111,7 @@ describe('qualified events are judged now and against their created_at', () => {
   const sources = [asset('a:1', userPrivate('alice')), asset('a:2', enterprisePrivate('acme'))];
   const assemble = (k: Keyring, createdAt: number): QualifiedEvent => {
     const result = assembleQualifiedEvent(draft({ created_at: createdAt }), sources, {
-      signer: k.signer(),
+      signer: signer(k),
     });
     if (!result.ok) throw new Error(result.issues[0]!.message);
     return result.value;
@@ -151,7 +158,7 @@ describe('journal checkpoints', () => {
     store = fresh.store;
     cleanups.push(fresh.cleanup, () => store.close());
     await createCounters(store);
-    journal = new Journal(store, { projections: [COUNTERS], signer: () => expired.signer() });
+    journal = new Journal(store, { projections: [COUNTERS], signer: () => signer(expired) });
     for (let i = 1; i <= 3; i++) await journal.append('alpha', count(`c${i}`, i));
     await journal.checkpoint('alpha');
   });
@@ -176,5 +183,42 @@ describe('journal checkpoints', () => {
     const report = await verifyProject(journal, 'alpha', pinned(expired));
     expect(report).toMatchObject({ ok: true, broken: null });
     expect(report.checkpoints).toBeGreaterThan(0);
+  });
+});
+
+describe('a keyring signs only inside its issuer window', () => {
+  it('an expired active issuer signs nothing, says so with the way out, and a rotation ends it', async () => {
+    const { dir, cleanup } = tempDir();
+    cleanups.push(cleanup);
+    const made = new Date(Date.now() - 11 * 365 * DAY);
+    const k = await Keyring.init(dir, { now: made });
+    expect(k.canSign).toBe(false);
+    expect(k.signingProblem()).toMatchObject({ code: 'NO_ACTIVE_ISSUER' });
+    expect(k.signingProblem()!.message).toContain('canonry keys rotate');
+    madeAt.set(k, made);
+    expect(() => event(k)).not.toThrow(); // inside its window (a day after it was made)
+    madeAt.set(k, new Date(Date.now() - DAY)); // now past it
+    expect(() => event(k)).toThrow(/expired at .*canonry keys rotate/);
+    await k.rotate();
+    expect(k.canSign).toBe(true);
+    expect(code(verifyConformanceEvent(event(k), pinned(k)))).toBe('OK');
+  });
+
+  it('a signer taken while its issuer was valid stops at the end of the window', () => {
+    const k = current;
+    const kernel = new Kernel({ signer: k.signer() });
+    const evaluate = () =>
+      kernel.evaluate({ amount: 20 }, compileProtocol(refundProtocol()), EMPTY_METADATA_HASH);
+    expect(evaluate().event).toBeTruthy();
+    const later = new Date(Date.now() + 11 * 365 * DAY);
+    expect(() => atInstant(later, evaluate)).toThrow(/NO_ACTIVE_ISSUER|expired at/);
+    const before = new Date(Date.now() - 365 * DAY);
+    expect(() => atInstant(before, evaluate)).toThrow(/is not valid until/);
+    expect(atInstant(later, () => k.canSign)).toBe(false);
+  });
+
+  it('an issuer not valid yet signs nothing now', () => {
+    expect(early.canSign).toBe(false);
+    expect(early.signingProblem()!.message).toContain('is not valid until');
   });
 });

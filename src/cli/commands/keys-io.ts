@@ -75,7 +75,17 @@ export function printKeyring(keyring: Keyring, opts: KeysOptions, headline: stri
     ...(pending
       ? [`pending issuer ${pending.number}: awaiting its certificate from the root`]
       : []),
-    ...(keyring.canSign ? [] : ['no active issuer: this keyring cannot sign yet']),
+    ...signingLine(
+      keyring,
+      issuers.some((i) => i.active),
+    ),
     ...(keyring.development ? [`warning: ${DEVELOPMENT_ROOT_WARNING}`] : []),
   ]);
+}
+
+/** The status line of a keyring that cannot sign now, if it cannot. */
+function signingLine(keyring: Keyring, hasActive: boolean): string[] {
+  const problem = keyring.signingProblem();
+  if (problem === undefined) return [];
+  return [hasActive ? problem.message : 'no active issuer: this keyring cannot sign yet'];
 }

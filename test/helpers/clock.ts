@@ -1,0 +1,25 @@
+import { vi } from 'vitest';
+import type { Keyring, Signer } from '../../src/trust/index.js';
+
+/** Runs `fn` with `Date` at `instant` (timers stay real), then gives the real clock back. */
+export function atInstant<T>(instant: Date, fn: () => T): T {
+  vi.useFakeTimers({ toFake: ['Date'], now: instant });
+  try {
+    return fn();
+  } finally {
+    vi.useRealTimers();
+  }
+}
+
+/**
+ * A signer of `keyring`'s active issuer that signs as at `instant`: a keyring signs nothing outside
+ * its issuer's window, so what an issuer signed back then is made this way.
+ */
+export function signerAt(keyring: Keyring, instant: Date): Signer {
+  const signer = keyring.signer();
+  return {
+    fingerprint: signer.fingerprint,
+    certificatePem: signer.certificatePem,
+    sign: (message) => atInstant(instant, () => signer.sign(message)),
+  };
+}
