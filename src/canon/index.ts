@@ -107,7 +107,7 @@ export {
   FAILURE_LIMITS,
 } from './intake-failure.js';
 export { mayReadEntry, type RedactedEntry, readableEntries } from './journal-view.js';
-export type { PageQuery, ProposalFilter, ProposalPageQuery } from './page.js';
+export type { ObjectPageQuery, PageQuery, ProposalFilter, ProposalPageQuery } from './page.js';
 export {
   type Audience,
   audienceOf,

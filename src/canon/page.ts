@@ -1,4 +1,5 @@
 import type { ProposalStatus } from './records.js';
+import { OBJECT_STATUSES, type ObjectStatus } from './types.js';
 
 /**
  * One page of a list in journal order: what was journaled after `after` and before `before` (journal
@@ -19,21 +20,41 @@ export interface ProposalPageQuery extends PageQuery {
   readonly status?: ProposalFilter;
 }
 
+/**
+ * One page of a project's objects in id order (byte order on every engine): those whose id sorts
+ * after `after`, optionally only those of `statuses`, at most `limit`.
+ */
+export interface ObjectPageQuery {
+  readonly after?: string;
+  readonly statuses?: readonly ObjectStatus[];
+  readonly limit: number;
+}
+
 const STATUSES: readonly ProposalStatus[] = ['pending', 'committed', 'rejected'];
+
+/** Where a page starts and ends in a list's order: a key column, its cursors and direction. */
+interface PageKey {
+  /** The column a page is ordered by, the last of each index range it reads. */
+  readonly column: string;
+  readonly after?: string | number;
+  readonly before?: string | number;
+  readonly order: 'ASC' | 'DESC';
+}
 
 /**
  * The SQL of one page of a table whose rows have a `holder` (the principal a personal row belongs
- * to, null when the project reads it) and a journal `seq`, for `viewer` (a principal id, or null for
- * the operator's view of everything); `$1` is the project. Each holder the viewer may read (the
+ * to, null when the project reads it), in the order of `key`, for `viewer` (a principal id, or null
+ * for the operator's view of everything); `$1` is the project. Each holder the viewer may read (the
  * project's and its own) and each of `statuses` (undefined: any) is a range of an index, read to at
  * most `limit` rows, and the page is the first `limit` of their union: rows another principal holds,
  * or of another status, are never visited, however many lie between the ones a page shows.
  * `statuses(anyHolder)` gives the statuses of the ranges; with a holder fixed, an index range in
- * seq order needs a status fixed too, where the table's index has one.
+ * key order needs a status fixed too, where the table's index has one.
  */
 function pageSql(
   table: string,
-  q: PageQuery,
+  key: PageKey,
+  limitOf: number,
   viewer: string | null,
   statuses: (anyHolder: boolean) => readonly (string | undefined)[],
 ): { sql: string; params: (string | number)[] } {
@@ -42,10 +63,10 @@ function pageSql(
     params.push(value);
     return `$${params.length + 1}`;
   };
-  const order = q.order === 'newest' ? 'DESC' : 'ASC';
-  const limit = bind(q.limit);
-  const after = q.after === undefined ? undefined : bind(q.after);
-  const before = q.before === undefined ? undefined : bind(q.before);
+  const { column, order } = key;
+  const limit = bind(limitOf);
+  const after = key.after === undefined ? undefined : bind(key.after);
+  const before = key.before === undefined ? undefined : bind(key.before);
   const you = viewer === null ? undefined : bind(viewer);
   const holders = you === undefined ? [undefined] : ['holder IS NULL', `holder = ${you}`];
   const ranges: string[] = [];
@@ -54,10 +75,10 @@ function pageSql(
       const where = ['project = $1'];
       if (holder !== undefined) where.push(holder);
       if (status !== undefined) where.push(`status = ${bind(status)}`);
-      if (after !== undefined) where.push(`seq > ${after}`);
-      if (before !== undefined) where.push(`seq < ${before}`);
+      if (after !== undefined) where.push(`${column} > ${after}`);
+      if (before !== undefined) where.push(`${column} < ${before}`);
       ranges.push(
-        `SELECT seq, record FROM ${table} WHERE ${where.join(' AND ')} ORDER BY seq ${order} LIMIT ${limit}`,
+        `SELECT ${column}, record FROM ${table} WHERE ${where.join(' AND ')} ORDER BY ${column} ${order} LIMIT ${limit}`,
       );
     }
   }
@@ -65,8 +86,18 @@ function pageSql(
   if (ranges.length === 1 && only !== undefined) return { sql: only, params };
   const union = ranges.map((r, i) => `SELECT * FROM (${r}) AS r${i}`).join(' UNION ALL ');
   return {
-    sql: `SELECT seq, record FROM (${union}) AS page ORDER BY seq ${order} LIMIT ${limit}`,
+    sql: `SELECT ${column}, record FROM (${union}) AS page ORDER BY ${column} ${order} LIMIT ${limit}`,
     params,
+  };
+}
+
+/** A page in journal order ({@link PageQuery}) as a {@link PageKey} on `seq`. */
+function seqKey(q: PageQuery): PageKey {
+  return {
+    column: 'seq',
+    order: q.order === 'newest' ? 'DESC' : 'ASC',
+    ...(q.after === undefined ? {} : { after: q.after }),
+    ...(q.before === undefined ? {} : { before: q.before }),
   };
 }
 
@@ -75,7 +106,7 @@ function pageSql(
  * seq)`, or for the operator `canon_proposals_status` / `canon_proposals_seq`: at most 6 ranges.
  */
 export function proposalPageSql(q: ProposalPageQuery, viewer: string | null) {
-  return pageSql('canon_proposals', q, viewer, (anyHolder) => {
+  return pageSql('canon_proposals', seqKey(q), q.limit, viewer, (anyHolder) => {
     if (q.status === 'decided') return STATUSES.filter((s) => s !== 'pending');
     if (q.status !== undefined) return [q.status];
     return anyHolder ? [undefined] : STATUSES;
@@ -87,5 +118,27 @@ export function proposalPageSql(q: ProposalPageQuery, viewer: string | null) {
  * or for the operator `canon_messages_seq`: at most 2 ranges.
  */
 export function messagePageSql(q: PageQuery, viewer: string | null) {
-  return pageSql('canon_messages', q, viewer, () => [undefined]);
+  return pageSql('canon_messages', seqKey(q), q.limit, viewer, () => [undefined]);
+}
+
+/**
+ * A page of objects ({@link pageSql}) in id order from `canon_objects_holder (project, holder,
+ * status, object_id)`, or for the operator `canon_objects_status` / the primary key: at most 10
+ * ranges (each status, for the project's and the viewer's own).
+ */
+export function objectPageSql(q: ObjectPageQuery, viewer: string | null) {
+  const key: PageKey = {
+    column: 'object_id',
+    order: 'ASC',
+    ...(q.after === undefined ? {} : { after: q.after }),
+  };
+  const wanted =
+    q.statuses === undefined ? undefined : OBJECT_STATUSES.filter((s) => q.statuses?.includes(s));
+  return pageSql(
+    'canon_objects',
+    key,
+    q.limit,
+    viewer,
+    (anyHolder) => wanted ?? (anyHolder ? [undefined] : OBJECT_STATUSES),
+  );
 }

@@ -17,7 +17,7 @@ import {
 } from './entry-kinds.js';
 import { edgeWrites, setEdges } from './graph.js';
 import type { ClassificationFailure, ClassificationFailureBody } from './intake-failure.js';
-import { holderOf, messageAudience, proposalAudience } from './planes.js';
+import { holderOf, messageAudience, objectAudience, proposalAudience } from './planes.js';
 import type { CommitBody, ProposalRecord } from './records.js';
 import { type CanonObject, type DependencyPin, isLive, type NoteVersion } from './types.js';
 
@@ -111,10 +111,10 @@ async function putObject(
 /** The upsert of an object's row: its current pointer. */
 function objectWrite(project: string, object: CanonObject, seq: number): Write {
   return {
-    sql: `INSERT INTO canon_objects (project, object_id, object_type, status, current_version, version_id, seq, record)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+    sql: `INSERT INTO canon_objects (project, object_id, object_type, status, current_version, version_id, seq, record, holder)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
      ON CONFLICT (project, object_id) DO UPDATE SET object_type = $3, status = $4, current_version = $5,
-       version_id = $6, seq = $7, record = $8`,
+       version_id = $6, seq = $7, record = $8, holder = $9`,
     params: [
       project,
       object.object_id,
@@ -124,6 +124,7 @@ function objectWrite(project: string, object: CanonObject, seq: number): Write {
       object.version_id,
       seq,
       canonicalize(object),
+      holderOf(objectAudience(object)),
     ],
   };
 }

@@ -5,7 +5,14 @@ import { type DependencyState, dependencyStates } from './cascade.js';
 import type { ArchivedMessage } from './classification.js';
 import { type DependentKind, edgesInto } from './graph.js';
 import type { ClassificationFailure } from './intake-failure.js';
-import { messagePageSql, type PageQuery, type ProposalPageQuery, proposalPageSql } from './page.js';
+import {
+  messagePageSql,
+  type ObjectPageQuery,
+  objectPageSql,
+  type PageQuery,
+  type ProposalPageQuery,
+  proposalPageSql,
+} from './page.js';
 import {
   type Audience,
   artifactAudience,
@@ -67,6 +74,17 @@ export class CanonReader {
     return all.filter(
       (o) => (!statuses || statuses.includes(o.status)) && this.#may(objectAudience(o)),
     );
+  }
+
+  /**
+   * One page of the objects this viewer may read in id order ({@link ObjectPageQuery}), chosen in
+   * SQL by holder and status ({@link objectPageSql}): a page shorter than `limit` is the last, and
+   * its work does not grow with the project's other objects.
+   */
+  async objectPage(q: ObjectPageQuery): Promise<CanonObject[]> {
+    const { sql, params } = objectPageSql(q, this.viewer);
+    const rows = await this.#records<CanonObject>(sql, params);
+    return rows.filter((o) => this.#may(objectAudience(o)));
   }
 
   async object(id: string): Promise<CanonObject | null> {

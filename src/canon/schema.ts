@@ -30,6 +30,15 @@ const MESSAGE_PAGE_INDEXES = `
 `;
 
 /**
+ * The ranges a page of objects is read from, in id order: by status, and by holder and status (the
+ * operator's page of every status is a range of the primary key).
+ */
+const OBJECT_PAGE_INDEXES = `
+  CREATE INDEX canon_objects_status ON canon_objects (project, status, object_id);
+  CREATE INDEX canon_objects_holder ON canon_objects (project, holder, status, object_id);
+`;
+
+/**
  * Canon's projection tables. Each row is derived from journal entries and rebuilt by replaying them;
  * `record` holds the full canonical JSON of what the row describes, the other columns are for lookup.
  */
@@ -210,6 +219,24 @@ export const CANON_MIGRATIONS: readonly Migration[] = [
         UPDATE canon_messages SET holder = record::jsonb ->> 'actor'
           WHERE record::jsonb ->> 'visibility' = 'personal';
         ${MESSAGE_PAGE_INDEXES}`,
+    },
+  },
+  {
+    // A page of objects (listObjects: after an id, at most a limit) is chosen as a page of
+    // proposals is, in id order: `holder` is the principal a personal object belongs to (its current
+    // version's proposer, as planes.ts reads it; '' when it names none), null for a shared one.
+    name: 'canon-objects-holder',
+    up: {
+      sqlite: `
+        ALTER TABLE canon_objects ADD COLUMN holder TEXT;
+        UPDATE canon_objects SET holder = COALESCE(json_extract(record, '$.authority_basis.proposer.id'), '')
+          WHERE json_extract(record, '$.visibility') = 'personal';
+        ${OBJECT_PAGE_INDEXES}`,
+      postgres: `
+        ALTER TABLE canon_objects ADD COLUMN holder TEXT;
+        UPDATE canon_objects SET holder = COALESCE(record::jsonb #>> '{authority_basis,proposer,id}', '')
+          WHERE record::jsonb ->> 'visibility' = 'personal';
+        ${OBJECT_PAGE_INDEXES}`,
     },
   },
 ];

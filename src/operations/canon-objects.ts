@@ -1,26 +1,11 @@
-import { OBJECT_STATUSES, type ObjectStatus, provenance } from '../canon/index.js';
-import { CanonryError } from '../core/index.js';
+import { provenance } from '../canon/index.js';
 import { objectIdArg, resolveRequest, restoreRequest } from './input.js';
 import type { Operation } from './operation.js';
+import { OBJECT_LIST_QUERY, objectListQuery } from './page-query.js';
 import { BODIES, EXAMPLE_HASH, RESPONSES, ref } from './schemas.js';
 import { objectView, versionsView } from './views.js';
 
 const { obj, arr, list, str, nullable } = RESPONSES;
-
-/** `?status=active,provisional` → the listed statuses. */
-function statuses(value: string | undefined): ObjectStatus[] | undefined {
-  if (value === undefined) return undefined;
-  const wanted = value.split(',');
-  const bad = wanted.find((s) => !OBJECT_STATUSES.includes(s as ObjectStatus));
-  if (bad !== undefined) {
-    throw new CanonryError(
-      'INVALID_ARGUMENT',
-      `status must be a comma-separated list of ${OBJECT_STATUSES.join(', ')}`,
-      { field: 'status' },
-    );
-  }
-  return wanted as ObjectStatus[];
-}
 
 /** Canonical objects (§2), their immutable versions (§3), provenance (§8) and restore. */
 export const OBJECT_OPERATIONS: readonly Operation[] = [
@@ -28,25 +13,21 @@ export const OBJECT_OPERATIONS: readonly Operation[] = [
     method: 'GET',
     url: '/v1/projects/:project/objects',
     operationId: 'listObjects',
-    summary: 'Canonical objects in id order, optionally only those with the given statuses',
+    summary:
+      'Canonical objects in id order, a page at a time, optionally only those with the given statuses',
     tag: 'objects',
     cli: {
       command: 'objects',
-      description: 'list canonical objects',
+      description:
+        'list canonical objects a page at a time (--limit, default 100; --after an object id)',
     },
     minRole: 'viewer',
-    query: [
-      {
-        name: 'status',
-        description: `comma-separated statuses (${OBJECT_STATUSES.join(', ')})`,
-        schema: { type: 'string' },
-      },
-    ],
+    query: OBJECT_LIST_QUERY,
     status: 200,
     response: list('objects', 'CanonObject'),
     errors: ['INVALID_ARGUMENT'],
     handler: async ({ runtime, principal, query }) => ({
-      objects: await runtime.canon.readerFor(principal).objects(statuses(query.status)),
+      objects: await runtime.canon.readerFor(principal).objectPage(objectListQuery(query)),
     }),
   },
   {

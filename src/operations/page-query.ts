@@ -1,5 +1,13 @@
-import type { PageQuery, ProposalFilter, ProposalPageQuery } from '../canon/index.js';
-import { intQuery, oneOfQuery, PROPOSAL_STATUSES } from './input.js';
+import {
+  OBJECT_STATUSES,
+  type ObjectPageQuery,
+  type ObjectStatus,
+  type PageQuery,
+  type ProposalFilter,
+  type ProposalPageQuery,
+} from '../canon/index.js';
+import { CanonryError } from '../core/index.js';
+import { intQuery, objectIdArg, oneOfQuery, PROPOSAL_STATUSES } from './input.js';
 import type { QueryDoc } from './operation.js';
 
 /** A page of a list holds this many unless asked for fewer or more, and never more than the max. */
@@ -8,6 +16,18 @@ export const PAGE = { default: 100, max: 1_000 } as const;
 const FILTERS: readonly ProposalFilter[] = [...PROPOSAL_STATUSES, 'decided'];
 const ORDERS = ['oldest', 'newest'] as const;
 const SEQ_MAX = Number.MAX_SAFE_INTEGER;
+
+/** The size of a page: the one query parameter every paged list has. */
+const LIMIT_QUERY: QueryDoc = {
+  name: 'limit',
+  description: `at most this many (1–${PAGE.max}, default ${PAGE.default})`,
+  schema: { type: 'integer', minimum: 1, maximum: PAGE.max },
+};
+
+/** A page's `limit` from `query`: absent is the default; out of its range, INVALID_ARGUMENT. */
+export function limitQuery(query: Readonly<Record<string, string>>): number {
+  return intQuery(query.limit, 'limit', 1, PAGE.max, PAGE.default);
+}
 
 /** The query of a list read a page at a time in journal order: cursors, order and page size. */
 export const PAGE_QUERY: readonly QueryDoc[] = [
@@ -26,11 +46,7 @@ export const PAGE_QUERY: readonly QueryDoc[] = [
     description: 'oldest first (journal order, the default) or newest first',
     schema: { enum: [...ORDERS] },
   },
-  {
-    name: 'limit',
-    description: `at most this many (1–${PAGE.max}, default ${PAGE.default})`,
-    schema: { type: 'integer', minimum: 1, maximum: PAGE.max },
-  },
+  LIMIT_QUERY,
 ];
 
 /** The query of `listProposals`: a status, then {@link PAGE_QUERY}. */
@@ -52,7 +68,7 @@ export function pageQuery(query: Readonly<Record<string, string>>): PageQuery {
     ...(query.before === undefined
       ? {}
       : { before: intQuery(query.before, 'before', 1, SEQ_MAX, 0) }),
-    limit: intQuery(query.limit, 'limit', 1, PAGE.max, PAGE.default),
+    limit: limitQuery(query),
   };
 }
 
@@ -60,4 +76,44 @@ export function pageQuery(query: Readonly<Record<string, string>>): PageQuery {
 export function proposalListQuery(query: Readonly<Record<string, string>>): ProposalPageQuery {
   const status = oneOfQuery(query.status, FILTERS, 'status');
   return { ...(status === undefined ? {} : { status }), ...pageQuery(query) };
+}
+
+/** The query of `listObjects`: statuses, then a page in id order (after an id). */
+export const OBJECT_LIST_QUERY: readonly QueryDoc[] = [
+  {
+    name: 'status',
+    description: `comma-separated statuses (${OBJECT_STATUSES.join(', ')})`,
+    schema: { type: 'string' },
+  },
+  {
+    name: 'after',
+    description: 'only those whose id sorts after this one, in byte order (the next page)',
+    schema: { type: 'string', maxLength: 100 },
+  },
+  LIMIT_QUERY,
+];
+
+/** `?status=active,provisional` → the listed statuses. */
+function statuses(value: string | undefined): ObjectStatus[] | undefined {
+  if (value === undefined) return undefined;
+  const wanted = value.split(',');
+  const bad = wanted.find((s) => !OBJECT_STATUSES.includes(s as ObjectStatus));
+  if (bad !== undefined) {
+    throw new CanonryError(
+      'INVALID_ARGUMENT',
+      `status must be a comma-separated list of ${OBJECT_STATUSES.join(', ')}`,
+      { field: 'status' },
+    );
+  }
+  return wanted as ObjectStatus[];
+}
+
+/** The page of objects `query` asks for; a value out of its range is INVALID_ARGUMENT naming it. */
+export function objectListQuery(query: Readonly<Record<string, string>>): ObjectPageQuery {
+  const wanted = statuses(query.status);
+  return {
+    ...(wanted === undefined ? {} : { statuses: wanted }),
+    ...(query.after === undefined ? {} : { after: objectIdArg(query.after, 'after') }),
+    limit: limitQuery(query),
+  };
 }

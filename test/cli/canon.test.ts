@@ -342,6 +342,32 @@ describe('canonry canon', { timeout: 240_000 }, () => {
     expect(JSON.parse(bad.stdout || bad.stderr).error.code).toBe('INVALID_ARGUMENT');
   });
 
+  it('objects: a page at a time in id order, a full page saying how to ask for the next', async () => {
+    // The ground truth: every id the board shows this viewer, in byte order.
+    const board = await json(['canon', 'board', '--token', tok.val!]);
+    const ids = (Object.values(board.objects) as { object_id: string }[][])
+      .flat()
+      .map((o) => o.object_id)
+      .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    expect(ids.length).toBeGreaterThan(1);
+    const first = await cli(['canon', 'objects', '--limit', '1', '--token', tok.val!]);
+    expect(first.code, first.stderr).toBe(0);
+    expect(
+      first.stdout
+        .trim()
+        .split('\n')
+        .map((line) => line.split(' ')[0]),
+    ).toEqual(ids.slice(0, 1));
+    expect(first.stderr.trim()).toBe(`1 shown, a full page: the next with --after ${ids[0]}`);
+    const rest = await json(['canon', 'objects', '--after', ids[0]!, '--token', tok.val!]);
+    expect(rest.objects.map((o: { object_id: string }) => o.object_id)).toEqual(ids.slice(1));
+    const last = await cli(['canon', 'objects', '--after', ids[0]!, '--token', tok.val!]);
+    expect(last.stderr).toBe('');
+    const bad = await cli(['canon', 'objects', '--after', 'Nope', '--json', '--token', tok.val!]);
+    expect(bad.code).not.toBe(0);
+    expect(JSON.parse(bad.stdout || bad.stderr).error.code).toBe('INVALID_ARGUMENT');
+  });
+
   it('working-set prints the capsule, or JSON with its token count', async () => {
     const human = await cli([
       'canon',

@@ -551,6 +551,28 @@ describe('route by route', () => {
       expect([r.status, r.body.error.code], path).toEqual([400, 'INVALID_ARGUMENT']);
     }
   });
+
+  it('paging queries of a list, each refused naming its parameter', async () => {
+    for (const [path, field] of [
+      ['/objects?limit=0', 'limit'],
+      ['/objects?limit=1001', 'limit'],
+      ['/objects?limit=1e2', 'limit'],
+      ['/objects?limit=', 'limit'],
+      ['/objects?after=', 'after'],
+      ['/objects?after=Not.An.Id', 'after'],
+      [`/objects?after=${'a'.repeat(101)}`, 'after'],
+      ['/objects?status=active&after=a&limit=-1', 'limit'],
+    ] as const) {
+      const r = await api('GET', path, t.owner);
+      expect([r.status, r.body.error.code, r.body.error.details?.field], path).toEqual([
+        400,
+        'INVALID_ARGUMENT',
+        field,
+      ]);
+    }
+    const page = await api('GET', '/objects?limit=1000&after=a', t.owner);
+    expect(page.status).toBe(200);
+  });
 });
 
 describe('fuzz: random bodies on every write route', () => {

@@ -264,6 +264,7 @@ export const NOTES: Readonly<Record<string, Note>> = {
   ],
   listProposals: nextPageNote('proposals'),
   listMessages: nextPageNote('messages'),
+  listObjects: nextIdNote('objects', 'object_id'),
 };
 
 /** A note, from the answer and the query that asked for it; no lines, no note. */
@@ -272,12 +273,25 @@ type Note = (result: any, query: Readonly<Record<string, string>>) => string[];
 
 /** A full page may not be the last: say how to ask for the next one. */
 function nextPageNote(list: 'proposals' | 'messages'): Note {
-  return (r: Record<string, { seq: number }[]>, query) => {
+  return fullPageNote(list, (last: { seq: number }, query) =>
+    query.order === 'newest' ? `--before ${last.seq}` : `--after ${last.seq}`,
+  );
+}
+
+/** {@link nextPageNote} of a list whose cursor is the last row's id (in the list's own order). */
+function nextIdNote(list: string, id: string): Note {
+  return fullPageNote(list, (last: Record<string, string>) => `--after ${last[id]}`);
+}
+
+function fullPageNote<Row>(
+  list: string,
+  cursor: (last: Row, query: Readonly<Record<string, string>>) => string,
+): Note {
+  return (r: Record<string, Row[]>, query) => {
     const page = r[list] ?? [];
     const limit = query.limit === undefined ? PAGE.default : Number(query.limit);
     const last = page.at(-1);
     if (last === undefined || page.length < limit) return [];
-    const cursor = query.order === 'newest' ? `--before ${last.seq}` : `--after ${last.seq}`;
-    return [`${page.length} shown, a full page: the next with ${cursor}`];
+    return [`${page.length} shown, a full page: the next with ${cursor(last, query)}`];
   };
 }

@@ -402,7 +402,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Canonical objects in id order, optionally only those with the given statuses */
+        /** Canonical objects in id order, a page at a time, optionally only those with the given statuses */
         get: operations["listObjects"];
         put?: never;
         post?: never;
@@ -3480,6 +3480,10 @@ export interface operations {
             query?: {
                 /** @description comma-separated statuses (active, provisional, disputed, superseded, retired) */
                 status?: string;
+                /** @description only those whose id sorts after this one, in byte order (the next page) */
+                after?: string;
+                /** @description at most this many (1–1000, default 100) */
+                limit?: number;
             };
             header?: never;
             path: {
