@@ -8,6 +8,8 @@ import {
 import type { Canon, Viewer } from './canon.js';
 import { withCascade } from './cascade.js';
 import { ARTIFACT } from './entry-kinds.js';
+import type { ArtifactPageQuery } from './page.js';
+import type { CanonReader } from './read.js';
 import { ACCEPTANCE_STATES, type AcceptanceState, MACHINE_ROLES, type Principal } from './types.js';
 
 /**
@@ -136,5 +138,37 @@ export async function artifactStatuses(canon: Canon, viewer: Viewer): Promise<Ar
   if (manifests.length === 0) return [];
   const lookup = await reader.lookup();
   const cascaded = await reader.dependencyStates();
+  return manifests.map((m) => withCascade(artifactState(m, lookup), cascaded));
+}
+
+/**
+ * One page of {@link artifactStatuses} as `reader` may read it ({@link ArtifactPageQuery}): the §10
+ * state is computed for the page's artifacts alone, from the objects, versions and cascade states
+ * they name.
+ */
+export async function artifactStatusPage(
+  reader: CanonReader,
+  q: ArtifactPageQuery,
+): Promise<ArtifactStatus[]> {
+  return statusesOf(reader, await reader.artifactPage(q));
+}
+
+/** One artifact `reader` may read with its §10 state, or null (absent, or not the reader's). */
+export async function artifactStatus(
+  reader: CanonReader,
+  id: string,
+): Promise<ArtifactStatus | null> {
+  const manifest = await reader.artifact(id);
+  return manifest ? (await statusesOf(reader, [manifest]))[0]! : null;
+}
+
+/** The §10 states of these manifests, from what they name alone. */
+async function statusesOf(
+  reader: CanonReader,
+  manifests: readonly ArtifactManifest[],
+): Promise<ArtifactStatus[]> {
+  if (manifests.length === 0) return [];
+  const lookup = await reader.lookupFor(manifests);
+  const cascaded = await reader.artifactDependencyStates(manifests.map((m) => m.artifact_id));
   return manifests.map((m) => withCascade(artifactState(m, lookup), cascaded));
 }

@@ -1,5 +1,11 @@
 export type { Approval } from './approval.js';
-export { artifactStatuses, registerArtifact, reviewArtifact } from './artifact-ops.js';
+export {
+  artifactStatus,
+  artifactStatuses,
+  artifactStatusPage,
+  registerArtifact,
+  reviewArtifact,
+} from './artifact-ops.js';
 export {
   type ArtifactManifest,
   type ArtifactState,
@@ -107,7 +113,13 @@ export {
   FAILURE_LIMITS,
 } from './intake-failure.js';
 export { mayReadEntry, type RedactedEntry, readableEntries } from './journal-view.js';
-export type { ObjectPageQuery, PageQuery, ProposalFilter, ProposalPageQuery } from './page.js';
+export type {
+  ArtifactPageQuery,
+  ObjectPageQuery,
+  PageQuery,
+  ProposalFilter,
+  ProposalPageQuery,
+} from './page.js';
 export {
   type Audience,
   audienceOf,

@@ -30,6 +30,12 @@ export interface ObjectPageQuery {
   readonly limit: number;
 }
 
+/** One page of a project's artifacts in id order (byte order): after `after`, at most `limit`. */
+export interface ArtifactPageQuery {
+  readonly after?: string;
+  readonly limit: number;
+}
+
 const STATUSES: readonly ProposalStatus[] = ['pending', 'committed', 'rejected'];
 
 /** Where a page starts and ends in a list's order: a key column, its cursors and direction. */
@@ -141,4 +147,17 @@ export function objectPageSql(q: ObjectPageQuery, viewer: string | null) {
     viewer,
     (anyHolder) => wanted ?? (anyHolder ? [undefined] : OBJECT_STATUSES),
   );
+}
+
+/**
+ * A page of artifacts ({@link pageSql}) in id order from `canon_artifacts_holder (project, holder,
+ * artifact_id)`, or for the operator the primary key: at most 2 ranges.
+ */
+export function artifactPageSql(q: ArtifactPageQuery, viewer: string | null) {
+  const key: PageKey = {
+    column: 'artifact_id',
+    order: 'ASC',
+    ...(q.after === undefined ? {} : { after: q.after }),
+  };
+  return pageSql('canon_artifacts', key, q.limit, viewer, () => [undefined]);
 }

@@ -1,6 +1,7 @@
 import { canonicalize } from '../core/index.js';
 import type { JournalEntry, Projection } from '../journal/index.js';
 import { pieces, type Queryable, rowPlaceholders, runWrites, type Write } from '../store/index.js';
+import type { ArtifactManifest } from './artifacts.js';
 import { cascade, clearState, commitView, recordStates } from './cascade.js';
 import { applyClaims } from './disputes.js';
 import {
@@ -17,8 +18,16 @@ import {
 } from './entry-kinds.js';
 import { edgeWrites, setEdges } from './graph.js';
 import type { ClassificationFailure, ClassificationFailureBody } from './intake-failure.js';
-import { holderOf, messageAudience, objectAudience, proposalAudience } from './planes.js';
+import {
+  type Audience,
+  artifactAudience,
+  holderOf,
+  messageAudience,
+  objectAudience,
+  proposalAudience,
+} from './planes.js';
 import type { CommitBody, ProposalRecord } from './records.js';
+import { recordsIn } from './records-in.js';
 import { type CanonObject, type DependencyPin, isLive, type NoteVersion } from './types.js';
 
 /** The entry kinds canon writes (and its projection reads), by stored name. */
@@ -248,6 +257,27 @@ async function applyIntake(
   );
 }
 
+/** An artifact's audience from the versions it cites, as they stand in the projection. */
+async function artifactAudienceIn(
+  tx: Queryable,
+  project: string,
+  manifest: ArtifactManifest,
+): Promise<Audience> {
+  const hashes = [...new Set(manifest.canonical_note_versions.map((n) => n.version_hash))];
+  const versions = new Map<string, NoteVersion>();
+  for (const piece of pieces(hashes)) {
+    const rows = await tx.all<{ record: string }>(
+      recordsIn('canon_versions', 'version_hash', piece.length),
+      [project, ...piece],
+    );
+    for (const r of rows) {
+      const v = JSON.parse(r.record) as NoteVersion;
+      versions.set(v.version_hash, v);
+    }
+  }
+  return artifactAudience(manifest, (hash) => versions.get(hash));
+}
+
 /**
  * Canon's projection: messages, objects (the current pointers), versions, proposals, artifacts,
  * each message's intake state and each project's classifier configuration, all derived from
@@ -351,10 +381,11 @@ export const CANON_PROJECTION: Projection = {
       }
       case ARTIFACT.kind: {
         const { manifest } = ARTIFACT.body(entry);
+        const holder = holderOf(await artifactAudienceIn(tx, project, manifest));
         await tx.run(
-          `INSERT INTO canon_artifacts (project, artifact_id, seq, record) VALUES ($1, $2, $3, $4)
-           ON CONFLICT (project, artifact_id) DO UPDATE SET seq = $3, record = $4`,
-          [project, manifest.artifact_id, seq, canonicalize(manifest)],
+          `INSERT INTO canon_artifacts (project, artifact_id, seq, record, holder) VALUES ($1, $2, $3, $4, $5)
+           ON CONFLICT (project, artifact_id) DO UPDATE SET seq = $3, record = $4, holder = $5`,
+          [project, manifest.artifact_id, seq, canonicalize(manifest), holder],
         );
         await tx.run('DELETE FROM canon_artifact_inputs WHERE project = $1 AND artifact_id = $2', [
           project,

@@ -6,6 +6,8 @@ import type { ArchivedMessage } from './classification.js';
 import { type DependentKind, edgesInto } from './graph.js';
 import type { ClassificationFailure } from './intake-failure.js';
 import {
+  type ArtifactPageQuery,
+  artifactPageSql,
   messagePageSql,
   type ObjectPageQuery,
   objectPageSql,
@@ -323,6 +325,15 @@ export class CanonReader {
     return this.#readableArtifacts(all);
   }
 
+  /**
+   * One page of the artifacts this viewer may read in id order ({@link ArtifactPageQuery}), chosen
+   * in SQL by holder ({@link artifactPageSql}): a page shorter than `limit` is the last.
+   */
+  async artifactPage(q: ArtifactPageQuery): Promise<ArtifactManifest[]> {
+    const { sql, params } = artifactPageSql(q, this.viewer);
+    return this.#readableArtifacts(await this.#records<ArtifactManifest>(sql, params));
+  }
+
   async artifact(id: string): Promise<ArtifactManifest | null> {
     const [a] = await this.#records<ArtifactManifest>(
       'SELECT record FROM canon_artifacts WHERE project = $1 AND artifact_id = $2',
@@ -430,6 +441,39 @@ export class CanonReader {
     if (!row) return null;
     const readable = kind === 'note' ? await this.object(id) : await this.artifact(id);
     return readable ? row : null;
+  }
+
+  /**
+   * What cascades left on these artifacts (which this viewer may read), by `artifact:id`: a
+   * statement per piece of ids, not the project's every state.
+   */
+  async artifactDependencyStates(ids: readonly string[]): Promise<Map<string, DependencyState>> {
+    const out = new Map<string, DependencyState>();
+    for (const piece of pieces([...new Set(ids)])) {
+      const keys = piece.map((_, k) => `$${k + 2}`).join(', ');
+      const rows = await this.#records<DependencyState>(
+        `SELECT record FROM canon_dependency_states
+         WHERE project = $1 AND kind = 'artifact' AND dependent_id IN (${keys})`,
+        piece,
+      );
+      for (const s of rows) out.set(`${s.kind}:${s.id}`, s);
+    }
+    return out;
+  }
+
+  /**
+   * A {@link CanonLookup} of what these manifests cite, as this viewer may read it: the objects
+   * they name, the versions they pin and those objects' current versions — not the project's.
+   */
+  async lookupFor(manifests: readonly ArtifactManifest[]): Promise<CanonLookup> {
+    const cited = manifests.flatMap((m) => m.canonical_note_versions);
+    const objects = await this.objectsById(cited.map((n) => n.object_id));
+    const hashes = [
+      ...cited.map((n) => n.version_hash),
+      ...[...objects.values()].map((o) => o.current_version_ref),
+    ];
+    const versions = await this.versionsByHash(hashes);
+    return { object: (id) => objects.get(id), version: (hash) => versions.get(hash) };
   }
 
   /** An in-memory view of the objects and versions this viewer may read, for staleness and working sets. */

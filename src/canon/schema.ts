@@ -239,4 +239,36 @@ export const CANON_MIGRATIONS: readonly Migration[] = [
         ${OBJECT_PAGE_INDEXES}`,
     },
   },
+  {
+    // A page of artifacts (listArtifacts: after an id, at most a limit) is chosen as a page of
+    // objects is: `holder` is the principal an artifact citing a personal version belongs to (that
+    // version's proposer; '' when a cited version is missing: nobody), null for a shared one, as
+    // planes.ts's artifactAudience reads it from the first such version it cites.
+    name: 'canon-artifacts-holder',
+    up: {
+      sqlite: `
+        ALTER TABLE canon_artifacts ADD COLUMN holder TEXT;
+        UPDATE canon_artifacts SET holder = (
+          SELECT CASE WHEN v.record IS NULL THEN ''
+            ELSE COALESCE(json_extract(v.record, '$.authority.proposer.id'), '') END
+          FROM json_each(canon_artifacts.record, '$.canonical_note_versions') AS c
+          LEFT JOIN canon_versions v ON v.project = canon_artifacts.project
+            AND v.version_hash = json_extract(c.value, '$.version_hash')
+          WHERE v.record IS NULL OR json_extract(v.record, '$.content.visibility') = 'personal'
+          ORDER BY c.key LIMIT 1);
+        CREATE INDEX canon_artifacts_holder ON canon_artifacts (project, holder, artifact_id);`,
+      postgres: `
+        ALTER TABLE canon_artifacts ADD COLUMN holder TEXT;
+        UPDATE canon_artifacts a SET holder = (
+          SELECT CASE WHEN v.record IS NULL THEN ''
+            ELSE COALESCE(v.record::jsonb #>> '{authority,proposer,id}', '') END
+          FROM jsonb_array_elements(a.record::jsonb -> 'canonical_note_versions')
+            WITH ORDINALITY AS c(value, n)
+          LEFT JOIN canon_versions v ON v.project = a.project
+            AND v.version_hash = c.value ->> 'version_hash'
+          WHERE v.record IS NULL OR v.record::jsonb #>> '{content,visibility}' = 'personal'
+          ORDER BY c.n LIMIT 1);
+        CREATE INDEX canon_artifacts_holder ON canon_artifacts (project, holder, artifact_id);`,
+    },
+  },
 ];

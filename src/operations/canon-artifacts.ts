@@ -1,6 +1,7 @@
-import { artifactStatuses, registerArtifact, reviewArtifact } from '../canon/index.js';
+import { artifactStatusPage, registerArtifact, reviewArtifact } from '../canon/index.js';
 import { objectIdArg, refuseClaims, reviewRequest } from './input.js';
 import type { Operation } from './operation.js';
+import { ARTIFACT_LIST_QUERY, artifactListQuery } from './page-query.js';
 import { BODIES, EXAMPLE_HASH, RESPONSES, ref } from './schemas.js';
 import { artifactView } from './views.js';
 
@@ -54,18 +55,23 @@ export const ARTIFACT_OPERATIONS: readonly Operation[] = [
     url: '/v1/projects/:project/artifacts',
     operationId: 'listArtifacts',
     summary:
-      "Every artifact the principal may read (§14: one citing a personal version is its holder's) with its §10 state",
+      "The artifacts the principal may read (§14: one citing a personal version is its holder's) in id order, a page at a time, each with its §10 state",
     tag: 'artifacts',
     cli: {
       command: 'artifacts',
-      description: 'artifacts with their §10 states',
+      description:
+        'artifacts with their §10 states, a page at a time (--limit, default 100; --after an artifact id)',
     },
     minRole: 'viewer',
+    query: ARTIFACT_LIST_QUERY,
     status: 200,
     response: list('artifacts', 'ArtifactStatus'),
-    errors: [],
-    handler: async ({ runtime, principal }) => ({
-      artifacts: await artifactStatuses(runtime.canon, principal),
+    errors: ['INVALID_ARGUMENT'],
+    handler: async ({ runtime, principal, query }) => ({
+      artifacts: await artifactStatusPage(
+        runtime.canon.readerFor(principal),
+        artifactListQuery(query),
+      ),
     }),
   },
   {

@@ -1,4 +1,5 @@
 import {
+  type ArtifactPageQuery,
   OBJECT_STATUSES,
   type ObjectPageQuery,
   type ObjectStatus,
@@ -113,6 +114,24 @@ export function objectListQuery(query: Readonly<Record<string, string>>): Object
   const wanted = statuses(query.status);
   return {
     ...(wanted === undefined ? {} : { statuses: wanted }),
+    ...(query.after === undefined ? {} : { after: objectIdArg(query.after, 'after') }),
+    limit: limitQuery(query),
+  };
+}
+
+/** The query of `listArtifacts`: a page in id order (after an id). */
+export const ARTIFACT_LIST_QUERY: readonly QueryDoc[] = [
+  {
+    name: 'after',
+    description: 'only those whose id sorts after this one, in byte order (the next page)',
+    schema: { type: 'string', maxLength: 100 },
+  },
+  LIMIT_QUERY,
+];
+
+/** The page of artifacts `query` asks for; a value out of its range is INVALID_ARGUMENT naming it. */
+export function artifactListQuery(query: Readonly<Record<string, string>>): ArtifactPageQuery {
+  return {
     ...(query.after === undefined ? {} : { after: objectIdArg(query.after, 'after') }),
     limit: limitQuery(query),
   };

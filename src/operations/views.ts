@@ -2,6 +2,7 @@ import type { CanonryRuntime } from '../app/index.js';
 import {
   type ArchivedMessage,
   type ArtifactStatus,
+  artifactStatus,
   artifactStatuses,
   type CanonObject,
   type Claim,
@@ -224,9 +225,7 @@ export async function artifactView(
   principal: Principal,
   id: string,
 ): Promise<ArtifactStatus> {
-  const status = (await artifactStatuses(runtime.canon, principal)).find(
-    (a) => a.manifest.artifact_id === id,
-  );
+  const status = await artifactStatus(runtime.canon.readerFor(principal), id);
   if (!status) throw new CanonryError('UNKNOWN_ARTIFACT', `no artifact ${id}`);
   return status;
 }

@@ -2,7 +2,7 @@
 // data directory: the local operator issues tokens, then each command acts as the principal of its
 // token — never of a flag — with the same checks and roles as the HTTP API.
 import { spawn } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STORY_SUBJECTS } from '../helpers/auth.js';
@@ -446,6 +446,43 @@ describe('canonry canon', { timeout: 240_000 }, () => {
     expect(list.artifacts.map((a: any) => [a.manifest.artifact_id, a.state])).toEqual([
       ['guide', 'current'],
     ]);
+    // A page at a time in id order, a full page saying how to ask for the next.
+    writeFileSync(
+      file,
+      JSON.stringify({ ...JSON.parse(readFileSync(file, 'utf8')), artifact_id: 'guide-2' }),
+    );
+    const second = await cli([
+      'canon',
+      'artifact',
+      'register',
+      '--file',
+      file,
+      '--token',
+      tok.assistant!,
+    ]);
+    expect(second.code, second.stderr).toBe(0);
+    const first = await cli(['canon', 'artifacts', '--limit', '1', '--token', tok.val!]);
+    expect([first.code, first.stdout.split(' ')[0], first.stderr.trim()]).toEqual([
+      0,
+      'guide',
+      '1 shown, a full page: the next with --after guide',
+    ]);
+    const next = await cli([
+      'canon',
+      'artifacts',
+      '--after',
+      'guide',
+      '--json',
+      '--token',
+      tok.val!,
+    ]);
+    expect([
+      next.stderr,
+      JSON.parse(next.stdout).artifacts.map((a: any) => a.manifest.artifact_id),
+    ]).toEqual(['', ['guide-2']]);
+    const bad = await cli(['canon', 'artifacts', '--limit', '1001', '--json', '--token', tok.val!]);
+    expect(bad.code).not.toBe(0);
+    expect(JSON.parse(bad.stdout || bad.stderr).error.code).toBe('INVALID_ARGUMENT');
   });
 
   it('refuses a bad, missing or other project’s token', async () => {

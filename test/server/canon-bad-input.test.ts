@@ -562,6 +562,12 @@ describe('route by route', () => {
       ['/objects?after=Not.An.Id', 'after'],
       [`/objects?after=${'a'.repeat(101)}`, 'after'],
       ['/objects?status=active&after=a&limit=-1', 'limit'],
+      ['/artifacts?limit=0', 'limit'],
+      ['/artifacts?limit=1001', 'limit'],
+      ['/artifacts?limit=ten', 'limit'],
+      ['/artifacts?after=', 'after'],
+      ['/artifacts?after=A%20B', 'after'],
+      [`/artifacts?after=${'a'.repeat(101)}`, 'after'],
     ] as const) {
       const r = await api('GET', path, t.owner);
       expect([r.status, r.body.error.code, r.body.error.details?.field], path).toEqual([
@@ -570,8 +576,9 @@ describe('route by route', () => {
         field,
       ]);
     }
-    const page = await api('GET', '/objects?limit=1000&after=a', t.owner);
-    expect(page.status).toBe(200);
+    for (const path of ['/objects?limit=1000&after=a', '/artifacts?limit=1000&after=a']) {
+      expect((await api('GET', path, t.owner)).status, path).toBe(200);
+    }
   });
 });
 

@@ -264,7 +264,8 @@ export const NOTES: Readonly<Record<string, Note>> = {
   ],
   listProposals: nextPageNote('proposals'),
   listMessages: nextPageNote('messages'),
-  listObjects: nextIdNote('objects', 'object_id'),
+  listObjects: nextIdNote('objects', (o: CanonObject) => o.object_id),
+  listArtifacts: nextIdNote('artifacts', (a: ArtifactStatus) => a.manifest.artifact_id),
 };
 
 /** A note, from the answer and the query that asked for it; no lines, no note. */
@@ -279,8 +280,8 @@ function nextPageNote(list: 'proposals' | 'messages'): Note {
 }
 
 /** {@link nextPageNote} of a list whose cursor is the last row's id (in the list's own order). */
-function nextIdNote(list: string, id: string): Note {
-  return fullPageNote(list, (last: Record<string, string>) => `--after ${last[id]}`);
+function nextIdNote<Row>(list: string, idOf: (row: Row) => string): Note {
+  return fullPageNote(list, (last: Row) => `--after ${idOf(last)}`);
 }
 
 function fullPageNote<Row>(

@@ -107,8 +107,13 @@ export function createApi(session: Session, origin: string = window.location.ori
           body: { version, rationale },
         }),
       ),
-    artifacts: () =>
-      unwrap(client.GET('/v1/projects/{project}/artifacts', { params: { path: project } })),
+    /** One page of artifacts in id order: `limit` of them after the id `after` (null: the first). */
+    artifacts: (limit: number, after: string | null) =>
+      unwrap(
+        client.GET('/v1/projects/{project}/artifacts', {
+          params: { path: project, query: { limit, ...(after === null ? {} : { after }) } },
+        }),
+      ),
     /** Up to `limit` journal entries after `after`, each as its kind's policy-safe summary. */
     journalSummaries: (after: number, limit: number) =>
       unwrap(

@@ -521,7 +521,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Every artifact the principal may read (§14: one citing a personal version is its holder's) with its §10 state */
+        /** The artifacts the principal may read (§14: one citing a personal version is its holder's) in id order, a page at a time, each with its §10 state */
         get: operations["listArtifacts"];
         put?: never;
         /** Register an artifact manifest (re-registering makes a new artifact_version); an agent may not accept one */
@@ -4014,7 +4014,12 @@ export interface operations {
     };
     listArtifacts: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description only those whose id sorts after this one, in byte order (the next page) */
+                after?: string;
+                /** @description at most this many (1–1000, default 100) */
+                limit?: number;
+            };
             header?: never;
             path: {
                 /** @description the project; must be the bearer token’s */

@@ -18,7 +18,8 @@ export const keys = {
   proposal: (id: string) => ['proposal', id] as const,
   provenance: (id: string) => ['provenance', id] as const,
   versions: (id: string) => ['versions', id] as const,
-  artifacts: ['artifacts'] as const,
+  /** Pages of artifacts in id order, `size` to a page. */
+  artifacts: (size: number) => ['artifacts', size] as const,
   /** A page of the journal ending at seq `upTo` (null: at the head), newest first. */
   journal: (upTo: number | null, size: number) => ['journal', upTo, size] as const,
   receipt: (seq: number) => ['receipt', seq] as const,
@@ -92,9 +93,18 @@ export function useVersions(id: string) {
   return useQuery({ queryKey: keys.versions(id), queryFn: () => api.versions(id) });
 }
 
-export function useArtifacts() {
+/** Artifacts a page of `size` at a time in id order (`fetchNextPage` for the next). */
+export function useArtifactPages(size: number) {
   const api = useApi();
-  return useQuery({ queryKey: keys.artifacts, queryFn: api.artifacts });
+  return useInfiniteQuery({
+    queryKey: keys.artifacts(size),
+    queryFn: ({ pageParam }) => api.artifacts(size, pageParam),
+    initialPageParam: null as string | null,
+    getNextPageParam: (last) =>
+      last.artifacts.length < size
+        ? undefined
+        : (last.artifacts.at(-1)?.manifest.artifact_id ?? undefined),
+  });
 }
 
 /**

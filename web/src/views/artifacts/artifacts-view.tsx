@@ -1,8 +1,7 @@
-import { useArtifacts } from '../../api/queries.js';
+import { useArtifactPages } from '../../api/queries.js';
 import type { ArtifactStatus } from '../../api/types.js';
 import { Badge, Hash } from '../../ui/badges.js';
-import { Limited } from '../../ui/limited.js';
-import { QueryState } from '../../ui/query-state.js';
+import { ErrorNote } from '../../ui/query-state.js';
 import { artifactTone } from '../../ui/states.js';
 import { UserText } from '../../ui/user-text.js';
 import { ArtifactInputs } from './artifact-inputs.js';
@@ -56,41 +55,61 @@ function Artifact({ a }: { a: ArtifactStatus }) {
   );
 }
 
+/** Artifacts per page: the next page is read on request, never the project's every artifact. */
+const PAGE = 50;
+
 /**
- * Every artifact the principal may read (LCSM §10) with its staleness and why: the note versions
- * it was built on, where each note stands now and what changed since.
+ * The artifacts the principal may read (LCSM §10), a page at a time in id order, with their
+ * staleness and why: the note versions each was built on, where each note stands now and what
+ * changed since. The pages read so far are shown worst first.
  */
 export function ArtifactsView() {
-  const artifacts = useArtifacts();
+  const pages = useArtifactPages(PAGE);
+  const all = pages.data?.pages.flatMap((p) => p.artifacts) ?? [];
+  const sorted = [...all].sort((x, y) => ORDER.indexOf(x.state) - ORDER.indexOf(y.state));
+  const stale = all.filter((a) => a.state !== 'current' && a.state !== 'unaffected');
+  const more = pages.hasNextPage ? '+' : '';
   return (
     <>
       <h1>Artifacts</h1>
-      <QueryState query={artifacts}>
-        {({ artifacts: all }) => {
-          const sorted = [...all].sort((x, y) => ORDER.indexOf(x.state) - ORDER.indexOf(y.state));
-          const stale = all.filter((a) => a.state !== 'current' && a.state !== 'unaffected');
-          return (
-            <>
-              <p className="badges">
-                <span>{all.length} artifacts</span>
-                <Badge tone={stale.length === 0 ? 'good' : 'bad'}>
-                  {stale.length === 0 ? 'none stale' : `${stale.length} stale or to review`}
-                </Badge>
-              </p>
-              {all.length === 0 ? <p className="muted">No artifact is registered.</p> : null}
-              <Limited items={sorted} limit={50} noun="artifacts">
-                {(shown) => (
-                  <div className="artifacts">
-                    {shown.map((a) => (
-                      <Artifact key={a.manifest.artifact_id} a={a} />
-                    ))}
-                  </div>
-                )}
-              </Limited>
-            </>
-          );
-        }}
-      </QueryState>
+      {pages.data === undefined && pages.error ? <ErrorNote error={pages.error} /> : null}
+      {pages.data === undefined && !pages.error ? (
+        <p className="muted" aria-busy="true">
+          Loading…
+        </p>
+      ) : null}
+      {pages.data !== undefined ? (
+        <>
+          <p className="badges">
+            <span data-artifact-count>
+              {all.length}
+              {more} artifacts
+            </span>
+            <Badge tone={stale.length === 0 ? 'good' : 'bad'}>
+              {stale.length === 0
+                ? `none stale${more ? ' among these' : ''}`
+                : `${stale.length}${more} stale or to review`}
+            </Badge>
+          </p>
+          {all.length === 0 ? <p className="muted">No artifact is registered.</p> : null}
+          <div className="artifacts">
+            {sorted.map((a) => (
+              <Artifact key={a.manifest.artifact_id} a={a} />
+            ))}
+          </div>
+        </>
+      ) : null}
+      {pages.data !== undefined && pages.error ? <ErrorNote error={pages.error} /> : null}
+      {pages.hasNextPage ? (
+        <button
+          type="button"
+          className="more"
+          disabled={pages.isFetchingNextPage}
+          onClick={() => void pages.fetchNextPage()}
+        >
+          {pages.isFetchingNextPage ? 'Loading…' : `Show ${PAGE} more`}
+        </button>
+      ) : null}
     </>
   );
 }
