@@ -6,6 +6,7 @@ export {
   TOKEN_ROLES,
   type TokenEvent,
   type TokenInfo,
+  type TokenPageQuery,
   type TokenRecorder,
   type TokenRole,
   TokenStore,

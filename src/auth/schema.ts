@@ -25,4 +25,10 @@ export const AUTH_MIGRATIONS: readonly Migration[] = [
     name: 'tokens-text-byte-order',
     up: textInByteOrder({ auth_tokens: ['created_at', 'token_id'] }),
   },
+  {
+    // A page of a project's tokens (listTokens: after a token, at most a limit) is a range of this
+    // index in creation order, not a sort of the project's every token.
+    name: 'tokens-by-project',
+    up: 'CREATE INDEX auth_tokens_project ON auth_tokens (project, created_at, token_id)',
+  },
 ];

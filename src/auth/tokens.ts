@@ -74,6 +74,15 @@ export type TokenRecorder = (
   },
 ) => Promise<void>;
 
+/** One page of a project's tokens in creation order: after the token `after`, at most `limit`. */
+export interface TokenPageQuery {
+  readonly after?: string;
+  readonly limit: number;
+}
+
+/** A token's description: every column but its hash. */
+const COLUMNS = 'token_id, project, principal, role, created_at, revoked_at';
+
 /**
  * Bearer tokens scoped to one project and one role. The secret is shown once, at creation; the store
  * keeps only its SHA-256, so a database dump does not yield usable tokens. Issuance and revocation
@@ -147,10 +156,8 @@ export class TokenStore {
 
   /** Revokes a token of a project; true when it was live (false, and nothing recorded, otherwise). */
   async revoke(project: string, tokenId: string): Promise<boolean> {
-    const [live] = (await this.list(project)).filter(
-      (t) => t.token_id === tokenId && t.revoked_at === null,
-    );
-    if (!live) return false;
+    const live = await this.#one(project, tokenId);
+    if (!live || live.revoked_at !== null) return false;
     const revokedAt = new Date().toISOString();
     const gone = new CanonryError('UNKNOWN_TOKEN', 'no live token with that id in this project');
     try {
@@ -180,11 +187,45 @@ export class TokenStore {
     return true;
   }
 
-  /** The tokens of a project (descriptions only). */
+  /** The tokens of a project (descriptions only), in creation order. */
   list(project: string): Promise<TokenInfo[]> {
     return this.store.all<TokenInfo>(
-      'SELECT token_id, project, principal, role, created_at, revoked_at FROM auth_tokens WHERE project = $1 ORDER BY created_at, token_id',
+      `SELECT ${COLUMNS} FROM auth_tokens WHERE project = $1 ORDER BY created_at, token_id`,
       [project],
     );
+  }
+
+  /**
+   * One page of {@link TokenStore.list}: at most `limit` tokens made after the token `after` (in
+   * creation order, then id), read as a range of `auth_tokens_project`; a page shorter than `limit`
+   * is the last. An `after` that names no token of the project is INVALID_ARGUMENT.
+   */
+  async page(project: string, q: TokenPageQuery): Promise<TokenInfo[]> {
+    if (q.after === undefined) {
+      return this.store.all<TokenInfo>(
+        `SELECT ${COLUMNS} FROM auth_tokens WHERE project = $1 ORDER BY created_at, token_id LIMIT $2`,
+        [project, q.limit],
+      );
+    }
+    const from = await this.#one(project, q.after);
+    if (!from) {
+      throw new CanonryError('INVALID_ARGUMENT', `after: no token ${q.after} in ${project}`, {
+        field: 'after',
+      });
+    }
+    return this.store.all<TokenInfo>(
+      `SELECT ${COLUMNS} FROM auth_tokens WHERE project = $1 AND (created_at, token_id) > ($2, $3)
+       ORDER BY created_at, token_id LIMIT $4`,
+      [project, from.created_at, from.token_id, q.limit],
+    );
+  }
+
+  /** One token of a project, by id, or undefined. */
+  async #one(project: string, tokenId: string): Promise<TokenInfo | undefined> {
+    const [row] = await this.store.all<TokenInfo>(
+      `SELECT ${COLUMNS} FROM auth_tokens WHERE project = $1 AND token_id = $2`,
+      [project, tokenId],
+    );
+    return row;
   }
 }

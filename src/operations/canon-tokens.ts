@@ -2,6 +2,7 @@ import { TOKEN_ROLES } from '../auth/index.js';
 import { CanonryError } from '../core/index.js';
 import { tokenIdArg, tokenRequest } from './input.js';
 import type { Operation } from './operation.js';
+import { TOKEN_LIST_QUERY, tokenListQuery } from './page-query.js';
 import { BODIES, RESPONSES, ref } from './schemas.js';
 
 const { obj, list, str } = RESPONSES;
@@ -66,18 +67,23 @@ export const TOKEN_OPERATIONS: readonly Operation[] = [
     method: 'GET',
     url: '/v1/projects/:project/tokens',
     operationId: 'listTokens',
-    summary: 'The tokens of this project (descriptions, never secrets)',
+    summary:
+      'The tokens of this project (descriptions, never secrets) in creation order, a page at a time',
     tag: 'tokens',
     cli: {
       command: 'token list',
-      description: 'the tokens of this project (owners; never secrets)',
+      description:
+        'the tokens of this project (owners; never secrets), a page at a time (--limit, default 100; --after a token id)',
     },
     mcp: 'hidden',
     minRole: 'owner',
+    query: TOKEN_LIST_QUERY,
     status: 200,
     response: list('tokens', 'TokenInfo'),
-    errors: [],
-    handler: async ({ runtime, project }) => ({ tokens: await runtime.tokens.list(project) }),
+    errors: ['INVALID_ARGUMENT'],
+    handler: async ({ runtime, project, query }) => ({
+      tokens: await runtime.tokens.page(project, tokenListQuery(query)),
+    }),
   },
   {
     method: 'DELETE',

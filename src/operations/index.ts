@@ -17,7 +17,7 @@ export type {
   OperationInput,
   QueryDoc,
 } from './operation.js';
-export { PAGE } from './page-query.js';
+export { PAGE, tokenListQuery } from './page-query.js';
 export {
   DEFAULT_REMOTE_TIMEOUT_MS,
   operationPath,

@@ -1,3 +1,4 @@
+import { TOKEN_ID, type TokenPageQuery } from '../auth/index.js';
 import {
   type ArtifactPageQuery,
   OBJECT_STATUSES,
@@ -133,6 +134,29 @@ export const ARTIFACT_LIST_QUERY: readonly QueryDoc[] = [
 export function artifactListQuery(query: Readonly<Record<string, string>>): ArtifactPageQuery {
   return {
     ...(query.after === undefined ? {} : { after: objectIdArg(query.after, 'after') }),
+    limit: limitQuery(query),
+  };
+}
+
+/** The query of `listTokens`: a page in creation order (after a token id). */
+export const TOKEN_LIST_QUERY: readonly QueryDoc[] = [
+  {
+    name: 'after',
+    description: 'only those made after this token (its id; the next page)',
+    schema: { type: 'string', pattern: TOKEN_ID.source },
+  },
+  LIMIT_QUERY,
+];
+
+/** The page of tokens `query` asks for; a value out of its range is INVALID_ARGUMENT naming it. */
+export function tokenListQuery(query: Readonly<Record<string, string>>): TokenPageQuery {
+  if (query.after !== undefined && !TOKEN_ID.test(query.after)) {
+    throw new CanonryError('INVALID_ARGUMENT', 'after must be a token id: tok_ and 12 hex digits', {
+      field: 'after',
+    });
+  }
+  return {
+    ...(query.after === undefined ? {} : { after: query.after }),
     limit: limitQuery(query),
   };
 }

@@ -97,6 +97,35 @@ describe('canonry tokens', { timeout: 240_000 }, () => {
     expect(badRole.stderr).toMatch(/^canonry: INVALID_ARGUMENT:/);
     const badProject = await cli(['tokens', 'list', '--project', 'Not A Project']);
     expect(badProject.stderr).toMatch(/^canonry: INVALID_PROJECT:/);
+    // A page at a time in creation order (each token made by its own process, in this order), the
+    // local command and the owner's alike, a full page saying how to ask for the next.
+    const made = ['alice', 'assistant', 'bob', 'val', 'carl'];
+    for (const command of [
+      ['tokens', 'list', '--project', 'p'],
+      ['canon', 'token', 'list', '--token', tok.alice!],
+    ]) {
+      const seen: string[] = [];
+      let after: string[] = [];
+      for (let n = 0; n < 10; n++) {
+        const page = await cli([...command, '--limit', '2', ...after]);
+        expect(page.code, page.stderr).toBe(0);
+        const rows = page.stdout.trim() === '' ? [] : page.stdout.trim().split('\n');
+        const shown = rows.filter((r) => r.startsWith('tok_'));
+        seen.push(...shown.map((r) => r.split(/\s+/)[2]!));
+        if (shown.length < 2) {
+          expect(page.stderr, command.join(' ')).toBe('');
+          break;
+        }
+        const last = shown.at(-1)!.split(/\s+/)[0]!;
+        expect(page.stderr.trim(), command.join(' ')).toMatch(
+          new RegExp(`^(canonry: )?2 shown, a full page: the next with --after ${last}$`),
+        );
+        after = ['--after', last];
+      }
+      expect(seen, command.join(' ')).toEqual(made);
+    }
+    const badAfter = await cli(['tokens', 'list', '--project', 'p', '--after', 'tok_000000000000']);
+    expect(badAfter.stderr).toMatch(/^canonry: INVALID_ARGUMENT:/);
   });
 
   it('revokes a token, which then no longer authenticates', async () => {

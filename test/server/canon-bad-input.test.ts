@@ -568,6 +568,10 @@ describe('route by route', () => {
       ['/artifacts?after=', 'after'],
       ['/artifacts?after=A%20B', 'after'],
       [`/artifacts?after=${'a'.repeat(101)}`, 'after'],
+      ['/tokens?limit=0', 'limit'],
+      ['/tokens?limit=1001', 'limit'],
+      ['/tokens?after=tok_nope', 'after'],
+      ['/tokens?after=tok_000000000000', 'after'],
     ] as const) {
       const r = await api('GET', path, t.owner);
       expect([r.status, r.body.error.code, r.body.error.details?.field], path).toEqual([
@@ -576,7 +580,11 @@ describe('route by route', () => {
         field,
       ]);
     }
-    for (const path of ['/objects?limit=1000&after=a', '/artifacts?limit=1000&after=a']) {
+    for (const path of [
+      '/objects?limit=1000&after=a',
+      '/artifacts?limit=1000&after=a',
+      '/tokens?limit=1000',
+    ]) {
       expect((await api('GET', path, t.owner)).status, path).toBe(200);
     }
   });

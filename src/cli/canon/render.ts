@@ -266,6 +266,7 @@ export const NOTES: Readonly<Record<string, Note>> = {
   listMessages: nextPageNote('messages'),
   listObjects: nextIdNote('objects', (o: CanonObject) => o.object_id),
   listArtifacts: nextIdNote('artifacts', (a: ArtifactStatus) => a.manifest.artifact_id),
+  listTokens: nextIdNote('tokens', (t: TokenInfo) => t.token_id),
 };
 
 /** A note, from the answer and the query that asked for it; no lines, no note. */

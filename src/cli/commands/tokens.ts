@@ -3,6 +3,7 @@ import { type OpenedTokens, openTokens } from '../../app/index.js';
 import { checkTokenGrant, type TokenInfo, tokenIdArg } from '../../auth/index.js';
 import { CanonryError } from '../../core/index.js';
 import { parseProject } from '../../journal/index.js';
+import { PAGE, tokenListQuery } from '../../operations/index.js';
 import { emit } from '../io.js';
 import { DATA_FLAG, DB_FLAG, type RuntimeFlags } from '../runtime.js';
 
@@ -81,18 +82,31 @@ export function tokensCommand(program: Command): void {
 
   tokens
     .command('list')
-    .description('list the tokens of a project (never their secrets)')
+    .description(
+      'list the tokens of a project (never their secrets) in creation order, a page at a time',
+    )
     .requiredOption('--project <name>', 'project')
+    .option('--after <token_id>', 'only those made after this token (the next page)')
+    .option('--limit <n>', `at most this many (1–${PAGE.max}, default ${PAGE.default})`)
     .option(...DATA_FLAG)
     .option(...DB_FLAG)
     .option('--json', 'print JSON')
-    .action(async (flags: TokenFlags) => {
-      const list = await withTokens(flags, (opened) =>
-        opened.tokens.list(parseProject(flags.project)),
-      );
+    .action(async (flags: TokenFlags & { after?: string; limit?: string }) => {
+      const project = parseProject(flags.project);
+      const q = tokenListQuery({
+        ...(flags.after === undefined ? {} : { after: flags.after }),
+        ...(flags.limit === undefined ? {} : { limit: flags.limit }),
+      });
+      const list = await withTokens(flags, (opened) => opened.tokens.page(project, q));
       emit(flags.json === true, { tokens: list }, () =>
         list.length > 0 ? list.map(line) : [`no tokens in ${flags.project}`],
       );
+      const last = list.at(-1);
+      if (flags.json !== true && last !== undefined && list.length === q.limit) {
+        process.stderr.write(
+          `canonry: ${list.length} shown, a full page: the next with --after ${last.token_id}\n`,
+        );
+      }
     });
 
   tokens

@@ -968,7 +968,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The tokens of this project (descriptions, never secrets) */
+        /** The tokens of this project (descriptions, never secrets) in creation order, a page at a time */
         get: operations["listTokens"];
         put?: never;
         /** Issue a token for a principal and role in this project; the secret is shown only here */
@@ -6703,7 +6703,12 @@ export interface operations {
     };
     listTokens: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description only those made after this token (its id; the next page) */
+                after?: string;
+                /** @description at most this many (1–1000, default 100) */
+                limit?: number;
+            };
             header?: never;
             path: {
                 /** @description the project; must be the bearer token’s */
