@@ -47,12 +47,40 @@ export async function admissionsOf(
      WHERE project = $1 ORDER BY from_project`,
     [project],
   );
-  return rows.map((r) => ({
-    from_project: r.from_project,
-    admitted: Number(r.admitted) === 1,
-    seq: Number(r.seq),
-  }));
+  return rows.map(admission);
 }
+
+/** One page of a project's admissions by the project they name (byte order): after `after`. */
+export interface AdmissionPageQuery {
+  readonly after?: string;
+  readonly limit: number;
+}
+
+/**
+ * One page of {@link admissionsOf}: at most `limit`, after `after`, a range of the table's primary
+ * key (project, from_project); a page shorter than `limit` is the last.
+ */
+export async function admissionPage(
+  db: Pick<Queryable, 'all'>,
+  project: string,
+  q: AdmissionPageQuery,
+): Promise<Admission[]> {
+  const rows = await db.all<{ from_project: string; admitted: number | string; seq: number }>(
+    q.after === undefined
+      ? `SELECT from_project, admitted, seq FROM evolution_admissions
+         WHERE project = $1 ORDER BY from_project LIMIT $2`
+      : `SELECT from_project, admitted, seq FROM evolution_admissions
+         WHERE project = $1 AND from_project > $3 ORDER BY from_project LIMIT $2`,
+    q.after === undefined ? [project, q.limit] : [project, q.limit, q.after],
+  );
+  return rows.map(admission);
+}
+
+const admission = (r: { from_project: string; admitted: number | string; seq: number }) => ({
+  from_project: r.from_project,
+  admitted: Number(r.admitted) === 1,
+  seq: Number(r.seq),
+});
 
 /** Every standing admission: admitting project → the projects whose promotions may reach it. */
 export async function standingAdmissions(

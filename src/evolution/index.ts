@@ -10,6 +10,8 @@ export {
   ADMISSION_ENTRY,
   type Admission,
   type AdmissionBody,
+  type AdmissionPageQuery,
+  admissionPage,
   admissionsOf,
   admittingProjects,
   standingAdmissions,

@@ -3,7 +3,14 @@ import { CanonryError, isCanonryError, isProjectName, type JsonValue } from '../
 import { type Journal, parseProject } from '../journal/index.js';
 import type { Queryable } from '../store/index.js';
 import type { Signer, TrustAnchor } from '../trust/index.js';
-import { ADMISSION_ENTRY, type Admission, admissionsOf, admittingProjects } from './admission.js';
+import {
+  ADMISSION_ENTRY,
+  type Admission,
+  type AdmissionPageQuery,
+  admissionPage,
+  admissionsOf,
+  admittingProjects,
+} from './admission.js';
 import { inCanary } from './promotion-canary.js';
 import { BUILT_IN_CHECKS, type PolicyCheck } from './promotion-checks.js';
 import { PROMOTION_ENTRY } from './promotion-entry-kind.js';
@@ -189,6 +196,11 @@ export class PromotionRunner {
    */
   async admissions(project: string): Promise<Admission[]> {
     return admissionsOf(this.#journal.store, project);
+  }
+
+  /** One page of {@link PromotionRunner.admissions} ({@link AdmissionPageQuery}). */
+  async admissionPage(project: string, q: AdmissionPageQuery): Promise<Admission[]> {
+    return admissionPage(this.#journal.store, project, q);
   }
 
   /**

@@ -3,6 +3,7 @@ import { CanonryError, isProjectName } from '../core/index.js';
 import type { Admission } from '../evolution/index.js';
 import { who } from './evolution-promotion.js';
 import type { Operation } from './operation.js';
+import { ADMISSION_LIST_QUERY, admissionListQuery } from './page-query.js';
 import { RESPONSES } from './schemas.js';
 
 /**
@@ -89,15 +90,22 @@ export const ADMISSION_OPERATIONS: readonly Operation[] = [
     url: URL,
     operationId: 'listAdmissions',
     summary:
-      'The projects whose promotions may reach this one (admitted) or no longer may (withdrawn)',
+      'The projects whose promotions may reach this one (admitted) or no longer may (withdrawn), by name, a page at a time',
     tag: 'evolution',
-    cli: { command: 'admissions', description: 'projects whose promotions this one admits' },
+    cli: {
+      command: 'admissions',
+      description:
+        'projects whose promotions this one admits, a page at a time (--limit, default 100; --after a project)',
+    },
     minRole: 'viewer',
+    query: ADMISSION_LIST_QUERY,
     status: 200,
     response: obj({ admissions: arr(ADMISSION) }, ['admissions']),
-    errors: [],
-    handler: async ({ runtime, project }) => ({
-      admissions: (await promotionsOf(runtime).admissions(project)).map(view),
+    errors: ['INVALID_ARGUMENT'],
+    handler: async ({ runtime, project, query }) => ({
+      admissions: (
+        await promotionsOf(runtime).admissionPage(project, admissionListQuery(query))
+      ).map(view),
     }),
   },
   ownerCall({

@@ -8,7 +8,8 @@ import {
   type ProposalFilter,
   type ProposalPageQuery,
 } from '../canon/index.js';
-import { CanonryError } from '../core/index.js';
+import { CanonryError, isProjectName } from '../core/index.js';
+import type { AdmissionPageQuery } from '../evolution/index.js';
 import { intQuery, objectIdArg, oneOfQuery, PROPOSAL_STATUSES } from './input.js';
 import type { QueryDoc } from './operation.js';
 
@@ -154,6 +155,28 @@ export function tokenListQuery(query: Readonly<Record<string, string>>): TokenPa
     throw new CanonryError('INVALID_ARGUMENT', 'after must be a token id: tok_ and 12 hex digits', {
       field: 'after',
     });
+  }
+  return {
+    ...(query.after === undefined ? {} : { after: query.after }),
+    limit: limitQuery(query),
+  };
+}
+
+/** The query of `listAdmissions`: a page by the project each names (after a project name). */
+export const ADMISSION_LIST_QUERY: readonly QueryDoc[] = [
+  {
+    name: 'after',
+    description:
+      'only those naming a project that sorts after this one, in byte order (the next page)',
+    schema: { type: 'string', maxLength: 64 },
+  },
+  LIMIT_QUERY,
+];
+
+/** The page of admissions `query` asks for; a value out of its range is INVALID_ARGUMENT naming it. */
+export function admissionListQuery(query: Readonly<Record<string, string>>): AdmissionPageQuery {
+  if (query.after !== undefined && !isProjectName(query.after)) {
+    throw new CanonryError('INVALID_ARGUMENT', 'after must be a project name', { field: 'after' });
   }
   return {
     ...(query.after === undefined ? {} : { after: query.after }),

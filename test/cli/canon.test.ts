@@ -397,6 +397,21 @@ describe('canonry canon', { timeout: 240_000 }, () => {
     expect(JSON.parse(bad.stdout || bad.stderr).error.code).toBe('INVALID_ARGUMENT');
   });
 
+  it('admissions: a page at a time by the project each names, a full page saying how to ask for the next', async () => {
+    for (const from of ['r-2', 'q']) {
+      const granted = await cli(['canon', 'admission-grant', from, '--token', tok.alice!]);
+      expect(granted.code, granted.stderr).toBe(0);
+    }
+    const first = await cli(['canon', 'admissions', '--limit', '1', '--token', tok.val!]);
+    expect([first.code, first.stdout.split(' ').slice(0, 2), first.stderr.trim()]).toEqual([
+      0,
+      ['q', 'admitted'],
+      '1 shown, a full page: the next with --after q',
+    ]);
+    const rest = await json(['canon', 'admissions', '--after', 'q', '--token', tok.val!]);
+    expect(rest.admissions.map((a: { from_project: string }) => a.from_project)).toEqual(['r-2']);
+  });
+
   it('working-set prints the capsule, or JSON with its token count', async () => {
     const human = await cli([
       'canon',

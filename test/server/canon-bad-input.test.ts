@@ -572,6 +572,10 @@ describe('route by route', () => {
       ['/tokens?limit=1001', 'limit'],
       ['/tokens?after=tok_nope', 'after'],
       ['/tokens?after=tok_000000000000', 'after'],
+      ['/evolution/admissions?limit=0', 'limit'],
+      ['/evolution/admissions?limit=1001', 'limit'],
+      ['/evolution/admissions?after=Not_A_Project', 'after'],
+      ['/evolution/admissions?after=', 'after'],
     ] as const) {
       const r = await api('GET', path, t.owner);
       expect([r.status, r.body.error.code, r.body.error.details?.field], path).toEqual([
@@ -584,6 +588,7 @@ describe('route by route', () => {
       '/objects?limit=1000&after=a',
       '/artifacts?limit=1000&after=a',
       '/tokens?limit=1000',
+      '/evolution/admissions?limit=1000&after=a',
     ]) {
       expect((await api('GET', path, t.owner)).status, path).toBe(200);
     }

@@ -189,6 +189,13 @@ function tokenLine(t: TokenInfo): string {
   return `${t.token_id}  ${t.role.padEnd(6)}  ${t.principal.padEnd(20)}  created ${t.created_at}${t.revoked_at ? `  REVOKED ${t.revoked_at}` : ''}`;
 }
 
+/** One admission as `listAdmissions` answers it. */
+interface AdmissionLine {
+  readonly from_project: string;
+  readonly admitted: boolean;
+  readonly seq: number;
+}
+
 // biome-ignore lint/suspicious/noExplicitAny: each renderer takes its own operation's answer.
 type Render = (result: any) => string[];
 
@@ -237,6 +244,12 @@ export const RENDER: Readonly<Record<string, Render>> = {
   registerArtifact: (a: ArtifactStatus) => [`registered ${artifactLine(a)}`],
   reviewArtifact: (a: ArtifactStatus) => [`reviewed ${artifactLine(a)}`],
   getArtifact: (a: ArtifactStatus) => [artifactLine(a)],
+  listAdmissions: (r: { admissions: AdmissionLine[] }) =>
+    r.admissions.length > 0
+      ? r.admissions.map(
+          (a) => `${a.from_project} ${a.admitted ? 'admitted' : 'withdrawn'} (seq ${a.seq})`,
+        )
+      : ['no admissions'],
   listTokens: (r: { tokens: TokenInfo[] }) =>
     r.tokens.length > 0 ? r.tokens.map(tokenLine) : ['no tokens'],
   // The token alone on stdout (`T=$(canonry canon token create …)`); what it is goes to NOTES.
@@ -267,6 +280,7 @@ export const NOTES: Readonly<Record<string, Note>> = {
   listObjects: nextIdNote('objects', (o: CanonObject) => o.object_id),
   listArtifacts: nextIdNote('artifacts', (a: ArtifactStatus) => a.manifest.artifact_id),
   listTokens: nextIdNote('tokens', (t: TokenInfo) => t.token_id),
+  listAdmissions: nextIdNote('admissions', (a: AdmissionLine) => a.from_project),
 };
 
 /** A note, from the answer and the query that asked for it; no lines, no note. */

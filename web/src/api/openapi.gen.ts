@@ -916,7 +916,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The projects whose promotions may reach this one (admitted) or no longer may (withdrawn) */
+        /** The projects whose promotions may reach this one (admitted) or no longer may (withdrawn), by name, a page at a time */
         get: operations["listAdmissions"];
         put?: never;
         post?: never;
@@ -6459,7 +6459,12 @@ export interface operations {
     };
     listAdmissions: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description only those naming a project that sorts after this one, in byte order (the next page) */
+                after?: string;
+                /** @description at most this many (1–1000, default 100) */
+                limit?: number;
+            };
             header?: never;
             path: {
                 /** @description the project; must be the bearer token’s */
