@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { createCanonry, describeClassifier, resolveConfig } from '../../app/index.js';
-import { CanonryError } from '../../core/index.js';
 import { DEVELOPMENT_ROOT_WARNING } from '../../trust/index.js';
+import { listenError, probeAddress } from '../address.js';
 import type { Faces } from '../faces.js';
 import { DATA_FLAG, DB_FLAG } from '../runtime.js';
 
@@ -38,8 +38,11 @@ export function serveCommand(program: Command, faces: Faces): void {
         db: opts.db,
         verifyOnStart: opts.verifyOnStart,
       };
+      const config = resolveConfig(input);
+      // Before the data directory: a serve that cannot listen creates nothing.
+      await probeAddress(config.host, config.port);
       const http = await faces.http();
-      const logger = http.createLogger(resolveConfig(input).logLevel);
+      const logger = http.createLogger(config.logLevel);
       process.on('unhandledRejection', (err) => {
         logger.error({ err }, 'unhandled rejection (the server keeps running)');
       });
@@ -72,23 +75,4 @@ export function serveCommand(program: Command, faces: Faces): void {
       );
       process.stderr.write(`canonry: ${(await describeClassifier(runtime)).text}\n`);
     });
-}
-
-/** Why the port could not be bound, as a typed error instead of INTERNAL. */
-function listenError(err: unknown, host: string, port: number): unknown {
-  const code = (err as NodeJS.ErrnoException | undefined)?.code;
-  if (code === 'EADDRINUSE') {
-    return new CanonryError(
-      'ADDRESS_UNAVAILABLE',
-      `${host}:${port} is already in use (pick another --port, or stop the other server)`,
-      { host, port },
-    );
-  }
-  if (code === 'EACCES' || code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') {
-    return new CanonryError('ADDRESS_UNAVAILABLE', `cannot listen on ${host}:${port} (${code})`, {
-      host,
-      port,
-    });
-  }
-  return err;
 }
