@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
-import { access, chmod, mkdir, open, readdir, rename, rm } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { chmod, mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
 import { CanonryError, errnoCause, errnoOf, isNoSpace } from '../core/index.js';
 
 /** File names inside `<dataDir>/keys/`. */
@@ -91,32 +91,59 @@ export function fileFailure(
 }
 
 /**
- * `mkdir -p` with mode 0700, failing typed ({@link fileFailure}). Node's recursive mkdir says ENOENT
- * when a parent refuses the new folder (read-only, another owner), so the first missing folder is
- * made alone to learn why.
+ * `mkdir -p` with mode 0700, failing typed ({@link fileFailure}), one folder at a time: the walk up to
+ * the first folder that exists and back down is bounded by the path's parts. Node's recursive mkdir
+ * is not: where a folder exists but takes no new entry and says ENOENT (`/proc/self/x`), it tries the
+ * parent again and again for ever; and it says ENOENT when a parent refuses the new folder, where a
+ * single mkdir says why (read-only, another owner's).
  */
 export async function makeDirectory(dir: string): Promise<void> {
+  const missing: string[] = [];
   try {
-    try {
-      await mkdir(dir, { recursive: true, mode: 0o700 });
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-      let missing = dir;
-      while (dirname(missing) !== missing && !(await exists(dirname(missing)))) {
-        missing = dirname(missing);
+    for (let at = resolve(dir); ; at = dirname(at)) {
+      const found = await stat(at).catch((error: NodeJS.ErrnoException) => {
+        if (error.code === 'ENOENT') return undefined;
+        throw error;
+      });
+      if (found !== undefined) {
+        if (!found.isDirectory()) throw notAFolder(dir, at);
+        break;
       }
-      await mkdir(missing, { mode: 0o700 });
-      await mkdir(dir, { recursive: true, mode: 0o700 });
+      missing.unshift(at);
+      if (dirname(at) === at) break;
+    }
+    for (const folder of missing) {
+      try {
+        await mkdir(folder, { mode: 0o700 });
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code === 'EEXIST' && (await stat(folder).catch(() => undefined))?.isDirectory())
+          continue;
+        if (code === 'EEXIST') throw notAFolder(dir, folder);
+        if (code === 'ENOENT') throw takesNoFolder(dir, folder);
+        throw error;
+      }
     }
   } catch (error) {
     throw fileFailure(error, 'create', dir);
   }
 }
 
-async function exists(path: string): Promise<boolean> {
-  return access(path).then(
-    () => true,
-    () => false,
+/** `dir` cannot be made: `at`, on its path, is there but is not a folder. */
+function notAFolder(dir: string, at: string): CanonryError {
+  return new CanonryError(
+    'STORE_UNAVAILABLE',
+    `cannot create ${dir}: ${at} is not a folder (ENOTDIR)`,
+    { errno: 'ENOTDIR' },
+  );
+}
+
+/** `dir` cannot be made: the folder above `folder` exists but takes no new folder (`/proc`, `/sys`). */
+function takesNoFolder(dir: string, folder: string): CanonryError {
+  return new CanonryError(
+    'STORE_UNAVAILABLE',
+    `cannot create ${dir}: ${dirname(folder)} takes no new folder (ENOENT)`,
+    { errno: 'ENOENT' },
   );
 }
 

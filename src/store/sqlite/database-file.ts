@@ -1,5 +1,5 @@
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { CanonryError, errnoCause, errnoOf, isNoSpace } from '../../core/index.js';
 
 /**
@@ -20,20 +20,41 @@ export function databaseFileFailure(error: unknown, path: string): unknown {
 }
 
 /**
- * `mkdir -p`, reporting why it failed: Node's recursive mkdir says ENOENT when a parent refuses the
- * new folder (read-only, not writable), so the first missing folder is made alone to learn why.
+ * `mkdir -p` with mode 0700, one folder at a time: the walk up to the first folder that exists and
+ * back down is bounded by the path's parts. Node's recursive mkdir is not: where a folder exists but
+ * takes no new entry and says ENOENT (`/proc/self/x`), it tries the parent again and again for ever;
+ * and it says ENOENT when a parent refuses the new folder, where a single mkdir says why.
  */
 function makeDirectory(dir: string): void {
-  try {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    let missing = dir;
-    while (!existsSync(dirname(missing)) && dirname(missing) !== missing)
-      missing = dirname(missing);
-    mkdirSync(missing, { mode: 0o700 });
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const missing: string[] = [];
+  for (let at = resolve(dir); ; at = dirname(at)) {
+    const found = statSync(at, { throwIfNoEntry: false });
+    if (found !== undefined) {
+      if (!found.isDirectory()) throw folderRefused(dir, `${at} is not a folder`, 'ENOTDIR');
+      break;
+    }
+    missing.unshift(at);
+    if (dirname(at) === at) break;
   }
+  for (const folder of missing) {
+    try {
+      mkdirSync(folder, { mode: 0o700 });
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'EEXIST' && statSync(folder, { throwIfNoEntry: false })?.isDirectory()) continue;
+      if (code === 'EEXIST') throw folderRefused(dir, `${folder} is not a folder`, 'ENOTDIR');
+      if (code === 'ENOENT') {
+        throw folderRefused(dir, `${dirname(folder)} takes no new folder`, 'ENOENT');
+      }
+      throw error;
+    }
+  }
+}
+
+function folderRefused(dir: string, why: string, errno: string): CanonryError {
+  return new CanonryError('STORE_UNAVAILABLE', `cannot create ${dir}: ${why} (${errno})`, {
+    errno,
+  });
 }
 
 /**
