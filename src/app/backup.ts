@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { closeSync, existsSync, openSync, realpathSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { CanonryError, errnoCause, errnoOf, isNoSpace } from '../core/index.js';
@@ -12,6 +11,13 @@ import {
   type Progress,
   refuseUnboundDatabaseFile,
 } from './database-copy.js';
+import {
+  backupAbandoned,
+  backupOwner,
+  COPY_COMPANIONS,
+  removeInterruptedCopies,
+  temporaryCopy,
+} from './interrupted-copies.js';
 import { checkOutputPath, type OutputTarget, publishOutput } from './output-file.js';
 
 /** What to back up, and where. */
@@ -97,7 +103,9 @@ export async function backupDatabase(options: BackupOptions): Promise<BackupSumm
   }
   const trust = await anchorOf(config.dataDir);
 
-  const temp = join(folder, `.${basename(out)}.${randomBytes(6).toString('hex')}.tmp`);
+  // Backups hold nothing exclusively: only copies whose writer has ended are removed.
+  removeInterruptedCopies(folder, basename(out), 'backup', backupAbandoned, progress);
+  const temp = temporaryCopy(folder, basename(out), 'backup', backupOwner());
   try {
     closeSync(openSync(temp, 'wx', 0o600));
   } catch (err) {
@@ -127,7 +135,7 @@ export async function backupDatabase(options: BackupOptions): Promise<BackupSumm
       keys_included: false,
     };
   } finally {
-    rmSync(temp, { force: true });
+    for (const suffix of ['', ...COPY_COMPANIONS]) rmSync(`${temp}${suffix}`, { force: true });
   }
 }
 

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import {
   chmodSync,
   closeSync,
@@ -8,14 +7,13 @@ import {
   fchmodSync,
   linkSync,
   openSync,
-  readdirSync,
   readSync,
   renameSync,
   rmSync,
   statSync,
   writeSync,
 } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
+import { basename, dirname, resolve } from 'node:path';
 import { CanonryError } from '../core/index.js';
 import {
   type ExclusiveSqlite,
@@ -34,6 +32,7 @@ import {
   refuseUnboundDatabaseFile,
   storeRecord,
 } from './database-copy.js';
+import { COPY_COMPANIONS, removeInterruptedCopies, temporaryCopy } from './interrupted-copies.js';
 
 /** What to restore, and into which data directory. */
 export interface RestoreOptions {
@@ -56,9 +55,6 @@ export interface RestoreSummary {
   readonly store_id: string;
   readonly projects: readonly CopiedChain[];
 }
-
-/** The companion files SQLite keeps beside a database. */
-const COMPANIONS = ['-wal', '-shm', '-journal'] as const;
 
 /**
  * Puts a backup in place of a data directory's SQLite database, in an order that cannot make things
@@ -104,14 +100,17 @@ export async function restoreDatabase(options: RestoreOptions): Promise<RestoreS
 
   const hold: ExclusiveSqlite | undefined =
     liveStat === undefined ? undefined : holdSqliteExclusive(live);
-  const temp = join(folder, `.${basename(live)}.restore-${randomBytes(6).toString('hex')}.tmp`);
+  const temp = temporaryCopy(folder, basename(live), 'restore');
   try {
     progress(
       hold === undefined
         ? `no database at ${live} yet`
         : `no other process has ${live} open; holding it until the restore ends`,
     );
-    if (hold !== undefined) removeInterruptedCopies(live, progress);
+    // Held exclusively: any other restore of it would hold it too, so no copy found is being written.
+    if (hold !== undefined) {
+      removeInterruptedCopies(folder, basename(live), 'restore', (owner) => owner === '', progress);
+    }
     try {
       copyPrivate(from, temp);
       syncPath(temp);
@@ -131,7 +130,7 @@ export async function restoreDatabase(options: RestoreOptions): Promise<RestoreS
     let replaced: string | null;
     try {
       replaced = setAside(live, hold, now(), progress);
-      for (const suffix of COMPANIONS) {
+      for (const suffix of COPY_COMPANIONS) {
         if (existsSync(`${live}${suffix}`)) {
           rmSync(`${live}${suffix}`, { force: true });
           progress(`removed the replaced database's stale ${basename(live)}${suffix}`);
@@ -152,7 +151,7 @@ export async function restoreDatabase(options: RestoreOptions): Promise<RestoreS
     };
   } finally {
     hold?.release();
-    for (const suffix of ['', ...COMPANIONS]) rmSync(`${temp}${suffix}`, { force: true });
+    for (const suffix of ['', ...COPY_COMPANIONS]) rmSync(`${temp}${suffix}`, { force: true });
   }
 }
 
@@ -200,23 +199,6 @@ function setAside(
   syncPath(dirname(live));
   progress(`kept the replaced database as ${aside}`);
   return aside;
-}
-
-/**
- * Removes the copies earlier restores left beside `live` when they were killed before renaming
- * theirs (each a whole database, 0600, named `.<name>.restore-<hex>.tmp`, and its SQLite
- * companions). Called only while `live` is held exclusively: any other restore of it would hold it
- * too, so no copy found is being written.
- */
-function removeInterruptedCopies(live: string, progress: Progress): void {
-  const name = basename(live);
-  for (const entry of readdirSync(dirname(live))) {
-    if (!entry.startsWith(`.${name}.restore-`)) continue;
-    const suffix = entry.slice(`.${name}.restore-`.length);
-    if (!/^[0-9a-f]{12}\.tmp(-wal|-shm|-journal)?$/.test(suffix)) continue;
-    rmSync(join(dirname(live), entry), { force: true });
-    progress(`removed ${entry}, the copy of a restore that was interrupted`);
-  }
 }
 
 /**
