@@ -1,29 +1,26 @@
 import { statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { CanonryError, isCanonryError } from '../core/index.js';
+import { resolve } from 'node:path';
+import { CanonryError } from '../core/index.js';
 import {
   redactDatabaseUrl,
   refuseIrregularDatabaseFile,
   sqliteDatabaseFile,
 } from '../store/index.js';
-import { readRecord, STORE_FILE } from './store-binding.js';
-
-/** What `store.json` says a data directory is bound to; undefined when it is bound to nothing yet. */
-interface Binding {
-  readonly storeId: string;
-  /** The database as recorded (a PostgreSQL URL without its password, or `sqlite:<path>`). */
-  readonly database: string | undefined;
-}
+import { STORE_FILE, type StoreRecord } from './store-binding.js';
 
 /**
  * Checks the SQLite file a runtime will open before anything is created (keys, the data directory,
  * the file): a FIFO, device or directory in its place is refused (opening it would wait for ever),
  * and so is a missing database for a bound data directory (below).
  */
-export function checkDatabaseBeforeOpening(dataDir: string, db: string | undefined): void {
+export function checkDatabaseBeforeOpening(
+  dataDir: string,
+  db: string | undefined,
+  recorded: StoreRecord | undefined,
+): void {
   const file = sqliteDatabaseFile(db, dataDir);
   if (file !== undefined) refuseIrregularDatabaseFile(file);
-  refuseNewDatabaseForBoundDirectory(dataDir, db);
+  refuseNewDatabaseForBoundDirectory(dataDir, db, recorded);
 }
 
 /**
@@ -33,23 +30,26 @@ export function checkDatabaseBeforeOpening(dataDir: string, db: string | undefin
  * own file gone is STORE_UNAVAILABLE (restore it); a directory bound elsewhere (PostgreSQL, another
  * file) and run without naming it is STORE_MISMATCH, naming the database to pass with `--db`.
  */
-function refuseNewDatabaseForBoundDirectory(dataDir: string, db: string | undefined): void {
+function refuseNewDatabaseForBoundDirectory(
+  dataDir: string,
+  db: string | undefined,
+  recorded: StoreRecord | undefined,
+): void {
   const file = sqliteDatabaseFile(db, dataDir);
-  if (file === undefined || holdsDatabase(file)) return;
-  const binding = bindingOf(dataDir);
-  if (binding === undefined) return;
-  const bound = binding.database === undefined ? undefined : shown(binding.database);
+  if (file === undefined || holdsDatabase(file) || recorded === undefined) return;
+  const storeId = String(recorded.store_id);
+  const bound = typeof recorded.database === 'string' ? shown(recorded.database) : undefined;
   if (bound === undefined || bound === `sqlite:${resolve(file)}` || bound === `sqlite:${file}`) {
     throw new CanonryError(
       'STORE_UNAVAILABLE',
-      `the database ${file} is missing (or empty), but ${dataDir} is bound to it (${STORE_FILE}, store ${binding.storeId}): restore it from its backup (canonry restore --data ${dataDir} --from BACKUP); a new, empty database would not be that store`,
-      { path: file, store_id: binding.storeId },
+      `the database ${file} is missing (or empty), but ${dataDir} is bound to it (${STORE_FILE}, store ${storeId}): restore it from its backup (canonry restore --data ${dataDir} --from BACKUP); a new, empty database would not be that store`,
+      { path: file, store_id: storeId },
     );
   }
   throw new CanonryError(
     'STORE_MISMATCH',
     `${dataDir} is bound to the database ${bound} (${STORE_FILE}), not to ${file}, which does not exist: pass that database with --db or CANONRY_DB`,
-    { data_store: binding.storeId, database: bound },
+    { data_store: storeId, database: bound },
   );
 }
 
@@ -68,28 +68,6 @@ function holdsDatabase(file: string): boolean {
     return false;
   }
   return size(file) > 0 || size(`${file}-wal`) > 0;
-}
-
-function bindingOf(dataDir: string): Binding | undefined {
-  let text: string | undefined;
-  try {
-    text = readRecord(join(dataDir, STORE_FILE));
-  } catch (err) {
-    // A directory canonry cannot read is reported by the keyring's open, naming keys/, as before.
-    if (isCanonryError(err, 'STORE_UNAVAILABLE')) return undefined;
-    throw err;
-  }
-  if (text === undefined) return undefined;
-  let record: { store_id?: unknown; database?: unknown };
-  try {
-    record = JSON.parse(text) as typeof record;
-  } catch {
-    throw new CanonryError('MALFORMED_FILE', `${join(dataDir, STORE_FILE)} is not JSON`);
-  }
-  return {
-    storeId: String(record?.store_id),
-    database: typeof record?.database === 'string' ? record.database : undefined,
-  };
 }
 
 /** A recorded URL is written without its password; one edited in by hand is never echoed. */

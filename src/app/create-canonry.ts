@@ -39,6 +39,7 @@ import {
   bindStore,
   holdsKeyring,
   keyringForOpenStore,
+  readStoreRecord,
   refuseKeyringOverBoundStore,
 } from './store-binding.js';
 import { journalTokenRecorder } from './token-recorder.js';
@@ -131,8 +132,11 @@ export async function createCanonry(
   // or created until a project first needs a key.
   const hmac = HmacKeyring.open(config.dataDir);
   // Opened first: a command that must not create anything fails here, before any file exists.
-  await refuseKeyringOverBoundStore(config.dataDir);
-  checkDatabaseBeforeOpening(config.dataDir, config.db);
+  // store.json is read once: every check before the store opens, and the binding after, judge
+  // the same record.
+  const recorded = readStoreRecord(config.dataDir);
+  await refuseKeyringOverBoundStore(config.dataDir, recorded !== undefined);
+  checkDatabaseBeforeOpening(config.dataDir, config.db, recorded);
   // An existing keyring is opened before the store; a new one is made only once the database has
   // opened (keyringForOpenStore): a start refused over its database leaves no keys behind.
   const existing =
@@ -165,7 +169,7 @@ export async function createCanonry(
         'the data directory is readable by others; canonry keeps its files 0600, but narrow it to 0700',
       );
     }
-    const identity = await bindStore(store, config.dataDir, opened.rootFingerprint);
+    const identity = await bindStore(store, config.dataDir, opened.rootFingerprint, recorded);
     const signer = () => trust.current().signer();
     const journal = new Journal(store, {
       signer,

@@ -11,6 +11,7 @@ import {
   bindStore,
   holdsKeyring,
   keyringForOpenStore,
+  readStoreRecord,
   refuseKeyringOverBoundStore,
 } from './store-binding.js';
 import { journalTokenRecorder } from './token-recorder.js';
@@ -40,8 +41,11 @@ export async function openTokens(
   const config = resolveConfig(input);
   // Without `create` (listing, revoking), a data directory with no keyring is KEYRING_MISSING and
   // nothing is made: a mistyped --data must not become a new, empty one.
-  await refuseKeyringOverBoundStore(config.dataDir);
-  checkDatabaseBeforeOpening(config.dataDir, config.db);
+  // store.json is read once: every check before the store opens, and the binding after, judge
+  // the same record.
+  const recorded = readStoreRecord(config.dataDir);
+  await refuseKeyringOverBoundStore(config.dataDir, recorded !== undefined);
+  checkDatabaseBeforeOpening(config.dataDir, config.db, recorded);
   // A new keyring is made only once the database has opened (keyringForOpenStore): a --db that
   // cannot be opened, or that another root signs, leaves no keys behind.
   const existing = !create
@@ -57,7 +61,7 @@ export async function openTokens(
   try {
     const keyring = existing ?? (await keyringForOpenStore(store, config.dataDir));
     await ensureDataDirectory(config.dataDir);
-    await bindStore(store, config.dataDir, keyring.rootFingerprint);
+    await bindStore(store, config.dataDir, keyring.rootFingerprint, recorded);
     const journal = new Journal(store, {
       signer: () => keyring.signer(),
       kinds: runtimeEntryKinds(),

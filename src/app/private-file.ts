@@ -7,9 +7,14 @@ import { fileFailure, makeDirectory, writeFileAtomic } from '../trust/index.js';
  * the data directory holds is nobody else's to read. A disk that is full is STORE_FULL, one canonry
  * may not write (read-only, another owner's) STORE_UNAVAILABLE, naming the file.
  */
-export async function writePrivateFile(dir: string, name: string, contents: string): Promise<void> {
+export async function writePrivateFile(
+  dir: string,
+  name: string,
+  contents: string,
+  options: { replace?: boolean } = {},
+): Promise<void> {
   await makeDirectory(dir);
-  await writeFileAtomic(dir, name, contents);
+  await writeFileAtomic(dir, name, contents, options);
 }
 
 /**

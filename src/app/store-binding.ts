@@ -15,13 +15,17 @@ export const STORE_FILE = 'store.json';
  * data directory belongs to another database, refuses to start: its signatures would not verify
  * for the others, and its checkpoints would break their `journal verify`.
  *
- * `store.json` is written once, atomically: a data directory on a full disk (STORE_FULL) or one
+ * `recorded` is `store.json` as read once at start ({@link readStoreRecord}), the same record every
+ * check before it judged. When there was none, `store.json` is written once, atomically, and never
+ * over one another process wrote meanwhile (a start of the same directory on another database):
+ * that one is compared as a recorded one is. A data directory on a full disk (STORE_FULL) or one
  * canonry may not write (STORE_UNAVAILABLE) refuses to start naming the file, and keeps no part of it.
  */
 export async function bindStore(
   store: Store,
   dataDir: string,
   rootFingerprint: string,
+  recorded: StoreRecord | undefined,
 ): Promise<StoreIdentity> {
   const identity = await claimStore(store, rootFingerprint);
   if (identity.root_fingerprint !== rootFingerprint) {
@@ -31,34 +35,73 @@ export async function bindStore(
       { store_root: identity.root_fingerprint, keyring_root: rootFingerprint },
     );
   }
-  const file = join(dataDir, STORE_FILE);
-  const text = readRecord(file);
-  if (text !== undefined) {
-    let recorded: unknown;
-    try {
-      recorded = (JSON.parse(text) as { store_id?: unknown }).store_id;
-    } catch {
-      throw new CanonryError('MALFORMED_FILE', `${file} is not JSON`);
-    }
-    if (recorded !== identity.store_id) {
-      throw new CanonryError(
-        'STORE_MISMATCH',
-        `${dataDir} was set up with store ${String(recorded)}, but ${store.description} is store ${identity.store_id}: point it at its own database, or use another data directory`,
-        { data_store: String(recorded), database_store: identity.store_id },
-      );
-    }
-  } else {
-    await writePrivateFile(
+  const found =
+    recorded ??
+    (await writeStoreRecordOnce(
       dataDir,
-      STORE_FILE,
       `${JSON.stringify({ store_id: identity.store_id, database: store.description }, null, 2)}\n`,
+    ));
+  if (found !== undefined && found.store_id !== identity.store_id) {
+    throw new CanonryError(
+      'STORE_MISMATCH',
+      `${dataDir} was set up with store ${String(found.store_id)}, but ${store.description} is store ${identity.store_id}: point it at its own database, or use another data directory`,
+      { data_store: String(found.store_id), database_store: identity.store_id },
     );
   }
   return identity;
 }
 
+/**
+ * Writes a new `store.json` unless one appeared since it was read: undefined when this one is in
+ * place, else the record that is (another process's, judged by the caller).
+ */
+async function writeStoreRecordOnce(
+  dataDir: string,
+  contents: string,
+): Promise<StoreRecord | undefined> {
+  const file = join(dataDir, STORE_FILE);
+  try {
+    await writePrivateFile(dataDir, STORE_FILE, contents, { replace: false });
+    return undefined;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
+  const now = readStoreRecord(dataDir);
+  if (now === undefined)
+    throw new CanonryError('STORE_UNAVAILABLE', `${file} vanished as it was written`);
+  return now;
+}
+
+/** What `store.json` records, as read once at start and handed to every check that needs it. */
+export interface StoreRecord {
+  readonly store_id: unknown;
+  readonly database: unknown;
+}
+
+/**
+ * `store.json` of a data directory, read once (non-blocking: a FIFO in its place is MALFORMED_FILE,
+ * never a wait), or undefined when there is none yet; text that is not a JSON object is
+ * MALFORMED_FILE.
+ */
+export function readStoreRecord(dataDir: string): StoreRecord | undefined {
+  const file = join(dataDir, STORE_FILE);
+  const text = readRecord(file);
+  if (text === undefined) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new CanonryError('MALFORMED_FILE', `${file} is not JSON`);
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw new CanonryError('MALFORMED_FILE', `${file} is not a JSON object`);
+  }
+  const { store_id, database } = parsed as Record<string, unknown>;
+  return { store_id, database };
+}
+
 /** The text of `store.json`, or undefined when there is none yet. */
-export function readRecord(file: string): string | undefined {
+function readRecord(file: string): string | undefined {
   let fd: number;
   try {
     // Non-blocking: a FIFO in its place is refused below instead of waiting for a writer.
@@ -84,10 +127,14 @@ export function readRecord(file: string): string | undefined {
  * Refuses to make keys for a data directory already bound to a database (`store.json`) whose
  * keyring is gone — no `keys/`, or one holding nothing but the HMAC keys' folder (`keys hmac` may
  * have made it since): new keys would match none of the journal's signatures, and would stand where
- * the operator restores the real ones. Called before a keyring is opened or created.
+ * the operator restores the real ones. Called before a keyring is opened or created; `bound` is
+ * whether the data directory has a `store.json` (as read at start, when it was).
  */
-export async function refuseKeyringOverBoundStore(dataDir: string): Promise<void> {
-  if (!existsSync(join(dataDir, STORE_FILE))) return;
+export async function refuseKeyringOverBoundStore(
+  dataDir: string,
+  bound: boolean = existsSync(join(dataDir, STORE_FILE)),
+): Promise<void> {
+  if (!bound) return;
   const keys = keysDirectory(dataDir);
   const names = await listKeyringDirectory(keys);
   if (names !== undefined && names.length > 0) return;

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
-import { chmod, mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
+import { chmod, link, mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { CanonryError, errnoCause, errnoOf, isNoSpace } from '../core/index.js';
 
@@ -160,17 +160,44 @@ export async function ensurePrivateDirectory(dir: string): Promise<void> {
 /**
  * Writes a file atomically with mode 0600: a fresh temp file in the same directory, fsync, rename
  * over the target, then fsync the directory so the rename itself survives a crash. A failure
- * leaves the target as it was and no temp file behind.
+ * leaves the target as it was and no temp file behind. With `replace: false` the file is named by a
+ * hard link instead, which fails with EEXIST (thrown as it is) when the target exists: a file another
+ * process wrote since the caller looked is never replaced.
  */
-export async function writeFileAtomic(dir: string, name: string, contents: string): Promise<void> {
+export async function writeFileAtomic(
+  dir: string,
+  name: string,
+  contents: string,
+  { replace = true }: { replace?: boolean } = {},
+): Promise<void> {
   const temp = await writePrivateTemp(dir, name, contents);
+  const target = join(dir, name);
   try {
-    await rename(temp, join(dir, name));
+    if (replace) await rename(temp, target);
+    else await linkOnce(temp, target);
   } catch (error) {
+    throw fileFailure(error, 'write', target);
+  } finally {
     await rm(temp, { force: true }).catch(() => undefined);
-    throw fileFailure(error, 'write', join(dir, name));
   }
   await syncDirectory(dir);
+}
+
+/** Names `temp` as `target` unless `target` exists (EEXIST); by rename where hard links are not. */
+async function linkOnce(temp: string, target: string): Promise<void> {
+  try {
+    await link(temp, target);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw error;
+    if (
+      await stat(target).then(
+        () => true,
+        () => false,
+      )
+    )
+      throw Object.assign(new Error(`${target} exists`), { code: 'EEXIST' });
+    await rename(temp, target);
+  }
 }
 
 /**
