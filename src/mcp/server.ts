@@ -1,9 +1,10 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { type CallToolResult, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { type CallToolResult, ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { TokenRole } from '../auth/index.js';
 import { CanonryError, httpStatusOf, isCanonryError } from '../core/index.js';
 import { type Invoker, operationNamed } from '../operations/index.js';
+import { RequestRefusal } from './refusal.js';
 import { inputFromArguments, toolsFor } from './tools.js';
 
 /** Who the MCP session acts as: the token's project, and its role when the face knows it. */
@@ -41,7 +42,7 @@ const request = <M extends string>(method: M) =>
 function paramsOf(method: string, params: unknown): Record<string, unknown> {
   if (params === undefined) return {};
   if (typeof params !== 'object' || params === null || Array.isArray(params)) {
-    throw new McpError(ErrorCode.InvalidParams, `${method}: params must be an object`);
+    throw new RequestRefusal(ErrorCode.InvalidParams, `${method}: params must be an object`);
   }
   return params as Record<string, unknown>;
 }
@@ -53,7 +54,7 @@ const RESOURCE_NOT_FOUND = -32002;
  * A typed failure of a resource read as a JSON-RPC error: canonry's code in `data.code`, and the
  * JSON-RPC code by its class — not found, the caller's mistake (invalid params), or the server's.
  */
-function resourceError(err: unknown): McpError {
+function resourceError(err: unknown): RequestRefusal {
   const typed = isCanonryError(err) ? err : new CanonryError('INTERNAL');
   const status = httpStatusOf(typed.code);
   const code =
@@ -62,7 +63,7 @@ function resourceError(err: unknown): McpError {
       : status < 500
         ? ErrorCode.InvalidParams
         : ErrorCode.InternalError;
-  return new McpError(code, typed.message, {
+  return new RequestRefusal(code, typed.message, {
     code: typed.code,
     ...(typed.details ? { details: typed.details } : {}),
   });
@@ -105,7 +106,7 @@ export function createMcpServer(invoker: Invoker, identity: McpIdentity, version
   server.setRequestHandler(request('tools/call'), async ({ params }) => {
     const { name, arguments: args } = paramsOf('tools/call', params);
     if (typeof name !== 'string') {
-      throw new McpError(ErrorCode.InvalidParams, 'tools/call: params.name must be a string');
+      throw new RequestRefusal(ErrorCode.InvalidParams, 'tools/call: params.name must be a string');
     }
     const op = byName.get(name);
     if (!op) {
@@ -137,7 +138,10 @@ export function createMcpServer(invoker: Invoker, identity: McpIdentity, version
   server.setRequestHandler(request('resources/read'), async ({ params }) => {
     const { uri } = paramsOf('resources/read', params);
     if (typeof uri !== 'string') {
-      throw new McpError(ErrorCode.InvalidParams, 'resources/read: params.uri must be a string');
+      throw new RequestRefusal(
+        ErrorCode.InvalidParams,
+        'resources/read: params.uri must be a string',
+      );
     }
     const resource = RESOURCES.find((r) => resourceUri(identity.project, r.name) === uri);
     if (!resource) {

@@ -241,7 +241,8 @@ describe('canonry mcp over stdio', { timeout: 240_000 }, () => {
     for (const params of [{ uri: 7 }, {}]) {
       const err = await refusal('resources/read', params, ReadResourceResultSchema as never);
       expect(err.code).toBe(-32602);
-      expect(err.message).toMatch(/uri must be a string/);
+      // The client's McpError says "MCP error <code>: " once, before the server's own text.
+      expect(err.message).toBe('MCP error -32602: resources/read: params.uri must be a string');
     }
     const missing = await refusal(
       'resources/read',
@@ -251,6 +252,9 @@ describe('canonry mcp over stdio', { timeout: 240_000 }, () => {
     expect(missing.code).toBe(-32002);
     expect(missing.data).toMatchObject({ code: 'NOT_FOUND' });
     expect(missing.message.length).toBeLessThan(400);
+    expect(missing.message).toMatch(
+      /^MCP error -32002: no resource "canonry:\/\/projects\/other\/boardx/,
+    );
 
     // An unknown tool's name is not echoed back whole.
     const unknown = await call(agent, `x${'y'.repeat(100_000)}`);
