@@ -19,6 +19,7 @@ import {
   temporaryCopy,
 } from './interrupted-copies.js';
 import { checkOutputPath, type OutputTarget, publishOutput } from './output-file.js';
+import { readStoreRecord } from './store-binding.js';
 
 /** What to back up, and where. */
 export interface BackupOptions {
@@ -73,10 +74,12 @@ export async function backupDatabase(options: BackupOptions): Promise<BackupSumm
   }
   const target: OutputTarget = { label: 'the backup file', force: options.force === true };
   checkOutputPath(out, target);
-  const source = embeddedDatabase(config.dataDir, config.db);
+  // Read once, non-blocking (a FIFO in its place is MALFORMED_FILE, never a wait).
+  const recorded = readStoreRecord(config.dataDir);
+  const source = embeddedDatabase(config.dataDir, config.db, recorded);
   // A FIFO in its place would hold VACUUM INTO for ever, a directory or device fail as a disk would.
   refuseIrregularDatabaseFile(source);
-  refuseUnboundDatabaseFile(config.dataDir, source);
+  refuseUnboundDatabaseFile(config.dataDir, source, recorded);
   if (!existsSync(source)) {
     throw new CanonryError(
       'INVALID_ARGUMENT',

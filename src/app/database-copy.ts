@@ -1,5 +1,5 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { CanonryError, type ContentHash, isCanonryError } from '../core/index.js';
 import { Journal, verifyProject } from '../journal/index.js';
 import {
@@ -11,7 +11,7 @@ import {
 } from '../store/index.js';
 import { Keyring, type TrustAnchor } from '../trust/index.js';
 import { RUNTIME_MIGRATIONS } from './migration-sets.js';
-import { STORE_FILE } from './store-binding.js';
+import { STORE_FILE, type StoreRecord } from './store-binding.js';
 
 /** One project's chain in a database copy, as verified. */
 export interface CopiedChain {
@@ -50,8 +50,11 @@ const CANONRY_TABLES = [
  * by the directory's `store.json` — is UNSUPPORTED_STORE pointing at pg_dump: a file copy is not how
  * a shared server database is backed up. Never echoes a connection string.
  */
-export function embeddedDatabase(dataDir: string, db: string | undefined): string {
-  const recorded = storeRecord(dataDir);
+export function embeddedDatabase(
+  dataDir: string,
+  db: string | undefined,
+  recorded: StoreRecord | undefined,
+): string {
   if (
     databaseEngine(db) === 'postgres' ||
     (typeof recorded?.database === 'string' && /^postgres(ql)?:\/\//.test(recorded.database))
@@ -72,9 +75,13 @@ export function embeddedDatabase(dataDir: string, db: string | undefined): strin
  * A backup would find nothing there, and a restore would make a second database of the same store
  * beside the bound one, the two then growing apart. Never echoes a connection string.
  */
-export function refuseUnboundDatabaseFile(dataDir: string, file: string): void {
+export function refuseUnboundDatabaseFile(
+  dataDir: string,
+  file: string,
+  record: StoreRecord | undefined,
+): void {
   if (existsSync(file)) return;
-  const recorded = storeRecord(dataDir)?.database;
+  const recorded = record?.database;
   if (typeof recorded !== 'string' || !recorded.startsWith('sqlite:')) return;
   const bound = recorded.slice('sqlite:'.length);
   if (bound === file || resolve(bound) === resolve(file)) return;
@@ -83,24 +90,6 @@ export function refuseUnboundDatabaseFile(dataDir: string, file: string): void {
     `${dataDir} is bound to the database ${recorded} (${STORE_FILE}), not to ${file}, which does not exist: pass that database with --db or CANONRY_DB`,
     { database: recorded },
   );
-}
-
-/** `store.json` of a data directory, or undefined when there is none (or it does not parse). */
-export function storeRecord(
-  dataDir: string,
-): { store_id?: unknown; database?: unknown } | undefined {
-  let text: string;
-  try {
-    text = readFileSync(join(dataDir, STORE_FILE), 'utf8');
-  } catch {
-    return undefined;
-  }
-  try {
-    const parsed = JSON.parse(text) as unknown;
-    return typeof parsed === 'object' && parsed !== null ? parsed : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /**

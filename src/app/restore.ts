@@ -30,9 +30,9 @@ import {
   embeddedDatabase,
   type Progress,
   refuseUnboundDatabaseFile,
-  storeRecord,
 } from './database-copy.js';
 import { COPY_COMPANIONS, removeInterruptedCopies, temporaryCopy } from './interrupted-copies.js';
+import { readStoreRecord } from './store-binding.js';
 
 /** What to restore, and into which data directory. */
 export interface RestoreOptions {
@@ -76,10 +76,13 @@ export async function restoreDatabase(options: RestoreOptions): Promise<RestoreS
   const now = options.now ?? (() => new Date());
   const config = resolveConfig({ dataDir: options.dataDir, db: options.db });
   const from = resolve(options.from);
-  const live = embeddedDatabase(config.dataDir, config.db);
+  // Read once, non-blocking (a FIFO in its place is MALFORMED_FILE, never a wait): the store the
+  // copy is checked against is the one every check before it saw.
+  const record = readStoreRecord(config.dataDir);
+  const live = embeddedDatabase(config.dataDir, config.db, record);
   // What stands in its place must be a database (or nothing): a FIFO, device or directory is named.
   refuseIrregularDatabaseFile(live);
-  refuseUnboundDatabaseFile(config.dataDir, live);
+  refuseUnboundDatabaseFile(config.dataDir, live, record);
   const fromStat = statOrUndefined(from);
   if (fromStat === undefined || !fromStat.isFile()) {
     throw new CanonryError(
@@ -119,7 +122,7 @@ export async function restoreDatabase(options: RestoreOptions): Promise<RestoreS
     }
     progress(`copied ${from} beside it (${statSync(temp).size} bytes, fsynced)`);
     const report = await checkDatabaseCopy(temp, from, trust, progress);
-    const recorded = storeRecord(config.dataDir)?.store_id;
+    const recorded = record?.store_id;
     if (recorded !== undefined && recorded !== report.store_id) {
       throw new CanonryError(
         'STORE_MISMATCH',

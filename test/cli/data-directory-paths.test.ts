@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -103,5 +103,41 @@ describe('a data directory or database path where no folder can be made', () => 
       }
     }
     expect(existsSync(join(dir, 'beside2', 'keys'))).toBe(false);
+  });
+});
+
+describe('a FIFO in place of store.json', () => {
+  it('backup and restore refuse it at once as MALFORMED_FILE, never waiting for a writer', async () => {
+    const data = join(dir, 'fifo-store');
+    const made = run([
+      'tokens',
+      'create',
+      '--project',
+      'p',
+      '--principal',
+      'a',
+      '--role',
+      'editor',
+      '--data',
+      data,
+    ]);
+    expect(made.code, made.stderr).toBe(0);
+    const backup = join(dir, 'fifo-store.db');
+    const taken = run(['backup', '--data', data, '--out', backup]);
+    expect(taken.code, taken.stderr).toBe(0);
+    rmSync(join(data, 'store.json'));
+    execFileSync('mkfifo', [join(data, 'store.json')]);
+    for (const args of [
+      ['backup', '--data', data, '--out', join(dir, 'fifo-store-2.db')],
+      ['restore', '--data', data, '--from', backup],
+    ]) {
+      const res = run(args);
+      expect(res.signal, args[0]).toBeNull();
+      expect(res.code, args[0]).toBe(1);
+      expect(res.stderr.trim()).toMatch(
+        /^canonry: MALFORMED_FILE: \S+\/store\.json is not a regular file$/,
+      );
+    }
+    expect(existsSync(join(dir, 'fifo-store-2.db'))).toBe(false);
   });
 });
