@@ -179,6 +179,7 @@ export {
 } from './promotion-schema.js';
 export {
   type ArmTotals,
+  CANARY_EVIDENCE,
   type CanaryMetric,
   type CanaryScope,
   PROMOTION_ARTIFACT_KINDS,

@@ -21,6 +21,8 @@ export interface PromotionIssue {
   readonly message: string;
   readonly stage?: PromotionStage | null;
   readonly step?: PromotionStepName;
+  /** The field of the step at fault. */
+  readonly path?: string;
 }
 
 /** The stages each step may leave. A rollback is never undone: it is a stage of its own. */
@@ -35,7 +37,7 @@ const FROM: Readonly<Record<PromotionStepName, readonly (PromotionStage | null)[
   roll_back: ['published', 'canary', 'promoted'],
 };
 
-const EMPTY: ArmTotals = { samples: 0, sum: 0 };
+const EMPTY: ArmTotals = { samples: 0, sum: 0, observations: 0 };
 
 /**
  * Most observations a promotion's history keeps: the latest. The arms' totals count every one
@@ -135,10 +137,21 @@ export function applyStep(
     case 'canary':
       return to('canary');
     case 'observe': {
+      const cap = current.candidate.metric.max_observation_samples;
+      if (cap !== undefined && step.samples > cap) {
+        return fail({
+          code: 'INVALID_PROMOTION',
+          message: `one observation may claim at most ${cap} samples (this promotion's max_observation_samples), not ${step.samples}: report a larger measurement as several observations`,
+          stage,
+          step: 'observe',
+          path: '/samples',
+        });
+      }
       const arm = current.arms[step.arm];
       const totals = {
         samples: arm.samples + step.samples,
         sum: arm.sum + step.value * step.samples,
+        observations: arm.observations + 1,
       };
       return to('canary', { arms: { ...current.arms, [step.arm]: totals } });
     }
@@ -155,17 +168,22 @@ export function armMean(arm: ArmTotals): number | null {
 }
 
 /**
- * What the canary's metric decides on its own, or null while it cannot yet: after `min_samples` on
- * both arms, a canary mean below the baseline's by more than the margin rolls back, any other
- * promotes.
+ * What the canary's metric decides on its own, or null while it cannot yet: once both arms hold
+ * `min_samples` in at least `min_observations` observations, a canary mean below the baseline's by
+ * more than the margin rolls back, any other promotes. The bounds are the ones the promotion was
+ * proposed with (a promotion proposed before `min_observations` existed needs one observation, as
+ * it did then), so the journal is judged the same way whenever it is read.
  */
 export function canaryDecision(
   state: PromotionState,
 ): Extract<PromotionStep, { step: 'promote' | 'roll_back' }> | null {
   if (state.stage !== 'canary') return null;
-  const { min_samples, margin, name } = state.candidate.metric;
+  const { min_samples, margin, name, min_observations = 1 } = state.candidate.metric;
   const { canary, baseline } = state.arms;
   if (canary.samples < min_samples || baseline.samples < min_samples) return null;
+  if (canary.observations < min_observations || baseline.observations < min_observations) {
+    return null;
+  }
   const c = armMean(canary)!;
   const b = armMean(baseline)!;
   const fixed = (n: number) => n.toFixed(4);

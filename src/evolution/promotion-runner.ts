@@ -17,11 +17,12 @@ import { PROMOTION_ENTRY } from './promotion-entry-kind.js';
 import { applyStep, canaryDecision, foldSteps } from './promotion-machine.js';
 import { publishCandidate, verifyPublication } from './promotion-publication.js';
 import { PROMOTION_CANDIDATE_SCHEMA } from './promotion-schema.js';
-import type {
-  PromotionCandidate,
-  PromotionState,
-  PromotionStep,
-  ValidationFailure,
+import {
+  CANARY_EVIDENCE,
+  type PromotionCandidate,
+  type PromotionState,
+  type PromotionStep,
+  type ValidationFailure,
 } from './promotion-types.js';
 
 /** The role a person holds in the promotion's project (their token's). */
@@ -117,7 +118,17 @@ export function parseCandidate(input: unknown): PromotionCandidate {
     }
     named.add(project);
   }
-  return candidate;
+  // The evidence bounds are written into the candidate, so the journal records the rule this
+  // promotion is judged by, whatever a later build's defaults are.
+  const { metric } = candidate;
+  return {
+    ...candidate,
+    metric: {
+      ...metric,
+      min_observations: metric.min_observations ?? CANARY_EVIDENCE.minObservations,
+      max_observation_samples: metric.max_observation_samples ?? metric.min_samples,
+    },
+  };
 }
 
 /**
@@ -477,7 +488,11 @@ export class PromotionRunner {
       const next = applyStep(current, step);
       if (!next.ok) {
         const issue = next.issues[0]!;
-        throw new CanonryError(issue.code, issue.message, { stage: issue.stage, step: issue.step });
+        throw new CanonryError(issue.code, issue.message, {
+          stage: issue.stage,
+          step: issue.step,
+          ...(issue.path === undefined ? {} : { path: issue.path }),
+        });
       }
       try {
         await this.#journal.append(

@@ -1,4 +1,4 @@
-import { PROMOTION_ARTIFACT_KINDS } from './promotion-types.js';
+import { CANARY_EVIDENCE, PROMOTION_ARTIFACT_KINDS } from './promotion-types.js';
 
 const HASH = { type: 'string', pattern: '^sha256:[0-9a-f]{64}$' };
 const ID = { type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$' };
@@ -22,11 +22,28 @@ export const PROMOTION_CANDIDATE_SCHEMA = closed({
     share: { type: 'number', minimum: 0, maximum: 1 },
     projects: { type: 'array', maxItems: PROMOTION_LIMITS.projects, items: ID },
   }),
-  metric: closed({
-    name: { type: 'string', minLength: 1, maxLength: 64 },
-    margin: { type: 'number', minimum: 0, maximum: 1 },
-    min_samples: { type: 'integer', minimum: 1, maximum: 1_000_000 },
-  }),
+  // The two evidence bounds are optional here because promotions proposed before them were
+  // journaled without; the runner fills them in before it journals a proposal.
+  metric: closed(
+    {
+      name: { type: 'string', minLength: 1, maxLength: 64 },
+      margin: { type: 'number', minimum: 0, maximum: 1 },
+      min_samples: { type: 'integer', minimum: 1, maximum: 1_000_000 },
+      min_observations: {
+        type: 'integer',
+        minimum: CANARY_EVIDENCE.minObservations,
+        maximum: CANARY_EVIDENCE.maxObservations,
+        description: `observations each arm needs before the canary decides (default ${CANARY_EVIDENCE.minObservations}, at least that)`,
+      },
+      max_observation_samples: {
+        type: 'integer',
+        minimum: 1,
+        maximum: 1_000_000,
+        description: 'most samples one observation may claim (default min_samples)',
+      },
+    },
+    ['min_observations', 'max_observation_samples'],
+  ),
   replay_events: {
     type: 'array',
     maxItems: PROMOTION_LIMITS.replayEvents,

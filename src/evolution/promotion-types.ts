@@ -36,14 +36,34 @@ export interface CanaryScope {
 
 /**
  * The outcome metric the canary is judged by (higher is better, in [0, 1]: a verification rate, a
- * preservation, AIR's session IQ), against the baseline's. After `min_samples` on both arms, a canary
- * mean below the baseline's by more than `margin` rolls back on its own; otherwise it is promoted.
+ * preservation, AIR's session IQ), against the baseline's. After `min_samples` in at least
+ * `min_observations` observations on both arms, a canary mean below the baseline's by more than
+ * `margin` rolls back on its own; otherwise it is promoted.
  */
 export interface CanaryMetric {
   readonly name: string;
   readonly margin: number;
   readonly min_samples: number;
+  /**
+   * Observations each arm needs before the canary decides (at least
+   * {@link CANARY_EVIDENCE}.minObservations): no decision rests on one report. Filled in when
+   * proposed, so the journaled candidate carries the rule it is judged by; absent only from a
+   * promotion proposed before the rule, which is judged as it was (one observation).
+   */
+  readonly min_observations?: number;
+  /**
+   * Most samples one observation may claim (default `min_samples`): a report claiming more is
+   * refused. Filled in when proposed; absent only from a promotion proposed before the rule.
+   */
+  readonly max_observation_samples?: number;
 }
+
+/**
+ * The evidence a canary's decision needs (the GCS spec names "reputation and outcome monitoring"
+ * and leaves the numbers to the target): several reports per arm, none claiming more than the
+ * sample it is checked against.
+ */
+export const CANARY_EVIDENCE = { minObservations: 3, maxObservations: 100_000 } as const;
 
 /** What a promotion starts from: the artifact and how it is to be tried. */
 export interface PromotionCandidate {
@@ -108,6 +128,8 @@ export type PromotionStepName = PromotionStep['step'];
 export interface ArmTotals {
   readonly samples: number;
   readonly sum: number;
+  /** How many observations these samples came in. */
+  readonly observations: number;
 }
 
 /** A promotion as its steps leave it. */

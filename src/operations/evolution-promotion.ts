@@ -120,7 +120,12 @@ const OBSERVE_SCHEMA = {
   properties: {
     arm: { enum: ['canary', 'baseline'] },
     value: { type: 'number', minimum: 0, maximum: 1, description: "the metric's mean" },
-    samples: { type: 'integer', minimum: 1, maximum: 1_000_000, description: 'sessions measured' },
+    samples: {
+      type: 'integer',
+      minimum: 1,
+      maximum: 1_000_000,
+      description: "sessions measured: at most the promotion's metric.max_observation_samples",
+    },
   },
 };
 
@@ -234,7 +239,7 @@ export const PROMOTION_OPERATIONS: readonly Operation[] = [
     url: `${ONE}/observations`,
     operationId: 'observePromotion',
     summary:
-      'Record the metric over some sessions of the canary or of the baseline; once both have the minimum sample the canary rolls back (below the baseline by more than the margin) or is promoted, on its own',
+      "Record the metric over some sessions of the canary or of the baseline (at most the promotion's max_observation_samples in one report); once both hold the minimum sample in min_observations reports the canary rolls back (below the baseline by more than the margin) or is promoted, on its own",
     tag: 'evolution',
     cli: {
       command: 'promotion-observe <promotion>',

@@ -251,8 +251,8 @@ describe.each(ENGINES)('promoted and canary artifacts in force, on %s', (engine)
     const midway = await runner.get(HOME, c.promotion_id);
     expect(midway.stage).toBe('canary'); // 3 canary samples of 6
     expect(midway.arms).toEqual({
-      canary: { samples: 3, sum: 3 },
-      baseline: { samples: 6, sum: 6 },
+      canary: { samples: 3, sum: 3, observations: 3 },
+      baseline: { samples: 6, sum: 6, observations: 6 },
     });
     // A collector that reads every entry again (no cursor) counts nothing twice.
     const recount = new CanaryCollector({
@@ -415,8 +415,8 @@ describe.each(ENGINES)('promoted and canary artifacts in force, on %s', (engine)
     const state = await runner.get(HOME, c.promotion_id);
     expect(state.stage).toBe('rolled_back');
     expect(state.arms).toEqual({
-      canary: { samples: 3, sum: 0 },
-      baseline: { samples: 3, sum: 3 },
+      canary: { samples: 3, sum: 0, observations: 3 },
+      baseline: { samples: 3, sum: 3, observations: 3 },
     });
     const entries = (await runtime.journal.read(HOME, { limit: 1000 })).filter(
       (e) =>

@@ -185,7 +185,13 @@ describe('promotions over HTTP', () => {
     const worse = await api('POST', '/evolution/promotions', t.editor, candidate('air-3'));
     expect(worse.body.promotion.stage).toBe('canary');
     expect(worse.body.promotion.publication.address).toBe(worse.body.promotion.address);
-    expect((await observe('air-3', 'baseline', 0.8)).body.promotion.stage).toBe('canary');
+    // No decision rests on one report: each arm needs three observations (the default).
+    for (let i = 0; i < 3; i++) {
+      expect((await observe('air-3', 'baseline', 0.8)).body.promotion.stage).toBe('canary');
+    }
+    for (let i = 0; i < 2; i++) {
+      expect((await observe('air-3', 'canary', 0.6)).body.promotion.stage).toBe('canary');
+    }
     const rolled = await observe('air-3', 'canary', 0.6);
     expect(rolled.status).toBe(200);
     expect(rolled.body).toMatchObject({
@@ -199,15 +205,17 @@ describe('promotions over HTTP', () => {
         .filter((h: { step: string }) => h.step === 'observe')
         .map((h: { observation: unknown }) => h.observation),
     ).toEqual([
-      { arm: 'baseline', value: 0.8, samples: 5 },
-      { arm: 'canary', value: 0.6, samples: 5 },
+      ...Array(3).fill({ arm: 'baseline', value: 0.8, samples: 5 }),
+      ...Array(3).fill({ arm: 'canary', value: 0.6, samples: 5 }),
     ]);
     expect((await observe('air-3', 'canary', 0.6)).body.error.code).toBe(
       'PROMOTION_ILLEGAL_TRANSITION',
     );
 
     await api('POST', '/evolution/promotions', t.editor, candidate('air-4'));
-    await observe('air-4', 'baseline', 0.8);
+    for (let i = 0; i < 3; i++) await observe('air-4', 'baseline', 0.8);
+    await observe('air-4', 'canary', 0.79);
+    await observe('air-4', 'canary', 0.79);
     const promoted = await observe('air-4', 'canary', 0.79);
     expect(promoted.body.promotion.stage).toBe('promoted');
 
@@ -287,7 +295,11 @@ describe('promotions over HTTP', () => {
     expect(await head()).toBe(before);
     const ownerObserves = await observe(t.owner);
     expect(ownerObserves.status).toBe(200);
-    expect(ownerObserves.body.promotion.arms.canary).toEqual({ samples: 5, sum: 4.5 });
+    expect(ownerObserves.body.promotion.arms.canary).toEqual({
+      samples: 5,
+      sum: 4.5,
+      observations: 1,
+    });
     expect(await head()).toBe(before + 1);
 
     // AIR settings stay an editor's: the same editor still runs an AIR promotion to its canary.

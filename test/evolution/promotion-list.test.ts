@@ -57,6 +57,9 @@ describe('GET …/evolution/promotions', () => {
         name: 'session_iq',
         margin: 0.02,
         min_samples: 5,
+        // The evidence bounds the promotion is judged by, recorded with it when proposed.
+        min_observations: 3,
+        max_observation_samples: 5,
       });
     }
     expect(typeof first.body.next).toBe('number');

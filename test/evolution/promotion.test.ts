@@ -112,21 +112,25 @@ describe('the promotion pipeline', () => {
       'canary',
     ]);
     expect(opened.publication?.address).toBe(contentHash(c.artifact));
-    await runner.observe(PROJECT, OWNER, c.promotion_id, {
-      arm: 'baseline',
-      value: 0.9,
-      samples: 12,
-    });
-    const early = await runner.observe(PROJECT, OWNER, c.promotion_id, {
-      arm: 'canary',
-      value: 0.7,
-      samples: 6,
-    });
-    expect(early.stage).toBe('canary'); // below the minimum sample: nothing decided yet
+    for (let i = 0; i < 3; i++) {
+      await runner.observe(PROJECT, OWNER, c.promotion_id, {
+        arm: 'baseline',
+        value: 0.9,
+        samples: 4,
+      });
+    }
+    for (let i = 0; i < 2; i++) {
+      const early = await runner.observe(PROJECT, OWNER, c.promotion_id, {
+        arm: 'canary',
+        value: 0.7,
+        samples: 5,
+      });
+      expect(early.stage).toBe('canary'); // below the minimum sample and observations: nothing yet
+    }
     const done = await runner.observe(PROJECT, OWNER, c.promotion_id, {
       arm: 'canary',
       value: 0.7,
-      samples: 6,
+      samples: 5,
     });
     expect(done.stage).toBe('rolled_back');
     expect(done.reason).toMatch(/below the baseline/);
@@ -138,9 +142,7 @@ describe('the promotion pipeline', () => {
       'check',
       'publish',
       'canary',
-      'observe',
-      'observe',
-      'observe',
+      ...Array(6).fill('observe'),
       'roll_back',
     ]);
     expect(entries.at(-1)!.actor).toBe(CANARY_ACTOR);
@@ -161,16 +163,12 @@ describe('the promotion pipeline', () => {
     const c = candidate();
     await runner.propose(PROJECT, OWNER, c);
     await runner.advance(PROJECT, OWNER, c.promotion_id);
-    await runner.observe(PROJECT, OWNER, c.promotion_id, {
-      arm: 'baseline',
-      value: 0.8,
-      samples: 10,
-    });
-    const done = await runner.observe(PROJECT, OWNER, c.promotion_id, {
-      arm: 'canary',
-      value: 0.85,
-      samples: 10,
-    });
+    const post = (arm: 'canary' | 'baseline', value: number) =>
+      runner.observe(PROJECT, OWNER, c.promotion_id, { arm, value, samples: 4 });
+    for (let i = 0; i < 3; i++) await post('baseline', 0.8);
+    await post('canary', 0.85);
+    await post('canary', 0.85);
+    const done = await post('canary', 0.85);
     expect(done.stage).toBe('promoted');
     const back = await runner.rollBack(PROJECT, OWNER, c.promotion_id, 'an incident');
     expect(back.stage).toBe('rolled_back');
@@ -307,15 +305,19 @@ describe('the promotion pipeline', () => {
     const c = candidate();
     await a.propose(PROJECT, OWNER, c);
     await a.advance(PROJECT, OWNER, c.promotion_id);
+    for (let i = 0; i < 2; i++) {
+      await a.observe(PROJECT, OWNER, c.promotion_id, { arm: 'baseline', value: 0.9, samples: 5 });
+      await b.observe(PROJECT, OWNER, c.promotion_id, { arm: 'canary', value: 0.5, samples: 5 });
+    }
     const [x, y] = await Promise.all([
-      a.observe(PROJECT, OWNER, c.promotion_id, { arm: 'baseline', value: 0.9, samples: 10 }),
-      b.observe(PROJECT, OWNER, c.promotion_id, { arm: 'canary', value: 0.5, samples: 10 }),
+      a.observe(PROJECT, OWNER, c.promotion_id, { arm: 'baseline', value: 0.9, samples: 5 }),
+      b.observe(PROJECT, OWNER, c.promotion_id, { arm: 'canary', value: 0.5, samples: 5 }),
     ]);
     expect([x.stage, y.stage].sort()).toEqual(['canary', 'rolled_back']);
     const steps = (await promotionEntries(c.promotion_id)).map(
       (e) => (e.body as { step: PromotionStep }).step.step,
     );
-    expect(steps.filter((s) => s === 'observe')).toHaveLength(2);
+    expect(steps.filter((s) => s === 'observe')).toHaveLength(6);
     expect(steps.filter((s) => s === 'roll_back')).toHaveLength(1);
     expect((await b.get(PROJECT, c.promotion_id)).stage).toBe('rolled_back');
   });

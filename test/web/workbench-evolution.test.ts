@@ -119,6 +119,9 @@ async function promotions(): Promise<void> {
   await observe('air-worse', 'canary', 0.78, 2);
   await observe('air-worse', 'baseline', 0.82, 3);
   await observe('air-worse', 'canary', 0.75, 3);
+  // A third report on each arm: no canary decides on fewer.
+  await observe('air-worse', 'baseline', 0.82, 1);
+  await observe('air-worse', 'canary', 0.75, 1);
   await api(t.eddie, 'POST', '/evolution/promotions', candidate('air-open'));
   await observe('air-open', 'baseline', 0.7, 2);
   await observe('air-open', 'canary', 0.74, 2);
@@ -252,8 +255,8 @@ describe.skipIf(!BROWSER_TESTS)('the Evolution view in chromium', () => {
     // The chart: an image named for what it shows, one line per arm, a point per observation.
     const chart = promo('air-worse').getByRole('img', { name: /session_iq of air-worse/ });
     await chart.waitFor();
-    expect(await chart.locator('[data-series="canary"] circle').count()).toBe(2);
-    expect(await chart.locator('[data-series="baseline"] rect').count()).toBe(2);
+    expect(await chart.locator('[data-series="canary"] circle').count()).toBe(3);
+    expect(await chart.locator('[data-series="baseline"] rect').count()).toBe(3);
     // …and the same numbers as a table: each arm's mean after each observation.
     await promo('air-worse').getByText('The observations of air-worse as a table').click();
     const cells = await promo('air-worse')
@@ -266,8 +269,10 @@ describe.skipIf(!BROWSER_TESTS)('the Evolution view in chromium', () => {
       ['2', 'canary', '0.78', '2', '0.780', '0.800'],
       ['3', 'baseline', '0.82', '3', '0.780', '0.812'],
       ['4', 'canary', '0.75', '3', '0.762', '0.812'],
+      ['5', 'baseline', '0.82', '1', '0.762', '0.813'],
+      ['6', 'canary', '0.75', '1', '0.760', '0.813'],
     ]);
-    expect(await promo('air-worse').textContent()).toContain('canary 0.762, baseline 0.812');
+    expect(await promo('air-worse').textContent()).toContain('canary 0.760, baseline 0.813');
     expect(await promo('air-open').getByRole('img').count()).toBe(1);
     expect(await promo('air-bad').textContent()).toContain('No canary observation yet.');
 

@@ -164,7 +164,13 @@ export interface PromotionView {
   readonly stage: string;
   readonly rejectedAt: string | null;
   readonly reason: string | null;
-  readonly metric: { readonly name: string; readonly margin: number; readonly minSamples: number };
+  readonly metric: {
+    readonly name: string;
+    readonly margin: number;
+    readonly minSamples: number;
+    /** Observations each arm needs (1 for a promotion proposed before the rule). */
+    readonly minObservations: number;
+  };
   readonly canary: { readonly share: number; readonly projects: readonly string[] };
   readonly canaryMean: number | null;
   readonly baselineMean: number | null;
@@ -200,6 +206,7 @@ export function promotionView(item: Json<'listPromotions'>['promotions'][number]
       name: str(metric.name),
       margin: num(metric.margin) ?? 0,
       minSamples: num(metric.min_samples) ?? 0,
+      minObservations: num(metric.min_observations) ?? 1,
     },
     canary: { share: num(canary.share) ?? 0, projects: strs(canary.projects) },
     canaryMean: item.canary_mean,

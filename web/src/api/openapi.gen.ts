@@ -867,7 +867,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Record the metric over some sessions of the canary or of the baseline; once both have the minimum sample the canary rolls back (below the baseline by more than the margin) or is promoted, on its own */
+        /** Record the metric over some sessions of the canary or of the baseline (at most the promotion's max_observation_samples in one report); once both hold the minimum sample in min_observations reports the canary rolls back (below the baseline by more than the margin) or is promoted, on its own */
         post: operations["observePromotion"];
         delete?: never;
         options?: never;
@@ -5916,6 +5916,10 @@ export interface operations {
                         name: string;
                         margin: number;
                         min_samples: number;
+                        /** @description observations each arm needs before the canary decides (default 3, at least that) */
+                        min_observations?: number;
+                        /** @description most samples one observation may claim (default min_samples) */
+                        max_observation_samples?: number;
                     };
                     replay_events: string[];
                     /** @description take it through validation, checks, publication and into its canary now (default true) */
@@ -6128,7 +6132,7 @@ export interface operations {
                     arm: "canary" | "baseline";
                     /** @description the metric's mean */
                     value: number;
-                    /** @description sessions measured */
+                    /** @description sessions measured: at most the promotion's metric.max_observation_samples */
                     samples: number;
                 };
             };

@@ -29,7 +29,7 @@ function CanaryChart({ promotion: p }: { promotion: PromotionView }) {
     <div className="canary-chart">
       <LineChart
         title={`${p.metric.name || 'metric'} of ${p.id}: canary against baseline`}
-        description={`Each arm's mean after each of ${rows.length} observation${rows.length === 1 ? '' : 's'}; now canary ${fixed(p.canaryMean)}, baseline ${fixed(p.baselineMean)}. The canary rolls back when it falls below the baseline by more than ${p.metric.margin} once both arms have ${p.metric.minSamples} samples.`}
+        description={`Each arm's mean after each of ${rows.length} observation${rows.length === 1 ? '' : 's'}; now canary ${fixed(p.canaryMean)}, baseline ${fixed(p.baselineMean)}. The canary rolls back when it falls below the baseline by more than ${p.metric.margin} once both arms have ${p.metric.minSamples} samples in ${p.metric.minObservations} observation${p.metric.minObservations === 1 ? '' : 's'}.`}
         xLabel="observation"
         series={[
           { name: 'canary', dash: 'solid', points: line('canary') },
@@ -102,7 +102,8 @@ function Promotion({ promotion: p }: { promotion: PromotionView }) {
         <dt>Judged by</dt>
         <dd>
           {p.metric.name ? <UserText text={p.metric.name} /> : 'a metric'}: rolled back when below
-          the baseline by more than {p.metric.margin} after {p.metric.minSamples} samples on each
+          the baseline by more than {p.metric.margin} after {p.metric.minSamples} samples in{' '}
+          {p.metric.minObservations} observation{p.metric.minObservations === 1 ? '' : 's'} on each
           arm
         </dd>
         <dt>Means now</dt>
