@@ -1,5 +1,5 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
-import { CanonryError, isCanonryError, isProjectName, type JsonValue } from '../core/index.js';
+import { CanonryError, isCanonryError, isProjectName, type JsonValue, ok } from '../core/index.js';
 import { type Journal, parseProject } from '../journal/index.js';
 import type { Queryable } from '../store/index.js';
 import type { Signer, TrustAnchor } from '../trust/index.js';
@@ -65,6 +65,13 @@ export interface PromotionRunnerOptions {
   readonly validator: PromotionValidator;
   /** Checks beyond {@link BUILT_IN_CHECKS} (the runtime's: AIR settings, gate labels). */
   readonly checks?: readonly PolicyCheck[];
+}
+
+/** One step to journal: who takes it, and the idempotency key it is journaled under. */
+interface Planned {
+  readonly step: PromotionStep;
+  readonly who: PromotionActor;
+  readonly idempotencyKey?: string | undefined;
 }
 
 const PAGE = 1_000;
@@ -202,6 +209,35 @@ export class PromotionRunner {
   }
 
   /**
+   * Starts a candidate (the `startPromotion` operation): proposed and, unless `advance` is false,
+   * taken through validation, checks, publication and into its canary — stopping where it is
+   * rejected — all in one journal transaction. Either every step is journaled or none: another
+   * writer moving first (CONFLICT after the retries) leaves no half-made promotion, and the same
+   * call can simply be made again.
+   */
+  async start(
+    project: string,
+    who: PromotionActor,
+    input: unknown,
+    options: { readonly advance?: boolean } = {},
+  ): Promise<PromotionState> {
+    const candidate = parseCandidate(input);
+    authorize(who, candidate);
+    await this.#admitted(project, candidate);
+    const id = candidate.promotion_id;
+    const propose: PromotionStep = { step: 'propose', candidate };
+    if (options.advance === false) return this.#take(project, who, id, () => propose);
+    // A taken id is refused before any replay runs.
+    const before = (await this.#view(project)).states.get(id) ?? null;
+    const proposed = this.#apply(before, propose);
+    const onward = await this.#onward(project, proposed);
+    return this.#takeAll(project, id, () => [
+      { step: propose, who },
+      ...onward('candidate').map((step) => ({ step, who })),
+    ]);
+  }
+
+  /**
    * The admissions `project` has given or withdrawn (whose promotions may reach it), as its
    * journal says.
    */
@@ -278,35 +314,15 @@ export class PromotionRunner {
    */
   async validate(project: string, who: PromotionActor, id: string): Promise<PromotionState> {
     const state = await this.#expect(project, id, 'validate', who);
-    const result = await this.#options.validator(state.candidate, project);
-    const failures =
-      result.replayed === 0 && result.failures.length === 0
-        ? [
-            {
-              event_id: '-',
-              reason: 'nothing to replay: a candidate names the events that validate it',
-            },
-          ]
-        : result.failures;
-    return this.#take(project, who, id, () => ({
-      step: 'validate',
-      passed: failures.length === 0,
-      replayed: result.replayed,
-      failures: failures.slice(0, 256),
-    }));
+    const step = await this.#validation(project, state.candidate);
+    return this.#take(project, who, id, () => step);
   }
 
   /** Policy and safety checks (built in, then the runtime's); any reason rejects the promotion. */
   async check(project: string, who: PromotionActor, id: string): Promise<PromotionState> {
     const state = await this.#expect(project, id, 'check', who);
-    const reasons = [BUILT_IN_CHECKS, ...(this.#options.checks ?? [])].flatMap((c) =>
-      c(state.candidate),
-    );
-    return this.#take(project, who, id, () => ({
-      step: 'check',
-      passed: reasons.length === 0,
-      reasons: reasons.slice(0, 32).map((r) => r.slice(0, 2_000)),
-    }));
+    const step = this.#checks(state.candidate);
+    return this.#take(project, who, id, () => step);
   }
 
   /**
@@ -350,12 +366,84 @@ export class PromotionRunner {
    * stopping where it is rejected.
    */
   async advance(project: string, who: PromotionActor, id: string): Promise<PromotionState> {
-    let state = await this.get(project, id);
-    if (state.stage === 'candidate') state = await this.validate(project, who, id);
-    if (state.stage === 'validated') state = await this.check(project, who, id);
-    if (state.stage === 'checked') state = await this.publish(project, who, id);
-    if (state.stage === 'published') state = await this.startCanary(project, who, id);
-    return state;
+    const state = await this.get(project, id);
+    authorize(who, state.candidate);
+    const onward = await this.#onward(project, state);
+    return this.#takeAll(project, id, (current) =>
+      onward(current!.stage).map((step) => ({ step, who })),
+    );
+  }
+
+  /**
+   * The steps that take a promotion on from each stage as far as it goes on its own: validation
+   * (replayed once, here), checks, publication (signed once), canary — none past a rejection. The
+   * canary's projects must still admit this one when it is to be opened.
+   */
+  async #onward(
+    project: string,
+    state: PromotionState,
+  ): Promise<(stage: PromotionState['stage']) => PromotionStep[]> {
+    const order = ['candidate', 'validated', 'checked', 'published'] as const;
+    const from = order.indexOf(state.stage as (typeof order)[number]);
+    if (from < 0) return () => [];
+    const { candidate } = state;
+    const steps: PromotionStep[] = [];
+    if (from <= 0) steps.push(await this.#validation(project, candidate));
+    if (from <= 1 && (from === 1 || (steps.at(-1) as { passed: boolean }).passed)) {
+      steps.push(this.#checks(candidate));
+    }
+    if (from <= 2 && (from === 2 || (steps.at(-1) as { passed: boolean }).passed)) {
+      const publication = publishCandidate(candidate, this.#options.signer());
+      const verified = verifyPublication(publication, candidate, this.#options.anchor());
+      if (!verified.ok) {
+        throw new CanonryError('PUBLICATION_INVALID', verified.issues[0]!.message, {
+          promotion_id: candidate.promotion_id,
+        });
+      }
+      steps.push({ step: 'publish', publication });
+    }
+    if (from <= 3 && (from === 3 || steps.at(-1)?.step === 'publish')) {
+      await this.#admitted(project, candidate);
+      steps.push({ step: 'canary' });
+    }
+    // Read again after a conflict, the promotion may have gone on meanwhile: the rest from there.
+    return (stage) => {
+      const at = order.indexOf(stage as (typeof order)[number]);
+      return at < from ? [] : steps.slice(at - from);
+    };
+  }
+
+  /** The validate step for a candidate: its events replayed; nothing to replay fails it. */
+  async #validation(
+    project: string,
+    candidate: PromotionCandidate,
+  ): Promise<Extract<PromotionStep, { step: 'validate' }>> {
+    const result = await this.#options.validator(candidate, project);
+    const failures =
+      result.replayed === 0 && result.failures.length === 0
+        ? [
+            {
+              event_id: '-',
+              reason: 'nothing to replay: a candidate names the events that validate it',
+            },
+          ]
+        : result.failures;
+    return {
+      step: 'validate',
+      passed: failures.length === 0,
+      replayed: result.replayed,
+      failures: failures.slice(0, 256),
+    };
+  }
+
+  /** The check step for a candidate: built-in checks, then the runtime's. */
+  #checks(candidate: PromotionCandidate): Extract<PromotionStep, { step: 'check' }> {
+    const reasons = [BUILT_IN_CHECKS, ...(this.#options.checks ?? [])].flatMap((c) => c(candidate));
+    return {
+      step: 'check',
+      passed: reasons.length === 0,
+      reasons: reasons.slice(0, 32).map((r) => r.slice(0, 2_000)),
+    };
   }
 
   /**
@@ -389,18 +477,23 @@ export class PromotionRunner {
         path: '/samples',
       });
     }
-    const state = await this.#take(
-      project,
-      who,
-      id,
-      () => ({ step: 'observe', arm, value, samples: samples as number }),
-      options.idempotencyKey,
-    );
-    const decision = canaryDecision(state);
-    if (decision === null) return state;
-    // Decided again on the state the append sees: another process may have decided first, and
-    // then there is nothing left to decide.
-    return this.#take(project, RUNTIME_ACTOR, id, (current) => canaryDecision(current));
+    const step: PromotionStep = { step: 'observe', arm, value, samples: samples as number };
+    const key = options.idempotencyKey;
+    // The observation and the decision it completes are one transaction: a conflict leaves
+    // neither, so the caller's retry counts the observation once. Decided on the state the append
+    // follows; one already journaled under its key is not counted again, but may still complete a
+    // decision another process did not take.
+    return this.#takeAll(project, id, async (current) => {
+      if (current !== null) authorize(who, current.candidate);
+      const seen = key !== undefined && (await this.#journal.entryByKey(project, key)) !== null;
+      if (current === null) return seen ? [] : [{ step, who }];
+      const after = seen ? ok(current) : applyStep(current, step);
+      const decision = after.ok ? canaryDecision(after.value) : null;
+      return [
+        ...(seen ? [] : [{ step, who, idempotencyKey: key }]),
+        ...(decision === null ? [] : [{ step: decision, who: RUNTIME_ACTOR }]),
+      ];
+    });
   }
 
   /** Promotes by hand (the owner's call, checked by the faces). */
@@ -467,44 +560,58 @@ export class PromotionRunner {
   }
 
   /** Decides `step` on the current state and appends it under that head; again on a conflict. */
-  async #take(
+  #take(
     project: string,
     who: PromotionActor,
     id: string,
     stepOf: (current: PromotionState) => PromotionStep | null,
     idempotencyKey?: string,
   ): Promise<PromotionState> {
+    return this.#takeAll(project, id, (current) => {
+      const step = stepOf(current as PromotionState);
+      return step === null ? [] : [{ step, who, idempotencyKey }];
+    });
+  }
+
+  /**
+   * Plans steps on the current state, checks each against the machine (and its taker's authority)
+   * and appends them together, in one transaction, under the head they were planned on — all or
+   * none; planned again on a conflict (three tries, then CONFLICT).
+   */
+  async #takeAll(
+    project: string,
+    id: string,
+    plan: (current: PromotionState | null) => readonly Planned[] | Promise<readonly Planned[]>,
+  ): Promise<PromotionState> {
     for (let attempt = 1; ; attempt++) {
       const view = await this.#view(project);
       const current = view.states.get(id) ?? null;
-      const step = stepOf(current as PromotionState);
-      if (step === null) return current!;
-      if (current === null && step.step !== 'propose') {
+      const planned = await plan(current);
+      let state = current;
+      for (const { step, who } of planned) {
+        if (state === null && step.step !== 'propose') break;
+        authorize(who, step.step === 'propose' ? step.candidate : state!.candidate);
+        state = this.#apply(state, step);
+      }
+      if (state === null) {
         throw new CanonryError('UNKNOWN_PROMOTION', `no promotion ${id} in ${project}`, {
           promotion_id: id,
         });
       }
-      authorize(who, step.step === 'propose' ? step.candidate : current!.candidate);
-      const next = applyStep(current, step);
-      if (!next.ok) {
-        const issue = next.issues[0]!;
-        throw new CanonryError(issue.code, issue.message, {
-          stage: issue.stage,
-          step: issue.step,
-          ...(issue.path === undefined ? {} : { path: issue.path }),
-        });
-      }
+      if (planned.length === 0) return state;
       try {
-        await this.#journal.append(
+        await this.#journal.appendAll(
           project,
-          PROMOTION_ENTRY.input(
-            { promotion_id: id, step },
-            {
-              actor: who.actor,
-              ...(who.authority === undefined ? {} : { authority: who.authority }),
-              correlation_id: id,
-              ...(idempotencyKey === undefined ? {} : { idempotency_key: idempotencyKey }),
-            },
+          planned.map(({ step, who, idempotencyKey }) =>
+            PROMOTION_ENTRY.input(
+              { promotion_id: id, step },
+              {
+                actor: who.actor,
+                ...(who.authority === undefined ? {} : { authority: who.authority }),
+                correlation_id: id,
+                ...(idempotencyKey === undefined ? {} : { idempotency_key: idempotencyKey }),
+              },
+            ),
           ),
           { expectedSeq: view.cursor },
         );
@@ -514,6 +621,20 @@ export class PromotionRunner {
       }
       return (await this.#view(project)).states.get(id)!;
     }
+  }
+
+  /** The state `step` leads to, or the machine's refusal as a typed error. */
+  #apply(state: PromotionState | null, step: PromotionStep): PromotionState {
+    const next = applyStep(state, step);
+    if (!next.ok) {
+      const issue = next.issues[0]!;
+      throw new CanonryError(issue.code, issue.message, {
+        stage: issue.stage,
+        step: issue.step,
+        ...(issue.path === undefined ? {} : { path: issue.path }),
+      });
+    }
+    return next.value;
   }
 
   /** The project's promotions, caught up with its journal from the last cursor. */

@@ -227,10 +227,8 @@ export const PROMOTION_OPERATIONS: readonly Operation[] = [
     errors: [...STEP_ERRORS, 'INVALID_PROMOTION', 'PUBLICATION_INVALID'],
     handler: async ({ runtime, project, principal, body }) => {
       const { advance = true, ...candidate } = body as { advance?: boolean };
-      const runner = promotionsOf(runtime);
-      const proposed = await runner.propose(project, who(principal), candidate);
       return view(
-        advance ? await runner.advance(project, who(principal), proposed.promotion_id) : proposed,
+        await promotionsOf(runtime).start(project, who(principal), candidate, { advance }),
       );
     },
   },

@@ -1,0 +1,167 @@
+// Starting a promotion and recording an observation are each all or nothing, on a real SQLite file
+// and the real PostgreSQL: another writer moving the project's head between the steps (here on
+// every try, so the call ends in CONFLICT) leaves nothing of the call in the journal or the
+// projection, and the same call made again succeeds — a promotion made once, an observation
+// counted once.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  type CanonryRuntime,
+  createCanonry,
+  type ReplayCase,
+  useReplayCases,
+} from '../../src/app/index.js';
+import type { Principal } from '../../src/canon/index.js';
+import {
+  ADMISSION_ENTRY,
+  assembleQualifiedEvent,
+  KERNEL_VERDICT_CLASS,
+  kernelVerdictOutcomeOf,
+  PROMOTION_ENTRY,
+  type PromotionStep,
+} from '../../src/evolution/index.js';
+import type { EntryInput } from '../../src/journal/index.js';
+import { EMPTY_METADATA_HASH } from '../../src/kernel/index.js';
+import { operationNamed, runOperation } from '../../src/operations/index.js';
+import { freshRuntime, readRepoJson, tempDir } from '../helpers/runtime.js';
+import { freshPostgresSchema, postgresAvailable } from '../helpers/stores.js';
+import { asset, draft, userPrivate } from './assets.js';
+
+const P = 'atomic';
+const EDITOR: Principal = { id: 'editor-1', project: P, role: 'editor' };
+
+let runtime: CanonryRuntime;
+let close: () => Promise<void>;
+/** Promotion steps whose append another writer races (and wins) while armed. */
+const raced = new Set<PromotionStep['step']>();
+let moves = 0;
+
+async function open(engine: 'sqlite' | 'postgres'): Promise<void> {
+  if (engine === 'sqlite') {
+    ({ runtime, close } = await freshRuntime());
+  } else {
+    const { dir, cleanup } = tempDir();
+    const pg = await freshPostgresSchema();
+    runtime = await createCanonry({ dataDir: dir, db: pg.url, logLevel: 'silent' });
+    close = async () => {
+      await runtime.close();
+      await pg.drop();
+      cleanup();
+    };
+  }
+  const { protocol } = await runtime.kernel.registry.register(
+    readRepoJson('examples/refund/protocol.json'),
+  );
+  const artifact = { amount: 20 };
+  const evaluation = runtime.kernel.evaluate(artifact, protocol, EMPTY_METADATA_HASH);
+  const made = assembleQualifiedEvent(
+    draft({
+      outcome: kernelVerdictOutcomeOf(evaluation, EMPTY_METADATA_HASH),
+      replay: { execution_class: KERNEL_VERDICT_CLASS },
+    }),
+    [asset('a:1', userPrivate('alice'))],
+    { signer: runtime.keyring.signer() },
+  );
+  if (!made.ok) throw new Error(made.issues[0]!.message);
+  const cases = new Map<string, ReplayCase>([['v1', { event: made.value, artifact }]]);
+  useReplayCases(runtime, (_project, id) => cases.get(id));
+  // Another writer of the same project: just before an armed promotion step is appended, it
+  // appends an entry of its own, so the head the step was decided on is gone.
+  const journal = runtime.journal;
+  const appendAll = journal.appendAll.bind(journal);
+  raced.clear();
+  journal.appendAll = async (project: string, inputs: readonly EntryInput[], options = {}) => {
+    const racedStep = inputs.some(
+      (i) =>
+        i.kind === PROMOTION_ENTRY.kind && raced.has((i.body as { step: PromotionStep }).step.step),
+    );
+    if (racedStep && project === P) {
+      moves += 1;
+      await appendAll(P, [
+        ADMISSION_ENTRY.input(
+          { from_project: `elsewhere-${moves}`, admitted: true },
+          { actor: 'another-writer' },
+        ),
+      ]);
+    }
+    return appendAll(project, inputs, options);
+  };
+}
+
+const candidate = (id: string) => ({
+  promotion_id: id,
+  artifact_kind: 'air_settings',
+  artifact: { mode: 'aggressive', iap_budget: 256 },
+  baseline: null,
+  canary: { share: 0, projects: [P] },
+  metric: { name: 'session_iq', margin: 0.02, min_samples: 3 },
+  replay_events: ['v1'],
+});
+
+const run = (operation: string, input: { params?: Record<string, string>; body?: unknown }) =>
+  runOperation(runtime, operationNamed(operation), EDITOR, input) as Promise<{
+    promotion: { stage: string; arms: Record<string, { observations: number }> };
+  }>;
+
+const start = (id: string) => run('startPromotion', { body: candidate(id) });
+const observe = (id: string, arm: 'canary' | 'baseline', value: number) =>
+  run('observePromotion', { params: { promotion: id }, body: { arm, value, samples: 1 } });
+
+/** The steps the journal holds of one promotion, in order. */
+async function steps(id: string): Promise<string[]> {
+  const entries = await runtime.journal.read(P, { limit: 1000 });
+  return entries
+    .filter((e) => PROMOTION_ENTRY.is(e) && PROMOTION_ENTRY.body(e).promotion_id === id)
+    .map((e) => PROMOTION_ENTRY.body(e).step.step);
+}
+
+/** The projection's row of a promotion (what is in force reads it), or undefined. */
+async function projected(id: string) {
+  const rows = await runtime.journal.store.all<{ stage: string }>(
+    'SELECT stage FROM evolution_promotions WHERE project = $1 AND promotion_id = $2',
+    [P, id],
+  );
+  return rows[0];
+}
+
+const ENGINES = ['sqlite', ...(postgresAvailable ? ['postgres' as const] : [])] as const;
+
+describe.each(ENGINES)('promotion writes are all or nothing, on %s', (engine) => {
+  beforeEach(() => open(engine));
+  afterEach(() => close());
+
+  it('a start that loses its head between proposal and validation leaves no promotion; started again, it is made once', async () => {
+    raced.add('validate');
+    await expect(start('air-1')).rejects.toMatchObject({ code: 'CONFLICT' });
+    expect(moves).toBeGreaterThan(0);
+    expect(await steps('air-1')).toEqual([]);
+    expect(await projected('air-1')).toBeUndefined();
+    await expect(run('getPromotion', { params: { promotion: 'air-1' } })).rejects.toMatchObject({
+      code: 'UNKNOWN_PROMOTION',
+    });
+
+    raced.clear();
+    const again = await start('air-1');
+    expect(again.promotion.stage).toBe('canary');
+    expect(await steps('air-1')).toEqual(['propose', 'validate', 'check', 'publish', 'canary']);
+    expect((await projected('air-1'))?.stage).toBe('canary');
+  });
+
+  it('an observation whose decision loses its head is not recorded; made again, it counts once and decides', async () => {
+    await start('air-2');
+    for (let i = 0; i < 3; i++) await observe('air-2', 'baseline', 0.9);
+    await observe('air-2', 'canary', 0.2);
+    await observe('air-2', 'canary', 0.2);
+    const before = await steps('air-2');
+    // The third canary observation completes the sample: its decision is what loses the head.
+    raced.add('roll_back');
+    await expect(observe('air-2', 'canary', 0.2)).rejects.toMatchObject({ code: 'CONFLICT' });
+    expect(await steps('air-2')).toEqual(before);
+    expect((await projected('air-2'))?.stage).toBe('canary');
+
+    raced.clear();
+    const again = await observe('air-2', 'canary', 0.2);
+    expect(again.promotion.stage).toBe('rolled_back');
+    expect(again.promotion.arms.canary!.observations).toBe(3);
+    expect(await steps('air-2')).toEqual([...before, 'observe', 'roll_back']);
+  });
+});
