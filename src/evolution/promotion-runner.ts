@@ -1,6 +1,6 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import { CanonryError, isCanonryError, isProjectName, type JsonValue, ok } from '../core/index.js';
-import { type Journal, parseProject } from '../journal/index.js';
+import { type Journal, type JournalEntry, parseProject } from '../journal/index.js';
 import type { Queryable } from '../store/index.js';
 import type { Signer, TrustAnchor } from '../trust/index.js';
 import {
@@ -165,7 +165,8 @@ function authorize(who: PromotionActor, candidate: PromotionCandidate): void {
 export class PromotionRunner {
   readonly #journal: Journal;
   readonly #options: PromotionRunnerOptions;
-  readonly #views = new Map<string, { cursor: number; states: Map<string, PromotionState> }>();
+  /** Per project: how far its journal is folded, and its live promotions (finished are stored). */
+  readonly #views = new Map<string, View>();
   /** One catch-up at a time per project: two folding the same page would apply its steps twice. */
   readonly #reading = new Map<string, Promise<unknown>>();
 
@@ -174,15 +175,31 @@ export class PromotionRunner {
     this.#options = options;
   }
 
-  /** The project's promotions, in the order they were proposed. */
-  async list(project: string): Promise<PromotionState[]> {
-    return [...(await this.#view(project)).states.values()];
+  /**
+   * The project's promotions, in the order they were proposed: those proposed after the journal
+   * seq `after`, at most `limit` of them.
+   */
+  async list(
+    project: string,
+    page: { readonly after?: number; readonly limit?: number } = {},
+  ): Promise<PromotionState[]> {
+    const { after = 0, limit = Number.MAX_SAFE_INTEGER } = page;
+    const live = [...(await this.#view(project)).states.values()].filter(
+      (s) => proposedSeq(s) > after,
+    );
+    const rows = await this.#journal.store.all<{ state: string }>(
+      `SELECT state FROM evolution_finished_promotions
+       WHERE project = $1 AND proposed_seq > $2 ORDER BY proposed_seq LIMIT $3`,
+      [project, after, limit],
+    );
+    const finished = rows.map((r) => JSON.parse(r.state) as PromotionState);
+    return [...live, ...finished].sort((a, b) => proposedSeq(a) - proposedSeq(b)).slice(0, limit);
   }
 
   /** One promotion; UNKNOWN_PROMOTION when the project has none of that id. */
   async get(project: string, promotionId: string): Promise<PromotionState> {
-    const state = (await this.#view(project)).states.get(promotionId);
-    if (state === undefined) {
+    const state = await this.#state(project, promotionId, await this.#view(project));
+    if (state === null) {
       throw new CanonryError('UNKNOWN_PROMOTION', `no promotion ${promotionId} in ${project}`, {
         promotion_id: promotionId,
       });
@@ -190,10 +207,26 @@ export class PromotionRunner {
     return state;
   }
 
-  /** Rebuilds a project's promotions from its journal alone (no cached state). */
+  /**
+   * Every promotion of a project folded from its journal alone (no cached or stored state); the
+   * runner's own view of the project is read again from the journal at its next use.
+   */
   async rebuild(project: string): Promise<Map<string, PromotionState>> {
     this.#views.delete(project);
-    return (await this.#view(project)).states;
+    const states = new Map<string, PromotionState>();
+    for (let after = 0; ; ) {
+      const entries = await this.#journal.read(project, { after, limit: PAGE });
+      foldSteps(stepsOf(entries), states);
+      if (entries.length > 0) after = entries[entries.length - 1]!.seq;
+      if (entries.length < PAGE) return states;
+    }
+  }
+
+  /** How many promotion states this runner holds in memory: the live ones of the projects read. */
+  held(): number {
+    let n = 0;
+    for (const view of this.#views.values()) n += view.states.size;
+    return n;
   }
 
   /**
@@ -228,7 +261,7 @@ export class PromotionRunner {
     const propose: PromotionStep = { step: 'propose', candidate };
     if (options.advance === false) return this.#take(project, who, id, () => propose);
     // A taken id is refused before any replay runs.
-    const before = (await this.#view(project)).states.get(id) ?? null;
+    const before = await this.#state(project, id, await this.#view(project));
     const proposed = this.#apply(before, propose);
     const onward = await this.#onward(project, proposed);
     return this.#takeAll(project, id, () => [
@@ -585,7 +618,7 @@ export class PromotionRunner {
   ): Promise<PromotionState> {
     for (let attempt = 1; ; attempt++) {
       const view = await this.#view(project);
-      const current = view.states.get(id) ?? null;
+      const current = await this.#state(project, id, view);
       const planned = await plan(current);
       let state = current;
       for (const { step, who } of planned) {
@@ -619,7 +652,7 @@ export class PromotionRunner {
         if (isCanonryError(err, 'CONFLICT') && attempt < RETRIES) continue;
         throw err;
       }
-      return (await this.#view(project)).states.get(id)!;
+      return (await this.#state(project, id, await this.#view(project)))!;
     }
   }
 
@@ -637,8 +670,19 @@ export class PromotionRunner {
     return next.value;
   }
 
-  /** The project's promotions, caught up with its journal from the last cursor. */
-  #view(project: string): Promise<{ cursor: number; states: Map<string, PromotionState> }> {
+  /** A promotion's state as of the view: live from memory, finished from the store, else null. */
+  async #state(project: string, id: string, view: View): Promise<PromotionState | null> {
+    const live = view.states.get(id);
+    if (live !== undefined) return live;
+    const [row] = await this.#journal.store.all<{ state: string }>(
+      'SELECT state FROM evolution_finished_promotions WHERE project = $1 AND promotion_id = $2',
+      [project, id],
+    );
+    return row === undefined ? null : (JSON.parse(row.state) as PromotionState);
+  }
+
+  /** The project's live promotions, caught up with its journal from the last cursor. */
+  #view(project: string): Promise<View> {
     const before = this.#reading.get(project) ?? Promise.resolve();
     const run = before.then(
       () => this.#catchUp(project),
@@ -648,22 +692,64 @@ export class PromotionRunner {
     return run;
   }
 
-  async #catchUp(project: string) {
+  /**
+   * Folds the project's new entries. A promotion that ends (rejected, rolled back: no step may
+   * follow) is written to `evolution_finished_promotions` and dropped from memory, so what the
+   * runner holds is its live promotions, however many have finished. A fold that fails part way
+   * forgets the view: the next read folds the journal again from the start.
+   */
+  async #catchUp(project: string): Promise<View> {
     let view = this.#views.get(project);
     if (view === undefined) {
       view = { cursor: 0, states: new Map<string, PromotionState>() };
       this.#views.set(project, view);
     }
-    for (;;) {
-      const entries = await this.#journal.read(project, { after: view.cursor, limit: PAGE });
-      foldSteps(
-        entries
-          .filter((e) => PROMOTION_ENTRY.is(e))
-          .map((e) => ({ ...PROMOTION_ENTRY.body(e), seq: e.seq })),
-        view.states,
-      );
-      if (entries.length > 0) view.cursor = entries[entries.length - 1]!.seq;
-      if (entries.length < PAGE) return view;
+    try {
+      for (;;) {
+        const entries = await this.#journal.read(project, { after: view.cursor, limit: PAGE });
+        const steps = stepsOf(entries);
+        foldSteps(steps, view.states);
+        const ended = [...new Set(steps.map((s) => s.promotion_id))]
+          .map((id) => view.states.get(id))
+          .filter((s): s is PromotionState => s !== undefined && FINAL.has(s.stage));
+        if (ended.length > 0) {
+          await this.#journal.store.transaction(async (tx) => {
+            for (const state of ended) {
+              await tx.run(
+                `INSERT INTO evolution_finished_promotions (project, promotion_id, proposed_seq, state)
+                 VALUES ($1, $2, $3, $4) ON CONFLICT (project, promotion_id) DO NOTHING`,
+                [project, state.promotion_id, proposedSeq(state), JSON.stringify(state)],
+              );
+            }
+          });
+          for (const state of ended) view.states.delete(state.promotion_id);
+        }
+        if (entries.length > 0) view.cursor = entries[entries.length - 1]!.seq;
+        if (entries.length < PAGE) return view;
+      }
+    } catch (err) {
+      this.#views.delete(project);
+      throw err;
     }
   }
+}
+
+interface View {
+  cursor: number;
+  readonly states: Map<string, PromotionState>;
+}
+
+/** Stages no step leaves: a promotion there is finished. */
+const FINAL: ReadonlySet<PromotionState['stage']> = new Set(['rejected', 'rolled_back']);
+
+/** The journal seq of a promotion's proposal: its list order. */
+function proposedSeq(state: PromotionState): number {
+  return state.history[0]?.seq ?? 0;
+}
+
+/** The promotion steps among journal entries, with their seqs. */
+function stepsOf(entries: readonly JournalEntry[]) {
+  return entries
+    .filter((e) => PROMOTION_ENTRY.is(e))
+    .map((e) => ({ ...PROMOTION_ENTRY.body(e), seq: e.seq }));
 }

@@ -11,7 +11,9 @@ import { type Migration, textInByteOrder } from '../store/index.js';
  * across every project's promotions (`promotion-activation.ts`). `evolution_admissions` is a
  * projection of `evolution.admission` entries: which projects a project admits promotions from
  * (`admitted` 1) or has withdrawn that from (0), as its latest entry says. `evolution_leases` says
- * which process's coordinator dispatches (not a projection).
+ * which process's coordinator dispatches (not a projection). `evolution_finished_promotions` is the
+ * promotion runner's own store of finished (rejected, rolled back) promotions' states, so it keeps
+ * only live ones in memory: not a projection, refilled by any runner's fold of the journal.
  */
 export const EVOLUTION_MIGRATIONS: readonly Migration[] = [
   {
@@ -101,5 +103,20 @@ export const EVOLUTION_MIGRATIONS: readonly Migration[] = [
       evolution_deliveries: ['target'],
       evolution_admissions: ['from_project'],
     }),
+  },
+  {
+    // A finished promotion's state (JSON) never changes: the runner writes it once and reads it back.
+    name: 'evolution-finished-promotions',
+    up: `
+      CREATE TABLE evolution_finished_promotions (
+        project TEXT NOT NULL,
+        promotion_id TEXT NOT NULL,
+        proposed_seq BIGINT NOT NULL,
+        state TEXT NOT NULL,
+        PRIMARY KEY (project, promotion_id)
+      );
+      CREATE INDEX evolution_finished_promotions_order
+        ON evolution_finished_promotions (project, proposed_seq);
+    `,
   },
 ];

@@ -176,11 +176,12 @@ export const PROMOTION_OPERATIONS: readonly Operation[] = [
       const after = intQuery(query.after, 'after', 0, Number.MAX_SAFE_INTEGER, 0);
       const limit = intQuery(query.limit, 'limit', 1, LIST_LIMIT, LIST_LIMIT);
       const proposedAt = (p: PromotionState) => p.history[0]?.seq ?? 0;
-      const all = (await promotionsOf(runtime).list(project)).filter((p) => proposedAt(p) > after);
-      const page = all.slice(0, limit);
+      // One more than the page, to tell whether another follows.
+      const read = await promotionsOf(runtime).list(project, { after, limit: limit + 1 });
+      const page = read.slice(0, limit);
       return {
         promotions: page.map(listed),
-        next: all.length > limit ? proposedAt(page.at(-1)!) : null,
+        next: read.length > limit ? proposedAt(page.at(-1)!) : null,
       };
     },
   },
