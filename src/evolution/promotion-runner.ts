@@ -16,7 +16,7 @@ import { BUILT_IN_CHECKS, type PolicyCheck } from './promotion-checks.js';
 import { PROMOTION_ENTRY } from './promotion-entry-kind.js';
 import { applyStep, canaryDecision, foldSteps } from './promotion-machine.js';
 import { publishCandidate, verifyPublication } from './promotion-publication.js';
-import { PROMOTION_CANDIDATE_SCHEMA } from './promotion-schema.js';
+import { PROMOTION_CANDIDATE_SCHEMA, PROMOTION_LIMITS } from './promotion-schema.js';
 import {
   CANARY_EVIDENCE,
   type PromotionCandidate,
@@ -465,7 +465,13 @@ export class PromotionRunner {
       step: 'validate',
       passed: failures.length === 0,
       replayed: result.replayed,
-      failures: failures.slice(0, 256),
+      // The validator is a port: what it reports is bounded here as the step's schema bounds it,
+      // so a long reason (a deep first difference's path) rejects the candidate instead of
+      // failing the append.
+      failures: failures.slice(0, PROMOTION_LIMITS.replayEvents).map((f) => ({
+        event_id: f.event_id,
+        reason: clip(f.reason, REASON_CHARS),
+      })),
     };
   }
 
@@ -475,7 +481,7 @@ export class PromotionRunner {
     return {
       step: 'check',
       passed: reasons.length === 0,
-      reasons: reasons.slice(0, 32).map((r) => r.slice(0, 2_000)),
+      reasons: reasons.slice(0, PROMOTION_LIMITS.reasons).map((r) => clip(r, REASON_CHARS)),
     };
   }
 
@@ -737,6 +743,16 @@ export class PromotionRunner {
 interface View {
   cursor: number;
   readonly states: Map<string, PromotionState>;
+}
+
+/** Most characters of one reason a step journals (the step schema's bound). */
+const REASON_CHARS = 2_000;
+
+/** `text` cut to at most `max` UTF-16 units, never between the halves of a surrogate pair. */
+function clip(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const cut = text.slice(0, max);
+  return /[\uD800-\uDBFF]$/.test(cut) ? cut.slice(0, -1) : cut;
 }
 
 /** Stages no step leaves: a promotion there is finished. */
