@@ -36,12 +36,11 @@ function stageAfter(step: PromotionStep): PromotionStage | null {
 async function applyPromotion(tx: Queryable, entry: JournalEntry): Promise<void> {
   const { promotion_id, step } = PROMOTION_ENTRY.body(entry);
   const stage = stageAfter(step);
-  if (stage === null) return;
   if (step.step === 'propose') {
     await tx.run(
       `INSERT INTO evolution_promotions
-         (project, promotion_id, artifact_kind, stage, address, since, seq, record)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+         (project, promotion_id, artifact_kind, stage, address, since, seq, record, step_seq)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $7)`,
       [
         entry.project,
         promotion_id,
@@ -55,8 +54,17 @@ async function applyPromotion(tx: Queryable, entry: JournalEntry): Promise<void>
     );
     return;
   }
+  // Every step, an observation too, moves `step_seq`: the runner decides a step on the state as
+  // of a seq and takes it only if this promotion has had no step since.
+  if (stage === null) {
+    await tx.run(
+      'UPDATE evolution_promotions SET step_seq = $3 WHERE project = $1 AND promotion_id = $2',
+      [entry.project, promotion_id, entry.seq],
+    );
+    return;
+  }
   await tx.run(
-    `UPDATE evolution_promotions SET stage = $3, since = $4, seq = $5
+    `UPDATE evolution_promotions SET stage = $3, since = $4, seq = $5, step_seq = $5
      WHERE project = $1 AND promotion_id = $2`,
     [entry.project, promotion_id, stage, entry.at, entry.seq],
   );
@@ -129,7 +137,8 @@ async function apply(tx: Queryable, entry: JournalEntry): Promise<void> {
  * Evolution's projection: stored events by id (so `list` and `get` read one indexed table) and
  * each event's latest delivery per target (dead letters among them); each promotion's stage
  * (version 2), so what is in force for a project is read across projects in one query; and which
- * projects each project admits promotions from (version 3).
+ * projects each project admits promotions from (version 3); each promotion's latest step, an
+ * observation included (`step_seq`, version 4).
  */
 export const EVOLUTION_PROJECTION: Projection = {
   name: 'evolution',
@@ -145,6 +154,6 @@ export const EVOLUTION_PROJECTION: Projection = {
     'evolution_promotions',
     'evolution_admissions',
   ],
-  version: 3,
+  version: 4,
   apply,
 };

@@ -614,8 +614,9 @@ export class PromotionRunner {
 
   /**
    * Plans steps on the current state, checks each against the machine (and its taker's authority)
-   * and appends them together, in one transaction, under the head they were planned on — all or
-   * none; planned again on a conflict (three tries, then CONFLICT).
+   * and appends them together, in one transaction, only if the promotion has taken no step since
+   * the state was read ({@link moved}) — all or none; planned again on a conflict (three tries,
+   * then CONFLICT).
    */
   async #takeAll(
     project: string,
@@ -652,7 +653,10 @@ export class PromotionRunner {
               },
             ),
           ),
-          { expectedSeq: view.cursor },
+          {
+            precondition: async (tx, head) =>
+              moved(tx, head.seq, project, id, view.cursor, current),
+          },
         );
       } catch (err) {
         if (isCanonryError(err, 'CONFLICT') && attempt < RETRIES) continue;
@@ -743,6 +747,36 @@ export class PromotionRunner {
 interface View {
   cursor: number;
   readonly states: Map<string, PromotionState>;
+}
+
+/**
+ * Under the project's head lock: CONFLICT when the promotion has taken a step since the seq its
+ * next steps were planned on. Other entries of the project (relay windows, commits, other
+ * promotions' steps) do not touch its state, so they do not refuse the step — with the whole head
+ * as the condition, a project that appended anything every few milliseconds refused every step.
+ * The `evolution` projection's `step_seq` says where the promotion's latest step is, for entries
+ * committed before and for those earlier in this same transaction; a journal without the projection
+ * falls back to the head itself.
+ */
+async function moved(
+  tx: Queryable,
+  head: number,
+  project: string,
+  id: string,
+  planned: number,
+  current: PromotionState | null,
+): Promise<void> {
+  if (head === planned) return;
+  const [row] = await tx.all<{ step_seq: number | string }>(
+    'SELECT step_seq FROM evolution_promotions WHERE project = $1 AND promotion_id = $2',
+    [project, id],
+  );
+  const stepped = row === undefined ? current !== null : Number(row.step_seq) > planned;
+  if (stepped) {
+    throw new CanonryError('CONFLICT', `promotion ${id} took a step after seq ${planned}`, {
+      promotion_id: id,
+    });
+  }
 }
 
 /** Most characters of one reason a step journals (the step schema's bound). */

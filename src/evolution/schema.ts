@@ -7,7 +7,7 @@ import { type Migration, textInByteOrder } from '../store/index.js';
  * `evolution_cursors` is the coordinator's own state, not a projection: how far it has
  * turned each followed project's entries into events (the canary collector keeps its own there,
  * as coordinator `canary`). `evolution_promotions` is a projection of `evolution.promotion`
- * entries: each promotion's stage and candidate, so what is in force for a project is one query
+ * entries: each promotion's stage, candidate and latest step (`step_seq`), so what is in force for a project is one query
  * across every project's promotions (`promotion-activation.ts`). `evolution_admissions` is a
  * projection of `evolution.admission` entries: which projects a project admits promotions from
  * (`admitted` 1) or has withdrawn that from (0), as its latest entry says. `evolution_leases` says
@@ -118,5 +118,11 @@ export const EVOLUTION_MIGRATIONS: readonly Migration[] = [
       CREATE INDEX evolution_finished_promotions_order
         ON evolution_finished_promotions (project, proposed_seq);
     `,
+  },
+  {
+    // The seq of each promotion's latest step, observations included (projection version 4): the
+    // runner's steps conflict with that promotion's own steps, not with every entry of the project.
+    name: 'evolution-promotion-step-seq',
+    up: 'ALTER TABLE evolution_promotions ADD COLUMN step_seq BIGINT NOT NULL DEFAULT 0',
   },
 ];

@@ -1,8 +1,8 @@
 // Starting a promotion and recording an observation are each all or nothing, on a real SQLite file
-// and the real PostgreSQL: another writer moving the project's head between the steps (here on
-// every try, so the call ends in CONFLICT) leaves nothing of the call in the journal or the
-// projection, and the same call made again succeeds — a promotion made once, an observation
-// counted once.
+// and the real PostgreSQL: a CONFLICT between the steps (the journal refusing the append on every
+// try; another writer's step of the same promotion) leaves nothing of the call in the journal or
+// the projection, and the same call made again succeeds — a promotion made once, an observation
+// counted once. Entries of the project that are not this promotion's refuse nothing.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   type CanonryRuntime,
@@ -11,6 +11,7 @@ import {
   useReplayCases,
 } from '../../src/app/index.js';
 import type { Principal } from '../../src/canon/index.js';
+import { CanonryError } from '../../src/core/index.js';
 import {
   ADMISSION_ENTRY,
   assembleQualifiedEvent,
@@ -33,6 +34,7 @@ let runtime: CanonryRuntime;
 let close: () => Promise<void>;
 /** Promotion steps whose append another writer races (and wins) while armed. */
 const raced = new Set<PromotionStep['step']>();
+let race: 'other' | 'refuse' = 'other';
 let moves = 0;
 
 async function open(engine: 'sqlite' | 'postgres'): Promise<void> {
@@ -64,11 +66,13 @@ async function open(engine: 'sqlite' | 'postgres'): Promise<void> {
   if (!made.ok) throw new Error(made.issues[0]!.message);
   const cases = new Map<string, ReplayCase>([['v1', { event: made.value, artifact }]]);
   useReplayCases(runtime, (_project, id) => cases.get(id));
-  // Another writer of the same project: just before an armed promotion step is appended, it
-  // appends an entry of its own, so the head the step was decided on is gone.
+  // Just before an armed promotion step is appended: another writer appends an entry of its own
+  // (`other`), or the journal answers CONFLICT (`refuse`).
   const journal = runtime.journal;
   const appendAll = journal.appendAll.bind(journal);
   raced.clear();
+  race = 'other';
+  moves = 0;
   journal.appendAll = async (project: string, inputs: readonly EntryInput[], options = {}) => {
     const racedStep = inputs.some(
       (i) =>
@@ -76,15 +80,28 @@ async function open(engine: 'sqlite' | 'postgres'): Promise<void> {
     );
     if (racedStep && project === P) {
       moves += 1;
-      await appendAll(P, [
-        ADMISSION_ENTRY.input(
-          { from_project: `elsewhere-${moves}`, admitted: true },
-          { actor: 'another-writer' },
-        ),
-      ]);
+      if (race === 'refuse') throw new CanonryError('CONFLICT', `the head of ${P} moved`);
+      await appendAll(P, [other(inputs)]);
     }
     return appendAll(project, inputs, options);
   };
+}
+
+/**
+ * The other writer's entry: an observation of the same promotion (the canary collector's, say)
+ * when the raced call observes, else an entry of another kind.
+ */
+function other(inputs: readonly EntryInput[]): EntryInput {
+  const { promotion_id, step } = inputs[0]!.body as { promotion_id: string; step: PromotionStep };
+  return step.step === 'observe'
+    ? PROMOTION_ENTRY.input(
+        { promotion_id, step: { step: 'observe', arm: 'baseline', value: 0.9, samples: 1 } },
+        { actor: 'evolution:canary', correlation_id: promotion_id },
+      )
+    : ADMISSION_ENTRY.input(
+        { from_project: `elsewhere-${moves}`, admitted: true },
+        { actor: 'another-writer' },
+      );
 }
 
 const candidate = (id: string) => ({
@@ -106,11 +123,12 @@ const start = (id: string) => run('startPromotion', { body: candidate(id) });
 const observe = (id: string, arm: 'canary' | 'baseline', value: number) =>
   run('observePromotion', { params: { promotion: id }, body: { arm, value, samples: 1 } });
 
-/** The steps the journal holds of one promotion, in order. */
-async function steps(id: string): Promise<string[]> {
+/** The steps the journal holds of one promotion, in order (of one actor's, given one). */
+async function steps(id: string, actor?: string): Promise<string[]> {
   const entries = await runtime.journal.read(P, { limit: 1000 });
   return entries
     .filter((e) => PROMOTION_ENTRY.is(e) && PROMOTION_ENTRY.body(e).promotion_id === id)
+    .filter((e) => actor === undefined || e.actor === actor)
     .map((e) => PROMOTION_ENTRY.body(e).step.step);
 }
 
@@ -129,10 +147,11 @@ describe.each(ENGINES)('promotion writes are all or nothing, on %s', (engine) =>
   beforeEach(() => open(engine));
   afterEach(() => close());
 
-  it('a start that loses its head between proposal and validation leaves no promotion; started again, it is made once', async () => {
+  it('a start refused with CONFLICT between proposal and validation leaves no promotion; started again, it is made once', async () => {
     raced.add('validate');
+    race = 'refuse';
     await expect(start('air-1')).rejects.toMatchObject({ code: 'CONFLICT' });
-    expect(moves).toBeGreaterThan(0);
+    expect(moves).toBe(3);
     expect(await steps('air-1')).toEqual([]);
     expect(await projected('air-1')).toBeUndefined();
     await expect(run('getPromotion', { params: { promotion: 'air-1' } })).rejects.toMatchObject({
@@ -146,22 +165,62 @@ describe.each(ENGINES)('promotion writes are all or nothing, on %s', (engine) =>
     expect((await projected('air-1'))?.stage).toBe('canary');
   });
 
-  it('an observation whose decision loses its head is not recorded; made again, it counts once and decides', async () => {
+  it("another writer's entries of the project between the steps refuse nothing: the start is made whole, once", async () => {
+    raced.add('validate');
+    const made = await start('air-0');
+    expect(moves).toBe(1);
+    expect(made.promotion.stage).toBe('canary');
+    expect(await steps('air-0')).toEqual(['propose', 'validate', 'check', 'publish', 'canary']);
+  });
+
+  it('an observation whose decision loses to another step of the promotion is not recorded; made again, it counts once and decides', async () => {
     await start('air-2');
     for (let i = 0; i < 3; i++) await observe('air-2', 'baseline', 0.9);
     await observe('air-2', 'canary', 0.2);
     await observe('air-2', 'canary', 0.2);
-    const before = await steps('air-2');
-    // The third canary observation completes the sample: its decision is what loses the head.
+    const before = await steps('air-2', EDITOR.id);
+    // The third canary observation completes the sample: the collector's observation of the
+    // same promotion lands first, on every try.
     raced.add('roll_back');
     await expect(observe('air-2', 'canary', 0.2)).rejects.toMatchObject({ code: 'CONFLICT' });
-    expect(await steps('air-2')).toEqual(before);
+    expect(moves).toBe(3);
+    expect(await steps('air-2', EDITOR.id)).toEqual(before);
+    expect(await steps('air-2', 'evolution:canary')).toEqual(['observe', 'observe', 'observe']);
     expect((await projected('air-2'))?.stage).toBe('canary');
 
     raced.clear();
     const again = await observe('air-2', 'canary', 0.2);
     expect(again.promotion.stage).toBe('rolled_back');
     expect(again.promotion.arms.canary!.observations).toBe(3);
-    expect(await steps('air-2')).toEqual([...before, 'observe', 'roll_back']);
+    expect(await steps('air-2', EDITOR.id)).toEqual([...before, 'observe']);
+    expect((await steps('air-2')).at(-1)).toBe('roll_back');
+  });
+
+  it('steps are taken while other writers append to the project all the time', async () => {
+    await start('air-3');
+    let stop = false;
+    let n = 0;
+    const writers = Array.from({ length: 4 }, async () => {
+      while (!stop) {
+        n += 1;
+        await runtime.journal.append(
+          P,
+          ADMISSION_ENTRY.input({ from_project: `busy-${n}`, admitted: true }, { actor: 'w' }),
+        );
+      }
+    });
+    try {
+      // Three reports an arm: the last one promotes it.
+      for (let i = 0; i < 6; i++) {
+        const arm = i % 2 === 0 ? 'baseline' : 'canary';
+        await observe('air-3', arm, 0.9);
+      }
+    } finally {
+      stop = true;
+      await Promise.all(writers);
+    }
+    const state = await run('getPromotion', { params: { promotion: 'air-3' } });
+    expect(state.promotion.stage).toBe('promoted');
+    expect(n).toBeGreaterThan(6);
   });
 });
