@@ -7,8 +7,8 @@ import { type Migration, textInByteOrder } from '../store/index.js';
  * `evolution_cursors` is the coordinator's own state, not a projection: how far it has
  * turned each followed project's entries into events (the canary collector keeps its own there,
  * as coordinator `canary`). `evolution_promotions` is a projection of `evolution.promotion`
- * entries: each promotion's stage, candidate and latest step (`step_seq`), so what is in force for a project is one query
- * across every project's promotions (`promotion-activation.ts`). `evolution_admissions` is a
+ * entries: each promotion's stage, candidate and latest step (`step_seq`), so what is in force
+ * for a project is one query across every project's promotions (`promotion-activation.ts`). `evolution_admissions` is a
  * projection of `evolution.admission` entries: which projects a project admits promotions from
  * (`admitted` 1) or has withdrawn that from (0), as its latest entry says. `evolution_leases` says
  * which process's coordinator dispatches (not a projection). `evolution_finished_promotions` is the

@@ -143,6 +143,44 @@ async function projected(id: string) {
 
 const ENGINES = ['sqlite', ...(postgresAvailable ? ['postgres' as const] : [])] as const;
 
+describe.each(ENGINES)('a database from before step_seq, on %s', (engine) => {
+  it('is migrated and its promotions rebuilt with their latest step, so steps still conflict as they should', async () => {
+    const { dir, cleanup } = tempDir();
+    const pg = engine === 'postgres' ? await freshPostgresSchema() : undefined;
+    const openAt = () =>
+      createCanonry({ dataDir: dir, ...(pg ? { db: pg.url } : {}), logLevel: 'silent' });
+    try {
+      const first = await openAt();
+      const runner = first.promotions;
+      await runner.start(P, { actor: 'e', role: 'owner' }, candidate('old'), { advance: false });
+      // What the build before left: the column not yet there, projection version 3.
+      await first.store.exec('ALTER TABLE evolution_promotions DROP COLUMN step_seq');
+      await first.store.run('DELETE FROM canonry_migrations WHERE name = $1', [
+        'evolution-promotion-step-seq',
+      ]);
+      await first.store.run(
+        "UPDATE journal_projection_versions SET version = 3 WHERE name = 'evolution'",
+      );
+      const head = (await first.journal.head(P))!.seq;
+      await first.close();
+
+      const second = await openAt();
+      try {
+        const [row] = await second.store.all<{ step_seq: number | string }>(
+          'SELECT step_seq FROM evolution_promotions WHERE project = $1 AND promotion_id = $2',
+          [P, 'old'],
+        );
+        expect(Number(row?.step_seq)).toBe(head);
+      } finally {
+        await second.close();
+      }
+    } finally {
+      await pg?.drop();
+      cleanup();
+    }
+  });
+});
+
 describe.each(ENGINES)('promotion writes are all or nothing, on %s', (engine) => {
   beforeEach(() => open(engine));
   afterEach(() => close());
