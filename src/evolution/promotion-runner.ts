@@ -625,6 +625,9 @@ export class PromotionRunner {
   ): Promise<PromotionState> {
     for (let attempt = 1; ; attempt++) {
       const view = await this.#view(project);
+      // The seq the steps are planned on, taken now: the view is shared and folded further by
+      // other calls while this one awaits its plan.
+      const at = view.cursor;
       const current = await this.#state(project, id, view);
       const planned = await plan(current);
       let state = current;
@@ -654,8 +657,7 @@ export class PromotionRunner {
             ),
           ),
           {
-            precondition: async (tx, head) =>
-              moved(tx, head.seq, project, id, view.cursor, current),
+            precondition: async (tx, head) => moved(tx, head.seq, project, id, at, current),
           },
         );
       } catch (err) {
