@@ -129,7 +129,7 @@ describe('completeWindow with hostile input', () => {
           refused++;
         }
       }),
-      { numRuns: 120 },
+      { numRuns: 200 },
     );
     // Both outcomes were exercised, not only one.
     expect(relayed.length).toBeGreaterThan(20);
