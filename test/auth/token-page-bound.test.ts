@@ -3,25 +3,10 @@
 // end yields each of the project's tokens once — on both engines.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TokenInfo, TokenStore } from '../../src/auth/index.js';
-import type { Store } from '../../src/store/index.js';
 import { CANON_ENGINES, type EngineRuntime } from '../helpers/canon.js';
+import { counting } from '../helpers/page-bound.js';
 
 /** The store with every row `all` hands back counted. */
-function counting(store: Store) {
-  const seen = { rows: 0 };
-  const counted = new Proxy(store, {
-    get(target, key, receiver) {
-      if (key !== 'all') return Reflect.get(target, key, receiver);
-      return async (sql: string, params?: readonly unknown[]) => {
-        const rows = await target.all(sql, params as never);
-        seen.rows += rows.length;
-        return rows;
-      };
-    },
-  });
-  return { tokens: new TokenStore(counted), seen };
-}
-
 const byCreation = (a: TokenInfo, b: TokenInfo) =>
   a.created_at < b.created_at
     ? -1
@@ -58,7 +43,8 @@ for (const engine of CANON_ENGINES) {
         const all: string[] = [];
         let after: string | undefined;
         for (let n = 0; n < 50; n++) {
-          const { tokens, seen } = counting(e.runtime.store);
+          const { db, seen } = counting(e.runtime.store);
+          const tokens = new TokenStore(db);
           const page = await tokens.page('atelier', {
             limit,
             ...(after === undefined ? {} : { after }),

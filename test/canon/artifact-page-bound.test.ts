@@ -12,7 +12,6 @@ import {
 } from '../../src/canon/index.js';
 import { artifactPageSql } from '../../src/canon/page.js';
 import { contentHash } from '../../src/core/index.js';
-import type { Queryable } from '../../src/store/index.js';
 import {
   CANON_ENGINES,
   create,
@@ -22,26 +21,13 @@ import {
   principals,
   update,
 } from '../helpers/canon.js';
+import { counting, expectIndexedReads } from '../helpers/page-bound.js';
 
 /** What the scenario made: who holds it (null: the project), and the §10 state it must show. */
 interface Made {
   readonly id: string;
   readonly holder: string | null;
   state: string;
-}
-
-/** The store as `all` alone, with the rows it hands to the reader counted, by the table read. */
-function counting(store: Pick<Queryable, 'all'>) {
-  const seen = { rows: 0, artifacts: 0 };
-  const db: Pick<Queryable, 'all'> = {
-    all: async (sql, params) => {
-      const rows = await store.all(sql, params);
-      seen.rows += rows.length;
-      if (/FROM canon_artifacts\b/.test(sql)) seen.artifacts += rows.length;
-      return rows as never;
-    },
-  };
-  return { db, seen };
 }
 
 /** What a page shows a viewer (null: the operator), from the scenario alone, in byte order. */
@@ -140,7 +126,7 @@ for (const engine of CANON_ENGINES) {
           expect(page.map((a) => [a.manifest.artifact_id, a.state])).toEqual(
             expected(made, viewer?.id ?? null, q).map((m) => [m.id, m.state]),
           );
-          expect(seen.artifacts).toBeLessThanOrEqual(q.limit);
+          expect(seen.from('canon_artifacts')).toBeLessThanOrEqual(q.limit);
           expect(seen.rows).toBeLessThanOrEqual(PER_ARTIFACT * q.limit);
         },
       );
@@ -152,18 +138,17 @@ for (const engine of CANON_ENGINES) {
         for (const q of QUERIES) {
           for (const viewer of [who.owner.id, null]) {
             const { sql, params } = artifactPageSql(q, viewer);
-            const plan = await e.runtime.store.all<{ detail: string }>(
-              `EXPLAIN QUERY PLAN ${sql}`,
-              [PROJECT, ...params],
-            );
-            const reads = plan.map((r) => r.detail).filter((d) => d.includes('canon_artifacts'));
-            expect(reads.length).toBeGreaterThan(0);
             const range =
               viewer !== null
                 ? 'canon_artifacts_holder (project=? AND holder=?'
                 : 'sqlite_autoindex_canon_artifacts_1 (project=?';
-            for (const read of reads)
-              expect(read).toContain(`SEARCH canon_artifacts USING INDEX ${range}`);
+            await expectIndexedReads(
+              e.runtime.store,
+              'canon_artifacts',
+              sql,
+              [PROJECT, ...params],
+              range,
+            );
           }
         }
       },
@@ -178,7 +163,7 @@ for (const engine of CANON_ENGINES) {
           limit: 7,
           ...(after === undefined ? {} : { after }),
         });
-        expect(seen.artifacts).toBeLessThanOrEqual(7);
+        expect(seen.from('canon_artifacts')).toBeLessThanOrEqual(7);
         all.push(...page.map((a) => a.manifest.artifact_id));
         if (page.length < 7) break;
         after = page.at(-1)?.manifest.artifact_id;

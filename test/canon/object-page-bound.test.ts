@@ -5,7 +5,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ObjectPageQuery, ObjectStatus, Principal } from '../../src/canon/index.js';
 import { objectPageSql } from '../../src/canon/page.js';
-import type { Queryable } from '../../src/store/index.js';
 import {
   CANON_ENGINES,
   create,
@@ -14,25 +13,13 @@ import {
   principals,
   update,
 } from '../helpers/canon.js';
+import { counting, expectIndexedReads } from '../helpers/page-bound.js';
 
 /** What the scenario made: who holds it (null: the project), and its status. */
 interface Made {
   readonly id: string;
   holder: string | null;
   status: ObjectStatus;
-}
-
-/** The store as `all` alone, with every row it hands to the reader counted. */
-function counting(store: Pick<Queryable, 'all'>) {
-  const seen = { rows: 0 };
-  const db: Pick<Queryable, 'all'> = {
-    all: async (sql, params) => {
-      const rows = await store.all(sql, params);
-      seen.rows += rows.length;
-      return rows as never;
-    },
-  };
-  return { db, seen };
 }
 
 /** What a page shows a viewer (null: the operator), from the scenario alone, in byte order. */
@@ -116,20 +103,19 @@ for (const engine of CANON_ENGINES) {
         for (const q of QUERIES) {
           for (const viewer of [who.owner.id, null]) {
             const { sql, params } = objectPageSql(q, viewer);
-            const plan = await e.runtime.store.all<{ detail: string }>(
-              `EXPLAIN QUERY PLAN ${sql}`,
-              [PROJECT, ...params],
-            );
-            const reads = plan.map((r) => r.detail).filter((d) => d.includes('canon_objects'));
-            expect(reads.length).toBeGreaterThan(0);
             const range =
               viewer !== null
                 ? 'canon_objects_holder (project=? AND holder=? AND status=?'
                 : q.statuses !== undefined
                   ? 'canon_objects_status (project=? AND status=?'
                   : 'sqlite_autoindex_canon_objects_1 (project=?';
-            for (const read of reads)
-              expect(read).toContain(`SEARCH canon_objects USING INDEX ${range}`);
+            await expectIndexedReads(
+              e.runtime.store,
+              'canon_objects',
+              sql,
+              [PROJECT, ...params],
+              range,
+            );
           }
         }
       },

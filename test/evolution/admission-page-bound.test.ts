@@ -3,24 +3,12 @@
 // between are never read into the process, and paging to the end yields each admission once.
 import { describe, expect, it } from 'vitest';
 import { admissionPage, EVOLUTION_MIGRATIONS } from '../../src/evolution/index.js';
-import { migrate, type Queryable } from '../../src/store/index.js';
+import { migrate } from '../../src/store/index.js';
+import { counting } from '../helpers/page-bound.js';
 import { engineTitle, perTest, TEXT_ORDER_ENGINES } from '../helpers/stores.js';
 
 /** Project names a linguistic collation orders unlike byte order, and a few more. */
 const FROM = ['a', 'a-b', 'a_b', 'a1', 'ab', '0z', 'b-', 'b_', 'zz', 'm0', 'm-1', 'm_1'];
-
-/** The store as `all` alone, with every row it hands back counted. */
-function counting(store: Pick<Queryable, 'all'>) {
-  const seen = { rows: 0 };
-  const db: Pick<Queryable, 'all'> = {
-    all: async (sql, params) => {
-      const rows = await store.all(sql, params);
-      seen.rows += rows.length;
-      return rows as never;
-    },
-  };
-  return { db, seen };
-}
 
 const { fresh } = perTest();
 

@@ -34,3 +34,31 @@ export function QueryState<T>({
     </p>
   );
 }
+
+/** What a list read a page at a time tells its foot (an infinite query's state). */
+interface Pages {
+  readonly data: unknown;
+  readonly error: unknown;
+  readonly hasNextPage: boolean;
+  readonly isFetchingNextPage: boolean;
+  fetchNextPage(): Promise<unknown>;
+}
+
+/** A paged list's foot: a later page's error, and the button that loads the next `page`. */
+export function MorePages({ pages, page }: { pages: Pages; page: number }) {
+  return (
+    <>
+      {pages.data !== undefined && pages.error ? <ErrorNote error={pages.error} /> : null}
+      {pages.hasNextPage ? (
+        <button
+          type="button"
+          className="more"
+          disabled={pages.isFetchingNextPage}
+          onClick={() => void pages.fetchNextPage()}
+        >
+          {pages.isFetchingNextPage ? 'Loading…' : `Show ${page} more`}
+        </button>
+      ) : null}
+    </>
+  );
+}

@@ -1,7 +1,7 @@
 import { useArtifactPages } from '../../api/queries.js';
 import type { ArtifactStatus } from '../../api/types.js';
 import { Badge, Hash } from '../../ui/badges.js';
-import { ErrorNote } from '../../ui/query-state.js';
+import { ErrorNote, MorePages } from '../../ui/query-state.js';
 import { artifactTone } from '../../ui/states.js';
 import { UserText } from '../../ui/user-text.js';
 import { ArtifactInputs } from './artifact-inputs.js';
@@ -99,17 +99,7 @@ export function ArtifactsView() {
           </div>
         </>
       ) : null}
-      {pages.data !== undefined && pages.error ? <ErrorNote error={pages.error} /> : null}
-      {pages.hasNextPage ? (
-        <button
-          type="button"
-          className="more"
-          disabled={pages.isFetchingNextPage}
-          onClick={() => void pages.fetchNextPage()}
-        >
-          {pages.isFetchingNextPage ? 'Loading…' : `Show ${PAGE} more`}
-        </button>
-      ) : null}
+      <MorePages pages={pages} page={PAGE} />
     </>
   );
 }

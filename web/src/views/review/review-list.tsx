@@ -2,7 +2,7 @@ import { Link } from 'wouter';
 import { useProposalPages } from '../../api/queries.js';
 import type { ProposalRecord } from '../../api/types.js';
 import { Badge } from '../../ui/badges.js';
-import { ErrorNote } from '../../ui/query-state.js';
+import { ErrorNote, MorePages } from '../../ui/query-state.js';
 
 /** Proposals per page: the next page is read on request, never the project's whole history. */
 const PAGE = 50;
@@ -52,17 +52,7 @@ function ProposalPages({
           <Row key={p.proposal_id} p={p} />
         ))}
       </ul>
-      {pages.data !== undefined && pages.error ? <ErrorNote error={pages.error} /> : null}
-      {pages.hasNextPage ? (
-        <button
-          type="button"
-          className="more"
-          disabled={pages.isFetchingNextPage}
-          onClick={() => void pages.fetchNextPage()}
-        >
-          {pages.isFetchingNextPage ? 'Loading…' : `Show ${PAGE} more`}
-        </button>
-      ) : null}
+      <MorePages pages={pages} page={PAGE} />
     </section>
   );
 }

@@ -1,0 +1,49 @@
+import { expect } from 'vitest';
+import type { Queryable } from '../../src/store/index.js';
+
+/** The rows a reader was handed: in all, and by the statements that read `FROM table`. */
+export interface RowsSeen {
+  rows: number;
+  from(table: string): number;
+}
+
+/**
+ * `store` with every `all` counted: a page read through it says how many rows the store handed
+ * over, which is what bounds its work (never the time it took).
+ */
+export function counting<S extends Pick<Queryable, 'all'>>(store: S): { db: S; seen: RowsSeen } {
+  const reads: { sql: string; rows: number }[] = [];
+  const seen: RowsSeen = {
+    rows: 0,
+    from: (table) =>
+      reads
+        .filter(({ sql }) => new RegExp(`FROM ${table}\\b`).test(sql))
+        .reduce((n, { rows }) => n + rows, 0),
+  };
+  const db = new Proxy(store, {
+    get(target, key, receiver) {
+      if (key !== 'all') return Reflect.get(target, key, receiver);
+      return async (sql: string, params?: readonly unknown[]) => {
+        const rows = await target.all(sql, params as never);
+        seen.rows += rows.length;
+        reads.push({ sql, rows: rows.length });
+        return rows;
+      };
+    },
+  });
+  return { db, seen };
+}
+
+/** SQLite reads every range of `sql` on `table` from the index range `range` names, never a scan. */
+export async function expectIndexedReads(
+  store: Pick<Queryable, 'all'>,
+  table: string,
+  sql: string,
+  params: readonly unknown[],
+  range: string,
+): Promise<void> {
+  const plan = await store.all<{ detail: string }>(`EXPLAIN QUERY PLAN ${sql}`, params as never);
+  const reads = plan.map((r) => r.detail).filter((d) => d.includes(table));
+  expect(reads.length).toBeGreaterThan(0);
+  for (const read of reads) expect(read).toContain(`SEARCH ${table} USING INDEX ${range}`);
+}
