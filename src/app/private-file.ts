@@ -1,5 +1,5 @@
 import { stat } from 'node:fs/promises';
-import { fileFailure, makeDirectory, writeFileAtomic } from '../trust/index.js';
+import { fileFailure, makePrivateDirectory, writeFileAtomic } from '../trust/index.js';
 
 /**
  * Writes `name` in `dir` atomically with mode 0600 (a temp file, fsync, rename, the directory
@@ -13,7 +13,7 @@ export async function writePrivateFile(
   contents: string,
   options: { replace?: boolean } = {},
 ): Promise<void> {
-  await makeDirectory(dir);
+  await makePrivateDirectory(dir);
   await writeFileAtomic(dir, name, contents, options);
 }
 
@@ -23,7 +23,7 @@ export async function writePrivateFile(
  * be made is typed as {@link writePrivateFile}'s failures are.
  */
 export async function ensureDataDirectory(dir: string): Promise<{ wide: boolean }> {
-  await makeDirectory(dir);
+  await makePrivateDirectory(dir);
   try {
     return { wide: ((await stat(dir)).mode & 0o077) !== 0 };
   } catch (error) {

@@ -39,6 +39,7 @@ export {
   parseJsonText,
 } from './json-text.js';
 export { LruCache } from './lru.js';
+export { makeDirectory } from './make-directory.js';
 export { isProjectName, PROJECT_NAME } from './project-name.js';
 export { fail, ok, type Result } from './result.js';
 export { TextCache } from './text-cache.js';

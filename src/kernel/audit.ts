@@ -1,6 +1,6 @@
-import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
+import { createWriteStream, type WriteStream } from 'node:fs';
 import { dirname } from 'node:path';
-import type { ContentHash } from '../core/index.js';
+import { type ContentHash, makeDirectory } from '../core/index.js';
 import type { VerdictClass, VerdictDetail } from './verdict.js';
 
 /**
@@ -33,7 +33,7 @@ export class FileAuditSink implements AuditSink {
   readonly #stream: WriteStream;
 
   constructor(path: string) {
-    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+    makeDirectory(dirname(path));
     this.#stream = createWriteStream(path, { flags: 'a', mode: 0o600 });
   }
 

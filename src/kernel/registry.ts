@@ -1,10 +1,11 @@
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   CanonryError,
   type ContentHash,
   canonicalize,
   LruCache,
+  makeDirectory,
   parseContentHash,
 } from '../core/index.js';
 import { type CompiledProtocol, compileProtocol } from './protocol.js';
@@ -54,7 +55,7 @@ export class MemoryProtocolStore implements ProtocolStore {
 /** Keeps each bundle as `<dir>/<hex>.json` in canonical form, written atomically (one process). */
 export class FileProtocolStore implements ProtocolStore {
   constructor(private readonly dir: string) {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    makeDirectory(dir);
   }
 
   async load(hash: ContentHash): Promise<unknown> {

@@ -34,7 +34,7 @@ export {
   keyringIndexPath,
   keysDirectory,
   listKeyringDirectory,
-  makeDirectory,
+  makePrivateDirectory,
   writeFileAtomic,
 } from './keyring-files.js';
 export type { RootKeyLocation } from './keyring-index.js';

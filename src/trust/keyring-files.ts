@@ -1,8 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
-import { chmod, link, mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
-import { CanonryError, errnoCause, errnoOf, isNoSpace } from '../core/index.js';
+import { chmod, link, open, readdir, rename, rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import {
+  CanonryError,
+  errnoCause,
+  errnoOf,
+  isNoSpace,
+  makeDirectory as makeFolders,
+} from '../core/index.js';
 
 /** File names inside `<dataDir>/keys/`. */
 export const KEYRING_FILES = {
@@ -90,66 +96,18 @@ export function fileFailure(
   );
 }
 
-/**
- * `mkdir -p` with mode 0700, failing typed ({@link fileFailure}), one folder at a time: the walk up to
- * the first folder that exists and back down is bounded by the path's parts. Node's recursive mkdir
- * is not: where a folder exists but takes no new entry and says ENOENT (`/proc/self/x`), it tries the
- * parent again and again for ever; and it says ENOENT when a parent refuses the new folder, where a
- * single mkdir says why (read-only, another owner's).
- */
-export async function makeDirectory(dir: string): Promise<void> {
-  const missing: string[] = [];
+/** Core's bounded `mkdir -p` with mode 0700, its file-system refusals typed by {@link fileFailure}. */
+export async function makePrivateDirectory(dir: string): Promise<void> {
   try {
-    for (let at = resolve(dir); ; at = dirname(at)) {
-      const found = await stat(at).catch((error: NodeJS.ErrnoException) => {
-        if (error.code === 'ENOENT') return undefined;
-        throw error;
-      });
-      if (found !== undefined) {
-        if (!found.isDirectory()) throw notAFolder(dir, at);
-        break;
-      }
-      missing.unshift(at);
-      if (dirname(at) === at) break;
-    }
-    for (const folder of missing) {
-      try {
-        await mkdir(folder, { mode: 0o700 });
-      } catch (error) {
-        const code = (error as NodeJS.ErrnoException).code;
-        if (code === 'EEXIST' && (await stat(folder).catch(() => undefined))?.isDirectory())
-          continue;
-        if (code === 'EEXIST') throw notAFolder(dir, folder);
-        if (code === 'ENOENT') throw takesNoFolder(dir, folder);
-        throw error;
-      }
-    }
+    makeFolders(dir);
   } catch (error) {
     throw fileFailure(error, 'create', dir);
   }
 }
 
-/** `dir` cannot be made: `at`, on its path, is there but is not a folder. */
-function notAFolder(dir: string, at: string): CanonryError {
-  return new CanonryError(
-    'STORE_UNAVAILABLE',
-    `cannot create ${dir}: ${at} is not a folder (ENOTDIR)`,
-    { errno: 'ENOTDIR' },
-  );
-}
-
-/** `dir` cannot be made: the folder above `folder` exists but takes no new folder (`/proc`, `/sys`). */
-function takesNoFolder(dir: string, folder: string): CanonryError {
-  return new CanonryError(
-    'STORE_UNAVAILABLE',
-    `cannot create ${dir}: ${dirname(folder)} takes no new folder (ENOENT)`,
-    { errno: 'ENOENT' },
-  );
-}
-
 /** Creates `dir` (and its parents) and forces mode 0700 on it. */
 export async function ensurePrivateDirectory(dir: string): Promise<void> {
-  await makeDirectory(dir);
+  await makePrivateDirectory(dir);
   try {
     await chmod(dir, 0o700);
   } catch (error) {

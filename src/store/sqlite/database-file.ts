@@ -1,6 +1,6 @@
-import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
-import { CanonryError, errnoCause, errnoOf, isNoSpace } from '../../core/index.js';
+import { chmodSync, closeSync, existsSync, openSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { CanonryError, errnoCause, errnoOf, isNoSpace, makeDirectory } from '../../core/index.js';
 
 /**
  * A file-system failure to create or open the database file, typed: no space is STORE_FULL, anything
@@ -17,44 +17,6 @@ export function databaseFileFailure(error: unknown, path: string): unknown {
     { errno: code },
     { cause: error },
   );
-}
-
-/**
- * `mkdir -p` with mode 0700, one folder at a time: the walk up to the first folder that exists and
- * back down is bounded by the path's parts. Node's recursive mkdir is not: where a folder exists but
- * takes no new entry and says ENOENT (`/proc/self/x`), it tries the parent again and again for ever;
- * and it says ENOENT when a parent refuses the new folder, where a single mkdir says why.
- */
-function makeDirectory(dir: string): void {
-  const missing: string[] = [];
-  for (let at = resolve(dir); ; at = dirname(at)) {
-    const found = statSync(at, { throwIfNoEntry: false });
-    if (found !== undefined) {
-      if (!found.isDirectory()) throw folderRefused(dir, `${at} is not a folder`, 'ENOTDIR');
-      break;
-    }
-    missing.unshift(at);
-    if (dirname(at) === at) break;
-  }
-  for (const folder of missing) {
-    try {
-      mkdirSync(folder, { mode: 0o700 });
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'EEXIST' && statSync(folder, { throwIfNoEntry: false })?.isDirectory()) continue;
-      if (code === 'EEXIST') throw folderRefused(dir, `${folder} is not a folder`, 'ENOTDIR');
-      if (code === 'ENOENT') {
-        throw folderRefused(dir, `${dirname(folder)} takes no new folder`, 'ENOENT');
-      }
-      throw error;
-    }
-  }
-}
-
-function folderRefused(dir: string, why: string, errno: string): CanonryError {
-  return new CanonryError('STORE_UNAVAILABLE', `cannot create ${dir}: ${why} (${errno})`, {
-    errno,
-  });
 }
 
 /**
