@@ -15,10 +15,10 @@ function isEd25519(cert: ParsedCertificate): boolean {
 }
 
 /** A span of instants, both ends included. */
-type Validity = Pick<TrustedIssuer, 'validFrom' | 'validUntil'>;
+export type Validity = Pick<TrustedIssuer, 'validFrom' | 'validUntil'>;
 
 /** The instants at which both certificates are valid (empty when they do not overlap). */
-function validity(issuer: ParsedCertificate, root: ParsedCertificate): Validity {
+export function validity(issuer: ParsedCertificate, root: ParsedCertificate): Validity {
   const from = Math.max(issuer.fields.notBefore.getTime(), root.fields.notBefore.getTime());
   const until = Math.min(issuer.fields.notAfter.getTime(), root.fields.notAfter.getTime());
   return { validFrom: new Date(from), validUntil: new Date(until) };

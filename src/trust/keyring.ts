@@ -1,4 +1,5 @@
 import { type CanonryError, type ContentHash, isCanonryError } from '../core/index.js';
+import { validity, withinValidity } from './check-issuer.js';
 import { createKeyring, createOfflineKeyring, type OfflineRootMaterial } from './keyring-create.js';
 import { initialising, KEYRING_FILES, keysDirectory, writeFileAtomic } from './keyring-files.js';
 import { type Commit, issuerOutOfDate, noActiveIssuer } from './keyring-guards.js';
@@ -144,10 +145,9 @@ export class Keyring {
    */
   signingProblem(): CanonryError | undefined {
     if (this.#state.activeKey === undefined) return noActiveIssuer(this.#state.index);
-    const validity = this.#validity(this.activeIssuer());
-    const now = Date.now();
-    const within = validity.validFrom.getTime() <= now && now <= validity.validUntil.getTime();
-    return within ? undefined : validity.outside(new Date(now));
+    const window = this.#validity(this.activeIssuer());
+    const now = new Date();
+    return withinValidity(window, now) ? undefined : window.outside(now);
   }
 
   /** Every issuer, oldest first. */
@@ -271,10 +271,10 @@ export class Keyring {
 
   /** When the active issuer (and the root above it) may sign, and the error outside that window. */
   #validity(active: IssuerRecord): SignerValidity {
-    const issuer = parseCertificate(active.certificatePem)!.fields;
-    const root = parseCertificate(this.rootCertificatePem)!.fields;
-    const validFrom = new Date(Math.max(issuer.notBefore.getTime(), root.notBefore.getTime()));
-    const validUntil = new Date(Math.min(issuer.notAfter.getTime(), root.notAfter.getTime()));
+    const { validFrom, validUntil } = validity(
+      parseCertificate(active.certificatePem)!,
+      parseCertificate(this.rootCertificatePem)!,
+    );
     const index = this.#state.index;
     return {
       validFrom,
