@@ -24,7 +24,7 @@ import { checkDatabaseBeforeOpening } from './bound-database.js';
 import { type ClassifierSource, type ClassifierSummary, classifierSource } from './classifiers.js';
 import { type CanonryConfig, type ConfigInput, resolveConfig } from './config.js';
 import { runtimeEntryKinds } from './entry-kinds.js';
-import { buildCoordinator, type EvolutionOptions } from './evolution.js';
+import { buildCoordinator, type EvolutionOptions, eventVerifier } from './evolution.js';
 import { type Health, healthOf } from './health.js';
 import { JournalAuditSink, KERNEL_AUDIT_PROJECT } from './journal-audit-sink.js';
 import { watchKeyring } from './keyring-watch.js';
@@ -33,8 +33,9 @@ import { importLegacyProtocols } from './legacy-protocols.js';
 import { type RuntimeLogger, STDERR_LOGGER } from './logger.js';
 import { RUNTIME_MIGRATIONS } from './migration-sets.js';
 import { ensureDataDirectory } from './private-file.js';
-import { buildPromotionRunner } from './promotions.js';
+import { buildPromotionRunner, storedReplayCases } from './promotions.js';
 import { JournalProtocolStore, PROTOCOL_PROJECTION } from './protocol-store.js';
+import { journalRelayInputs } from './replay-relay.js';
 import {
   bindStore,
   holdsKeyring,
@@ -248,7 +249,17 @@ export async function createCanonry(
       airSettingsFor: airSettingsFor(store),
       ...(options.now ? { now: options.now } : {}),
     });
-    const promotions = buildPromotionRunner(journal, () => trust.current(), registry);
+    const promotions = buildPromotionRunner(journal, () => trust.current(), registry, {
+      cases: storedReplayCases(
+        store,
+        eventVerifier(() => trust.current()),
+      ),
+      relayInputs: async (project, event) => {
+        const { session_id: sessionId, window_number: n } = event.outcome;
+        if (typeof sessionId !== 'string' || !Number.isSafeInteger(n) || (n as number) < 1) return;
+        return journalRelayInputs(relay, project, sessionId, n as number);
+      },
+    });
     canaries = new CanaryCollector({
       journal,
       runner: promotions,

@@ -1,6 +1,8 @@
 import { AIR_MODES } from '../air/index.js';
-import { contentHash, isCanonryError, type JsonValue } from '../core/index.js';
+import { CanonryError, contentHash, isCanonryError, type JsonValue } from '../core/index.js';
 import {
+  EVOLUTION_SYSTEM_PROJECT,
+  EventStore,
   KERNEL_VERDICT_CLASS,
   kernelVerdictOutcome,
   type PolicyCheck,
@@ -8,16 +10,20 @@ import {
   PromotionRunner,
   type PromotionValidator,
   type QualifiedEvent,
+  type QualifiedEventVerifier,
   type Replayer,
   replayEvent,
+  type StoredEvent,
   type ValidationFailure,
 } from '../evolution/index.js';
 import type { Journal } from '../journal/index.js';
 import { compileProtocol, decide, type ProtocolRegistry } from '../kernel/index.js';
+import type { Queryable } from '../store/index.js';
 import type { Keyring } from '../trust/index.js';
 import { AIR_METRICS } from './activation.js';
 import type { CanonryRuntime } from './create-canonry.js';
 import { kernelVerdictReplayer } from './replay-kernel.js';
+import { type RelayReplayInputs, relayWindowReplayer } from './replay-relay.js';
 
 /** A recorded event and the inputs its replay needs. */
 export interface ReplayCase {
@@ -94,14 +100,25 @@ export const RUNTIME_CHECKS: PolicyCheck = (candidate) => {
  */
 export function replayValidator(
   source: ReplayCaseSource,
-  replayersFor: (cases: Map<string, JsonValue>) => readonly Replayer[],
+  replayersFor: (cases: Map<string, JsonValue>, project: string) => readonly Replayer[],
 ): PromotionValidator {
-  return async (candidate: PromotionCandidate, project: string) => {
+  return async (candidate: PromotionCandidate, project: string, inputs = {}) => {
     const failures: ValidationFailure[] = [];
-    const artifacts = new Map<string, JsonValue>();
+    // The artifacts the caller handed in, by hash: a kernel verdict event names its artifact so.
+    const artifacts = new Map<string, JsonValue>(
+      (inputs.artifacts ?? []).map((a) => [contentHash(a), a]),
+    );
     const cases: ReplayCase[] = [];
     for (const id of candidate.replay_events) {
-      const found = await source(project, id);
+      let found: ReplayCase | undefined;
+      try {
+        found = await source(project, id);
+      } catch (err) {
+        // An event the source holds but cannot vouch for (it does not verify) validates nothing.
+        if (!isCanonryError(err)) throw err;
+        failures.push({ event_id: id, reason: err.code });
+        continue;
+      }
       if (found === undefined) failures.push({ event_id: id, reason: 'not found' });
       else {
         cases.push(found);
@@ -109,7 +126,7 @@ export function replayValidator(
           artifacts.set(contentHash(found.artifact), found.artifact);
       }
     }
-    const replayers = replayersFor(artifacts);
+    const replayers = replayersFor(artifacts, project);
     const protocol =
       candidate.artifact_kind === 'air_settings' ? null : compileCandidate(candidate);
     for (const { event, artifact } of cases) {
@@ -125,7 +142,9 @@ export function replayValidator(
         if (protocol === null || event.replay?.execution_class !== KERNEL_VERDICT_CLASS) continue;
         const recorded = kernelVerdictOutcome(event);
         if (recorded.protocol_hash !== candidate.baseline) continue;
-        const { verdict } = decide(artifact, protocol, recorded.generation_metadata_hash);
+        // The case's own artifact, else the one handed in under the hash the record names.
+        const decided = artifact ?? artifacts.get(recorded.artifact_hash);
+        const { verdict } = decide(decided, protocol, recorded.generation_metadata_hash);
         if (verdict.class !== recorded.class || verdict.label !== recorded.label) {
           failures.push({
             event_id: event.event_id,
@@ -151,20 +170,66 @@ function compileCandidate(candidate: PromotionCandidate) {
 
 const sources = new WeakMap<PromotionRunner, ReplayCaseSource>();
 
-/** Where the runtime's replay validation finds events (the event store plugs in here). */
+/**
+ * Where the runtime's replay validation finds events, in place of the event store (a library
+ * caller's own record of events).
+ */
 export function useReplayCases(runtime: CanonryRuntime, source: ReplayCaseSource): void {
   sources.set(runtime.promotions, source);
 }
 
 /**
+ * The events a candidate of `project` names, from the runtime's event store: the project's own,
+ * then the system project's (where the kernel's verdict events are kept: the audit belongs to no
+ * project), each verified from the pinned root before it validates anything (its code otherwise).
+ */
+export function storedReplayCases(
+  store: Queryable,
+  verifier: () => QualifiedEventVerifier,
+): ReplayCaseSource {
+  const events = new EventStore(store);
+  return async (project, id) => {
+    for (const where of new Set([project, EVOLUTION_SYSTEM_PROJECT])) {
+      let stored: StoredEvent;
+      try {
+        stored = await events.get(where, id);
+      } catch (err) {
+        if (isCanonryError(err, 'UNKNOWN_EVENT')) continue;
+        throw err;
+      }
+      const verified = verifier().verify(stored.event);
+      if (!verified.ok) {
+        const issue = verified.issues[0]!;
+        throw new CanonryError(issue.code, issue.message);
+      }
+      return { event: verified.value.event };
+    }
+    return undefined;
+  };
+}
+
+/** What the runtime's replay validation reads besides the journal. */
+export interface PromotionReplaySources {
+  /** Events the candidate names ({@link storedReplayCases}), unless {@link useReplayCases} set one. */
+  readonly cases: ReplayCaseSource;
+  /** A relay window event's session as started and its windows' journaled answers. */
+  readonly relayInputs: (
+    project: string,
+    event: QualifiedEvent,
+  ) => Promise<RelayReplayInputs | undefined>;
+}
+
+/**
  * A runtime's promotion runner: publications signed by its keyring's issuer and verified against
- * its root, the runtime's checks, and replay validation over the source {@link useReplayCases}
- * set. Until one is set every named event is "not found", and validation stops the candidate.
+ * its root, the runtime's checks, and replay validation over the events the candidate names (the
+ * event store, or the source {@link useReplayCases} set), kernel verdicts replayed with the
+ * artifacts the caller hands in and relay windows with their journaled answers.
  */
 export function buildPromotionRunner(
   journal: Journal,
   keyring: () => Keyring,
   registry: ProtocolRegistry,
+  replay: PromotionReplaySources,
 ): PromotionRunner {
   const runner: PromotionRunner = new PromotionRunner(journal, {
     signer: () => keyring().signer(),
@@ -174,13 +239,14 @@ export function buildPromotionRunner(
     }),
     checks: [RUNTIME_CHECKS],
     validator: replayValidator(
-      (project, id) => sources.get(runner)?.(project, id),
-      (artifacts) => [
+      (project, id) => (sources.get(runner) ?? replay.cases)(project, id),
+      (artifacts, project) => [
         kernelVerdictReplayer({
           registry,
           signer: () => keyring().signer(),
           artifact: (hash) => artifacts.get(hash),
         }),
+        relayWindowReplayer((event) => replay.relayInputs(project, event)),
       ],
     ),
   });

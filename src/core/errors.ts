@@ -239,6 +239,10 @@ export const ERROR_CODES = {
     status: 409,
     message: 'the promotion cannot take that step from the stage it is in',
   },
+  PROMOTION_FINISHED: {
+    status: 409,
+    message: 'the promotion is finished (rejected or rolled back): no step leaves that stage',
+  },
   PUBLICATION_INVALID: {
     status: 422,
     message: 'the publication is unsigned, tampered or does not address its artifact',

@@ -165,6 +165,7 @@ export {
 export {
   CANARY_ACTOR,
   type PromotionActor,
+  type PromotionReplayInputs,
   type PromotionRole,
   PromotionRunner,
   type PromotionRunnerOptions,

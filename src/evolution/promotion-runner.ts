@@ -49,12 +49,22 @@ export const CANARY_ACTOR = 'evolution:canary';
 export const RUNTIME_ACTOR: PromotionActor = { actor: CANARY_ACTOR, runtime: true };
 
 /**
+ * What the caller of a validating step hands the replay beside the events the candidate names:
+ * inputs the record names only by hash (a `kernel.verdict` event's artifact: the kernel's audit
+ * keeps its hash, never the artifact). Used for this validation alone, never journaled.
+ */
+export interface PromotionReplayInputs {
+  readonly artifacts?: readonly JsonValue[];
+}
+
+/**
  * Replay validation: re-executes the events a candidate names (with the candidate in place where
  * it applies) and reports what did not match. The runtime provides it (replayers live in app).
  */
 export type PromotionValidator = (
   candidate: PromotionCandidate,
   project: string,
+  inputs?: PromotionReplayInputs,
 ) => Promise<{ readonly replayed: number; readonly failures: readonly ValidationFailure[] }>;
 
 export interface PromotionRunnerOptions {
@@ -169,6 +179,8 @@ export class PromotionRunner {
   readonly #views = new Map<string, View>();
   /** One catch-up at a time per project: two folding the same page would apply its steps twice. */
   readonly #reading = new Map<string, Promise<unknown>>();
+  /** Promotions an `advance` of this runner is taking on now (project and id). */
+  readonly #advancing = new Set<string>();
 
   constructor(journal: Journal, options: PromotionRunnerOptions) {
     this.#journal = journal;
@@ -252,7 +264,7 @@ export class PromotionRunner {
     project: string,
     who: PromotionActor,
     input: unknown,
-    options: { readonly advance?: boolean } = {},
+    options: { readonly advance?: boolean; readonly replay?: PromotionReplayInputs } = {},
   ): Promise<PromotionState> {
     const candidate = parseCandidate(input);
     authorize(who, candidate);
@@ -263,7 +275,7 @@ export class PromotionRunner {
     // A taken id is refused before any replay runs.
     const before = await this.#state(project, id, await this.#view(project));
     const proposed = this.#apply(before, propose);
-    const onward = await this.#onward(project, proposed);
+    const onward = await this.#onward(project, proposed, options.replay);
     return this.#takeAll(project, id, () => [
       { step: propose, who },
       ...onward('candidate').map((step) => ({ step, who })),
@@ -345,9 +357,14 @@ export class PromotionRunner {
    * Replay validation: the validator re-executes the candidate's events; any failure, or nothing
    * to replay, rejects the promotion here.
    */
-  async validate(project: string, who: PromotionActor, id: string): Promise<PromotionState> {
+  async validate(
+    project: string,
+    who: PromotionActor,
+    id: string,
+    replay?: PromotionReplayInputs,
+  ): Promise<PromotionState> {
     const state = await this.#expect(project, id, 'validate', who);
-    const step = await this.#validation(project, state.candidate);
+    const step = await this.#validation(project, state.candidate, replay);
     return this.#take(project, who, id, () => step);
   }
 
@@ -398,13 +415,43 @@ export class PromotionRunner {
    * Takes a candidate as far as it goes on its own: validation, checks, publication, canary —
    * stopping where it is rejected.
    */
-  async advance(project: string, who: PromotionActor, id: string): Promise<PromotionState> {
-    const state = await this.get(project, id);
-    authorize(who, state.candidate);
-    const onward = await this.#onward(project, state);
-    return this.#takeAll(project, id, (current) =>
-      onward(current!.stage).map((step) => ({ step, who })),
-    );
+  async advance(
+    project: string,
+    who: PromotionActor,
+    id: string,
+    replay?: PromotionReplayInputs,
+  ): Promise<PromotionState> {
+    const key = `${project}\u0000${id}`;
+    if (this.#advancing.has(key)) throw advancedElsewhere(id, null);
+    this.#advancing.add(key);
+    try {
+      const state = await this.get(project, id);
+      authorize(who, state.candidate);
+      if (FINAL.has(state.stage)) {
+        throw new CanonryError(
+          'PROMOTION_FINISHED',
+          `promotion ${id} is ${state.stage}: no step leaves that stage`,
+          { promotion_id: id, stage: state.stage },
+        );
+      }
+      if (!ADVANCING.has(state.stage)) {
+        throw new CanonryError(
+          'PROMOTION_ILLEGAL_TRANSITION',
+          `a promotion at ${state.stage} has nothing to advance: its canary decides, or an owner`,
+          { stage: state.stage, step: 'advance' },
+        );
+      }
+      const onward = await this.#onward(project, state, replay);
+      // Planned again after a conflict: if another call (here or in another process) moved the
+      // promotion meanwhile, it advanced it, and this call answers CONFLICT rather than a state
+      // it did not make.
+      return await this.#takeAll(project, id, (current) => {
+        if (current!.stage !== state.stage) throw advancedElsewhere(id, current!.stage);
+        return onward(current!.stage).map((step) => ({ step, who }));
+      });
+    } finally {
+      this.#advancing.delete(key);
+    }
   }
 
   /**
@@ -415,13 +462,14 @@ export class PromotionRunner {
   async #onward(
     project: string,
     state: PromotionState,
+    replay?: PromotionReplayInputs,
   ): Promise<(stage: PromotionState['stage']) => PromotionStep[]> {
     const order = ['candidate', 'validated', 'checked', 'published'] as const;
     const from = order.indexOf(state.stage as (typeof order)[number]);
     if (from < 0) return () => [];
     const { candidate } = state;
     const steps: PromotionStep[] = [];
-    if (from <= 0) steps.push(await this.#validation(project, candidate));
+    if (from <= 0) steps.push(await this.#validation(project, candidate, replay));
     if (from <= 1 && (from === 1 || (steps.at(-1) as { passed: boolean }).passed)) {
       steps.push(this.#checks(candidate));
     }
@@ -450,8 +498,9 @@ export class PromotionRunner {
   async #validation(
     project: string,
     candidate: PromotionCandidate,
+    replay: PromotionReplayInputs = {},
   ): Promise<Extract<PromotionStep, { step: 'validate' }>> {
-    const result = await this.#options.validator(candidate, project);
+    const result = await this.#options.validator(candidate, project, replay);
     const failures =
       result.replayed === 0 && result.failures.length === 0
         ? [
@@ -789,6 +838,23 @@ function clip(text: string, max: number): string {
   if (text.length <= max) return text;
   const cut = text.slice(0, max);
   return /[\uD800-\uDBFF]$/.test(cut) ? cut.slice(0, -1) : cut;
+}
+
+/** Stages `advance` takes a promotion on from. */
+const ADVANCING: ReadonlySet<PromotionState['stage']> = new Set([
+  'candidate',
+  'validated',
+  'checked',
+  'published',
+]);
+
+/** CONFLICT: another call is advancing the promotion, or stepped it while this one planned. */
+function advancedElsewhere(id: string, stage: PromotionState['stage'] | null): CanonryError {
+  return new CanonryError(
+    'CONFLICT',
+    `another call is advancing promotion ${id}${stage === null ? '' : ` (now ${stage})`}: read it again`,
+    { promotion_id: id, ...(stage === null ? {} : { stage }) },
+  );
 }
 
 /** Stages no step leaves: a promotion there is finished. */

@@ -1,9 +1,10 @@
 import { promotionsOf } from '../app/index.js';
 import type { Principal } from '../canon/index.js';
-import { CanonryError } from '../core/index.js';
+import { CanonryError, type JsonValue } from '../core/index.js';
 import {
   armMean,
   PROMOTION_CANDIDATE_SCHEMA,
+  PROMOTION_LIMITS,
   type PromotionActor,
   type PromotionState,
 } from '../evolution/index.js';
@@ -94,6 +95,18 @@ const PARAM = { promotion: 'promotion id' };
 const URL = '/v1/projects/:project/evolution/promotions';
 const ONE = `${URL}/:promotion`;
 
+/**
+ * Inputs the replay needs that the record names only by hash: a kernel verdict event's artifact
+ * (the kernel's audit keeps its hash alone). Used for the call's validation, never journaled.
+ */
+const REPLAY_ARTIFACTS = {
+  type: 'array',
+  maxItems: PROMOTION_LIMITS.replayEvents,
+  items: {},
+  description:
+    "the artifacts the kernel verdict events in replay_events were decided on (each is found by its content hash; used for this call's replay validation, never journaled)",
+};
+
 const START_SCHEMA = {
   ...PROMOTION_CANDIDATE_SCHEMA,
   properties: {
@@ -103,7 +116,20 @@ const START_SCHEMA = {
       description:
         'take it through validation, checks, publication and into its canary now (default true)',
     },
+    replay_artifacts: REPLAY_ARTIFACTS,
   },
+};
+
+const ADVANCE_SCHEMA = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { replay_artifacts: REPLAY_ARTIFACTS },
+};
+
+/** The replay inputs a body hands in (already held to its schema). */
+const replayOf = (body: unknown) => {
+  const artifacts = (body as { replay_artifacts?: JsonValue[] } | undefined)?.replay_artifacts;
+  return artifacts === undefined ? {} : { artifacts };
 };
 
 const REASON_SCHEMA = {
@@ -227,11 +253,55 @@ export const PROMOTION_OPERATIONS: readonly Operation[] = [
     response: VIEW,
     errors: [...STEP_ERRORS, 'INVALID_PROMOTION', 'PUBLICATION_INVALID'],
     handler: async ({ runtime, project, principal, body }) => {
-      const { advance = true, ...candidate } = body as { advance?: boolean };
+      const {
+        advance = true,
+        replay_artifacts: _,
+        ...candidate
+      } = body as {
+        advance?: boolean;
+        replay_artifacts?: unknown;
+      };
       return view(
-        await promotionsOf(runtime).start(project, who(principal), candidate, { advance }),
+        await promotionsOf(runtime).start(project, who(principal), candidate, {
+          advance,
+          replay: replayOf(body),
+        }),
       );
     },
+  },
+  {
+    method: 'POST',
+    url: `${ONE}/advance`,
+    operationId: 'advancePromotion',
+    summary:
+      'Take a promotion started with advance false (or stopped between steps) on as far as it goes: replay-validated, checked, published and opened to its canary — or stopped where it fails',
+    tag: 'evolution',
+    cli: {
+      command: 'promotion-advance <promotion>',
+      description: 'advance a held promotion into its canary',
+    },
+    minRole: 'editor',
+    params: PARAM,
+    body: {
+      schema: ADVANCE_SCHEMA,
+      required: false,
+      invalid: 'INVALID_PROMOTION',
+      example: { replay_artifacts: [{ amount: 20 }] },
+    },
+    status: 200,
+    response: VIEW,
+    // PROMOTION_ILLEGAL_TRANSITION: already in its canary or promoted, nothing to advance;
+    // CONFLICT: another call is advancing it.
+    errors: [...STEP_ERRORS, 'PROMOTION_FINISHED', 'PUBLICATION_INVALID', 'INVALID_ARGUMENT'],
+    handler: async ({ runtime, project, principal, params, body }) =>
+      view(
+        await promotionsOf(runtime).advance(
+          project,
+          who(principal),
+          promotionArg(params.promotion),
+          replayOf(body),
+        ),
+      ),
   },
   {
     method: 'POST',

@@ -858,6 +858,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/projects/{project}/evolution/promotions/{promotion}/advance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Take a promotion started with advance false (or stopped between steps) on as far as it goes: replay-validated, checked, published and opened to its canary — or stopped where it fails */
+        post: operations["advancePromotion"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/projects/{project}/evolution/promotions/{promotion}/observations": {
         parameters: {
             query?: never;
@@ -1003,7 +1020,7 @@ export interface components {
         Error: {
             error: {
                 /** @enum {unknown} */
-                code: "INVALID_REQUEST" | "INTERPRETATION_DRIFT" | "MALFORMED_BODY" | "INVALID_BODY" | "NESTING_TOO_DEEP" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "NOT_ACCEPTABLE" | "NOT_FOUND" | "MALFORMED_REQUEST" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "METHOD_NOT_ALLOWED" | "RATE_LIMITED" | "EVENT_STREAMS_FULL" | "EVALUATOR_UNAVAILABLE" | "SHUTTING_DOWN" | "NOT_CANONICALIZABLE" | "INVALID_HASH" | "INVALID_PROTOCOL" | "UNKNOWN_PROTOCOL" | "QUOTA_EXCEEDED" | "INVALID_SWITCHBOARD" | "INVALID_POLICY" | "KEYRING_MISSING" | "KEYRING_EXISTS" | "KEYRING_CORRUPT" | "UNKNOWN_ISSUER" | "INVALID_EVENT" | "SIGNATURE_INVALID" | "CHAIN_INVALID" | "ISSUER_REVOKED" | "HASH_MISMATCH" | "INVALID_CERTIFICATE" | "KEYRING_MISMATCH" | "INVALID_CSR" | "ROOT_KEY_OFFLINE" | "DEVELOPMENT_ROOT" | "NO_ACTIVE_ISSUER" | "PENDING_KEY_MISMATCH" | "STALE_REVOCATION_LIST" | "STORE_CORRUPT" | "STORE_BUSY" | "STORE_UNAVAILABLE" | "STORE_FULL" | "STORE_MISMATCH" | "STORE_IN_USE" | "UNSUPPORTED_STORE" | "INVALID_BACKUP" | "SCHEMA_TOO_NEW" | "CONFLICT" | "INVALID_PROJECT" | "UNKNOWN_PROJECT" | "INVALID_ENTRY" | "UNKNOWN_ENTRY_KIND" | "ENTRY_BODY_INVALID" | "CHAIN_BROKEN" | "INVALID_CHECKPOINT" | "INVALID_SEGMENT" | "MODEL_UNAVAILABLE" | "MODEL_BUSY" | "MODEL_OUTPUT_INVALID" | "UNAUTHENTICATED" | "FORBIDDEN" | "UNKNOWN_TOKEN" | "AUTHORITY_FROM_PAYLOAD" | "INVALID_PROPOSAL" | "UNKNOWN_OBJECT" | "UNKNOWN_SESSION" | "SESSION_CLOSED" | "UNKNOWN_PROPOSAL" | "UNKNOWN_MESSAGE" | "UNKNOWN_VERSION" | "UNKNOWN_CLAIM" | "PROPOSAL_CLOSED" | "STALE_APPROVAL" | "BASE_NOT_ACKNOWLEDGED" | "SOURCE_MISSING" | "PLANE_VIOLATION" | "DEPENDENCY_CYCLE" | "GATE_REFUSED" | "BATCH_HELD" | "CLASSIFIER_FAILED" | "INVALID_ARTIFACT" | "UNKNOWN_ARTIFACT" | "UNKNOWN_SUBJECT" | "INVALID_QUALIFIED_EVENT" | "UNSUPPORTED_SCHEMA_VERSION" | "EVENT_UNSIGNED" | "POLICY_HASH_MISMATCH" | "INVALID_ASSET" | "GOVERNANCE_EMPTY" | "GOVERNANCE_CONTRADICTORY" | "GOVERNANCE_UNREPRESENTABLE" | "GOVERNANCE_UNENFORCEABLE" | "GOVERNANCE_FORBIDS" | "GOVERNANCE_WIDENED" | "SOURCE_POLICY_MISMATCH" | "DECLASSIFICATION_UNAUTHORIZED" | "UNKNOWN_EVENT" | "UNKNOWN_TARGET" | "UNKNOWN_DEAD_LETTER" | "TARGET_UNAVAILABLE" | "EVOLUTION_OFF" | "REPLAY_UNAVAILABLE" | "REPLAY_INPUT_MISSING" | "INVALID_PROMOTION" | "UNKNOWN_PROMOTION" | "PROMOTION_ILLEGAL_TRANSITION" | "PUBLICATION_INVALID" | "ADDRESS_UNAVAILABLE" | "SERVER_UNREACHABLE" | "INVALID_ARGUMENT" | "FILE_UNREADABLE" | "MALFORMED_FILE" | "INTERNAL";
+                code: "INVALID_REQUEST" | "INTERPRETATION_DRIFT" | "MALFORMED_BODY" | "INVALID_BODY" | "NESTING_TOO_DEEP" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "NOT_ACCEPTABLE" | "NOT_FOUND" | "MALFORMED_REQUEST" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "METHOD_NOT_ALLOWED" | "RATE_LIMITED" | "EVENT_STREAMS_FULL" | "EVALUATOR_UNAVAILABLE" | "SHUTTING_DOWN" | "NOT_CANONICALIZABLE" | "INVALID_HASH" | "INVALID_PROTOCOL" | "UNKNOWN_PROTOCOL" | "QUOTA_EXCEEDED" | "INVALID_SWITCHBOARD" | "INVALID_POLICY" | "KEYRING_MISSING" | "KEYRING_EXISTS" | "KEYRING_CORRUPT" | "UNKNOWN_ISSUER" | "INVALID_EVENT" | "SIGNATURE_INVALID" | "CHAIN_INVALID" | "ISSUER_REVOKED" | "HASH_MISMATCH" | "INVALID_CERTIFICATE" | "KEYRING_MISMATCH" | "INVALID_CSR" | "ROOT_KEY_OFFLINE" | "DEVELOPMENT_ROOT" | "NO_ACTIVE_ISSUER" | "PENDING_KEY_MISMATCH" | "STALE_REVOCATION_LIST" | "STORE_CORRUPT" | "STORE_BUSY" | "STORE_UNAVAILABLE" | "STORE_FULL" | "STORE_MISMATCH" | "STORE_IN_USE" | "UNSUPPORTED_STORE" | "INVALID_BACKUP" | "SCHEMA_TOO_NEW" | "CONFLICT" | "INVALID_PROJECT" | "UNKNOWN_PROJECT" | "INVALID_ENTRY" | "UNKNOWN_ENTRY_KIND" | "ENTRY_BODY_INVALID" | "CHAIN_BROKEN" | "INVALID_CHECKPOINT" | "INVALID_SEGMENT" | "MODEL_UNAVAILABLE" | "MODEL_BUSY" | "MODEL_OUTPUT_INVALID" | "UNAUTHENTICATED" | "FORBIDDEN" | "UNKNOWN_TOKEN" | "AUTHORITY_FROM_PAYLOAD" | "INVALID_PROPOSAL" | "UNKNOWN_OBJECT" | "UNKNOWN_SESSION" | "SESSION_CLOSED" | "UNKNOWN_PROPOSAL" | "UNKNOWN_MESSAGE" | "UNKNOWN_VERSION" | "UNKNOWN_CLAIM" | "PROPOSAL_CLOSED" | "STALE_APPROVAL" | "BASE_NOT_ACKNOWLEDGED" | "SOURCE_MISSING" | "PLANE_VIOLATION" | "DEPENDENCY_CYCLE" | "GATE_REFUSED" | "BATCH_HELD" | "CLASSIFIER_FAILED" | "INVALID_ARTIFACT" | "UNKNOWN_ARTIFACT" | "UNKNOWN_SUBJECT" | "INVALID_QUALIFIED_EVENT" | "UNSUPPORTED_SCHEMA_VERSION" | "EVENT_UNSIGNED" | "POLICY_HASH_MISMATCH" | "INVALID_ASSET" | "GOVERNANCE_EMPTY" | "GOVERNANCE_CONTRADICTORY" | "GOVERNANCE_UNREPRESENTABLE" | "GOVERNANCE_UNENFORCEABLE" | "GOVERNANCE_FORBIDS" | "GOVERNANCE_WIDENED" | "SOURCE_POLICY_MISMATCH" | "DECLASSIFICATION_UNAUTHORIZED" | "UNKNOWN_EVENT" | "UNKNOWN_TARGET" | "UNKNOWN_DEAD_LETTER" | "TARGET_UNAVAILABLE" | "EVOLUTION_OFF" | "REPLAY_UNAVAILABLE" | "REPLAY_INPUT_MISSING" | "INVALID_PROMOTION" | "UNKNOWN_PROMOTION" | "PROMOTION_ILLEGAL_TRANSITION" | "PROMOTION_FINISHED" | "PUBLICATION_INVALID" | "ADDRESS_UNAVAILABLE" | "SERVER_UNREACHABLE" | "INVALID_ARGUMENT" | "FILE_UNREADABLE" | "MALFORMED_FILE" | "INTERNAL";
                 message: string;
                 details?: Record<string, never>;
             };
@@ -5924,6 +5941,8 @@ export interface operations {
                     replay_events: string[];
                     /** @description take it through validation, checks, publication and into its canary now (default true) */
                     advance?: boolean;
+                    /** @description the artifacts the kernel verdict events in replay_events were decided on (each is found by its content hash; used for this call's replay validation, never journaled) */
+                    replay_artifacts?: unknown[];
                 };
             };
         };
@@ -6097,6 +6116,136 @@ export interface operations {
             };
             /** @description UNKNOWN_PROMOTION */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    advancePromotion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the project; must be the bearer token’s */
+                project: string;
+                /** @description promotion id */
+                promotion: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "replay_artifacts": [
+                 *         {
+                 *           "amount": 20
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    /** @description the artifacts the kernel verdict events in replay_events were decided on (each is found by its content hash; used for this call's replay validation, never journaled) */
+                    replay_artifacts?: unknown[];
+                };
+            };
+        };
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        promotion: {
+                            promotion_id: string;
+                            artifact_kind: string;
+                            address: string;
+                            stage: string;
+                            rejected_at?: string | null;
+                            reason?: string | null;
+                            candidate?: Record<string, never>;
+                            publication?: Record<string, never> | null;
+                            arms?: Record<string, never>;
+                            /** @description observations the arms hold in all; history keeps the latest 256 */
+                            observed?: number;
+                            history: Record<string, never>[];
+                        };
+                        canary_mean: number | null;
+                        baseline_mean: number | null;
+                    };
+                };
+            };
+            /** @description AUTHORITY_FROM_PAYLOAD, INVALID_ARGUMENT, INVALID_BODY, MALFORMED_BODY, NESTING_TOO_DEEP */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNKNOWN_PROMOTION */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CONFLICT, PROMOTION_FINISHED, PROMOTION_ILLEGAL_TRANSITION */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PUBLICATION_INVALID */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
