@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { Backoff, CanonryError, isCanonryError, type JsonObject } from '../core/index.js';
 import type { Journal, JournalEntry, JournalFollower } from '../journal/index.js';
 import type { Signer } from '../trust/index.js';
@@ -19,6 +20,7 @@ import type {
   SourceItem,
   TargetIssue,
 } from './ports.js';
+import { RetryClaims } from './retry-claim.js';
 import { assembleQualifiedEvent } from './sign-event.js';
 
 /** The actor evolution's entries are journaled under. */
@@ -105,6 +107,8 @@ export class EvolutionCoordinator {
   readonly #inFlight = new Set<Promise<void>>();
   /** Retries of dead letters running in this process, by project, event and target. */
   readonly #retrying = new Map<string, Promise<DeliveryBody>>();
+  /** Which process retries each dead letter, across every process on the database. */
+  readonly #claims: RetryClaims;
   readonly #context: SourceContext;
   #discover: NodeJS.Timeout | undefined;
   #stopped = true;
@@ -119,6 +123,10 @@ export class EvolutionCoordinator {
   constructor(options: CoordinatorOptions) {
     this.#o = options;
     this.#name = options.name ?? 'default';
+    this.#claims = new RetryClaims(
+      options.journal.store,
+      options.lease?.holder ?? `retry:${randomBytes(8).toString('hex')}`,
+    );
     this.#retry = {
       maxAttempts: options.retry?.maxAttempts ?? 5,
       backoffMs: options.retry?.backoffMs ?? 500,
@@ -250,7 +258,9 @@ export class EvolutionCoordinator {
    * Dispatches a dead-lettered delivery again (only that target); resolves to the new delivery.
    * UNKNOWN_DEAD_LETTER when the event's delivery to the target is not a dead letter. A retry of
    * the same delivery asked while one runs in this process joins it: the target receives the
-   * event once, and both answer that delivery.
+   * event once, and both answer that delivery. Across processes a retry first claims the dead
+   * letter ({@link RetryClaims}): one asked while another process's runs is CONFLICT, one asked
+   * after it journaled its outcome UNKNOWN_DEAD_LETTER — the target receives the event once.
    */
   retryDeadLetter(project: string, eventId: string, target: string): Promise<DeliveryBody> {
     const key = `${project}\u0000${eventId}\u0000${target}`;
@@ -276,7 +286,40 @@ export class EvolutionCoordinator {
     if (!found) {
       throw new CanonryError('UNKNOWN_TARGET', `no target ${target.slice(0, 64)} is registered`);
     }
-    return this.#deliver(project, stored, found);
+    const claim = await this.#claims.claim(project, eventId, target);
+    if (claim === null) {
+      // Another process retried it meanwhile (its outcome journaled), or is retrying it now.
+      const now = (await this.events.deliveries(project, eventId)).find((d) => d.target === target);
+      if (now?.outcome !== 'dead_letter') {
+        throw new CanonryError(
+          'UNKNOWN_DEAD_LETTER',
+          `the delivery of ${eventId.slice(0, 64)} to ${target.slice(0, 64)} was retried: it is ${now?.outcome ?? 'gone'}`,
+        );
+      }
+      throw new CanonryError(
+        'CONFLICT',
+        `another process is retrying the delivery of ${eventId.slice(0, 64)} to ${target.slice(0, 64)}`,
+        { event_id: eventId.slice(0, 64), target: target.slice(0, 64) },
+      );
+    }
+    const renewing = setInterval(
+      () => void claim.renew().catch((err: unknown) => this.#report(err)),
+      Math.max(1_000, Math.floor(this.#claims.ttlMs / 3)),
+    ).unref();
+    try {
+      const outcome = await this.#deliver(project, stored, found);
+      await claim.finish().catch((err: unknown) => this.#report(err));
+      return outcome;
+    } catch (err) {
+      // Cut short by a stop, nothing was journaled: the dead letter may be retried again. Any other
+      // failure leaves the claim to expire (the delivery may have been made).
+      if (isCanonryError(err, 'SHUTTING_DOWN')) {
+        await claim.release().catch((e: unknown) => this.#report(e));
+      }
+      throw err;
+    } finally {
+      clearInterval(renewing);
+    }
   }
 
   async #discoverProjects(): Promise<void> {

@@ -17,7 +17,7 @@ export interface LeaseOptions {
 }
 
 /** Now in milliseconds by the database's clock, so hosts whose clocks disagree agree on expiry. */
-const NOW_MS = {
+export const NOW_MS = {
   postgres: '(EXTRACT(EPOCH FROM clock_timestamp()) * 1000)::BIGINT',
   sqlite: "CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER)",
 } as const;

@@ -14,6 +14,7 @@ import { type Migration, textInByteOrder } from '../store/index.js';
  * which process's coordinator dispatches (not a projection). `evolution_finished_promotions` is the
  * promotion runner's own store of finished (rejected, rolled back) promotions' states, so it keeps
  * only live ones in memory: not a projection, refilled by any runner's fold of the journal.
+ * `evolution_retry_claims` says which process retries each dead letter (not a projection).
  */
 export const EVOLUTION_MIGRATIONS: readonly Migration[] = [
   {
@@ -124,5 +125,20 @@ export const EVOLUTION_MIGRATIONS: readonly Migration[] = [
     // runner's steps conflict with that promotion's own steps, not with every entry of the project.
     name: 'evolution-promotion-step-seq',
     up: 'ALTER TABLE evolution_promotions ADD COLUMN step_seq BIGINT NOT NULL DEFAULT 0',
+  },
+  {
+    // Who retries each dead letter (`retry-claim.ts`): one process per dead letter; not a projection.
+    name: 'evolution-retry-claims',
+    up: `
+      CREATE TABLE evolution_retry_claims (
+        project TEXT NOT NULL,
+        event_id TEXT NOT NULL,
+        target TEXT NOT NULL,
+        dead_seq BIGINT NOT NULL,
+        holder TEXT NOT NULL,
+        expires_at BIGINT NOT NULL,
+        PRIMARY KEY (project, event_id, target)
+      );
+    `,
   },
 ];

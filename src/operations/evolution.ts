@@ -260,6 +260,8 @@ export const EVOLUTION_OPERATIONS: readonly Operation[] = [
       'UNKNOWN_EVENT',
       'UNKNOWN_DEAD_LETTER',
       'UNKNOWN_TARGET',
+      // Another process (another `canonry serve` on the database) is retrying it now.
+      'CONFLICT',
       'EVOLUTION_OFF',
       'INVALID_ARGUMENT',
       'SHUTTING_DOWN',

@@ -5700,7 +5700,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description EVOLUTION_OFF */
+            /** @description CONFLICT, EVOLUTION_OFF */
             409: {
                 headers: {
                     [name: string]: unknown;
