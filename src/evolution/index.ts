@@ -138,7 +138,14 @@ export {
   reaches,
   replacedBaseline,
 } from './promotion-activation.js';
+export {
+  CANARY_ACTOR,
+  type PromotionActor,
+  type PromotionRole,
+  RUNTIME_ACTOR,
+} from './promotion-actor.js';
 export { inCanary } from './promotion-canary.js';
+export { parseCandidate } from './promotion-candidate.js';
 export { BUILT_IN_CHECKS, MAX_CANARY_SHARE, type PolicyCheck } from './promotion-checks.js';
 export {
   CanaryCollector,
@@ -163,15 +170,10 @@ export {
   verifyPublication,
 } from './promotion-publication.js';
 export {
-  CANARY_ACTOR,
-  type PromotionActor,
   type PromotionReplayInputs,
-  type PromotionRole,
   PromotionRunner,
   type PromotionRunnerOptions,
   type PromotionValidator,
-  parseCandidate,
-  RUNTIME_ACTOR,
 } from './promotion-runner.js';
 export {
   PROMOTION_CANDIDATE_SCHEMA,

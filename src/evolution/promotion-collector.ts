@@ -1,7 +1,8 @@
 import { isCanonryError } from '../core/index.js';
 import type { Journal, JournalEntry, JournalFollower } from '../journal/index.js';
 import { activePromotions, reachedProjects } from './promotion-activation.js';
-import { type PromotionRunner, RUNTIME_ACTOR } from './promotion-runner.js';
+import { RUNTIME_ACTOR } from './promotion-actor.js';
+import type { PromotionRunner } from './promotion-runner.js';
 import type { PromotionArtifactKind } from './promotion-types.js';
 
 /** One sample of a promotion's metric, read from one entry (a completed relay window). */

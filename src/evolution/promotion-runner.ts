@@ -1,52 +1,28 @@
-import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
-import { CanonryError, isCanonryError, isProjectName, type JsonValue, ok } from '../core/index.js';
-import { type Journal, type JournalEntry, parseProject } from '../journal/index.js';
-import type { Queryable } from '../store/index.js';
+import { CanonryError, type JsonValue, ok } from '../core/index.js';
+import type { Journal } from '../journal/index.js';
 import type { Signer, TrustAnchor } from '../trust/index.js';
 import {
-  ADMISSION_ENTRY,
   type Admission,
   type AdmissionPageQuery,
   admissionPage,
   admissionsOf,
-  admittingProjects,
 } from './admission.js';
+import { authorize, type PromotionActor, RUNTIME_ACTOR } from './promotion-actor.js';
+import { admitPromotions, requireAdmitted } from './promotion-admissions.js';
 import { inCanary } from './promotion-canary.js';
-import { BUILT_IN_CHECKS, type PolicyCheck } from './promotion-checks.js';
-import { PROMOTION_ENTRY } from './promotion-entry-kind.js';
-import { applyStep, canaryDecision, foldSteps } from './promotion-machine.js';
+import { parseCandidate } from './promotion-candidate.js';
+import type { PolicyCheck } from './promotion-checks.js';
+import { applyOrRefuse, type Planned, takeSteps } from './promotion-journal.js';
+import { FINAL, foldJournal, LivePromotions } from './promotion-live.js';
+import { applyStep, canaryDecision } from './promotion-machine.js';
+import { checkStep, onwardSteps, validationStep } from './promotion-planning.js';
 import { publishCandidate, verifyPublication } from './promotion-publication.js';
-import { PROMOTION_CANDIDATE_SCHEMA, PROMOTION_LIMITS } from './promotion-schema.js';
-import {
-  CANARY_EVIDENCE,
-  type PromotionCandidate,
-  type PromotionState,
-  type PromotionStep,
-  type ValidationFailure,
+import type {
+  PromotionCandidate,
+  PromotionState,
+  PromotionStep,
+  ValidationFailure,
 } from './promotion-types.js';
-
-/** The role a person holds in the promotion's project (their token's). */
-export type PromotionRole = 'owner' | 'editor' | 'agent' | 'tool' | 'viewer';
-
-/** Who takes a step: journaled as the entry's actor and authority (never from a payload). */
-export interface PromotionActor {
-  readonly actor: string;
-  readonly authority?: JsonValue;
-  /**
-   * A person's role in the promotion's project, from their token: a `gate_policy` promotion's
-   * steps and admissions need `owner`. Absent, the step is nobody's with a role and such steps are
-   * refused — unless `runtime` says the runtime takes it itself.
-   */
-  readonly role?: PromotionRole;
-  /** The runtime's own step (the canary's decision, the collector's observations). */
-  readonly runtime?: true;
-}
-
-/** The actor automatic steps (the canary's own decision) are journaled as. */
-export const CANARY_ACTOR = 'evolution:canary';
-
-/** The runtime itself, taking the canary's steps (its decision, collected observations). */
-export const RUNTIME_ACTOR: PromotionActor = { actor: CANARY_ACTOR, runtime: true };
 
 /**
  * What the caller of a validating step hands the replay beside the events the candidate names:
@@ -77,94 +53,6 @@ export interface PromotionRunnerOptions {
   readonly checks?: readonly PolicyCheck[];
 }
 
-/** One step to journal: who takes it, and the idempotency key it is journaled under. */
-interface Planned {
-  readonly step: PromotionStep;
-  readonly who: PromotionActor;
-  readonly idempotencyKey?: string | undefined;
-}
-
-const PAGE = 1_000;
-const RETRIES = 3;
-
-let candidateCheck: ValidateFunction | undefined;
-
-/**
- * Thrown under the head's lock when an admission already stands as asked: nothing to journal. A
- * CanonryError, so a group commit refuses this append alone and never rolls the others back.
- */
-class AlreadyStands extends CanonryError {
-  constructor(readonly admission: Admission) {
-    super('CONFLICT', 'the admission already stands as asked');
-  }
-}
-
-/**
- * A candidate as untrusted input: INVALID_PROMOTION naming the first bad field. The projects its
- * canary names are project names, each once: a name no project can have is a mistake in the
- * candidate (not a project that has yet to admit it), and a set is written once.
- */
-export function parseCandidate(input: unknown): PromotionCandidate {
-  candidateCheck ??= new Ajv2020({ strict: false, allErrors: false, ownProperties: true }).compile(
-    PROMOTION_CANDIDATE_SCHEMA,
-  );
-  if (!candidateCheck(input)) {
-    const error = candidateCheck.errors?.[0];
-    const path = error?.instancePath ?? '';
-    throw new CanonryError(
-      'INVALID_PROMOTION',
-      `${path || 'the candidate'} ${error?.message ?? 'is malformed'}`,
-      {
-        path,
-      },
-    );
-  }
-  const candidate = input as PromotionCandidate;
-  const named = new Set<string>();
-  for (const [i, project] of candidate.canary.projects.entries()) {
-    const path = `/canary/projects/${i}`;
-    if (!isProjectName(project)) {
-      throw new CanonryError(
-        'INVALID_PROMOTION',
-        `${path} is not a project name (1-64 of a-z 0-9 _ -, starting with a-z or 0-9)`,
-        { path },
-      );
-    }
-    if (named.has(project)) {
-      throw new CanonryError('INVALID_PROMOTION', `${path} names ${project} again`, { path });
-    }
-    named.add(project);
-  }
-  // The evidence bounds are written into the candidate, so the journal records the rule this
-  // promotion is judged by, whatever a later build's defaults are.
-  const { metric } = candidate;
-  return {
-    ...candidate,
-    metric: {
-      ...metric,
-      min_observations: metric.min_observations ?? CANARY_EVIDENCE.minObservations,
-      max_observation_samples: metric.max_observation_samples ?? metric.min_samples,
-    },
-  };
-}
-
-/**
- * A gate policy decides what commits without a person in a project: a promotion of one changes who
- * must approve what, which is the owner's authority. Every step a person takes on one (propose,
- * validate, check, publish, canary, observe, promote, roll back) needs the owner role in the
- * promotion's project; the runtime's own steps stay its own. Other kinds are the faces' (`minRole`).
- */
-function authorize(who: PromotionActor, candidate: PromotionCandidate): void {
-  if (candidate.artifact_kind !== 'gate_policy' || who.runtime === true || who.role === 'owner') {
-    return;
-  }
-  throw new CanonryError(
-    'FORBIDDEN',
-    "a gate policy decides what commits without a person: every step of its promotion is the project owner's (this needs the owner role)",
-    { required_role: 'owner' },
-  );
-}
-
 /**
  * The promotion pipeline over the journal: every step is an `evolution.promotion` entry, accepted
  * by the state machine ({@link applyStep}) against the state the project's journal gives, and
@@ -175,42 +63,31 @@ function authorize(who: PromotionActor, candidate: PromotionCandidate): void {
 export class PromotionRunner {
   readonly #journal: Journal;
   readonly #options: PromotionRunnerOptions;
-  /** Per project: how far its journal is folded, and its live promotions (finished are stored). */
-  readonly #views = new Map<string, View>();
-  /** One catch-up at a time per project: two folding the same page would apply its steps twice. */
-  readonly #reading = new Map<string, Promise<unknown>>();
+  /** Per project, the live promotions folded from its journal (finished ones are stored). */
+  readonly #live: LivePromotions;
   /** Promotions an `advance` of this runner is taking on now (project and id). */
   readonly #advancing = new Set<string>();
 
   constructor(journal: Journal, options: PromotionRunnerOptions) {
     this.#journal = journal;
     this.#options = options;
+    this.#live = new LivePromotions(journal);
   }
 
   /**
    * The project's promotions, in the order they were proposed: those proposed after the journal
    * seq `after`, at most `limit` of them.
    */
-  async list(
+  list(
     project: string,
     page: { readonly after?: number; readonly limit?: number } = {},
   ): Promise<PromotionState[]> {
-    const { after = 0, limit = Number.MAX_SAFE_INTEGER } = page;
-    const live = [...(await this.#view(project)).states.values()].filter(
-      (s) => proposedSeq(s) > after,
-    );
-    const rows = await this.#journal.store.all<{ state: string }>(
-      `SELECT state FROM evolution_finished_promotions
-       WHERE project = $1 AND proposed_seq > $2 ORDER BY proposed_seq LIMIT $3`,
-      [project, after, limit],
-    );
-    const finished = rows.map((r) => JSON.parse(r.state) as PromotionState);
-    return [...live, ...finished].sort((a, b) => proposedSeq(a) - proposedSeq(b)).slice(0, limit);
+    return this.#live.list(project, page);
   }
 
   /** One promotion; UNKNOWN_PROMOTION when the project has none of that id. */
   async get(project: string, promotionId: string): Promise<PromotionState> {
-    const state = await this.#state(project, promotionId, await this.#view(project));
+    const state = await this.#live.state(project, promotionId, await this.#live.view(project));
     if (state === null) {
       throw new CanonryError('UNKNOWN_PROMOTION', `no promotion ${promotionId} in ${project}`, {
         promotion_id: promotionId,
@@ -224,21 +101,13 @@ export class PromotionRunner {
    * runner's own view of the project is read again from the journal at its next use.
    */
   async rebuild(project: string): Promise<Map<string, PromotionState>> {
-    this.#views.delete(project);
-    const states = new Map<string, PromotionState>();
-    for (let after = 0; ; ) {
-      const entries = await this.#journal.read(project, { after, limit: PAGE });
-      foldSteps(stepsOf(entries), states);
-      if (entries.length > 0) after = entries[entries.length - 1]!.seq;
-      if (entries.length < PAGE) return states;
-    }
+    this.#live.forget(project);
+    return foldJournal(this.#journal, project);
   }
 
   /** How many promotion states this runner holds in memory: the live ones of the projects read. */
   held(): number {
-    let n = 0;
-    for (const view of this.#views.values()) n += view.states.size;
-    return n;
+    return this.#live.held();
   }
 
   /**
@@ -273,8 +142,8 @@ export class PromotionRunner {
     const propose: PromotionStep = { step: 'propose', candidate };
     if (options.advance === false) return this.#take(project, who, id, () => propose);
     // A taken id is refused before any replay runs.
-    const before = await this.#state(project, id, await this.#view(project));
-    const proposed = this.#apply(before, propose);
+    const before = await this.#live.state(project, id, await this.#live.view(project));
+    const proposed = applyOrRefuse(before, propose);
     const onward = await this.#onward(project, proposed, options.replay);
     return this.#takeAll(project, id, () => [
       { step: propose, who },
@@ -300,57 +169,8 @@ export class PromotionRunner {
    * `evolution.admission` entry in `project`'s journal, its owner's alone (FORBIDDEN otherwise).
    * Nothing is appended when it already stands as asked.
    */
-  async admit(
-    project: string,
-    who: PromotionActor,
-    from: string,
-    admitted: boolean,
-  ): Promise<Admission> {
-    if (who.role !== 'owner') {
-      throw new CanonryError(
-        'FORBIDDEN',
-        `admitting promotions of another project into ${project} is its owner's: this needs the owner role`,
-        { required_role: 'owner' },
-      );
-    }
-    if (from === project) {
-      throw new CanonryError(
-        'INVALID_ARGUMENT',
-        'a project always reaches itself: it admits other projects only',
-        { field: 'from' },
-      );
-    }
-    parseProject(from);
-    const standing = async (db: Pick<Queryable, 'all'>): Promise<Admission | null> => {
-      const now = (await admissionsOf(db, project)).find((a) => a.from_project === from);
-      if (now?.admitted === admitted) return now;
-      return now === undefined && !admitted ? { from_project: from, admitted, seq: 0 } : null;
-    };
-    const already = await standing(this.#journal.store);
-    if (already !== null) return already;
-    try {
-      const { entry } = await this.#journal.append(
-        project,
-        ADMISSION_ENTRY.input(
-          { from_project: from, admitted },
-          {
-            actor: who.actor,
-            ...(who.authority === undefined ? {} : { authority: who.authority }),
-          },
-        ),
-        {
-          // Decided again under the head's lock: the same call, sent at once, may have set it.
-          precondition: async (tx) => {
-            const now = await standing(tx);
-            if (now !== null) throw new AlreadyStands(now);
-          },
-        },
-      );
-      return { from_project: from, admitted, seq: entry.seq };
-    } catch (err) {
-      if (err instanceof AlreadyStands) return err.admission;
-      throw err;
-    }
+  admit(project: string, who: PromotionActor, from: string, admitted: boolean): Promise<Admission> {
+    return admitPromotions(this.#journal, project, who, from, admitted);
   }
 
   /**
@@ -364,14 +184,14 @@ export class PromotionRunner {
     replay?: PromotionReplayInputs,
   ): Promise<PromotionState> {
     const state = await this.#expect(project, id, 'validate', who);
-    const step = await this.#validation(project, state.candidate, replay);
+    const step = await validationStep(this.#options, project, state.candidate, replay);
     return this.#take(project, who, id, () => step);
   }
 
   /** Policy and safety checks (built in, then the runtime's); any reason rejects the promotion. */
   async check(project: string, who: PromotionActor, id: string): Promise<PromotionState> {
     const state = await this.#expect(project, id, 'check', who);
-    const step = this.#checks(state.candidate);
+    const step = checkStep(this.#options, state.candidate);
     return this.#take(project, who, id, () => step);
   }
 
@@ -455,86 +275,6 @@ export class PromotionRunner {
   }
 
   /**
-   * The steps that take a promotion on from each stage as far as it goes on its own: validation
-   * (replayed once, here), checks, publication (signed once), canary — none past a rejection. The
-   * canary's projects must still admit this one when it is to be opened.
-   */
-  async #onward(
-    project: string,
-    state: PromotionState,
-    replay?: PromotionReplayInputs,
-  ): Promise<(stage: PromotionState['stage']) => PromotionStep[]> {
-    const order = ['candidate', 'validated', 'checked', 'published'] as const;
-    const from = order.indexOf(state.stage as (typeof order)[number]);
-    if (from < 0) return () => [];
-    const { candidate } = state;
-    const steps: PromotionStep[] = [];
-    if (from <= 0) steps.push(await this.#validation(project, candidate, replay));
-    if (from <= 1 && (from === 1 || (steps.at(-1) as { passed: boolean }).passed)) {
-      steps.push(this.#checks(candidate));
-    }
-    if (from <= 2 && (from === 2 || (steps.at(-1) as { passed: boolean }).passed)) {
-      const publication = publishCandidate(candidate, this.#options.signer());
-      const verified = verifyPublication(publication, candidate, this.#options.anchor());
-      if (!verified.ok) {
-        throw new CanonryError('PUBLICATION_INVALID', verified.issues[0]!.message, {
-          promotion_id: candidate.promotion_id,
-        });
-      }
-      steps.push({ step: 'publish', publication });
-    }
-    if (from <= 3 && (from === 3 || steps.at(-1)?.step === 'publish')) {
-      await this.#admitted(project, candidate);
-      steps.push({ step: 'canary' });
-    }
-    // Read again after a conflict, the promotion may have gone on meanwhile: the rest from there.
-    return (stage) => {
-      const at = order.indexOf(stage as (typeof order)[number]);
-      return at < from ? [] : steps.slice(at - from);
-    };
-  }
-
-  /** The validate step for a candidate: its events replayed; nothing to replay fails it. */
-  async #validation(
-    project: string,
-    candidate: PromotionCandidate,
-    replay: PromotionReplayInputs = {},
-  ): Promise<Extract<PromotionStep, { step: 'validate' }>> {
-    const result = await this.#options.validator(candidate, project, replay);
-    const failures =
-      result.replayed === 0 && result.failures.length === 0
-        ? [
-            {
-              event_id: '-',
-              reason: 'nothing to replay: a candidate names the events that validate it',
-            },
-          ]
-        : result.failures;
-    return {
-      step: 'validate',
-      passed: failures.length === 0,
-      replayed: result.replayed,
-      // The validator is a port: what it reports is bounded here as the step's schema bounds it,
-      // so a long reason (a deep first difference's path) rejects the candidate instead of
-      // failing the append.
-      failures: failures.slice(0, PROMOTION_LIMITS.replayEvents).map((f) => ({
-        event_id: f.event_id,
-        reason: clip(f.reason, REASON_CHARS),
-      })),
-    };
-  }
-
-  /** The check step for a candidate: built-in checks, then the runtime's. */
-  #checks(candidate: PromotionCandidate): Extract<PromotionStep, { step: 'check' }> {
-    const reasons = [BUILT_IN_CHECKS, ...(this.#options.checks ?? [])].flatMap((c) => c(candidate));
-    return {
-      step: 'check',
-      passed: reasons.length === 0,
-      reasons: reasons.slice(0, PROMOTION_LIMITS.reasons).map((r) => clip(r, REASON_CHARS)),
-    };
-  }
-
-  /**
    * Records a canary observation (the metric's mean over `samples` sessions of one arm); when the
    * canary then has its minimum sample, its decision — roll back or promote — is appended at once,
    * as {@link CANARY_ACTOR}. With an idempotency key (the canary collector's, one per window) an
@@ -614,18 +354,8 @@ export class PromotionRunner {
   }
 
   /** FORBIDDEN unless every project the candidate's canary names, but its own, admits `project`. */
-  async #admitted(project: string, candidate: PromotionCandidate): Promise<void> {
-    const others = candidate.canary.projects.filter((q) => q !== project);
-    if (others.length === 0) return;
-    const admitting = await admittingProjects(this.#journal.store, project);
-    const missing = others.filter((q) => !admitting.has(q));
-    if (missing.length > 0) {
-      throw new CanonryError(
-        'FORBIDDEN',
-        `the canary names ${missing.slice(0, 8).join(', ')}, which ${missing.length === 1 ? 'does' : 'do'} not admit promotions from ${project}: a project's owner admits them (evolution admissions)`,
-        { projects: missing.slice(0, 64) },
-      );
-    }
+  #admitted(project: string, candidate: PromotionCandidate): Promise<void> {
+    return requireAdmitted(this.#journal.store, project, candidate);
   }
 
   async #expect(
@@ -647,6 +377,26 @@ export class PromotionRunner {
     return state;
   }
 
+  /** The steps that take a promotion on ({@link onwardSteps}), its canary's admissions checked. */
+  #onward(project: string, state: PromotionState, replay?: PromotionReplayInputs) {
+    return onwardSteps(
+      this.#options,
+      (p, candidate) => this.#admitted(p, candidate),
+      project,
+      state,
+      replay,
+    );
+  }
+
+  /** Plans and journals steps ({@link takeSteps}): all or none, planned again on a conflict. */
+  #takeAll(
+    project: string,
+    id: string,
+    plan: (current: PromotionState | null) => readonly Planned[] | Promise<readonly Planned[]>,
+  ): Promise<PromotionState> {
+    return takeSteps(this.#journal, this.#live, project, id, plan);
+  }
+
   /** Decides `step` on the current state and appends it under that head; again on a conflict. */
   #take(
     project: string,
@@ -660,184 +410,6 @@ export class PromotionRunner {
       return step === null ? [] : [{ step, who, idempotencyKey }];
     });
   }
-
-  /**
-   * Plans steps on the current state, checks each against the machine (and its taker's authority)
-   * and appends them together, in one transaction, only if the promotion has taken no step since
-   * the state was read ({@link moved}) — all or none; planned again on a conflict (three tries,
-   * then CONFLICT).
-   */
-  async #takeAll(
-    project: string,
-    id: string,
-    plan: (current: PromotionState | null) => readonly Planned[] | Promise<readonly Planned[]>,
-  ): Promise<PromotionState> {
-    for (let attempt = 1; ; attempt++) {
-      const view = await this.#view(project);
-      // The seq the steps are planned on, taken now: the view is shared and folded further by
-      // other calls while this one awaits its plan.
-      const at = view.cursor;
-      const current = await this.#state(project, id, view);
-      const planned = await plan(current);
-      let state = current;
-      for (const { step, who } of planned) {
-        if (state === null && step.step !== 'propose') break;
-        authorize(who, step.step === 'propose' ? step.candidate : state!.candidate);
-        state = this.#apply(state, step);
-      }
-      if (state === null) {
-        throw new CanonryError('UNKNOWN_PROMOTION', `no promotion ${id} in ${project}`, {
-          promotion_id: id,
-        });
-      }
-      if (planned.length === 0) return state;
-      try {
-        await this.#journal.appendAll(
-          project,
-          planned.map(({ step, who, idempotencyKey }) =>
-            PROMOTION_ENTRY.input(
-              { promotion_id: id, step },
-              {
-                actor: who.actor,
-                ...(who.authority === undefined ? {} : { authority: who.authority }),
-                correlation_id: id,
-                ...(idempotencyKey === undefined ? {} : { idempotency_key: idempotencyKey }),
-              },
-            ),
-          ),
-          {
-            precondition: async (tx, head) => moved(tx, head.seq, project, id, at, current),
-          },
-        );
-      } catch (err) {
-        if (isCanonryError(err, 'CONFLICT') && attempt < RETRIES) continue;
-        throw err;
-      }
-      return (await this.#state(project, id, await this.#view(project)))!;
-    }
-  }
-
-  /** The state `step` leads to, or the machine's refusal as a typed error. */
-  #apply(state: PromotionState | null, step: PromotionStep): PromotionState {
-    const next = applyStep(state, step);
-    if (!next.ok) {
-      const issue = next.issues[0]!;
-      throw new CanonryError(issue.code, issue.message, {
-        stage: issue.stage,
-        step: issue.step,
-        ...(issue.path === undefined ? {} : { path: issue.path }),
-      });
-    }
-    return next.value;
-  }
-
-  /** A promotion's state as of the view: live from memory, finished from the store, else null. */
-  async #state(project: string, id: string, view: View): Promise<PromotionState | null> {
-    const live = view.states.get(id);
-    if (live !== undefined) return live;
-    const [row] = await this.#journal.store.all<{ state: string }>(
-      'SELECT state FROM evolution_finished_promotions WHERE project = $1 AND promotion_id = $2',
-      [project, id],
-    );
-    return row === undefined ? null : (JSON.parse(row.state) as PromotionState);
-  }
-
-  /** The project's live promotions, caught up with its journal from the last cursor. */
-  #view(project: string): Promise<View> {
-    const before = this.#reading.get(project) ?? Promise.resolve();
-    const run = before.then(
-      () => this.#catchUp(project),
-      () => this.#catchUp(project),
-    );
-    this.#reading.set(project, run);
-    return run;
-  }
-
-  /**
-   * Folds the project's new entries. A promotion that ends (rejected, rolled back: no step may
-   * follow) is written to `evolution_finished_promotions` and dropped from memory, so what the
-   * runner holds is its live promotions, however many have finished. A fold that fails part way
-   * forgets the view: the next read folds the journal again from the start.
-   */
-  async #catchUp(project: string): Promise<View> {
-    let view = this.#views.get(project);
-    if (view === undefined) {
-      view = { cursor: 0, states: new Map<string, PromotionState>() };
-      this.#views.set(project, view);
-    }
-    try {
-      for (;;) {
-        const entries = await this.#journal.read(project, { after: view.cursor, limit: PAGE });
-        const steps = stepsOf(entries);
-        foldSteps(steps, view.states);
-        const ended = [...new Set(steps.map((s) => s.promotion_id))]
-          .map((id) => view.states.get(id))
-          .filter((s): s is PromotionState => s !== undefined && FINAL.has(s.stage));
-        if (ended.length > 0) {
-          await this.#journal.store.transaction(async (tx) => {
-            for (const state of ended) {
-              await tx.run(
-                `INSERT INTO evolution_finished_promotions (project, promotion_id, proposed_seq, state)
-                 VALUES ($1, $2, $3, $4) ON CONFLICT (project, promotion_id) DO NOTHING`,
-                [project, state.promotion_id, proposedSeq(state), JSON.stringify(state)],
-              );
-            }
-          });
-          for (const state of ended) view.states.delete(state.promotion_id);
-        }
-        if (entries.length > 0) view.cursor = entries[entries.length - 1]!.seq;
-        if (entries.length < PAGE) return view;
-      }
-    } catch (err) {
-      this.#views.delete(project);
-      throw err;
-    }
-  }
-}
-
-interface View {
-  cursor: number;
-  readonly states: Map<string, PromotionState>;
-}
-
-/**
- * Under the project's head lock: CONFLICT when the promotion has taken a step since the seq its
- * next steps were planned on. Other entries of the project (relay windows, commits, other
- * promotions' steps) do not touch its state, so they do not refuse the step — with the whole head
- * as the condition, a project that appended anything every few milliseconds refused every step.
- * The `evolution` projection's `step_seq` says where the promotion's latest step is, for entries
- * committed before and for those earlier in this same transaction; a journal without the projection
- * falls back to the head itself.
- */
-async function moved(
-  tx: Queryable,
-  head: number,
-  project: string,
-  id: string,
-  planned: number,
-  current: PromotionState | null,
-): Promise<void> {
-  if (head === planned) return;
-  const [row] = await tx.all<{ step_seq: number | string }>(
-    'SELECT step_seq FROM evolution_promotions WHERE project = $1 AND promotion_id = $2',
-    [project, id],
-  );
-  const stepped = row === undefined ? current !== null : Number(row.step_seq) > planned;
-  if (stepped) {
-    throw new CanonryError('CONFLICT', `promotion ${id} took a step after seq ${planned}`, {
-      promotion_id: id,
-    });
-  }
-}
-
-/** Most characters of one reason a step journals (the step schema's bound). */
-const REASON_CHARS = 2_000;
-
-/** `text` cut to at most `max` UTF-16 units, never between the halves of a surrogate pair. */
-function clip(text: string, max: number): string {
-  if (text.length <= max) return text;
-  const cut = text.slice(0, max);
-  return /[\uD800-\uDBFF]$/.test(cut) ? cut.slice(0, -1) : cut;
 }
 
 /** Stages `advance` takes a promotion on from. */
@@ -855,19 +427,4 @@ function advancedElsewhere(id: string, stage: PromotionState['stage'] | null): C
     `another call is advancing promotion ${id}${stage === null ? '' : ` (now ${stage})`}: read it again`,
     { promotion_id: id, ...(stage === null ? {} : { stage }) },
   );
-}
-
-/** Stages no step leaves: a promotion there is finished. */
-const FINAL: ReadonlySet<PromotionState['stage']> = new Set(['rejected', 'rolled_back']);
-
-/** The journal seq of a promotion's proposal: its list order. */
-function proposedSeq(state: PromotionState): number {
-  return state.history[0]?.seq ?? 0;
-}
-
-/** The promotion steps among journal entries, with their seqs. */
-function stepsOf(entries: readonly JournalEntry[]) {
-  return entries
-    .filter((e) => PROMOTION_ENTRY.is(e))
-    .map((e) => ({ ...PROMOTION_ENTRY.body(e), seq: e.seq }));
 }
