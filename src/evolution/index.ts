@@ -226,6 +226,7 @@ export {
   type ResolveOptions,
   resolveGovernance,
 } from './resolve-governance.js';
+export { type RetryClaim, RetryClaims } from './retry-claim.js';
 export { EVOLUTION_MIGRATIONS } from './schema.js';
 export {
   DECODED_MAJOR,
