@@ -17,13 +17,7 @@ import {
   outputRefusal,
   publishOutput,
 } from '../app/index.js';
-import {
-  CanonryError,
-  duplicateMemberName,
-  isCanonryError,
-  isNoSpace,
-  parseJsonText,
-} from '../core/index.js';
+import { CanonryError, isCanonryError, isNoSpace, parseJsonText } from '../core/index.js';
 import { forTerminal, jsonForTerminal } from './terminal.js';
 
 /** An environment variable, unset when empty. */
@@ -87,9 +81,9 @@ export function readText(path: string, what: string, maxBytes = MAX_INPUT_FILE_B
 /**
  * Reads and parses a JSON file with the same depth bound as HTTP bodies. JSON is UTF-8 (RFC 8259):
  * read leniently, an artifact whose bytes are not would hash as its U+FFFD reading, so two
- * different files would bind the same event. An object naming a member twice is refused too: the
- * parser keeps the last, another reader the first, so an event or artifact would mean one thing
- * here and another there.
+ * different files would bind the same event. An object naming a member twice is refused too (by
+ * the parser, as an HTTP body): it keeps the last, another reader the first, so an event or
+ * artifact would mean one thing here and another there.
  */
 export function readJson(path: string, what: string): unknown {
   const text = readText(path, what);
@@ -99,15 +93,6 @@ export function readJson(path: string, what: string): unknown {
   } catch (err) {
     const reason = isCanonryError(err) ? err.message : 'not JSON';
     throw new CanonryError('MALFORMED_FILE', `${what} ${path}: ${reason}`, { path });
-  }
-  const twice = duplicateMemberName(text);
-  if (twice !== null) {
-    const name = JSON.stringify(twice.length > 64 ? `${twice.slice(0, 64)}…` : twice);
-    throw new CanonryError(
-      'MALFORMED_FILE',
-      `${what} ${path}: an object names member ${name} twice`,
-      { path },
-    );
   }
   return value;
 }

@@ -30,6 +30,11 @@ export interface JsonTextShape {
   readonly values: number;
   /** Distinct member names (by their raw text), when a key limit was given; else 0. */
   readonly keys: number;
+  /**
+   * The first member name one object gives twice, decoded (`"a"` and `"\u0061"` are one name), when
+   * `unique` was asked for; else null.
+   */
+  readonly duplicate: string | null;
 }
 
 /** Bounds for {@link jsonTextShape}; the scan stops as soon as one is passed. */
@@ -38,17 +43,28 @@ export interface JsonTextLimits {
   readonly values?: number;
   /** Counting distinct member names costs a set of their texts: only when a bound is given. */
   readonly keys?: number;
+  /** Look for a member name given twice in one object (see {@link JsonTextShape.duplicate}). */
+  readonly unique?: boolean;
 }
 
 /**
  * Measures a JSON text by one scan of its structural characters that jumps over strings (searching
  * for their closing quote, which is fast on long text), so a hostile document is measured before
- * `JSON.parse` ever recurses into it, at a fraction of the cost of parsing it.
+ * `JSON.parse` ever recurses into it, at a fraction of the cost of parsing it. With `unique`, the
+ * same scan keeps each open object's member names, so a name given twice costs no second pass.
  */
 export function jsonTextShape(text: string, limits: JsonTextLimits = {}): JsonTextShape {
   const maxDepth = limits.depth ?? Number.POSITIVE_INFINITY;
   const maxValues = limits.values ?? Number.POSITIVE_INFINITY;
   const names = limits.keys === undefined ? null : new Set<string>();
+  // The member names of each open object, by depth: in a list reused from object to object (most
+  // objects have a few members, compared in turn), then in a set past SHORT_NAMES. Kept only until
+  // a name is found twice.
+  const unique = limits.unique === true;
+  const lists: string[][] = [];
+  const counts: number[] = [];
+  const sets: (Set<string> | null)[] = [];
+  let duplicate: string | null = null;
   let depth = 0;
   let deepest = 0;
   let values = 1;
@@ -56,9 +72,16 @@ export function jsonTextShape(text: string, limits: JsonTextLimits = {}): JsonTe
     const c = text.charCodeAt(i);
     if (c === 0x22) {
       const end = stringEnd(text, i + 1);
-      if (names !== null && isKey(text, end)) {
-        names.add(text.slice(i + 1, end - 1));
-        if (names.size > (limits.keys as number)) break;
+      if ((names !== null || unique) && isKey(text, end)) {
+        const raw = text.slice(i + 1, end - 1);
+        if (names !== null) {
+          names.add(raw);
+          if (names.size > (limits.keys as number)) break;
+        }
+        if (unique && duplicate === null && depth > 0) {
+          const name = raw.includes('\\') ? decodedName(text.slice(i, end)) : raw;
+          if (seenTwice(name, depth - 1, lists, counts, sets)) duplicate = name;
+        }
       }
       i = end - 1;
       continue;
@@ -66,39 +89,69 @@ export function jsonTextShape(text: string, limits: JsonTextLimits = {}): JsonTe
     if (c === 0x7b || c === 0x5b) {
       values++;
       if (++depth > deepest) deepest = depth;
+      if (unique && depth > 0) {
+        counts[depth - 1] = 0;
+        sets[depth - 1] = null;
+      }
     } else if (c === 0x7d || c === 0x5d) depth--;
     else if (c === 0x2c) values++;
     else if (c === 0x3a) values++;
     else continue;
     if (deepest > maxDepth || values > maxValues) break;
   }
-  return { depth: deepest, values, keys: names?.size ?? 0 };
+  return { depth: deepest, values, keys: names?.size ?? 0, duplicate };
+}
+
+/** Names an object keeps in a list, compared in turn, before they move to a set. */
+const SHORT_NAMES = 16;
+
+/** Records `name` as a member of the object open at `level`; whether it had it already. */
+function seenTwice(
+  name: string,
+  level: number,
+  lists: string[][],
+  counts: number[],
+  sets: (Set<string> | null)[],
+): boolean {
+  const set = sets[level];
+  if (set) {
+    if (set.has(name)) return true;
+    set.add(name);
+    return false;
+  }
+  let list = lists[level];
+  if (list === undefined) {
+    list = [];
+    lists[level] = list;
+  }
+  const count = counts[level] as number;
+  for (let j = 0; j < count; j++) if (list[j] === name) return true;
+  if (count < SHORT_NAMES) {
+    list[count] = name;
+    counts[level] = count + 1;
+  } else {
+    sets[level] = new Set(list).add(name);
+  }
+  return false;
+}
+
+/** A quoted member name decoded; its raw text when it is no JSON string (`JSON.parse` refuses it). */
+function decodedName(quoted: string): string {
+  try {
+    return JSON.parse(quoted) as string;
+  } catch {
+    return quoted.slice(1, -1);
+  }
 }
 
 /**
  * The first member name that appears twice in one object of a JSON text, decoded (`"a"` and
  * `"\u0061"` are the same name), or null. `JSON.parse` keeps the last of them silently, while
  * another reader may keep the first: a signed or hashed document must have one meaning (RFC 7493
- * §2.3). One scan, a set of names per open object; call it on text already known to parse.
+ * §2.3). {@link parseJsonText} refuses such text itself.
  */
 export function duplicateMemberName(text: string): string | null {
-  const open: (Set<string> | null)[] = [];
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 0x22) {
-      const end = stringEnd(text, i + 1);
-      const names = open.at(-1);
-      if (names && isKey(text, end)) {
-        const name = JSON.parse(text.slice(i, end)) as string;
-        if (names.has(name)) return name;
-        names.add(name);
-      }
-      i = end - 1;
-    } else if (c === 0x7b) open.push(new Set());
-    else if (c === 0x5b) open.push(null);
-    else if (c === 0x7d || c === 0x5d) open.pop();
-  }
-  return null;
+  return jsonTextShape(text, { unique: true }).duplicate;
 }
 
 /** Whether the string ending before `end` is a member name: a `:` follows it (after whitespace). */
@@ -130,10 +183,15 @@ export function jsonTextDepth(text: string, limit = Number.POSITIVE_INFINITY): n
   return jsonTextShape(text, { depth: limit }).depth;
 }
 
+/** Characters of a member name given twice that an error quotes. */
+const MAX_QUOTED_NAME = 64;
+
 /**
  * Parses JSON received from outside: refuses nesting beyond `maxDepth` (NESTING_TOO_DEEP), more
- * values or distinct member names than `limits` allow (PAYLOAD_TOO_LARGE) and text that is not JSON
- * (MALFORMED_BODY). Prototype-polluting keys are harmless here because `JSON.parse` creates own
+ * values or distinct member names than `limits` allow (PAYLOAD_TOO_LARGE), text that is not JSON and
+ * an object that names a member twice (MALFORMED_BODY, the name quoted cut to 64 characters): the
+ * parser keeps the last of two, another reader the first, so the text would mean two things (RFC
+ * 7493 §2.3). Prototype-polluting keys are harmless here because `JSON.parse` creates own
  * properties, never setters.
  */
 export function parseJsonText(
@@ -141,7 +199,7 @@ export function parseJsonText(
   maxDepth = DEFAULT_MAX_JSON_DEPTH,
   limits: { values?: number; keys?: number } = {},
 ): unknown {
-  const shape = jsonTextShape(text, { depth: maxDepth, ...limits });
+  const shape = jsonTextShape(text, { depth: maxDepth, ...limits, unique: true });
   if (shape.depth > maxDepth) {
     throw new CanonryError('NESTING_TOO_DEEP', `JSON nested deeper than ${maxDepth}`, { maxDepth });
   }
@@ -157,9 +215,26 @@ export function parseJsonText(
       { maxKeys: limits.keys },
     );
   }
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch {
     throw new CanonryError('MALFORMED_BODY', 'the text is not valid JSON');
   }
+  if (shape.duplicate !== null) {
+    const member = cutName(shape.duplicate);
+    throw new CanonryError(
+      'MALFORMED_BODY',
+      `an object names member ${JSON.stringify(member)} twice`,
+      { member },
+    );
+  }
+  return value;
+}
+
+/** A member name as an error quotes it: its first {@link MAX_QUOTED_NAME} code points. */
+function cutName(name: string): string {
+  // 64 code points lie within the first 128 code units, whole.
+  const head = [...name.slice(0, MAX_QUOTED_NAME * 2)].slice(0, MAX_QUOTED_NAME).join('');
+  return head.length < name.length ? `${head}…` : name;
 }

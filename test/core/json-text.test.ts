@@ -65,6 +65,7 @@ describe('parseJsonText', () => {
       depth: 2,
       values: 7,
       keys: 2,
+      duplicate: null,
     });
     expect(jsonTextShape(String.raw`["a,b,[c]", "\\", "\\\"]", 1]`).values).toBe(5);
     expect(jsonTextShape('[{"k":1},{"k" :2},{"j":"k:"}]', { keys: 100 }).keys).toBe(2);
@@ -104,6 +105,68 @@ describe('parseJsonText', () => {
     expect(codeOf(() => parseJsonText('{"a":'))).toBe('MALFORMED_BODY');
     expect(codeOf(() => parseJsonText("{'a':1}"))).toBe('MALFORMED_BODY');
     expect(codeOf(() => parseJsonText(''))).toBe('MALFORMED_BODY');
+  });
+
+  it('refuses an object naming a member twice as MALFORMED_BODY, naming the member', () => {
+    const refusal = (text: string): Record<string, unknown> | undefined => {
+      try {
+        parseJsonText(text, 64, { values: DEFAULT_MAX_JSON_VALUES, keys: DEFAULT_MAX_JSON_KEYS });
+      } catch (err) {
+        if (err instanceof CanonryError)
+          return { code: err.code, message: err.message, ...err.details };
+      }
+      return undefined;
+    };
+    expect(refusal('{"label":"BLOCK","amount":1,"label":"AUTO_APPROVE"}')).toEqual({
+      code: 'MALFORMED_BODY',
+      message: 'an object names member "label" twice',
+      member: 'label',
+    });
+    // Escaped, the name is the same one JSON.parse keeps.
+    expect(refusal(String.raw`{"a":1,"\u0061":2}`)?.member).toBe('a');
+    expect(refusal(String.raw`{"\"":1,"\u0022":2}`)?.member).toBe('"');
+    // Given again after a nested object (which named it too) closed.
+    expect(refusal('{"a":{"a":1,"b":2},"c":[{"a":1}],"a":3}')?.member).toBe('a');
+    // Past the names an object keeps in a list: 40 members, the first given again last.
+    const many = Array.from({ length: 40 }, (_, i) => `"k${i}":${i}`).join(',');
+    expect(refusal(`{${many},"k0":0}`)?.member).toBe('k0');
+    expect(refusal(`{${many},"k39":0}`)?.member).toBe('k39');
+    expect(refusal(`{${many}}`)).toBeUndefined();
+    // Siblings at one depth, each with its own names.
+    expect(refusal('[{"a":1,"b":2},{"b":1,"a":2},{"c":{"a":1}}]')).toBeUndefined();
+    expect(refusal('[{"a":1,"b":2},{"b":1,"c":2,"b":3}]')?.member).toBe('b');
+    // A long name is quoted cut, whole code points.
+    const long = `${'😀'.repeat(100)}`;
+    const cut = refusal(`{${JSON.stringify(long)}:1,${JSON.stringify(long)}:2}`);
+    expect(cut?.member).toBe(`${'😀'.repeat(64)}…`);
+    expect(cut?.message).toContain(`"${'😀'.repeat(64)}…" twice`);
+    // Text that is not JSON is refused as such, though it also names a member twice.
+    expect(refusal('{"a":1,"a":')?.message).toBe('the text is not valid JSON');
+  });
+
+  it('finds a member given twice wherever it is put in any JSON text, and none in one stringified', () => {
+    const object = fc.dictionary(fc.string({ maxLength: 6 }), fc.jsonValue({ maxDepth: 2 }), {
+      minKeys: 1,
+      maxKeys: 30,
+    });
+    fc.assert(
+      fc.property(fc.jsonValue(), object, fc.nat(), fc.boolean(), (value, members, at, escaped) => {
+        expect(jsonTextShape(JSON.stringify(value), { unique: true }).duplicate).toBeNull();
+        const entries = Object.entries(members).map(
+          ([k, v]) => `${JSON.stringify(k)}:${JSON.stringify(v)}`,
+        );
+        const names = Object.keys(members);
+        const name = names[at % names.length] as string;
+        // The same name once more, its characters escaped or not, somewhere among the members.
+        const again = escaped
+          ? `"${[...name].map((ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`).join('')}"`
+          : JSON.stringify(name);
+        entries.splice(at % (entries.length + 1), 0, `${again}:null`);
+        const text = JSON.stringify([value, '{']).replace('"{"', () => `{${entries.join(',')}}`);
+        expect(jsonTextShape(text, { unique: true }).duplicate).toBe(name);
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it('keeps __proto__ as plain data', () => {

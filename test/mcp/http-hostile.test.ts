@@ -67,6 +67,19 @@ describe('/mcp refuses what a client should not send', { timeout: 120_000 }, () 
     expect(await messageCount()).toBe(before);
   });
 
+  it('refuses a body naming a member twice before any tool runs, naming the member', async () => {
+    const before = await messageCount();
+    // The SDK would post the last text; a reader keeping the first would see another message.
+    const r = await post(callTool(3, 'postMessage', '{"text":"one","\\u0074ext":"two"}'));
+    expect(r.status).toBe(400);
+    expect(r.json.error).toMatchObject({
+      code: 'MALFORMED_BODY',
+      message: 'an object names member "text" twice',
+      details: { member: 'text' },
+    });
+    expect(await messageCount()).toBe(before);
+  });
+
   it('refuses a batch with canonry code, running none of its calls', async () => {
     const before = await messageCount();
     const batch = `[${callTool(1, 'postMessage', '{"text":"one"}')},${callTool(2, 'postMessage', '{"text":"two"}')}]`;

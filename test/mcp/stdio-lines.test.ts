@@ -45,6 +45,8 @@ describe('StdioLines', () => {
       `${JSON.stringify({ jsonrpc: '2.0', id: 4, method: 'tools/list', params: null })}\n`,
       `${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/x', params: null })}\n`,
       `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"a":${deep}}}\n`,
+      // A tool's name given twice: the SDK would call the last, another reader the first.
+      '{"jsonrpc":"2.0","id":10,"method":"tools/call","params":{"name":"a","name":"b"}}\n',
       `${call(6)}\n`,
     ]);
     expect(refusals.map((r) => [r.id, r.error.code, r.error.data.code])).toEqual([
@@ -52,7 +54,9 @@ describe('StdioLines', () => {
       [null, -32600, 'INVALID_ARGUMENT'],
       [4, -32600, 'INVALID_ARGUMENT'],
       [null, -32600, 'NESTING_TOO_DEEP'],
+      [null, -32700, 'MALFORMED_BODY'],
     ]);
+    expect(refusals.at(-1)?.error.message).toBe('an object names member "name" twice');
     expect(passed).toBe(`${call(6)}\n`);
   });
 

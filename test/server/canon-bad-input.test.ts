@@ -124,6 +124,26 @@ describe('every write route refuses malformed bodies with a typed 4xx and writes
     }
   });
 
+  it('a body naming a member twice, which JSON.parse would read as its last, however escaped', async () => {
+    // Each would be taken as its last member's value: a message, a proposal on a real object.
+    const message = `{"text":"${TEXT}","role":"assistant","\\u0072ole":"user"}`;
+    const doubled = JSON.stringify(proposal()).replace(
+      '"intent":"create"',
+      '"intent":"x","intent":"create"',
+    );
+    for (const [method, path] of WRITES()) {
+      for (const [raw, member] of [
+        [message, 'role'],
+        [doubled, 'intent'],
+        ['{"a":{"b":1,"b":2}}', 'b'],
+      ] as const) {
+        const r = await refused(method, path, raw, { code: 'MALFORMED_BODY', status: 400 });
+        expect(r.body.error.details).toEqual({ member });
+        expect(r.body.error.message).toBe(`an object names member "${member}" twice`);
+      }
+    }
+  });
+
   it('wrong top-level types, unknown fields and authority claims', async () => {
     for (const [method, path] of WRITES()) {
       for (const body of [[], 'text', 42, null, true]) await refused(method, path, body);

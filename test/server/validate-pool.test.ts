@@ -161,10 +161,25 @@ describe('POST /v1/validate on the evaluation threads', () => {
     });
   }
 
-  it('bodies the parser refuses get the same typed rejection from a thread', async () => {
+  it('bodies the parser refuses get the same typed rejection from a thread or in process', async () => {
     const big = body({ amount: 1, lines: lines(400) }, refundProtocol());
     for (const [raw, status, code] of [
       [`${big.slice(0, -1)},`, 400, 'MALFORMED_BODY'],
+      // A member named twice: JSON.parse would keep the last, a SMALL verdict (a thread, then in
+      // process), another reader the first.
+      [
+        body({ amount: 1, lines: lines(400) }, ledgerHash).replace(
+          '{"amount":1',
+          '{"amount":99,"\\u0061mount":1',
+        ),
+        400,
+        'MALFORMED_BODY',
+      ],
+      [
+        body({ amount: 7 }, ledgerHash).replace('{"amount":7', '{"amount":70,"amount":7'),
+        400,
+        'MALFORMED_BODY',
+      ],
       [
         `{"artifact":${'['.repeat(100)}${']'.repeat(100)},"pad":"${'x'.repeat(5000)}"}`,
         400,
@@ -181,6 +196,9 @@ describe('POST /v1/validate on the evaluation threads', () => {
     ] as const) {
       const http = await postRaw(raw);
       expect(http.status).toBe(status);
+      if (/"amount":(99|70),/.test(raw)) {
+        expect(JSON.parse(http.text).error.message).toBe('an object names member "amount" twice');
+      }
       expect(JSON.parse(http.text)).toEqual(
         rejectionEnvelope(code, JSON.parse(http.text).error.message),
       );
