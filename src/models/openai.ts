@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { type CanonryError, parseJsonText } from '../core/index.js';
+import { type CanonryError, isCanonryError, parseJsonText } from '../core/index.js';
 import { Breaker } from './breaker.js';
 import { modelError } from './errors.js';
 import { type Attempt, postOnce } from './http.js';
@@ -187,10 +187,13 @@ export class OpenAIModel implements ModelPort {
     let body: unknown;
     try {
       body = parseJsonText(text, 64);
-    } catch {
+    } catch (err) {
+      // A body naming a member twice (a choice's content, say) is refused too: the parser keeps
+      // the last, a proxy or logger on the way may have read the first.
+      const reason = isCanonryError(err) ? this.#scrub(err.message) : 'not JSON';
       throw modelError(
         'MODEL_OUTPUT_INVALID',
-        `${this.route}: unreadable response: not JSON`,
+        `${this.route}: unreadable response: ${reason}`,
         this.route,
       );
     }

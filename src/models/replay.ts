@@ -98,8 +98,9 @@ export function parseRecordings(text: string): ModelRecording[] {
     let value: unknown;
     try {
       value = parseJsonText(line, 256);
-    } catch {
-      throw new CanonryError('MALFORMED_FILE', `recording line ${i + 1}: not JSON`);
+    } catch (err) {
+      const reason = err instanceof CanonryError ? err.message : 'not JSON';
+      throw new CanonryError('MALFORMED_FILE', `recording line ${i + 1}: ${reason}`);
     }
     out.push(recordingOf(value, `recording line ${i + 1}`));
   }

@@ -251,6 +251,19 @@ describe('OpenAIModel against a real HTTP server', () => {
     for (let i = 0; i < 3; i++) await failure(model().complete(ASK), 'MODEL_OUTPUT_INVALID');
   });
 
+  it('a body naming a member twice is MODEL_OUTPUT_INVALID naming it, not the last one read', async () => {
+    const text = JSON.stringify((completion('{"ok":true}') as { body: unknown }).body);
+    expect(text).toContain('"content":');
+    // A reader keeping the first content sees another answer.
+    const doubled = text.replace('"content":', '"content":"{\\"ok\\":false}","content":');
+    expect(JSON.parse(doubled).choices[0].message.content).toBe('{"ok":true}');
+    server.enqueue({ kind: 'raw', contentType: 'application/json', text: doubled });
+    const error = await failure(model().complete(ASK), 'MODEL_OUTPUT_INVALID');
+    expect(error.message).toBe(
+      'openai:m-1: unreadable response: an object names member "content" twice',
+    );
+  });
+
   it('the key never appears in util.inspect or JSON.stringify of the model', () => {
     const m = model();
     expect(inspect(m, { depth: 10, showHidden: true })).not.toContain(KEY);

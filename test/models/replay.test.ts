@@ -103,7 +103,10 @@ describe('RecordingModel → JSONL → ReplayModel', () => {
     const recorder = new RecordingModel(new ScriptedModel([{ match: /./, respond: () => 'x' }]));
     await recorder.complete(ask('q'));
     const line = JSON.parse(recorder.toJsonl());
-    expect(() => parseRecordings('{not json\n')).toThrow(/line 1: not JSON/);
+    expect(() => parseRecordings('{not json\n')).toThrow(/line 1: the text is not valid JSON/);
+    // A line naming its key twice: JSON.parse would keep the matching last one.
+    const doubled = JSON.stringify(line).replace('{', `{"key":"sha256:${'0'.repeat(64)}",`);
+    expect(() => parseRecordings(doubled)).toThrow(/line 1: an object names member "key" twice/);
     expect(() =>
       parseRecordings(`\n${JSON.stringify({ ...line, key: `sha256:${'0'.repeat(64)}` })}`),
     ).toThrow(/line 2: the key does not match/);

@@ -204,6 +204,27 @@ describe('parseContribution', () => {
     expect(error.message).toContain(field === '/' ? 'the window contribution' : field);
   });
 
+  it('refuses an answer naming a member twice, in the answer or a fact, naming the member', () => {
+    const text = JSON.stringify(answer());
+    // JSON.parse would keep the last: a fact the model stated, then one it took back.
+    for (const [raw, member] of [
+      [text.replace('"facts":', '"facts":[],"facts":'), 'facts'],
+      [text.replace('"confidence":0.9', '"confidence":0.1,"confidence":0.9'), 'confidence'],
+      [
+        `\`\`\`json\n${text.replace('{"output":', '{"\\u006futput":"x","output":')}\n\`\`\``,
+        'output',
+      ],
+    ] as const) {
+      expect(raw).not.toBe(text);
+      const error = refusal(() => parseContribution(raw));
+      expect(error.code).toBe('MODEL_OUTPUT_INVALID');
+      expect(error.message).toBe(
+        `the window contribution: an object names member "${member}" twice`,
+      );
+      expect(error.details).toEqual({ member });
+    }
+  });
+
   it('refuses hostile sizes before walking them', () => {
     const huge = 'x'.repeat(CONTRIBUTION_LIMITS.maxRawChars + 1);
     expect(refusal(() => parseContribution(huge)).code).toBe('MODEL_OUTPUT_INVALID');
