@@ -279,8 +279,22 @@ export function eventVerifier(keyring: () => Keyring): () => QualifiedEventVerif
 
 const verifiers = new WeakMap<Keyring, () => QualifiedEventVerifier>();
 
-/** The event verifier of a runtime's keyring (operations and the CLI verify through it). */
-export function eventVerifierOf(runtime: { readonly keyring: Keyring }): QualifiedEventVerifier {
+/**
+ * The event verifier of a runtime's keyring (operations and the CLI verify through it): judging
+ * issuers now, or at `at` (a verifier of its own, kept by nobody).
+ */
+export function eventVerifierOf(
+  runtime: { readonly keyring: Keyring },
+  at?: Date,
+): QualifiedEventVerifier {
+  if (at !== undefined) {
+    const crl = runtime.keyring.revocationListPem();
+    return new QualifiedEventVerifier({
+      root: runtime.keyring.rootCertificatePem,
+      at,
+      ...(crl ? { revocationList: crl } : {}),
+    });
+  }
   let get = verifiers.get(runtime.keyring);
   if (!get) {
     const keyring = runtime.keyring;

@@ -27,6 +27,7 @@ export {
   parseContentHash,
   sha256Hex,
 } from './hash.js';
+export { parseInstant } from './instant.js';
 export {
   DEFAULT_MAX_JSON_DEPTH,
   DEFAULT_MAX_JSON_KEYS,

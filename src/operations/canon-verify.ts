@@ -1,6 +1,7 @@
 import { IN_FORCE_PREFIX } from '../app/index.js';
 import { CanonryError, type ContentHash, parseContentHash } from '../core/index.js';
 import { verifyConformanceEvent } from '../kernel/index.js';
+import { instantInput } from './input.js';
 import type { Operation, OperationContext } from './operation.js';
 import { BODIES, EXAMPLE_HASH, RESPONSES, ref } from './schemas.js';
 
@@ -78,7 +79,7 @@ export const VERIFY_OPERATIONS: readonly Operation[] = [
     url: '/v1/projects/:project/verify',
     operationId: 'verifyEvent',
     summary:
-      "Verify a signed conformance event against this server's root and revocation list, and the artifact, protocol and metadata hash it should bind (TCP/AP §7); writes nothing",
+      "Verify a signed conformance event against this server's root and revocation list, its issuer valid now or at `at`, and the artifact, protocol and metadata hash it should bind (TCP/AP §7); writes nothing",
     tag: 'tcp-ap',
     cli: {
       command: 'verify',
@@ -109,7 +110,9 @@ export const VERIFY_OPERATIONS: readonly Operation[] = [
         artifact?: unknown;
         protocol?: unknown;
         generation_metadata_hash?: string;
+        at?: string;
       };
+      const at = instantInput(b.at, 'at', 'INVALID_BODY');
       const hash: ContentHash | undefined =
         b.generation_metadata_hash === undefined
           ? undefined
@@ -118,6 +121,7 @@ export const VERIFY_OPERATIONS: readonly Operation[] = [
       const result = verifyConformanceEvent(b.event, {
         root: keyring.rootCertificatePem,
         revocationList: keyring.revocationListPem(),
+        ...(at ? { at } : {}),
         ...(Object.hasOwn(b, 'artifact') ? { artifact: b.artifact } : {}),
         ...(b.protocol !== undefined ? { protocol: b.protocol } : {}),
         ...(hash ? { generationMetadataHash: hash } : {}),

@@ -9,7 +9,7 @@ import {
   type EvolutionCoordinator,
   MAX_VERIFY_PAGE,
 } from '../evolution/index.js';
-import { intQuery } from './input.js';
+import { instantInput, intQuery } from './input.js';
 import type { Operation, QueryDoc } from './operation.js';
 
 /**
@@ -185,7 +185,7 @@ export const EVOLUTION_OPERATIONS: readonly Operation[] = [
     url: `${URL_BASE}/verify`,
     operationId: 'verifyEvents',
     summary:
-      "Verify the project's stored events, a page at a time in journal order: schema, policy hash, signature from the server's root, governance against its sources",
+      "Verify the project's stored events, a page at a time in journal order: schema, policy hash, signature from the server's root (its issuer valid now or at `at`), governance against its sources",
     tag: 'evolution',
     cli: {
       command: 'events verify',
@@ -198,6 +198,12 @@ export const EVOLUTION_OPERATIONS: readonly Operation[] = [
         name: 'limit',
         description: `at most this many events checked (1–${MAX_VERIFY_PAGE}, default ${MAX_VERIFY_PAGE}); next says where the following page starts`,
         schema: { type: 'integer', minimum: 1, maximum: MAX_VERIFY_PAGE },
+      },
+      {
+        name: 'at',
+        description:
+          'judge each signing certificate and the root at this instant (RFC 3339 with an offset) instead of now',
+        schema: { type: 'string' },
       },
     ],
     status: 200,
@@ -214,7 +220,8 @@ export const EVOLUTION_OPERATIONS: readonly Operation[] = [
     ),
     errors: ['INVALID_ARGUMENT'],
     handler: async ({ runtime, project, query }) => {
-      const report = await store(runtime).verify(project, eventVerifierOf(runtime), {
+      const at = instantInput(query.at, 'at', 'INVALID_ARGUMENT');
+      const report = await store(runtime).verify(project, eventVerifierOf(runtime, at), {
         after: intQuery(query.after, 'after', 0, Number.MAX_SAFE_INTEGER, 0),
         limit: intQuery(query.limit, 'limit', 1, MAX_VERIFY_PAGE, MAX_VERIFY_PAGE),
       });

@@ -9,7 +9,13 @@ import {
   refuseAuthorityClaims,
   type WorkingSetRequest,
 } from '../canon/index.js';
-import { CanonryError, type ContentHash, isContentHash } from '../core/index.js';
+import {
+  CanonryError,
+  type ContentHash,
+  type ErrorCode,
+  isContentHash,
+  parseInstant,
+} from '../core/index.js';
 
 /**
  * Checks for what arrives from outside (HTTP and the CLI alike): bodies, path ids and query values.
@@ -56,6 +62,24 @@ export function oneOfQuery<T extends string>(
     });
   }
   return value as T;
+}
+
+/**
+ * The verifier's instant (`at`: an RFC 3339 date-time with an offset), or undefined when absent;
+ * anything else is `code` (INVALID_BODY for a body field, INVALID_ARGUMENT for a query value) naming
+ * the field. Signed documents carry no signing time, so the relying party says when to judge them.
+ */
+export function instantInput(value: unknown, field: string, code: ErrorCode): Date | undefined {
+  if (value === undefined) return undefined;
+  const at = typeof value === 'string' ? parseInstant(value) : null;
+  if (at === null) {
+    throw new CanonryError(
+      code,
+      `${field} must be an RFC 3339 date-time with an offset, e.g. 2030-01-31T00:00:00Z`,
+      { field },
+    );
+  }
+  return at;
 }
 
 /**

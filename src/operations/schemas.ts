@@ -929,6 +929,11 @@ export const BODIES = {
       artifact: { description: 'when given, the event must bind this artifact' },
       protocol: { type: 'object', description: 'when given, the event must bind this protocol' },
       generation_metadata_hash: { ...hash, description: 'when given, the event must bind it' },
+      at: str({
+        maxLength: 64,
+        description:
+          'the instant (RFC 3339 with an offset) the issuer and root must be valid at, instead of now: an event carries no signing time, so the relying party says when it vouches for',
+      }),
     },
     ['event'],
     closed,

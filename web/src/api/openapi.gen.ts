@@ -609,7 +609,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Verify a signed conformance event against this server's root and revocation list, and the artifact, protocol and metadata hash it should bind (TCP/AP §7); writes nothing */
+        /** Verify a signed conformance event against this server's root and revocation list, its issuer valid now or at `at`, and the artifact, protocol and metadata hash it should bind (TCP/AP §7); writes nothing */
         post: operations["verifyEvent"];
         delete?: never;
         options?: never;
@@ -762,7 +762,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Verify the project's stored events, a page at a time in journal order: schema, policy hash, signature from the server's root, governance against its sources */
+        /** Verify the project's stored events, a page at a time in journal order: schema, policy hash, signature from the server's root (its issuer valid now or at `at`), governance against its sources */
         get: operations["verifyEvents"];
         put?: never;
         post?: never;
@@ -4593,6 +4593,8 @@ export interface operations {
                     protocol?: Record<string, never>;
                     /** @description when given, the event must bind it */
                     generation_metadata_hash?: string;
+                    /** @description the instant (RFC 3339 with an offset) the issuer and root must be valid at, instead of now: an event carries no signing time, so the relying party says when it vouches for */
+                    at?: string;
                 };
             };
         };
@@ -5507,6 +5509,8 @@ export interface operations {
                 after?: number;
                 /** @description at most this many events checked (1–256, default 256); next says where the following page starts */
                 limit?: number;
+                /** @description judge each signing certificate and the root at this instant (RFC 3339 with an offset) instead of now */
+                at?: string;
             };
             header?: never;
             path: {
