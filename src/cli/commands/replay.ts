@@ -16,6 +16,7 @@ import {
   replayEvent,
 } from '../../evolution/index.js';
 import { parseRecordings, recordingOf } from '../../models/index.js';
+import { parseInstantFlag } from '../instant-flag.js';
 import { EXIT, emit, readJson, readText } from '../io.js';
 import { DATA_FLAG, DB_FLAG, type RuntimeFlags, withRuntime } from '../runtime.js';
 
@@ -24,6 +25,7 @@ interface ReplayOptions extends RuntimeFlags {
   artifact?: string;
   session?: string;
   recordings?: string;
+  at?: string;
   json?: boolean;
 }
 
@@ -105,9 +107,9 @@ async function journaledInputs(
 
 /**
  * `canonry replay EVENT [--project P] [--artifact A.json] [--session S.json] [--recordings
- * R.jsonl]`: EVENT is a file (a signed event, or `{ event, artifact?, relay? }`) or, with
+ * R.jsonl] [--at T]`: EVENT is a file (a signed event, or `{ event, artifact?, relay? }`) or, with
  * `--project`, an event id looked up in the project's event store. The event is verified against
- * the data directory's root, the work it records is re-executed (a kernel verdict from the artifact
+ * the data directory's root (its issuer valid now, or at `--at`), the work it records is re-executed (a kernel verdict from the artifact
  * whose hash it names; a relay window with the replay model — over `--recordings` when given, else,
  * for an event from the store, over the answers the session's windows journaled up to the event's,
  * the session as started read from the store when no `--session` is given) and `match` or the
@@ -130,10 +132,17 @@ export function replayCommand(program: Command): void {
       '--recordings <file>',
       "the model recordings (JSONL), for a relay.window event (default, for an event id: the windows' journaled answers)",
     )
+    .option(
+      '--at <time>',
+      "judge the event's signing certificate and the root at this instant (RFC 3339) instead of now",
+    )
     .option(...DATA_FLAG)
     .option(...DB_FLAG)
     .option('--json', 'print the report as JSON')
     .action(async (eventArg: string, opts: ReplayOptions) => {
+      // An event's signature is checked before its work is replayed; its issuer is judged now, or
+      // at the instant the caller vouches for (one that has expired since signed it then).
+      const at = opts.at === undefined ? undefined : parseInstantFlag(opts.at, '--at');
       const fromStore = opts.project !== undefined && !existsSync(eventArg);
       if (!fromStore && !existsSync(eventArg)) {
         throw new CanonryError(
@@ -161,7 +170,7 @@ export function replayCommand(program: Command): void {
           const unverified = fromStore
             ? (await new EventStore(runtime.store).get(opts.project!, eventArg)).event
             : bundle.event;
-          const verified = eventVerifierOf(runtime).verify(unverified);
+          const verified = eventVerifierOf(runtime, at).verify(unverified);
           if (!verified.ok) {
             const issue = verified.issues[0]!;
             throw new CanonryError(issue.code, issue.message, { path: issue.path ?? null });
