@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { fail, ok, type Result } from '../core/index.js';
+import { fail, isCanonryError, ok, parseJsonText, type Result } from '../core/index.js';
 import type { CognitiveAsset } from './asset-types.js';
 import { admitForPath, type DispatchPath } from './dispatch-path.js';
 import type { QualifiedEvent } from './event-types.js';
@@ -62,6 +62,9 @@ export function receiveEvent(
   return ok({ event, sources });
 }
 
+/** Nesting a delivery body may have: what a canonical event may (RFC 8785 canonicalization's bound). */
+const MAX_DELIVERY_DEPTH = 512;
+
 /** The header a webhook's signature travels in: `t=<ms>,v1=<hex HMAC-SHA256 of "<t>.<body>">`. */
 export const WEBHOOK_SIGNATURE_HEADER = 'canonry-signature';
 
@@ -105,9 +108,12 @@ export function receiveWebhook(
   }
   let parsed: unknown;
   try {
-    parsed = JSON.parse(body);
-  } catch {
-    return refuse('INVALID_QUALIFIED_EVENT', 'the delivery body is not JSON');
+    // canonry's parser: a body naming a member twice (two `event`s, two `sources`) is refused, since
+    // JSON.parse keeps the last and another reader of the same signed bytes the first.
+    parsed = parseJsonText(body, MAX_DELIVERY_DEPTH);
+  } catch (err) {
+    const reason = isCanonryError(err) ? err.message : 'not JSON';
+    return refuse('INVALID_QUALIFIED_EVENT', `the delivery body is unreadable: ${reason}`);
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
     return refuse('INVALID_QUALIFIED_EVENT', 'the delivery body is not { event, sources }');

@@ -55,3 +55,29 @@ describe("a delivery's sources", () => {
     expect(junk).toMatchObject({ ok: false, issues: [{ code: 'SOURCE_POLICY_MISMATCH' }] });
   });
 });
+
+describe('a delivery body', () => {
+  it('naming a member twice is refused, though its HMAC holds and JSON.parse reads it', () => {
+    const body = JSON.stringify({ event, sources: [source] }).replace(
+      '{"event":',
+      '{"sources":[],"\\u0065vent":"x","event":',
+    );
+    expect(JSON.parse(body).event).toEqual(event);
+    const at = Date.now();
+    const received = receiveWebhook(body, webhookSignature('k', body, at), {
+      secret: 'k',
+      verifier,
+      path,
+      now: at,
+    });
+    expect(received).toMatchObject({
+      ok: false,
+      issues: [
+        {
+          code: 'INVALID_QUALIFIED_EVENT',
+          message: 'the delivery body is unreadable: an object names member "event" twice',
+        },
+      ],
+    });
+  });
+});
