@@ -1,4 +1,4 @@
-import { CanonryError, isCanonryError } from '../core/index.js';
+import { CanonryError, isCanonryError, TurnPacer } from '../core/index.js';
 import type { AppendResult, EntryInput, Head } from '../journal/index.js';
 import type { Queryable } from '../store/index.js';
 import type { Canon } from './canon.js';
@@ -148,7 +148,10 @@ async function planBatch(
   // supersedes, which are read again.
   const targets = await canon.reader(project, tx).objectsById(inputs.map((i) => i.object_id));
   const superseded = new Set<string>();
+  // A batch is up to 2,000 items of synchronous work on SQLite: held to turns of a few milliseconds.
+  const pacer = new TurnPacer();
   for (const [index, input] of inputs.entries()) {
+    await pacer.pace();
     try {
       const known = superseded.has(input.object_id)
         ? undefined

@@ -47,3 +47,4 @@ export { TextCache } from './text-cache.js';
 export { headOf } from './text-head.js';
 export { spawnThread } from './thread.js';
 export { countTokens, TOKEN_ENCODING } from './tokens.js';
+export { nextTurn, TurnPacer } from './turn.js';

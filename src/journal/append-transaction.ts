@@ -1,4 +1,4 @@
-import { CanonryError } from '../core/index.js';
+import { CanonryError, TurnPacer } from '../core/index.js';
 import type { Queryable } from '../store/index.js';
 import type { AppendContext } from './append-context.js';
 import { insertStatements, MOVE_HEAD, readHead } from './append-statements.js';
@@ -158,8 +158,13 @@ async function write(
   const tail = built.at(-1);
   if (tail && !batch.stored.has(project)) batch.stored.set(project, tail.entry.seq);
   const results: AppendResult[] = [];
+  // A batch's projections (a relay window's: canon's commits of its notes, ~20 statements an item)
+  // are synchronous work on SQLite: held to turns of a few milliseconds. Other work on the store
+  // waits for this transaction as before (the store runs one at a time); the event loop does not.
+  const pacer = new TurnPacer();
   let i = 0;
   for (let n = 0; n < inputs.length; n++) {
+    await pacer.pace();
     const duplicate = duplicates.get(n);
     if (duplicate) {
       results.push(duplicate);

@@ -1,6 +1,6 @@
 import type { AirPolicy } from '../air/index.js';
 import type { Principal } from '../canon/index.js';
-import { CanonryError, canonicalize, contentHash, isContentHash } from '../core/index.js';
+import { CanonryError, canonicalize, contentHash, isContentHash, nextTurn } from '../core/index.js';
 import type { WindowSignals } from '../dpe/index.js';
 import type { EntryInput } from '../journal/index.js';
 import type { Queryable } from '../store/index.js';
@@ -257,6 +257,9 @@ export async function completeWindow(
   const given: Contribution = checkContribution(contributionRaw ?? {});
   const extracted = extractFromText(output, { window_number: windowNumber });
   const { contribution, uncaptured } = mergeExtracted(given, extracted);
+  // A window is ~10 ms of synchronous steps on a large state (on SQLite even its reads and writes
+  // are): each step ends its turn, so a server answers its other requests between them.
+  await nextTurn();
   const plan = await windowPlan(relay, principal, row, last);
   const { target, goal } = plan;
   const kind: WindowKind = target ? 'revision' : 'work';
@@ -277,6 +280,7 @@ export async function completeWindow(
     goal_state: goal,
     max_revisions: session.max_revisions,
   });
+  await nextTurn();
   const { cso: repaired, verification } = verifyCso(prior, merged.draft, {
     uncapturedClaims: uncaptured,
     retired: merged.retired,
@@ -335,6 +339,7 @@ export async function completeWindow(
   // Escalated before committing (a proposal held for an owner cannot join canon's batch), and
   // withdrawn if the window then fails.
   const agent = agentOf(session);
+  await nextTurn();
   return asAttempt(relay, session, async () => {
     const escalations = await escalateDue(relay, session, agent, windowNumber, prior, repaired);
     try {
@@ -380,6 +385,7 @@ async function sealAndCommit(
   const project = session.project;
   const { prior, windowNumber, kind, plan, verification } = w;
   const cso = await sealState(relay, w, escalations);
+  await nextTurn();
   const invalidations = invalidationsOf(prior, cso, w.contribution, w.merged);
   const revisions = revisionEvents(w, cso, invalidations, escalations);
   const revisedNow = revisions.filter((r) => r.revised_by !== null);
@@ -396,6 +402,7 @@ async function sealAndCommit(
     earlier: await relay.reader(project).recent(session.session_id, REPETITION_WINDOWS),
     policy: w.air,
   });
+  await nextTurn();
   const headers = {
     ...relayHeaders(cso, verification, {
       count: revisedNow.length,
@@ -422,6 +429,7 @@ async function sealAndCommit(
     { window: windowEntryOf(record, prior, w.replayParts) },
     { actor: agent.id, authority: authority(agent), correlation_id: cso.cso_id },
   );
+  await nextTurn();
   const seq = await commitWindow(relay, w, agent, cso, entry, escalations);
   relay.remember(project, session.session_id, record, seq);
   return {
