@@ -27,6 +27,7 @@ import { remainingOf, type WindowPlan, windowPlan } from './prepare.js';
 import { REPETITION_WINDOWS, type WindowQuality, windowQuality } from './quality.js';
 import type { SessionRow } from './reader.js';
 import type { Relay } from './relay.js';
+import { sealAhead } from './seal-ahead.js';
 import type {
   Invalidation,
   RelaySessionRecord,
@@ -469,6 +470,7 @@ async function sealState(
     verified: true,
   };
   carryStep(repaired, unsealed, { items: escalations.size === 0 });
+  await sealAhead(prior, unsealed);
   const key = await relay.hmac.current(session.project);
   return sealCso(unsealed, (bytes) => `hmac-sha256:${key.keyId}:${key.sign(bytes)}`);
 }

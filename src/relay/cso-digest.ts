@@ -71,6 +71,11 @@ function digestOf(item: object): Digest {
   return digest;
 }
 
+/** Computes and keeps an item's digest now, so that sealing a state holding it finds it. */
+export function keepDigest(item: object): void {
+  digestOf(item);
+}
+
 /** SHA-256 of an item's canonical bytes (kept by identity: see the module comment). */
 export function itemDigest(item: object): Buffer {
   return bytesOf(digestOf(item));

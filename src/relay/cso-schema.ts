@@ -140,7 +140,7 @@ export const CSO_SCHEMA = {
 let validate: ValidateFunction<CognitiveStateObject> | undefined;
 
 /** The three lists whose items are checked one by one (and remembered) when a CSO is sealed. */
-const LISTS = ['established_facts', 'decisions', 'dependency_graph'] as const;
+export const LISTS = ['established_facts', 'decisions', 'dependency_graph'] as const;
 
 /** One of the CSO's three lists of items. */
 export type CsoList = (typeof LISTS)[number];
@@ -164,6 +164,19 @@ const checkedItems: Readonly<Record<CsoList, WeakSet<object>>> = {
 /** Whether this object passed the item schema of `list` (the journal's kinds skip it on append). */
 export function isCheckedItem(list: CsoList, value: object): boolean {
   return checkedItems[list].has(value);
+}
+
+/**
+ * Checks one item against its list's item schema and remembers it when it passes, as sealing would
+ * (no error: a failing item is left for the seal to name, with its path). Sealing then skips it.
+ */
+export function checkItem(list: CsoList, item: unknown): boolean {
+  if (typeof item !== 'object' || item === null) return false;
+  const checked = checkedItems[list];
+  if (checked.has(item)) return true;
+  if (!partValidators().items[list](item)) return false;
+  checked.add(item);
+  return true;
 }
 
 function ajv(): Ajv2020 {
