@@ -563,20 +563,21 @@ async function commitWindow(
   const { session } = w.row;
   const project = session.project;
   const changes = changesOf(w.prior, cso, w.tools, new Set(w.merged.superseded));
-  const reader = relay.canon.reader(project);
-  const current = new Map<string, string | null>();
-  for (const id of [
-    ...changes.tools.refresh.map((t) => t.scratch_id),
-    ...changes.facts.retire.map((f) => f.fact.fact_id),
-    ...changes.decisions.update.map((d) => d.decision_id),
-  ]) {
-    const object = await reader.object(objectIdOf(session.session_id, id));
-    current.set(
-      objectIdOf(session.session_id, id),
-      (object?.current_version_ref as string) ?? null,
+  // The notes the window replaces, read at once (one statement, not one a note).
+  const objects = await relay.canon
+    .reader(project)
+    .objectsById(
+      [
+        ...changes.tools.refresh.map((t) => t.scratch_id),
+        ...changes.facts.retire.map((f) => f.fact.fact_id),
+        ...changes.decisions.update.map((d) => d.decision_id),
+      ].map((id) => objectIdOf(session.session_id, id)),
     );
-  }
-  const inputs = canonInputs(session.session_id, changes, (id) => current.get(id) ?? null);
+  const inputs = canonInputs(
+    session.session_id,
+    changes,
+    (id) => (objects.get(id)?.current_version_ref as string | undefined) ?? null,
+  );
   const next = stillNext(project, session.session_id, w.row.windows);
   const standing = escalationsStand(relay, session, agent, escalations);
   const precondition =
