@@ -119,6 +119,7 @@ export type {
   PageQuery,
   ProposalFilter,
   ProposalPageQuery,
+  UnclassifiedPageQuery,
 } from './page.js';
 export {
   type Audience,

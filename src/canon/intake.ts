@@ -11,6 +11,7 @@ import {
   recordedClassification,
 } from './intake-classification.js';
 import { type ClassificationFailure, failureOf, recordFailure } from './intake-failure.js';
+import type { UnclassifiedPageQuery } from './page.js';
 import {
   MACHINE_ROLES,
   MESSAGE_ID,
@@ -344,20 +345,17 @@ export interface UnclassifiedMessage {
 }
 
 /**
- * The archived messages `principal` may read that were never classified (an outage, a refused
- * answer, `classify=false`), oldest first: personal ones only to their speaker (§14). A message
- * taken in before classifications were journaled counts as classified when it has proposals.
+ * One page ({@link UnclassifiedPageQuery}) of the archived messages `principal` may read that were
+ * never classified (an outage, a refused answer, `classify=false`), oldest first: personal ones
+ * only to their speaker (§14). A message taken in before classifications were journaled counts as
+ * classified when it has proposals (the projection marks it so).
  */
-export async function unclassifiedMessages(
+export function unclassifiedMessages(
   canon: Canon,
   principal: Principal,
+  q: UnclassifiedPageQuery,
 ): Promise<UnclassifiedMessage[]> {
-  const found = await canon.readerFor(principal).unclassified();
-  if (found.length === 0) return [];
-  const proposed = new Set(
-    (await canon.reader(principal.project).proposals()).map((p) => p.message_id),
-  );
-  return found.filter((u) => !proposed.has(u.message.message_id));
+  return canon.readerFor(principal).unclassifiedPage(q);
 }
 
 /**

@@ -36,6 +36,12 @@ export interface ArtifactPageQuery {
   readonly limit: number;
 }
 
+/** One page of a project's unclassified messages in capture order: after the seq `after`. */
+export interface UnclassifiedPageQuery {
+  readonly after?: number;
+  readonly limit: number;
+}
+
 const STATUSES: readonly ProposalStatus[] = ['pending', 'committed', 'rejected'];
 
 /** Where a page starts and ends in a list's order: a key column, its cursors and direction. */
@@ -55,7 +61,8 @@ interface PageKey {
  * most `limit` rows, and the page is the first `limit` of their union: rows another principal holds,
  * or of another status, are never visited, however many lie between the ones a page shows.
  * `statuses(anyHolder)` gives the statuses of the ranges; with a holder fixed, an index range in
- * key order needs a status fixed too, where the table's index has one.
+ * key order needs a status fixed too, where the table's index has one. `mark`, a fixed condition,
+ * is added to each range: the one a partial index is made for.
  */
 function pageSql(
   table: string,
@@ -63,6 +70,7 @@ function pageSql(
   limitOf: number,
   viewer: string | null,
   statuses: (anyHolder: boolean) => readonly (string | undefined)[],
+  mark?: string,
 ): { sql: string; params: (string | number)[] } {
   const params: (string | number)[] = [];
   const bind = (value: string | number) => {
@@ -79,6 +87,7 @@ function pageSql(
   for (const holder of holders) {
     for (const status of statuses(holder === undefined)) {
       const where = ['project = $1'];
+      if (mark !== undefined) where.push(mark);
       if (holder !== undefined) where.push(holder);
       if (status !== undefined) where.push(`status = ${bind(status)}`);
       if (after !== undefined) where.push(`${column} > ${after}`);
@@ -160,4 +169,49 @@ export function artifactPageSql(q: ArtifactPageQuery, viewer: string | null) {
     ...(q.after === undefined ? {} : { after: q.after }),
   };
   return pageSql('canon_artifacts', key, q.limit, viewer, () => [undefined]);
+}
+
+/**
+ * A page of unclassified messages ({@link pageSql}) in capture order from the partial index
+ * `canon_messages_unclassified_holder (project, holder, seq)`, or for the operator
+ * `canon_messages_unclassified (project, seq)`: at most 2 ranges, holding only messages marked
+ * unclassified, so the project's classified ones are never visited.
+ */
+export function unclassifiedPageSql(q: UnclassifiedPageQuery, viewer: string | null) {
+  const key: PageKey = {
+    column: 'seq',
+    order: 'ASC',
+    ...(q.after === undefined ? {} : { after: q.after }),
+  };
+  return pageSql('canon_messages', key, q.limit, viewer, () => [undefined], 'unclassified = 1');
+}
+
+/** The tables whose rows a viewer's count reads by holder, and what a count may be split by. */
+type CountedTable = 'canon_objects' | 'canon_proposals' | 'canon_artifacts';
+
+/**
+ * The SQL that counts the rows of `table` `viewer` may read (null: the operator), by `status` when
+ * the table has one: a count per holder the viewer may read, each over an index range (holder,
+ * then status) — index entries, never the records. `status` narrows to one status. Rows come as
+ * `{ status, n }` (status '' where the table has none), one per holder range and status.
+ */
+export function countSql(
+  table: CountedTable,
+  viewer: string | null,
+  status?: string,
+): { sql: string; params: string[] } {
+  const params: string[] = [];
+  const bind = (value: string) => {
+    params.push(value);
+    return `$${params.length + 1}`;
+  };
+  const by = table === 'canon_artifacts' ? "'' AS status" : 'status';
+  const group = table === 'canon_artifacts' ? '' : ' GROUP BY status';
+  const wanted = status === undefined ? undefined : `status = ${bind(status)}`;
+  const holders = viewer === null ? [undefined] : ['holder IS NULL', `holder = ${bind(viewer)}`];
+  const counts = holders.map((holder) => {
+    const where = ['project = $1', holder, wanted].filter((w) => w !== undefined);
+    return `SELECT ${by}, COUNT(*) AS n FROM ${table} WHERE ${where.join(' AND ')}${group}`;
+  });
+  return { sql: counts.join(' UNION ALL '), params };
 }

@@ -255,6 +255,15 @@ async function applyIntake(
      ON CONFLICT (project, message_id) DO UPDATE SET state = $3, seq = $4, record = $5`,
     [project, body.message_id, state, seq, record],
   );
+  if (state === 'classified') await markClassified(tx, project, body.message_id);
+}
+
+/** Takes a message out of the unclassified ones (`canon_messages_unclassified`). */
+async function markClassified(tx: Queryable, project: string, messageId: string): Promise<void> {
+  await tx.run(
+    'UPDATE canon_messages SET unclassified = 0 WHERE project = $1 AND message_id = $2 AND unclassified = 1',
+    [project, messageId],
+  );
 }
 
 /** An artifact's audience from the versions it cites, as they stand in the projection. */
@@ -309,7 +318,7 @@ export const CANON_PROJECTION: Projection = {
       case MESSAGE.kind: {
         const { message } = MESSAGE.body(entry);
         await tx.run(
-          'INSERT INTO canon_messages (project, message_id, holder, seq, record) VALUES ($1, $2, $3, $4, $5)',
+          'INSERT INTO canon_messages (project, message_id, holder, seq, record, unclassified) VALUES ($1, $2, $3, $4, $5, 1)',
           [
             project,
             message.message_id,
@@ -330,6 +339,9 @@ export const CANON_PROJECTION: Projection = {
         };
         // Inserted when the transaction settles, closed by then if its commit follows.
         remember(tx, project, record, false);
+        // A message with a proposal counts as classified (one taken in before classifications
+        // were journaled has no other mark of it).
+        if (record.message_id !== null) await markClassified(tx, project, record.message_id);
         return;
       }
       case RECOMPARE.kind: {

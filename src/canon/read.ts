@@ -8,12 +8,15 @@ import type { ClassificationFailure } from './intake-failure.js';
 import {
   type ArtifactPageQuery,
   artifactPageSql,
+  countSql,
   messagePageSql,
   type ObjectPageQuery,
   objectPageSql,
   type PageQuery,
   type ProposalPageQuery,
   proposalPageSql,
+  type UnclassifiedPageQuery,
+  unclassifiedPageSql,
 } from './page.js';
 import {
   type Audience,
@@ -289,25 +292,65 @@ export class CanonReader {
   }
 
   /**
-   * Archived messages no classification was journaled for, in capture order, each with its last
-   * journaled failure (null when none was tried: archived only, or archived by an earlier version).
+   * One page of the archived messages this viewer may read that were never classified, in capture
+   * order ({@link UnclassifiedPageQuery}), each with its last journaled failure (null when none was
+   * tried: archived only, or archived by an earlier version). Chosen in SQL by holder from the
+   * messages the projection marks unclassified ({@link unclassifiedPageSql}): a page shorter than
+   * `limit` is the last, and its work does not grow with the project's classified messages.
    */
-  async unclassified(): Promise<
-    { message: ArchivedMessage; failure: ClassificationFailure | null }[]
-  > {
-    const rows = await this.db.all<{ record: string; failure: string | null }>(
-      `SELECT m.record AS record, i.record AS failure FROM canon_messages m
-       LEFT JOIN canon_intake i ON i.project = m.project AND i.message_id = m.message_id
-       WHERE m.project = $1 AND (i.state IS NULL OR i.state <> 'classified') ORDER BY m.seq`,
-      [this.project],
+  async unclassifiedPage(
+    q: UnclassifiedPageQuery,
+  ): Promise<{ message: ArchivedMessage; failure: ClassificationFailure | null }[]> {
+    const { sql, params } = unclassifiedPageSql(q, this.viewer);
+    const messages = (await this.#records<ArchivedMessage>(sql, params)).filter((m) =>
+      this.#may(messageAudience(m)),
     );
-    return rows
-      .map((r) => ({
-        message: JSON.parse(r.record) as ArchivedMessage,
-        failure: r.failure === null ? null : (JSON.parse(r.failure) as ClassificationFailure),
-      }))
-      .filter((u) => this.#may(messageAudience(u.message)))
-      .map((u) => ({ ...u, message: withVisibility(u.message) }));
+    const failures = new Map<string, ClassificationFailure>();
+    for (const piece of pieces(messages.map((m) => m.message_id))) {
+      const keys = piece.map((_, k) => `$${k + 2}`).join(', ');
+      const rows = await this.db.all<{ message_id: string; record: string | null }>(
+        `SELECT message_id, record FROM canon_intake WHERE project = $1 AND message_id IN (${keys})`,
+        [this.project, ...piece],
+      );
+      for (const r of rows) if (r.record !== null) failures.set(r.message_id, JSON.parse(r.record));
+    }
+    return messages.map((m) => ({
+      message: withVisibility(m),
+      failure: failures.get(m.message_id) ?? null,
+    }));
+  }
+
+  /**
+   * How many rows of `table` this viewer may read ({@link countSql}), by status (artifacts: under
+   * ''), optionally of one status only: counted over index ranges, no record read.
+   */
+  async #count(
+    table: 'canon_objects' | 'canon_proposals' | 'canon_artifacts',
+    status?: string,
+  ): Promise<Map<string, number>> {
+    const { sql, params } = countSql(table, this.viewer, status);
+    const out = new Map<string, number>();
+    for (const r of await this.db.all<{ status: string; n: number | string }>(sql, [
+      this.project,
+      ...params,
+    ]))
+      out.set(r.status, (out.get(r.status) ?? 0) + Number(r.n));
+    return out;
+  }
+
+  /** How many objects of each status this viewer may read (absent: none). */
+  objectCounts(): Promise<Map<string, number>> {
+    return this.#count('canon_objects');
+  }
+
+  /** How many pending proposals this viewer may read. */
+  async pendingCount(): Promise<number> {
+    return (await this.#count('canon_proposals', 'pending')).get('pending') ?? 0;
+  }
+
+  /** How many artifacts this viewer may read. */
+  async artifactCount(): Promise<number> {
+    return (await this.#count('canon_artifacts')).get('') ?? 0;
   }
 
   /** The project's journaled classifier configuration, or null when none was set. */
@@ -447,14 +490,23 @@ export class CanonReader {
    * What cascades left on these artifacts (which this viewer may read), by `artifact:id`: a
    * statement per piece of ids, not the project's every state.
    */
-  async artifactDependencyStates(ids: readonly string[]): Promise<Map<string, DependencyState>> {
+  artifactDependencyStates(ids: readonly string[]): Promise<Map<string, DependencyState>> {
+    return this.#statesOf('artifact', ids);
+  }
+
+  /** {@link CanonReader.artifactDependencyStates} of notes (which this viewer may read), by `note:id`. */
+  noteDependencyStates(ids: readonly string[]): Promise<Map<string, DependencyState>> {
+    return this.#statesOf('note', ids);
+  }
+
+  async #statesOf(kind: DependentKind, ids: readonly string[]) {
     const out = new Map<string, DependencyState>();
     for (const piece of pieces([...new Set(ids)])) {
-      const keys = piece.map((_, k) => `$${k + 2}`).join(', ');
+      const keys = piece.map((_, k) => `$${k + 3}`).join(', ');
       const rows = await this.#records<DependencyState>(
         `SELECT record FROM canon_dependency_states
-         WHERE project = $1 AND kind = 'artifact' AND dependent_id IN (${keys})`,
-        piece,
+         WHERE project = $1 AND kind = $2 AND dependent_id IN (${keys})`,
+        [kind, ...piece],
       );
       for (const s of rows) out.set(`${s.kind}:${s.id}`, s);
     }

@@ -39,6 +39,17 @@ const OBJECT_PAGE_INDEXES = `
 `;
 
 /**
+ * The ranges a page of unclassified messages is read from, in capture order: partial indexes of the
+ * messages marked `unclassified = 1`, by seq and by holder and seq, so a project's classified
+ * messages are not in them at all.
+ */
+const UNCLASSIFIED_INDEXES = `
+  CREATE INDEX canon_messages_unclassified ON canon_messages (project, seq) WHERE unclassified = 1;
+  CREATE INDEX canon_messages_unclassified_holder ON canon_messages (project, holder, seq)
+    WHERE unclassified = 1;
+`;
+
+/**
  * Canon's projection tables. Each row is derived from journal entries and rebuilt by replaying them;
  * `record` holds the full canonical JSON of what the row describes, the other columns are for lookup.
  */
@@ -269,6 +280,33 @@ export const CANON_MIGRATIONS: readonly Migration[] = [
           WHERE v.record IS NULL OR v.record::jsonb #>> '{content,visibility}' = 'personal'
           ORDER BY c.n LIMIT 1);
         CREATE INDEX canon_artifacts_holder ON canon_artifacts (project, holder, artifact_id);`,
+    },
+  },
+  {
+    // The messages never classified (listUnclassified) are found by an index range, not by reading
+    // the archive: `unclassified` is 1 while neither a classification nor a proposal citing the
+    // message (one taken in before classifications were journaled) has been journaled, 0 after.
+    // Filled here from the intake states and the proposals' records, as the projection keeps it.
+    name: 'canon-messages-unclassified',
+    up: {
+      sqlite: `
+        ALTER TABLE canon_messages ADD COLUMN unclassified INTEGER NOT NULL DEFAULT 0;
+        UPDATE canon_messages SET unclassified = 1 WHERE NOT EXISTS (
+          SELECT 1 FROM canon_intake i WHERE i.project = canon_messages.project
+            AND i.message_id = canon_messages.message_id AND i.state = 'classified');
+        UPDATE canon_messages SET unclassified = 0 WHERE unclassified = 1 AND (project, message_id) IN (
+          SELECT project, json_extract(record, '$.message_id') FROM canon_proposals
+          WHERE json_extract(record, '$.message_id') IS NOT NULL);
+        ${UNCLASSIFIED_INDEXES}`,
+      postgres: `
+        ALTER TABLE canon_messages ADD COLUMN unclassified INTEGER NOT NULL DEFAULT 0;
+        UPDATE canon_messages m SET unclassified = 1 WHERE NOT EXISTS (
+          SELECT 1 FROM canon_intake i WHERE i.project = m.project
+            AND i.message_id = m.message_id AND i.state = 'classified');
+        UPDATE canon_messages m SET unclassified = 0 FROM canon_proposals p
+          WHERE m.unclassified = 1 AND p.project = m.project
+            AND p.record::jsonb ->> 'message_id' = m.message_id;
+        ${UNCLASSIFIED_INDEXES}`,
     },
   },
 ];

@@ -11,7 +11,12 @@ import {
 import { CanonryError } from '../core/index.js';
 import { messageIdArg, oneOfQuery } from './input.js';
 import type { Operation } from './operation.js';
-import { PAGE_QUERY, pageQuery } from './page-query.js';
+import {
+  PAGE_QUERY,
+  pageQuery,
+  UNCLASSIFIED_LIST_QUERY,
+  unclassifiedListQuery,
+} from './page-query.js';
 import { BODIES, RESPONSES, ref } from './schemas.js';
 import { messageView } from './views.js';
 
@@ -146,18 +151,20 @@ export const MESSAGE_OPERATIONS: readonly Operation[] = [
     url: '/v1/projects/:project/unclassified',
     operationId: 'listUnclassified',
     summary:
-      'Archived messages never classified (model down, output refused, classify=false), each with its last journaled failure; personal ones only to their speaker',
+      'Archived messages never classified (model down, output refused, classify=false), in capture order a page at a time, each with its last journaled failure; personal ones only to their speaker',
     tag: 'messages',
     cli: {
       command: 'unclassified',
-      description: 'archived messages never classified (model down, output refused), with why',
+      description:
+        'archived messages never classified (model down, output refused), with why, a page at a time (--limit, default 100; --after a seq)',
     },
     minRole: 'viewer',
+    query: UNCLASSIFIED_LIST_QUERY,
     status: 200,
     response: list('messages', 'UnclassifiedMessage'),
-    errors: [],
-    handler: async ({ runtime, principal }) => ({
-      messages: await unclassifiedMessages(runtime.canon, principal),
+    errors: ['INVALID_ARGUMENT'],
+    handler: async ({ runtime, principal, query }) => ({
+      messages: await unclassifiedMessages(runtime.canon, principal, unclassifiedListQuery(query)),
     }),
   },
   {

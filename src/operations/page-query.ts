@@ -7,6 +7,7 @@ import {
   type PageQuery,
   type ProposalFilter,
   type ProposalPageQuery,
+  type UnclassifiedPageQuery,
 } from '../canon/index.js';
 import { CanonryError, isProjectName } from '../core/index.js';
 import type { AdmissionPageQuery } from '../evolution/index.js';
@@ -71,6 +72,26 @@ export function pageQuery(query: Readonly<Record<string, string>>): PageQuery {
     ...(query.before === undefined
       ? {}
       : { before: intQuery(query.before, 'before', 1, SEQ_MAX, 0) }),
+    limit: limitQuery(query),
+  };
+}
+
+/** The query of `listUnclassified`: a page in capture order (after a journal seq). */
+export const UNCLASSIFIED_LIST_QUERY: readonly QueryDoc[] = [
+  {
+    name: 'after',
+    description: 'only those captured after this journal seq (the next page)',
+    schema: { type: 'integer', minimum: 0 },
+  },
+  LIMIT_QUERY,
+];
+
+/** The page of unclassified messages `query` asks for; out of its range, INVALID_ARGUMENT naming it. */
+export function unclassifiedListQuery(
+  query: Readonly<Record<string, string>>,
+): UnclassifiedPageQuery {
+  return {
+    ...(query.after === undefined ? {} : { after: intQuery(query.after, 'after', 0, SEQ_MAX, 0) }),
     limit: limitQuery(query),
   };
 }

@@ -106,7 +106,7 @@ for (const engine of CANON_ENGINES) {
         intake(runtime.canon, classifier, owner, { text, message_id: id }),
         'MODEL_UNAVAILABLE',
       );
-      const listed = await unclassifiedMessages(runtime.canon, owner);
+      const listed = await unclassifiedMessages(runtime.canon, owner, { limit: 100 });
       const mine = listed.find((u) => u.message.message_id === id);
       expect(mine?.failure).toMatchObject({
         message_id: id,
@@ -135,7 +135,9 @@ for (const engine of CANON_ENGINES) {
         object_type: 'decision',
       });
       expect(
-        (await unclassifiedMessages(runtime.canon, owner)).map((u) => u.message.message_id),
+        (await unclassifiedMessages(runtime.canon, owner, { limit: 100 })).map(
+          (u) => u.message.message_id,
+        ),
       ).not.toContain(id);
 
       // Again: its first intake, no classifier call, nothing written.
@@ -161,7 +163,7 @@ for (const engine of CANON_ENGINES) {
         'CLASSIFIER_FAILED',
       );
       expect(err.details).toMatchObject({ message_id: id });
-      const [u] = (await unclassifiedMessages(runtime.canon, owner)).filter(
+      const [u] = (await unclassifiedMessages(runtime.canon, owner, { limit: 100 })).filter(
         (x) => x.message.message_id === id,
       );
       expect(u!.failure!.code).toBe('CLASSIFIER_FAILED');
@@ -189,7 +191,9 @@ for (const engine of CANON_ENGINES) {
         message_id: 'olivia/1',
       }).catch(() => undefined);
       const ids = async (who: typeof owner) =>
-        (await unclassifiedMessages(runtime.canon, who)).map((u) => u.message.message_id);
+        (await unclassifiedMessages(runtime.canon, who, { limit: 100 })).map(
+          (u) => u.message.message_id,
+        );
       expect(await ids(p.editor)).toEqual(['eddie:diary#1', 'olivia/1']);
       expect(await ids(p.owner)).toEqual(['olivia/1']);
       expect(await ids(p.viewer)).toEqual(['olivia/1']);
@@ -545,7 +549,7 @@ describe('a classification that is not journaled as a failure', () => {
       ).rejects.toThrow('a bug');
       const entries = await env.runtime.journal.read(PROJECT, { after: 0, limit: 100 });
       expect(entries.map((e) => e.kind)).toEqual(['canon.message']);
-      const [u] = await unclassifiedMessages(env.runtime.canon, owner);
+      const [u] = await unclassifiedMessages(env.runtime.canon, owner, { limit: 100 });
       expect(u).toMatchObject({ message: { message_id: 'bug-1' }, failure: null });
     } finally {
       await env.close();

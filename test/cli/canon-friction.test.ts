@@ -143,6 +143,37 @@ for (const engine of ENGINES) {
         await fails(['canon', 'classify', 'a b'], 'INVALID_ARGUMENT', tok.alice);
       });
 
+      it('unclassified messages a page at a time, a full page saying how to ask for the next', async () => {
+        const ids = ['u/1', 'u/2', 'u/3'];
+        for (const id of ids)
+          await ok(['canon', 'message', `Note ${id}.`, '--id', id, '--no-classify'], tok.alice);
+        const all = (await json(['canon', 'unclassified'], tok.val)).messages as {
+          message: { message_id: string; seq: number };
+        }[];
+        // The ground truth: the three archived only, in the order they were sent.
+        expect(all.map((u) => u.message.message_id)).toEqual(ids);
+        const first = await cli(['canon', 'unclassified', '--limit', '2'], tok.val);
+        expect(first.code, first.stderr).toBe(0);
+        expect(
+          first.stdout
+            .trim()
+            .split('\n')
+            .map((l) => l.split(' ')[0]),
+        ).toEqual(ids.slice(0, 2));
+        const seq = all[1]!.message.seq;
+        expect(first.stderr.trim()).toBe(`2 shown, a full page: the next with --after ${seq}`);
+        const rest = await cli(['canon', 'unclassified', '--after', String(seq)], tok.val);
+        expect(
+          rest.stdout
+            .trim()
+            .split('\n')
+            .map((l) => l.split(' ')[0]),
+        ).toEqual(['u/3']);
+        expect(rest.stderr).toBe('');
+        await fails(['canon', 'unclassified', '--after', 'u/2'], 'INVALID_ARGUMENT', tok.val);
+        await fails(['canon', 'unclassified', '--limit', '1001'], 'INVALID_ARGUMENT', tok.val);
+      });
+
       it('subjects are set and read by editors, journaled, and used by the next message', async () => {
         await fails(['canon', 'subjects'], 'FORBIDDEN', tok.val);
         const set = await ok(

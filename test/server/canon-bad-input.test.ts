@@ -596,6 +596,12 @@ describe('route by route', () => {
       ['/evolution/admissions?limit=1001', 'limit'],
       ['/evolution/admissions?after=Not_A_Project', 'after'],
       ['/evolution/admissions?after=', 'after'],
+      ['/unclassified?limit=0', 'limit'],
+      ['/unclassified?limit=1001', 'limit'],
+      ['/unclassified?limit=2.5', 'limit'],
+      ['/unclassified?after=-1', 'after'],
+      ['/unclassified?after=msg-1', 'after'],
+      ['/unclassified?after=', 'after'],
     ] as const) {
       const r = await api('GET', path, t.owner);
       expect([r.status, r.body.error.code, r.body.error.details?.field], path).toEqual([
@@ -609,6 +615,7 @@ describe('route by route', () => {
       '/artifacts?limit=1000&after=a',
       '/tokens?limit=1000',
       '/evolution/admissions?limit=1000&after=a',
+      '/unclassified?limit=1000&after=0',
     ]) {
       expect((await api('GET', path, t.owner)).status, path).toBe(200);
     }

@@ -277,6 +277,7 @@ export const NOTES: Readonly<Record<string, Note>> = {
   ],
   listProposals: nextPageNote('proposals'),
   listMessages: nextPageNote('messages'),
+  listUnclassified: nextIdNote('messages', (u: UnclassifiedMessage) => String(u.message.seq)),
   listObjects: nextIdNote('objects', (o: CanonObject) => o.object_id),
   listArtifacts: nextIdNote('artifacts', (a: ArtifactStatus) => a.manifest.artifact_id),
   listTokens: nextIdNote('tokens', (t: TokenInfo) => t.token_id),

@@ -231,7 +231,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Archived messages never classified (model down, output refused, classify=false), each with its last journaled failure; personal ones only to their speaker */
+        /** Archived messages never classified (model down, output refused, classify=false), in capture order a page at a time, each with its last journaled failure; personal ones only to their speaker */
         get: operations["listUnclassified"];
         put?: never;
         post?: never;
@@ -2612,7 +2612,12 @@ export interface operations {
     };
     listUnclassified: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description only those captured after this journal seq (the next page) */
+                after?: number;
+                /** @description at most this many (1–1000, default 100) */
+                limit?: number;
+            };
             header?: never;
             path: {
                 /** @description the project; must be the bearer token’s */
