@@ -1,7 +1,7 @@
 import {
   type ArtifactStatus,
   archiveMessage,
-  artifactStatuses,
+  artifactStatusPage,
   type CanonObject,
   intake,
   type Principal,
@@ -212,7 +212,7 @@ async function summarize(
     existing,
     board,
     proposals: await reader.proposals(),
-    artifacts: await artifactStatuses(canon, STORY_PROJECT),
+    artifacts: await artifactStatusPage(canon.readerAs(STORY_PROJECT), { limit: 1000 }),
     provenance: await provenance(canon, STORY_PROJECT, 'design.identity'),
     workingSet: await workingSet(canon, STORY_PROJECT, { objective: OBJECTIVE }),
   };

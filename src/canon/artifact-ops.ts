@@ -5,7 +5,7 @@ import {
   artifactInput,
   artifactState,
 } from './artifacts.js';
-import type { Canon, Viewer } from './canon.js';
+import type { Canon } from './canon.js';
 import { withCascade } from './cascade.js';
 import { ARTIFACT } from './entry-kinds.js';
 import type { ArtifactPageQuery } from './page.js';
@@ -127,24 +127,11 @@ export async function reviewArtifact(
 }
 
 /**
- * Every artifact `viewer` may read (§14) with its §10 state: against the canon it may read, or —
- * when its inputs are current but a cascade reached it through a note that needs revision — the
- * state the cascade recorded (possibly stale, with the path).
- */
-export async function artifactStatuses(canon: Canon, viewer: Viewer): Promise<ArtifactStatus[]> {
-  const reader = canon.readerAs(viewer);
-  const manifests = await reader.artifacts();
-  // No artifact: nothing to judge, so no note or version is read.
-  if (manifests.length === 0) return [];
-  const lookup = await reader.lookup();
-  const cascaded = await reader.dependencyStates();
-  return manifests.map((m) => withCascade(artifactState(m, lookup), cascaded));
-}
-
-/**
- * One page of {@link artifactStatuses} as `reader` may read it ({@link ArtifactPageQuery}): the §10
- * state is computed for the page's artifacts alone, from the objects, versions and cascade states
- * they name.
+ * One page of the artifacts `reader` may read (§14, {@link ArtifactPageQuery}), each with its §10
+ * state: against the canon it may read, or — when its inputs are current but a cascade reached it
+ * through a note that needs revision — the state the cascade recorded (possibly stale, with the
+ * path). The state is computed for the page's artifacts alone, from the objects, versions and
+ * cascade states they name.
  */
 export async function artifactStatusPage(
   reader: CanonReader,

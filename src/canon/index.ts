@@ -1,7 +1,6 @@
 export type { Approval } from './approval.js';
 export {
   artifactStatus,
-  artifactStatuses,
   artifactStatusPage,
   registerArtifact,
   reviewArtifact,

@@ -18,7 +18,8 @@ const RESOURCES = [
   {
     name: 'board',
     operation: 'getBoard',
-    description: 'objects by status, pending proposals, artifacts with their §10 states (LCSM §9)',
+    description:
+      'the first objects of each status, pending proposals and artifacts with their §10 states (LCSM §9), each group with its total and whether more exist; read on with listObjects, listProposals, listArtifacts',
   },
   {
     name: 'working-set',

@@ -29,8 +29,11 @@ export { BODIES, EXAMPLE_HASH, RESPONSES, ref, SCHEMAS } from './schemas.js';
 export { OPERATIONS, operationNamed } from './table.js';
 export {
   artifactView,
+  BOARD_LIMIT,
   type Board,
+  type BoardCount,
   type BoardObject,
+  boardOf,
   boardView,
   messageView,
   type ObjectView,

@@ -3,8 +3,9 @@ import {
   type ArchivedMessage,
   type ArtifactStatus,
   artifactStatus,
-  artifactStatuses,
+  artifactStatusPage,
   type CanonObject,
+  type CanonReader,
   type Claim,
   type ClaimInput,
   type Comparison,
@@ -183,39 +184,103 @@ export type BoardObject = CanonObject & {
   readonly dependency_state: DependencyState | null;
 };
 
-/** The board (§9): objects grouped by status, pending proposals, artifacts with their §10 states. */
+/** How many rows of one board group the principal may read, and whether more than shown exist. */
+export interface BoardCount {
+  readonly total: number;
+  /** More than the board shows: read on with the group's paged list (after its last row). */
+  readonly more: boolean;
+}
+
+/** Each board group holds at most this many rows unless asked for fewer or more (1–1000). */
+export const BOARD_LIMIT = 50;
+
+/**
+ * The board (§9): the first `limit` objects of each status (id order), pending proposals (journal
+ * order) and artifacts with their §10 states (id order), each group with its total and whether more
+ * exist. Its work is bounded by `limit`, not by the project: the paged lists (`listObjects
+ * ?status=`, `listProposals?status=pending`, `listArtifacts`) read on from a group's last row.
+ */
 export interface Board {
   readonly project: string;
+  readonly limit: number;
   readonly objects: Readonly<Record<ObjectStatus, readonly BoardObject[]>>;
   readonly pending: readonly ProposalRecord[];
   readonly artifacts: readonly ArtifactStatus[];
+  readonly counts: {
+    readonly objects: Readonly<Record<ObjectStatus, BoardCount>>;
+    readonly pending: BoardCount;
+    readonly artifacts: BoardCount;
+  };
 }
 
-/** The board as the principal may read it (§14), each object marked in or out of effect at canon's clock. */
-export async function boardView(runtime: CanonryRuntime, principal: Principal): Promise<Board> {
-  const reader = runtime.canon.readerFor(principal);
-  const now = runtime.canon.now();
-  const objects = Object.fromEntries(
-    OBJECT_STATUSES.map((s) => [s, [] as BoardObject[]]),
-  ) as Record<ObjectStatus, BoardObject[]>;
-  const states = await reader.dependencyStates();
-  for (const o of await reader.objects()) {
-    const claims =
-      o.status === 'disputed'
-        ? (await reader.claims(o.object_id)).filter((c) => c.state === 'open')
-        : [];
-    objects[o.status].push({
-      ...o,
-      effective: effectiveState(o, now),
-      dependency_state: states.get(`note:${o.object_id}`) ?? null,
-      ...(claims.length > 0 ? { claims } : {}),
-    });
+/** The first `limit` of `rows` read to `limit + 1`, and whether there was one more. */
+function firstOf<T>(rows: readonly T[], limit: number, total: number): [T[], BoardCount] {
+  return [rows.slice(0, limit), { total, more: rows.length > limit }];
+}
+
+/**
+ * The board as the principal may read it (§14), each object marked in or out of effect at canon's
+ * clock: each group is a page of its paged list read to `limit + 1` rows (index ranges by holder
+ * and status), and each total an index-backed count.
+ */
+export function boardView(
+  runtime: CanonryRuntime,
+  principal: Principal,
+  limit = BOARD_LIMIT,
+): Promise<Board> {
+  return boardOf(runtime.canon.readerFor(principal), runtime.canon.now(), limit);
+}
+
+/** {@link boardView} as `reader` reads it (its project, its viewer's planes), at `now`. */
+export async function boardOf(reader: CanonReader, now: Date, limit = BOARD_LIMIT): Promise<Board> {
+  const totals = await reader.objectCounts();
+  const pages = new Map<ObjectStatus, CanonObject[]>();
+  for (const status of OBJECT_STATUSES) {
+    pages.set(
+      status,
+      (totals.get(status) ?? 0) === 0
+        ? []
+        : await reader.objectPage({ statuses: [status], limit: limit + 1 }),
+    );
   }
+  const shown = [...pages.values()].flatMap((page) => page.slice(0, limit));
+  const states = await reader.noteDependencyStates(shown.map((o) => o.object_id));
+  const objects = {} as Record<ObjectStatus, BoardObject[]>;
+  const objectCounts = {} as Record<ObjectStatus, BoardCount>;
+  for (const status of OBJECT_STATUSES) {
+    const [page, count] = firstOf(pages.get(status) ?? [], limit, totals.get(status) ?? 0);
+    objectCounts[status] = count;
+    objects[status] = [];
+    for (const o of page) {
+      const claims =
+        o.status === 'disputed'
+          ? (await reader.claims(o.object_id)).filter((c) => c.state === 'open')
+          : [];
+      objects[status].push({
+        ...o,
+        effective: effectiveState(o, now),
+        dependency_state: states.get(`note:${o.object_id}`) ?? null,
+        ...(claims.length > 0 ? { claims } : {}),
+      });
+    }
+  }
+  const [pending, pendingCount] = firstOf(
+    await reader.proposalPage({ status: 'pending', limit: limit + 1 }),
+    limit,
+    await reader.pendingCount(),
+  );
+  const [artifacts, artifactCount] = firstOf(
+    await artifactStatusPage(reader, { limit: limit + 1 }),
+    limit,
+    await reader.artifactCount(),
+  );
   return {
-    project: principal.project,
+    project: reader.project,
+    limit,
     objects,
-    pending: await reader.proposals('pending'),
-    artifacts: await artifactStatuses(runtime.canon, principal),
+    pending,
+    artifacts,
+    counts: { objects: objectCounts, pending: pendingCount, artifacts: artifactCount },
   };
 }
 

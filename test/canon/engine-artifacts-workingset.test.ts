@@ -11,7 +11,7 @@ import type { CanonryRuntime } from '../../src/app/index.js';
 import {
   type ArtifactManifest,
   artifactState,
-  artifactStatuses,
+  artifactStatusPage,
   type NoteContent,
   registerArtifact,
   reviewArtifact,
@@ -71,7 +71,7 @@ for (const engine of CANON_ENGINES) {
     it('current: canon has not moved', async () => {
       const { artifact } = await built();
       expect((await stateOf(artifact)).state).toBe('current');
-      const listed = await artifactStatuses(runtime.canon, PROJECT);
+      const listed = await artifactStatusPage(runtime.canon.readerAs(PROJECT), { limit: 1000 });
       expect(listed.find((s) => s.manifest.artifact_id === artifact.artifact_id)!.state).toBe(
         'current',
       );

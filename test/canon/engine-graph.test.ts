@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { CanonryRuntime } from '../../src/app/index.js';
 import {
-  artifactStatuses,
+  artifactStatusPage,
   CANON_PROJECTION,
   proposalInput,
   provenance,
@@ -156,9 +156,9 @@ for (const engine of CANON_ENGINES) {
       const state = await runtime.canon.reader(PROJECT).dependencyState('note', `${p}.backup`);
       expect(state?.path).toEqual([`${p}.engine`, `${p}.db`, `${p}.backup`]);
       // `canon artifacts` shows the transitive state, not `current`.
-      const listed = (await artifactStatuses(runtime.canon, owner)).find(
-        (a) => a.manifest.artifact_id === `${p}.runbook`,
-      );
+      const listed = (
+        await artifactStatusPage(runtime.canon.readerAs(owner), { limit: 1000 })
+      ).find((a) => a.manifest.artifact_id === `${p}.runbook`);
       expect([listed?.state, listed?.reasons]).toEqual([
         'possibly_stale',
         [`${cause} (through ${p}.db → ${p}.backup)`],

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CanonryRuntime } from '../../src/app/index.js';
 import {
   archiveMessage,
-  artifactStatuses,
+  artifactStatusPage,
   classifyStakes,
   intake,
   mayReadEntry,
@@ -124,7 +124,7 @@ for (const engine of CANON_ENGINES) {
         messages: await reader.messagePage({ limit: 1000 }),
         proposals: await reader.proposals(),
         pending: await reader.proposals('pending'),
-        artifacts: await artifactStatuses(canon, who),
+        artifacts: await artifactStatusPage(canon.readerAs(who), { limit: 1000 }),
         versions: await reader.versions('team.budget'),
         dependents: await reader.dependents('team.budget'),
         built: await reader.artifactsBuiltFrom('team.budget'),
@@ -292,7 +292,9 @@ for (const engine of CANON_ENGINES) {
       const ownerSet = after.get(owner.id) as Awaited<ReturnType<typeof views>>;
       expect(set.excluded).toBe(ownerSet.sets[0]!.excluded + 1);
       expect(
-        (await artifactStatuses(runtime.canon, editor)).map((a) => a.manifest.artifact_id),
+        (await artifactStatusPage(runtime.canon.readerAs(editor), { limit: 1000 })).map(
+          (a) => a.manifest.artifact_id,
+        ),
       ).toEqual(['budget.sheet', 'eddie.sheet']);
       expect((await reader.proposals('pending')).map((p) => p.object_id)).toEqual(['eddie.plan']);
     });
@@ -450,7 +452,7 @@ for (const engine of CANON_ENGINES) {
       ]);
       expectNoLeak(out, hidden.hashes);
       // The holder still learns that its own artifact went stale.
-      const mine = await artifactStatuses(runtime.canon, editor);
+      const mine = await artifactStatusPage(runtime.canon.readerAs(editor), { limit: 1000 });
       expect(mine.find((a) => a.manifest.artifact_id === 'eddie.sheet')?.state).toBe(
         'definitely_stale',
       );

@@ -602,6 +602,9 @@ describe('route by route', () => {
       ['/unclassified?after=-1', 'after'],
       ['/unclassified?after=msg-1', 'after'],
       ['/unclassified?after=', 'after'],
+      ['/board?limit=0', 'limit'],
+      ['/board?limit=1001', 'limit'],
+      ['/board?limit=many', 'limit'],
     ] as const) {
       const r = await api('GET', path, t.owner);
       expect([r.status, r.body.error.code, r.body.error.details?.field], path).toEqual([
@@ -616,6 +619,7 @@ describe('route by route', () => {
       '/tokens?limit=1000',
       '/evolution/admissions?limit=1000&after=a',
       '/unclassified?limit=1000&after=0',
+      '/board?limit=1000',
     ]) {
       expect((await api('GET', path, t.owner)).status, path).toBe(200);
     }

@@ -9,13 +9,21 @@ import {
   type EffectiveState,
   type IntakeResult,
   isConcern,
+  type ObjectStatus,
   type ProposalOutcome,
   type ProposalRecord,
   type Provenance,
   type UnclassifiedMessage,
   type WorkingSet,
 } from '../../canon/index.js';
-import type { Board, ClassifierView, ObjectView, ProposalView } from '../../operations/index.js';
+import type {
+  Board,
+  BoardCount,
+  BoardObject,
+  ClassifierView,
+  ObjectView,
+  ProposalView,
+} from '../../operations/index.js';
 import { PAGE } from '../../operations/index.js';
 
 /** How `canonry canon …` prints an operation's answer without `--json`: lines, by operation. */
@@ -148,17 +156,51 @@ function provenanceLines(p: Provenance): string[] {
   ];
 }
 
+/** A board group's heading: its total, and how many are shown when that is not all. */
+function groupHeading(title: string, shown: number, count: BoardCount): string {
+  return `## ${title} (${count.more ? `first ${shown} of ${count.total}` : count.total})`;
+}
+
+/** Where a board group reads on from: the paged list's command after the group's last row. */
+function readOn(shown: number, count: BoardCount, command: string): string[] {
+  return count.more ? [`… ${count.total - shown} more: canonry canon ${command}`] : [];
+}
+
 function boardLines(b: Board): string[] {
   const out = [`board of ${b.project}`];
-  for (const [status, objects] of Object.entries(b.objects)) {
+  for (const [status, objects] of Object.entries(b.objects) as [ObjectStatus, BoardObject[]][]) {
+    const count = b.counts.objects[status];
     if (objects.length > 0)
       out.push(
-        `## ${status}`,
+        groupHeading(status, objects.length, count),
         ...objects.map((o) => objectLine(o, o.effective, o.dependency_state)),
+        ...readOn(
+          objects.length,
+          count,
+          `objects --status ${status} --after ${objects.at(-1)?.object_id}`,
+        ),
       );
   }
-  if (b.pending.length > 0) out.push('## pending proposals', ...b.pending.map(proposalLine));
-  if (b.artifacts.length > 0) out.push('## artifacts', ...b.artifacts.map(artifactLine));
+  if (b.pending.length > 0)
+    out.push(
+      groupHeading('pending proposals', b.pending.length, b.counts.pending),
+      ...b.pending.map(proposalLine),
+      ...readOn(
+        b.pending.length,
+        b.counts.pending,
+        `proposals --status pending --after ${b.pending.at(-1)?.seq}`,
+      ),
+    );
+  if (b.artifacts.length > 0)
+    out.push(
+      groupHeading('artifacts', b.artifacts.length, b.counts.artifacts),
+      ...b.artifacts.map(artifactLine),
+      ...readOn(
+        b.artifacts.length,
+        b.counts.artifacts,
+        `artifacts --after ${b.artifacts.at(-1)?.manifest.artifact_id}`,
+      ),
+    );
   return out;
 }
 

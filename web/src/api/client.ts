@@ -107,6 +107,13 @@ export function createApi(session: Session, origin: string = window.location.ori
           body: { version, rationale },
         }),
       ),
+    /** One page of the objects of `status` in id order: `limit` of them after the id `after`. */
+    objects: (status: string, limit: number, after: string) =>
+      unwrap(
+        client.GET('/v1/projects/{project}/objects', {
+          params: { path: project, query: { status, limit, after } },
+        }),
+      ),
     /** One page of artifacts in id order: `limit` of them after the id `after` (null: the first). */
     artifacts: (limit: number, after: string | null) =>
       unwrap(

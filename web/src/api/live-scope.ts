@@ -12,7 +12,7 @@ type QueryKey = readonly unknown[];
 const FIXED = new Set(['receipt']);
 
 /** The families of canon's reads (the board, review, notes and artifacts). */
-const CANON = ['board', 'proposals', 'proposal', 'provenance', 'versions', 'artifacts'];
+const CANON = ['board', 'objects', 'proposals', 'proposal', 'provenance', 'versions', 'artifacts'];
 
 /** What each kind's module can move, by the kind's prefix (its module). */
 const MOVES: ReadonlyMap<string, readonly string[]> = new Map([

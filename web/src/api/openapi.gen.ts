@@ -504,7 +504,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Objects the principal may read, grouped by status and marked in or out of effect (§2), pending proposals, and artifacts with their §10 states */
+        /** The first objects of each status the principal may read (id order), marked in or out of effect (§2), the first pending proposals and the first artifacts with their §10 states, each group with its total and whether more exist (read on with listObjects, listProposals, listArtifacts) */
         get: operations["getBoard"];
         put?: never;
         post?: never;
@@ -3975,7 +3975,10 @@ export interface operations {
     };
     getBoard: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description at most this many of each group (1–1000, default 50) */
+                limit?: number;
+            };
             header?: never;
             path: {
                 /** @description the project; must be the bearer token’s */
@@ -3993,6 +3996,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         project: string;
+                        limit: number;
                         objects: {
                             active: components["schemas"]["BoardObject"][];
                             provisional: components["schemas"]["BoardObject"][];
@@ -4002,6 +4006,38 @@ export interface operations {
                         };
                         pending: components["schemas"]["ProposalRecord"][];
                         artifacts: components["schemas"]["ArtifactStatus"][];
+                        counts: {
+                            objects: {
+                                active: {
+                                    total: number;
+                                    more: boolean;
+                                };
+                                provisional: {
+                                    total: number;
+                                    more: boolean;
+                                };
+                                disputed: {
+                                    total: number;
+                                    more: boolean;
+                                };
+                                superseded: {
+                                    total: number;
+                                    more: boolean;
+                                };
+                                retired: {
+                                    total: number;
+                                    more: boolean;
+                                };
+                            };
+                            pending: {
+                                total: number;
+                                more: boolean;
+                            };
+                            artifacts: {
+                                total: number;
+                                more: boolean;
+                            };
+                        };
                     };
                 };
             };

@@ -18,6 +18,9 @@ export const keys = {
   proposal: (id: string) => ['proposal', id] as const,
   provenance: (id: string) => ['provenance', id] as const,
   versions: (id: string) => ['versions', id] as const,
+  /** Pages of the objects of one status in id order after `start`, `size` to a page. */
+  objects: (status: string, start: string, size: number) =>
+    ['objects', status, start, size] as const,
   /** Pages of artifacts in id order, `size` to a page. */
   artifacts: (size: number) => ['artifacts', size] as const,
   /** A page of the journal ending at seq `upTo` (null: at the head), newest first. */
@@ -104,6 +107,22 @@ export function useArtifactPages(size: number) {
       last.artifacts.length < size
         ? undefined
         : (last.artifacts.at(-1)?.manifest.artifact_id ?? undefined),
+  });
+}
+
+/**
+ * The objects of `status` a page of `size` at a time in id order after the id `start` (where the
+ * board's group ends), read only once `enabled`.
+ */
+export function useObjectPages(status: string, start: string, size: number, enabled: boolean) {
+  const api = useApi();
+  return useInfiniteQuery({
+    queryKey: keys.objects(status, start, size),
+    queryFn: ({ pageParam }) => api.objects(status, size, pageParam),
+    initialPageParam: start,
+    getNextPageParam: (last) =>
+      last.objects.length < size ? undefined : (last.objects.at(-1)?.object_id ?? undefined),
+    enabled,
   });
 }
 

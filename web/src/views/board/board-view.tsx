@@ -1,9 +1,10 @@
+import { useState } from 'react';
 import { Link } from 'wouter';
-import { useBoard } from '../../api/queries.js';
+import { useBoard, useObjectPages } from '../../api/queries.js';
 import type { ArtifactStatus, BoardObject, ObjectType, ProposalRecord } from '../../api/types.js';
 import { Badge } from '../../ui/badges.js';
 import { Limited } from '../../ui/limited.js';
-import { QueryState } from '../../ui/query-state.js';
+import { MorePages, QueryState } from '../../ui/query-state.js';
 import { UserText } from '../../ui/user-text.js';
 import { NoteCard } from './note-card.js';
 
@@ -35,10 +36,68 @@ const GROUP_LIMIT = 48;
 
 const label = (type: string) => type.replace('_', ' ').replace(/^./, (c) => c.toUpperCase());
 
-function Pending({ proposals }: { proposals: readonly ProposalRecord[] }) {
+/** A board group's total and whether it holds more than the board shows (`getBoard`'s counts). */
+interface Count {
+  readonly total: number;
+  readonly more: boolean;
+}
+
+/** The notes of one status read on after the board's group ends, a page of this many at a time. */
+const MORE_PAGE = 50;
+
+/**
+ * The rest of a status's notes past the board's first ones: nothing is read until asked for, then
+ * `listObjects` a page at a time after the group's last id.
+ */
+function MoreNotes({
+  status,
+  after,
+  count,
+  shown,
+}: {
+  status: string;
+  after: string;
+  count: Count;
+  shown: number;
+}) {
+  const [open, setOpen] = useState(false);
+  const pages = useObjectPages(status, after, MORE_PAGE, open);
+  if (!count.more) return null;
+  if (!open)
+    return (
+      <button
+        type="button"
+        className="more"
+        data-more-status={status}
+        onClick={() => setOpen(true)}
+      >
+        Show {status} notes past the first {shown} ({count.total - shown} more)
+      </button>
+    );
+  const objects = pages.data?.pages.flatMap((p) => p.objects) ?? [];
+  return (
+    <>
+      <ul className="rows" data-more-notes={status}>
+        {objects.map((o) => (
+          <li key={o.object_id} data-object-id={o.object_id}>
+            <Link href={`/notes/${encodeURIComponent(o.object_id)}`}>
+              <code>{o.object_id}</code>
+            </Link>{' '}
+            <UserText text={o.title ?? ''} /> <Badge>{o.status}</Badge>
+          </li>
+        ))}
+      </ul>
+      <MorePages pages={pages} page={MORE_PAGE} />
+    </>
+  );
+}
+
+function Pending({ proposals, count }: { proposals: readonly ProposalRecord[]; count: Count }) {
   return (
     <section aria-labelledby="pending-h" className="pending">
-      <h2 id="pending-h">Awaiting review ({proposals.length})</h2>
+      <h2 id="pending-h">
+        Awaiting review (<span data-board-count="pending">{count.total}</span>)
+      </h2>
       {proposals.length === 0 ? (
         <p className="muted">No proposal is waiting.</p>
       ) : (
@@ -67,15 +126,24 @@ function Pending({ proposals }: { proposals: readonly ProposalRecord[] }) {
           ))}
         </ul>
       )}
+      {count.more ? (
+        <p>
+          <Link href="/review" data-board-more="pending">
+            {count.total - proposals.length} more awaiting review: see Review
+          </Link>
+        </p>
+      ) : null}
     </section>
   );
 }
 
-function Artifacts({ artifacts }: { artifacts: readonly ArtifactStatus[] }) {
+function Artifacts({ artifacts, count }: { artifacts: readonly ArtifactStatus[]; count: Count }) {
   if (artifacts.length === 0) return null;
   return (
     <section aria-labelledby="artifacts-h">
-      <h2 id="artifacts-h">Artifacts ({artifacts.length})</h2>
+      <h2 id="artifacts-h">
+        Artifacts (<span data-board-count="artifacts">{count.total}</span>)
+      </h2>
       <ul className="rows">
         {artifacts.map((a) => (
           <li
@@ -92,12 +160,21 @@ function Artifacts({ artifacts }: { artifacts: readonly ArtifactStatus[] }) {
           </li>
         ))}
       </ul>
+      {count.more ? (
+        <p>
+          <Link href="/artifacts" data-board-more="artifacts">
+            All {count.total} artifacts, a page at a time
+          </Link>
+        </p>
+      ) : null}
     </section>
   );
 }
 
 /**
- * The board (LCSM §9): current notes by type, each with its status, who made it current (a
+ * The board (LCSM §9): the server's first notes of each status (`getBoard`, 50 a group) by type,
+ * each group's total in its heading and the rest read on request (`MoreNotes`, the Review and
+ * Artifacts views): current notes by type, each with its status, who made it current (a
  * person's decision or a model's proposal), its sources and confidence, and what is wrong with it
  * (disputed, expired, needs revision). Proposals waiting for review come first; superseded and
  * retired notes are history, folded away.
@@ -111,12 +188,27 @@ export function BoardView() {
         {(b) => {
           const current = [...b.objects.active, ...b.objects.provisional, ...b.objects.disputed];
           const history = [...b.objects.superseded, ...b.objects.retired];
+          const c = b.counts.objects;
+          const more = (statuses: readonly (keyof typeof b.objects)[]) =>
+            statuses.map((status) => (
+              <MoreNotes
+                key={status}
+                status={status}
+                after={b.objects[status].at(-1)?.object_id ?? ''}
+                count={c[status]}
+                shown={b.objects[status].length}
+              />
+            ));
+          const currentTotal = c.active.total + c.provisional.total + c.disputed.total;
+          const historyTotal = c.superseded.total + c.retired.total;
           return (
             <>
-              <Pending proposals={b.pending} />
+              <Pending proposals={b.pending} count={b.counts.pending} />
               <section aria-labelledby="current-h">
-                <h2 id="current-h">Current notes ({current.length})</h2>
-                {current.length === 0 ? <p className="muted">Canon is empty.</p> : null}
+                <h2 id="current-h">
+                  Current notes (<span data-board-count="current">{currentTotal}</span>)
+                </h2>
+                {currentTotal === 0 ? <p className="muted">Canon is empty.</p> : null}
                 {byType(current).map(([type, notes]) => (
                   <section key={type} aria-labelledby={`type-${type}`} className="type-group">
                     <h3 id={`type-${type}`} className="type-h">
@@ -137,11 +229,15 @@ export function BoardView() {
                     </Limited>
                   </section>
                 ))}
+                {more(['active', 'provisional', 'disputed'])}
               </section>
-              <Artifacts artifacts={b.artifacts} />
-              {history.length > 0 ? (
+              <Artifacts artifacts={b.artifacts} count={b.counts.artifacts} />
+              {historyTotal > 0 ? (
                 <details className="history">
-                  <summary>History: superseded and retired ({history.length})</summary>
+                  <summary>
+                    History: superseded and retired (
+                    <span data-board-count="history">{historyTotal}</span>)
+                  </summary>
                   <Limited items={history} limit={GROUP_LIMIT} noun="past notes">
                     {(shown) => (
                       <div className="notes">
@@ -151,6 +247,7 @@ export function BoardView() {
                       </div>
                     )}
                   </Limited>
+                  {more(['superseded', 'retired'])}
                 </details>
               ) : null}
             </>
