@@ -60,7 +60,7 @@ describe.skipIf(!BROWSER_TESTS)('the Artifacts view, a page at a time', () => {
       const body = await r.json().catch(() => null);
       reads.push({ url, rows: body?.artifacts?.length ?? -1 });
     });
-    await page.getByRole('link', { name: 'Artifacts' }).click();
+    await page.getByRole('link', { name: 'Artifacts', exact: true }).click();
     await page.locator('article[data-artifact-id]').nth(49).waitFor();
     // The first read asked for a page, and got one.
     expect(reads.map((r) => [r.url.searchParams.get('limit'), r.rows])).toEqual([['50', 50]]);

@@ -160,7 +160,7 @@ describe.skipIf(!BROWSER_TESTS)('hostile text in the workbench', () => {
     await page.locator('h1').first().waitFor();
     await page.getByText('Before', { exact: false }).first().waitFor();
     await expectContained(page, 'note');
-    await page.getByRole('link', { name: 'Artifacts' }).click();
+    await page.getByRole('link', { name: 'Artifacts', exact: true }).click();
     await page.locator('article[data-artifact-id="hostile.wide"] [data-moved="true"]').waitFor();
     await expectContained(page, 'artifacts');
     await page.getByRole('link', { name: 'Relay' }).click();
@@ -168,7 +168,7 @@ describe.skipIf(!BROWSER_TESTS)('hostile text in the workbench', () => {
     await page.locator('.cso-list summary').first().click();
     await page.locator('.cso-list li[data-fact]').first().waitFor();
     await expectContained(page, 'relay');
-    await page.getByRole('link', { name: 'Review' }).click();
+    await page.getByRole('link', { name: 'Review', exact: true }).click();
     await page.locator('section[data-proposals="decided"] li').first().waitFor();
     await expectContained(page, 'review');
     await page.goto(`${wb.url}/review/${moved.proposal.proposal_id}`);
@@ -182,7 +182,7 @@ describe.skipIf(!BROWSER_TESTS)('hostile text in the workbench', () => {
 
   it('keeps the words after a bidirectional control in their order', async () => {
     const { context, page } = await wb.signedIn(t.olivia);
-    await page.getByRole('link', { name: 'Artifacts' }).click();
+    await page.getByRole('link', { name: 'Artifacts', exact: true }).click();
     await page.locator('article[data-artifact-id="hostile.sheet"]').waitFor();
     await expectLabelAfter(page, 'article[data-artifact-id="hostile.sheet"] h3', 'hostile.sheet');
     await page.getByRole('link', { name: 'Relay' }).click();

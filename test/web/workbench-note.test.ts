@@ -162,7 +162,7 @@ describe.skipIf(!BROWSER_TESTS)('the Note, Journal and Artifacts views in chromi
     expect(await seriousViolations(page)).toEqual([]);
     await screenshots(page, 'note-stale');
 
-    await page.getByRole('link', { name: 'Artifacts' }).click();
+    await page.getByRole('link', { name: 'Artifacts', exact: true }).click();
     const artifact = page.locator('article[data-artifact-id="backup-script"]');
     await artifact.waitFor();
     expect(await artifact.getAttribute('data-state')).toBe('requires_regeneration');

@@ -65,7 +65,7 @@ describe.skipIf(!BROWSER_TESTS)('the Review view, a page at a time', () => {
       const body = await r.json().catch(() => null);
       reads.push({ url: r.url(), rows: body?.proposals?.length ?? -1 });
     });
-    await page.getByRole('link', { name: 'Review' }).click();
+    await page.getByRole('link', { name: 'Review', exact: true }).click();
     const section = (status: string) => page.locator(`section[data-proposals="${status}"]`);
     await section('pending').locator('li').nth(49).waitFor();
     await section('decided').locator('li').nth(49).waitFor();
