@@ -228,9 +228,19 @@ for (const engine of CANON_ENGINES) {
       const { store } = e.runtime;
       await store.exec('DROP INDEX canon_proposals_status; DROP INDEX canon_proposals_holder;');
       await store.exec('ALTER TABLE canon_proposals DROP COLUMN holder');
+      // A store from before these had none of what later migrations made either: the mark of
+      // the unclassified, whose partial index reads the holder.
+      await store.exec(
+        'DROP INDEX canon_messages_unclassified; DROP INDEX canon_messages_unclassified_holder;',
+      );
+      await store.exec('ALTER TABLE canon_messages DROP COLUMN unclassified');
       await store.exec('DROP INDEX canon_messages_seq; DROP INDEX canon_messages_holder;');
       await store.exec('ALTER TABLE canon_messages DROP COLUMN holder');
-      for (const name of ['canon-proposals-holder', 'canon-messages-holder']) {
+      for (const name of [
+        'canon-proposals-holder',
+        'canon-messages-holder',
+        'canon-messages-unclassified',
+      ]) {
         await store.run('DELETE FROM canonry_migrations WHERE name = $1', [name]);
       }
       const again = await e.another();

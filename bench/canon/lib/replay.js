@@ -11,13 +11,13 @@ import { join } from 'node:path';
 import { createCanonry } from 'canonry/app';
 import {
   archiveMessage,
-  artifactStatuses,
   intake,
   registerArtifact,
   reviewArtifact,
   ScriptedClassifier,
 } from 'canonry/canon';
 import { contentHash } from 'canonry/core';
+import { everyArtifactStatus } from './artifact-states.js';
 
 /**
  * One event of a scenario (see bench/canon/README.md for the format).
@@ -271,6 +271,6 @@ export class Replay {
 
   /** The artifacts of a project with their §10 state. @param {string} project */
   artifacts(project) {
-    return artifactStatuses(this.canon, project);
+    return everyArtifactStatus(this.canon, project);
   }
 }

@@ -5,14 +5,9 @@
  * Where this build lacks a feature a family needs, the event's error code is recorded and the metric
  * is reported as not measured.
  */
-import {
-  archiveMessage,
-  artifactStatuses,
-  isConcern,
-  registerArtifact,
-  workingSet,
-} from 'canonry/canon';
+import { archiveMessage, isConcern, registerArtifact, workingSet } from 'canonry/canon';
 import { contentHash } from 'canonry/core';
+import { everyArtifactStatus } from '../artifact-states.js';
 import { codeOf } from '../replay.js';
 import { ACTORS } from './vocab.js';
 
@@ -205,7 +200,7 @@ export class FamilyReplay {
       typeof reader.dependencyStates === 'function'
         ? [...(await reader.dependencyStates()).values()]
         : [];
-    const artifacts = await artifactStatuses(this.canon, this.project);
+    const artifacts = await everyArtifactStatus(this.canon, this.project);
     const ws = await workingSet(this.canon, this.project, {});
     return { objects, states, artifacts, capsule: ws.capsule };
   }
