@@ -15,6 +15,7 @@ import {
 } from '../../src/evolution/index.js';
 import { buildServer } from '../../src/server/index.js';
 import { openStore, type Store } from '../../src/store/index.js';
+import { note } from '../helpers/canon.js';
 import { tempDir } from '../helpers/runtime.js';
 import { freshPostgresSchema, postgresAvailable } from '../helpers/stores.js';
 
@@ -68,20 +69,7 @@ describe.skipIf(!postgresAvailable)('one coordinator per PostgreSQL database', (
       object_id: id,
       intent: 'create',
       base_version: null,
-      candidate: {
-        object_type: 'fact',
-        title: id,
-        text: `The ${id} is settled.`,
-        shape: null,
-        confidence_state: 'asserted',
-        status: 'active',
-        visibility: 'project',
-        sources: [],
-        dependency_refs: [],
-        effective_from: null,
-        effective_until: null,
-        tags: [],
-      },
+      candidate: note({ title: id, text: `The ${id} is settled.` }),
       rationale: 'lease test',
     });
     expect(outcome.proposal.status).toBe('committed');

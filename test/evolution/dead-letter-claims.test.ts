@@ -14,6 +14,7 @@ import {
   type EvolutionTarget,
   projectGovernance,
 } from '../../src/evolution/index.js';
+import { note } from '../helpers/canon.js';
 import { tempDir } from '../helpers/runtime.js';
 import { freshPostgresSchema, postgresAvailable } from '../helpers/stores.js';
 
@@ -73,20 +74,7 @@ const commit = async (rt: CanonryRuntime, id: string) => {
     object_id: id,
     intent: 'create',
     base_version: null,
-    candidate: {
-      object_type: 'fact',
-      title: id,
-      text: `The ${id} is settled.`,
-      shape: null,
-      confidence_state: 'asserted',
-      status: 'active',
-      visibility: 'project',
-      sources: [],
-      dependency_refs: [],
-      effective_from: null,
-      effective_until: null,
-      tags: [],
-    },
+    candidate: note({ title: id, text: `The ${id} is settled.` }),
     rationale: 'dead-letter claims',
   });
   expect(outcome.proposal.status).toBe('committed');
