@@ -137,7 +137,7 @@ export async function artifactStatusPage(
   reader: CanonReader,
   q: ArtifactPageQuery,
 ): Promise<ArtifactStatus[]> {
-  return statusesOf(reader, await reader.artifactPage(q));
+  return artifactStatusesOf(reader, await reader.artifactPage(q));
 }
 
 /** One artifact `reader` may read with its §10 state, or null (absent, or not the reader's). */
@@ -146,11 +146,11 @@ export async function artifactStatus(
   id: string,
 ): Promise<ArtifactStatus | null> {
   const manifest = await reader.artifact(id);
-  return manifest ? (await statusesOf(reader, [manifest]))[0]! : null;
+  return manifest ? (await artifactStatusesOf(reader, [manifest]))[0]! : null;
 }
 
-/** The §10 states of these manifests, from what they name alone. */
-async function statusesOf(
+/** The §10 states of these manifests (which `reader` may read), from what they name alone. */
+export async function artifactStatusesOf(
   reader: CanonReader,
   manifests: readonly ArtifactManifest[],
 ): Promise<ArtifactStatus[]> {

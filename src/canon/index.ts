@@ -112,6 +112,15 @@ export {
   FAILURE_LIMITS,
 } from './intake-failure.js';
 export { mayReadEntry, type RedactedEntry, readableEntries } from './journal-view.js';
+export {
+  type GraphArtifact,
+  type GraphNode,
+  type GraphNote,
+  type GraphUnknown,
+  NOTE_GRAPH_MAX,
+  type NoteGraph,
+  noteGraph,
+} from './note-graph.js';
 export type {
   ArtifactPageQuery,
   ObjectPageQuery,

@@ -456,6 +456,19 @@ export class CanonReader {
     return out;
   }
 
+  /**
+   * The ids of `kind` dependents made against any version of this note, in id order, at most
+   * `limit` of them: one bounded range of the `canon_edges_to` index. Unfiltered by plane — the
+   * caller reads the dependents themselves through this reader, which leaves out what it may not read.
+   */
+  async dependentIds(objectId: string, kind: DependentKind, limit: number): Promise<string[]> {
+    const rows = await this.db.all<{ from_id: string }>(
+      'SELECT from_id FROM canon_edges WHERE project = $1 AND to_id = $2 AND from_kind = $3 ORDER BY from_id LIMIT $4',
+      [this.project, objectId, kind, limit],
+    );
+    return rows.map((r) => r.from_id);
+  }
+
   /** Ids of {@link CanonReader.dependentObjects}. */
   async dependents(objectId: string): Promise<string[]> {
     return (await this.dependentObjects(objectId)).map((o) => o.object_id);

@@ -1,11 +1,14 @@
-import { provenance } from '../canon/index.js';
-import { objectIdArg, resolveRequest, restoreRequest } from './input.js';
+import { NOTE_GRAPH_MAX, noteGraph, provenance } from '../canon/index.js';
+import { intQuery, objectIdArg, resolveRequest, restoreRequest } from './input.js';
 import type { Operation } from './operation.js';
 import { OBJECT_LIST_QUERY, objectListQuery } from './page-query.js';
 import { BODIES, EXAMPLE_HASH, RESPONSES, ref } from './schemas.js';
 import { objectView, versionsView } from './views.js';
 
 const { obj, arr, list, str, nullable } = RESPONSES;
+
+/** The nodes a note's graph draws unless asked for more or fewer. */
+export const GRAPH_LIMIT = 120;
 
 /** Canonical objects (§2), their immutable versions (§3), provenance (§8) and restore. */
 export const OBJECT_OPERATIONS: readonly Operation[] = [
@@ -99,6 +102,36 @@ export const OBJECT_OPERATIONS: readonly Operation[] = [
     errors: ['UNKNOWN_OBJECT', 'INVALID_ARGUMENT'],
     handler: async ({ runtime, principal, params }) =>
       provenance(runtime.canon, principal, objectIdArg(params.id)),
+  },
+  {
+    method: 'GET',
+    url: '/v1/projects/:project/objects/:id/graph',
+    operationId: 'getObjectGraph',
+    summary:
+      'The dependency graph around a note (§10): what it rests on, every live note resting on it however far down, and the artifacts built on them, each with its cascade state; at most `limit` nodes',
+    tag: 'objects',
+    cli: {
+      command: 'graph <object_id>',
+      description: `what a note rests on and what rests on it, with their states (--limit, default ${GRAPH_LIMIT})`,
+    },
+    minRole: 'viewer',
+    params: { id: 'object id' },
+    query: [
+      {
+        name: 'limit',
+        description: `at most this many nodes (1–${NOTE_GRAPH_MAX}, default ${GRAPH_LIMIT})`,
+        schema: { type: 'integer', minimum: 1, maximum: NOTE_GRAPH_MAX },
+      },
+    ],
+    status: 200,
+    response: ref('NoteGraph'),
+    errors: ['UNKNOWN_OBJECT', 'INVALID_ARGUMENT'],
+    handler: async ({ runtime, principal, params, query }) =>
+      noteGraph(
+        runtime.canon.readerFor(principal),
+        objectIdArg(params.id),
+        intQuery(query.limit, 'limit', 1, NOTE_GRAPH_MAX, GRAPH_LIMIT),
+      ),
   },
   {
     method: 'POST',

@@ -578,6 +578,54 @@ const workingSet = obj(
   ],
 );
 
+const graphNode = {
+  oneOf: [
+    obj(
+      {
+        kind: { const: 'note' },
+        id: str({ description: '`note:<object_id>`' }),
+        object_id: str(),
+        object_type: str(),
+        status: { enum: [...OBJECT_STATUSES] },
+        title: str(),
+        dependency_state: nullable(ref('DependencyState')),
+        focus: { type: 'boolean' },
+      },
+      ['kind', 'id', 'object_id', 'object_type', 'status', 'title', 'dependency_state', 'focus'],
+    ),
+    obj({ kind: { const: 'unknown' }, id: str(), object_id: str() }, ['kind', 'id', 'object_id'], {
+      description:
+        'a dependency the focus names that the principal cannot read or that does not exist',
+    }),
+    obj(
+      {
+        kind: { const: 'artifact' },
+        id: str({ description: '`artifact:<artifact_id>`' }),
+        artifact: ref('ArtifactStatus'),
+      },
+      ['kind', 'id', 'artifact'],
+    ),
+  ],
+};
+
+const noteGraph = obj(
+  {
+    project: str(),
+    object_id: str(),
+    limit: { type: 'integer', minimum: 1 },
+    nodes: arr(graphNode),
+    edges: arr(obj({ from: str(), to: str() }, ['from', 'to']), {
+      description: 'from what moves to what rests on it, by node id',
+    }),
+    omitted: { type: 'integer', minimum: 0, description: 'dependents found but not drawn' },
+    truncated: {
+      type: 'boolean',
+      description: 'dependents were left out, or a note has more than were read',
+    },
+  },
+  ['project', 'object_id', 'limit', 'nodes', 'edges', 'omitted', 'truncated'],
+);
+
 const provenance = obj(
   {
     object: ref('CanonObject'),
@@ -797,6 +845,7 @@ export const SCHEMAS: Readonly<Record<string, JsonObject>> = {
   WorkingNote: workingNote,
   WorkingSet: workingSet,
   Provenance: provenance,
+  NoteGraph: noteGraph,
   TokenInfo: tokenInfo,
   ...RELAY_SCHEMAS,
 };

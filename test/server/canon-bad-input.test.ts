@@ -605,6 +605,9 @@ describe('route by route', () => {
       ['/board?limit=0', 'limit'],
       ['/board?limit=1001', 'limit'],
       ['/board?limit=many', 'limit'],
+      ['/objects/ui.colour/graph?limit=0', 'limit'],
+      ['/objects/ui.colour/graph?limit=1001', 'limit'],
+      ['/objects/ui.colour/graph?limit=3.5', 'limit'],
     ] as const) {
       const r = await api('GET', path, t.owner);
       expect([r.status, r.body.error.code, r.body.error.details?.field], path).toEqual([
@@ -620,8 +623,23 @@ describe('route by route', () => {
       '/evolution/admissions?limit=1000&after=a',
       '/unclassified?limit=1000&after=0',
       '/board?limit=1000',
+      '/objects/ui.colour/graph?limit=1000',
     ]) {
       expect((await api('GET', path, t.owner)).status, path).toBe(200);
+    }
+    const graph = await api('GET', '/objects/ui.colour/graph', t.owner);
+    expect(graph.body.nodes.map((n: { id: string }) => n.id)).toEqual([
+      'note:ui.colour',
+      'artifact:screen',
+    ]);
+    expect(graph.body.limit).toBe(120);
+    for (const [path, status, code] of [
+      ['/objects/no.such/graph', 404, 'UNKNOWN_OBJECT'],
+      ['/objects/Not%20An%20Id/graph', 400, 'INVALID_ARGUMENT'],
+      ['/objects/ui.colour/graph?depth=2', 400, 'INVALID_ARGUMENT'],
+    ] as const) {
+      const r = await api('GET', path, t.owner);
+      expect([r.status, r.body.error.code], path).toEqual([status, code]);
     }
   });
 });

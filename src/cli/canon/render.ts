@@ -7,8 +7,10 @@ import {
   COMPARISON_CHECKS,
   type DependencyState,
   type EffectiveState,
+  type GraphNode,
   type IntakeResult,
   isConcern,
+  type NoteGraph,
   type ObjectStatus,
   type ProposalOutcome,
   type ProposalRecord,
@@ -88,6 +90,21 @@ function messageLine(m: ArchivedMessage): string {
 function artifactLine(a: ArtifactStatus): string {
   const m = a.manifest;
   return `${m.artifact_id} v${m.artifact_version}: ${a.state} (${m.acceptance_state})${a.reasons.length > 0 ? ` — ${a.reasons.join('; ')}` : ''}`;
+}
+
+function graphNodeLine(n: GraphNode): string {
+  if (n.kind === 'artifact') return `artifact ${artifactLine(n.artifact)}`;
+  if (n.kind === 'unknown') return `${n.object_id}: unknown (not readable here, or absent)`;
+  const state = n.dependency_state ? `, needs revision: ${n.dependency_state.cause}` : '';
+  return `${n.focus ? '* ' : ''}${n.object_id} (${n.object_type}, ${n.status}${state})`;
+}
+
+/** A note's graph: its nodes, then its edges (what moves → what rests on it). */
+function graphLines(g: NoteGraph): string[] {
+  const cut = g.truncated
+    ? [`(cut at ${g.limit} nodes${g.omitted > 0 ? `: ${g.omitted} more found, not drawn` : ''})`]
+    : [];
+  return [...g.nodes.map(graphNodeLine), ...g.edges.map((e) => `  ${e.from} → ${e.to}`), ...cut];
 }
 
 function proposalViewLines(v: ProposalView): string[] {
@@ -272,6 +289,7 @@ export const RENDER: Readonly<Record<string, Render>> = {
     ...v.claims.map(claimLine),
   ],
   getProvenance: provenanceLines,
+  getObjectGraph: graphLines,
   listProposals: (r: { proposals: ProposalRecord[] }) =>
     r.proposals.length > 0 ? r.proposals.map(proposalLine) : ['no proposals'],
   getProposal: proposalViewLines,

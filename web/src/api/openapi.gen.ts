@@ -463,6 +463,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/projects/{project}/objects/{id}/graph": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The dependency graph around a note (§10): what it rests on, every live note resting on it however far down, and the artifacts built on them, each with its cascade state; at most `limit` nodes */
+        get: operations["getObjectGraph"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/projects/{project}/objects/{id}/restore": {
         parameters: {
             query?: never;
@@ -1532,6 +1549,44 @@ export interface components {
             claims: components["schemas"]["Claim"][];
             resolution: components["schemas"]["DisputeResolution"] | null;
             history: components["schemas"]["NoteVersion"][];
+        };
+        NoteGraph: {
+            project: string;
+            object_id: string;
+            limit: number;
+            nodes: ({
+                /** @constant */
+                kind: "note";
+                /** @description `note:<object_id>` */
+                id: string;
+                object_id: string;
+                object_type: string;
+                /** @enum {unknown} */
+                status: "active" | "provisional" | "disputed" | "superseded" | "retired";
+                title: string;
+                dependency_state: components["schemas"]["DependencyState"] | null;
+                focus: boolean;
+            } | {
+                /** @constant */
+                kind: "unknown";
+                id: string;
+                object_id: string;
+            } | {
+                /** @constant */
+                kind: "artifact";
+                /** @description `artifact:<artifact_id>` */
+                id: string;
+                artifact: components["schemas"]["ArtifactStatus"];
+            })[];
+            /** @description from what moves to what rests on it, by node id */
+            edges: {
+                from: string;
+                to: string;
+            }[];
+            /** @description dependents found but not drawn */
+            omitted: number;
+            /** @description dependents were left out, or a note has more than were read */
+            truncated: boolean;
         };
         TokenInfo: {
             token_id: string;
@@ -3711,6 +3766,70 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Provenance"];
+                };
+            };
+            /** @description INVALID_ARGUMENT */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNKNOWN_OBJECT */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getObjectGraph: {
+        parameters: {
+            query?: {
+                /** @description at most this many nodes (1–1000, default 120) */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description the project; must be the bearer token’s */
+                project: string;
+                /** @description object id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NoteGraph"];
                 };
             };
             /** @description INVALID_ARGUMENT */
