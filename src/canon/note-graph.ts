@@ -46,7 +46,10 @@ export interface NoteGraph {
   readonly limit: number;
   readonly nodes: readonly GraphNode[];
   readonly edges: readonly { readonly from: string; readonly to: string }[];
-  /** Dependents found but not drawn, past `limit` nodes. */
+  /**
+   * Dependents found but not drawn, past `limit` nodes: a floor, since each note's dependents are
+   * read only to `limit + 1`.
+   */
   readonly omitted: number;
   /** The graph is cut: dependents were left out, or a note has more than were read. */
   readonly truncated: boolean;

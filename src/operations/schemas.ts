@@ -617,7 +617,12 @@ const noteGraph = obj(
     edges: arr(obj({ from: str(), to: str() }, ['from', 'to']), {
       description: 'from what moves to what rests on it, by node id',
     }),
-    omitted: { type: 'integer', minimum: 0, description: 'dependents found but not drawn' },
+    omitted: {
+      type: 'integer',
+      minimum: 0,
+      description:
+        'dependents found but not drawn (a floor: each note reads at most limit + 1 dependents)',
+    },
     truncated: {
       type: 'boolean',
       description: 'dependents were left out, or a note has more than were read',

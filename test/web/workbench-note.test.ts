@@ -182,6 +182,33 @@ describe.skipIf(!BROWSER_TESTS)('the Note, Journal and Artifacts views in chromi
     await context.close();
   });
 
+  it('draws every dependent past a board page of them, live, and says where it cuts', async () => {
+    await propose('hub', 'fact', 'Everything here rests on the hub.');
+    const spokes = (from: number, to: number) =>
+      Array.from({ length: to - from }, (_, i) => `spoke.${String(from + i).padStart(3, '0')}`);
+    // More of one status than the board holds (50): the graph is read on its own, not from it.
+    for (const id of spokes(0, 60))
+      await propose(id, 'fact', `${id} rests on the hub.`, { dependency_refs: ['hub'] });
+    const { context, page } = await signedIn(t.olivia, '/notes/hub');
+    const nodes = page.locator('.graph-node');
+    await page.locator('.graph-node[data-node-id="note:spoke.059"]').waitFor();
+    const drawn = async () =>
+      (await nodes.evaluateAll((els) => els.map((e) => e.getAttribute('data-node-id')))).sort();
+    expect(await drawn()).toEqual(['note:hub', ...spokes(0, 60).map((id) => `note:${id}`)].sort());
+    const intro = page.locator('section[aria-labelledby="dependents-h"] p.muted');
+    expect(await intro.textContent()).toContain('60 connected');
+    expect(await intro.textContent()).not.toContain('not drawn');
+    await markUnreloaded(page);
+    // Past the graph's 120 nodes: cut there, and said so — without a reload.
+    for (const id of spokes(60, 125))
+      await propose(id, 'fact', `${id} rests on the hub.`, { dependency_refs: ['hub'] });
+    await intro.filter({ hasText: 'Cut at the first 120: at least' }).waitFor();
+    expect(await nodes.count()).toBe(120);
+    expect(await drawn()).toEqual(['note:hub', ...spokes(0, 119).map((id) => `note:${id}`)].sort());
+    expect(await stillUnreloaded(page)).toBe(true);
+    await context.close();
+  });
+
   it('lists the journal newest first with summaries and receipts, verifies it, exports it', async () => {
     const { context, page } = await signedIn(t.olivia, '/journal');
     const entries = page.locator('li.entry');

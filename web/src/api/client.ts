@@ -96,6 +96,9 @@ export function createApi(session: Session, origin: string = window.location.ori
       unwrap(
         client.GET('/v1/projects/{project}/objects/{id}/provenance', { params: proposal(id) }),
       ),
+    /** The dependency graph around a note (LCSM §10): what it rests on and what rests on it. */
+    graph: (id: string) =>
+      unwrap(client.GET('/v1/projects/{project}/objects/{id}/graph', { params: proposal(id) })),
     /** Every version of an object, oldest first. */
     versions: (id: string) =>
       unwrap(client.GET('/v1/projects/{project}/objects/{id}/versions', { params: proposal(id) })),

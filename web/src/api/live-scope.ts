@@ -12,7 +12,16 @@ type QueryKey = readonly unknown[];
 const FIXED = new Set(['receipt']);
 
 /** The families of canon's reads (the board, review, notes and artifacts). */
-const CANON = ['board', 'objects', 'proposals', 'proposal', 'provenance', 'versions', 'artifacts'];
+const CANON = [
+  'board',
+  'objects',
+  'proposals',
+  'proposal',
+  'provenance',
+  'graph',
+  'versions',
+  'artifacts',
+];
 
 /** What each kind's module can move, by the kind's prefix (its module). */
 const MOVES: ReadonlyMap<string, readonly string[]> = new Map([

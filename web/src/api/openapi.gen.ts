@@ -1583,7 +1583,7 @@ export interface components {
                 from: string;
                 to: string;
             }[];
-            /** @description dependents found but not drawn */
+            /** @description dependents found but not drawn (a floor: each note reads at most limit + 1 dependents) */
             omitted: number;
             /** @description dependents were left out, or a note has more than were read */
             truncated: boolean;

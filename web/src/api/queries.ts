@@ -17,6 +17,7 @@ export const keys = {
     ['proposals', status, order, size] as const,
   proposal: (id: string) => ['proposal', id] as const,
   provenance: (id: string) => ['provenance', id] as const,
+  graph: (id: string) => ['graph', id] as const,
   versions: (id: string) => ['versions', id] as const,
   /** Pages of the objects of one status in id order after `start`, `size` to a page. */
   objects: (status: string, start: string, size: number) =>
@@ -89,6 +90,11 @@ export function useDecision(id: string) {
 export function useProvenance(id: string) {
   const api = useApi();
   return useQuery({ queryKey: keys.provenance(id), queryFn: () => api.provenance(id) });
+}
+
+export function useGraph(id: string) {
+  const api = useApi();
+  return useQuery({ queryKey: keys.graph(id), queryFn: () => api.graph(id) });
 }
 
 export function useVersions(id: string) {

@@ -19,6 +19,7 @@ export type DependencyState = Schemas['DependencyState'];
 export type SourceRef = Schemas['SourceRef'];
 export type NoteVersion = Schemas['NoteVersion'];
 export type Provenance = Schemas['Provenance'];
+export type NoteGraph = Schemas['NoteGraph'];
 export type Receipt = Schemas['Receipt'];
 export type ProposalOutcome = Schemas['ProposalOutcome'];
 export type ArtifactManifest = Schemas['ArtifactManifest'];

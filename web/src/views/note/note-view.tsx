@@ -1,5 +1,5 @@
 import { Link } from 'wouter';
-import { useBoard, useProvenance } from '../../api/queries.js';
+import { useGraph, useProvenance } from '../../api/queries.js';
 import { Badge } from '../../ui/badges.js';
 import { QueryState } from '../../ui/query-state.js';
 import { UserText } from '../../ui/user-text.js';
@@ -14,7 +14,7 @@ import { Versions } from './versions.js';
 export function NoteView({ params }: { params: { id: string } }) {
   const id = params.id;
   const provenance = useProvenance(id);
-  const board = useBoard();
+  const graph = useGraph(id);
   return (
     <QueryState query={provenance}>
       {(p) => {
@@ -46,8 +46,8 @@ export function NoteView({ params }: { params: { id: string } }) {
             ) : null}
             <ProvenanceWalk p={p} />
             <Versions objectId={o.object_id} history={p.history} current={o.current_version_ref} />
-            <QueryState query={board}>
-              {(b) => <DependentsSection objectId={o.object_id} provenance={p} board={b} />}
+            <QueryState query={graph}>
+              {(g) => <DependentsSection objectId={o.object_id} graph={g} />}
             </QueryState>
           </article>
         );
