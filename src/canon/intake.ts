@@ -384,17 +384,24 @@ export async function reclassify(
   return once(canon, message, () => takeIn(canon, classifier, principal, message, true));
 }
 
-/** The proposals made from a message, each with its receipt (and committed version). */
+/**
+ * The proposals made from a message, each with its receipt (and committed version). With its
+ * classification, only the proposals on the objects its drafts name are read (each proposal an
+ * intake makes is on its draft's object); without one (a message taken in before classifications
+ * were journaled), the project's.
+ */
 async function proposalsOf(
   canon: Canon,
   principal: Principal,
   message: ArchivedMessage,
+  classification?: Classification,
 ): Promise<IntakeResult['proposals'][number][]> {
   const reader = canon.readerFor(principal);
   const proposals: IntakeResult['proposals'][number][] = [];
-  for (const proposal of (await reader.proposals()).filter(
-    (p) => p.message_id === message.message_id,
-  )) {
+  const candidates = classification
+    ? await reader.proposalsOn([...new Set(classification.drafts.map((d) => d.object_id))])
+    : await reader.proposals();
+  for (const proposal of candidates.filter((p) => p.message_id === message.message_id)) {
     const receipt = await canon.journal.receipt(message.project, proposal.seq);
     const committed =
       proposal.status === 'committed' ? await reader.current(proposal.object_id) : null;
@@ -415,12 +422,12 @@ async function repeated(
   classification: Classification,
 ): Promise<IntakeResult> {
   let done = await intakeDone(canon, message);
-  let made = await proposalsOf(canon, principal, message);
+  let made = await proposalsOf(canon, principal, message, classification);
   // No record, and drafts not proposed yet: the intake that classified it may still be proposing.
   // (Every draft a proposal and no record: a message taken in before intakes were journaled.)
   if (done === null && made.length < classification.drafts.length) {
     done = await waitForIntake(canon, message);
-    if (done !== null) made = await proposalsOf(canon, principal, message);
+    if (done !== null) made = await proposalsOf(canon, principal, message, classification);
   }
   if (done === null) return { message, classification, proposals: made };
   const byId = new Map(
