@@ -206,8 +206,12 @@ async function takeIn(
   if (duplicate) {
     const recorded = await recordedClassification(canon, message);
     if (recorded) return repeated(canon, principal, message, recorded);
-    // Taken in before classifications were journaled: its proposals say it was classified.
-    if ((await proposalsOf(canon, principal, message)).length > 0)
+    // Taken in before classifications were journaled: its proposals say it was classified. One
+    // still marked unclassified has none (no proposal cites it), so the proposals are not read.
+    if (
+      !(await reader.messageUnclassified(message.message_id)) &&
+      (await proposalsOf(canon, principal, message)).length > 0
+    )
       return legacyRepeated(canon, classifier, principal, message);
   }
   const current = await reader.objects(['active', 'provisional', 'disputed']);

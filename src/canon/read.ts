@@ -292,6 +292,20 @@ export class CanonReader {
   }
 
   /**
+   * Whether a message this viewer may read is still marked unclassified: neither a classification
+   * nor a proposal citing it has been journaled (false when absent or not the viewer's).
+   */
+  async messageUnclassified(id: string): Promise<boolean> {
+    const [row] = await this.db.all<{ unclassified: number; record: string }>(
+      'SELECT unclassified, record FROM canon_messages WHERE project = $1 AND message_id = $2',
+      [this.project, id],
+    );
+    if (!row || !this.#may(messageAudience(JSON.parse(row.record) as ArchivedMessage)))
+      return false;
+    return Number(row.unclassified) === 1;
+  }
+
+  /**
    * One page of the archived messages this viewer may read that were never classified, in capture
    * order ({@link UnclassifiedPageQuery}), each with its last journaled failure (null when none was
    * tried: archived only, or archived by an earlier version). Chosen in SQL by holder from the

@@ -3,8 +3,29 @@
 // project's every proposal, so a retry costs the same in a project of 40 messages as in one of 80 —
 // on both engines.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { type IntakeResult, intake, ScriptedClassifier } from '../../src/canon/index.js';
-import { CANON_ENGINES, type EngineRuntime, principals } from '../helpers/canon.js';
+import {
+  archiveMessage,
+  type Classifier,
+  type IntakeResult,
+  intake,
+  ScriptedClassifier,
+} from '../../src/canon/index.js';
+import { CanonryError } from '../../src/core/index.js';
+import {
+  CANON_ENGINES,
+  create,
+  type EngineRuntime,
+  expectCode,
+  principals,
+} from '../helpers/canon.js';
+
+/** A classifier that cannot reach its model: each intake journals a failure. */
+const DOWN: Classifier = {
+  name: 'down',
+  classify: async () => {
+    throw new CanonryError('MODEL_UNAVAILABLE', 'the model is down');
+  },
+};
 
 const summary = (r: IntakeResult) =>
   r.proposals.map((p) =>
@@ -70,6 +91,44 @@ for (const engine of CANON_ENGINES) {
       const later = await proposalRows(() => send('m.target', text));
       expect(summary(later.value)).toEqual(summary(first));
       expect(later.rows).toBe(again.rows);
+    });
+
+    it('classifies a message its first intake could not, without reading the project', async () => {
+      const tried: number[] = [];
+      for (const [id, text] of [
+        ['m.down.1', 'We decided on airships.'],
+        ['m.down.2', 'We decided on balloons.'],
+      ] as const) {
+        await expectCode(
+          intake(e.runtime.canon, DOWN, owner, { text, message_id: id }),
+          'MODEL_UNAVAILABLE',
+        );
+        const again = await proposalRows(() => send(id, text));
+        expect(again.value.proposals).toHaveLength(1);
+        tried.push(again.rows);
+        await decided(80 + tried.length * 40, 120 + tried.length * 40);
+      }
+      // Proposing reads what the one object needs (its pending proposals), not the project's.
+      expect(tried[0]).toBeLessThanOrEqual(2);
+      expect(tried[1]).toBe(tried[0]);
+    });
+
+    it('answers a message taken in before classifications were journaled with its proposals', async () => {
+      const text = 'Storage is SQLite.';
+      await archiveMessage(e.runtime.canon, owner, { text, message_id: 'm.legacy' });
+      const made = await create(
+        e.runtime,
+        owner,
+        'storage.engine',
+        { sources: [{ message_id: 'm.legacy', span: [0, text.length], quote: text }] },
+        { message_id: 'm.legacy' },
+      );
+      const again = await send('m.legacy', text);
+      expect(summary(again)).toEqual([
+        [made.proposal.proposal_id, 'storage.engine', made.proposal.status],
+      ]);
+      const on = await e.runtime.canon.reader(owner.project).proposalsOn(['storage.engine']);
+      expect(on.map((p) => p.proposal_id)).toEqual([made.proposal.proposal_id]);
     });
   });
 }
