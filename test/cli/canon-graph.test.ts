@@ -1,6 +1,6 @@
 // The dependency graph through the built CLI (run `npm run build` first), on a real data directory:
 // moving a fact prints every dependent the commit flagged, and the board, the object and provenance
-// mark the note that needs revision, with its cause.
+// mark the note that needs revision, with its cause, and `canon graph` draws both with the edge.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -91,5 +91,36 @@ describe('canonry canon: the dependency graph', { timeout: 240_000 }, () => {
     expect(prov.stdout).toContain(
       'NEEDS REVISION (depth 1): storage.engine moved v1 → v2; path storage.engine → decision.db',
     );
+    const graph = await cli(['canon', 'graph', 'storage.engine', '--token', token]);
+    expect(graph.code, graph.stderr).toBe(0);
+    expect(graph.stdout.trim().split('\n')).toEqual([
+      '* storage.engine (fact, active)',
+      'decision.db (decision, active, needs revision: storage.engine moved v1 → v2)',
+      '  note:storage.engine → note:decision.db',
+    ]);
+    const cut = await cli([
+      'canon',
+      'graph',
+      'storage.engine',
+      '--limit',
+      '1',
+      '--json',
+      '--token',
+      token,
+    ]);
+    expect(cut.code, cut.stderr).toBe(0);
+    expect(JSON.parse(cut.stdout)).toMatchObject({ limit: 1, omitted: 1, truncated: true });
+    const bad = await cli([
+      'canon',
+      'graph',
+      'storage.engine',
+      '--limit',
+      '0',
+      '--json',
+      '--token',
+      token,
+    ]);
+    expect(bad.code).not.toBe(0);
+    expect(JSON.parse(bad.stdout).error).toMatchObject({ code: 'INVALID_ARGUMENT' });
   });
 });
