@@ -112,6 +112,44 @@ describe('ModelClassifier over a scripted model', () => {
     });
   });
 
+  it('shows a canon larger than the prompt holds by what the message bears on, then by id', async () => {
+    // 300 objects whose ids sort before the ones the message is about.
+    const filler = Array.from({ length: 300 }, (_, i) =>
+      canonObject(`a.filler.${String(i).padStart(3, '0')}`, {
+        title: `Filler ${i}`,
+        text: 'Unrelated.',
+      }),
+    );
+    const colour = canonObject('z.ui.colour', { title: 'Interface colour', text: 'Red.' });
+    const named = canonObject('z.named', { title: 'Nothing in common', text: 'Named by id.' });
+    const shownIds = (system: string) =>
+      system
+        .split('\n')
+        .filter((l) => l.startsWith('{'))
+        .map((l) => JSON.parse(l).id as string);
+    const { model, seen } = answering(output());
+    await new ModelClassifier(model).classify({
+      message: message('The interface colour is wrong; see z.named too.'),
+      canon: [named, ...filler, colour],
+    });
+    const system = seen[0]?.messages[0]?.content ?? '';
+    const ids = shownIds(system);
+    // The two the message bears on, then the first 198 others by id; sorted by id as always.
+    const expected = [...filler.slice(0, 198).map((o) => o.object_id), 'z.named', 'z.ui.colour'];
+    expect(ids).toEqual(expected);
+    expect(system).toContain('(102 more objects not shown)');
+    // A canon that fits is shown whole, by id, whatever the message says.
+    const small = answering(output());
+    await new ModelClassifier(small.model).classify({
+      message: message('The interface colour is wrong.'),
+      canon: [colour, ...filler.slice(0, 150)],
+    });
+    expect(shownIds(small.seen[0]?.messages[0]?.content ?? '')).toEqual([
+      ...filler.slice(0, 150).map((o) => o.object_id),
+      'z.ui.colour',
+    ]);
+  });
+
   it('prompts with the outcomes, the rule that it never decides, the canon and the message', async () => {
     const { model, seen } = answering(output());
     await new ModelClassifier(model).classify(input);

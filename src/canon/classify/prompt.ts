@@ -1,9 +1,10 @@
 import { canonicalize, compareCodeUnits } from '../../core/index.js';
 import type { ModelRequest } from '../../models/index.js';
 import { CLASSIFICATION_OUTCOMES, type ClassifierInput } from '../classification.js';
-import { DRAFT_INTENTS, OBJECT_TYPES } from '../types.js';
+import { type CanonObject, DRAFT_INTENTS, OBJECT_TYPES } from '../types.js';
 import { CLASSIFICATION_SCHEMA, CLASSIFICATION_SCHEMA_NAME } from './classification-schema.js';
 import type { OutputLimits } from './limits.js';
+import { titleWords } from './text.js';
 
 /** How much of the canon the prompt shows. */
 export interface PromptLimits {
@@ -28,10 +29,37 @@ function clip(text: string, limit: number): string {
   return text.length > limit ? `${text.slice(0, limit - 1)}…` : text;
 }
 
+/**
+ * How much an object bears on the message, for choosing which objects the prompt shows when the
+ * canon holds more than it may: its id named in the text outweighs any number of its title's words
+ * found there.
+ */
+function bearing(o: CanonObject, text: string, words: ReadonlySet<string>): number {
+  const named = text.includes(o.object_id.toLowerCase()) ? 1_000 : 0;
+  return named + titleWords(o.title).filter((w) => words.has(w)).length;
+}
+
+/**
+ * The objects the prompt shows, sorted by id: all of them when they fit; otherwise the
+ * `maxCanonObjects` that bear most on the message (ties by id), so that in a large canon the model
+ * still sees the objects the message is about rather than the first ones by id.
+ */
+function shownCanon(input: ClassifierInput, limits: PromptLimits): CanonObject[] {
+  const byId = (a: CanonObject, b: CanonObject) => compareCodeUnits(a.object_id, b.object_id);
+  if (input.canon.length <= limits.maxCanonObjects) return [...input.canon].sort(byId);
+  const text = input.message.text.toLowerCase();
+  const words = new Set(text.match(/[\p{L}\p{N}]+/gu) ?? []);
+  return input.canon
+    .map((o) => ({ o, score: bearing(o, text, words) }))
+    .sort((a, b) => b.score - a.score || byId(a.o, b.o))
+    .slice(0, limits.maxCanonObjects)
+    .map(({ o }) => o)
+    .sort(byId);
+}
+
 /** The current canon as compact JSON lines, sorted by id, bounded by the limits. */
 export function compactCanon(input: ClassifierInput, limits: PromptLimits): string {
-  const sorted = [...input.canon].sort((a, b) => compareCodeUnits(a.object_id, b.object_id));
-  const shown = sorted.slice(0, limits.maxCanonObjects).map((o) =>
+  const shown = shownCanon(input, limits).map((o) =>
     canonicalize({
       id: o.object_id,
       type: o.object_type,
@@ -41,7 +69,7 @@ export function compactCanon(input: ClassifierInput, limits: PromptLimits): stri
       text: clip(o.text, limits.maxCanonTextChars),
     }),
   );
-  const more = sorted.length - shown.length;
+  const more = input.canon.length - shown.length;
   if (shown.length === 0) return '(empty: no current objects)';
   return more > 0 ? `${shown.join('\n')}\n(${more} more objects not shown)` : shown.join('\n');
 }
