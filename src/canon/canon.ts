@@ -85,8 +85,8 @@ export class Canon {
   }
 
   /** A reader for a {@link Viewer}: a principal's, or the operator's for a project name. */
-  readerAs(viewer: Viewer): CanonReader {
-    return typeof viewer === 'string' ? this.reader(viewer) : this.readerFor(viewer);
+  readerAs(viewer: Viewer, db: Pick<Queryable, 'all'> = this.journal.store): CanonReader {
+    return typeof viewer === 'string' ? this.reader(viewer, db) : this.readerFor(viewer, db);
   }
 
   /** Canon's clock (injected for tests): what "now" is for effective windows (§2) and timestamps. */

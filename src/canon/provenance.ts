@@ -1,5 +1,6 @@
-import { CanonryError, type ContentHash } from '../core/index.js';
+import { CanonryError, type ContentHash, compareCodeUnits } from '../core/index.js';
 import type { Receipt } from '../journal/index.js';
+import type { Queryable } from '../store/index.js';
 import { type ArtifactStatus, artifactState } from './artifacts.js';
 import type { Canon, Viewer } from './canon.js';
 import type { DependencyState } from './cascade.js';
@@ -126,8 +127,9 @@ export async function provenance(
   canon: Canon,
   viewer: Viewer,
   objectId: string,
+  db?: Pick<Queryable, 'all'>,
 ): Promise<Provenance> {
-  const reader = canon.readerAs(viewer);
+  const reader = canon.readerAs(viewer, db);
   const project = reader.project;
   const now = canon.now();
   const object = await reader.object(objectId);
@@ -142,8 +144,13 @@ export async function provenance(
     gate_event?: ContentHash | null;
     proposal_id?: string;
   };
+  // The proposals that made its versions: the current one's authorized it, and any of them may
+  // have superseded other objects (only a commit on this object marks one superseded by it).
+  const made = await reader.proposalsById(
+    history.flatMap((v) => (v.authority as { proposal_id?: string } | null)?.proposal_id ?? []),
+  );
   const authorizing: ProposalRecord | null = authority.proposal_id
-    ? await reader.proposal(authority.proposal_id)
+    ? (made.get(authority.proposal_id) ?? null)
     : null;
   const seq = Number(current.receipt_ref.split('#')[1]);
   const sources = [];
@@ -152,14 +159,13 @@ export async function provenance(
     const message = messages.get(s.message_id);
     sources.push({ ...s, speaker: message?.role ?? 'unknown', actor: message?.actor ?? 'unknown' });
   }
-  const lookup = await reader.lookup();
   const built = await reader.artifactsBuiltFrom(objectId);
   const manifests = await reader.artifactsById(built);
-  const stale: ArtifactStatus[] = [];
-  for (const id of await reader.artifactsBuiltFrom(objectId, current.version_hash)) {
-    const manifest = manifests.get(id);
-    if (manifest) stale.push(artifactState(manifest, lookup));
-  }
+  const fromCurrent = (await reader.artifactsBuiltFrom(objectId, current.version_hash)).flatMap(
+    (id) => manifests.get(id) ?? [],
+  );
+  const cited = await reader.lookupFor(fromCurrent);
+  const stale: ArtifactStatus[] = fromCurrent.map((m) => artifactState(m, cited));
   const oldBuilds = [];
   for (const id of built) {
     const manifest = manifests.get(id);
@@ -168,14 +174,21 @@ export async function provenance(
     if (version && version.version_hash !== current.version_hash)
       oldBuilds.push({ artifact_id: id, version_id: version.version_id });
   }
+  const related = await reader.objectsById([
+    ...object.dependency_refs,
+    ...[...made.values()].flatMap((p) => p.supersedes),
+  ]);
   const dependsOn = object.dependency_refs.map((id) => {
-    const dep = lookup.object(id);
+    const dep = related.get(id);
     return {
       object_id: id,
       status: dep?.status ?? ('unknown' as const),
       effective: dep ? effectiveState(dep, now) : null,
     };
   });
+  const supersededObjects = [...related.values()]
+    .filter((o) => o.superseded_by === objectId)
+    .sort((a, b) => compareCodeUnits(a.object_id, b.object_id));
   return {
     object,
     effective: effectiveState(object, now),
@@ -199,7 +212,7 @@ export async function provenance(
     },
     replaced: {
       previous_version: previous,
-      superseded_objects: lookup.objects.filter((o) => o.superseded_by === objectId),
+      superseded_objects: supersededObjects,
     },
     built_from_old: oldBuilds,
     stale_if_changed: { artifacts: stale, objects: await reader.dependents(objectId) },

@@ -3,7 +3,7 @@ import { pieces, type Queryable } from '../store/index.js';
 import type { ArtifactManifest, CanonLookup } from './artifacts.js';
 import { type DependencyState, dependencyStates } from './cascade.js';
 import type { ArchivedMessage } from './classification.js';
-import { type DependentKind, edgesInto } from './graph.js';
+import { type DependentKind, edgesInto, edgesIntoAll } from './graph.js';
 import type { ClassificationFailure } from './intake-failure.js';
 import {
   type ArtifactPageQuery,
@@ -71,10 +71,23 @@ export class CanonReader {
     return mayRead(this.viewer, audience);
   }
 
-  /** Objects, optionally only those with one of the given statuses, in id order. */
+  /**
+   * Objects, optionally only those with one of the given statuses, in id order: the statuses and the
+   * holders this viewer may read (the project's and its own) are chosen in SQL, so neither another
+   * principal's personal objects nor those of other statuses are read.
+   */
   async objects(statuses?: readonly ObjectStatus[]): Promise<CanonObject[]> {
+    if (statuses?.length === 0) return [];
+    const params: string[] = [...(statuses ?? [])];
+    const where = ['project = $1'];
+    if (statuses) where.push(`status IN (${statuses.map((_, k) => `$${k + 2}`).join(', ')})`);
+    if (this.viewer !== null) {
+      params.push(this.viewer);
+      where.push(`(holder IS NULL OR holder = $${params.length + 1})`);
+    }
     const all = await this.#records<CanonObject>(
-      'SELECT record FROM canon_objects WHERE project = $1 ORDER BY object_id',
+      `SELECT record FROM canon_objects WHERE ${where.join(' AND ')} ORDER BY object_id`,
+      params,
     );
     return all.filter(
       (o) => (!statuses || statuses.includes(o.status)) && this.#may(objectAudience(o)),
@@ -438,18 +451,63 @@ export class CanonReader {
       .map((m) => m.artifact_id);
   }
 
-  /** Ids of artifacts this viewer may read built from this version (or from any version of the object). */
+  /**
+   * Ids of artifacts this viewer may read built from this version (or from any version of the
+   * object), in id order: the artifacts' edges into the object, one range of the `canon_edges_to`
+   * index (an artifact's edges are its latest manifest's pins, as its `canon_artifact_inputs` are).
+   */
   async artifactsBuiltFrom(objectId: string, versionHash?: ContentHash): Promise<string[]> {
-    const rows = await this.db.all<{ artifact_id: string; version_hash: string }>(
-      'SELECT artifact_id, version_hash FROM canon_artifact_inputs WHERE project = $1 AND object_id = $2 ORDER BY artifact_id',
+    const rows = await this.db.all<{ from_id: string; to_version: string }>(
+      `SELECT from_id, to_version FROM canon_edges
+       WHERE project = $1 AND to_id = $2 AND from_kind = 'artifact' ORDER BY from_id`,
       [this.project, objectId],
     );
     const ids = rows
-      .filter((r) => versionHash === undefined || r.version_hash === versionHash)
-      .map((r) => r.artifact_id);
+      .filter((r) => versionHash === undefined || r.to_version === versionHash)
+      .map((r) => r.from_id);
     if (this.viewer === null) return ids;
     const readable = await this.artifactsById(ids);
     return ids.filter((id) => readable.has(id));
+  }
+
+  /**
+   * The artifacts this viewer may read that cite one of these objects or, with `replaced`, an object
+   * superseded or retired, in id order. Found through the graph: the artifacts' edges into those
+   * objects (ranges of `canon_edges_to`; the superseded and retired objects are a range of
+   * `canon_objects_status`, joined to their edges in SQL), then their records, only those the
+   * project or this viewer holds: never the project's other artifacts.
+   */
+  async artifactsCiting(
+    objectIds: readonly string[],
+    replaced = false,
+  ): Promise<ArtifactManifest[]> {
+    const ids = new Set<string>();
+    for (const edges of (await edgesIntoAll(this.db, this.project, objectIds)).values())
+      for (const e of edges) if (e.from_kind === 'artifact') ids.add(e.from_id);
+    if (replaced) {
+      const rows = await this.db.all<{ from_id: string }>(
+        `SELECT e.from_id FROM canon_objects o
+         JOIN canon_edges e ON e.project = o.project AND e.to_id = o.object_id AND e.from_kind = 'artifact'
+         WHERE o.project = $1 AND o.status IN ('superseded', 'retired')`,
+        [this.project],
+      );
+      for (const r of rows) ids.add(r.from_id);
+    }
+    const all: ArtifactManifest[] = [];
+    for (const piece of pieces([...ids])) {
+      const keys = piece.map((_, k) => `$${k + 2}`).join(', ');
+      const holder =
+        this.viewer === null ? '' : ` AND (holder IS NULL OR holder = $${piece.length + 2})`;
+      const params = this.viewer === null ? piece : [...piece, this.viewer];
+      all.push(
+        ...(await this.#records<ArtifactManifest>(
+          `SELECT record FROM canon_artifacts WHERE project = $1 AND artifact_id IN (${keys})${holder}`,
+          params,
+        )),
+      );
+    }
+    const readable = await this.#readableArtifacts(all);
+    return readable.sort((a, b) => compareCodeUnits(a.artifact_id, b.artifact_id));
   }
 
   /**

@@ -1,12 +1,21 @@
 import { CanonryError, compareCodeUnits, countTokens } from '../core/index.js';
-import { type ArtifactStatus, artifactState, type CanonLookup } from './artifacts.js';
+import type { Queryable } from '../store/index.js';
+import { type ArtifactStatus, artifactState } from './artifacts.js';
 import type { Canon, Viewer } from './canon.js';
 import { renderCapsule } from './capsule.js';
 import { withCascade } from './cascade.js';
 import { type DisputedNote, disputedNote } from './disputes.js';
 import { type EffectiveState, effectiveState } from './effective.js';
+import type { CanonReader } from './read.js';
 import type { ProposalRecord } from './records.js';
-import { type CanonObject, isLive, type ObjectType, type SourceRef } from './types.js';
+import {
+  type CanonObject,
+  isLive,
+  type NoteVersion,
+  OBJECT_STATUSES,
+  type ObjectType,
+  type SourceRef,
+} from './types.js';
 
 /** What a working set is compiled for. */
 export interface WorkingSetRequest {
@@ -165,22 +174,31 @@ function note(o: CanonObject): WorkingNote {
   };
 }
 
+/** The statuses of objects still standing in canon: all but superseded and retired. */
+const STANDING = OBJECT_STATUSES.filter((s) => isLive({ status: s }));
+
 /**
  * Compiles a working set for an objective or an object from current canon as `viewer` may read it
  * (§14: nothing of another principal's personal plane, not even in the counts), at canon's clock:
  * objects outside their effective window (§2) are not current canon and are left out, counted.
+ *
+ * It reads current state, never the project's history: the standing objects (the superseded and
+ * retired only counted, over an index), the pending proposals, and for what the set shows, the
+ * versions, proposals, cascade states and artifacts by id (`db`: the store it reads on).
  */
 export async function workingSet(
   canon: Canon,
   viewer: Viewer,
   request: WorkingSetRequest,
+  db?: Pick<Queryable, 'all'>,
 ): Promise<WorkingSet> {
-  const reader = canon.readerAs(viewer);
+  const reader = canon.readerAs(viewer, db);
   const project = reader.project;
   const now = canon.now();
-  const lookup = await reader.lookup();
-  const standing = lookup.objects.filter((o) => isLive(o));
+  const standing = await reader.objects(STANDING);
+  const counts = await reader.objectCounts();
   const state = new Map(standing.map((o) => [o.object_id, effectiveState(o, now)]));
+  const standingById = new Map(standing.map((o) => [o.object_id, o]));
   const live = standing.filter((o) => state.get(o.object_id) === 'in_effect');
   const byId = new Map(live.map((o) => [o.object_id, o]));
   let focus: CanonObject[];
@@ -224,21 +242,26 @@ export async function workingSet(
   const deps = [...new Set(focus.flatMap((o) => o.dependency_refs))]
     .filter((id) => !focusIds.has(id))
     .flatMap((id) => byId.get(id) ?? []);
-  const proposals = await reader.proposals();
   const touched = new Set([...focusIds, ...deps.map((d) => d.object_id)]);
-  const prior = lastCommits(proposals, focus, lookup.version);
+  const inSet = [
+    ...focus,
+    ...policies,
+    ...deps,
+    ...live.filter((o) => UNCERTAIN_TYPES.includes(o.object_type)),
+  ];
+  const unique = [...new Map(inSet.map((o) => [o.object_id, o])).values()];
+  const plain = (o: CanonObject) => o.status !== 'disputed';
+  const heads = await reader.versionsByHash(
+    [...focus, ...unique.filter((o) => !plain(o))].map((o) => o.current_version_ref),
+  );
+  const prior = await lastCommits(reader, focus, heads);
   // A pending proposal compared against a version that is no longer current is not an open
   // contradiction of current canon: it waits for a fresh comparison and is left out.
   const compareable = (p: ProposalRecord) =>
     p.base_version === (byId.get(p.object_id)?.current_version_ref ?? null) &&
     p.supersedes.every((id) => byId.has(id));
-  const contradictions = proposals
-    .filter(
-      (p) =>
-        p.status === 'pending' &&
-        compareable(p) &&
-        (touched.has(p.object_id) || request.object_id === undefined),
-    )
+  const contradictions = (await reader.proposals('pending'))
+    .filter((p) => compareable(p) && (touched.has(p.object_id) || request.object_id === undefined))
     .map((p) => ({
       proposal_id: p.proposal_id,
       object_id: p.object_id,
@@ -246,22 +269,26 @@ export async function workingSet(
       text: p.candidate.text,
       needs: p.required_role,
     }));
-  const cascaded = await reader.dependencyStates();
-  const artifacts: ArtifactStatus[] = (await reader.artifacts())
-    .filter((m) =>
-      m.canonical_note_versions.some((n) => touched.has(n.object_id) || !byId.has(n.object_id)),
-    )
-    .map((m) => withCascade(artifactState(m, lookup), cascaded));
-  const inSet = [
-    ...focus,
-    ...policies,
-    ...deps,
-    ...live.filter((o) => UNCERTAIN_TYPES.includes(o.object_type)),
-  ];
+  // The artifacts that cite a note of the set or one no longer current canon (out of effect,
+  // superseded, retired). An artifact this viewer may read cites only versions it may read, and a
+  // note shared once is never personal again (plane-rules.ts): no such artifact cites an object the
+  // viewer cannot read, so none is missed by asking only for these.
+  const outOfEffect = standing.filter((o) => !byId.has(o.object_id)).map((o) => o.object_id);
+  const manifests = (await reader.artifactsCiting([...touched, ...outOfEffect], true)).filter((m) =>
+    m.canonical_note_versions.some((n) => touched.has(n.object_id) || !byId.has(n.object_id)),
+  );
+  const cited = await reader.lookupFor(manifests);
+  const cascaded = new Map([
+    ...(await reader.noteDependencyStates(unique.map((o) => o.object_id))),
+    ...(await reader.artifactDependencyStates(manifests.map((m) => m.artifact_id))),
+  ]);
+  const artifacts: ArtifactStatus[] = manifests.map((m) =>
+    withCascade(artifactState(m, cited), cascaded),
+  );
   const lapsed: WorkingSet['lapsed_dependencies'][number][] = [];
-  for (const o of new Map(inSet.map((n) => [n.object_id, n])).values()) {
+  for (const o of unique) {
     for (const id of o.dependency_refs) {
-      const dep = lookup.object(id);
+      const dep = standingById.get(id);
       const effective = state.get(id);
       if (!dep || effective === undefined || effective === 'in_effect') continue;
       const since = effective === 'expired' ? dep.effective_until : dep.effective_from;
@@ -269,12 +296,10 @@ export async function workingSet(
     }
   }
   const flagged = (o: CanonObject) => cascaded.get(`note:${o.object_id}`);
-  const plain = (o: CanonObject) => o.status !== 'disputed';
   // A note standing on something that moved is listed under needs_revision, never as plain canon;
   // a disputed one under disputes, with its claims.
   const standingOn = (rows: readonly CanonObject[]) =>
     rows.filter((o) => plain(o) && !flagged(o)).map(note);
-  const unique = [...new Map(inSet.map((o) => [o.object_id, o])).values()];
   const needsRevision = unique.filter(plain).flatMap((o) => {
     const s = flagged(o);
     return s ? [{ ...note(o), cause: s.cause, depth: s.depth, path: s.path }] : [];
@@ -282,7 +307,7 @@ export async function workingSet(
   const disputes = unique
     .filter((o) => !plain(o))
     .flatMap((o) => {
-      const version = lookup.version(o.current_version_ref);
+      const version = heads.get(o.current_version_ref);
       return version ? [disputedNote(version)] : [];
     });
   const set = {
@@ -304,7 +329,7 @@ export async function workingSet(
       acceptance: a.manifest.acceptance_state,
       reasons: a.reasons,
     })),
-    excluded: lookup.objects.length - standing.length,
+    excluded: (counts.get('superseded') ?? 0) + (counts.get('retired') ?? 0),
     expired: standing.filter((o) => state.get(o.object_id) === 'expired').length,
     not_yet_effective: standing.filter((o) => state.get(o.object_id) === 'not_yet_effective')
       .length,
@@ -315,17 +340,26 @@ export async function workingSet(
   return { ...set, capsule, tokens: countTokens(capsule) };
 }
 
-/** For each object, the mutation that made its current version, found through that version's authority. */
-function lastCommits(
-  proposals: readonly ProposalRecord[],
+/**
+ * For each object, the mutation that made its current version (`heads` holds those versions), found
+ * through that version's authority: those proposals, and the versions they name, read by id.
+ */
+async function lastCommits(
+  reader: CanonReader,
   focus: readonly CanonObject[],
-  version: CanonLookup['version'],
-): WorkingSet['prior_mutations'] {
-  const byId = new Map(proposals.map((p) => [p.proposal_id, p]));
+  heads: ReadonlyMap<string, NoteVersion>,
+): Promise<WorkingSet['prior_mutations']> {
+  const madeBy = (o: CanonObject) =>
+    (heads.get(o.current_version_ref)?.authority as { proposal_id?: string } | null)?.proposal_id;
+  const byId = await reader.proposalsById(focus.flatMap((o) => madeBy(o) ?? []));
+  const named = await reader.versionsByHash(
+    [...byId.values()].flatMap((p) => [p.base_version ?? [], p.restore_version ?? []].flat()),
+  );
+  const version = (hash: string) => heads.get(hash) ?? named.get(hash);
   return focus.flatMap((o) => {
-    const current = version(o.current_version_ref);
-    const authority = current?.authority as { proposal_id?: string } | null;
-    const last = authority?.proposal_id ? byId.get(authority.proposal_id) : undefined;
+    const current = heads.get(o.current_version_ref);
+    const id = madeBy(o);
+    const last = id ? byId.get(id) : undefined;
     if (!last) return [];
     const who = last.decided_by
       ? `${last.decided_by.id} (${last.decided_by.role})`
