@@ -72,21 +72,28 @@ export class CanonReader {
   }
 
   /**
-   * Objects, optionally only those with one of the given statuses, in id order: the statuses and the
-   * holders this viewer may read (the project's and its own) are chosen in SQL, so neither another
-   * principal's personal objects nor those of other statuses are read.
+   * Objects, optionally only those with one of the given statuses, in id order. Each holder this
+   * viewer may read (the project's and its own) and each status is a range of an index
+   * (`canon_objects_holder`, or `canon_objects_status` for the operator), so neither another
+   * principal's personal objects nor those of other statuses are visited.
    */
   async objects(statuses?: readonly ObjectStatus[]): Promise<CanonObject[]> {
-    if (statuses?.length === 0) return [];
-    const params: string[] = [...(statuses ?? [])];
-    const where = ['project = $1'];
-    if (statuses) where.push(`status IN (${statuses.map((_, k) => `$${k + 2}`).join(', ')})`);
-    if (this.viewer !== null) {
-      params.push(this.viewer);
-      where.push(`(holder IS NULL OR holder = $${params.length + 1})`);
-    }
+    const params: string[] = [];
+    const bind = (value: string) => {
+      params.push(value);
+      return `$${params.length + 1}`;
+    };
+    const holders =
+      this.viewer === null ? [undefined] : ['holder IS NULL', `holder = ${bind(this.viewer)}`];
+    const ranges = holders.flatMap((holder) =>
+      (statuses ? [...new Set(statuses)] : [undefined]).map((status) => {
+        const where = ['project = $1', holder, status && `status = ${bind(status)}`];
+        return `SELECT object_id, record FROM canon_objects WHERE ${where.filter(Boolean).join(' AND ')}`;
+      }),
+    );
+    if (ranges.length === 0) return [];
     const all = await this.#records<CanonObject>(
-      `SELECT record FROM canon_objects WHERE ${where.join(' AND ')} ORDER BY object_id`,
+      `SELECT record FROM (${ranges.join(' UNION ALL ')}) AS o ORDER BY object_id`,
       params,
     );
     return all.filter(
