@@ -8,7 +8,7 @@ export {
 export type { ClassifierView } from './canon-classifier.js';
 export { VALIDATE_ERRORS } from './canon-verify.js';
 export { checkBody, inlineRefs } from './check-body.js';
-export { intQuery, onlyQuery, tokenIdArg } from './input.js';
+export { instantInput, intQuery, onlyQuery, tokenIdArg } from './input.js';
 export type {
   CliBinding,
   Invoker,

@@ -226,7 +226,7 @@ const OTHER_ROUTES: readonly OperationDoc[] = [
     url: '/v1/projects/:project/journal/verify',
     operationId: 'verifyJournal',
     summary:
-      "Verify a project's hash chain and signed checkpoints; with projections=true (owner) also compare its projections with a replay",
+      "Verify a project's hash chain and signed checkpoints against this server's root and revocation list, each checkpoint issuer's validity judged at `at` when given (a checkpoint carries no signing time: without `at` its window is not judged); with projections=true (owner) also compare its projections with a replay",
     tag: 'journal',
     minRole: 'viewer',
     query: [
@@ -234,6 +234,12 @@ const OTHER_ROUTES: readonly OperationDoc[] = [
         name: 'projections',
         description: 'true: replay the journal and compare every projection table (owner only)',
         schema: { type: 'boolean' },
+      },
+      {
+        name: 'at',
+        description:
+          "judge each checkpoint issuer's validity window at this instant (RFC 3339 with an offset); a checkpoint whose issuer is outside it breaks the chain (checkpoint-mismatch)",
+        schema: { type: 'string' },
       },
     ],
     status: 200,

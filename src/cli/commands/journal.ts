@@ -80,7 +80,7 @@ export function journalCommand(program: Command): void {
     .option('--no-revocation', 'do not check revocation')
     .option(
       '--at <time>',
-      "judge the checkpoint issuer's validity at this instant (RFC 3339, --file) instead of now",
+      "judge each checkpoint issuer's validity at this instant (RFC 3339); --file judges it now without it, --project not at all",
     )
     .option('--project <name>', 'verify this project in the live store')
     .option('--no-projections', 'skip comparing the projections with a replay (--project)')
@@ -107,9 +107,9 @@ export function journalCommand(program: Command): void {
           { useEmbeddedRevocationList: flags.revocation !== false && carried },
         );
       } else {
-        if (flags.at !== undefined) {
-          throw new CanonryError('INVALID_ARGUMENT', '--at applies to a segment file (--file)');
-        }
+        // The store's own checkpoints, kept since they were signed: their issuers' windows are
+        // judged only at an instant given.
+        const at = flags.at === undefined ? undefined : parseInstantFlag(flags.at, '--at');
         report = await withRuntime(
           flags,
           async ({ journal: j, keyring }) => {
@@ -118,6 +118,7 @@ export function journalCommand(program: Command): void {
             const chain = await verifyProject(j, project, {
               root: keyring.rootCertificatePem,
               revocationList: keyring.revocationListPem(),
+              ...(at ? { at } : {}),
             });
             return flags.projections === false ? chain : withProjectionCheck(j, chain);
           },

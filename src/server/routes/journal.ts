@@ -10,7 +10,7 @@ import {
   verifyProject,
   withProjectionCheck,
 } from '../../journal/index.js';
-import { intQuery, onlyQuery } from '../../operations/index.js';
+import { instantInput, intQuery, onlyQuery } from '../../operations/index.js';
 import { principalOf } from '../auth.js';
 import { feedEvent } from '../event-summary.js';
 
@@ -70,13 +70,17 @@ export function journalRoutes(app: FastifyInstance, runtime: CanonryRuntime): vo
 
   app.get<{ Params: ProjectParams }>('/v1/projects/:project/journal/verify', async (request) => {
     const project = parseProject(request.params.project);
-    const q = onlyQuery(request.query, ['projections']);
+    const q = onlyQuery(request.query, ['projections', 'at']);
     const projections = flag(q.projections, 'projections');
+    // A checkpoint carries no signing time: without `at` its issuer's window is not judged (the
+    // store's own checkpoints, kept since they were signed); with it, judged at that instant.
+    const at = instantInput(q.at, 'at', 'INVALID_ARGUMENT');
     await requireJournal(journal, project);
     const keyring = runtime.keyring;
     const chain = await verifyProject(journal, project, {
       root: keyring.rootCertificatePem,
       revocationList: keyring.revocationListPem(),
+      ...(at ? { at } : {}),
     });
     if (!projections || !chain.ok) return chain;
     // Replaying holds the project's write lock for as long as it takes: owners only.

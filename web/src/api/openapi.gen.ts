@@ -162,7 +162,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Verify a project's hash chain and signed checkpoints; with projections=true (owner) also compare its projections with a replay */
+        /** Verify a project's hash chain and signed checkpoints against this server's root and revocation list, each checkpoint issuer's validity judged at `at` when given (a checkpoint carries no signing time: without `at` its window is not judged); with projections=true (owner) also compare its projections with a replay */
         get: operations["verifyJournal"];
         put?: never;
         post?: never;
@@ -2249,6 +2249,8 @@ export interface operations {
             query?: {
                 /** @description true: replay the journal and compare every projection table (owner only) */
                 projections?: boolean;
+                /** @description judge each checkpoint issuer's validity window at this instant (RFC 3339 with an offset); a checkpoint whose issuer is outside it breaks the chain (checkpoint-mismatch) */
+                at?: string;
             };
             header?: never;
             path: {
