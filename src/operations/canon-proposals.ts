@@ -1,6 +1,6 @@
 import { OBJECT_ID, proposalInput } from '../canon/index.js';
 import { CanonryError } from '../core/index.js';
-import { approveRequest, proposalIdArg, rejectRequest } from './input.js';
+import { approveRequest, instantInput, proposalIdArg, rejectRequest } from './input.js';
 import type { Operation } from './operation.js';
 import { PROPOSAL_LIST_QUERY, proposalListQuery } from './page-query.js';
 import { BODIES, RESPONSES, ref } from './schemas.js';
@@ -99,7 +99,7 @@ export const PROPOSAL_OPERATIONS: readonly Operation[] = [
     url: '/v1/projects/:project/proposals/:id',
     operationId: 'getProposal',
     summary:
-      'The two-note view: current vs candidate, the computed checks, and the gate verdict with its signed event',
+      "The two-note view: current vs candidate, the computed checks, and the gate verdict with its signed event, checked against this server's root and revocation list, its issuer valid now or at `at`",
     tag: 'proposals',
     cli: {
       command: 'proposal <proposal_id>',
@@ -107,11 +107,21 @@ export const PROPOSAL_OPERATIONS: readonly Operation[] = [
     },
     minRole: 'viewer',
     params: { id: 'proposal id' },
+    query: [
+      {
+        name: 'at',
+        description:
+          "judge the gate event's issuer and root at this instant (RFC 3339 with an offset) instead of now; without it, a verdict whose issuer expired after the proposal was recorded is ISSUER_EXPIRED with valid_at, the instant to ask with",
+        schema: { type: 'string' },
+      },
+    ],
     status: 200,
     response: ref('ProposalView'),
     errors: ['UNKNOWN_PROPOSAL', 'INVALID_ARGUMENT'],
-    handler: async ({ runtime, principal, params }) =>
-      proposalView(runtime, principal, proposalIdArg(params.id)),
+    handler: async ({ runtime, principal, params, query }) => {
+      const at = instantInput(query.at, 'at', 'INVALID_ARGUMENT');
+      return proposalView(runtime, principal, proposalIdArg(params.id), at);
+    },
   },
   {
     method: 'POST',

@@ -757,7 +757,20 @@ const proposalView = obj(
     gate: {
       allOf: [
         ref('GateVerdict'),
-        obj({ verification: obj({ ok: { type: 'boolean' }, issue: nullable(str()) }) }),
+        obj({
+          verification: obj({
+            ok: { type: 'boolean' },
+            issue: {
+              ...nullable(str()),
+              description:
+                'why it does not verify: the kernel code (CHAIN_INVALID, ISSUER_REVOKED, …), HASH_MISMATCH, or ISSUER_EXPIRED (it verifies at valid_at, when the proposal was recorded: ask with at)',
+            },
+            valid_at: str({
+              format: 'date-time',
+              description: 'with ISSUER_EXPIRED: an instant at which the verdict verifies',
+            }),
+          }),
+        }),
       ],
     },
   },

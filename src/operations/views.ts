@@ -19,7 +19,7 @@ import {
   type ProposalRecord,
 } from '../canon/index.js';
 import { CanonryError, type ContentHash } from '../core/index.js';
-import { verifyConformanceEvent } from '../kernel/index.js';
+import { type GateVerification, verifyGate } from './gate-verification.js';
 
 /**
  * Read views of a project's canon, shared by the HTTP routes and the CLI so both faces answer alike.
@@ -117,14 +117,16 @@ export interface ProposalView {
   readonly checks: Comparison['checks'];
   readonly gate: ProposalRecord['gate'] & {
     /** The signed verdict checked against this server's trust root and revocation list. */
-    readonly verification: { readonly ok: boolean; readonly issue: string | null };
+    readonly verification: GateVerification;
   };
 }
 
+/** A proposal's two-note view; its signed gate verdict judged at `at`, now when absent. */
 export async function proposalView(
   runtime: CanonryRuntime,
   principal: Principal,
   id: string,
+  at?: Date,
 ): Promise<ProposalView> {
   const p = await runtime.canon.readerFor(principal).proposal(id);
   if (!p) throw new CanonryError('UNKNOWN_PROPOSAL', `no proposal ${id}`);
@@ -156,22 +158,8 @@ export async function proposalView(
     claim_id: p.claim_id ?? null,
     stakes: p.comparison.stakes,
     checks: p.comparison.checks,
-    gate: { ...p.gate, verification: verifyGate(runtime, p) },
+    gate: { ...p.gate, verification: await verifyGate(runtime, principal.project, p, at) },
   };
-}
-
-function verifyGate(runtime: CanonryRuntime, p: ProposalRecord) {
-  if (!p.gate.event) return { ok: false, issue: 'no signed event (the gate failed closed)' };
-  const keyring = runtime.keyring;
-  const result = verifyConformanceEvent(p.gate.event, {
-    root: keyring.rootCertificatePem,
-    revocationList: keyring.revocationListPem(),
-  });
-  if (!result.ok) return { ok: false, issue: `${result.issues[0]!.code}` };
-  if (result.value.label !== p.gate.label || result.value.artifact_hash !== p.gate.input_hash) {
-    return { ok: false, issue: 'HASH_MISMATCH' };
-  }
-  return { ok: true, issue: null };
 }
 
 /** An object on the board, marked with where it stands against its effective window (§2). */

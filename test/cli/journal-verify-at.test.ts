@@ -3,11 +3,8 @@
 // at an instant inside its window and breaks the chain at its seq at now; one dated a month ahead,
 // the other way round. Without --at no issuer window is judged. A bad --at is a typed usage error.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type CheckpointIssuers,
-  dataDirWithPastCheckpoints,
-} from '../helpers/checkpoint-issuers.js';
 import { runCli } from '../helpers/cli.js';
+import { type CheckpointIssuers, dataDirWithPastCheckpoints } from '../helpers/past-issuers.js';
 import { tempDir } from '../helpers/runtime.js';
 
 const DAY = 24 * 3600 * 1000;

@@ -7,10 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CanonryRuntime, createCanonry } from '../../src/app/index.js';
 import { buildServer } from '../../src/server/index.js';
 import { call, tokensFor } from '../helpers/auth.js';
-import {
-  type CheckpointIssuers,
-  dataDirWithPastCheckpoints,
-} from '../helpers/checkpoint-issuers.js';
+import { type CheckpointIssuers, dataDirWithPastCheckpoints } from '../helpers/past-issuers.js';
 import { tempDir } from '../helpers/runtime.js';
 
 const DAY = 24 * 3600 * 1000;

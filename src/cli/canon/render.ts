@@ -102,9 +102,15 @@ function graphNodeLine(n: GraphNode): string {
 /** A note's graph: its nodes, then its edges (what moves → what rests on it). */
 function graphLines(g: NoteGraph): string[] {
   const cut = g.truncated
-    ? [`(cut at ${g.limit} nodes${g.omitted > 0 ? `: ${g.omitted} more found, not drawn` : ''})`]
+    ? [`(cut at ${g.limit} nodes${g.omitted > 0 ? `: at least ${g.omitted} more, not drawn` : ''})`]
     : [];
   return [...g.nodes.map(graphNodeLine), ...g.edges.map((e) => `  ${e.from} → ${e.to}`), ...cut];
+}
+
+function gateWords(v: ProposalView['gate']['verification']): string {
+  if (v.ok) return 'verifies';
+  if (v.valid_at === undefined) return `does not verify (${v.issue})`;
+  return `does not verify now (${v.issue}: its issuer's window ended after the proposal was recorded; it verifies with --at ${v.valid_at})`;
 }
 
 function proposalViewLines(v: ProposalView): string[] {
@@ -134,7 +140,7 @@ function proposalViewLines(v: ProposalView): string[] {
         ]
       : []),
     ...(v.claim_id ? [`RESOLVES  ${v.claim_id} stands; why: ${v.rationale ?? ''}`] : []),
-    `stakes ${v.stakes}, gate ${v.gate.label}, signed verdict ${v.gate.verification.ok ? 'verifies' : `does not verify (${v.gate.verification.issue})`}`,
+    `stakes ${v.stakes}, gate ${v.gate.label}, signed verdict ${gateWords(v.gate.verification)}`,
     ...(flagged.length > 0 ? flagged : ['  no check raised']),
   ];
 }

@@ -351,7 +351,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The two-note view: current vs candidate, the computed checks, and the gate verdict with its signed event */
+        /** The two-note view: current vs candidate, the computed checks, and the gate verdict with its signed event, checked against this server's root and revocation list, its issuer valid now or at `at` */
         get: operations["getProposal"];
         put?: never;
         post?: never;
@@ -1217,7 +1217,13 @@ export interface components {
             gate: components["schemas"]["GateVerdict"] & {
                 verification?: {
                     ok?: boolean;
+                    /** @description why it does not verify: the kernel code (CHAIN_INVALID, ISSUER_REVOKED, …), HASH_MISMATCH, or ISSUER_EXPIRED (it verifies at valid_at, when the proposal was recorded: ask with at) */
                     issue?: string | null;
+                    /**
+                     * Format: date-time
+                     * @description with ISSUER_EXPIRED: an instant at which the verdict verifies
+                     */
+                    valid_at?: string;
                 };
             };
         };
@@ -3294,7 +3300,10 @@ export interface operations {
     };
     getProposal: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description judge the gate event's issuer and root at this instant (RFC 3339 with an offset) instead of now; without it, a verdict whose issuer expired after the proposal was recorded is ISSUER_EXPIRED with valid_at, the instant to ask with */
+                at?: string;
+            };
             header?: never;
             path: {
                 /** @description the project; must be the bearer token’s */
