@@ -20,10 +20,12 @@ export function startAuditRetention(
   signer: () => Signer,
   logger: RuntimeLogger,
   now: () => Date = () => new Date(),
-): { stop(): void; sweep(): Promise<void> } {
+): { stop(): Promise<void>; sweep(): Promise<void> } {
   let running: Promise<void> | undefined;
+  let stopped = false;
   const sweep = async (): Promise<void> => {
     if (running) return running;
+    if (stopped) return;
     running = (async () => {
       try {
         const cutoff = new Date(now().getTime() - days * 86_400_000);
@@ -47,9 +49,12 @@ export function startAuditRetention(
   const every = setInterval(() => void sweep(), SWEEP_MS).unref();
   return {
     sweep,
-    stop: () => {
+    // A sweep in flight is waited for: the store closes after this resolves.
+    stop: async () => {
+      stopped = true;
       clearTimeout(first);
       clearInterval(every);
+      await running;
     },
   };
 }

@@ -87,7 +87,11 @@ export interface CanonryRuntime {
   readonly startCheck: StartCheck;
   /** Whether the runtime can serve: broken chains, unsigned tails, the kind of root. */
   health(): Health;
-  /** Waits for in-flight journal writes, signs unsigned heads, then releases the database and files. */
+  /**
+   * Stops every piece of background work and waits for what it has in flight, writes the audit's
+   * last records, waits for the appends in flight (refusing later ones, SHUTTING_DOWN), signs unsigned
+   * heads, then releases the database and files. Called again, it returns the same close.
+   */
   close(): Promise<void>;
 }
 
@@ -106,6 +110,17 @@ export interface RuntimeOptions {
   readonly now?: () => Date;
   /** The evolution coordinator's webhooks, retries and extra ports (used when `config.evolution`). */
   readonly evolution?: EvolutionOptions;
+}
+
+/** What a runtime's close stops, in the order it stops them. */
+interface RuntimeParts {
+  readonly retention: { stop(): Promise<void> } | undefined;
+  readonly trust: { stop(): void };
+  readonly audit: JournalAuditSink;
+  readonly evolution: EvolutionCoordinator | null;
+  readonly canaries: CanaryCollector;
+  readonly journal: Journal;
+  readonly store: Store;
 }
 
 /**
@@ -162,6 +177,8 @@ export async function createCanonry(
       ),
   });
   let canaries: CanaryCollector | undefined;
+  let evolution: EvolutionCoordinator | null = null;
+  let closing: Promise<void> | undefined;
   try {
     const { wide } = await ensureDataDirectory(config.dataDir);
     if (wide) {
@@ -260,16 +277,17 @@ export async function createCanonry(
         return journalRelayInputs(relay, project, sessionId, n as number);
       },
     });
-    canaries = new CanaryCollector({
+    const collector = new CanaryCollector({
       journal,
       runner: promotions,
       readers: [relayWindowSamples(relay), kernelVerdictSamples(store, KERNEL_AUDIT_PROJECT)],
       onError: (err) => logger.warn({ err }, 'canary metrics: background work failed'),
     });
-    await canaries.start();
+    canaries = collector;
+    await collector.start();
     const classifiers = classifierSource(canon);
     await importLegacyClassifiers(config.dataDir, canon, logger);
-    const evolution = config.evolution
+    evolution = config.evolution
       ? buildCoordinator(
           journal,
           () => trust.current(),
@@ -300,28 +318,48 @@ export async function createCanonry(
       evolution,
       promotions,
       protocolInForce: protocolInForce(registry, store),
-      canaries,
+      canaries: collector,
       classifierFor: classifiers.source,
       classifier: classifiers.summary,
       // Issuance and revocation commit with their journal entry (never with the secret).
       tokens: new TokenStore(store, journalTokenRecorder(journal)),
       startCheck,
       health: () => healthOf(journal, trust.current(), store),
-      close: async () => {
-        retention?.stop();
-        trust.stop();
-        // The audit's last batch reaches the journal before the coordinator stops following it.
-        await audit.close();
-        await evolution?.stop();
-        await canaries?.stop();
-        await journal.close();
-        await store.close();
+      close: () => {
+        closing ??= closeRuntime({
+          retention,
+          trust,
+          audit,
+          evolution,
+          canaries: collector,
+          journal,
+          store,
+        });
+        return closing;
       },
     };
   } catch (err) {
+    await evolution?.stop().catch(() => undefined);
     await canaries?.stop().catch(() => undefined);
     trust.stop();
     await store.close().catch(() => undefined);
     throw err;
   }
+}
+
+/**
+ * Producers before what they produce into, each waited for: nothing that runs after the store closes
+ * was started by the runtime, so closing never makes background work fail.
+ */
+async function closeRuntime(parts: RuntimeParts): Promise<void> {
+  await parts.retention?.stop();
+  parts.trust.stop();
+  // The audit's batch so far reaches the journal while the coordinator and the collector still
+  // follow it; what their own last work validates is written by the audit's close after them.
+  await parts.audit.flush();
+  await parts.evolution?.stop();
+  await parts.canaries.stop();
+  await parts.audit.close();
+  await parts.journal.close();
+  await parts.store.close();
 }

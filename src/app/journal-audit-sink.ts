@@ -84,7 +84,8 @@ const MAX_RETRY_MS = 5_000;
  * never thrown into a request. A write the store refuses for now (a full disk, a database out of
  * reach, a lock) keeps its records, up to `maxRetained`, and tries them again with backoff ahead of
  * the newer ones: the first failure of such a run is reported, and so is every record dropped past
- * the bound; `close` tries once more and reports what it could not keep.
+ * the bound; `close` tries once more and reports what it could not keep, and a record made after it
+ * is refused (SHUTTING_DOWN, reported) rather than left for a write after the store closed.
  */
 export class JournalAuditSink implements AuditSink {
   /** The entries of the batch being filled; the last one is open. */
@@ -111,6 +112,8 @@ export class JournalAuditSink implements AuditSink {
   /** A transient failure was reported and no write has succeeded since. */
   #failing = false;
   #closing = false;
+  /** `close` finished: nothing more is written (a later write would meet a closed store). */
+  #closed = false;
 
   constructor(
     private readonly journal: Journal,
@@ -129,6 +132,15 @@ export class JournalAuditSink implements AuditSink {
   }
 
   record(entry: AuditRecord): void {
+    if (this.#closed) {
+      this.onError(
+        new CanonryError(
+          'SHUTTING_DOWN',
+          'a kernel audit record arrived after the audit closed: it is not journaled',
+        ),
+      );
+      return;
+    }
     try {
       const bytes = auditRecordBound(entry) + 1;
       if (
@@ -310,7 +322,10 @@ export class JournalAuditSink implements AuditSink {
   /** Flushes once more; records the store still refuses are reported, not kept. */
   async close(): Promise<void> {
     this.#closing = true;
-    await this.flush();
+    // Records that arrive while the last writes run go out with them, not on a timer after close.
+    do await this.flush();
+    while (this.#buffered > 0);
+    this.#closed = true;
     clearTimeout(this.#retryTimer);
     this.#retryTimer = undefined;
     if (this.#doubtRecords > 0) {

@@ -28,10 +28,13 @@ export async function watchKeyring(
   { intervalMs = 1_000, onForeignRoot }: KeyringWatchOptions = {},
 ): Promise<WatchedKeyring> {
   let keyring = initial;
+  let stopped = false;
   const index = keyringIndexPath(dataDir);
   const onChange = () => {
     Keyring.open(dataDir).then(
       (reopened) => {
+        // A reopen that ends after `stop` is not taken, nor reported: the runtime has closed.
+        if (stopped) return;
         if (reopened.rootFingerprint !== initial.rootFingerprint) {
           onForeignRoot?.(reopened.rootFingerprint);
           return;
@@ -44,6 +47,9 @@ export async function watchKeyring(
   watchFile(index, { interval: intervalMs, persistent: false }, onChange);
   return {
     current: () => keyring,
-    stop: () => unwatchFile(index, onChange),
+    stop: () => {
+      stopped = true;
+      unwatchFile(index, onChange);
+    },
   };
 }

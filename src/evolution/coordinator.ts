@@ -118,6 +118,8 @@ export class EvolutionCoordinator {
   /** Ends the pauses between a delivery's attempts when `stop` is called. */
   #halt = halt();
   #tick: Promise<void> = Promise.resolve();
+  /** The discovery running now: one at a time, and `stop` waits for it before the store closes. */
+  #discovering: Promise<void> = Promise.resolve();
   #stats = { entries: 0, events: 0, rejected: 0, delivered: 0, refused: 0, deadLetters: 0 };
 
   constructor(options: CoordinatorOptions) {
@@ -241,6 +243,7 @@ export class EvolutionCoordinator {
     if (this.#stopped) return;
     this.#stopped = true;
     clearInterval(this.#discover);
+    await this.#discovering;
     const running = [...this.#followers.values()];
     for (const { follower } of running) await follower.return();
     await Promise.allSettled(running.map((r) => r.done));
@@ -322,7 +325,17 @@ export class EvolutionCoordinator {
     }
   }
 
-  async #discoverProjects(): Promise<void> {
+  /**
+   * One discovery at a time: two would each follow a project they both found unfollowed, and a
+   * stop must know what to wait for (a discovery it did not wait for reads a closed store).
+   */
+  #discoverProjects(): Promise<void> {
+    const run = this.#discovering.then(() => this.#discoverOnce());
+    this.#discovering = run.catch(() => undefined);
+    return run;
+  }
+
+  async #discoverOnce(): Promise<void> {
     if (this.#stopped) return;
     for (const project of await this.#o.projects()) {
       if (this.#followers.has(project) || this.#stopped) continue;
@@ -330,6 +343,7 @@ export class EvolutionCoordinator {
         'SELECT seq FROM evolution_cursors WHERE coordinator = $1 AND project = $2',
         [this.#name, project],
       );
+      if (this.#stopped) return;
       const after = row ? Number(row.seq) : 0;
       this.#cursors.set(project, { handled: after, saved: after });
       const follower = this.#o.journal.follow(project, { after });

@@ -146,6 +146,9 @@ export class Journal {
   readonly #prunable: (project: string) => boolean;
   /** Projects whose chain did not verify: appends to them are refused until an operator acts. */
   readonly #broken = new Map<string, Quarantine>();
+  /** Appends started and not yet settled: `close` waits for them before the tails are signed. */
+  readonly #inFlight = new Set<Promise<unknown>>();
+  #closing: Promise<void> | undefined;
 
   constructor(store: Store, options: JournalOptions = {}) {
     this.store = store;
@@ -265,11 +268,37 @@ export class Journal {
     return this.#tails.pending();
   }
 
-  /** Ends every live feed, stops the checkpoint timer and signs every unsigned head this process left (shutdown). */
+  /**
+   * Shutdown: refuses every later append (SHUTTING_DOWN), ends every live feed, waits for the
+   * appends in flight, stops the checkpoint timer and signs every unsigned head this process left.
+   * Once it resolves nothing of the journal's touches the store, which can then be closed.
+   */
   close(): Promise<void> {
+    this.#closing ??= this.#close();
+    return this.#closing;
+  }
+
+  async #close(): Promise<void> {
     this.#feed.close();
+    // Parked writers stop waiting for places and ask the database: they finish or fail on their own.
     this.#parked?.close();
-    return Promise.all([this.#forwarded?.close(), this.#tails.stop()]).then(() => undefined);
+    while (this.#inFlight.size > 0) await Promise.allSettled([...this.#inFlight]);
+    await Promise.all([this.#forwarded?.close(), this.#tails.stop()]);
+  }
+
+  /** Refuses an append once `close` began: the store is about to close under it. */
+  #refuseWhileClosing(): void {
+    if (this.#closing !== undefined) {
+      throw new CanonryError('SHUTTING_DOWN', 'the journal is closing: nothing more is appended');
+    }
+  }
+
+  /** Runs an append so that `close` waits for it. */
+  #tracked<T>(append: Promise<T>): Promise<T> {
+    this.#inFlight.add(append);
+    const done = () => this.#inFlight.delete(append);
+    append.then(done, done);
+    return append;
   }
 
   /**
@@ -316,6 +345,15 @@ export class Journal {
     project: string,
     inputs: readonly EntryInput[],
     options: AppendOptions = {},
+  ): Promise<AppendResult[]> {
+    this.#refuseWhileClosing();
+    return this.#tracked(this.#appendAll(project, inputs, options));
+  }
+
+  async #appendAll(
+    project: string,
+    inputs: readonly EntryInput[],
+    options: AppendOptions,
   ): Promise<AppendResult[]> {
     const name = parseProject(project);
     const broken = this.#broken.get(name);
@@ -374,6 +412,15 @@ export class Journal {
    * project, so each lands once.
    */
   async #appendStamped(
+    project: string,
+    inputs: readonly PreparedInput[],
+    fids: readonly string[],
+  ): Promise<AppendResult[]> {
+    this.#refuseWhileClosing();
+    return this.#tracked(this.#appendStampedNow(project, inputs, fids));
+  }
+
+  async #appendStampedNow(
     project: string,
     inputs: readonly PreparedInput[],
     fids: readonly string[],

@@ -9,6 +9,8 @@ export class UnsignedTails {
   readonly #dirty = new Set<string>();
   #timer: NodeJS.Timeout | undefined;
   #stopped = false;
+  /** The timer's flush while it runs: `stop` waits for it rather than close the store under it. */
+  #flushing: Promise<void> | undefined;
 
   constructor(
     private readonly intervalMs: number | undefined,
@@ -26,7 +28,10 @@ export class UnsignedTails {
     if (this.intervalMs !== undefined && this.#timer === undefined && !this.#stopped) {
       this.#timer = setTimeout(() => {
         this.#timer = undefined;
-        void this.flush();
+        const flushing = this.flush().finally(() => {
+          if (this.#flushing === flushing) this.#flushing = undefined;
+        });
+        this.#flushing = flushing;
       }, this.intervalMs).unref();
     }
   }
@@ -49,11 +54,12 @@ export class UnsignedTails {
     }
   }
 
-  /** Stops the timer and signs what is left (shutdown). */
+  /** Stops the timer, waits for its flush in flight and signs what is left (shutdown). */
   async stop(): Promise<void> {
     this.#stopped = true;
     clearTimeout(this.#timer);
     this.#timer = undefined;
+    await this.#flushing;
     await this.flush();
   }
 }
