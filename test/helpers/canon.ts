@@ -3,7 +3,7 @@
 import { cpSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import { type CanonryRuntime, createCanonry } from '../../src/app/index.js';
+import { type CanonryRuntime, createCanonry, type RuntimeOptions } from '../../src/app/index.js';
 import {
   archiveMessage,
   type NoteContent,
@@ -227,14 +227,19 @@ export interface CanonEngine {
   /** The database's default collation, where it is not byte order (SQLite's and C's). */
   readonly collation?: string;
   readonly available: boolean;
-  open(): Promise<EngineRuntime>;
+  /** `options` are the main runtime's (where its background failures go, …). */
+  open(options?: RuntimeOptions): Promise<EngineRuntime>;
 }
 
-async function openOn(db: string | undefined, drop: () => Promise<void>): Promise<EngineRuntime> {
+async function openOn(
+  db: string | undefined,
+  drop: () => Promise<void>,
+  options: RuntimeOptions = {},
+): Promise<EngineRuntime> {
   const main = tempDir('canonry-canon-');
   const dirs = [main];
   const extra: CanonryRuntime[] = [];
-  const runtime = await createCanonry({ dataDir: main.dir, db, logLevel: 'silent' });
+  const runtime = await createCanonry({ dataDir: main.dir, db, logLevel: 'silent' }, options);
   return {
     runtime,
     db,
@@ -267,14 +272,14 @@ export const CANON_ENGINES: readonly CanonEngine[] = [
   {
     name: 'sqlite',
     available: true,
-    open: () => openOn(undefined, async () => undefined),
+    open: (options) => openOn(undefined, async () => undefined, options),
   },
   {
     name: 'postgres',
     available: postgresAvailable,
-    async open() {
+    async open(options) {
       const { url, drop } = await freshPostgresSchema();
-      return openOn(url, drop);
+      return openOn(url, drop, options);
     },
   },
 ];
@@ -309,8 +314,8 @@ export const LINGUISTIC_CANON_ENGINE: CanonEngine = {
   name: 'postgres',
   collation: `ICU ${LINGUISTIC_LOCALE}`,
   available: postgresAvailable,
-  async open() {
+  async open(options) {
     const { url, drop } = await freshLinguisticPostgres();
-    return openOn(url, drop);
+    return openOn(url, drop, options);
   },
 };
