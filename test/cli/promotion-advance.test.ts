@@ -8,19 +8,10 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CanonryRuntime, createCanonry } from '../../src/app/index.js';
 import type { Principal } from '../../src/canon/index.js';
-import {
-  EventStore,
-  KERNEL_VERDICT_CLASS,
-  RELAY_WINDOW_CLASS,
-  type StoredEvent,
-} from '../../src/evolution/index.js';
-import { EMPTY_METADATA_HASH } from '../../src/kernel/index.js';
-import { ScriptedModel } from '../../src/models/index.js';
 import { issueTokens, runCli } from '../helpers/cli.js';
-import { oneFactAnswer } from '../helpers/model-answers.js';
-import { readRepoJson, tempDir } from '../helpers/runtime.js';
+import { madeReplayEvents } from '../helpers/replay-events.js';
+import { tempDir } from '../helpers/runtime.js';
 
 const PROJECT = 'promo-cli';
 const AGENT: Principal = { id: 'agent-1', project: PROJECT, role: 'agent' };
@@ -34,55 +25,19 @@ let protocol: Record<string, unknown>;
 let refundHash: string;
 let token: string;
 
-const open = (): Promise<CanonryRuntime> =>
-  createCanonry({ dataDir: dir, evolution: 'on', logLevel: 'silent' });
-
-async function events(rt: CanonryRuntime, project: string): Promise<StoredEvent[]> {
-  const store = new EventStore(rt.store);
-  const rows = await store.list(project, { limit: 500 });
-  return Promise.all(rows.map((r) => store.get(project, r.event_id)));
-}
-
 const cli = (args: string[]) =>
   runCli([...args, '--data', dir, '--json'], { env: { CANONRY_TOKEN: '' } });
 
 beforeAll(async () => {
   ({ dir, cleanup } = tempDir('canonry-promo-cli-'));
-  protocol = readRepoJson('examples/refund/protocol.json') as Record<string, unknown>;
-  let rt = await open();
-  try {
-    const registered = await rt.kernel.registry.register(protocol);
-    refundHash = registered.protocol.hash;
-    rt.kernel.evaluate(artifact, registered.protocol, EMPTY_METADATA_HASH);
-    const answers = [oneFactAnswer('Install', 'the package is canonry')];
-    const model = new ScriptedModel([{ match: () => true, respond: () => answers[0]! }]);
-    const { session } = await rt.relay.start(AGENT, {
-      mode: 'DOCUMENT',
-      objective: 'A runbook',
-      remaining: ['Install'],
-    });
-    await rt.relay.run(AGENT, session.session_id, model, { maxWindows: 1 });
-  } finally {
-    await rt.close();
-  }
-  rt = await open();
-  try {
-    await rt.evolution!.idle();
-    const windows = (await events(rt, PROJECT)).filter(
-      (e) => e.event.replay?.execution_class === RELAY_WINDOW_CLASS,
-    );
-    expect(windows).toHaveLength(1);
-    windowEvent = windows[0]!.event.event_id;
-    const verdicts = (await events(rt, 'evolution')).filter(
-      (e) =>
-        e.event.replay?.execution_class === KERNEL_VERDICT_CLASS &&
-        e.event.outcome.protocol_hash === refundHash,
-    );
-    expect(verdicts).toHaveLength(1);
-    verdictEvent = verdicts[0]!.event.event_id;
-  } finally {
-    await rt.close();
-  }
+  const made = await madeReplayEvents(dir, AGENT, artifact, [
+    ['Install', 'the package is canonry'],
+  ]);
+  ({ protocol, refundHash } = made);
+  expect(made.windows).toHaveLength(1);
+  windowEvent = made.windows[0]!.event.event_id;
+  expect(made.verdicts).toHaveLength(1);
+  verdictEvent = made.verdicts[0]!.event.event_id;
   token = (await issueTokens(dir, PROJECT, [['editor', 'editor']])).editor!;
 }, 240_000);
 afterAll(() => cleanup?.());

@@ -9,19 +9,13 @@ import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CanonryRuntime, createCanonry } from '../../src/app/index.js';
 import type { Principal } from '../../src/canon/index.js';
-import {
-  EventStore,
-  KERNEL_VERDICT_CLASS,
-  RELAY_WINDOW_CLASS,
-  type StoredEvent,
-} from '../../src/evolution/index.js';
-import { EMPTY_METADATA_HASH } from '../../src/kernel/index.js';
-import { type ModelRecording, RecordingModel, ScriptedModel } from '../../src/models/index.js';
+import { KERNEL_VERDICT_CLASS, RELAY_WINDOW_CLASS } from '../../src/evolution/index.js';
+import type { ModelRecording } from '../../src/models/index.js';
 import { runCli } from '../helpers/cli.js';
 import { oneFactAnswer } from '../helpers/model-answers.js';
-import { readRepoJson, tempDir } from '../helpers/runtime.js';
+import { madeReplayEvents } from '../helpers/replay-events.js';
+import { tempDir } from '../helpers/runtime.js';
 
 const PROJECT = 'relay-replay';
 const AGENT: Principal = { id: 'agent-1', project: PROJECT, role: 'agent' };
@@ -32,64 +26,19 @@ let cleanup: () => void;
 let recordings: readonly ModelRecording[];
 let windowEvent: string;
 let verdictEvent: string;
-let refundHash: string;
-
-const open = (): Promise<CanonryRuntime> =>
-  createCanonry({ dataDir: dir, evolution: 'on', logLevel: 'silent' });
-
-async function events(rt: CanonryRuntime, project: string): Promise<StoredEvent[]> {
-  const store = new EventStore(rt.store);
-  const rows = await store.list(project, { limit: 500 });
-  return Promise.all(rows.map((r) => store.get(project, r.event_id)));
-}
 
 beforeAll(async () => {
   ({ dir, cleanup } = tempDir('canonry-replay-store-'));
-  let rt = await open();
-  try {
-    const { protocol } = await rt.kernel.registry.register(
-      readRepoJson('examples/refund/protocol.json'),
-    );
-    rt.kernel.evaluate(artifact, protocol, EMPTY_METADATA_HASH);
-    refundHash = protocol.hash;
-    const answers = [
-      oneFactAnswer('Install', 'the package is canonry'),
-      oneFactAnswer('Operate', 'the service listens on 8080'),
-    ];
-    let served = 0;
-    const model = new RecordingModel(
-      new ScriptedModel([{ match: () => true, respond: () => answers[served++]! }]),
-    );
-    const { session } = await rt.relay.start(AGENT, {
-      mode: 'DOCUMENT',
-      objective: 'A runbook',
-      remaining: ['Install', 'Operate'],
-    });
-    await rt.relay.run(AGENT, session.session_id, model, { maxWindows: 2 });
-    recordings = model.recordings();
-  } finally {
-    // Closing commits the audit's last batch; the coordinator takes it up from its cursor next time.
-    await rt.close();
-  }
-  rt = await open();
-  try {
-    await rt.evolution!.idle();
-    const windows = (await events(rt, PROJECT)).filter(
-      (e) => e.event.replay?.execution_class === RELAY_WINDOW_CLASS,
-    );
-    expect(windows.map((e) => e.event.outcome.window_number).sort()).toEqual([1, 2]);
-    windowEvent = windows.find((e) => e.event.outcome.window_number === 2)!.event.event_id;
-    // The relay's gate judges too; the refund protocol judged one artifact.
-    const verdicts = (await events(rt, 'evolution')).filter(
-      (e) =>
-        e.event.replay?.execution_class === KERNEL_VERDICT_CLASS &&
-        e.event.outcome.protocol_hash === refundHash,
-    );
-    expect(verdicts).toHaveLength(1);
-    verdictEvent = verdicts[0]!.event.event_id;
-  } finally {
-    await rt.close();
-  }
+  const made = await madeReplayEvents(dir, AGENT, artifact, [
+    ['Install', 'the package is canonry'],
+    ['Operate', 'the service listens on 8080'],
+  ]);
+  ({ recordings } = made);
+  expect(made.windows.map((e) => e.event.outcome.window_number).sort()).toEqual([1, 2]);
+  windowEvent = made.windows.find((e) => e.event.outcome.window_number === 2)!.event.event_id;
+  // The relay's gate judges too; the refund protocol judged one artifact.
+  expect(made.verdicts).toHaveLength(1);
+  verdictEvent = made.verdicts[0]!.event.event_id;
 });
 afterAll(() => cleanup?.());
 
