@@ -34,6 +34,8 @@ export interface DependencyState {
 export interface CommitView {
   /** The committed object and the objects it supersedes, as they stand after the commit. */
   readonly after: readonly CanonObject[];
+  /** Each of `after` as it stood before the commit (null: the committed object was created). */
+  readonly before: readonly (CanonObject | null)[];
   readonly version: Omit<NoteVersion, 'receipt_ref'>;
   /** The committed version's pins (what it was made against). */
   readonly pins: readonly DependencyPin[];
@@ -385,12 +387,16 @@ export async function commitView(
   // the commit's own check refuses one made meanwhile (the same holds in a replay of the journal).
   const before = operation === 'create' ? null : await read(version.note_id);
   const after = [objectAfter(version, before, operation)];
+  const befores = [before];
   for (const id of supersedes) {
     const old = await read(id);
-    if (old) after.push({ ...old, status: 'superseded', superseded_by: version.note_id });
+    if (!old) continue;
+    after.push({ ...old, status: 'superseded', superseded_by: version.note_id });
+    befores.push(old);
   }
   return {
     after,
+    before: befores,
     version,
     pins: await pinsOf(db, project, version.content),
     created: before === null,

@@ -73,6 +73,7 @@ export {
   compareNotes,
   isConcern,
 } from './compare.js';
+export type { CanonCounts } from './counts.js';
 export { type DisputedNote, openClaims } from './disputes.js';
 export {
   EFFECTIVE_STATES,

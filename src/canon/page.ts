@@ -185,33 +185,3 @@ export function unclassifiedPageSql(q: UnclassifiedPageQuery, viewer: string | n
   };
   return pageSql('canon_messages', key, q.limit, viewer, () => [undefined], 'unclassified = 1');
 }
-
-/** The tables whose rows a viewer's count reads by holder, and what a count may be split by. */
-type CountedTable = 'canon_objects' | 'canon_proposals' | 'canon_artifacts';
-
-/**
- * The SQL that counts the rows of `table` `viewer` may read (null: the operator), by `status` when
- * the table has one: a count per holder the viewer may read, each over an index range (holder,
- * then status) — index entries, never the records. `status` narrows to one status. Rows come as
- * `{ status, n }` (status '' where the table has none), one per holder range and status.
- */
-export function countSql(
-  table: CountedTable,
-  viewer: string | null,
-  status?: string,
-): { sql: string; params: string[] } {
-  const params: string[] = [];
-  const bind = (value: string) => {
-    params.push(value);
-    return `$${params.length + 1}`;
-  };
-  const by = table === 'canon_artifacts' ? "'' AS status" : 'status';
-  const group = table === 'canon_artifacts' ? '' : ' GROUP BY status';
-  const wanted = status === undefined ? undefined : `status = ${bind(status)}`;
-  const holders = viewer === null ? [undefined] : ['holder IS NULL', `holder = ${bind(viewer)}`];
-  const counts = holders.map((holder) => {
-    const where = ['project = $1', holder, wanted].filter((w) => w !== undefined);
-    return `SELECT ${by}, COUNT(*) AS n FROM ${table} WHERE ${where.join(' AND ')}${group}`;
-  });
-  return { sql: counts.join(' UNION ALL '), params };
-}

@@ -2,7 +2,8 @@ import { canonicalize } from '../core/index.js';
 import type { JournalEntry, Projection } from '../journal/index.js';
 import { pieces, type Queryable, rowPlaceholders, runWrites, type Write } from '../store/index.js';
 import type { ArtifactManifest } from './artifacts.js';
-import { cascade, clearState, commitView, recordStates } from './cascade.js';
+import { type CommitView, cascade, clearState, commitView, recordStates } from './cascade.js';
+import { type CountedRow, countMove, countWrites, uncounted } from './counts.js';
 import { applyClaims } from './disputes.js';
 import {
   ARTIFACT,
@@ -62,13 +63,15 @@ async function updateProposal(
 ): Promise<void> {
   const known = written.get(tx)?.get(`${project}\u0000${id}`);
   let record = known?.record;
+  let stored: CountedRow | null = record ? proposalCounted(record) : null;
   if (!record) {
-    const rows = await tx.all<{ record: string }>(
-      'SELECT record FROM canon_proposals WHERE project = $1 AND proposal_id = $2',
+    const rows = await tx.all<{ status: string; holder: string | null; record: string }>(
+      'SELECT status, holder, record FROM canon_proposals WHERE project = $1 AND proposal_id = $2',
       [project, id],
     );
     if (!rows[0]) return;
     record = JSON.parse(rows[0].record) as ProposalRecord;
+    stored = { status: rows[0].status, holder: rows[0].holder };
   }
   const next = change(record);
   // A proposal opened in this transaction is not in the table yet: settling inserts it as it ends.
@@ -80,20 +83,50 @@ async function updateProposal(
     'UPDATE canon_proposals SET status = $3, holder = $4, record = $5 WHERE project = $1 AND proposal_id = $2',
     [project, id, next.status, holderOf(proposalAudience(next)), canonicalize(next)],
   );
+  countMove(tx, project, 'proposal', stored, proposalCounted(next));
   remember(tx, project, next, true);
 }
 
+/** Where a proposal's row stands for the counts: its status and holder columns. */
+function proposalCounted(record: ProposalRecord): CountedRow {
+  return { status: record.status, holder: holderOf(proposalAudience(record)) };
+}
+
+/** Where an object's row stands for the counts: its status and holder columns. */
+function objectCounted(object: CanonObject): CountedRow {
+  return { status: object.status, holder: holderOf(objectAudience(object)) };
+}
+
 /**
- * Inserts the proposals this transaction opened, each as it stands now, a few statements for all:
- * a proposal a batch opens is closed by the commit after it, in the same transaction, and one
- * INSERT of the closed record replaces an INSERT and an UPDATE apiece.
+ * Counts the objects a commit moved: each from where it stood before the commit to the row it
+ * leaves (an object written twice — its own note and one it supersedes — counted once).
  */
-async function settleProposals(tx: Queryable): Promise<void> {
+function countCommit(tx: Queryable, project: string, view: CommitView): void {
+  const moves = new Map<string, { from: CanonObject | null; to: CanonObject }>();
+  view.after.forEach((to, i) => {
+    const from = moves.get(to.object_id)?.from ?? view.before[i] ?? null;
+    moves.set(to.object_id, { from, to });
+  });
+  for (const { from, to } of moves.values())
+    countMove(tx, project, 'object', from && objectCounted(from), objectCounted(to));
+}
+
+/**
+ * The inserts of the proposals this transaction opened, each as it stands now, a few statements for
+ * all: a proposal a batch opens is closed by the commit after it, in the same transaction, and one
+ * INSERT of the closed record replaces an INSERT and an UPDATE apiece. Each is counted as it goes
+ * in.
+ */
+function proposalWrites(tx: Queryable): Write[] {
   const opened = [...(written.get(tx)?.values() ?? [])].filter((entry) => !entry.stored);
-  for (const piece of pieces(opened)) {
-    await tx.run(
-      `INSERT INTO canon_proposals (project, proposal_id, object_id, status, holder, seq, record) VALUES ${rowPlaceholders(piece.length, 7)}`,
-      piece.flatMap(({ project, record }) => [
+  return pieces(opened).map((piece) => {
+    for (const entry of piece) {
+      entry.stored = true;
+      countMove(tx, entry.project, 'proposal', null, proposalCounted(entry.record));
+    }
+    return {
+      sql: `INSERT INTO canon_proposals (project, proposal_id, object_id, status, holder, seq, record) VALUES ${rowPlaceholders(piece.length, 7)}`,
+      params: piece.flatMap(({ project, record }) => [
         project,
         record.proposal_id,
         record.object_id,
@@ -102,9 +135,8 @@ async function settleProposals(tx: Queryable): Promise<void> {
         record.seq,
         canonicalize(record),
       ]),
-    );
-    for (const entry of piece) entry.stored = true;
-  }
+    };
+  });
 }
 
 async function putObject(
@@ -207,6 +239,7 @@ async function applyCommit(
     await putChanged(tx, project, own, seq, view.pins, states);
   }
   for (const object of superseded) await putChanged(tx, project, object, seq, null, states);
+  countCommit(tx, project, view);
   await applyClaims(tx, project, seq, version);
   await recordStates(tx, project, seq, reached);
   // A rehearsal writes no proposal rows (see rehearseEntry): there is none to close.
@@ -289,7 +322,8 @@ async function artifactAudienceIn(
 
 /**
  * Canon's projection: messages, objects (the current pointers), versions, proposals, artifacts,
- * each message's intake state and each project's classifier configuration, all derived from
+ * each message's intake state, each project's classifier configuration and the board's totals
+ * (`counts.ts`, kept as the rows they count move and written as the transaction settles), all derived from
  * `canon.*` journal entries inside the append transaction and rebuilt by replay.
  */
 export const CANON_PROJECTION: Projection = {
@@ -310,8 +344,14 @@ export const CANON_PROJECTION: Projection = {
     'canon_classifier',
     'canon_edges',
     'canon_dependency_states',
+    'canon_counts',
   ],
-  settle: settleProposals,
+  async settle(tx) {
+    // The proposals' inserts first (they count them), then the counts, in one round trip on
+    // PostgreSQL: a commit's counts cost it no round trip of their own.
+    const proposals = proposalWrites(tx);
+    await runWrites(tx, [...proposals, ...countWrites(tx)]);
+  },
   async apply(tx, entry) {
     const { project, seq } = entry;
     switch (entry.kind) {
@@ -394,6 +434,14 @@ export const CANON_PROJECTION: Projection = {
       case ARTIFACT.kind: {
         const { manifest } = ARTIFACT.body(entry);
         const holder = holderOf(await artifactAudienceIn(tx, project, manifest));
+        const [was] = await tx.all<{ holder: string | null }>(
+          'SELECT holder FROM canon_artifacts WHERE project = $1 AND artifact_id = $2',
+          [project, manifest.artifact_id],
+        );
+        countMove(tx, project, 'artifact', was ? { status: '', holder: was.holder } : null, {
+          status: '',
+          holder,
+        });
         await tx.run(
           `INSERT INTO canon_artifacts (project, artifact_id, seq, record, holder) VALUES ($1, $2, $3, $4, $5)
            ON CONFLICT (project, artifact_id) DO UPDATE SET seq = $3, record = $4, holder = $5`,
@@ -438,7 +486,10 @@ export const rehearsed = (kind: string): boolean => kind !== PROPOSAL.kind;
  * which no check of a later proposal reads.
  */
 export function rehearseEntry(tx: Queryable, entry: JournalEntry): Promise<void> {
-  return entry.kind === COMMIT.kind
-    ? applyCommit(tx, entry, COMMIT.body(entry), false)
-    : CANON_PROJECTION.apply(tx, entry);
+  // Its rows are rolled back: the counts they would move are not kept.
+  return uncounted(tx, () =>
+    entry.kind === COMMIT.kind
+      ? applyCommit(tx, entry, COMMIT.body(entry), false)
+      : CANON_PROJECTION.apply(tx, entry),
+  );
 }

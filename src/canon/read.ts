@@ -3,12 +3,12 @@ import { pieces, type Queryable } from '../store/index.js';
 import type { ArtifactManifest, CanonLookup } from './artifacts.js';
 import { type DependencyState, dependencyStates } from './cascade.js';
 import type { ArchivedMessage } from './classification.js';
+import { type CanonCounts, countsOf, countsSql } from './counts.js';
 import { type DependentKind, edgesInto, edgesIntoAll } from './graph.js';
 import type { ClassificationFailure } from './intake-failure.js';
 import {
   type ArtifactPageQuery,
   artifactPageSql,
-  countSql,
   messagePageSql,
   type ObjectPageQuery,
   objectPageSql,
@@ -355,36 +355,18 @@ export class CanonReader {
   }
 
   /**
-   * How many rows of `table` this viewer may read ({@link countSql}), by status (artifacts: under
-   * ''), optionally of one status only: counted over index ranges, no record read.
+   * How many objects of each status, proposals of each status and artifacts this viewer may read
+   * (absent: none): the counts canon's projection keeps (`counts.ts`), a few rows whatever the
+   * project holds — the operator's scope, or the project's and the viewer's own.
    */
-  async #count(
-    table: 'canon_objects' | 'canon_proposals' | 'canon_artifacts',
-    status?: string,
-  ): Promise<Map<string, number>> {
-    const { sql, params } = countSql(table, this.viewer, status);
-    const out = new Map<string, number>();
-    for (const r of await this.db.all<{ status: string; n: number | string }>(sql, [
-      this.project,
-      ...params,
-    ]))
-      out.set(r.status, (out.get(r.status) ?? 0) + Number(r.n));
-    return out;
-  }
-
-  /** How many objects of each status this viewer may read (absent: none). */
-  objectCounts(): Promise<Map<string, number>> {
-    return this.#count('canon_objects');
-  }
-
-  /** How many pending proposals this viewer may read. */
-  async pendingCount(): Promise<number> {
-    return (await this.#count('canon_proposals', 'pending')).get('pending') ?? 0;
-  }
-
-  /** How many artifacts this viewer may read. */
-  async artifactCount(): Promise<number> {
-    return (await this.#count('canon_artifacts')).get('') ?? 0;
+  async counts(): Promise<CanonCounts> {
+    const { sql, params } = countsSql(this.viewer);
+    return countsOf(
+      await this.db.all<{ kind: string; status: string; n: number | string }>(sql, [
+        this.project,
+        ...params,
+      ]),
+    );
   }
 
   /** The project's journaled classifier configuration, or null when none was set. */

@@ -50,6 +50,38 @@ const UNCLASSIFIED_INDEXES = `
 `;
 
 /**
+ * Fills the board's totals of `kind` from `table`'s rows: per project and status (`status` the
+ * column, or '' where the table has none), the operator's (`all`), the project's (`holder` null:
+ * `shared`) and each holder's (`personal`), as the projection keeps them (`counts.ts`).
+ */
+function countsFill(table: string, kind: string, status: 'status' | "''"): string {
+  const by = status === 'status' ? ', status' : '';
+  return `
+    INSERT INTO canon_counts (project, scope, holder, kind, status, n)
+      SELECT project, 'all', '', '${kind}', ${status}, COUNT(*) FROM ${table} GROUP BY project${by};
+    INSERT INTO canon_counts (project, scope, holder, kind, status, n)
+      SELECT project, CASE WHEN holder IS NULL THEN 'shared' ELSE 'personal' END,
+        COALESCE(holder, ''), '${kind}', ${status}, COUNT(*)
+      FROM ${table} GROUP BY project, holder${by};`;
+}
+
+/** The board's totals: one row per project, scope, holder, kind and status that holds any. */
+const COUNTS_TABLE = `
+  CREATE TABLE canon_counts (
+    project TEXT NOT NULL,
+    scope TEXT NOT NULL,
+    holder TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    status TEXT NOT NULL,
+    n BIGINT NOT NULL,
+    PRIMARY KEY (project, scope, holder, kind, status)
+  );
+  ${countsFill('canon_objects', 'object', 'status')}
+  ${countsFill('canon_proposals', 'proposal', 'status')}
+  ${countsFill('canon_artifacts', 'artifact', "''")}
+`;
+
+/**
  * Canon's projection tables. Each row is derived from journal entries and rebuilt by replaying them;
  * `record` holds the full canonical JSON of what the row describes, the other columns are for lookup.
  */
@@ -308,5 +340,12 @@ export const CANON_MIGRATIONS: readonly Migration[] = [
             AND p.record::jsonb ->> 'message_id' = m.message_id;
         ${UNCLASSIFIED_INDEXES}`,
     },
+  },
+  {
+    // The board's totals are read from a handful of kept counts, not counted over index ranges
+    // that grow with the project: filled here from the rows the store holds, kept by the projection
+    // from then on (counts.ts).
+    name: 'canon-counts',
+    up: COUNTS_TABLE,
   },
 ];

@@ -196,7 +196,7 @@ export async function workingSet(
   const project = reader.project;
   const now = canon.now();
   const standing = await reader.objects(STANDING);
-  const counts = await reader.objectCounts();
+  const counts = (await reader.counts()).objects;
   const state = new Map(standing.map((o) => [o.object_id, effectiveState(o, now)]));
   const standingById = new Map(standing.map((o) => [o.object_id, o]));
   const live = standing.filter((o) => state.get(o.object_id) === 'in_effect');

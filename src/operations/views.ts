@@ -209,7 +209,7 @@ function firstOf<T>(rows: readonly T[], limit: number, total: number): [T[], Boa
 /**
  * The board as the principal may read it (§14), each object marked in or out of effect at canon's
  * clock: each group is a page of its paged list read to `limit + 1` rows (index ranges by holder
- * and status), and each total an index-backed count.
+ * and status), and each total is read from the counts canon's projection keeps (a few rows).
  */
 export function boardView(
   runtime: CanonryRuntime,
@@ -221,7 +221,8 @@ export function boardView(
 
 /** {@link boardView} as `reader` reads it (its project, its viewer's planes), at `now`. */
 export async function boardOf(reader: CanonReader, now: Date, limit = BOARD_LIMIT): Promise<Board> {
-  const totals = await reader.objectCounts();
+  const counts = await reader.counts();
+  const totals = counts.objects;
   const pages = new Map<ObjectStatus, CanonObject[]>();
   for (const status of OBJECT_STATUSES) {
     pages.set(
@@ -252,15 +253,16 @@ export async function boardOf(reader: CanonReader, now: Date, limit = BOARD_LIMI
       });
     }
   }
+  const pendingTotal = counts.proposals.get('pending') ?? 0;
   const [pending, pendingCount] = firstOf(
-    await reader.proposalPage({ status: 'pending', limit: limit + 1 }),
+    pendingTotal === 0 ? [] : await reader.proposalPage({ status: 'pending', limit: limit + 1 }),
     limit,
-    await reader.pendingCount(),
+    pendingTotal,
   );
   const [artifacts, artifactCount] = firstOf(
-    await artifactStatusPage(reader, { limit: limit + 1 }),
+    counts.artifacts === 0 ? [] : await artifactStatusPage(reader, { limit: limit + 1 }),
     limit,
-    await reader.artifactCount(),
+    counts.artifacts,
   );
   return {
     project: reader.project,
