@@ -149,7 +149,10 @@ export async function artifactStatus(
   return manifest ? (await artifactStatusesOf(reader, [manifest]))[0]! : null;
 }
 
-/** The §10 states of these manifests (which `reader` may read), from what they name alone. */
+/**
+ * The §10 states of these manifests `reader` read (a page of them, or its first rows), from what
+ * they name alone: the objects, versions and cascade states of these manifests, no others.
+ */
 export async function artifactStatusesOf(
   reader: CanonReader,
   manifests: readonly ArtifactManifest[],

@@ -1,6 +1,7 @@
 export type { Approval } from './approval.js';
 export {
   artifactStatus,
+  artifactStatusesOf,
   artifactStatusPage,
   registerArtifact,
   reviewArtifact,

@@ -3,7 +3,7 @@ import {
   type ArchivedMessage,
   type ArtifactStatus,
   artifactStatus,
-  artifactStatusPage,
+  artifactStatusesOf,
   type CanonObject,
   type CanonReader,
   type Claim,
@@ -259,8 +259,9 @@ export async function boardOf(reader: CanonReader, now: Date, limit = BOARD_LIMI
     limit,
     pendingTotal,
   );
-  const [artifacts, artifactCount] = firstOf(
-    counts.artifacts === 0 ? [] : await artifactStatusPage(reader, { limit: limit + 1 }),
+  // The row past the first `limit` says only that there are more: its §10 state is not worked out.
+  const [manifests, artifactCount] = firstOf(
+    counts.artifacts === 0 ? [] : await reader.artifactPage({ limit: limit + 1 }),
     limit,
     counts.artifacts,
   );
@@ -269,7 +270,7 @@ export async function boardOf(reader: CanonReader, now: Date, limit = BOARD_LIMI
     limit,
     objects,
     pending,
-    artifacts,
+    artifacts: await artifactStatusesOf(reader, manifests),
     counts: { objects: objectCounts, pending: pendingCount, artifacts: artifactCount },
   };
 }

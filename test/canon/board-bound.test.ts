@@ -196,6 +196,33 @@ for (const engine of CANON_ENGINES) {
       }
     });
 
+    it('works out the §10 states of the artifacts it shows, not of the one read to know there are more', async () => {
+      const limit = 3;
+      const statements: { sql: string; params: readonly unknown[] }[] = [];
+      const store = e.runtime.store;
+      const db = {
+        all: <R extends object>(sql: string, params: readonly unknown[] = []) => {
+          statements.push({ sql, params });
+          return store.all<R>(sql, params as never);
+        },
+      };
+      const b = await boardOf(
+        e.runtime.canon.readerFor(who.owner, db),
+        e.runtime.canon.now(),
+        limit,
+      );
+      const readable = made
+        .filter((m) => m.group === 'artifacts' && (m.holder === null || m.holder === who.owner.id))
+        .map((m) => m.id)
+        .sort();
+      expect(b.artifacts.map((a) => a.manifest.artifact_id)).toEqual(readable.slice(0, limit));
+      expect(b.counts.artifacts.more).toBe(true);
+      const past = readable[limit]!;
+      const states = statements.filter((s) => s.sql.includes('canon_dependency_states'));
+      expect(states.some((s) => s.params.includes(readable[0]))).toBe(true);
+      expect(statements.filter((s) => s.params.includes(past))).toEqual([]);
+    });
+
     // The totals were counts over index ranges (covering indexes, their plans asserted here); they
     // are now a read of the kept counts, asserted the same way: each range a search of the counts'
     // primary key by project, scope and holder, never a scan and never the counted tables.
