@@ -8,20 +8,21 @@ import {
   type ArtifactPageQuery,
   artifactStatusPage,
   type Principal,
-  registerArtifact,
 } from '../../src/canon/index.js';
 import { artifactPageSql } from '../../src/canon/page.js';
-import { contentHash } from '../../src/core/index.js';
 import {
   CANON_ENGINES,
-  create,
-  currentHash,
   type EngineRuntime,
   PROJECT,
   principals,
   update,
 } from '../helpers/canon.js';
-import { counting, expectIndexedReads } from '../helpers/page-bound.js';
+import {
+  counting,
+  expectIndexedReads,
+  scenarioArtifact,
+  scenarioNote,
+} from '../helpers/page-bound.js';
 
 /** What the scenario made: who holds it (null: the project), and the §10 state it must show. */
 interface Made {
@@ -50,23 +51,11 @@ for (const engine of CANON_ENGINES) {
     let e: EngineRuntime;
 
     async function note(p: Principal, id: string, personal: boolean, deps: string[] = []) {
-      const outcome = await create(e.runtime, p, id, {
-        title: id,
-        text: `The value of ${id}.`,
-        visibility: personal ? 'personal' : 'project',
-        dependency_refs: deps,
-      });
-      expect(outcome.proposal.status).toBe('committed');
+      await scenarioNote(e.runtime, p, id, personal, { dependency_refs: deps });
     }
 
     async function artifact(p: Principal, id: string, on: string, holder: string | null) {
-      await registerArtifact(e.runtime.canon, p, {
-        artifact_id: id,
-        canonical_note_versions: [
-          { object_id: on, version_hash: await currentHash(e.runtime, on) },
-        ],
-        output_digest: contentHash({ id }),
-      });
+      await scenarioArtifact(e.runtime, p, id, on);
       made.push({ id, holder, state: 'current' });
     }
 

@@ -5,19 +5,11 @@
 // projection keeps — on both engines.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countsSql } from '../../src/canon/counts.js';
-import { type ObjectStatus, type Principal, registerArtifact } from '../../src/canon/index.js';
+import type { ObjectStatus, Principal } from '../../src/canon/index.js';
 import { RENDER } from '../../src/cli/canon/render.js';
-import { contentHash } from '../../src/core/index.js';
 import { boardOf } from '../../src/operations/index.js';
-import {
-  CANON_ENGINES,
-  create,
-  currentHash,
-  type EngineRuntime,
-  PROJECT,
-  principals,
-} from '../helpers/canon.js';
-import { counting } from '../helpers/page-bound.js';
+import { CANON_ENGINES, type EngineRuntime, PROJECT, principals } from '../helpers/canon.js';
+import { counting, scenarioArtifact, scenarioNote } from '../helpers/page-bound.js';
 
 type Group = 'pending' | 'artifacts' | ObjectStatus;
 
@@ -59,37 +51,21 @@ for (const engine of CANON_ENGINES) {
     let e: EngineRuntime;
 
     async function note(p: Principal, id: string, personal: boolean, status: ObjectStatus) {
-      const outcome = await create(e.runtime, p, id, {
-        title: id,
-        text: `The value of ${id}.`,
-        visibility: personal ? 'personal' : 'project',
-        status,
-      });
-      expect(outcome.proposal.status).toBe('committed');
+      await scenarioNote(e.runtime, p, id, personal, { status });
       made.push({ id, group: status, holder: personal ? p.id : null, key: id });
     }
 
     /** An agent's decision: it waits for a person. */
     async function suggest(id: string, personal: boolean) {
-      const outcome = await create(e.runtime, who.agent, id, {
-        title: id,
+      const outcome = await scenarioNote(e.runtime, who.agent, id, personal, {
         text: `The agent suggests ${id}.`,
-        visibility: personal ? 'personal' : 'project',
-        object_type: 'decision',
       });
-      expect(outcome.proposal.status).toBe('pending');
       const holder = personal ? who.agent.id : null;
       made.push({ id, group: 'pending', holder, key: outcome.proposal.seq });
     }
 
     async function artifact(p: Principal, id: string, on: string, holder: string | null) {
-      await registerArtifact(e.runtime.canon, p, {
-        artifact_id: id,
-        canonical_note_versions: [
-          { object_id: on, version_hash: await currentHash(e.runtime, on) },
-        ],
-        output_digest: contentHash({ id }),
-      });
+      await scenarioArtifact(e.runtime, p, id, on);
       made.push({ id, group: 'artifacts', holder, key: id });
     }
 

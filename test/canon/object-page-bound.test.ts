@@ -7,13 +7,12 @@ import type { ObjectPageQuery, ObjectStatus, Principal } from '../../src/canon/i
 import { objectPageSql } from '../../src/canon/page.js';
 import {
   CANON_ENGINES,
-  create,
   type EngineRuntime,
   PROJECT,
   principals,
   update,
 } from '../helpers/canon.js';
-import { counting, expectIndexedReads } from '../helpers/page-bound.js';
+import { counting, expectIndexedReads, scenarioNote } from '../helpers/page-bound.js';
 
 /** What the scenario made: who holds it (null: the project), and its status. */
 interface Made {
@@ -40,14 +39,7 @@ for (const engine of CANON_ENGINES) {
     let e: EngineRuntime;
 
     async function make(p: Principal, id: string, personal: boolean, status: ObjectStatus) {
-      const outcome = await create(e.runtime, p, id, {
-        title: id,
-        text: `The value of ${id}.`,
-        visibility: personal ? 'personal' : 'project',
-        status,
-      });
-      // The scenario's ground truth: people commit their own notes.
-      expect(outcome.proposal.status).toBe('committed');
+      await scenarioNote(e.runtime, p, id, personal, { status });
       made.push({ id, holder: personal ? p.id : null, status });
     }
 

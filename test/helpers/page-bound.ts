@@ -1,5 +1,14 @@
 import { expect } from 'vitest';
+import type { CanonryRuntime } from '../../src/app/index.js';
+import {
+  type NoteContent,
+  type Principal,
+  type ProposalOutcome,
+  registerArtifact,
+} from '../../src/canon/index.js';
+import { contentHash } from '../../src/core/index.js';
 import type { Queryable } from '../../src/store/index.js';
+import { create, currentHash } from './canon.js';
 
 /** The rows a reader was handed: in all, and by the statements that read `FROM table`. */
 export interface RowsSeen {
@@ -46,4 +55,42 @@ export async function expectIndexedReads(
   const reads = plan.map((r) => r.detail).filter((d) => d.includes(table));
   expect(reads.length).toBeGreaterThan(0);
   for (const read of reads) expect(read).toContain(`SEARCH ${table} USING INDEX ${range}`);
+}
+
+/**
+ * A note of a bounded-page scenario, titled by its id and holding its value, personal to `p` or
+ * the project's. The scenario's ground truth: people commit their own notes, and an agent's (a
+ * decision) waits for a person.
+ */
+export async function scenarioNote(
+  runtime: CanonryRuntime,
+  p: Principal,
+  id: string,
+  personal: boolean,
+  extra: Partial<NoteContent> = {},
+): Promise<ProposalOutcome> {
+  const agent = p.role === 'agent';
+  const outcome = await create(runtime, p, id, {
+    title: id,
+    text: `The value of ${id}.`,
+    visibility: personal ? 'personal' : 'project',
+    ...(agent ? { object_type: 'decision' } : {}),
+    ...extra,
+  });
+  expect(outcome.proposal.status).toBe(agent ? 'pending' : 'committed');
+  return outcome;
+}
+
+/** An artifact `id` of `p` built on the current version of the note `on`. */
+export async function scenarioArtifact(
+  runtime: CanonryRuntime,
+  p: Principal,
+  id: string,
+  on: string,
+): Promise<void> {
+  await registerArtifact(runtime.canon, p, {
+    artifact_id: id,
+    canonical_note_versions: [{ object_id: on, version_hash: await currentHash(runtime, on) }],
+    output_digest: contentHash({ id }),
+  });
 }
