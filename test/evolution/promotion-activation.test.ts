@@ -3,23 +3,14 @@
 // prompt carries one), the stakes gate per project. On the embedded SQLite file and on the real
 // PostgreSQL; nobody posts an observation.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  type CanonryRuntime,
-  createCanonry,
-  type ReplayCase,
-  relayWindowSamples,
-  useReplayCases,
-} from '../../src/app/index.js';
+import { type CanonryRuntime, relayWindowSamples } from '../../src/app/index.js';
 import { DEFAULT_GATE_PROTOCOL, type Principal } from '../../src/canon/index.js';
 import { contentHash, type JsonObject } from '../../src/core/index.js';
 import {
   type ActivePromotion,
-  assembleQualifiedEvent,
   CANARY_ACTOR,
   CanaryCollector,
   inCanary,
-  KERNEL_VERDICT_CLASS,
-  kernelVerdictOutcomeOf,
   PROMOTION_ENTRY,
   type PromotionStep,
   placeProject,
@@ -32,9 +23,9 @@ import { EMPTY_METADATA_HASH, protocolHash } from '../../src/kernel/index.js';
 import { type ModelRequest, ScriptedModel } from '../../src/models/index.js';
 import { RELAY_SESSION } from '../../src/relay/index.js';
 import { note } from '../helpers/canon.js';
-import { freshRuntime, readRepoJson, tempDir } from '../helpers/runtime.js';
-import { freshPostgresSchema, postgresAvailable } from '../helpers/stores.js';
-import { asset, draft, userPrivate } from './assets.js';
+import { replayableRuntime } from '../helpers/evolution.js';
+import { readRepoJson } from '../helpers/runtime.js';
+import { postgresAvailable } from '../helpers/stores.js';
 
 const HOME = 'air-home';
 const PILOT = 'air-pilot';
@@ -50,35 +41,8 @@ let runtime: CanonryRuntime;
 let close: () => Promise<void>;
 
 async function open(engine: 'sqlite' | 'postgres'): Promise<void> {
-  if (engine === 'sqlite') {
-    ({ runtime, close } = await freshRuntime());
-  } else {
-    const { dir, cleanup } = tempDir();
-    const pg = await freshPostgresSchema();
-    runtime = await createCanonry({ dataDir: dir, db: pg.url, logLevel: 'silent' });
-    close = async () => {
-      await runtime.close();
-      await pg.drop();
-      cleanup();
-    };
-  }
   // One recorded, signed, replayable verdict: what a candidate's replay validation re-executes.
-  const { protocol } = await runtime.kernel.registry.register(
-    readRepoJson('examples/refund/protocol.json'),
-  );
-  const artifact = { amount: 20 };
-  const evaluation = runtime.kernel.evaluate(artifact, protocol, EMPTY_METADATA_HASH);
-  const made = assembleQualifiedEvent(
-    draft({
-      outcome: kernelVerdictOutcomeOf(evaluation, EMPTY_METADATA_HASH),
-      replay: { execution_class: KERNEL_VERDICT_CLASS },
-    }),
-    [asset('a:1', userPrivate('alice'))],
-    { signer: runtime.keyring.signer() },
-  );
-  if (!made.ok) throw new Error(made.issues[0]!.message);
-  const cases = new Map<string, ReplayCase>([['v1', { event: made.value, artifact }]]);
-  useReplayCases(runtime, (_project, id) => cases.get(id));
+  ({ runtime, close } = await replayableRuntime(engine));
   // The pilot's owner admits the home project's promotions (a canary naming it reaches it).
   await runtime.promotions.admit(PILOT, OWNER, HOME, true);
 }

@@ -4,28 +4,15 @@
 // the projection, and the same call made again succeeds — a promotion made once, an observation
 // counted once. Entries of the project that are not this promotion's refuse nothing.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  type CanonryRuntime,
-  createCanonry,
-  type ReplayCase,
-  useReplayCases,
-} from '../../src/app/index.js';
+import { type CanonryRuntime, createCanonry } from '../../src/app/index.js';
 import type { Principal } from '../../src/canon/index.js';
 import { CanonryError } from '../../src/core/index.js';
-import {
-  ADMISSION_ENTRY,
-  assembleQualifiedEvent,
-  KERNEL_VERDICT_CLASS,
-  kernelVerdictOutcomeOf,
-  PROMOTION_ENTRY,
-  type PromotionStep,
-} from '../../src/evolution/index.js';
+import { ADMISSION_ENTRY, PROMOTION_ENTRY, type PromotionStep } from '../../src/evolution/index.js';
 import type { EntryInput } from '../../src/journal/index.js';
-import { EMPTY_METADATA_HASH } from '../../src/kernel/index.js';
 import { operationNamed, runOperation } from '../../src/operations/index.js';
-import { freshRuntime, readRepoJson, tempDir } from '../helpers/runtime.js';
+import { replayableRuntime } from '../helpers/evolution.js';
+import { tempDir } from '../helpers/runtime.js';
 import { freshPostgresSchema, postgresAvailable } from '../helpers/stores.js';
-import { asset, draft, userPrivate } from './assets.js';
 
 const P = 'atomic';
 const EDITOR: Principal = { id: 'editor-1', project: P, role: 'editor' };
@@ -38,34 +25,7 @@ let race: 'other' | 'refuse' = 'other';
 let moves = 0;
 
 async function open(engine: 'sqlite' | 'postgres'): Promise<void> {
-  if (engine === 'sqlite') {
-    ({ runtime, close } = await freshRuntime());
-  } else {
-    const { dir, cleanup } = tempDir();
-    const pg = await freshPostgresSchema();
-    runtime = await createCanonry({ dataDir: dir, db: pg.url, logLevel: 'silent' });
-    close = async () => {
-      await runtime.close();
-      await pg.drop();
-      cleanup();
-    };
-  }
-  const { protocol } = await runtime.kernel.registry.register(
-    readRepoJson('examples/refund/protocol.json'),
-  );
-  const artifact = { amount: 20 };
-  const evaluation = runtime.kernel.evaluate(artifact, protocol, EMPTY_METADATA_HASH);
-  const made = assembleQualifiedEvent(
-    draft({
-      outcome: kernelVerdictOutcomeOf(evaluation, EMPTY_METADATA_HASH),
-      replay: { execution_class: KERNEL_VERDICT_CLASS },
-    }),
-    [asset('a:1', userPrivate('alice'))],
-    { signer: runtime.keyring.signer() },
-  );
-  if (!made.ok) throw new Error(made.issues[0]!.message);
-  const cases = new Map<string, ReplayCase>([['v1', { event: made.value, artifact }]]);
-  useReplayCases(runtime, (_project, id) => cases.get(id));
+  ({ runtime, close } = await replayableRuntime(engine));
   // Just before an armed promotion step is appended: another writer appends an entry of its own
   // (`other`), or the journal answers CONFLICT (`refuse`).
   const journal = runtime.journal;

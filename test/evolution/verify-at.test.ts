@@ -7,8 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CanonryRuntime } from '../../src/app/index.js';
 import { toolFor } from '../../src/mcp/index.js';
 import { operationNamed } from '../../src/operations/index.js';
-import { call, tokensFor } from '../helpers/auth.js';
-import { servedEvolution } from '../helpers/evolution.js';
+import { call } from '../helpers/auth.js';
+import { servedFeedback } from '../helpers/evolution.js';
 
 const PROJECT = 'evo-at';
 const DAY = 24 * 3600 * 1000;
@@ -27,15 +27,7 @@ const verify = (at?: string) =>
   );
 
 beforeAll(async () => {
-  ({ rt, url } = await servedEvolution(closers));
-  const t = await tokensFor(rt, PROJECT, { ada: 'agent', vic: 'viewer' });
-  token = t.vic;
-  const res = await call(url, 'POST', `/v1/projects/${PROJECT}/evolution/feedback`, t.ada, {
-    subject: 'work-1',
-    score: 0.5,
-  });
-  expect(res.status).toBe(201);
-  await rt.evolution!.idle();
+  ({ rt, url, viewer: token } = await servedFeedback(closers, PROJECT));
   const certificate = new X509Certificate(rt.keyring.activeIssuer().certificatePem);
   issuer = { notBefore: new Date(certificate.validFrom), notAfter: new Date(certificate.validTo) };
   expect(issuer.notBefore.getTime()).toBeLessThan(Date.now());

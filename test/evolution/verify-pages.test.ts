@@ -5,8 +5,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CanonryRuntime } from '../../src/app/index.js';
 import { MAX_VERIFY_PAGE } from '../../src/evolution/index.js';
-import { call, tokensFor } from '../helpers/auth.js';
-import { copiesOfEvent, servedEvolution } from '../helpers/evolution.js';
+import { call } from '../helpers/auth.js';
+import { copiesOfEvent, servedFeedback } from '../helpers/evolution.js';
 
 const PROJECT = 'evo-verify';
 /** More events than one page holds. */
@@ -20,15 +20,7 @@ const verify = (query = '') =>
   call(url, 'GET', `/v1/projects/${PROJECT}/evolution/verify${query}`, token);
 
 beforeAll(async () => {
-  ({ rt, url } = await servedEvolution(closers));
-  const t = await tokensFor(rt, PROJECT, { ada: 'agent', vic: 'viewer' });
-  token = t.vic;
-  const res = await call(url, 'POST', `/v1/projects/${PROJECT}/evolution/feedback`, t.ada, {
-    subject: 'work-1',
-    score: 0.5,
-  });
-  expect(res.status).toBe(201);
-  await rt.evolution!.idle();
+  ({ rt, url, viewer: token } = await servedFeedback(closers, PROJECT));
   await copiesOfEvent(rt, PROJECT, COPIES);
 });
 

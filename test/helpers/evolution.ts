@@ -1,8 +1,24 @@
 // Builders for the evolution suites: a runtime with the coordinator on (its retry pauses skipped)
-// served over HTTP on loopback, and a store holding one signed event many times over.
-import { type CanonryRuntime, createCanonry } from '../../src/app/index.js';
+// served over HTTP on loopback (with one feedback's event made), a runtime holding one replayable
+// verdict for promotions, and a store holding one signed event many times over.
+import { expect } from 'vitest';
+import {
+  type CanonryRuntime,
+  createCanonry,
+  type ReplayCase,
+  useReplayCases,
+} from '../../src/app/index.js';
+import {
+  assembleQualifiedEvent,
+  KERNEL_VERDICT_CLASS,
+  kernelVerdictOutcomeOf,
+} from '../../src/evolution/index.js';
+import { EMPTY_METADATA_HASH } from '../../src/kernel/index.js';
 import { buildServer } from '../../src/server/index.js';
-import { tempDir } from './runtime.js';
+import { asset, draft, userPrivate } from '../evolution/assets.js';
+import { call, tokensFor } from './auth.js';
+import { freshRuntime, readRepoJson, tempDir } from './runtime.js';
+import { freshPostgresSchema } from './stores.js';
 
 /** A runtime with evolution on over a fresh data directory; its retries do not pause. */
 export function evolutionRuntime(dataDir: string): Promise<CanonryRuntime> {
@@ -24,6 +40,25 @@ export async function servedEvolution(
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
   closers.unshift(() => app.close());
   return { rt, url };
+}
+
+/**
+ * {@link servedEvolution} where the agent `ada` gave one feedback on `project` over HTTP and the
+ * coordinator made its event; `viewer` is the token of `vic`, a viewer of the project.
+ */
+export async function servedFeedback(
+  closers: (() => Promise<unknown> | unknown)[],
+  project: string,
+): Promise<{ rt: CanonryRuntime; url: string; viewer: string }> {
+  const { rt, url } = await servedEvolution(closers);
+  const t = await tokensFor(rt, project, { ada: 'agent', vic: 'viewer' });
+  const res = await call(url, 'POST', `/v1/projects/${project}/evolution/feedback`, t.ada, {
+    subject: 'work-1',
+    score: 0.5,
+  });
+  expect(res.status).toBe(201);
+  await rt.evolution!.idle();
+  return { rt, url, viewer: t.vic };
 }
 
 /**
@@ -59,4 +94,46 @@ export async function copiesOfEvent(
     'UPDATE evolution_events SET record = $1 WHERE project = $2 AND event_id = $3',
     [JSON.stringify(record), project, `copy-${copies}`],
   );
+}
+
+/**
+ * A fresh runtime on the embedded SQLite file or in a fresh PostgreSQL schema, holding one
+ * recorded, signed, replayable verdict as replay case `v1` (the refund protocol judging
+ * `{ amount: 20 }`): what a candidate's replay validation re-executes.
+ */
+export async function replayableRuntime(
+  engine: 'sqlite' | 'postgres',
+): Promise<{ runtime: CanonryRuntime; close: () => Promise<void> }> {
+  let runtime: CanonryRuntime;
+  let close: () => Promise<void>;
+  if (engine === 'sqlite') {
+    ({ runtime, close } = await freshRuntime());
+  } else {
+    const { dir, cleanup } = tempDir();
+    const pg = await freshPostgresSchema();
+    const opened = await createCanonry({ dataDir: dir, db: pg.url, logLevel: 'silent' });
+    runtime = opened;
+    close = async () => {
+      await opened.close();
+      await pg.drop();
+      cleanup();
+    };
+  }
+  const { protocol } = await runtime.kernel.registry.register(
+    readRepoJson('examples/refund/protocol.json'),
+  );
+  const artifact = { amount: 20 };
+  const evaluation = runtime.kernel.evaluate(artifact, protocol, EMPTY_METADATA_HASH);
+  const made = assembleQualifiedEvent(
+    draft({
+      outcome: kernelVerdictOutcomeOf(evaluation, EMPTY_METADATA_HASH),
+      replay: { execution_class: KERNEL_VERDICT_CLASS },
+    }),
+    [asset('a:1', userPrivate('alice'))],
+    { signer: runtime.keyring.signer() },
+  );
+  if (!made.ok) throw new Error(made.issues[0]!.message);
+  const cases = new Map<string, ReplayCase>([['v1', { event: made.value, artifact }]]);
+  useReplayCases(runtime, (_project, id) => cases.get(id));
+  return { runtime, close };
 }
