@@ -20,6 +20,7 @@ import {
 import {
   counting,
   expectIndexedReads,
+  reopenedWithoutHolder,
   scenarioArtifact,
   scenarioNote,
 } from '../helpers/page-bound.js';
@@ -162,18 +163,14 @@ for (const engine of CANON_ENGINES) {
     });
 
     it('a store whose artifacts had no holder gets one from the versions they cite when opened', async () => {
-      const { store } = e.runtime;
-      await store.exec('DROP INDEX canon_artifacts_holder');
-      await store.exec('ALTER TABLE canon_artifacts DROP COLUMN holder');
-      await store.run('DELETE FROM canonry_migrations WHERE name = $1', ['canon-artifacts-holder']);
-      const again = await e.another();
-      const rows = await again.store.all<{ artifact_id: string; holder: string | null }>(
-        'SELECT artifact_id, holder FROM canon_artifacts WHERE project = $1',
-        [PROJECT],
+      const { again, holders } = await reopenedWithoutHolder(
+        e,
+        'canon_artifacts',
+        'artifact_id',
+        ['canon_artifacts_holder'],
+        'canon-artifacts-holder',
       );
-      expect(new Map(rows.map((r) => [r.artifact_id, r.holder]))).toEqual(
-        new Map(made.map((m) => [m.id, m.holder])),
-      );
+      expect(holders).toEqual(new Map(made.map((m) => [m.id, m.holder])));
       const page = await artifactStatusPage(again.canon.readerFor(who.owner), {
         limit: 5,
         after: 'b.010',

@@ -12,7 +12,12 @@ import {
   principals,
   update,
 } from '../helpers/canon.js';
-import { counting, expectIndexedReads, scenarioNote } from '../helpers/page-bound.js';
+import {
+  counting,
+  expectIndexedReads,
+  reopenedWithoutHolder,
+  scenarioNote,
+} from '../helpers/page-bound.js';
 
 /** What the scenario made: who holds it (null: the project), and its status. */
 interface Made {
@@ -136,18 +141,14 @@ for (const engine of CANON_ENGINES) {
     });
 
     it('a store whose objects had no holder gets one from its records when opened', async () => {
-      const { store } = e.runtime;
-      await store.exec('DROP INDEX canon_objects_status; DROP INDEX canon_objects_holder;');
-      await store.exec('ALTER TABLE canon_objects DROP COLUMN holder');
-      await store.run('DELETE FROM canonry_migrations WHERE name = $1', ['canon-objects-holder']);
-      const again = await e.another();
-      const rows = await again.store.all<{ object_id: string; holder: string | null }>(
-        'SELECT object_id, holder FROM canon_objects WHERE project = $1',
-        [PROJECT],
+      const { again, holders } = await reopenedWithoutHolder(
+        e,
+        'canon_objects',
+        'object_id',
+        ['canon_objects_status', 'canon_objects_holder'],
+        'canon-objects-holder',
       );
-      expect(new Map(rows.map((r) => [r.object_id, r.holder]))).toEqual(
-        new Map(made.map((m) => [m.id, m.holder])),
-      );
+      expect(holders).toEqual(new Map(made.map((m) => [m.id, m.holder])));
       const page = await again.canon.readerFor(who.owner).objectPage({ limit: 5, after: 'c-x' });
       expect(page.map((o) => o.object_id)).toEqual(
         expected(made, who.owner.id, { limit: 5, after: 'c-x' }),

@@ -8,7 +8,7 @@ import {
 } from '../../src/canon/index.js';
 import { contentHash } from '../../src/core/index.js';
 import type { Queryable } from '../../src/store/index.js';
-import { create, currentHash } from './canon.js';
+import { create, currentHash, type EngineRuntime, PROJECT } from './canon.js';
 
 /** The rows a reader was handed: in all, and by the statements that read `FROM table`. */
 export interface RowsSeen {
@@ -93,4 +93,28 @@ export async function scenarioArtifact(
     canonical_note_versions: [{ object_id: on, version_hash: await currentHash(runtime, on) }],
     output_digest: contentHash({ id }),
   });
+}
+
+/**
+ * `e`'s database turned into one made before `table` had a holder (the column, the `indexes` on it
+ * and its `migration`'s mark gone), then opened by another runtime: that runtime, and the holder its
+ * migration gave each row, by `idColumn`.
+ */
+export async function reopenedWithoutHolder(
+  e: EngineRuntime,
+  table: string,
+  idColumn: string,
+  indexes: readonly string[],
+  migration: string,
+): Promise<{ again: CanonryRuntime; holders: Map<string, string | null> }> {
+  const { store } = e.runtime;
+  await store.exec(indexes.map((index) => `DROP INDEX ${index};`).join(' '));
+  await store.exec(`ALTER TABLE ${table} DROP COLUMN holder`);
+  await store.run('DELETE FROM canonry_migrations WHERE name = $1', [migration]);
+  const again = await e.another();
+  const rows = await again.store.all<{ id: string; holder: string | null }>(
+    `SELECT ${idColumn} AS id, holder FROM ${table} WHERE project = $1`,
+    [PROJECT],
+  );
+  return { again, holders: new Map(rows.map((r) => [r.id, r.holder])) };
 }
