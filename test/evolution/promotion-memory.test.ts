@@ -3,10 +3,10 @@
 // back, so the states held do not grow with the promotions a project has finished — counted as
 // entries, before and after forty more finish, and again in a runner that folds the journal anew.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type CanonryRuntime, createCanonry } from '../../src/app/index.js';
+import type { CanonryRuntime } from '../../src/app/index.js';
 import { PromotionRunner } from '../../src/evolution/index.js';
-import { freshRuntime, tempDir } from '../helpers/runtime.js';
-import { freshPostgresSchema, postgresAvailable } from '../helpers/stores.js';
+import { runtimeOn } from '../helpers/engine-runtime.js';
+import { postgresAvailable } from '../helpers/stores.js';
 
 const P = 'memory';
 const EDITOR = { actor: 'editor-1', role: 'editor' } as const;
@@ -15,18 +15,7 @@ let runtime: CanonryRuntime;
 let close: () => Promise<void>;
 
 async function open(engine: 'sqlite' | 'postgres'): Promise<void> {
-  if (engine === 'sqlite') {
-    ({ runtime, close } = await freshRuntime());
-    return;
-  }
-  const { dir, cleanup } = tempDir();
-  const pg = await freshPostgresSchema();
-  runtime = await createCanonry({ dataDir: dir, db: pg.url, logLevel: 'silent' });
-  close = async () => {
-    await runtime.close();
-    await pg.drop();
-    cleanup();
-  };
+  ({ runtime, close } = await runtimeOn(engine));
 }
 
 /** A runner whose validation fails a candidate naming the event `bad`. */

@@ -17,8 +17,8 @@ import { EMPTY_METADATA_HASH } from '../../src/kernel/index.js';
 import { buildServer } from '../../src/server/index.js';
 import { asset, draft, userPrivate } from '../evolution/assets.js';
 import { call, tokensFor } from './auth.js';
-import { freshRuntime, readRepoJson, tempDir } from './runtime.js';
-import { freshPostgresSchema } from './stores.js';
+import { runtimeOn } from './engine-runtime.js';
+import { readRepoJson, tempDir } from './runtime.js';
 
 /** A runtime with evolution on over a fresh data directory; its retries do not pause. */
 export function evolutionRuntime(dataDir: string): Promise<CanonryRuntime> {
@@ -104,21 +104,7 @@ export async function copiesOfEvent(
 export async function replayableRuntime(
   engine: 'sqlite' | 'postgres',
 ): Promise<{ runtime: CanonryRuntime; close: () => Promise<void> }> {
-  let runtime: CanonryRuntime;
-  let close: () => Promise<void>;
-  if (engine === 'sqlite') {
-    ({ runtime, close } = await freshRuntime());
-  } else {
-    const { dir, cleanup } = tempDir();
-    const pg = await freshPostgresSchema();
-    const opened = await createCanonry({ dataDir: dir, db: pg.url, logLevel: 'silent' });
-    runtime = opened;
-    close = async () => {
-      await opened.close();
-      await pg.drop();
-      cleanup();
-    };
-  }
+  const { runtime, close } = await runtimeOn(engine);
   const { protocol } = await runtime.kernel.registry.register(
     readRepoJson('examples/refund/protocol.json'),
   );

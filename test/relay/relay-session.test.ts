@@ -1,15 +1,15 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { type CanonryRuntime, createCanonry } from '../../src/app/index.js';
+import type { CanonryRuntime } from '../../src/app/index.js';
 import type { Principal } from '../../src/canon/index.js';
 import { CanonryError, contentHash } from '../../src/core/index.js';
 import { rebuildProject } from '../../src/journal/index.js';
 import { ScriptedModel } from '../../src/models/index.js';
 import { RelayReader } from '../../src/relay/index.js';
+import { runtimeOn } from '../helpers/engine-runtime.js';
 import { oneFactAnswer } from '../helpers/model-answers.js';
-import { freshRuntime, tempDir } from '../helpers/runtime.js';
-import { freshPostgresSchema, postgresAvailable } from '../helpers/stores.js';
+import { postgresAvailable } from '../helpers/stores.js';
 import { atTheRevisionBound } from './revision-bound.js';
 
 const PROJECT = 'relay-test';
@@ -21,18 +21,7 @@ let close: () => Promise<void>;
 
 /** A runtime on the embedded SQLite file, or on a fresh schema of the real PostgreSQL. */
 async function open(engine: 'sqlite' | 'postgres'): Promise<void> {
-  if (engine === 'sqlite') {
-    ({ runtime, close } = await freshRuntime());
-    return;
-  }
-  const { dir, cleanup } = tempDir();
-  const pg = await freshPostgresSchema();
-  runtime = await createCanonry({ dataDir: dir, db: pg.url, logLevel: 'silent' });
-  close = async () => {
-    await runtime.close();
-    await pg.drop();
-    cleanup();
-  };
+  ({ runtime, close } = await runtimeOn(engine));
 }
 
 const fact = (fact_id: string, statement: string, extra: Record<string, unknown> = {}) => ({
