@@ -2,32 +2,16 @@
 // object (null, an array, a number, a string) is a break in the chain, reported as such at the seq
 // the line stands for, never a crash from reading a field of something that has none.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { exportSegment, Journal, verifySegment } from '../../src/journal/index.js';
-import type { Store } from '../../src/store/index.js';
-import { Keyring } from '../../src/trust/index.js';
-import { COUNTERS, count, createCounters } from '../helpers/journal.js';
-import { tempDir } from '../helpers/runtime.js';
-import { ENGINES } from '../helpers/stores.js';
+import { verifySegment } from '../../src/journal/index.js';
+import type { Keyring } from '../../src/trust/index.js';
+import { exportedCounters } from '../helpers/segment.js';
 
-const sqlite = ENGINES.find((e) => e.name === 'sqlite')!;
 let keyring: Keyring;
-let store: Store;
 let lines: string[];
 const cleanups: Array<() => unknown> = [];
 
 beforeAll(async () => {
-  const keys = tempDir();
-  cleanups.push(keys.cleanup);
-  keyring = await Keyring.init(keys.dir);
-  const fresh = await sqlite.fresh();
-  store = fresh.store;
-  cleanups.push(fresh.cleanup, () => store.close());
-  await createCounters(store);
-  const journal = new Journal(store, { projections: [COUNTERS], signer: () => keyring.signer() });
-  for (let i = 1; i <= 4; i++) await journal.append('alpha', count(`c${i}`, i));
-  let text = '';
-  for await (const line of exportSegment(journal, 'alpha')) text += line;
-  lines = text.trimEnd().split('\n');
+  ({ keyring, lines } = await exportedCounters(4, cleanups));
 });
 afterAll(async () => {
   for (const c of cleanups.reverse()) await c();
