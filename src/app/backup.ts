@@ -1,7 +1,7 @@
 import { closeSync, existsSync, openSync, realpathSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { CanonryError, errnoCause, errnoOf, isNoSpace } from '../core/index.js';
-import { refuseIrregularDatabaseFile, snapshotSqlite, syncPath } from '../store/index.js';
+import { refuseIrregularDatabaseFile, snapshotSqliteOffThread, syncPath } from '../store/index.js';
 import { resolveConfig } from './config.js';
 import {
   anchorOf,
@@ -33,6 +33,11 @@ export interface BackupOptions {
   readonly force?: boolean;
   /** Each step, as it is done. */
   readonly progress?: Progress;
+  /**
+   * Aborted (the CLI: on SIGINT or SIGTERM), the backup stops: its temporary copy is removed at
+   * once, `out` is not written (an old one stays as it was), and it rejects with the signal's reason.
+   */
+  readonly signal?: AbortSignal;
 }
 
 /** The backup written. */
@@ -57,8 +62,10 @@ export const KEYS_NOT_INCLUDED =
  * `snapshotSqlite`) into a 0600 temporary file beside `out`, fsynced, then checked — SQLite's
  * integrity check, and every project's chain verified with the data directory's keyring — and only
  * then renamed to `out` (its folder synced). A failure at any step leaves no `out` (or the old one,
- * untouched) and no temporary file. An existing `out` is refused unless `force`. `keys/` is never
- * copied: the backup holds the journal, not the keys that sign it.
+ * untouched) and no temporary file; so does an abort (`signal`): the snapshot runs on a worker
+ * thread, so the copy is removed as soon as the signal comes, not when SQLite returns. An existing
+ * `out` is refused unless `force`. `keys/` is never copied: the backup holds the journal, not the
+ * keys that sign it.
  */
 export async function backupDatabase(options: BackupOptions): Promise<BackupSummary> {
   const progress = options.progress ?? (() => undefined);
@@ -108,20 +115,28 @@ export async function backupDatabase(options: BackupOptions): Promise<BackupSumm
 
   // Backups hold nothing exclusively: only copies whose writer has ended are removed.
   removeInterruptedCopies(folder, basename(out), 'backup', backupAbandoned, progress);
+  const signal = options.signal;
+  signal?.throwIfAborted();
   const temp = temporaryCopy(folder, basename(out), 'backup', backupOwner());
   try {
     closeSync(openSync(temp, 'wx', 0o600));
   } catch (err) {
     throw fileWriteFailure(err, out);
   }
+  const removeCopy = () => {
+    for (const suffix of ['', ...COPY_COMPANIONS]) rmSync(`${temp}${suffix}`, { force: true });
+  };
+  const stopped = abortedBy(signal, removeCopy);
   try {
-    snapshotSqlite(source, temp);
+    await Promise.race([snapshotSqliteOffThread(source, temp), stopped.promise]);
     const bytes = statSync(temp).size;
     progress(`snapshot: ${source} copied by VACUUM INTO (${bytes} bytes, one read transaction)`);
     syncPath(temp);
     progress('fsync: the copy is on disk');
     // Named for what it is: a refusal here is about the live database, and `out` is never written.
-    const report = await checkDatabaseCopy(temp, `the copy of ${source}`, trust, progress);
+    const check = checkDatabaseCopy(temp, `the copy of ${source}`, trust, progress);
+    const report = await Promise.race([check, stopped.promise]);
+    signal?.throwIfAborted();
     try {
       publishOutput(temp, out, target);
       syncPath(folder);
@@ -138,8 +153,30 @@ export async function backupDatabase(options: BackupOptions): Promise<BackupSumm
       keys_included: false,
     };
   } finally {
-    for (const suffix of ['', ...COPY_COMPANIONS]) rmSync(`${temp}${suffix}`, { force: true });
+    stopped.dispose();
+    removeCopy();
   }
+}
+
+/**
+ * A promise that rejects with `signal`'s reason once it is aborted, having run `onAbort` first (at
+ * once, on the signal); `dispose` stops listening. Never rejects without a signal.
+ */
+function abortedBy(
+  signal: AbortSignal | undefined,
+  onAbort: () => void,
+): { promise: Promise<never>; dispose: () => void } {
+  if (signal === undefined) return { promise: new Promise<never>(() => undefined), dispose() {} };
+  let listener: () => void = () => undefined;
+  const promise = new Promise<never>((_, reject) => {
+    listener = () => {
+      onAbort();
+      reject(signal.reason);
+    };
+    signal.addEventListener('abort', listener, { once: true });
+  });
+  promise.catch(() => undefined);
+  return { promise, dispose: () => signal.removeEventListener('abort', listener) };
 }
 
 /**

@@ -29,6 +29,36 @@ function chainLines(projects: readonly CopiedChain[]): string[] {
   );
 }
 
+/** The exit status of a command a signal stopped: 128 + the signal's number, as a shell reports it. */
+const INTERRUPTED_EXIT: Partial<Record<NodeJS.Signals, number>> = { SIGINT: 130, SIGTERM: 143 };
+
+/**
+ * Runs a backup that SIGINT (Ctrl-C) or SIGTERM stops: the signal aborts it, which removes its
+ * temporary copy at once and writes no backup file; the command then says so and exits 130 (143).
+ * Undefined when interrupted. A second signal ends the process as it would have.
+ */
+async function untilInterrupted(
+  run: (signal: AbortSignal) => Promise<BackupSummary>,
+): Promise<BackupSummary | undefined> {
+  const controller = new AbortController();
+  const stop = (signal: NodeJS.Signals) => controller.abort(signal);
+  const signals = Object.keys(INTERRUPTED_EXIT) as NodeJS.Signals[];
+  for (const s of signals) process.once(s, stop);
+  try {
+    return await run(controller.signal);
+  } catch (err) {
+    if (!controller.signal.aborted) throw err;
+    const signal = controller.signal.reason as NodeJS.Signals;
+    process.stderr.write(
+      `backup: interrupted by ${signal}: no backup written, its temporary copy removed\n`,
+    );
+    process.exitCode = INTERRUPTED_EXIT[signal];
+    return undefined;
+  } finally {
+    for (const s of signals) process.off(s, stop);
+  }
+}
+
 /**
  * `canonry backup` and `canonry restore`: a consistent, verified copy of a data directory's SQLite
  * database taken while `serve` runs, and its way back in while nothing runs (src/app/backup.ts,
@@ -38,7 +68,7 @@ export function backupCommand(program: Command): void {
   program
     .command('backup')
     .description(
-      "copy the data directory's SQLite database, consistently while canonry serve writes, and verify the copy (keys/ is not copied: back it up separately)",
+      "copy the data directory's SQLite database, consistently while canonry serve writes, and verify the copy (keys/ is not copied: back it up separately; Ctrl-C stops it, leaving no file, exit 130)",
     )
     .requiredOption('--data <dir>', 'the data directory to back up')
     .requiredOption('--out <file>', 'the backup file to write (0600; its folder must exist)')
@@ -46,13 +76,17 @@ export function backupCommand(program: Command): void {
     .option(...DB_FLAG)
     .option('--json', 'print the summary as JSON')
     .action(async (flags: BackupFlags) => {
-      const summary: BackupSummary = await backupDatabase({
-        dataDir: flags.data,
-        db: flags.db,
-        out: flags.out!,
-        force: flags.force === true,
-        progress: progressTo('backup'),
-      });
+      const summary = await untilInterrupted((signal) =>
+        backupDatabase({
+          dataDir: flags.data,
+          db: flags.db,
+          out: flags.out!,
+          force: flags.force === true,
+          progress: progressTo('backup'),
+          signal,
+        }),
+      );
+      if (summary === undefined) return;
       emit(flags.json === true, { ...summary, keys: KEYS_NOT_INCLUDED }, () => [
         `backup ${summary.file}: ${summary.bytes} bytes, ${summary.projects.length} project${summary.projects.length === 1 ? '' : 's'}, every chain verified (store ${summary.store_id})`,
         ...chainLines(summary.projects),

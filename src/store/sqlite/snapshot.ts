@@ -4,7 +4,7 @@ import { sqliteDriver } from '../drivers.js';
 import { sqliteCode, sqliteFailure } from './sqlite-failure.js';
 
 /** How long the snapshot waits for a lock another connection holds (as the store's connections do). */
-const SNAPSHOT_BUSY_TIMEOUT_MS = 30_000;
+export const SNAPSHOT_BUSY_TIMEOUT_MS = 30_000;
 
 /**
  * A SQLite failure of one of these file operations, typed as the store types any ({@link
