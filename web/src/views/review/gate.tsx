@@ -20,6 +20,8 @@ export function Gate({ view }: { view: ProposalView }) {
   const { gate } = view;
   const event = gate.event as SignedEvent | null;
   const verified = gate.verification?.ok === true;
+  // A verdict whose issuer's window ended after the proposal was recorded: it held when made.
+  const heldThen = !verified ? gate.verification?.valid_at : undefined;
   return (
     <section aria-labelledby="gate-h" className="gate">
       <h2 id="gate-h">Gate</h2>
@@ -27,10 +29,12 @@ export function Gate({ view }: { view: ProposalView }) {
         <Badge>stakes {view.stakes}</Badge>
         <Badge tone={LABEL_TONE[gate.label]}>{gate.label}</Badge>
         {view.approval_role ? <Badge>needs {view.approval_role}</Badge> : null}
-        <Badge tone={verified ? 'good' : 'bad'}>
+        <Badge tone={verified ? 'good' : heldThen ? 'warn' : 'bad'}>
           {verified
             ? 'signature verified'
-            : `not verified: ${gate.verification?.issue ?? 'unknown'}`}
+            : heldThen
+              ? `verified as recorded; its issuer has expired since (valid at ${heldThen})`
+              : `not verified: ${gate.verification?.issue ?? 'unknown'}`}
         </Badge>
       </p>
       <dl className="facts">
