@@ -160,6 +160,7 @@ export const CANON_TABLES = {
   canon_classifier: 'seq',
   canon_edges: 'from_kind, from_id, to_id',
   canon_dependency_states: 'kind, dependent_id',
+  canon_counts: 'scope, holder, kind, status',
 } as const;
 
 /** Every row (every column) of every canon table for a project, for before/after equality. */
