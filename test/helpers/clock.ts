@@ -23,3 +23,15 @@ export function signerAt(keyring: Keyring, instant: Date): Signer {
     sign: (message) => atInstant(instant, () => signer.sign(message)),
   };
 }
+
+/**
+ * Texts an `at` must refuse: words, a day that does not exist, an instant without its offset, a
+ * date alone, nothing.
+ */
+export const NOT_INSTANTS: readonly string[] = [
+  'yesterday',
+  '2030-02-30T00:00:00Z',
+  '2030-01-31T00:00:00',
+  '2030-01-31',
+  '',
+];

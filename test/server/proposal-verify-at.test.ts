@@ -7,6 +7,7 @@ import { type CanonryRuntime, createCanonry } from '../../src/app/index.js';
 import { buildServer } from '../../src/server/index.js';
 import { call, tokensFor } from '../helpers/auth.js';
 import { PROJECT } from '../helpers/canon.js';
+import { NOT_INSTANTS } from '../helpers/clock.js';
 import { dataDirWithExpiredGate, type ExpiredGate } from '../helpers/past-issuers.js';
 import { tempDir } from '../helpers/runtime.js';
 
@@ -72,13 +73,7 @@ describe('GET …/proposals/:id?at=', () => {
   });
 
   it('refuses an `at` that is no RFC 3339 instant with a typed 400 naming the field', async () => {
-    for (const at of [
-      'yesterday',
-      '2030-02-30T00:00:00Z',
-      '2030-01-31T00:00:00',
-      '2030-01-31',
-      '',
-    ]) {
+    for (const at of NOT_INSTANTS) {
       const res = await view(`?at=${encodeURIComponent(at)}`);
       expect(res.status, at).toBe(400);
       expect(res.body.error.code, at).toBe('INVALID_ARGUMENT');
