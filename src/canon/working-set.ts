@@ -196,6 +196,7 @@ export async function workingSet(
   const project = reader.project;
   const now = canon.now();
   const standing = await reader.objects(STANDING);
+  // The kept counts: a few rows, whatever the project holds.
   const counts = (await reader.counts()).objects;
   const state = new Map(standing.map((o) => [o.object_id, effectiveState(o, now)]));
   const standingById = new Map(standing.map((o) => [o.object_id, o]));

@@ -4,7 +4,8 @@
 // (versions of other notes, committed and rejected proposals, notes created and retired, artifacts
 // on other notes, another principal's personal notes). The answers are the scenario's own, for each
 // principal (§14: another's personal notes, artifacts and retirements are absent, even from counts),
-// on both engines.
+// on both engines. On SQLite, every statement they issue reads an index range narrower than the
+// project's (never the whole project's rows of a table).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type NoteContent,
@@ -23,6 +24,7 @@ import {
   currentHash,
   type EngineRuntime,
   note,
+  PROJECT,
   principals,
   update,
 } from '../helpers/canon.js';
@@ -305,6 +307,40 @@ for (const engine of CANON_ENGINES) {
         expect(p.authorized_by.stakes).toBe(made.madeBy.get('db.engine')!.comparison.stakes);
         expect(p.dependency_state).toBeNull();
       }
+
+      it.runIf(engine.name === 'sqlite')(
+        'reads each table from an index range narrower than the project, never a whole project range',
+        async () => {
+          for (const viewer of [who.owner, PROJECT] as const) {
+            const statements: { sql: string; params: unknown[] }[] = [];
+            const store = e.runtime.store;
+            const db = new Proxy(store, {
+              get(target, key, receiver) {
+                if (key !== 'all') return Reflect.get(target, key, receiver);
+                return (sql: string, params: unknown[] = []) => {
+                  statements.push({ sql, params });
+                  return target.all(sql, params as never);
+                };
+              },
+            });
+            await workingSet(e.runtime.canon, viewer, { object_id: 'db.engine' }, db);
+            await workingSet(e.runtime.canon, viewer, { objective: 'database engine' }, db);
+            await provenance(e.runtime.canon, viewer, 'db.engine', db);
+            expect(statements.length).toBeGreaterThan(0);
+            const wide: string[] = [];
+            for (const { sql, params } of statements) {
+              const plan = await store.all<{ detail: string }>(
+                `EXPLAIN QUERY PLAN ${sql}`,
+                params as never,
+              );
+              for (const { detail } of plan)
+                if (/^SCAN canon_|^SEARCH canon_\w+ USING .*\(project=\?\)$/.test(detail))
+                  wide.push(`${detail}: ${sql.replace(/\s+/g, ' ')}`);
+            }
+            expect(wide).toEqual([]);
+          }
+        },
+      );
 
       it('reads no more rows when the project has four times the history, and answers the same', async () => {
         const viewers = [who.owner, who.editor, who.viewer];
