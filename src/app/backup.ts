@@ -128,7 +128,14 @@ export async function backupDatabase(options: BackupOptions): Promise<BackupSumm
   };
   const stopped = abortedBy(signal, removeCopy);
   try {
-    await Promise.race([snapshotSqliteOffThread(source, temp), stopped.promise]);
+    const snapshot = snapshotSqliteOffThread(source, temp);
+    // A signal that comes before the thread opens the copy is followed by the thread making it
+    // anew, whole: removed again once the thread is done (the process waits for it to exit).
+    const afterAbort = () => {
+      if (signal?.aborted) removeCopy();
+    };
+    snapshot.then(afterAbort, afterAbort);
+    await Promise.race([snapshot, stopped.promise]);
     const bytes = statSync(temp).size;
     progress(`snapshot: ${source} copied by VACUUM INTO (${bytes} bytes, one read transaction)`);
     syncPath(temp);

@@ -2,6 +2,8 @@
 // beside --out growing) stops the backup at once — the copy is removed on the signal, no file is
 // written at --out (an existing one, replaced only with --force, stays byte for byte), and the
 // command says so and exits 130, as a shell reports a process Ctrl-C stopped. SIGTERM alike, 143.
+// A signal that comes before SQLite has opened the copy leaves nothing either: the copy the
+// snapshot thread then writes whole is removed before the process exits.
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -37,17 +39,22 @@ beforeAll(async () => {
   }
 }, 120_000);
 
-/** The temporary copy beside --out once SQLite has written into it, else undefined. */
-function growingCopy(): string | undefined {
+/** The temporary copy beside --out once it exists (`written`: once SQLite has written into it). */
+function copyBeside(written: boolean): string | undefined {
   for (const name of readdirSync(folder)) {
-    if (name.startsWith('.b.db.backup-') && statSync(join(folder, name)).size > 0) return name;
+    if (!name.startsWith('.b.db.backup-')) continue;
+    if (!written || statSync(join(folder, name)).size > 0) return name;
   }
   return undefined;
 }
 
-/** `canonry backup --force`, sent `signal` once its copy is being written. */
+/**
+ * `canonry backup --force`, sent `signal` once its copy is being written — or, `early`, as soon as
+ * the empty copy exists, before the snapshot thread has opened it.
+ */
 function interruptedBackup(
   signal: NodeJS.Signals,
+  early = false,
 ): Promise<{ code: number | null; signal: string | null; stderr: string; copy?: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(
@@ -61,12 +68,12 @@ function interruptedBackup(
       stderr += d;
     });
     const poll = setInterval(() => {
-      copy = growingCopy();
+      copy = copyBeside(!early);
       if (copy !== undefined) {
         clearInterval(poll);
         child.kill(signal);
       }
-    }, 5);
+    }, 1);
     child.on('error', reject);
     child.on('close', (code, killed) => {
       clearInterval(poll);
@@ -94,4 +101,13 @@ describe('a backup interrupted while it copies', { timeout: 120_000 }, () => {
       expect(sha(out)).toBe(before);
     });
   }
+
+  it('SIGINT before SQLite opens its copy: the copy it then makes is removed before the exit', async () => {
+    const before = sha(out);
+    const r = await interruptedBackup('SIGINT', true);
+    expect(r.copy, r.stderr).toBeDefined();
+    expect(r.code, r.stderr).toBe(130);
+    expect(readdirSync(folder)).toEqual(['b.db']);
+    expect(sha(out)).toBe(before);
+  });
 });
