@@ -518,14 +518,21 @@ export class CanonReader {
   }
 
   /**
-   * The ids of `kind` dependents made against any version of this note, in id order, at most
-   * `limit` of them: one bounded range of the `canon_edges_to` index. Unfiltered by plane — the
-   * caller reads the dependents themselves through this reader, which leaves out what it may not read.
+   * The ids of `kind` dependents this viewer may read made against any version of this note, in id
+   * order, at most `limit` of them: a range of the `canon_edges_to` index, each edge joined to its
+   * dependent's row to keep only those of the project's plane or the viewer's own (§14), so a
+   * caller that reads `limit` of them learns nothing of another principal's personal dependents.
    */
   async dependentIds(objectId: string, kind: DependentKind, limit: number): Promise<string[]> {
+    const [table, key] =
+      kind === 'note' ? ['canon_objects', 'object_id'] : ['canon_artifacts', 'artifact_id'];
+    const mine = this.viewer === null ? '' : 'AND (d.holder IS NULL OR d.holder = $5)';
     const rows = await this.db.all<{ from_id: string }>(
-      'SELECT from_id FROM canon_edges WHERE project = $1 AND to_id = $2 AND from_kind = $3 ORDER BY from_id LIMIT $4',
-      [this.project, objectId, kind, limit],
+      `SELECT e.from_id FROM canon_edges e
+       JOIN ${table} d ON d.project = e.project AND d.${key} = e.from_id
+       WHERE e.project = $1 AND e.to_id = $2 AND e.from_kind = $3 ${mine}
+       ORDER BY e.from_id LIMIT $4`,
+      [this.project, objectId, kind, limit, ...(this.viewer === null ? [] : [this.viewer])],
     );
     return rows.map((r) => r.from_id);
   }

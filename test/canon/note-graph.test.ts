@@ -178,6 +178,19 @@ for (const engine of CANON_ENGINES) {
       expect(lines).toContain('  note:base → note:root');
     });
 
+    it("says nothing of another principal's dependents, not even that it was cut", async () => {
+      await fact(who.owner, 'solo', []);
+      for (const id of ['s.a', 's.b', 's.c']) await fact(who.owner, id, ['solo']);
+      // Personal dependents of the editor's, sorting before the project's.
+      for (const id of ['s.0', 's.1', 's.2', 's.3']) await fact(who.editor, id, ['solo'], true);
+      const owner = (await graph(who.owner, 'solo', 4)).graph;
+      expect(shape(owner)).toEqual(expected('solo', who.owner.id));
+      expect([owner.nodes.length, owner.truncated, owner.omitted]).toEqual([4, false, 0]);
+      const editor = (await graph(who.editor, 'solo', 8)).graph;
+      expect(shape(editor)).toEqual(expected('solo', who.editor.id));
+      expect([editor.nodes.length, editor.truncated]).toEqual([8, false]);
+    });
+
     it('cuts at the nodes asked for, says so, and reads no more as the project grows', async () => {
       const limit = 10;
       const cut = await graph(who.owner, 'root', limit);
