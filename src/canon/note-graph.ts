@@ -100,9 +100,10 @@ export async function noteGraph(
       continue;
     }
     const dep = up.get(id);
-    if (dep) notes.set(id, dep);
-    else nodes.set(noteKey(id), { kind: 'unknown', id: noteKey(id), object_id: id });
-    if (!nodes.has(noteKey(id))) nodes.set(noteKey(id), null);
+    if (dep) {
+      notes.set(id, dep);
+      nodes.set(noteKey(id), null);
+    } else nodes.set(noteKey(id), { kind: 'unknown', id: noteKey(id), object_id: id });
     edges.push({ from: noteKey(id), to: noteKey(objectId) });
   }
 
