@@ -54,8 +54,29 @@ type Sent =
       done?: number;
       took?: number;
     }
-  | { readonly what: 'park' | 'resolve' | 'other'; readonly at: number }
-  | { readonly what: 'announce'; readonly at: number; done?: number };
+  | {
+      readonly what: 'park';
+      readonly at: number;
+      /** A park may chain (the head was free): as for a chain. */
+      state?: string;
+      done?: number;
+      took?: number;
+    }
+  | { readonly what: 'resolve' | 'other'; readonly at: number }
+  | {
+      readonly what: 'announce';
+      readonly at: number;
+      /** Places of other writers' rows (not a feed notification, nor a writer saying it stopped). */
+      readonly placing: boolean;
+      done?: number;
+    };
+
+/** Whether a notification announces places to writers: on the parked channel, not a writer stopping. */
+function placing(channel: string, payloads: readonly string[]): boolean {
+  if (channel !== 'canonry_parked') return false;
+  const head = JSON.parse(payloads.at(-1)!.split('\n')[0]!) as [string, boolean];
+  return head[1] === false;
+}
 
 /** A statement by what it does in append-parked.ts. */
 const kindOf = (sql: string): Sent['what'] =>
@@ -94,7 +115,11 @@ function observed(
     slow === undefined
       ? notifications.notify.bind(notifications)
       : async (channel, payloads) => {
-          const sent: Sent = { what: 'announce', at: performance.now() };
+          const sent: Sent = {
+            what: 'announce',
+            at: performance.now(),
+            placing: placing(channel, payloads),
+          };
           log.push(sent);
           await new Promise((r) => {
             if (Number.isFinite(slow)) setTimeout(r, slow);
@@ -126,7 +151,7 @@ function observed(
           if (entry.what === 'chain') (entry as { by: string }).by = chainedBy(new Error().stack);
           log.push(entry);
           const result = await (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
-          if (entry.what === 'chain') {
+          if (entry.what === 'chain' || entry.what === 'park') {
             const row = (result as { state: string; places?: string | null }[])[0];
             entry.state = row?.state;
             entry.took = row?.places ? row.places.split('\n').filter(Boolean).length : 0;
@@ -169,8 +194,9 @@ const IDLE_CHAINS = 5;
  * The chains a writer made while leading a project, each with the time from the announcement its
  * leader waited for to the chain, and whether that announcement was out by then. A leader waits
  * for the places of the chain before, announced as its answer came: the loop's last chain when it
- * took rows, or, for the first chain of a loop, the append's own chain that took other writers'
- * rows and so started it. A chain after one that found nothing parked is left out: the loop was
+ * took rows, or, for the first chain of a loop, the append's own chain (or park) that took other
+ * writers' rows and so started it — and for any such chain this writer's appends made while it
+ * waited. A chain after one that found nothing parked is left out: the loop was
  * lingering, and waited for whatever announcement was out of this writer at the time.
  */
 function leaderChains(log: readonly Sent[]): { waited: number; out: boolean }[] {
@@ -189,9 +215,9 @@ function leaderChains(log: readonly Sent[]): { waited: number; out: boolean }[] 
     const before =
       last?.state === 'chained'
         ? last
-        : sentChains.find(
-            (e) =>
-              e.by === 'own' &&
+        : log.find(
+            (e): e is Sent & { what: 'chain' | 'park' } =>
+              (e.what === 'park' || (e.what === 'chain' && e.by === 'own')) &&
               e.state === 'chained' &&
               (e.took ?? 0) > 1 &&
               e.done !== undefined &&
@@ -200,10 +226,13 @@ function leaderChains(log: readonly Sent[]): { waited: number; out: boolean }[] 
           );
     const since = before?.done;
     if (since === undefined) continue;
-    const announced = log.find(
-      (e): e is Sent & { what: 'announce' } => e.what === 'announce' && e.at >= since,
+    // The last before the chain: an append of this writer may have chained other writers' rows
+    // while the leader waited, and the writers that chain placed are the ones still hearing of it.
+    const announced = log.findLast(
+      (e): e is Sent & { what: 'announce' } =>
+        e.what === 'announce' && e.placing && e.at >= since && e.at <= sent.at,
     );
-    if (!announced || announced.at > sent.at) continue;
+    if (!announced) continue;
     chains.push({
       waited: sent.at - announced.at,
       out: announced.done !== undefined && announced.done <= sent.at,
