@@ -1,6 +1,6 @@
 // @ts-check
 /**
- * Runs a bench suite: `node bench/run.js [kernel|journal|canon|canon-graph|relay|dpe|air|evolution|web]` (or `npm run bench`,
+ * Runs a bench suite: `node bench/run.js [kernel|journal|canon|canon-graph|canon-intake|relay|dpe|air|evolution|web]` (or `npm run bench`,
  * which builds first and runs the kernel suite). Each bench runs in its own node process, one after the other; their
  * tables are printed as markdown, the raw results go to bench/results/<suite>.json, and the section
  * of bench/README.md between `<!-- <suite>:results:begin -->` and `<!-- <suite>:results:end -->`
@@ -22,6 +22,9 @@ const SUITES = {
   canon: ['generate', 'run', 'families', 'probes'],
   // Cascade propagation on a 100,000-edge project: canon's indexed cascade against a full scan.
   'canon-graph': ['propagation'],
+  // One message's intake against 1,000–8,000 current notes: against the read of the canon it
+  // classifies against, and title matching before 12-07 against the classification now.
+  'canon-intake': ['intake'],
   // CRP-030 state relay: invalidation on 100,000 edges (indexed vs the §3.2 edge scan), one window's
   // work on a 1,000-fact CSO, and the CSO relay against a text summary on the recorded corpus.
   relay: ['generate-corpus', 'invalidation', 'window', 'corpus'],
@@ -39,7 +42,10 @@ const SUITES = {
   web: ['board'],
 };
 /** The folder of a suite's scripts and the dist/ module it needs: the suite's name unless said here. */
-const DIRS = /** @type {Record<string, string>} */ ({ 'canon-graph': 'canon' });
+const DIRS = /** @type {Record<string, string>} */ ({
+  'canon-graph': 'canon',
+  'canon-intake': 'canon',
+});
 const suite = /** @type {keyof typeof SUITES} */ (process.argv[2] ?? 'kernel');
 const here = (/** @type {string} */ path) => fileURLToPath(new URL(path, import.meta.url));
 

@@ -240,6 +240,37 @@ describe('ScriptedClassifier: spans, modality, supersession, rules', () => {
     expect((await classify('Nevermind.')).outcome).toBe('no_effect');
   });
 
+  it('touches by title word across a large canon: exactly the objects with a word of the message', async () => {
+    // 8,000 objects (compiling a pattern a title took seconds here), titles from a vocabulary whose
+    // words each go to known objects; the message's words decide which, by the scenario alone.
+    const vocabulary = ['kafka', 'etcd', 'quorum', 'ledger', 'window', 'straße', 'κόσμος', '2026'];
+    const others = (i: number) => `item${i}`;
+    const canon = Array.from({ length: 8_000 }, (_, i) =>
+      canonObject(`n.${i}`, {
+        // One word of the vocabulary, a word of its own, a stopword and a short word.
+        title: `${i % 3 === 0 ? vocabulary[i % vocabulary.length]!.toUpperCase() : vocabulary[i % vocabulary.length]} ${others(i)} with the`,
+      }),
+    );
+    const touching = (words: readonly string[], own: readonly number[] = []) =>
+      canon
+        .filter((_, i) => words.includes(vocabulary[i % vocabulary.length]!) || own.includes(i))
+        .map((o) => o.object_id)
+        .sort();
+    const cases: [string, string[], number[]][] = [
+      // Case-insensitive, either way round; a word of one object's own.
+      ['The Kafka QUORUM was lost at item17.', ['kafka', 'quorum'], [17]],
+      // Stopwords, short words, a word inside a longer one or joined by `_` touch nothing.
+      ['With the ledgers and deploy_window, nothing else.', [], []],
+      // Folded: `STRASSE` is `straße`, a final sigma is a sigma; digits are words too.
+      ['Die STRASSE, κόσμοσ and 2026.', ['straße', 'κόσμος', '2026'], []],
+      // A word every eighth title holds, and the word of each: the whole vocabulary at once.
+      [vocabulary.join(' '), vocabulary, []],
+    ];
+    for (const [text, words, own] of cases) {
+      expect((await classify(text, 'user', canon)).touched).toEqual(touching(words, own));
+    }
+  });
+
   it('validates its config', () => {
     expect(
       () =>

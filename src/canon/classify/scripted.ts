@@ -1,4 +1,4 @@
-import { fail, LruCache, ok } from '../../core/index.js';
+import { fail, ok } from '../../core/index.js';
 import type {
   Classification,
   Classifier,
@@ -18,21 +18,9 @@ import {
 } from './cues.js';
 import { DERIVING_KINDS } from './derive.js';
 import { derivedDrafts, makeDrafts, type Subject } from './drafts.js';
-import { phraseRegExp, type Sentence, splitSentences, titleWords } from './text.js';
+import { phraseRegExp, type Sentence, splitSentences, textWords, titleTouched } from './text.js';
 
 type CompiledTier = { tier: CueTier; find: (sentences: readonly Sentence[]) => CueHit[] };
-
-/** Title-word patterns by title, shared by every instance (compiling them dominates otherwise). */
-const TITLE_PATTERNS = new LruCache<string, RegExp | null>(4096);
-
-function titlePattern(title: string): RegExp | null {
-  let pattern = TITLE_PATTERNS.get(title);
-  if (pattern === undefined) {
-    pattern = phraseRegExp(titleWords(title));
-    TITLE_PATTERNS.set(title, pattern);
-  }
-  return pattern;
-}
 
 /**
  * The embedded default classifier: deterministic cue rules over sentences (documented in
@@ -80,10 +68,11 @@ export class ScriptedClassifier implements Classifier {
     const text = message.text;
     const subjects = this.#subjects.filter((s) => s.pattern?.test(text) === true);
     const byId = new Map<string, CanonObject>(canon.map((o) => [o.object_id, o]));
+    const words = textWords(text);
     const touched = [
       ...new Set([
         ...subjects.map((s) => s.id),
-        ...canon.filter((o) => titlePattern(o.title)?.test(text) === true).map((o) => o.object_id),
+        ...canon.filter((o) => titleTouched(o.title, words)).map((o) => o.object_id),
       ]),
     ].sort();
     const machine = isMachineAuthor(message);

@@ -77,8 +77,36 @@ const STOPWORDS = new Set(
   ),
 );
 
+/** A run of letters or digits: a title word, if long enough and no stopword. */
+const TITLE_WORD = /[\p{L}\p{N}]+/gu;
+
 /** The words of a title that mark it as touched: letters or digits, 4+ characters, not a stopword. */
 export function titleWords(title: string): string[] {
-  const words = title.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  const words = title.toLowerCase().match(TITLE_WORD) ?? [];
   return [...new Set(words.filter((w) => w.length >= 4 && !STOPWORDS.has(w)))];
+}
+
+/**
+ * A word as title words are compared: case folded (upper, then lower case, so that `ς`/`σ`/`Σ`,
+ * `ſ`/`s` and `ß`/`ss` compare equal).
+ */
+export function foldWord(word: string): string {
+  return word.toUpperCase().toLowerCase();
+}
+
+/** The whole words of a text (runs of letters, digits and `_`), folded: what title words match. */
+export function textWords(text: string): Set<string> {
+  return new Set((text.match(/[\p{L}\p{N}_]+/gu) ?? []).map(foldWord));
+}
+
+/**
+ * Whether a title has a title word among `words` ({@link textWords}): one set look-up a word,
+ * never a pattern compiled per title (compiling a case-insensitive Unicode pattern costs about a
+ * millisecond, and a message is checked against every current object).
+ */
+export function titleTouched(title: string, words: ReadonlySet<string>): boolean {
+  for (const [word] of title.toLowerCase().matchAll(TITLE_WORD)) {
+    if (word.length >= 4 && !STOPWORDS.has(word) && words.has(foldWord(word))) return true;
+  }
+  return false;
 }
