@@ -7,6 +7,7 @@ import {
   CLASSIFY_FAILURES,
   ModelClassifier,
   type ModelClassifierOptions,
+  ScriptedClassifier,
 } from '../../src/canon/classify/index.js';
 import { canonicalize } from '../../src/core/index.js';
 import {
@@ -148,6 +149,34 @@ describe('ModelClassifier over a scripted model', () => {
       ...filler.slice(0, 150).map((o) => o.object_id),
       'z.ui.colour',
     ]);
+  });
+
+  it('picks the objects a message bears on by whole, case-folded title words, as the scripted classifier touches them', async () => {
+    const filler = Array.from({ length: 300 }, (_, i) =>
+      canonObject(`a.filler.${String(i).padStart(3, '0')}`, { title: `Filler ${i}`, text: 'x.' }),
+    );
+    const street = canonObject('z.street', { title: 'Straße closures', text: 'Closed.' });
+    const window = canonObject('z.window', { title: 'Release window', text: 'Friday.' });
+    const cosmos = canonObject('z.cosmos', { title: 'Κόσμος', text: 'Greek.' });
+    const text = 'The STRASSE is shut, the deploy_window moved, and κόσμοσ too.';
+    const { model, seen } = answering(output());
+    await new ModelClassifier(model).classify({
+      message: message(text),
+      canon: [...filler, street, window, cosmos],
+    });
+    const ids = (seen[0]?.messages[0]?.content ?? '')
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l).id as string);
+    // Folded words bear (STRASSE is straße, a final sigma is a sigma); `window` joined by `_` to
+    // another word is not a word of the message. The rest of the 200 are the first fillers by id.
+    expect(ids).toEqual([...filler.slice(0, 198).map((o) => o.object_id), 'z.cosmos', 'z.street']);
+    // The scripted classifier touches the same two.
+    const scripted = await new ScriptedClassifier().classify({
+      message: message(text),
+      canon: [...filler, street, window, cosmos],
+    });
+    expect(scripted.ok && scripted.value.touched).toEqual(['z.cosmos', 'z.street']);
   });
 
   it('prompts with the outcomes, the rule that it never decides, the canon and the message', async () => {

@@ -4,7 +4,7 @@ import { CLASSIFICATION_OUTCOMES, type ClassifierInput } from '../classification
 import { type CanonObject, DRAFT_INTENTS, OBJECT_TYPES } from '../types.js';
 import { CLASSIFICATION_SCHEMA, CLASSIFICATION_SCHEMA_NAME } from './classification-schema.js';
 import type { OutputLimits } from './limits.js';
-import { titleWords } from './text.js';
+import { foldWord, textWords, titleWords } from './text.js';
 
 /** How much of the canon the prompt shows. */
 export interface PromptLimits {
@@ -32,11 +32,11 @@ function clip(text: string, limit: number): string {
 /**
  * How much an object bears on the message, for choosing which objects the prompt shows when the
  * canon holds more than it may: its id named in the text outweighs any number of its title's words
- * found there.
+ * found there (whole words, folded for case: as the scripted classifier touches titles).
  */
 function bearing(o: CanonObject, text: string, words: ReadonlySet<string>): number {
   const named = text.includes(o.object_id.toLowerCase()) ? 1_000 : 0;
-  return named + titleWords(o.title).filter((w) => words.has(w)).length;
+  return named + titleWords(o.title).filter((w) => words.has(foldWord(w))).length;
 }
 
 /**
@@ -48,7 +48,7 @@ function shownCanon(input: ClassifierInput, limits: PromptLimits): CanonObject[]
   const byId = (a: CanonObject, b: CanonObject) => compareCodeUnits(a.object_id, b.object_id);
   if (input.canon.length <= limits.maxCanonObjects) return [...input.canon].sort(byId);
   const text = input.message.text.toLowerCase();
-  const words = new Set(text.match(/[\p{L}\p{N}]+/gu) ?? []);
+  const words = textWords(input.message.text);
   return input.canon
     .map((o) => ({ o, score: bearing(o, text, words) }))
     .sort((a, b) => b.score - a.score || byId(a.o, b.o))
