@@ -80,10 +80,12 @@ const STOPWORDS = new Set(
 /** A run of letters or digits: a title word, if long enough and no stopword. */
 const TITLE_WORD = /[\p{L}\p{N}]+/gu;
 
+const isTitleWord = (word: string): boolean => word.length >= 4 && !STOPWORDS.has(word);
+
 /** The words of a title that mark it as touched: letters or digits, 4+ characters, not a stopword. */
 export function titleWords(title: string): string[] {
   const words = title.toLowerCase().match(TITLE_WORD) ?? [];
-  return [...new Set(words.filter((w) => w.length >= 4 && !STOPWORDS.has(w)))];
+  return [...new Set(words.filter(isTitleWord))];
 }
 
 /**
@@ -106,7 +108,7 @@ export function textWords(text: string): Set<string> {
  */
 export function titleTouched(title: string, words: ReadonlySet<string>): boolean {
   for (const [word] of title.toLowerCase().matchAll(TITLE_WORD)) {
-    if (word.length >= 4 && !STOPWORDS.has(word) && words.has(foldWord(word))) return true;
+    if (isTitleWord(word) && words.has(foldWord(word))) return true;
   }
   return false;
 }
