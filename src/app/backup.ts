@@ -1,7 +1,7 @@
 import { closeSync, existsSync, openSync, realpathSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { CanonryError, errnoCause, errnoOf, isNoSpace } from '../core/index.js';
-import { refuseIrregularDatabaseFile, snapshotSqliteOffThread, syncPath } from '../store/index.js';
+import { refuseIrregularDatabaseFile, snapshotSqlite, syncPath } from '../store/index.js';
 import { resolveConfig } from './config.js';
 import {
   anchorOf,
@@ -128,7 +128,7 @@ export async function backupDatabase(options: BackupOptions): Promise<BackupSumm
   };
   const stopped = abortedBy(signal, removeCopy);
   try {
-    const snapshot = snapshotSqliteOffThread(source, temp);
+    const snapshot = snapshotSqlite(source, temp);
     // A signal that comes before the thread opens the copy is followed by the thread making it
     // anew, whole: removed again once the thread is done (the process waits for it to exit).
     const afterAbort = () => {

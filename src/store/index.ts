@@ -21,8 +21,8 @@ export {
 export { refuseIrregularDatabaseFile } from './sqlite/database-file.js';
 export { type ExclusiveSqlite, holdSqliteExclusive } from './sqlite/exclusive.js';
 export { ReadOnlySqliteStore } from './sqlite/read-only-store.js';
-export { snapshotSqlite, sqliteIntegrityProblems, syncPath } from './sqlite/snapshot.js';
-export { snapshotSqliteOffThread } from './sqlite/snapshot-thread.js';
+export { sqliteIntegrityProblems, syncPath } from './sqlite/snapshot.js';
+export { snapshotSqlite } from './sqlite/snapshot-thread.js';
 export { type SqliteOptions, SqliteStore } from './sqlite/sqlite-store.js';
 export { BYTE_ORDER_TEXT, textInByteOrder } from './text-order.js';
 export { isTransientStoreError, isUnknownOutcome } from './transient-error.js';

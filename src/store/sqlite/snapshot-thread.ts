@@ -27,13 +27,25 @@ try {
 `;
 
 /**
- * {@link snapshotSqlite}'s `VACUUM INTO` on a worker thread, so the calling thread stays free (to
- * handle a signal while a large database is copied); settles when the copy is written, or fails,
- * typed the same way. A caller that stops waiting leaves the thread to end when the statement
- * returns (the process waits for it before it exits): VACUUM INTO cannot be cut short from outside,
- * and terminating the thread while SQLite runs aborts the process when it returns.
+ * Writes a consistent copy of the SQLite database `source` into `target` (which must not exist or be
+ * empty; create it 0600 first to choose its mode) with `VACUUM INTO`, on a worker thread, so the
+ * calling thread stays free (to handle a signal while a large database is copied); settles when the
+ * copy is written, or fails, typed as the store types a file's failures. SQLite does not fsync what
+ * VACUUM INTO writes: the caller syncs it (`syncPath`) before relying on it.
+ *
+ * Why VACUUM INTO and not the online backup API: VACUUM INTO is one statement in one read
+ * transaction, so in WAL mode it copies the snapshot it began with while other processes go on
+ * committing, and nothing they write makes it start over. The backup API copies pages in steps, and a
+ * write to the source by any other connection resets it to the first page (sqlite3_backup_step's
+ * documentation): against a busy `canonry serve` it may never finish. The copy is also vacuumed
+ * (no free pages, no traces of deleted rows) and in rollback-journal mode: one self-contained file.
+ * The source is opened read-only: the backup never writes the live database.
+ *
+ * A caller that stops waiting leaves the thread to end when the statement returns (the process
+ * waits for it before it exits): VACUUM INTO cannot be cut short from outside, and terminating the
+ * thread while SQLite runs aborts the process when it returns.
  */
-export function snapshotSqliteOffThread(source: string, target: string): Promise<void> {
+export function snapshotSqlite(source: string, target: string): Promise<void> {
   sqliteDriver(); // STORE_UNAVAILABLE here, typed, when the driver is not installed
   const driver = createRequire(import.meta.url).resolve('better-sqlite3');
   const worker = new Worker(PROGRAM, {

@@ -44,34 +44,6 @@ export function syncPath(path: string): void {
 }
 
 /**
- * Writes a consistent copy of the SQLite database `source` into `target` (which must not exist or be
- * empty; create it 0600 first to choose its mode) with `VACUUM INTO`. SQLite does not fsync what
- * VACUUM INTO writes: the caller syncs it ({@link syncPath}) before relying on it.
- *
- * Why VACUUM INTO and not the online backup API: VACUUM INTO is one statement in one read
- * transaction, so in WAL mode it copies the snapshot it began with while other processes go on
- * committing, and nothing they write makes it start over. The backup API copies pages in steps, and a
- * write to the source by any other connection resets it to the first page (sqlite3_backup_step's
- * documentation): against a busy `canonry serve` it may never finish. The copy is also vacuumed
- * (no free pages, no traces of deleted rows) and in rollback-journal mode: one self-contained file.
- *
- * The source is opened read-only: the backup never writes the live database.
- */
-export function snapshotSqlite(source: string, target: string): void {
-  const Database = sqliteDriver();
-  let db: InstanceType<typeof Database> | undefined;
-  try {
-    db = new Database(source, { readonly: true, fileMustExist: true });
-    db.pragma(`busy_timeout = ${SNAPSHOT_BUSY_TIMEOUT_MS}`);
-    db.prepare('VACUUM INTO ?').run(target);
-  } catch (err) {
-    throw sqliteFileFailure(err, source);
-  } finally {
-    db?.close();
-  }
-}
-
-/**
  * What `PRAGMA integrity_check` finds wrong with the database file at `path` (an empty list: nothing),
  * read without writing to it; failures name the file `name` (what the operator called it). A file that is no database is INVALID_BACKUP; one too damaged to read,
  * STORE_CORRUPT.
