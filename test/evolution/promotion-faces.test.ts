@@ -6,11 +6,9 @@
 // and decided. Then advance's refusals: unknown, finished, nothing to advance, another call at it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CanonryRuntime, promotionsOf } from '../../src/app/index.js';
-import { KERNEL_VERDICT_CLASS, PromotionRunner } from '../../src/evolution/index.js';
-import { EMPTY_METADATA_HASH } from '../../src/kernel/index.js';
+import { PromotionRunner } from '../../src/evolution/index.js';
 import { call, tokensFor } from '../helpers/auth.js';
-import { servedEvolution } from '../helpers/evolution.js';
-import { readRepoJson } from '../helpers/runtime.js';
+import { baselineVerdict, servedEvolution, VERDICT_ARTIFACT } from '../helpers/evolution.js';
 
 const P = 'faces';
 const closers: (() => Promise<unknown> | unknown)[] = [];
@@ -22,7 +20,7 @@ let protocol: Record<string, unknown>;
 let baseline: string;
 let verdictEvent: string;
 /** The artifact the recorded verdict was decided on (the audit keeps its hash alone). */
-const ARTIFACT = { amount: 20 };
+const ARTIFACT = VERDICT_ARTIFACT;
 
 const api = (method: string, path: string, token: string, body?: unknown) =>
   call(url, method, `/v1/projects/${P}${path}`, token, body);
@@ -31,34 +29,7 @@ beforeAll(async () => {
   ({ rt, url } = await servedEvolution(closers));
   t = await tokensFor(rt, P, { owner: 'owner', editor: 'editor' });
   system = await tokensFor(rt, 'evolution', { viewer: 'viewer' });
-  protocol = readRepoJson('examples/refund/protocol.json') as Record<string, unknown>;
-  const registered = await call(url, 'POST', '/v1/protocols', t.editor, protocol);
-  expect(registered.status).toBe(201);
-  baseline = registered.body.hash;
-  const validated = await api('POST', '/validate', t.editor, {
-    artifact: ARTIFACT,
-    agentic_protocol: baseline,
-    generation_metadata_hash: EMPTY_METADATA_HASH,
-  });
-  expect(validated.status).toBe(200);
-  // The audit batches the verdict into the kernel's journal; the coordinator makes its events in
-  // the system project. Wait for the replayable one.
-  for (let i = 0; i < 400 && verdictEvent === undefined; i++) {
-    const listed = await call(url, 'GET', '/v1/projects/evolution/evolution/events', system.viewer);
-    for (const e of listed.body?.events ?? []) {
-      const one = await call(
-        url,
-        'GET',
-        `/v1/projects/evolution/evolution/events/${e.event_id}`,
-        system.viewer,
-      );
-      if (one.body.event?.replay?.execution_class === KERNEL_VERDICT_CLASS) {
-        verdictEvent = e.event_id;
-      }
-    }
-    if (verdictEvent === undefined) await new Promise((r) => setTimeout(r, 50));
-  }
-  expect(verdictEvent).toBeDefined();
+  ({ protocol, baseline, verdictEvent } = await baselineVerdict(url, P, t.editor, system.viewer));
 });
 afterAll(async () => {
   for (const close of closers) await close();

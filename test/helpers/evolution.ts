@@ -123,3 +123,49 @@ export async function replayableRuntime(
   useReplayCases(runtime, (_project, id) => cases.get(id));
   return { runtime, close };
 }
+
+/** The artifact the baseline verdict of {@link baselineVerdict} judges. */
+export const VERDICT_ARTIFACT = { amount: 20 };
+
+/**
+ * Over HTTP, as an editor of `project` would: the refund protocol registered and
+ * {@link VERDICT_ARTIFACT} validated against it, then the replayable event the coordinator makes of
+ * that verdict in the system project, waited for (read with a viewer token of `evolution`).
+ */
+export async function baselineVerdict(
+  url: string,
+  project: string,
+  editor: string,
+  systemViewer: string,
+): Promise<{ protocol: Record<string, unknown>; baseline: string; verdictEvent: string }> {
+  const protocol = readRepoJson('examples/refund/protocol.json') as Record<string, unknown>;
+  const registered = await call(url, 'POST', '/v1/protocols', editor, protocol);
+  expect(registered.status).toBe(201);
+  const baseline = registered.body.hash as string;
+  const validated = await call(url, 'POST', `/v1/projects/${project}/validate`, editor, {
+    artifact: VERDICT_ARTIFACT,
+    agentic_protocol: baseline,
+    generation_metadata_hash: EMPTY_METADATA_HASH,
+  });
+  expect(validated.status).toBe(200);
+  // The audit batches the verdict into the kernel's journal; the coordinator makes its events in
+  // the system project. Wait for the replayable one.
+  let verdictEvent: string | undefined;
+  for (let i = 0; i < 400 && verdictEvent === undefined; i++) {
+    const listed = await call(url, 'GET', '/v1/projects/evolution/evolution/events', systemViewer);
+    for (const e of listed.body?.events ?? []) {
+      const one = await call(
+        url,
+        'GET',
+        `/v1/projects/evolution/evolution/events/${e.event_id}`,
+        systemViewer,
+      );
+      if (one.body.event?.replay?.execution_class === KERNEL_VERDICT_CLASS) {
+        verdictEvent = e.event_id;
+      }
+    }
+    if (verdictEvent === undefined) await new Promise((r) => setTimeout(r, 50));
+  }
+  expect(verdictEvent).toBeDefined();
+  return { protocol, baseline, verdictEvent: verdictEvent! };
+}

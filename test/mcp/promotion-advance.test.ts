@@ -10,17 +10,15 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CanonryRuntime, promotionsOf } from '../../src/app/index.js';
-import { KERNEL_VERDICT_CLASS } from '../../src/evolution/index.js';
-import { EMPTY_METADATA_HASH } from '../../src/kernel/index.js';
 import { mcpMount } from '../../src/mcp/index.js';
 import { buildServer } from '../../src/server/index.js';
-import { call, tokensFor } from '../helpers/auth.js';
-import { evolutionRuntime } from '../helpers/evolution.js';
-import { readRepoJson, tempDir } from '../helpers/runtime.js';
+import { tokensFor } from '../helpers/auth.js';
+import { baselineVerdict, evolutionRuntime, VERDICT_ARTIFACT } from '../helpers/evolution.js';
+import { tempDir } from '../helpers/runtime.js';
 
 const P = 'promo-mcp';
 /** The artifact the recorded verdict was decided on (the audit keeps its hash alone). */
-const ARTIFACT = { amount: 20 };
+const ARTIFACT = VERDICT_ARTIFACT;
 /** The plan a held candidate is advanced through: each step and the stage it leaves. */
 const PLAN = [
   ['propose', 'candidate'],
@@ -50,33 +48,7 @@ beforeAll(async () => {
   tok = await tokensFor(rt, P, { editor: 'editor', agent: 'agent', viewer: 'viewer' });
   const system = await tokensFor(rt, 'evolution', { viewer: 'viewer' });
 
-  protocol = readRepoJson('examples/refund/protocol.json') as Record<string, unknown>;
-  const registered = await call(url, 'POST', '/v1/protocols', tok.editor, protocol);
-  expect(registered.status).toBe(201);
-  baseline = registered.body.hash;
-  const validated = await call(url, 'POST', `/v1/projects/${P}/validate`, tok.editor, {
-    artifact: ARTIFACT,
-    agentic_protocol: baseline,
-    generation_metadata_hash: EMPTY_METADATA_HASH,
-  });
-  expect(validated.status).toBe(200);
-  // The coordinator makes the verdict's replayable event in the system project: wait for it.
-  for (let i = 0; i < 400 && verdictEvent === undefined; i++) {
-    const listed = await call(url, 'GET', '/v1/projects/evolution/evolution/events', system.viewer);
-    for (const e of listed.body?.events ?? []) {
-      const one = await call(
-        url,
-        'GET',
-        `/v1/projects/evolution/evolution/events/${e.event_id}`,
-        system.viewer,
-      );
-      if (one.body.event?.replay?.execution_class === KERNEL_VERDICT_CLASS) {
-        verdictEvent = e.event_id;
-      }
-    }
-    if (verdictEvent === undefined) await new Promise((r) => setTimeout(r, 50));
-  }
-  expect(verdictEvent).toBeDefined();
+  ({ protocol, baseline, verdictEvent } = await baselineVerdict(url, P, tok.editor, system.viewer));
 
   for (const who of ['editor', 'agent', 'viewer'] as const) {
     const client = new Client({ name: 'canonry-test', version: '1.0.0' });
