@@ -235,6 +235,13 @@ export const RELAY_BODIES = {
     type: 'object',
     properties: {
       output: { type: 'string', maxLength: MAX_OUTPUT_CHARS, description: "the window's text" },
+      window_number: {
+        type: 'integer',
+        minimum: 1,
+        maximum: Number.MAX_SAFE_INTEGER,
+        description:
+          "the window the output was written for (prepare's window_number): CONFLICT unless it is the session's next, so a retry after a lost response cannot complete the window after it",
+      },
       contribution: {
         ...ref('RelayContribution'),
         description:

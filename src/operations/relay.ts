@@ -194,6 +194,7 @@ export const RELAY_OPERATIONS: readonly Operation[] = [
     handler: async ({ runtime, principal, params, body, safetyPolicy }) => {
       const b = body as {
         output: string;
+        window_number?: number;
         contribution?: unknown;
         model?: string | null;
         context_packet_hash?: string;
@@ -205,6 +206,7 @@ export const RELAY_OPERATIONS: readonly Operation[] = [
         b.output,
         b.contribution,
         {
+          ...(b.window_number === undefined ? {} : { window: b.window_number }),
           model: b.model ?? null,
           ...(b.context_packet_hash === undefined
             ? {}

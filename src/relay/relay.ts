@@ -291,6 +291,11 @@ export class Relay {
    * else the hash of the messages this process's last `prepareWindow` returned for this window,
    * else none — and the model's raw answers (`answers`, in the order the model gave them, the one
    * taken last) when given and within `ANSWER_LIMITS`.
+   *
+   * `window` is the number of the window the output was written for (`prepareWindow`'s
+   * `window_number`): when given, the output completes that window or none — `CONFLICT` if it is
+   * complete already or another is next — so a retry of a window whose first attempt got through
+   * is refused instead of completing the window after it.
    */
   async completeWindow(
     principal: Principal,
@@ -298,12 +303,14 @@ export class Relay {
     output: string,
     contribution?: unknown,
     options: WindowOptions & {
+      window?: number;
       model?: string | null;
       contextPacketHash?: string | null;
       answers?: readonly string[];
     } = {},
   ): Promise<CompletedWindow> {
     const row = await this.#open(principal, sessionId);
+    if (options.window !== undefined) expectNext(row, options.window);
     const last = await this.window(principal.project, sessionId, row.windows);
     const prepared = this.#prepared.get(`${principal.project} ${sessionId}`);
     const hash =
@@ -375,6 +382,22 @@ export class Relay {
       });
     return row;
   }
+}
+
+/** Refuses an output written for a window other than the session's next. */
+function expectNext(row: SessionRow, window: number): void {
+  if (!Number.isSafeInteger(window) || window < 1)
+    throw new CanonryError('INVALID_ARGUMENT', 'window must be a positive integer', {
+      field: 'window_number',
+    });
+  if (window !== row.windows + 1)
+    throw new CanonryError(
+      'CONFLICT',
+      window <= row.windows
+        ? `window ${window} of ${row.session.session_id} is complete already`
+        : `window ${window} of ${row.session.session_id} is not next: window ${row.windows + 1} is`,
+      { windows: row.windows, window_number: window },
+    );
 }
 
 function newSessionId(): string {

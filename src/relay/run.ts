@@ -77,6 +77,7 @@ export async function runSession(
         parsed.output,
         parsed.contribution,
         {
+          window: prepared.window_number,
           model: response.model || model.route,
           contextPacketHash: prepared.context_packet_hash,
           answers: [...answers],

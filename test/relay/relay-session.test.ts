@@ -535,12 +535,24 @@ describe.each(ENGINES)('a relay session, end to end on %s (CRP-030 §3.1, §5, �
 
   it('withdraws the escalation of a window that another window of the session beat to its commit (§6.3)', async () => {
     // Two callers complete window 4 at once (a retry racing the original, two workers): each
-    // escalates d_db2 before it commits, and only one window 4 can be relayed.
+    // escalates d_db2 before it commits, and only one window 4 can be relayed. Neither commits
+    // until both are at their commit: on a slow host the second read the session only after the
+    // first had committed, and then had no window 4 to race for.
     const { relay, id, supersedeAgain: again } = await atTheRevisionBound(runtime, AGENT);
-    const settled = await Promise.allSettled([
-      relay.completeWindow(AGENT, id, '', again),
-      relay.completeWindow(AGENT, id, '', again),
-    ]);
+    const commit = relay.canon.proposeBatch.bind(relay.canon);
+    let atCommit = 0;
+    let bothAtCommit!: () => void;
+    const barrier = new Promise<void>((resolve) => (bothAtCommit = resolve));
+    vi.spyOn(relay.canon, 'proposeBatch').mockImplementation(async (...args) => {
+      if (++atCommit === 2) bothAtCommit();
+      await barrier;
+      return commit(...args);
+    });
+    const attempts = [1, 2].map(() => relay.completeWindow(AGENT, id, '', again, { window: 4 }));
+    // One refused before its commit lets the other through; the assertions below then say why.
+    Promise.race(attempts).catch(() => bothAtCommit());
+    const settled = await Promise.allSettled(attempts);
+    expect(atCommit).toBe(2);
     const relayed = settled.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
     const refused = settled.flatMap((s) => (s.status === 'rejected' ? [s.reason] : []));
     expect(relayed).toHaveLength(1);
@@ -563,6 +575,54 @@ describe.each(ENGINES)('a relay session, end to end on %s (CRP-030 §3.1, §5, �
     // The next window is work, not a second escalation: the decision waits for the one person.
     expect((await relay.prepareWindow(AGENT, id)).kind).toBe('work');
     await runtime.canon.approve(OWNER, named!);
+  });
+
+  it('completes nothing with an output written for a window that is not next: a retry that got through, a run that was beaten', async () => {
+    const relay = runtime.relay;
+    const { session } = await relay.start(AGENT, {
+      mode: 'DOCUMENT',
+      objective: 'A runbook',
+      remaining: ['Install', 'Operate', 'Upgrade'],
+    });
+    const id = session.session_id;
+    const install = { facts: [fact('f_install', 'the install takes one command')] };
+    const w1 = await relay.completeWindow(AGENT, id, 'Install.', install, { window: 1 });
+    expect(w1.status).toBe('relayed');
+    const head = await runtime.journal.head(PROJECT);
+    // The retry of window 1 whose first response was lost, and an output written ahead.
+    for (const window of [1, 3]) {
+      await expect(
+        relay.completeWindow(AGENT, id, 'Install.', install, { window }),
+      ).rejects.toMatchObject({ code: 'CONFLICT', details: { windows: 1, window_number: window } });
+    }
+    for (const window of [0, 1.5, Number.MAX_SAFE_INTEGER + 1]) {
+      await expect(
+        relay.completeWindow(AGENT, id, 'Install.', install, { window }),
+      ).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+    }
+    expect(await runtime.journal.head(PROJECT)).toEqual(head);
+    // A run whose window 2 another worker completed while the model was writing it: the run's
+    // answer was for window 2, so it completes nothing rather than window 3.
+    const beaten = {
+      route: 'beaten',
+      async complete() {
+        await relay.completeWindow(AGENT, id, 'Operate.', {
+          facts: [fact('f_operate', 'the service restarts itself')],
+          completed: ['Operate'],
+        });
+        return { text: oneFactAnswer('Operate', 'the service is operated by hand'), model: 'x' };
+      },
+    };
+    await expect(relay.run(AGENT, id, beaten, { maxWindows: 1 })).rejects.toMatchObject({
+      code: 'CONFLICT',
+      details: { windows: 2, window_number: 2 },
+    });
+    const state = await relay.state(AGENT, id);
+    expect(state.windows).toBe(2);
+    expect(state.cso!.established_facts.map((f) => f.statement)).toEqual([
+      'the install takes one command',
+      'the service restarts itself',
+    ]);
   });
 
   it('asks a person once when an attempt at the window could neither commit nor take its escalation back (§6.3)', async () => {

@@ -149,6 +149,25 @@ describe('relay sessions over HTTP', () => {
     });
     expect(noOutput.status).toBe(400);
     expect(noOutput.body.error.details.field).toBe('output');
+    // An output for a window that is not next (a retry whose first attempt got through, or one
+    // written ahead) completes nothing.
+    for (const window_number of [1, 3]) {
+      const stale = await api('POST', `/relay/sessions/${id}/windows`, t.agent, {
+        output: 'Decision.',
+        window_number,
+      });
+      expect(stale.status).toBe(409);
+      expect(stale.body.error).toMatchObject({
+        code: 'CONFLICT',
+        details: { windows: 1, window_number },
+      });
+    }
+    const zero = await api('POST', `/relay/sessions/${id}/windows`, t.agent, {
+      output: 'Decision.',
+      window_number: 0,
+    });
+    expect(zero.status).toBe(400);
+    expect(zero.body.error.code).toBe('INVALID_BODY');
     expect(await journalLength()).toBe(before);
     expect((await api('GET', `/relay/sessions/${id}`, t.val)).body.windows).toBe(1);
   });
@@ -156,6 +175,7 @@ describe('relay sessions over HTTP', () => {
   it('repairs a window that drops a prior fact, and says so in the header', async () => {
     const done = await api('POST', `/relay/sessions/${id}/windows`, t.agent, {
       output: 'Decision: keep one region.',
+      window_number: 2,
       contribution: {
         facts: [fact('f_users', 'the service has 40,000 daily users')],
         completed: ['Decision'],

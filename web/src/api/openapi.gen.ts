@@ -5270,6 +5270,8 @@ export interface operations {
                 "application/json": {
                     /** @description the window's text */
                     output: string;
+                    /** @description the window the output was written for (prepare's window_number): CONFLICT unless it is the session's next, so a retry after a lost response cannot complete the window after it */
+                    window_number?: number;
                     /** @description the window's structured contribution (untrusted): facts it restates or adds, decisions with rationale, what it completed, supersedes, revises */
                     contribution?: components["schemas"]["RelayContribution"];
                     /** @description the model route that wrote it */
