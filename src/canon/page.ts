@@ -62,7 +62,8 @@ interface PageKey {
  * or of another status, are never visited, however many lie between the ones a page shows.
  * `statuses(anyHolder)` gives the statuses of the ranges; with a holder fixed, an index range in
  * key order needs a status fixed too, where the table's index has one. `mark`, a fixed condition,
- * is added to each range: the one a partial index is made for.
+ * is added to each range: the one a partial index is made for; `within`, a column's value, too:
+ * the row a list is of (an object, for its versions), the index's column after the project.
  */
 function pageSql(
   table: string,
@@ -71,6 +72,7 @@ function pageSql(
   viewer: string | null,
   statuses: (anyHolder: boolean) => readonly (string | undefined)[],
   mark?: string,
+  within?: { readonly column: string; readonly value: string },
 ): { sql: string; params: (string | number)[] } {
   const params: (string | number)[] = [];
   const bind = (value: string | number) => {
@@ -82,11 +84,13 @@ function pageSql(
   const after = key.after === undefined ? undefined : bind(key.after);
   const before = key.before === undefined ? undefined : bind(key.before);
   const you = viewer === null ? undefined : bind(viewer);
+  const scope = within === undefined ? undefined : `${within.column} = ${bind(within.value)}`;
   const holders = you === undefined ? [undefined] : ['holder IS NULL', `holder = ${you}`];
   const ranges: string[] = [];
   for (const holder of holders) {
     for (const status of statuses(holder === undefined)) {
       const where = ['project = $1'];
+      if (scope !== undefined) where.push(scope);
       if (mark !== undefined) where.push(mark);
       if (holder !== undefined) where.push(holder);
       if (status !== undefined) where.push(`status = ${bind(status)}`);
@@ -184,4 +188,23 @@ export function unclassifiedPageSql(q: UnclassifiedPageQuery, viewer: string | n
     ...(q.after === undefined ? {} : { after: q.after }),
   };
   return pageSql('canon_messages', key, q.limit, viewer, () => [undefined], 'unclassified = 1');
+}
+
+/**
+ * A page of an object's versions ({@link pageSql}) in version order from `canon_versions_holder
+ * (project, object_id, holder, version_id)`, or for the operator the primary key: at most 2 ranges,
+ * so another principal's personal versions of the object are never visited. `after` and `before`
+ * are version numbers.
+ */
+export function versionPageSql(objectId: string, q: PageQuery, viewer: string | null) {
+  const key: PageKey = {
+    column: 'version_id',
+    order: q.order === 'newest' ? 'DESC' : 'ASC',
+    ...(q.after === undefined ? {} : { after: q.after }),
+    ...(q.before === undefined ? {} : { before: q.before }),
+  };
+  return pageSql('canon_versions', key, q.limit, viewer, () => [undefined], undefined, {
+    column: 'object_id',
+    value: objectId,
+  });
 }

@@ -26,6 +26,7 @@ import {
   messageAudience,
   objectAudience,
   proposalAudience,
+  versionAudience,
 } from './planes.js';
 import type { CommitBody, ProposalRecord } from './records.js';
 import { recordsIn } from './records-in.js';
@@ -152,10 +153,10 @@ async function putObject(
 /** The upsert of an object's row: its current pointer. */
 function objectWrite(project: string, object: CanonObject, seq: number): Write {
   return {
-    sql: `INSERT INTO canon_objects (project, object_id, object_type, status, current_version, version_id, seq, record, holder)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+    sql: `INSERT INTO canon_objects (project, object_id, object_type, status, current_version, version_id, seq, record, holder, superseded_by)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
      ON CONFLICT (project, object_id) DO UPDATE SET object_type = $3, status = $4, current_version = $5,
-       version_id = $6, seq = $7, record = $8, holder = $9`,
+       version_id = $6, seq = $7, record = $8, holder = $9, superseded_by = $10`,
     params: [
       project,
       object.object_id,
@@ -166,6 +167,7 @@ function objectWrite(project: string, object: CanonObject, seq: number): Write {
       seq,
       canonicalize(object),
       holderOf(objectAudience(object)),
+      object.superseded_by,
     ],
   };
 }
@@ -214,7 +216,7 @@ async function applyCommit(
   );
   const reached = states ? await cascade(tx, project, view) : [];
   const versionRow: Write = {
-    sql: 'INSERT INTO canon_versions (project, object_id, version_id, version_hash, seq, record) VALUES ($1, $2, $3, $4, $5, $6)',
+    sql: 'INSERT INTO canon_versions (project, object_id, version_id, version_hash, seq, record, holder) VALUES ($1, $2, $3, $4, $5, $6, $7)',
     params: [
       project,
       version.note_id,
@@ -222,6 +224,7 @@ async function applyCommit(
       version.version_hash,
       seq,
       canonicalize(version),
+      holderOf(versionAudience(version)),
     ],
   };
   // The note's own object first, then those it superseded (`commitView`).

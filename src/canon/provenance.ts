@@ -1,4 +1,4 @@
-import { CanonryError, type ContentHash, compareCodeUnits } from '../core/index.js';
+import { CanonryError, type ContentHash } from '../core/index.js';
 import type { Receipt } from '../journal/index.js';
 import type { Queryable } from '../store/index.js';
 import { type ArtifactStatus, artifactState } from './artifacts.js';
@@ -85,7 +85,7 @@ export interface Provenance {
     readonly artifacts: readonly ArtifactStatus[];
     readonly objects: readonly string[];
   };
-  /** Can it be restored, and to what? */
+  /** Can it be restored, and to what? The versions of `history` but the current one. */
   readonly restorable: readonly {
     version_id: number;
     version_hash: ContentHash;
@@ -101,8 +101,14 @@ export interface Provenance {
   readonly resolution: DisputeResolution | null;
   /** Is it fact, preference, policy, inference, or unresolved uncertainty? */
   readonly epistemic: Epistemic;
+  /** Its latest versions, at most {@link PROVENANCE_HISTORY}, oldest first; `listVersions` pages the rest. */
   readonly history: readonly NoteVersion[];
+  /** How many versions it has (that the viewer may read): more than `history` holds when it is long. */
+  readonly versions: number;
 }
+
+/** The versions a provenance walk shows: the latest this many, whatever an object's age. */
+export const PROVENANCE_HISTORY = 50;
 
 function epistemic(type: ObjectType, confidence: string, status: string): Epistemic {
   if (status === 'disputed' || type === 'dispute') return 'dispute';
@@ -134,9 +140,14 @@ export async function provenance(
   const now = canon.now();
   const object = await reader.object(objectId);
   if (!object) throw new CanonryError('UNKNOWN_OBJECT', `no object ${objectId}`);
-  const history = await reader.versions(objectId);
-  const current = history.find((v) => v.version_hash === object.current_version_ref)!;
-  const previous = history.find((v) => v.version_hash === current.parent_version_hash) ?? null;
+  // The latest versions, and only those: an object's age does not grow the walk.
+  const history = (
+    await reader.versionPage(objectId, { order: 'newest', limit: PROVENANCE_HISTORY })
+  ).reverse();
+  const inHistory = async (hash: ContentHash | null | undefined) =>
+    hash ? (history.find((v) => v.version_hash === hash) ?? (await reader.version(hash))) : null;
+  const current = (await inHistory(object.current_version_ref))!;
+  const previous = await inHistory(current.parent_version_hash);
   const authority = current.authority as {
     proposer?: { id: string; role: string };
     approver?: { id: string; role: string } | null;
@@ -144,13 +155,8 @@ export async function provenance(
     gate_event?: ContentHash | null;
     proposal_id?: string;
   };
-  // The proposals that made its versions: the current one's authorized it, and any of them may
-  // have superseded other objects (only a commit on this object marks one superseded by it).
-  const made = await reader.proposalsById(
-    history.flatMap((v) => (v.authority as { proposal_id?: string } | null)?.proposal_id ?? []),
-  );
   const authorizing: ProposalRecord | null = authority.proposal_id
-    ? (made.get(authority.proposal_id) ?? null)
+    ? ((await reader.proposal(authority.proposal_id)) ?? null)
     : null;
   const seq = Number(current.receipt_ref.split('#')[1]);
   const sources = [];
@@ -166,18 +172,17 @@ export async function provenance(
   );
   const cited = await reader.lookupFor(fromCurrent);
   const stale: ArtifactStatus[] = fromCurrent.map((m) => artifactState(m, cited));
+  // The version of this object each artifact was built from, by hash: however old it is.
+  const pinOf = (id: string) =>
+    manifests.get(id)?.canonical_note_versions.find((n) => n.object_id === objectId)?.version_hash;
+  const pinned = await reader.versionsByHash(built.flatMap((id) => pinOf(id) ?? []));
   const oldBuilds = [];
   for (const id of built) {
-    const manifest = manifests.get(id);
-    const dep = manifest?.canonical_note_versions.find((n) => n.object_id === objectId);
-    const version = history.find((v) => v.version_hash === dep?.version_hash);
-    if (version && version.version_hash !== current.version_hash)
+    const version = pinned.get(pinOf(id) ?? '');
+    if (version && version.note_id === objectId && version.version_hash !== current.version_hash)
       oldBuilds.push({ artifact_id: id, version_id: version.version_id });
   }
-  const related = await reader.objectsById([
-    ...object.dependency_refs,
-    ...[...made.values()].flatMap((p) => p.supersedes),
-  ]);
+  const related = await reader.objectsById(object.dependency_refs);
   const dependsOn = object.dependency_refs.map((id) => {
     const dep = related.get(id);
     return {
@@ -186,9 +191,7 @@ export async function provenance(
       effective: dep ? effectiveState(dep, now) : null,
     };
   });
-  const supersededObjects = [...related.values()]
-    .filter((o) => o.superseded_by === objectId)
-    .sort((a, b) => compareCodeUnits(a.object_id, b.object_id));
+  const supersededObjects = await reader.supersededBy(objectId);
   return {
     object,
     effective: effectiveState(object, now),
@@ -228,5 +231,6 @@ export async function provenance(
     resolution: current.resolution ?? null,
     epistemic: epistemic(object.object_type, object.confidence_state, object.status),
     history,
+    versions: await reader.versionCount(objectId),
   };
 }

@@ -17,6 +17,7 @@ import {
   proposalPageSql,
   type UnclassifiedPageQuery,
   unclassifiedPageSql,
+  versionPageSql,
 } from './page.js';
 import {
   type Audience,
@@ -120,13 +121,56 @@ export class CanonReader {
     return o && this.#may(objectAudience(o)) ? o : null;
   }
 
-  /** Every version of an object this viewer may read, oldest first. */
+  /**
+   * Every version of an object this viewer may read, oldest first: as many as it has had. The faces
+   * read a page at a time ({@link versionPage}).
+   */
   async versions(id: string): Promise<NoteVersion[]> {
     const all = await this.#records<NoteVersion>(
       'SELECT record FROM canon_versions WHERE project = $1 AND object_id = $2 ORDER BY version_id',
       [id],
     );
     return all.filter((v) => this.#may(versionAudience(v)));
+  }
+
+  /**
+   * One page of an object's versions this viewer may read, in version order (`after` and `before`
+   * are version numbers): each holder it may read is a range of `canon_versions_holder`, so
+   * another principal's personal versions are never visited.
+   */
+  async versionPage(id: string, q: PageQuery): Promise<NoteVersion[]> {
+    const { sql, params } = versionPageSql(id, q, this.viewer);
+    return this.#records<NoteVersion>(sql, params);
+  }
+
+  /** How many versions of an object this viewer may read, counted in the index. */
+  async versionCount(id: string): Promise<number> {
+    const mine = this.viewer === null ? '' : ' AND (holder IS NULL OR holder = $3)';
+    const [row] = await this.db.all<{ n: number | string }>(
+      `SELECT count(*) AS n FROM canon_versions WHERE project = $1 AND object_id = $2${mine}`,
+      this.viewer === null ? [this.project, id] : [this.project, id, this.viewer],
+    );
+    return Number(row?.n ?? 0);
+  }
+
+  /** An object's version `versionId` (its number), if this viewer may read it. */
+  async versionNumbered(id: string, versionId: number): Promise<NoteVersion | null> {
+    const [v] = await this.#records<NoteVersion>(
+      'SELECT record FROM canon_versions WHERE project = $1 AND object_id = $2 AND version_id = $3',
+      [id, versionId],
+    );
+    return v && this.#may(versionAudience(v)) ? v : null;
+  }
+
+  /** The objects `id` superseded that this viewer may read, in id order (byte order). */
+  async supersededBy(id: string): Promise<CanonObject[]> {
+    const rows = await this.#records<CanonObject>(
+      'SELECT record FROM canon_objects WHERE project = $1 AND superseded_by = $2',
+      [id],
+    );
+    return rows
+      .filter((o) => this.#may(objectAudience(o)))
+      .sort((a, b) => compareCodeUnits(a.object_id, b.object_id));
   }
 
   async version(hash: ContentHash): Promise<NoteVersion | null> {

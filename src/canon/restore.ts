@@ -25,7 +25,7 @@ export async function restoreInput(
   if (!object) throw new CanonryError('UNKNOWN_OBJECT', `no object ${objectId}`);
   const old =
     typeof version === 'number'
-      ? ((await reader.versions(objectId)).find((v) => v.version_id === version) ?? null)
+      ? await reader.versionNumbered(objectId, version)
       : await reader.version(version);
   if (!old || old.note_id !== objectId)
     throw new CanonryError('UNKNOWN_VERSION', `${objectId} has no version ${version}`);

@@ -39,6 +39,20 @@ const OBJECT_PAGE_INDEXES = `
 `;
 
 /**
+ * The range a page of an object's versions is read from for a principal, by holder in version
+ * order (the operator's is the primary key's).
+ */
+const VERSION_PAGE_INDEX = `
+  CREATE INDEX canon_versions_holder ON canon_versions (project, object_id, holder, version_id);
+`;
+
+/** The objects another superseded, by that object: only superseded ones are in it. */
+const SUPERSEDED_INDEX = `
+  CREATE INDEX canon_objects_superseded ON canon_objects (project, superseded_by, object_id)
+    WHERE superseded_by IS NOT NULL;
+`;
+
+/**
  * The ranges a page of unclassified messages is read from, in capture order: partial indexes of the
  * messages marked `unclassified = 1`, by seq and by holder and seq, so a project's classified
  * messages are not in them at all.
@@ -339,6 +353,41 @@ export const CANON_MIGRATIONS: readonly Migration[] = [
           WHERE m.unclassified = 1 AND p.project = m.project
             AND p.record::jsonb ->> 'message_id' = m.message_id;
         ${UNCLASSIFIED_INDEXES}`,
+    },
+  },
+  {
+    // A page of an object's versions (listVersions) is chosen as a page of objects is, in version
+    // order within the object: `holder` is the principal a personal version belongs to (its
+    // proposer, as planes.ts reads it; '' when it names none), null for a shared one.
+    name: 'canon-versions-holder',
+    up: {
+      sqlite: `
+        ALTER TABLE canon_versions ADD COLUMN holder TEXT;
+        UPDATE canon_versions SET holder = COALESCE(json_extract(record, '$.authority.proposer.id'), '')
+          WHERE json_extract(record, '$.content.visibility') = 'personal';
+        ${VERSION_PAGE_INDEX}`,
+      postgres: `
+        ALTER TABLE canon_versions ADD COLUMN holder TEXT;
+        UPDATE canon_versions SET holder = COALESCE(record::jsonb #>> '{authority,proposer,id}', '')
+          WHERE record::jsonb #>> '{content,visibility}' = 'personal';
+        ${VERSION_PAGE_INDEX}`,
+    },
+  },
+  {
+    // What an object replaced (the provenance walk, §8) is read by an index of the objects it
+    // superseded, not from the proposals of every version it has had.
+    name: 'canon-objects-superseded-by',
+    up: {
+      sqlite: `
+        ALTER TABLE canon_objects ADD COLUMN superseded_by TEXT;
+        UPDATE canon_objects SET superseded_by = json_extract(record, '$.superseded_by')
+          WHERE json_extract(record, '$.superseded_by') IS NOT NULL;
+        ${SUPERSEDED_INDEX}`,
+      postgres: `
+        ALTER TABLE canon_objects ADD COLUMN superseded_by TEXT;
+        UPDATE canon_objects SET superseded_by = record::jsonb ->> 'superseded_by'
+          WHERE record::jsonb ->> 'superseded_by' IS NOT NULL;
+        ${SUPERSEDED_INDEX}`,
     },
   },
   {

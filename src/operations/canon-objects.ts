@@ -1,9 +1,9 @@
 import { NOTE_GRAPH_MAX, noteGraph, provenance } from '../canon/index.js';
-import { intQuery, objectIdArg, resolveRequest, restoreRequest } from './input.js';
+import { intQuery, objectIdArg, resolveRequest, restoreRequest, versionArg } from './input.js';
 import type { Operation } from './operation.js';
-import { OBJECT_LIST_QUERY, objectListQuery } from './page-query.js';
+import { OBJECT_LIST_QUERY, objectListQuery, pageQuery, VERSION_LIST_QUERY } from './page-query.js';
 import { BODIES, EXAMPLE_HASH, RESPONSES, ref } from './schemas.js';
-import { objectView, versionsView } from './views.js';
+import { objectView, versionsView, versionView } from './views.js';
 
 const { obj, arr, list, str, nullable } = RESPONSES;
 
@@ -67,22 +67,47 @@ export const OBJECT_OPERATIONS: readonly Operation[] = [
     method: 'GET',
     url: '/v1/projects/:project/objects/:id/versions',
     operationId: 'listVersions',
-    summary: 'Every immutable version of an object, oldest first (restores append, never rewind)',
+    summary:
+      "An object's immutable versions a page at a time, oldest first or newest first (restores append, never rewind)",
     tag: 'objects',
     cli: {
       command: 'versions <object_id>',
-      description: 'every version of an object, oldest first',
+      description:
+        'the versions of an object a page at a time (--order newest, --limit, --after or --before a version number)',
     },
     minRole: 'viewer',
     params: { id: 'object id' },
+    query: VERSION_LIST_QUERY,
     status: 200,
     response: obj(
       { object_id: str(), current_version_ref: RESPONSES.hash, versions: arr(ref('NoteVersion')) },
       ['object_id', 'current_version_ref', 'versions'],
     ),
     errors: ['UNKNOWN_OBJECT', 'INVALID_ARGUMENT'],
+    handler: async ({ runtime, principal, params, query }) =>
+      versionsView(runtime, principal, objectIdArg(params.id), pageQuery(query)),
+  },
+  {
+    method: 'GET',
+    url: '/v1/projects/:project/objects/:id/versions/:version',
+    operationId: 'getVersion',
+    summary:
+      "One immutable version of an object, by its number or its hash, with the object's current version hash",
+    tag: 'objects',
+    cli: {
+      command: 'version <object_id> <version>',
+      description: 'one version of an object, by number or by hash',
+    },
+    minRole: 'viewer',
+    params: { id: 'object id', version: 'version number (from 1) or version hash (sha256:…)' },
+    status: 200,
+    response: obj(
+      { object_id: str(), current_version_ref: RESPONSES.hash, version: ref('NoteVersion') },
+      ['object_id', 'current_version_ref', 'version'],
+    ),
+    errors: ['UNKNOWN_OBJECT', 'UNKNOWN_VERSION', 'INVALID_ARGUMENT'],
     handler: async ({ runtime, principal, params }) =>
-      versionsView(runtime, principal, objectIdArg(params.id)),
+      versionView(runtime, principal, objectIdArg(params.id), versionArg(params.version)),
   },
   {
     method: 'GET',

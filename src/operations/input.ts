@@ -207,6 +207,20 @@ export function hashArg(value: unknown, field: string): ContentHash {
   return value;
 }
 
+/** A version named in a path: its number (an integer from 1) or its hash (`sha256:…`). */
+export function versionArg(value: unknown): ContentHash | number {
+  if (typeof value === 'string' && /^[1-9]\d{0,15}$/.test(value)) {
+    const n = Number(value);
+    if (Number.isSafeInteger(n)) return n;
+  }
+  if (isContentHash(value)) return value;
+  throw new CanonryError(
+    'INVALID_ARGUMENT',
+    'version must be a version number (an integer from 1) or a version hash (sha256:…)',
+    { field: 'version' },
+  );
+}
+
 /** Proposal statuses a list can filter by. */
 export const PROPOSAL_STATUSES: readonly ProposalStatus[] = ['pending', 'committed', 'rejected'];
 

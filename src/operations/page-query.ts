@@ -53,6 +53,26 @@ export const PAGE_QUERY: readonly QueryDoc[] = [
   LIMIT_QUERY,
 ];
 
+/** The query of `listVersions`: {@link PAGE_QUERY} with version numbers for cursors. */
+export const VERSION_LIST_QUERY: readonly QueryDoc[] = [
+  {
+    name: 'after',
+    description: 'only versions after this version number (the next page, oldest first)',
+    schema: { type: 'integer', minimum: 0 },
+  },
+  {
+    name: 'before',
+    description: 'only versions before this version number (the next page, newest first)',
+    schema: { type: 'integer', minimum: 1 },
+  },
+  {
+    name: 'order',
+    description: 'oldest first (the default) or newest first',
+    schema: { enum: [...ORDERS] },
+  },
+  LIMIT_QUERY,
+];
+
 /** The query of `listProposals`: a status, then {@link PAGE_QUERY}. */
 export const PROPOSAL_LIST_QUERY: readonly QueryDoc[] = [
   {

@@ -11,6 +11,7 @@ import {
   OBJECT_STATUSES,
   OBJECT_TYPES,
   PROPOSAL_INTENTS,
+  PROVENANCE_HISTORY,
   ROLES,
   STAKES,
   VISIBILITIES,
@@ -670,6 +671,7 @@ const provenance = obj(
     stale_if_changed: obj({ artifacts: arr(ref('ArtifactStatus')), objects: arr(str()) }),
     restorable: arr(
       obj({ version_id: { type: 'integer' }, version_hash: hash, timestamp: str(), text: str() }),
+      { description: 'the versions of history but the current one: restore appends a copy' },
     ),
     epistemic: {
       enum: [
@@ -687,7 +689,15 @@ const provenance = obj(
       description: 'every claim its disputes have held, settled ones included',
     }),
     resolution: nullable(ref('DisputeResolution')),
-    history: arr(ref('NoteVersion')),
+    history: arr(ref('NoteVersion'), {
+      description: `its latest versions, at most ${PROVENANCE_HISTORY}, oldest first (listVersions pages every one)`,
+    }),
+    versions: {
+      type: 'integer',
+      minimum: 1,
+      description:
+        'how many versions it has that the caller may read (more than history when long)',
+    },
   },
   [
     'object',
@@ -704,6 +714,7 @@ const provenance = obj(
     'resolution',
     'epistemic',
     'history',
+    'versions',
   ],
 );
 

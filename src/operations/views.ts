@@ -15,6 +15,7 @@ import {
   type NoteVersion,
   OBJECT_STATUSES,
   type ObjectStatus,
+  type PageQuery,
   type Principal,
   type ProposalRecord,
 } from '../canon/index.js';
@@ -48,27 +49,50 @@ export async function objectView(
   const reader = runtime.canon.readerFor(principal);
   const object = await reader.object(id);
   if (!object) throw new CanonryError('UNKNOWN_OBJECT', `no object ${id}`);
-  const versions = await reader.versions(id);
-  const current = versions.find((v) => v.version_hash === object.current_version_ref)!;
+  const current = (await reader.version(object.current_version_ref))!;
   return {
     object,
     current,
-    versions: versions.length,
+    versions: await reader.versionCount(id),
     effective: effectiveState(object, runtime.canon.now()),
     claims: await reader.claims(id),
     dependency_state: await reader.dependencyState('note', id),
   };
 }
 
-/** Every version of an object the principal may read, oldest first. */
-export async function versionsView(runtime: CanonryRuntime, principal: Principal, id: string) {
+/** One version of an object, by number or hash, with where the object stands now. */
+export async function versionView(
+  runtime: CanonryRuntime,
+  principal: Principal,
+  id: string,
+  version: ContentHash | number,
+) {
+  const reader = runtime.canon.readerFor(principal);
+  const object = await reader.object(id);
+  if (!object) throw new CanonryError('UNKNOWN_OBJECT', `no object ${id}`);
+  const found =
+    typeof version === 'number'
+      ? await reader.versionNumbered(id, version)
+      : await reader.version(version);
+  if (!found || found.note_id !== id)
+    throw new CanonryError('UNKNOWN_VERSION', `${id} has no version ${version}`);
+  return { object_id: id, current_version_ref: object.current_version_ref, version: found };
+}
+
+/** A page of the versions of an object the principal may read, in version order. */
+export async function versionsView(
+  runtime: CanonryRuntime,
+  principal: Principal,
+  id: string,
+  page: PageQuery,
+) {
   const reader = runtime.canon.readerFor(principal);
   const object = await reader.object(id);
   if (!object) throw new CanonryError('UNKNOWN_OBJECT', `no object ${id}`);
   return {
     object_id: id,
     current_version_ref: object.current_version_ref,
-    versions: await reader.versions(id),
+    versions: await reader.versionPage(id, page),
   };
 }
 

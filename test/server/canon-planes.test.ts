@@ -267,7 +267,8 @@ describe('LCSM §14 planes over HTTP', () => {
       expect(key, `a personal id for ${path}`).toBeDefined();
       const concrete = path
         .replace('/v1/projects/{project}', '')
-        .replace(/\{(id|seq)\}/, ids[key!]!);
+        .replace(/\{(id|seq)\}/, ids[key!]!)
+        .replace('{version}', '1');
       for (const token of [t.olivia, t.agent]) {
         const r = await api('GET', concrete, token);
         expect(r.status, `GET ${concrete}`).toBe(404);

@@ -127,6 +127,26 @@ describe.skipIf(!BROWSER_TESTS)('the Note, Journal and Artifacts views in chromi
     await viewer.context.close();
   });
 
+  it('shows the latest versions of a long-lived note, and older ones a page at a time', async () => {
+    for (let n = 1; n <= 60; n++) await propose('ui.font', 'preference', `The font is ${n} px.`);
+    const { context, page } = await signedIn(t.vera, '/notes/ui.font');
+    await page.locator('li[data-version="60"][data-current="true"]').waitFor();
+    expect(await page.locator('#versions-h').textContent()).toBe('Versions (60)');
+    const versions = page.locator('section[aria-labelledby="versions-h"] li');
+    const shown = () =>
+      versions.evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-version'))));
+    // The provenance walk's latest 50, newest first.
+    expect(await shown()).toEqual(Array.from({ length: 50 }, (_, i) => 60 - i));
+    const answers = await page.locator('[data-testid="provenance"] dd').allTextContents();
+    expect(answers[7]).toContain('any of its 59 earlier versions');
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.getByRole('button', { name: 'Show older versions (10)' }).click();
+    await page.locator('li[data-version="1"]').waitFor();
+    expect(await shown()).toEqual(Array.from({ length: 60 }, (_, i) => 60 - i));
+    expect(await page.getByRole('button', { name: /Show older versions/ }).count()).toBe(0);
+    await context.close();
+  });
+
   it('turns a dependent note and an artifact stale, live, when a dependency changes', async () => {
     const { context, page } = await signedIn(t.vera, '/notes/decision.db');
     await page.locator('article.note-page[data-object-id="decision.db"]').waitFor();

@@ -99,9 +99,23 @@ export function createApi(session: Session, origin: string = window.location.ori
     /** The dependency graph around a note (LCSM §10): what it rests on and what rests on it. */
     graph: (id: string) =>
       unwrap(client.GET('/v1/projects/{project}/objects/{id}/graph', { params: proposal(id) })),
-    /** Every version of an object, oldest first. */
-    versions: (id: string) =>
-      unwrap(client.GET('/v1/projects/{project}/objects/{id}/versions', { params: proposal(id) })),
+    /** An object with its current version. */
+    object: (id: string) =>
+      unwrap(client.GET('/v1/projects/{project}/objects/{id}', { params: proposal(id) })),
+    /** One version of an object, by its hash. */
+    version: (id: string, hash: string) =>
+      unwrap(
+        client.GET('/v1/projects/{project}/objects/{id}/versions/{version}', {
+          params: { path: { ...project, id, version: hash } },
+        }),
+      ),
+    /** A page of an object's versions, newest first, before the version number `before`. */
+    versions: (id: string, before: number, limit: number) =>
+      unwrap(
+        client.GET('/v1/projects/{project}/objects/{id}/versions', {
+          params: { ...proposal(id), query: { order: 'newest', before, limit } },
+        }),
+      ),
     /** Restores version `version` by proposing its content as a new version (gated; it appends). */
     restore: (id: string, version: number, rationale: string) =>
       unwrap(

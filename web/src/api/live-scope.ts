@@ -19,6 +19,7 @@ const CANON = [
   'proposal',
   'provenance',
   'graph',
+  'object',
   'versions',
   'artifacts',
 ];

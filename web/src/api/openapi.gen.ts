@@ -436,8 +436,25 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Every immutable version of an object, oldest first (restores append, never rewind) */
+        /** An object's immutable versions a page at a time, oldest first or newest first (restores append, never rewind) */
         get: operations["listVersions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/projects/{project}/objects/{id}/versions/{version}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One immutable version of an object, by its number or its hash, with the object's current version hash */
+        get: operations["getVersion"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1543,6 +1560,7 @@ export interface components {
                 artifacts?: components["schemas"]["ArtifactStatus"][];
                 objects?: string[];
             };
+            /** @description the versions of history but the current one: restore appends a copy */
             restorable: {
                 version_id?: number;
                 version_hash?: string;
@@ -1554,7 +1572,10 @@ export interface components {
             /** @description every claim its disputes have held, settled ones included */
             claims: components["schemas"]["Claim"][];
             resolution: components["schemas"]["DisputeResolution"] | null;
+            /** @description its latest versions, at most 50, oldest first (listVersions pages every one) */
             history: components["schemas"]["NoteVersion"][];
+            /** @description how many versions it has that the caller may read (more than history when long) */
+            versions: number;
         };
         NoteGraph: {
             project: string;
@@ -3693,7 +3714,16 @@ export interface operations {
     };
     listVersions: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description only versions after this version number (the next page, oldest first) */
+                after?: number;
+                /** @description only versions before this version number (the next page, newest first) */
+                before?: number;
+                /** @description oldest first (the default) or newest first */
+                order?: "oldest" | "newest";
+                /** @description at most this many (1–1000, default 100) */
+                limit?: number;
+            };
             header?: never;
             path: {
                 /** @description the project; must be the bearer token’s */
@@ -3746,6 +3776,73 @@ export interface operations {
                 };
             };
             /** @description UNKNOWN_OBJECT */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getVersion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the project; must be the bearer token’s */
+                project: string;
+                /** @description object id */
+                id: string;
+                /** @description version number (from 1) or version hash (sha256:…) */
+                version: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        object_id: string;
+                        current_version_ref: string;
+                        version: components["schemas"]["NoteVersion"];
+                    };
+                };
+            };
+            /** @description INVALID_ARGUMENT */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNKNOWN_OBJECT, UNKNOWN_VERSION */
             404: {
                 headers: {
                     [name: string]: unknown;

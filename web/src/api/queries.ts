@@ -6,7 +6,7 @@ import {
   useQueryClient,
 } from '@tanstack/react-query';
 import { useApi } from '../session/session-context.js';
-import type { Api } from './client.js';
+import { type Api, ApiError } from './client.js';
 import { headOf, type JournalLine, journalLine } from './journal.js';
 
 /** Query keys: one per read, so the live feed and mutations can refresh them. */
@@ -18,7 +18,10 @@ export const keys = {
   proposal: (id: string) => ['proposal', id] as const,
   provenance: (id: string) => ['provenance', id] as const,
   graph: (id: string) => ['graph', id] as const,
-  versions: (id: string) => ['versions', id] as const,
+  versions: (id: string, before: number, size: number) => ['versions', id, before, size] as const,
+  object: (id: string) => ['object', id] as const,
+  /** A version never changes; the key is under `versions`, which the live feed refreshes anyway. */
+  version: (id: string, hash: string) => ['versions', id, hash] as const,
   /** Pages of the objects of one status in id order after `start`, `size` to a page. */
   objects: (status: string, start: string, size: number) =>
     ['objects', status, start, size] as const,
@@ -97,9 +100,35 @@ export function useGraph(id: string) {
   return useQuery({ queryKey: keys.graph(id), queryFn: () => api.graph(id) });
 }
 
-export function useVersions(id: string) {
+export function useObject(id: string) {
   const api = useApi();
-  return useQuery({ queryKey: keys.versions(id), queryFn: () => api.versions(id) });
+  return useQuery({ queryKey: keys.object(id), queryFn: () => api.object(id) });
+}
+
+export function useVersion(id: string, hash: string) {
+  const api = useApi();
+  return useQuery({
+    queryKey: keys.version(id, hash),
+    queryFn: () => api.version(id, hash),
+    // A version the viewer may not read is refused for good: no second try.
+    retry: (count, error) => count < 1 && !(error instanceof ApiError && error.status < 500),
+  });
+}
+
+/**
+ * An object's versions older than the version number `before` (where the provenance walk's history
+ * ends), newest first, a page of `size` at a time, read only once `enabled`.
+ */
+export function useOlderVersions(id: string, before: number, size: number, enabled: boolean) {
+  const api = useApi();
+  return useInfiniteQuery({
+    queryKey: keys.versions(id, before, size),
+    queryFn: ({ pageParam }) => api.versions(id, pageParam, size),
+    initialPageParam: before,
+    getNextPageParam: (last) =>
+      last.versions.length < size ? undefined : (last.versions.at(-1)?.version_id ?? undefined),
+    enabled,
+  });
 }
 
 /** Artifacts a page of `size` at a time in id order (`fetchNextPage` for the next). */

@@ -1,5 +1,6 @@
 import { Link } from 'wouter';
-import { useVersions } from '../../api/queries.js';
+import { ApiError } from '../../api/client.js';
+import { useObject, useVersion } from '../../api/queries.js';
 import type { ArtifactManifest } from '../../api/types.js';
 import { Badge, Hash } from '../../ui/badges.js';
 import { ErrorNote } from '../../ui/query-state.js';
@@ -9,25 +10,29 @@ type Pin = ArtifactManifest['canonical_note_versions'][number];
 
 /** One input of an artifact: the note version it was built on, the note's version now, and the change. */
 function Input({ pin }: { pin: Pin }) {
-  const versions = useVersions(pin.object_id);
+  const object = useObject(pin.object_id);
+  // The version built on, by its hash; one the viewer may not read is UNKNOWN_VERSION.
+  const pinned = useVersion(pin.object_id, pin.version_hash);
   const href = `/notes/${encodeURIComponent(pin.object_id)}`;
-  if (versions.error) {
+  const unreadable = pinned.error instanceof ApiError && pinned.error.code === 'UNKNOWN_VERSION';
+  const error = object.error ?? (unreadable ? null : pinned.error);
+  if (error) {
     return (
       <li data-input={pin.object_id}>
         <Link href={href}>{pin.object_id}</Link> <Hash value={pin.version_hash} />
-        <ErrorNote error={versions.error} />
+        <ErrorNote error={error} />
       </li>
     );
   }
-  const all = versions.data?.versions ?? [];
-  const built = all.find((v) => v.version_hash === pin.version_hash);
-  const current = all.find((v) => v.version_hash === versions.data?.current_version_ref);
+  const built = pinned.data?.version;
+  const current = object.data?.current;
+  const loaded = object.data !== undefined && (pinned.data !== undefined || unreadable);
   const same = built !== undefined && built.version_hash === current?.version_hash;
   return (
-    <li data-input={pin.object_id} data-moved={versions.data ? !same : undefined}>
+    <li data-input={pin.object_id} data-moved={loaded ? !same : undefined}>
       <Link href={href}>{pin.object_id}</Link>: built on{' '}
       {built ? <strong>v{built.version_id}</strong> : <Hash value={pin.version_hash} />}
-      {versions.data === undefined ? (
+      {!loaded ? (
         <span className="muted"> …</span>
       ) : same ? (
         <>

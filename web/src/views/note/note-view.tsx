@@ -45,7 +45,12 @@ export function NoteView({ params }: { params: { id: string } }) {
               </p>
             ) : null}
             <ProvenanceWalk p={p} />
-            <Versions objectId={o.object_id} history={p.history} current={o.current_version_ref} />
+            <Versions
+              objectId={o.object_id}
+              history={p.history}
+              total={p.versions}
+              current={o.current_version_ref}
+            />
             <QueryState query={graph}>
               {(g) => <DependentsSection objectId={o.object_id} graph={g} />}
             </QueryState>

@@ -206,7 +206,9 @@ export function ProvenanceWalk({ p }: { p: Provenance }) {
         <Question q="Can it be restored?">
           {p.restorable.length === 0
             ? 'No earlier version to restore.'
-            : `Yes: to ${p.restorable.map((r) => `v${r.version_id}`).join(', ')} (see Versions; a restore appends a new version).`}
+            : p.versions > p.history.length
+              ? `Yes: to any of its ${p.versions - 1} earlier versions (see Versions; a restore appends a new version).`
+              : `Yes: to ${p.restorable.map((r) => `v${r.version_id}`).join(', ')} (see Versions; a restore appends a new version).`}
         </Question>
         <Question q="Is it fact, preference, policy, inference, or unresolved uncertainty?">
           {EPISTEMIC[p.epistemic]} <span className="muted">({p.object.object_type})</span>
