@@ -162,6 +162,15 @@ export class CanonReader {
     return v && this.#may(versionAudience(v)) ? v : null;
   }
 
+  /** An object's version named by its number or its hash, if it is one of its and this viewer's. */
+  async versionNamed(id: string, version: ContentHash | number): Promise<NoteVersion | null> {
+    const found =
+      typeof version === 'number'
+        ? await this.versionNumbered(id, version)
+        : await this.version(version);
+    return found?.note_id === id ? found : null;
+  }
+
   /** The objects `id` superseded that this viewer may read, in id order (byte order). */
   async supersededBy(id: string): Promise<CanonObject[]> {
     const rows = await this.#records<CanonObject>(

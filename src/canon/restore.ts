@@ -23,12 +23,8 @@ export async function restoreInput(
 ): Promise<ProposalInput> {
   const object = await reader.object(objectId);
   if (!object) throw new CanonryError('UNKNOWN_OBJECT', `no object ${objectId}`);
-  const old =
-    typeof version === 'number'
-      ? await reader.versionNumbered(objectId, version)
-      : await reader.version(version);
-  if (!old || old.note_id !== objectId)
-    throw new CanonryError('UNKNOWN_VERSION', `${objectId} has no version ${version}`);
+  const old = await reader.versionNamed(objectId, version);
+  if (!old) throw new CanonryError('UNKNOWN_VERSION', `${objectId} has no version ${version}`);
   return {
     object_id: objectId,
     intent: 'restore',

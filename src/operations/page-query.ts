@@ -33,45 +33,36 @@ export function limitQuery(query: Readonly<Record<string, string>>): number {
   return intQuery(query.limit, 'limit', 1, PAGE.max, PAGE.default);
 }
 
+/**
+ * The query of a list read a page at a time by a numbered cursor (`cursor` names its unit, `first`
+ * says what oldest first is): cursors, order and page size.
+ */
+function numberedPageQuery(cursor: string, first: string): readonly QueryDoc[] {
+  return [
+    {
+      name: 'after',
+      description: `only those after this ${cursor} (the next page, oldest first)`,
+      schema: { type: 'integer', minimum: 0 },
+    },
+    {
+      name: 'before',
+      description: `only those before this ${cursor} (the next page, newest first)`,
+      schema: { type: 'integer', minimum: 1 },
+    },
+    {
+      name: 'order',
+      description: `oldest first (${first}) or newest first`,
+      schema: { enum: [...ORDERS] },
+    },
+    LIMIT_QUERY,
+  ];
+}
+
 /** The query of a list read a page at a time in journal order: cursors, order and page size. */
-export const PAGE_QUERY: readonly QueryDoc[] = [
-  {
-    name: 'after',
-    description: 'only those after this journal seq (the next page, oldest first)',
-    schema: { type: 'integer', minimum: 0 },
-  },
-  {
-    name: 'before',
-    description: 'only those before this journal seq (the next page, newest first)',
-    schema: { type: 'integer', minimum: 1 },
-  },
-  {
-    name: 'order',
-    description: 'oldest first (journal order, the default) or newest first',
-    schema: { enum: [...ORDERS] },
-  },
-  LIMIT_QUERY,
-];
+export const PAGE_QUERY = numberedPageQuery('journal seq', 'journal order, the default');
 
 /** The query of `listVersions`: {@link PAGE_QUERY} with version numbers for cursors. */
-export const VERSION_LIST_QUERY: readonly QueryDoc[] = [
-  {
-    name: 'after',
-    description: 'only versions after this version number (the next page, oldest first)',
-    schema: { type: 'integer', minimum: 0 },
-  },
-  {
-    name: 'before',
-    description: 'only versions before this version number (the next page, newest first)',
-    schema: { type: 'integer', minimum: 1 },
-  },
-  {
-    name: 'order',
-    description: 'oldest first (the default) or newest first',
-    schema: { enum: [...ORDERS] },
-  },
-  LIMIT_QUERY,
-];
+export const VERSION_LIST_QUERY = numberedPageQuery('version number', 'the default');
 
 /** The query of `listProposals`: a status, then {@link PAGE_QUERY}. */
 export const PROPOSAL_LIST_QUERY: readonly QueryDoc[] = [

@@ -70,12 +70,8 @@ export async function versionView(
   const reader = runtime.canon.readerFor(principal);
   const object = await reader.object(id);
   if (!object) throw new CanonryError('UNKNOWN_OBJECT', `no object ${id}`);
-  const found =
-    typeof version === 'number'
-      ? await reader.versionNumbered(id, version)
-      : await reader.version(version);
-  if (!found || found.note_id !== id)
-    throw new CanonryError('UNKNOWN_VERSION', `${id} has no version ${version}`);
+  const found = await reader.versionNamed(id, version);
+  if (!found) throw new CanonryError('UNKNOWN_VERSION', `${id} has no version ${version}`);
   return { object_id: id, current_version_ref: object.current_version_ref, version: found };
 }
 

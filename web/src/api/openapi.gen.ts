@@ -3715,9 +3715,9 @@ export interface operations {
     listVersions: {
         parameters: {
             query?: {
-                /** @description only versions after this version number (the next page, oldest first) */
+                /** @description only those after this version number (the next page, oldest first) */
                 after?: number;
-                /** @description only versions before this version number (the next page, newest first) */
+                /** @description only those before this version number (the next page, newest first) */
                 before?: number;
                 /** @description oldest first (the default) or newest first */
                 order?: "oldest" | "newest";
