@@ -142,7 +142,13 @@ export {
   versionAudience,
 } from './planes.js';
 export { CANON_KINDS, CANON_PROJECTION } from './projection.js';
-export { type Epistemic, PROVENANCE_HISTORY, type Provenance, provenance } from './provenance.js';
+export {
+  type Epistemic,
+  PROVENANCE_DEPENDENTS,
+  PROVENANCE_HISTORY,
+  type Provenance,
+  provenance,
+} from './provenance.js';
 export { CanonReader } from './read.js';
 export type {
   ClaimInput,

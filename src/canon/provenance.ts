@@ -84,6 +84,11 @@ export interface Provenance {
   readonly stale_if_changed: {
     readonly artifacts: readonly ArtifactStatus[];
     readonly objects: readonly string[];
+    /**
+     * More notes or artifacts rest on it than the walk lists ({@link PROVENANCE_DEPENDENTS} of
+     * each, in id order; `built_from_old` is of those artifacts): the dependents graph reads on.
+     */
+    readonly cut: boolean;
   };
   /** Can it be restored, and to what? The versions of `history` but the current one. */
   readonly restorable: readonly {
@@ -109,6 +114,9 @@ export interface Provenance {
 
 /** The versions a provenance walk shows: the latest this many, whatever an object's age. */
 export const PROVENANCE_HISTORY = 50;
+
+/** The notes, and the artifacts, resting on an object that a provenance walk lists: this many. */
+export const PROVENANCE_DEPENDENTS = 100;
 
 function epistemic(type: ObjectType, confidence: string, status: string): Epistemic {
   if (status === 'disputed' || type === 'dispute') return 'dispute';
@@ -165,19 +173,25 @@ export async function provenance(
     const message = messages.get(s.message_id);
     sources.push({ ...s, speaker: message?.role ?? 'unknown', actor: message?.actor ?? 'unknown' });
   }
-  const built = await reader.artifactsBuiltFrom(objectId);
-  const manifests = await reader.artifactsById(built);
-  const fromCurrent = (await reader.artifactsBuiltFrom(objectId, current.version_hash)).flatMap(
-    (id) => manifests.get(id) ?? [],
-  );
-  const cited = await reader.lookupFor(fromCurrent);
-  const stale: ArtifactStatus[] = fromCurrent.map((m) => artifactState(m, cited));
+  // What rests on it, the first PROVENANCE_DEPENDENTS of each kind in id order: a hub note walks
+  // like any other, and says when it cut (the dependents graph reads on).
+  const notes = await reader.dependentIds(objectId, 'note', PROVENANCE_DEPENDENTS + 1);
+  const built = await reader.dependentIds(objectId, 'artifact', PROVENANCE_DEPENDENTS + 1);
+  const cut = notes.length > PROVENANCE_DEPENDENTS || built.length > PROVENANCE_DEPENDENTS;
+  const shownNotes = notes.slice(0, PROVENANCE_DEPENDENTS);
+  const shownBuilt = built.slice(0, PROVENANCE_DEPENDENTS);
+  const manifests = await reader.artifactsById(shownBuilt);
   // The version of this object each artifact was built from, by hash: however old it is.
   const pinOf = (id: string) =>
     manifests.get(id)?.canonical_note_versions.find((n) => n.object_id === objectId)?.version_hash;
-  const pinned = await reader.versionsByHash(built.flatMap((id) => pinOf(id) ?? []));
+  const fromCurrent = shownBuilt.flatMap((id) =>
+    pinOf(id) === current.version_hash ? (manifests.get(id) ?? []) : [],
+  );
+  const cited = await reader.lookupFor(fromCurrent);
+  const stale: ArtifactStatus[] = fromCurrent.map((m) => artifactState(m, cited));
+  const pinned = await reader.versionsByHash(shownBuilt.flatMap((id) => pinOf(id) ?? []));
   const oldBuilds = [];
-  for (const id of built) {
+  for (const id of shownBuilt) {
     const version = pinned.get(pinOf(id) ?? '');
     if (version && version.note_id === objectId && version.version_hash !== current.version_hash)
       oldBuilds.push({ artifact_id: id, version_id: version.version_id });
@@ -218,7 +232,7 @@ export async function provenance(
       superseded_objects: supersededObjects,
     },
     built_from_old: oldBuilds,
-    stale_if_changed: { artifacts: stale, objects: await reader.dependents(objectId) },
+    stale_if_changed: { artifacts: stale, objects: shownNotes, cut },
     restorable: history
       .filter((v) => v.version_hash !== current.version_hash)
       .map((v) => ({

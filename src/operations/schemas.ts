@@ -11,6 +11,7 @@ import {
   OBJECT_STATUSES,
   OBJECT_TYPES,
   PROPOSAL_INTENTS,
+  PROVENANCE_DEPENDENTS,
   PROVENANCE_HISTORY,
   ROLES,
   STAKES,
@@ -668,7 +669,17 @@ const provenance = obj(
       superseded_objects: arr(ref('CanonObject')),
     }),
     built_from_old: arr(obj({ artifact_id: str(), version_id: { type: 'integer' } })),
-    stale_if_changed: obj({ artifacts: arr(ref('ArtifactStatus')), objects: arr(str()) }),
+    stale_if_changed: obj(
+      {
+        artifacts: arr(ref('ArtifactStatus')),
+        objects: arr(str()),
+        cut: {
+          type: 'boolean',
+          description: `more notes or artifacts rest on it than listed (${PROVENANCE_DEPENDENTS} of each, in id order; built_from_old is of those artifacts): getObjectGraph reads on`,
+        },
+      },
+      ['artifacts', 'objects', 'cut'],
+    ),
     restorable: arr(
       obj({ version_id: { type: 'integer' }, version_hash: hash, timestamp: str(), text: str() }),
       { description: 'the versions of history but the current one: restore appends a copy' },

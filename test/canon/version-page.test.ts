@@ -2,12 +2,14 @@
 // principal's personal versions of the object lying between the ones a page shows are never read
 // into the process, on both engines. The provenance walk shows the latest versions only, however
 // old the object, and still answers what it replaced and which artifact was built on an old version
-// from indexes, not from its whole history. A store made before versions had a holder and objects
-// a superseded_by column is given both, filled from its records, when this code opens it.
+// from indexes, not from its whole history, and lists the first notes resting on a hub. A store
+// made before versions had a holder and objects a superseded_by column is given both, filled from
+// its records, when this code opens it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type NoteVersion,
   type PageQuery,
+  PROVENANCE_DEPENDENTS,
   PROVENANCE_HISTORY,
   provenance,
 } from '../../src/canon/index.js';
@@ -196,6 +198,36 @@ for (const engine of CANON_ENGINES) {
       expect(editorWalk.versions).toBe(total);
       expect(numbers(editorWalk.history)).toEqual(range(1, total).slice(-PROVENANCE_HISTORY));
       expect(editorWalk.built_from_old).toEqual([{ artifact_id: 'a.draft', version_id: 1 }]);
+    });
+
+    it(`lists the first ${PROVENANCE_DEPENDENTS} notes resting on a hub a principal may read, and says it cut`, async () => {
+      const { runtime } = e;
+      await create(runtime, who.owner, 'hub', { title: 'hub', text: 'Everything rests on it.' });
+      const shared = range(0, PROVENANCE_DEPENDENTS).map(
+        (n) => `dep.${String(n).padStart(3, '0')}`,
+      );
+      for (const id of shared)
+        await create(runtime, who.owner, id, { title: id, dependency_refs: ['hub'] });
+      // The editor's own, between the first two in byte order.
+      await create(runtime, who.editor, 'dep.0005', {
+        title: 'dep.0005',
+        visibility: 'personal',
+        dependency_refs: ['hub'],
+      });
+      await scenarioArtifact(runtime, who.owner, 'a.hub', 'hub');
+      const owner = await provenance(runtime.canon, who.owner, 'hub');
+      expect(owner.stale_if_changed.objects).toEqual(shared.slice(0, PROVENANCE_DEPENDENTS));
+      expect(owner.stale_if_changed.artifacts.map((a) => a.manifest.artifact_id)).toEqual([
+        'a.hub',
+      ]);
+      expect(owner.stale_if_changed.cut).toBe(true);
+      const editor = await provenance(runtime.canon, who.editor, 'hub');
+      expect(editor.stale_if_changed.objects).toEqual(
+        [shared[0], 'dep.0005', ...shared.slice(1)].slice(0, PROVENANCE_DEPENDENTS),
+      );
+      // A note with fewer lists them all.
+      const few = await provenance(runtime.canon, who.owner, 'ui.long');
+      expect(few.stale_if_changed).toMatchObject({ objects: [], cut: false });
     });
 
     it('restores a version named by its number, however old', async () => {

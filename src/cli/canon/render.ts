@@ -170,8 +170,8 @@ function provenanceLines(p: Provenance): string[] {
     `authorized by ${by.proposer?.id ?? '?'} (${by.proposer?.role ?? '?'})${by.approver ? `, approved by ${by.approver.id} (${by.approver.role})` : ''}; ${by.stakes ?? '?'} ${by.gate ?? '?'}`,
     `replaced: ${p.replaced.previous_version ? `version ${p.replaced.previous_version.version_id}` : 'nothing'}${p.replaced.superseded_objects.length > 0 ? `; supersedes ${p.replaced.superseded_objects.map((o) => o.object_id).join(', ')}` : ''}`,
     `built from older versions: ${p.built_from_old.map((b) => `${b.artifact_id} (v${b.version_id})`).join(', ') || 'none'}`,
-    `stale if changed: ${[...p.stale_if_changed.artifacts.map((a) => a.manifest.artifact_id), ...p.stale_if_changed.objects].join(', ') || 'nothing'}`,
-    `restorable: ${p.restorable.map((r) => `v${r.version_id} ${r.version_hash}`).join(', ') || 'no earlier version'}${p.versions > p.history.length ? ` (the latest ${p.restorable.length} of ${p.versions - 1}; canonry versions ${p.object.object_id} --order newest --before ${p.history[0]?.version_id} for older)` : ''}`,
+    `stale if changed: ${[...p.stale_if_changed.artifacts.map((a) => a.manifest.artifact_id), ...p.stale_if_changed.objects].join(', ') || 'nothing'}${p.stale_if_changed.cut ? ` and more (canonry canon graph ${p.object.object_id} reads on)` : ''}`,
+    `restorable: ${p.restorable.map((r) => `v${r.version_id} ${r.version_hash}`).join(', ') || 'no earlier version'}${p.versions > p.history.length ? ` (the latest ${p.restorable.length} of ${p.versions - 1}; canonry canon versions ${p.object.object_id} --order newest --before ${p.history[0]?.version_id} for older)` : ''}`,
     ...(p.resolution
       ? [`resolved: ${p.resolution.claim_id} stands; why: ${p.resolution.rationale}`]
       : []),

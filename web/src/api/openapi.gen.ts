@@ -1557,8 +1557,10 @@ export interface components {
                 version_id?: number;
             }[];
             stale_if_changed: {
-                artifacts?: components["schemas"]["ArtifactStatus"][];
-                objects?: string[];
+                artifacts: components["schemas"]["ArtifactStatus"][];
+                objects: string[];
+                /** @description more notes or artifacts rest on it than listed (100 of each, in id order; built_from_old is of those artifacts): getObjectGraph reads on */
+                cut: boolean;
             };
             /** @description the versions of history but the current one: restore appends a copy */
             restorable: {

@@ -200,6 +200,11 @@ export function ProvenanceWalk({ p }: { p: Provenance }) {
                   <Badge tone={artifactTone(a.state)}>{a.state.replace(/_/g, ' ')}</Badge>
                 </li>
               ))}
+              {stale.cut ? (
+                <li className="muted" data-testid="dependents-cut">
+                  and more than are listed here: the dependents graph below reads on
+                </li>
+              ) : null}
             </ul>
           )}
         </Question>
