@@ -7,7 +7,7 @@ import { approveProposal, rejectProposal } from './approve.js';
 import { type BatchOptions, type BatchOutcome, proposeBatch } from './batch.js';
 import type { ProposalOutcome } from './committing.js';
 import { DEFAULT_GATE_PROTOCOL } from './gate.js';
-import { submitProposal } from './propose.js';
+import { type ProposalOrigin, submitProposal } from './propose.js';
 import { CanonReader } from './read.js';
 import type { ProposalRecord } from './records.js';
 import { resolveInput } from './resolve.js';
@@ -102,7 +102,7 @@ export class Canon {
   propose(
     principal: Principal,
     input: ProposalInput,
-    origin: { classifier?: string; fromSuggestion?: boolean } = {},
+    origin: ProposalOrigin = {},
   ): Promise<ProposalOutcome> {
     return submitProposal(this, principal, input, origin);
   }

@@ -157,6 +157,9 @@ async function archive(
   return { message: { ...archived, seq: entry.seq }, duplicate };
 }
 
+/** Which message an intake in this process is of. */
+const flightKey = (message: ArchivedMessage) => `${message.project}\u0000${message.message_id}`;
+
 /** Intakes in flight in this process, by canon and message: a concurrent retry joins the first. */
 const IN_FLIGHT = new WeakMap<Canon, Map<string, Promise<IntakeResult>>>();
 
@@ -167,7 +170,7 @@ function once(
 ): Promise<IntakeResult> {
   const flights = IN_FLIGHT.get(canon) ?? new Map<string, Promise<IntakeResult>>();
   IN_FLIGHT.set(canon, flights);
-  const key = `${message.project}\u0000${message.message_id}`;
+  const key = flightKey(message);
   const running = flights.get(key);
   if (running) return running;
   const started = run().finally(() => flights.delete(key));
@@ -235,8 +238,31 @@ async function takeIn(
   // Another intake of this message (another process) classified it first: report, do not propose.
   if (!claim.first) return repeated(canon, principal, message, claim.classification);
   const classification = claim.classification;
-  const proposals: IntakeResult['proposals'][number][] = [];
-  for (const draft of classification.drafts) {
+  const proposals = await proposing(canon, message, () =>
+    proposeDrafts(canon, principal, message, classification, classification.drafts),
+  );
+  await recordIntake(canon, principal, message, proposals);
+  return { message, classification, proposals };
+}
+
+type DraftResult = IntakeResult['proposals'][number];
+type Draft = Classification['drafts'][number];
+
+/**
+ * Proposes each draft as the message's speaker, in order, each outcome or typed refusal kept. The
+ * store failing is no draft's refusal: it stops the intake there (the drafts after it would each
+ * wait out the same outage), and a retry resumes it.
+ */
+async function proposeDrafts(
+  canon: Canon,
+  principal: Principal,
+  message: ArchivedMessage,
+  classification: Classification,
+  drafts: readonly Draft[],
+): Promise<DraftResult[]> {
+  const reader = canon.readerFor(principal);
+  const proposals: DraftResult[] = [];
+  for (const draft of drafts) {
     const object = await reader.object(draft.object_id);
     const previous =
       draft.intent === 'restore' && object
@@ -265,15 +291,15 @@ async function takeIn(
     try {
       // Drafts are untrusted (a model may have written them): they pass the same checks as any proposal.
       const input = proposalInput(raw);
-      // Assistant, agent and tool messages (and anything an agent sent) are suggestions (§6).
-      const fromSuggestion = isMachineAuthor(message);
       const outcome = await canon.propose(principal, input, {
         classifier: classification.classifier,
-        fromSuggestion,
+        // Assistant, agent and tool messages (and anything an agent sent) are suggestions (§6).
+        fromSuggestion: isMachineAuthor(message),
+        draft: true,
       });
       proposals.push({ ok: true, outcome });
     } catch (err) {
-      if (!isCanonryError(err)) throw err;
+      if (!isCanonryError(err) || err.code === 'STORE_UNAVAILABLE') throw err;
       proposals.push({
         ok: false,
         object_id: draft.object_id,
@@ -282,8 +308,33 @@ async function takeIn(
       });
     }
   }
-  await recordIntake(canon, principal, message, proposals);
-  return { message, classification, proposals };
+  return proposals;
+}
+
+/** Intakes that stopped part way in this process, by canon: a retry resumes them without waiting. */
+const STOPPED = new WeakMap<Canon, Set<string>>();
+/** How many stopped intakes a process remembers (the oldest forgotten first: a retry then waits). */
+const STOPPED_KEPT = 1_000;
+
+/** Runs an intake's proposing, remembering when it stopped part way. */
+async function proposing<T>(
+  canon: Canon,
+  message: ArchivedMessage,
+  run: () => Promise<T>,
+): Promise<T> {
+  const stopped = STOPPED.get(canon) ?? new Set<string>();
+  STOPPED.set(canon, stopped);
+  const key = flightKey(message);
+  try {
+    const result = await run();
+    stopped.delete(key);
+    return result;
+  } catch (err) {
+    stopped.delete(key);
+    stopped.add(key);
+    if (stopped.size > STOPPED_KEPT) stopped.delete(stopped.values().next().value!);
+    throw err;
+  }
 }
 
 /** How long a retry waits for the intake that classified its message to finish proposing. */
@@ -291,14 +342,17 @@ const INTAKE_WAIT_MS = 5_000;
 
 const intakeKey = (messageId: string) => `intake:${messageId}`;
 
-/** Journals what an intake made of its drafts, once per message (`canon.intake`). */
+/**
+ * Journals what an intake made of its drafts, once per message (`canon.intake`): null, or the record
+ * another intake of the message journaled first.
+ */
 async function recordIntake(
   canon: Canon,
   principal: Principal,
   message: ArchivedMessage,
   proposals: IntakeResult['proposals'],
-): Promise<void> {
-  await canon.journal.append(
+): Promise<IntakeDoneBody | null> {
+  const { entry, duplicate } = await canon.journal.append(
     message.project,
     INTAKE_DONE.input(
       {
@@ -316,6 +370,7 @@ async function recordIntake(
       },
     ),
   );
+  return duplicate && INTAKE_DONE.is(entry) ? entry.body : null;
 }
 
 /** What the intake of a message made of its drafts, once journaled. */
@@ -417,7 +472,9 @@ async function proposalsOf(
 /**
  * A message already classified: its journaled classification and what its intake made of the
  * drafts, as that intake reported it (failures included) once it has finished — waited for while
- * another process is still proposing; else the proposals made from it so far.
+ * another process may still be proposing. An intake that stopped part way (the store failed under
+ * it) is resumed: the drafts without a proposal are proposed now, as its speaker, and the intake
+ * recorded.
  */
 async function repeated(
   canon: Canon,
@@ -430,22 +487,59 @@ async function repeated(
   // No record, and drafts not proposed yet: the intake that classified it may still be proposing.
   // (Every draft a proposal and no record: a message taken in before intakes were journaled.)
   if (done === null && made.length < classification.drafts.length) {
-    done = await waitForIntake(canon, message);
-    if (done !== null) made = await proposalsOf(canon, principal, message, classification);
+    if (!STOPPED.get(canon)?.has(flightKey(message))) done = await waitForIntake(canon, message);
+    if (done === null) return resume(canon, principal, message, classification, made);
+    made = await proposalsOf(canon, principal, message, classification);
   }
-  if (done === null) return { message, classification, proposals: made };
+  return done === null
+    ? { message, classification, proposals: made }
+    : { message, classification, proposals: asRecorded(done, made) };
+}
+
+/** An intake's record, each proposal it names read back from `made`. */
+function asRecorded(done: IntakeDoneBody, made: readonly DraftResult[]): DraftResult[] {
   const byId = new Map(
     made.flatMap((p) => (p.ok ? [[p.outcome.proposal.proposal_id, p] as const] : [])),
   );
-  const proposals: IntakeResult['proposals'][number][] = [];
-  for (const item of done.proposals) {
-    if (!item.ok) proposals.push(item);
-    else {
-      const proposal = byId.get(item.proposal_id);
-      if (proposal) proposals.push(proposal);
-    }
-  }
-  return { message, classification, proposals };
+  return done.proposals.flatMap<DraftResult>((item) => {
+    if (!item.ok) return [item];
+    const proposal = byId.get(item.proposal_id);
+    return proposal ? [proposal] : [];
+  });
+}
+
+/**
+ * Finishes an intake that stopped part way: proposes the drafts that have no proposal from the
+ * message (a draft another resume proposed meanwhile is refused in the proposal's transaction, and
+ * read back), then records the intake — or reads the record another resume wrote first.
+ */
+async function resume(
+  canon: Canon,
+  principal: Principal,
+  message: ArchivedMessage,
+  classification: Classification,
+  made: readonly DraftResult[],
+): Promise<IntakeResult> {
+  const proposed = new Set(made.flatMap((p) => (p.ok ? [p.outcome.proposal.object_id] : [])));
+  const missing = classification.drafts.filter((d) => !proposed.has(d.object_id));
+  const tried = await proposing(canon, message, () =>
+    proposeDrafts(canon, principal, message, classification, missing),
+  );
+  const now = await proposalsOf(canon, principal, message, classification);
+  const byObject = new Map(
+    now.flatMap((p) => (p.ok ? [[p.outcome.proposal.object_id, p] as const] : [])),
+  );
+  const triedByObject = new Map(tried.map((p, i) => [missing[i]!.object_id, p] as const));
+  const proposals = classification.drafts.flatMap((d) => {
+    const p = byObject.get(d.object_id) ?? triedByObject.get(d.object_id);
+    return p ? [p] : [];
+  });
+  const recorded = await recordIntake(canon, principal, message, proposals);
+  return {
+    message,
+    classification,
+    proposals: recorded === null ? proposals : asRecorded(recorded, now),
+  };
 }
 
 /**

@@ -7,6 +7,7 @@ import { outcomeOf, type ProposalOutcome, planCommit } from './committing.js';
 import { PROPOSAL } from './entry-kinds.js';
 import { refuseCycle } from './graph.js';
 import { prepareProposal } from './prepare.js';
+import type { CanonReader } from './read.js';
 import type { ProposalBody } from './records.js';
 import { expectedOf, refuseMoved } from './staleness.js';
 import type { Principal, ProposalInput } from './types.js';
@@ -15,6 +16,11 @@ import type { Principal, ProposalInput } from './types.js';
 export interface ProposalOrigin {
   readonly classifier?: string;
   readonly fromSuggestion?: boolean;
+  /**
+   * An intake's draft: refused (CONFLICT) when its message already has a proposal on the object, so
+   * an intake resumed after it stopped part way never proposes a draft twice.
+   */
+  readonly draft?: boolean;
 }
 
 /** What {@link prepareProposal} made of an input. */
@@ -64,6 +70,22 @@ export function proposalEntry(principal: Principal, proposal: ProposalBody): Ent
   );
 }
 
+/** CONFLICT when message `messageId` already has a proposal on `objectId` (one per draft). */
+async function refuseDrafted(
+  reader: CanonReader,
+  objectId: string,
+  messageId: string,
+): Promise<void> {
+  const made = (await reader.proposalsOn([objectId])).find((p) => p.message_id === messageId);
+  if (made) {
+    throw new CanonryError(
+      'CONFLICT',
+      `message ${messageId} already has a proposal on ${objectId}`,
+      { message_id: messageId, object_id: objectId, proposal_id: made.proposal_id },
+    );
+  }
+}
+
 /**
  * Journals a proposal as {@link prepareProposal} judged it — with its commit in the same transaction
  * when the gate answers AUTO_COMMIT, and only if canon is inside that transaction still what it was
@@ -87,7 +109,11 @@ export async function submitProposal(
   const entries = [proposalEntry(principal, proposal), ...(commit ? [commit.entry] : [])];
   const results = await canon.journal.appendAll(principal.project, entries, {
     precondition: async (tx) => {
-      await refuseMoved(canon.reader(principal.project, tx), expectedOf(input));
+      const reader = canon.reader(principal.project, tx);
+      if (origin.draft === true && input.message_id) {
+        await refuseDrafted(reader, input.object_id, input.message_id);
+      }
+      await refuseMoved(reader, expectedOf(input));
       await refuseCycle(tx, principal.project, input.object_id, prepared.candidate);
       await commit?.check(tx);
     },
