@@ -1,4 +1,5 @@
 import { CanonryError, isCanonryError } from '../core/index.js';
+import { isWaitedOut } from '../store/index.js';
 import type { Canon } from './canon.js';
 import type { ArchivedMessage, Classification, Classifier, MessageRole } from './classification.js';
 import { isMachineAuthor } from './classify/index.js';
@@ -250,8 +251,8 @@ type Draft = Classification['drafts'][number];
 
 /**
  * Proposes each draft as the message's speaker, in order, each outcome or typed refusal kept. The
- * store failing is no draft's refusal: it stops the intake there (the drafts after it would each
- * wait out the same outage), and a retry resumes it.
+ * store failing, or waiting out a bound, is no draft's refusal: it stops the intake there (the
+ * drafts after it would each wait out the same outage), and a retry resumes it.
  */
 async function proposeDrafts(
   canon: Canon,
@@ -299,7 +300,7 @@ async function proposeDrafts(
       });
       proposals.push({ ok: true, outcome });
     } catch (err) {
-      if (!isCanonryError(err) || err.code === 'STORE_UNAVAILABLE') throw err;
+      if (!isCanonryError(err) || err.code === 'STORE_UNAVAILABLE' || isWaitedOut(err)) throw err;
       proposals.push({
         ok: false,
         object_id: draft.object_id,

@@ -67,6 +67,8 @@ function classifier(ids: readonly string[], state: { calls: number }) {
 }
 
 const down = () => new CanonryError('STORE_UNAVAILABLE', 'the database is unreachable');
+/** A lock not granted within its bound: the next draft would wait it out again. */
+const busy = () => new CanonryError('STORE_BUSY', 'the database is busy');
 const proposedIds = (r: IntakeResult) =>
   r.proposals.map((p) => (p.ok ? p.outcome.proposal.object_id : `${p.object_id}:${p.code}`));
 
@@ -144,12 +146,13 @@ for (const engine of CANON_ENGINES) {
       let tried = 0;
       vi.spyOn(runtime.canon, 'propose').mockImplementation((...args) => {
         tried++;
-        return tried === 1 ? Promise.reject(down()) : propose(...args);
+        return tried === 1 ? Promise.reject(busy()) : propose(...args);
       });
       await expectCode(
         intake(runtime.canon, classifier(ids, state), agent, { text, message_id: 'res-2' }),
-        'STORE_UNAVAILABLE',
+        'STORE_BUSY',
       );
+      expect(tried).toBe(1);
       expect(await fromMessage('res-2')).toEqual([]);
       // The resume's second draft: another process proposes it first, as its own intake would.
       let theirs: string | null = null;
