@@ -1,9 +1,10 @@
 import { CanonryError, isCanonryError } from '../core/index.js';
-import type { Queryable, Store } from '../store/index.js';
+import { isWaitedOut, type Queryable, type Store } from '../store/index.js';
 import type { Head } from './types.js';
 
 /** Pauses before the reads that settle an outcome: the first connection a pool hands out after a
- * loss is often one the loss broke too. */
+ * loss is often one the loss broke too. A read that waited out its bound is not tried again: the
+ * store is silent, and another read would wait the same bound. */
 const SETTLE_PAUSES_MS = [0, 50, 200];
 
 /**
@@ -28,7 +29,8 @@ export async function storedTails(
         );
         if (rows[0]?.hash === tail.hash) found++;
       }
-    } catch {
+    } catch (err) {
+      if (isWaitedOut(err)) return undefined;
       continue;
     }
     return found === wanted.length ? 'all' : found === 0 ? 'none' : 'mixed';

@@ -4,7 +4,7 @@
 // (once). Not stored, the session that ran them is ended, and read again: still not stored, they
 // run again (once); when nothing settles it, the failure says their outcome is unknown, never that
 // nothing was written. The SQLite writer thread's case is in background-writer.test.ts.
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Journal, verifyProject } from '../../src/journal/index.js';
 import { PostgresStore } from '../../src/store/index.js';
 import { outageProxy } from '../helpers/outage-proxy.js';
@@ -19,8 +19,11 @@ describe.skipIf(!postgres.available)('plain appends whose answer PostgreSQL lost
     for (const close of closers.splice(0).reverse()) await close().catch(() => undefined);
   });
 
-  /** A journal reaching the database through an outage proxy, and a direct reader of its rows. */
-  async function throughProxy() {
+  /**
+   * A journal reaching the database through an outage proxy, and a direct reader of its rows;
+   * `queryTimeoutMs` bounds how long its store waits for an answer.
+   */
+  async function throughProxy(queryTimeoutMs?: number) {
     const made = await postgres.fresh();
     closers.push(async () => {
       await made.store.close();
@@ -28,7 +31,12 @@ describe.skipIf(!postgres.available)('plain appends whose answer PostgreSQL lost
     });
     const proxy = await outageProxy();
     closers.push(() => proxy.close());
-    const store = new PostgresStore({ connectionString: proxy.via(made.location).toString() });
+    const url = proxy.via(made.location);
+    if (queryTimeoutMs !== undefined) {
+      url.searchParams.set('query_timeout', String(queryTimeoutMs));
+      url.searchParams.set('connect_timeout', '1');
+    }
+    const store = new PostgresStore({ connectionString: url.toString() });
     const journal = new Journal(store);
     closers.push(() => journal.close().then(() => store.close()));
     const rows = async () =>
@@ -37,7 +45,7 @@ describe.skipIf(!postgres.available)('plain appends whose answer PostgreSQL lost
           "SELECT seq, hash, body FROM journal_entries WHERE project = 'lost' ORDER BY seq",
         )
       ).map((r) => ({ seq: Number(r.seq), hash: r.hash, i: JSON.parse(r.body).i as number }));
-    return { journal, proxy, rows, direct: made.store };
+    return { journal, proxy, rows, direct: made.store, store };
   }
 
   const entry = (i: number) => ({ kind: 'x.y', body: { i }, actor: 'a' });
@@ -197,6 +205,30 @@ describe.skipIf(!postgres.available)('plain appends whose answer PostgreSQL lost
     proxy.restore();
     const next = await journal.append('lost', entry(2));
     expect(next.entry.seq).toBe(2);
+    expect((await verifyProject(journal, 'lost')).ok).toBe(true);
+  });
+
+  it('reads a silent database back once: a read that waited out its bound is not tried again', async () => {
+    const { journal, proxy, rows, store } = await throughProxy(400);
+    await journal.append('lost', entry(0));
+    const readBacks = vi.spyOn(store, 'all');
+    // Silent: the statement goes and no answer comes back, nor to a read of it.
+    proxy.hang();
+    const lone = journal.append('lost', entry(1)).catch((err: unknown) => err);
+    expect(await lone).toMatchObject({
+      code: 'STORE_UNAVAILABLE',
+      details: { outcome: 'unknown' },
+    });
+    const settling = readBacks.mock.calls.filter(([sql]) =>
+      sql.startsWith('SELECT hash FROM journal_entries WHERE project = $1 AND seq = $2'),
+    );
+    // Each further read would wait out the same 400 ms: one, not one per pause.
+    expect(settling).toHaveLength(1);
+    readBacks.mockRestore();
+    proxy.restore();
+    // What the statement did is told on the next append, as for any doubt.
+    const next = await journal.append('lost', entry(2));
+    expect((await rows()).map((r) => r.i)).toEqual(next.entry.seq === 3 ? [0, 1, 2] : [0, 2]);
     expect((await verifyProject(journal, 'lost')).ok).toBe(true);
   });
 });
