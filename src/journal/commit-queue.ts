@@ -1,5 +1,11 @@
 import { CanonryError, isCanonryError } from '../core/index.js';
-import { isUnknownOutcome, isWaitedOut, type Queryable, type Store } from '../store/index.js';
+import {
+  isUnknownOutcome,
+  isWaitedOut,
+  markWaitedOut,
+  type Queryable,
+  type Store,
+} from '../store/index.js';
 
 /** A unit of work for one transaction; `check` may refuse before anything is written. */
 export interface CommitJob<T, B, P = unknown> {
@@ -76,7 +82,7 @@ const IDLE_MS = 2;
  * batch may have committed; and unless the store gave up on a wait (a lock held past its bound, a
  * database that did not answer in time): then every job fails with that answer, since each alone
  * would wait out the same bound again (a batch settled as never committed still runs again, job by
- * job).
+ * job), and so does every job queued behind it meanwhile, untried.
  *
  * An idle queue starts a job at once; one with a batch in flight, or that committed in the last
  * {@link IDLE_MS}, waits a turn for company first.
@@ -164,6 +170,7 @@ export class CommitQueue<B, P = unknown> {
           }
         } catch (err) {
           only.reject(err);
+          this.#shed(err);
           continue;
         }
       }
@@ -186,10 +193,35 @@ export class CommitQueue<B, P = unknown> {
             pending.reject(alone);
           }
         }
+        this.#shed(err);
       }
     }
     this.#draining = false;
     this.#doneAt = performance.now();
+  }
+
+  /**
+   * After the store gave up on a wait (`err`, {@link isWaitedOut}), the jobs queued meanwhile fail
+   * too, untried: each would wait out the same bound in the next transaction, so a write queued
+   * behind a silent database would wait out one bound for every batch ahead of it. Their outcome is
+   * known (nothing of them was sent), whatever the failed batch's was.
+   */
+  #shed(err: unknown): void {
+    if (!isWaitedOut(err) || this.#pending.length === 0) return;
+    const code = isCanonryError(err, 'STORE_BUSY') ? 'STORE_BUSY' : 'STORE_UNAVAILABLE';
+    const reason = err instanceof Error ? err.message : String(err);
+    for (const pending of this.#pending.splice(0)) {
+      pending.reject(
+        markWaitedOut(
+          new CanonryError(
+            code,
+            `${reason}; this write was queued behind it and not tried: nothing of it was kept`,
+            undefined,
+            { cause: err },
+          ),
+        ),
+      );
+    }
   }
 
   /** How many jobs at the head of the queue could go to the background writer together. */
@@ -230,6 +262,7 @@ export class CommitQueue<B, P = unknown> {
           // A lock not granted within its bound: in a transaction each would wait it out again.
           if (isUnknownOutcome(err) || isCanonryError(err, 'STORE_BUSY')) {
             for (const p of batch) p.reject(err);
+            this.#shed(err);
           } else this.#again(batch);
         },
       )

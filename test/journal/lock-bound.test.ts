@@ -3,11 +3,11 @@
 // lock (transactions) each fail once with STORE_BUSY, within one bound, nothing written — never
 // tried again alone or in a transaction, which would wait the bound out once more per job — and
 // the journal appends from its head once the lock is released.
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CanonryError } from '../../src/core/index.js';
 import { Journal, verifyProject } from '../../src/journal/index.js';
 import { PostgresStore, type Store } from '../../src/store/index.js';
-import { holdLock } from '../helpers/pg-locks.js';
+import { holdLock, untilWaitingForALock } from '../helpers/pg-locks.js';
 import { ENGINES } from '../helpers/stores.js';
 
 const postgres = ENGINES.find((e) => e.name === 'postgres')!;
@@ -42,7 +42,7 @@ describe.skipIf(!postgres.available)('appends behind a head lock held past the b
           )
         )[0]!.n,
       );
-    return { journal, direct: made.store, count };
+    return { journal, store, direct: made.store, count };
   }
 
   const entry = (i: number) => ({ kind: 'x.y', body: { i }, actor: 'a' });
@@ -99,6 +99,40 @@ describe.skipIf(!postgres.available)('appends behind a head lock held past the b
     expect(await count()).toBe(2);
     const next = await journal.append('held', entry(10));
     expect(next.entry.seq).toBe(3);
+    expect((await verifyProject(journal, 'held')).ok).toBe(true);
+  }, 30_000);
+
+  it('fails the appends queued behind one that waited out the bound with it, untried', async () => {
+    const { journal, store, direct, count } = await journalOn();
+    await journal.append('held', entry(0));
+    const lock = holdLock(
+      direct,
+      "SELECT seq FROM journal_heads WHERE project = 'held' FOR UPDATE",
+    );
+    await lock.held;
+    const sent = [vi.spyOn(store, 'run'), vi.spyOn(store, 'transaction'), vi.spyOn(store, 'all')];
+    const first = journal.append('held', entry(1)).catch((err: unknown) => err);
+    await untilWaitingForALock(direct);
+    // Queued while the first waits at the lock: plain ones and ones that decide under it.
+    const queued = [
+      journal.append('held', entry(2)),
+      journal.append('held', { ...entry(3), idempotency_key: 'k3' }),
+      journal.append('held', entry(4)),
+    ].map((p) => p.catch((err: unknown) => err));
+    const failures = [await first, ...(await Promise.all(queued))];
+    const tries = sent.reduce((n, spy) => n + spy.mock.calls.length, 0);
+    for (const spy of sent) spy.mockRestore();
+    lock.release();
+    await lock.done;
+    expectBusy(failures);
+    // One statement went to the database: the first append's. Each queued one would have waited
+    // out the bound again, in a transaction of its own.
+    expect(tries).toBe(1);
+    for (const failure of failures.slice(1)) {
+      expect((failure as CanonryError).message).toContain('queued behind it and not tried');
+    }
+    expect(await count()).toBe(1);
+    expect((await journal.append('held', entry(5))).entry.seq).toBe(2);
     expect((await verifyProject(journal, 'held')).ok).toBe(true);
   }, 30_000);
 });
