@@ -1,6 +1,6 @@
 import type { Principal, ProposalInput, ProposalRecord } from '../canon/index.js';
-import { CanonryError, canonicalize } from '../core/index.js';
-import type { Queryable } from '../store/index.js';
+import { CanonryError, canonicalize, isCanonryError } from '../core/index.js';
+import { isWaitedOut, type Queryable } from '../store/index.js';
 import { decisionNote, namespaceOf, objectIdOf } from './canon-map.js';
 import type { Relay } from './relay.js';
 import type { RelaySessionRecord } from './session-types.js';
@@ -283,7 +283,11 @@ export async function withdrawStray(
   );
 }
 
-/** Rejects each proposal as its proposer (a withdrawal), leaving pending any that cannot be. */
+/**
+ * Rejects each proposal as its proposer (a withdrawal), leaving pending any that cannot be — and
+ * the rest too once the store is out of reach or waited out a bound, each of which would wait out
+ * the same outage.
+ */
 async function withdraw(
   relay: Relay,
   agent: Principal,
@@ -293,6 +297,8 @@ async function withdraw(
   for (const { proposal_id } of escalations) {
     try {
       await relay.projectCanon.reject(agent, proposal_id, reason);
-    } catch {}
+    } catch (err) {
+      if (isCanonryError(err, 'STORE_UNAVAILABLE') || isWaitedOut(err)) return;
+    }
   }
 }

@@ -643,6 +643,29 @@ describe.each(ENGINES)('a relay session, end to end on %s (CRP-030 §3.1, §5, �
     expect(await relay.verify(AGENT, id)).toMatchObject({ ok: true });
   });
 
+  it('stops withdrawing the escalations of an attempt once the database is out of reach, and the next attempt asks through them (§6.3)', async () => {
+    // Two decisions reach the bound in one window; the commit and the first withdrawal fail with
+    // the database gone: the second is not tried (it would wait out the same outage).
+    const { relay, id, supersedeAgain } = await atTheRevisionBound(runtime, AGENT, { also: true });
+    const down = () => new CanonryError('STORE_UNAVAILABLE', 'the database is unreachable');
+    vi.spyOn(relay.canon, 'proposeBatch').mockRejectedValueOnce(down());
+    const reject = vi.spyOn(relay.projectCanon, 'reject').mockRejectedValueOnce(down());
+    await expect(relay.completeWindow(AGENT, id, '', supersedeAgain)).rejects.toMatchObject({
+      code: 'STORE_UNAVAILABLE',
+    });
+    expect(reject).toHaveBeenCalledTimes(1);
+    const [db, ...moreDb] = await pendingFor(`relay.${id}.d_db2`);
+    const [cache, ...moreCache] = await pendingFor(`relay.${id}.d_cache2`);
+    expect([moreDb, moreCache]).toEqual([[], []]);
+    const w4 = await relay.completeWindow(AGENT, id, '', supersedeAgain);
+    const escalated = (decision: string) =>
+      w4.cso!.decisions.find((d) => d.decision_id === decision)?.escalated;
+    expect([escalated('d_db2'), escalated('d_cache2')]).toEqual([db, cache]);
+    expect(await pendingFor(`relay.${id}.d_db2`)).toEqual([db]);
+    expect(await pendingFor(`relay.${id}.d_cache2`)).toEqual([cache]);
+    expect(await relay.verify(AGENT, id)).toMatchObject({ ok: true });
+  });
+
   it('withdraws a stray escalation the next attempt does not ask, and commits none withdrawn meanwhile (§6.3)', async () => {
     const { relay, id, supersedeAgain } = await atTheRevisionBound(runtime, AGENT);
     const objectId = `relay.${id}.d_db2`;
