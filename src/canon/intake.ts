@@ -300,7 +300,7 @@ async function proposeDrafts(
       });
       proposals.push({ ok: true, outcome });
     } catch (err) {
-      if (!isCanonryError(err) || err.code === 'STORE_UNAVAILABLE' || isWaitedOut(err)) throw err;
+      if (!isCanonryError(err) || isStoreFailure(err)) throw err;
       proposals.push({
         ok: false,
         object_id: draft.object_id,
@@ -317,7 +317,28 @@ const STOPPED = new WeakMap<Canon, Set<string>>();
 /** How many stopped intakes a process remembers (the oldest forgotten first: a retry then waits). */
 const STOPPED_KEPT = 1_000;
 
-/** Runs an intake's proposing, remembering when it stopped part way. */
+/** The store out of reach, or waiting out a bound: no draft's refusal, the whole intake's. */
+const isStoreFailure = (err: unknown) =>
+  isCanonryError(err, 'STORE_UNAVAILABLE') || isWaitedOut(err);
+
+/**
+ * The store failure that stopped an intake, as an answer about its message: same code and details,
+ * plus the message id, since the message is archived and classified and a re-send with that id (or
+ * a classify call) finishes it — a client that let the server choose the id learns it here.
+ */
+function stoppedFor(err: CanonryError, message: ArchivedMessage): CanonryError {
+  return new CanonryError(
+    err.code,
+    `message ${message.message_id} is archived and classified, but its intake stopped before every draft was proposed (send it again with the same message_id, or POST …/messages/{id}/classify, to finish it): ${err.message}`,
+    { ...err.details, message_id: message.message_id },
+    { cause: err },
+  );
+}
+
+/**
+ * Runs an intake's proposing, remembering when it stopped part way; a store failure is answered
+ * as {@link stoppedFor}.
+ */
 async function proposing<T>(
   canon: Canon,
   message: ArchivedMessage,
@@ -334,7 +355,7 @@ async function proposing<T>(
     stopped.delete(key);
     stopped.add(key);
     if (stopped.size > STOPPED_KEPT) stopped.delete(stopped.values().next().value!);
-    throw err;
+    throw isCanonryError(err) && isStoreFailure(err) ? stoppedFor(err, message) : err;
   }
 }
 

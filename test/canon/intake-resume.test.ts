@@ -99,10 +99,13 @@ for (const engine of CANON_ENGINES) {
         tried++;
         return tried === 2 ? Promise.reject(down()) : propose(...args);
       });
-      await expectCode(
+      const stopped = await expectCode(
         intake(runtime.canon, classifier(ids, state), agent, { text, message_id: 'res-1' }),
         'STORE_UNAVAILABLE',
       );
+      // The answer names the message, so a client that let the server choose its id can finish it.
+      expect(stopped.details).toEqual({ message_id: 'res-1' });
+      expect(stopped.message).toContain('send it again with the same message_id');
       // The third draft was not tried, and no intake was recorded: the message is not done.
       expect(tried).toBe(2);
       expect((await fromMessage('res-1')).map((p) => p.object_id)).toEqual(['resume.a']);
