@@ -5,7 +5,9 @@ import type { Queryable } from '../store/index.js';
 import type { Approval } from './approval.js';
 import { approveProposal, rejectProposal } from './approve.js';
 import { type BatchOptions, type BatchOutcome, proposeBatch } from './batch.js';
+import type { CanonLookup } from './classification.js';
 import type { ProposalOutcome } from './committing.js';
+import { CurrentIndex } from './current-index.js';
 import { DEFAULT_GATE_PROTOCOL } from './gate.js';
 import { type ProposalOrigin, submitProposal } from './propose.js';
 import { CanonReader } from './read.js';
@@ -54,6 +56,7 @@ export class Canon {
   readonly gate: CompiledProtocol;
   readonly #now: () => Date;
   readonly #gateFor: CanonOptions['gateFor'];
+  readonly #current = new CurrentIndex();
 
   constructor({ journal, kernel, gate, gateFor, now = () => new Date() }: CanonOptions) {
     this.journal = journal;
@@ -82,6 +85,14 @@ export class Canon {
   /** A reader of the principal's project that sees only what the principal may read (§14). */
   readerFor(principal: Principal, db: Pick<Queryable, 'all'> = this.journal.store): CanonReader {
     return new CanonReader(db, principal.project, principal.id);
+  }
+
+  /**
+   * The current canon (active, provisional and disputed objects) the principal may read, from the
+   * index this process keeps of it, caught up with the store first: what intake classifies against.
+   */
+  currentFor(principal: Principal): Promise<CanonLookup> {
+    return this.#current.lookup(this.reader(principal.project), principal.id);
   }
 
   /** A reader for a {@link Viewer}: a principal's, or the operator's for a project name. */

@@ -64,8 +64,29 @@ export interface Classification {
 /** What a classifier is given: the message and the current canon it may touch. */
 export interface ClassifierInput {
   readonly message: ArchivedMessage;
-  /** Current objects of the project (not superseded or retired ones), for touched-object selection. */
+  /**
+   * Current objects of the project (not superseded or retired ones), for touched-object selection.
+   * When `lookup` is given, this is read from it whole on first use: a classifier that can work
+   * from the lookup should.
+   */
   readonly canon: readonly CanonObject[];
+  /** The same objects, looked up by id and by title word (intake's index of the current canon). */
+  readonly lookup?: CanonLookup;
+}
+
+/**
+ * The current canon as a classifier consults it without reading all of it: intake hands the one its
+ * process keeps (`current-index.ts`), so a message costs what its words touch, not the canon's size.
+ */
+export interface CanonLookup {
+  /** How many current objects there are. */
+  readonly size: number;
+  /** A current object by id. */
+  get(id: string): CanonObject | undefined;
+  /** The current objects with a title word (as `titleWords` finds them, folded) among `words`, by id. */
+  titled(words: ReadonlySet<string>): CanonObject[];
+  /** Every current object, by id. */
+  all(): CanonObject[];
 }
 
 /**

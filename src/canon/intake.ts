@@ -1,7 +1,14 @@
 import { CanonryError, isCanonryError } from '../core/index.js';
 import { isWaitedOut } from '../store/index.js';
 import type { Canon } from './canon.js';
-import type { ArchivedMessage, Classification, Classifier, MessageRole } from './classification.js';
+import type {
+  ArchivedMessage,
+  CanonLookup,
+  Classification,
+  Classifier,
+  ClassifierInput,
+  MessageRole,
+} from './classification.js';
 import { isMachineAuthor } from './classify/index.js';
 import { newId } from './commit.js';
 import type { ProposalOutcome } from './committing.js';
@@ -14,6 +21,7 @@ import {
 import { type ClassificationFailure, failureOf, recordFailure } from './intake-failure.js';
 import type { UnclassifiedPageQuery } from './page.js';
 import {
+  type CanonObject,
   MACHINE_ROLES,
   MESSAGE_ID,
   MESSAGE_ID_RULE,
@@ -218,10 +226,10 @@ async function takeIn(
     )
       return legacyRepeated(canon, classifier, principal, message);
   }
-  const current = await reader.objects(['active', 'provisional', 'disputed']);
+  const lookup = await canon.currentFor(principal);
   let classified: Classification;
   try {
-    classified = await classifyMessage(classifier, { message, canon: current });
+    classified = await classifyMessage(classifier, classifierInput(message, lookup));
   } catch (error) {
     const failure = failureOf(error, message, classifier);
     if (failure) {
@@ -244,6 +252,23 @@ async function takeIn(
   );
   await recordIntake(canon, principal, message, proposals);
   return { message, classification, proposals };
+}
+
+/**
+ * What a classifier is given: the message and the current canon as a lookup, and as the list of
+ * every current object, made from the lookup on first use (a classifier that works from the lookup
+ * never pays for it) and kept, so a classifier that awaits between two reads sees one canon.
+ */
+function classifierInput(message: ArchivedMessage, lookup: CanonLookup): ClassifierInput {
+  let canon: CanonObject[] | undefined;
+  return {
+    message,
+    lookup,
+    get canon() {
+      canon ??= lookup.all();
+      return canon;
+    },
+  };
 }
 
 type DraftResult = IntakeResult['proposals'][number];

@@ -103,6 +103,34 @@ export class CanonReader {
   }
 
   /**
+   * Every object with one of `statuses`, each with the seq of the entry that last changed it, in
+   * any order and whatever its plane (for the process's index of the current canon, which cuts to
+   * the viewer itself): ranges of `canon_objects_status`.
+   */
+  async objectsAt(
+    statuses: readonly ObjectStatus[],
+  ): Promise<{ seq: number; object: CanonObject }[]> {
+    const rows = await this.db.all<{ seq: number | string; record: string }>(
+      `SELECT seq, record FROM canon_objects WHERE project = $1 AND status IN (${statuses.map((_, i) => `$${i + 2}`).join(', ')})`,
+      [this.project, ...statuses],
+    );
+    return rows.map((r) => ({ seq: Number(r.seq), object: JSON.parse(r.record) as CanonObject }));
+  }
+
+  /**
+   * The objects changed by an entry after `seq`, whatever their status and plane, in seq order: a
+   * range of `canon_objects_seq`. An object's row carries the seq of the entry that last wrote it,
+   * and a project's entries commit in seq order, so what this misses has not committed yet.
+   */
+  async objectsChangedAfter(seq: number): Promise<{ seq: number; object: CanonObject }[]> {
+    const rows = await this.db.all<{ seq: number | string; record: string }>(
+      'SELECT seq, record FROM canon_objects WHERE project = $1 AND seq > $2 ORDER BY seq',
+      [this.project, seq],
+    );
+    return rows.map((r) => ({ seq: Number(r.seq), object: JSON.parse(r.record) as CanonObject }));
+  }
+
+  /**
    * One page of the objects this viewer may read in id order ({@link ObjectPageQuery}), chosen in
    * SQL by holder and status ({@link objectPageSql}): a page shorter than `limit` is the last, and
    * its work does not grow with the project's other objects.

@@ -397,4 +397,10 @@ export const CANON_MIGRATIONS: readonly Migration[] = [
     name: 'canon-counts',
     up: COUNTS_TABLE,
   },
+  {
+    // The process's index of the current canon (current-index.ts) catches up by the objects written
+    // after the last entry it saw, not by reading every current object again for each message.
+    name: 'canon-objects-seq',
+    up: 'CREATE INDEX canon_objects_seq ON canon_objects (project, seq);',
+  },
 ];

@@ -1,11 +1,5 @@
-import type { ProposalDraft } from '../classification.js';
-import type {
-  CanonObject,
-  ConfidenceState,
-  ObjectStatus,
-  ObjectType,
-  ProposalIntent,
-} from '../types.js';
+import type { CanonLookup, ProposalDraft } from '../classification.js';
+import type { ConfidenceState, ObjectStatus, ObjectType, ProposalIntent } from '../types.js';
 import type { SubjectConfig } from './config.js';
 import { type CueHit, type CueTier, citesSource } from './cues.js';
 import { deriveSubject } from './derive.js';
@@ -24,7 +18,7 @@ export interface DraftContext {
   /** Assistant, agent or tool: drafts are provisional and inferred. */
   readonly machine: boolean;
   readonly role: string;
-  readonly canon: ReadonlyMap<string, CanonObject>;
+  readonly canon: Pick<CanonLookup, 'get'>;
   /** All touched ids (subjects and canon objects), sorted. */
   readonly touched: readonly string[];
 }
@@ -116,7 +110,8 @@ export function makeDrafts(subjects: readonly Subject[], ctx: DraftContext): Pro
   const superseded = new Set<string>();
   if (ctx.tier.kind === 'supersede') {
     for (const s of subjects) {
-      if (!ctx.canon.has(s.id)) for (const id of supersededBy(s, ctx)) superseded.add(id);
+      if (ctx.canon.get(s.id) === undefined)
+        for (const id of supersededBy(s, ctx)) superseded.add(id);
     }
   }
   const drafts: ProposalDraft[] = [];

@@ -5,7 +5,7 @@ import type {
   ClassifierInput,
   ClassifierResult,
 } from '../classification.js';
-import type { CanonObject } from '../types.js';
+import { lookupOf } from '../current-lookup.js';
 import { isMachineAuthor } from './bounds.js';
 import { DEFAULT_SCRIPTED_CONFIG, parseScriptedConfig, type ScriptedConfig } from './config.js';
 import {
@@ -18,7 +18,7 @@ import {
 } from './cues.js';
 import { DERIVING_KINDS } from './derive.js';
 import { derivedDrafts, makeDrafts, type Subject } from './drafts.js';
-import { phraseRegExp, type Sentence, splitSentences, textWords, titleTouched } from './text.js';
+import { phraseRegExp, type Sentence, splitSentences, textWords } from './text.js';
 
 type CompiledTier = { tier: CueTier; find: (sentences: readonly Sentence[]) => CueHit[] };
 
@@ -53,7 +53,10 @@ export class ScriptedClassifier implements Classifier {
 
   /** Classifies one message; fails only when the input is not a message. */
   async classify(input: ClassifierInput): Promise<ClassifierResult> {
-    if (typeof input?.message?.text !== 'string' || !Array.isArray(input.canon)) {
+    if (
+      typeof input?.message?.text !== 'string' ||
+      (input.lookup === undefined && !Array.isArray(input.canon))
+    ) {
       return fail('bad_input: expected { message: { text, role, … }, canon: [] }');
     }
     try {
@@ -63,17 +66,18 @@ export class ScriptedClassifier implements Classifier {
     }
   }
 
-  /** The synchronous core of {@link classify}. */
-  classifySync({ message, canon }: ClassifierInput): Classification {
+  /**
+   * The synchronous core of {@link classify}: from `lookup` when given (what the message's words
+   * touch is looked up, not searched for among every current object), else from `canon`.
+   */
+  classifySync(input: ClassifierInput): Classification {
+    const { message } = input;
+    const byId = input.lookup ?? lookupOf(input.canon);
     const text = message.text;
     const subjects = this.#subjects.filter((s) => s.pattern?.test(text) === true);
-    const byId = new Map<string, CanonObject>(canon.map((o) => [o.object_id, o]));
     const words = textWords(text);
     const touched = [
-      ...new Set([
-        ...subjects.map((s) => s.id),
-        ...canon.filter((o) => titleTouched(o.title, words)).map((o) => o.object_id),
-      ]),
+      ...new Set([...subjects.map((s) => s.id), ...byId.titled(words).map((o) => o.object_id)]),
     ].sort();
     const machine = isMachineAuthor(message);
     const sentences = splitSentences(text);
@@ -101,7 +105,9 @@ export class ScriptedClassifier implements Classifier {
       }
       let outcome = tier.outcome;
       if (tier.kind === 'supersede') {
-        outcome = touched.some((id) => byId.has(id)) ? 'supersede_request' : 'proposed_decision';
+        outcome = touched.some((id) => byId.get(id) !== undefined)
+          ? 'supersede_request'
+          : 'proposed_decision';
       }
       const ctx = { tier, hits, machine, role: message.role, canon: byId, touched };
       const derive = subjects.length === 0 && this.#derive && DERIVING_KINDS.has(tier.kind);

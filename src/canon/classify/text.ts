@@ -104,7 +104,7 @@ export function textWords(text: string): Set<string> {
 /**
  * Whether a title has a title word among `words` ({@link textWords}): one set look-up a word,
  * never a pattern compiled per title (compiling a case-insensitive Unicode pattern costs about a
- * millisecond, and a message is checked against every current object).
+ * millisecond, and a list of objects is searched title by title).
  */
 export function titleTouched(title: string, words: ReadonlySet<string>): boolean {
   for (const [word] of title.toLowerCase().matchAll(TITLE_WORD)) {
