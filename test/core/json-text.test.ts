@@ -162,7 +162,11 @@ describe('parseJsonText', () => {
           ? `"${[...name].map((ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`).join('')}"`
           : JSON.stringify(name);
         entries.splice(at % (entries.length + 1), 0, `${again}:null`);
-        const text = JSON.stringify([value, '{']).replace('"{"', () => `{${entries.join(',')}}`);
+        // The object goes where the array's last element, the placeholder, is: a first match of
+        // it could be inside `value` (a string holding `"{`).
+        const around = JSON.stringify([value, '{']);
+        expect(around.endsWith(',"{"]')).toBe(true);
+        const text = `${around.slice(0, -4)}{${entries.join(',')}}]`;
         expect(jsonTextShape(text, { unique: true }).duplicate).toBe(name);
       }),
       { numRuns: 300 },
