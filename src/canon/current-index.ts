@@ -62,9 +62,4 @@ export class CurrentIndex {
     await index.catchUp(reader);
     return index.objects.view(viewer);
   }
-
-  /** Forgets every project's index (after a rebuild of the projection, say). */
-  clear(): void {
-    this.#projects.clear();
-  }
 }
