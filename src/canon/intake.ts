@@ -247,10 +247,17 @@ async function takeIn(
   // Another intake of this message (another process) classified it first: report, do not propose.
   if (!claim.first) return repeated(canon, principal, message, claim.classification);
   const classification = claim.classification;
-  const proposals = await proposing(canon, message, () =>
-    proposeDrafts(canon, principal, message, classification, classification.drafts),
-  );
-  await recordIntake(canon, principal, message, proposals);
+  const proposals = await proposing(canon, message, async () => {
+    const made = await proposeDrafts(
+      canon,
+      principal,
+      message,
+      classification,
+      classification.drafts,
+    );
+    await recordIntake(canon, principal, message, made);
+    return made;
+  });
   return { message, classification, proposals };
 }
 
@@ -354,15 +361,15 @@ const isStoreFailure = (err: unknown) =>
 function stoppedFor(err: CanonryError, message: ArchivedMessage): CanonryError {
   return new CanonryError(
     err.code,
-    `message ${message.message_id} is archived and classified, but its intake stopped before every draft was proposed (send it again with the same message_id, or POST …/messages/{id}/classify, to finish it): ${err.message}`,
+    `message ${message.message_id} is archived and classified, but its intake did not finish (send it again with the same message_id, or POST …/messages/{id}/classify, to finish it): ${err.message}`,
     { ...err.details, message_id: message.message_id },
     { cause: err },
   );
 }
 
 /**
- * Runs an intake's proposing, remembering when it stopped part way; a store failure is answered
- * as {@link stoppedFor}.
+ * Runs an intake's proposing and its record, remembering when it stopped part way; a store failure
+ * is answered as {@link stoppedFor}.
  */
 async function proposing<T>(
   canon: Canon,
@@ -569,24 +576,24 @@ async function resume(
 ): Promise<IntakeResult> {
   const proposed = new Set(made.flatMap((p) => (p.ok ? [p.outcome.proposal.object_id] : [])));
   const missing = classification.drafts.filter((d) => !proposed.has(d.object_id));
-  const tried = await proposing(canon, message, () =>
-    proposeDrafts(canon, principal, message, classification, missing),
-  );
-  const now = await proposalsOf(canon, principal, message, classification);
-  const byObject = new Map(
-    now.flatMap((p) => (p.ok ? [[p.outcome.proposal.object_id, p] as const] : [])),
-  );
-  const triedByObject = new Map(tried.map((p, i) => [missing[i]!.object_id, p] as const));
-  const proposals = classification.drafts.flatMap((d) => {
-    const p = byObject.get(d.object_id) ?? triedByObject.get(d.object_id);
-    return p ? [p] : [];
+  return proposing(canon, message, async () => {
+    const tried = await proposeDrafts(canon, principal, message, classification, missing);
+    const now = await proposalsOf(canon, principal, message, classification);
+    const byObject = new Map(
+      now.flatMap((p) => (p.ok ? [[p.outcome.proposal.object_id, p] as const] : [])),
+    );
+    const triedByObject = new Map(tried.map((p, i) => [missing[i]!.object_id, p] as const));
+    const proposals = classification.drafts.flatMap((d) => {
+      const p = byObject.get(d.object_id) ?? triedByObject.get(d.object_id);
+      return p ? [p] : [];
+    });
+    const recorded = await recordIntake(canon, principal, message, proposals);
+    return {
+      message,
+      classification,
+      proposals: recorded === null ? proposals : asRecorded(recorded, now),
+    };
   });
-  const recorded = await recordIntake(canon, principal, message, proposals);
-  return {
-    message,
-    classification,
-    proposals: recorded === null ? proposals : asRecorded(recorded, now),
-  };
 }
 
 /**
