@@ -16,35 +16,7 @@ import {
   PROJECT,
   principals,
 } from '../helpers/canon.js';
-
-/** A classification of `text` with one decision draft per id, each quoting the whole text. */
-function draftsAnswer(text: string, ids: readonly string[]): string {
-  return JSON.stringify({
-    outcome: 'proposed_decision',
-    touched: ids,
-    rationale: 'three decisions',
-    drafts: ids.map((id, i) => ({
-      object_id: id,
-      intent: 'create',
-      supersedes: [],
-      rationale: `decided ${i}`,
-      candidate: {
-        object_type: 'decision',
-        title: `Decision ${i}`,
-        text: `${text} (${i})`,
-        // An agent's drafts are inferred and provisional at most.
-        confidence_state: 'inferred',
-        status: 'provisional',
-        visibility: 'project',
-        sources: [{ span: [0, text.length], quote: text }],
-        dependency_refs: [],
-        effective_from: null,
-        effective_until: null,
-        tags: [],
-      },
-    })),
-  });
-}
+import { draftsAnswer } from '../helpers/model-answers.js';
 
 /** A classifier that drafts `ids` for any message, counting its calls. */
 function classifier(ids: readonly string[], state: { calls: number }) {
@@ -57,7 +29,11 @@ function classifier(ids: readonly string[], state: { calls: number }) {
             state.calls++;
             const user = request.messages.at(-1)!.content;
             const text = (JSON.parse(user) as { message: { text: string } }).message.text;
-            return draftsAnswer(text, ids);
+            return draftsAnswer(
+              text,
+              ids.map((id, i) => ({ id, title: `Decision ${i}`, text: `${text} (${i})` })),
+              { confidence: 'inferred', status: 'provisional' },
+            );
           },
         },
       ],

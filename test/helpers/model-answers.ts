@@ -3,31 +3,41 @@
 
 /** A classification whose one draft creates `id` with the message's whole text as a decision. */
 export function decisionAnswer(text: string, id: string): string {
+  return draftsAnswer(text, [{ id, title: 'Release day' }]);
+}
+
+/**
+ * A classification creating one decision per draft, each quoting the message's whole text (its
+ * candidate text the message's unless given). An agent's drafts need `inferred` and `provisional`.
+ */
+export function draftsAnswer(
+  text: string,
+  drafts: readonly { id: string; title: string; text?: string }[],
+  { confidence = 'asserted', status = 'active' } = {},
+): string {
   return JSON.stringify({
     outcome: 'proposed_decision',
-    touched: [id],
+    touched: drafts.map((d) => d.id),
     rationale: 'a decision',
-    drafts: [
-      {
-        object_id: id,
-        intent: 'create',
-        supersedes: [],
-        rationale: 'decided',
-        candidate: {
-          object_type: 'decision',
-          title: 'Release day',
-          text,
-          confidence_state: 'asserted',
-          status: 'active',
-          visibility: 'project',
-          sources: [{ span: [0, text.length], quote: text }],
-          dependency_refs: [],
-          effective_from: null,
-          effective_until: null,
-          tags: [],
-        },
+    drafts: drafts.map((d) => ({
+      object_id: d.id,
+      intent: 'create',
+      supersedes: [],
+      rationale: 'decided',
+      candidate: {
+        object_type: 'decision',
+        title: d.title,
+        text: d.text ?? text,
+        confidence_state: confidence,
+        status,
+        visibility: 'project',
+        sources: [{ span: [0, text.length], quote: text }],
+        dependency_refs: [],
+        effective_from: null,
+        effective_until: null,
+        tags: [],
       },
-    ],
+    })),
   });
 }
 
