@@ -190,6 +190,9 @@ function chainedBy(stack: string | undefined): 'leader' | 'own' {
 /** How many times a leader that finds nothing parked chains again before it stops (LINGER + 1). */
 const IDLE_CHAINS = 5;
 
+/** The most announcements a leader waits for before it chains again (`append-parked.ts`). */
+const ANNOUNCED_ROUNDS = 4;
+
 /**
  * The chains a writer made while leading a project, each with the time from the announcement its
  * leader waited for to the chain, and whether that announcement was out by then. A leader waits
@@ -233,6 +236,14 @@ function leaderChains(log: readonly Sent[]): { waited: number; out: boolean }[] 
         e.what === 'announce' && e.placing && e.at >= since && e.at <= sent.at,
     );
     if (!announced) continue;
+    // A leader waits for at most ANNOUNCED_ROUNDS announcements in all (append-parked.ts): the one
+    // pending when it began and those made while it waited (its own appends chaining other
+    // writers' rows). With that many made while it waited, it may chain right after the last, as
+    // it is meant to.
+    const made = log.filter(
+      (e) => e.what === 'announce' && e.placing && e.at >= since && e.at <= sent.at,
+    ).length;
+    if (made >= ANNOUNCED_ROUNDS) continue;
     chains.push({
       waited: sent.at - announced.at,
       out: announced.done !== undefined && announced.done <= sent.at,
