@@ -4,6 +4,8 @@ import { foldWord, titleTouched, titleWords } from './classify/text.js';
 import { holderOf, objectAudience } from './planes.js';
 import type { CanonObject } from './types.js';
 
+const byObjectId = (a: CanonObject, b: CanonObject) => compareCodeUnits(a.object_id, b.object_id);
+
 /** Where an object sits: the project's shared plane (null) or one principal's personal plane. */
 type Plane = string | null;
 
@@ -98,7 +100,7 @@ export class CurrentObjects {
         const held = this.#held.get(id);
         if (visible(held)) out.push(held.object);
       }
-      return out.sort((a, b) => compareCodeUnits(a.object_id, b.object_id));
+      return out.sort(byObjectId);
     };
     return {
       size: planes.reduce((n, ids) => n + ids.length, 0),
@@ -125,15 +127,13 @@ export class CurrentObjects {
  */
 export function lookupOf(canon: readonly CanonObject[]): CanonLookup {
   let byId: Map<string, CanonObject> | undefined;
-  const sorted = (objects: CanonObject[]) =>
-    objects.sort((a, b) => compareCodeUnits(a.object_id, b.object_id));
   return {
     size: canon.length,
     get: (id) => {
       byId ??= new Map(canon.map((o) => [o.object_id, o]));
       return byId.get(id);
     },
-    titled: (words) => sorted(canon.filter((o) => titleTouched(o.title, words))),
-    all: () => sorted([...canon]),
+    titled: (words) => canon.filter((o) => titleTouched(o.title, words)).sort(byObjectId),
+    all: () => [...canon].sort(byObjectId),
   };
 }

@@ -1,5 +1,5 @@
 import { CanonryError, isCanonryError } from '../core/index.js';
-import { isWaitedOut } from '../store/index.js';
+import { isStoreOutage } from '../store/index.js';
 import type { Canon } from './canon.js';
 import type {
   ArchivedMessage,
@@ -12,6 +12,7 @@ import type {
 import { isMachineAuthor } from './classify/index.js';
 import { newId } from './commit.js';
 import type { ProposalOutcome } from './committing.js';
+import { CURRENT_STATUSES } from './current-index.js';
 import { INTAKE_DONE, type IntakeDoneBody, MESSAGE } from './entry-kinds.js';
 import {
   classifyMessage,
@@ -332,7 +333,7 @@ async function proposeDrafts(
       });
       proposals.push({ ok: true, outcome });
     } catch (err) {
-      if (!isCanonryError(err) || isStoreFailure(err)) throw err;
+      if (!isCanonryError(err) || isStoreOutage(err)) throw err;
       proposals.push({
         ok: false,
         object_id: draft.object_id,
@@ -348,10 +349,6 @@ async function proposeDrafts(
 const STOPPED = new WeakMap<Canon, Set<string>>();
 /** How many stopped intakes a process remembers (the oldest forgotten first: a retry then waits). */
 const STOPPED_KEPT = 1_000;
-
-/** The store out of reach, or waiting out a bound: no draft's refusal, the whole intake's. */
-const isStoreFailure = (err: unknown) =>
-  isCanonryError(err, 'STORE_UNAVAILABLE') || isWaitedOut(err);
 
 /**
  * The store failure that stopped an intake, as an answer about its message: same code and details,
@@ -387,7 +384,7 @@ async function proposing<T>(
     stopped.delete(key);
     stopped.add(key);
     if (stopped.size > STOPPED_KEPT) stopped.delete(stopped.values().next().value!);
-    throw isCanonryError(err) && isStoreFailure(err) ? stoppedFor(err, message) : err;
+    throw isCanonryError(err) && isStoreOutage(err) ? stoppedFor(err, message) : err;
   }
 }
 
@@ -608,7 +605,7 @@ async function legacyRepeated(
 ): Promise<IntakeResult> {
   const reader = canon.readerFor(principal);
   const classified = await classifier
-    .classify({ message, canon: await reader.objects(['active', 'provisional', 'disputed']) })
+    .classify({ message, canon: await reader.objects(CURRENT_STATUSES) })
     .catch(() => null);
   const classification = classified?.ok
     ? classified.value

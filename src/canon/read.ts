@@ -110,11 +110,10 @@ export class CanonReader {
   async objectsAt(
     statuses: readonly ObjectStatus[],
   ): Promise<{ seq: number; object: CanonObject }[]> {
-    const rows = await this.db.all<{ seq: number | string; record: string }>(
+    return this.#objectsWithSeq(
       `SELECT seq, record FROM canon_objects WHERE project = $1 AND status IN (${statuses.map((_, i) => `$${i + 2}`).join(', ')})`,
-      [this.project, ...statuses],
+      statuses,
     );
-    return rows.map((r) => ({ seq: Number(r.seq), object: JSON.parse(r.record) as CanonObject }));
   }
 
   /**
@@ -123,10 +122,20 @@ export class CanonReader {
    * and a project's entries commit in seq order, so what this misses has not committed yet.
    */
   async objectsChangedAfter(seq: number): Promise<{ seq: number; object: CanonObject }[]> {
-    const rows = await this.db.all<{ seq: number | string; record: string }>(
+    return this.#objectsWithSeq(
       'SELECT seq, record FROM canon_objects WHERE project = $1 AND seq > $2 ORDER BY seq',
-      [this.project, seq],
+      [seq],
     );
+  }
+
+  async #objectsWithSeq(
+    sql: string,
+    params: readonly (string | number)[],
+  ): Promise<{ seq: number; object: CanonObject }[]> {
+    const rows = await this.db.all<{ seq: number | string; record: string }>(sql, [
+      this.project,
+      ...params,
+    ]);
     return rows.map((r) => ({ seq: Number(r.seq), object: JSON.parse(r.record) as CanonObject }));
   }
 

@@ -1,6 +1,6 @@
 import type { Principal, ProposalInput, ProposalRecord } from '../canon/index.js';
-import { CanonryError, canonicalize, isCanonryError } from '../core/index.js';
-import { isWaitedOut, type Queryable } from '../store/index.js';
+import { CanonryError, canonicalize } from '../core/index.js';
+import { isStoreOutage, type Queryable } from '../store/index.js';
 import { decisionNote, namespaceOf, objectIdOf } from './canon-map.js';
 import type { Relay } from './relay.js';
 import type { RelaySessionRecord } from './session-types.js';
@@ -298,7 +298,7 @@ async function withdraw(
     try {
       await relay.projectCanon.reject(agent, proposal_id, reason);
     } catch (err) {
-      if (isCanonryError(err, 'STORE_UNAVAILABLE') || isWaitedOut(err)) return;
+      if (isStoreOutage(err)) return;
     }
   }
 }

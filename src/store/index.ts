@@ -40,5 +40,5 @@ export type {
   Write,
 } from './types.js';
 export { isUniqueViolation } from './unique-violation.js';
-export { isWaitedOut, markWaitedOut } from './waited-out.js';
+export { isStoreOutage, isWaitedOut, markWaitedOut } from './waited-out.js';
 export { runTogether, runWrites } from './writes-together.js';

@@ -25,3 +25,12 @@ export function isWaitedOut(err: unknown): boolean {
   }
   return false;
 }
+
+/**
+ * Whether `err` is the store out of reach (`STORE_UNAVAILABLE`) or giving up on a wait
+ * ({@link isWaitedOut}): no fault of the work, and more of it sent now would meet the same outage,
+ * so a caller with several steps left stops at the first.
+ */
+export function isStoreOutage(err: unknown): boolean {
+  return isCanonryError(err, 'STORE_UNAVAILABLE') || isWaitedOut(err);
+}

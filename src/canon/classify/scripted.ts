@@ -72,12 +72,12 @@ export class ScriptedClassifier implements Classifier {
    */
   classifySync(input: ClassifierInput): Classification {
     const { message } = input;
-    const byId = input.lookup ?? lookupOf(input.canon);
+    const canon = input.lookup ?? lookupOf(input.canon);
     const text = message.text;
     const subjects = this.#subjects.filter((s) => s.pattern?.test(text) === true);
     const words = textWords(text);
     const touched = [
-      ...new Set([...subjects.map((s) => s.id), ...byId.titled(words).map((o) => o.object_id)]),
+      ...new Set([...subjects.map((s) => s.id), ...canon.titled(words).map((o) => o.object_id)]),
     ].sort();
     const machine = isMachineAuthor(message);
     const sentences = splitSentences(text);
@@ -92,7 +92,7 @@ export class ScriptedClassifier implements Classifier {
       rationale: `scripted: ${rationale}`,
       classifier: this.name,
     });
-    const active = subjects.filter((s) => byId.get(s.id)?.status === 'active');
+    const active = subjects.filter((s) => canon.get(s.id)?.status === 'active');
     for (const { tier, find } of machine ? this.#machine : this.#human) {
       const hits = find(sentences);
       if (hits.length === 0) continue;
@@ -105,11 +105,11 @@ export class ScriptedClassifier implements Classifier {
       }
       let outcome = tier.outcome;
       if (tier.kind === 'supersede') {
-        outcome = touched.some((id) => byId.get(id) !== undefined)
+        outcome = touched.some((id) => canon.get(id) !== undefined)
           ? 'supersede_request'
           : 'proposed_decision';
       }
-      const ctx = { tier, hits, machine, role: message.role, canon: byId, touched };
+      const ctx = { tier, hits, machine, role: message.role, canon, touched };
       const derive = subjects.length === 0 && this.#derive && DERIVING_KINDS.has(tier.kind);
       const drafts = derive ? derivedDrafts(ctx) : [];
       const ids = drafts.map((d) => d.object_id);
